@@ -1,0 +1,26 @@
+# Two commands for a fresh machine: `make run` (the service) and `make test` (the tests).
+# Each creates the virtual environment in .venv when it is missing.
+PYTHON ?= python3
+VENV ?= .venv
+BIN = $(VENV)/bin
+export PBEM_HOME ?= $(CURDIR)/pbem-data
+
+.PHONY: run test bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(BIN)/pbem serve
+
+test: $(VENV)/.installed
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache

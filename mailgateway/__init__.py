@@ -1,0 +1,1 @@
+"""The SMTP side of pbem: receiving, parsing and authenticating mail, and the outbox."""

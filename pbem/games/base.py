@@ -1,0 +1,283 @@
+"""The contract every game implements, and the one error family.
+
+A game is a pure package under ``pbem/games/<name>/`` exporting ``SPEC``, an instance of a
+``GameSpec`` subclass. Nothing here does I/O, reads a clock or uses global randomness; the
+service passes an ``Rng`` whose outcomes it records. Nothing in ``pbem/games`` imports
+eventsourcing.
+
+Data at the boundary is JSON-plain (str, int, bool, None, list, dict; never float):
+
+* a *fact* is a dict with a ``"kind"`` key naming what happened in the past tense
+  (``"DiceRolled"``). A fact may carry one secret part under ``"secret"``:
+  ``{"to": [seat, ...], "data": {...}}``. ``evolve`` reads the data; every public output
+  replaces it by a salted commitment, and only the seats in ``to`` see it before the end.
+* a *move* is whatever the game likes, as long as ``parse_move(format_move(m)) == m`` and
+  moves compare by value. The service stores ``format_move(move)``.
+* a *view* is a JSON-plain dict: what one seat (or the public, ``viewer=None``) may see.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol, TypeVar
+
+Fact = dict[str, Any]
+Move = Any
+State = Any
+T = TypeVar("T")
+
+
+class ErrorCode(str, Enum):
+    """Stable codes for every way a command can be refused (shown to players and in JSON)."""
+
+    SYNTAX = "syntax"  # the text is not a command of this game at all
+    INVALID = "invalid"  # a command, but its arguments make no sense (unknown card, bad number)
+    ILLEGAL = "illegal"  # well formed, but the rules forbid it now
+    AMBIGUOUS = "ambiguous"  # the text matches more than one legal move
+    NOT_YOUR_TURN = "not-your-turn"
+    GAME_OVER = "game-over"
+    STALE = "stale"  # the command answers an older version of the game
+    UNKNOWN_GAME = "unknown-game"
+    NOT_A_PLAYER = "not-a-player"
+    NOT_STARTED = "not-started"  # seats are still waiting for their players to join
+
+
+class GameError(Exception):
+    """A refused command. ``message`` is a sentence for a person; ``legal`` lists what is
+    legal instead (formatted commands), when that helps."""
+
+    def __init__(self, code: ErrorCode, message: str, legal: Sequence[str] = ()):
+        super().__init__(message)
+        self.code = ErrorCode(code)
+        self.message = message
+        self.legal = list(legal)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code.value, "message": self.message, "legal": self.legal}
+
+
+def illegal(message: str, legal: Sequence[str] = ()) -> GameError:
+    return GameError(ErrorCode.ILLEGAL, message, legal)
+
+
+def syntax(message: str, legal: Sequence[str] = ()) -> GameError:
+    return GameError(ErrorCode.SYNTAX, message, legal)
+
+
+def invalid(message: str, legal: Sequence[str] = ()) -> GameError:
+    return GameError(ErrorCode.INVALID, message, legal)
+
+
+class Rng(Protocol):
+    """The only randomness a game may use. Every outcome is recorded by the service."""
+
+    def randint(self, low: int, high: int) -> int:
+        """A uniform integer with low <= n <= high."""
+        ...
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        """A new list: a uniform permutation of ``items``."""
+        ...
+
+    def choice(self, items: Sequence[T]) -> T:
+        ...
+
+
+class SeededRng:
+    """An ``Rng`` from a seed, for tests, bots and tools. The service uses its own HMAC-derived
+    rng (``pbem.fairness``); both offer only these three methods, built on ``randint``."""
+
+    def __init__(self, seed: int | str = 0):
+        self._random = random.Random(seed)
+
+    def randint(self, low: int, high: int) -> int:
+        return self._random.randint(low, high)
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        return fisher_yates(self, items)
+
+    def choice(self, items: Sequence[T]) -> T:
+        if not items:
+            raise ValueError("choice from an empty sequence")
+        return items[self.randint(0, len(items) - 1)]
+
+
+def fisher_yates(rng: Rng, items: Sequence[T]) -> list[T]:
+    """The one shuffle every rng uses, so a recorded transcript of ``randint`` calls is enough
+    to re-derive any shuffle."""
+    result = list(items)
+    for i in range(len(result) - 1, 0, -1):
+        j = rng.randint(0, i)
+        result[i], result[j] = result[j], result[i]
+    return result
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option, given as ``--option KEY=VALUE``; values arrive as text."""
+
+    key: str
+    help: str
+    default: str
+    choices: tuple[str, ...] = ()  # empty: any text that ``parse`` accepts
+
+    def parse(self, text: str) -> str:
+        if self.choices and text not in self.choices:
+            raise invalid(
+                f"Option {self.key}={text!r} is not allowed; choose one of {', '.join(self.choices)}."
+            )
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "help": self.help, "default": self.default, "choices": list(self.choices)}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One seat's place at the end. Rank 1 wins; equal ranks share the place."""
+
+    seat: int
+    rank: int
+    score: int
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "rank": self.rank, "score": self.score, "details": self.details}
+
+
+def rank_by(seats_keys: Mapping[int, tuple]) -> dict[int, int]:
+    """Competition ranking ("1224"): higher keys rank first, equal keys share a rank."""
+    ordered = sorted(seats_keys.items(), key=lambda kv: kv[1], reverse=True)
+    ranks: dict[int, int] = {}
+    for position, (seat, key) in enumerate(ordered, start=1):
+        previous = ordered[position - 2] if position > 1 else None
+        ranks[seat] = ranks[previous[0]] if previous and previous[1] == key else position
+    return ranks
+
+
+SECRET = "secret"
+
+
+def secret(to: Sequence[int], data: Mapping[str, Any]) -> dict[str, Any]:
+    """The secret part of a fact: ``data`` seen only by the seats in ``to`` until the end."""
+    return {"to": sorted(set(to)), "data": dict(data)}
+
+
+def secret_data(fact: Fact) -> dict[str, Any]:
+    """The data of a fact's secret part (empty when it has none)."""
+    return fact.get(SECRET, {}).get("data", {})
+
+
+def can_see(fact: Fact, viewer: int | None) -> bool:
+    """Whether ``viewer`` (a seat, or None for the public) may read the fact's secret part."""
+    part = fact.get(SECRET)
+    return part is None or (viewer is not None and viewer in part["to"])
+
+
+class GameSpec(ABC):
+    """One game's rules. Subclass it, fill in the metadata, and export ``SPEC``."""
+
+    name: str = ""  # registry name, e.g. "kingsburg"
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[Option, ...] = ()
+    rules_version: str = "1"  # bump when a rules fix would change how old commands resolve
+
+    # -- options ---------------------------------------------------------------------------
+    def normalize_options(self, raw: Mapping[str, str], players: int) -> dict[str, str]:
+        """Every option with its value, defaults filled in; raises ``GameError`` (invalid)."""
+        known = {option.key: option for option in self.options}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            names = ", ".join(known) or "none"
+            raise invalid(f"Unknown option {unknown[0]!r} for {self.name}; options are: {names}.")
+        return {key: option.parse(raw.get(key, option.default)) for key, option in known.items()}
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise invalid(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}."
+            )
+
+    # -- the rules -------------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[Fact]:
+        """The opening facts. The first fact creates the state from ``None`` in ``evolve``."""
+
+    @abstractmethod
+    def evolve(self, state: State | None, fact: Fact) -> State:
+        """Pure fold: a new state; never random, never raises for a fact this game produced."""
+
+    @abstractmethod
+    def to_move(self, state: State) -> list[int]:
+        """Seats whose input the game needs now (several during simultaneous choices); [] at the end."""
+
+    @abstractmethod
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every legal move of ``seat`` now. Keep moves small (one step of a turn) so this
+        stays enumerable; a turn of several steps is several moves."""
+
+    @abstractmethod
+    def parse_move(self, state: State, seat: int, text: str) -> Move:
+        """Resolve text against the legal moves; raise syntax / invalid / illegal / ambiguous."""
+
+    @abstractmethod
+    def format_move(self, move: Move) -> str:
+        """Canonical text of a move; ``parse_move`` of it gives the same move back."""
+
+    @abstractmethod
+    def decide(self, state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
+        """The facts a legal move causes (including automatic follow-ups and draws);
+        raises ``GameError`` if the move is not legal now."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> list[Standing] | None:
+        """The final standings once the game is over, else None."""
+
+    @abstractmethod
+    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+        """What ``viewer`` may see (None: the public). Never another seat's secrets."""
+
+    # -- presentation and helpers, with sensible defaults -----------------------------------
+    def render_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        """A plain-text picture of a view, for mail replies and the CLI."""
+        import json
+
+        return json.dumps(view, indent=2, ensure_ascii=False, sort_keys=True)
+
+    def render_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        """An SVG picture of the board for the web site, or None."""
+        return None
+
+    def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
+        """One line of history for a (possibly redacted) fact."""
+        fields = ", ".join(f"{k}={v}" for k, v in fact.items() if k not in ("kind", SECRET))
+        return f"{fact['kind']}: {fields}" if fields else fact["kind"]
+
+    def public_move_text(self, state: State, seat: int, move: Move) -> str:
+        """What the public history shows of a move; override when the move itself is secret
+        (a card played face down). When it differs from ``format_move`` the full command is
+        kept under a commitment until the end."""
+        return self.format_move(move)
+
+    def random_move(self, state: State, seat: int, rng: random.Random) -> Move:
+        """A uniformly random legal move, for robots and the conformance suite."""
+        moves = self.legal_moves(state, seat)
+        return moves[rng.randrange(len(moves))]
+
+    def default_move(self, state: State, seat: int) -> Move | None:
+        """What a seat does when it misses a deadline (pass, keep, ...), or None if no
+        sensible default exists."""
+        return None
+
+    def legal_texts(self, state: State, seat: int, limit: int = 40) -> list[str]:
+        """Formatted legal moves for error messages and hints."""
+        return [self.format_move(move) for move in self.legal_moves(state, seat)[:limit]]
