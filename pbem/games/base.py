@@ -278,6 +278,22 @@ class GameSpec(ABC):
         sensible default exists."""
         return None
 
+    def phase_label(self, state: State) -> str:
+        """A short name of where the game is ("year 2, summer"; "turn 3, trade"). A turn file
+        that names a phase is refused as stale when it differs."""
+        return ""
+
+    def turn_template(self, state: State, seat: int, names: Sequence[str]) -> str:
+        """The body of a pre-filled turn file for ``seat``: comment lines (starting with
+        ``#``) describing the options, and order lines or examples."""
+        lines = [f"# {self.title}: {self.phase_label(state)}".rstrip(": "), "# one command per line; legal now:"]
+        return "\n".join(lines + [f"# {text}" for text in self.legal_texts(state, seat)]) + "\n"
+
+    def end_of_turn_file(self, state: State, seat: int) -> Move | None:
+        """A move applied after the last order of a turn file when ``seat`` still has to
+        move (e.g. "done"), so a file always completes the seat's part of the phase."""
+        return None
+
     def legal_texts(self, state: State, seat: int, limit: int = 40) -> list[str]:
         """Formatted legal moves for error messages and hints."""
         return [self.format_move(move) for move in self.legal_moves(state, seat)[:limit]]
