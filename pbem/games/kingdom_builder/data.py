@@ -1,0 +1,53 @@
+"""Rules data of Kingdom Builder, read once from ``kingdom_builder.json`` in this package.
+
+Every table there names its source (the Czech rulebook, seed 003, and the board data in
+``../shared/games/kingdom_builder/``). Terrains are one-letter codes as on the section maps.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+_RAW: dict[str, Any] = json.loads(
+    resources.files(__package__).joinpath("kingdom_builder.json").read_text(encoding="utf-8")
+)
+
+TERRAINS: dict[str, dict[str, Any]] = _RAW["terrains"]
+BUILDABLE: frozenset[str] = frozenset(code for code, t in TERRAINS.items() if t["buildable"])
+WATER, MOUNTAIN, CASTLE, LOCATION = "W", "M", "K", "L"
+GRASS, DESERT = "G", "D"
+TERRAIN_BY_ID: dict[str, str] = {t["id"]: code for code, t in TERRAINS.items()}
+
+SECTIONS: dict[str, dict[str, Any]] = _RAW["sections"]
+SECTION_NAMES: tuple[str, ...] = tuple(SECTIONS)
+
+LOCATIONS: dict[str, dict[str, Any]] = _RAW["locations"]
+LOCATION_NAMES: tuple[str, ...] = tuple(LOCATIONS)
+BUILD_TILES: frozenset[str] = frozenset(k for k, v in LOCATIONS.items() if v["kind"] == "build")
+MOVE_TILES: frozenset[str] = frozenset(k for k, v in LOCATIONS.items() if v["kind"] == "move")
+
+KINGDOM_CARDS: dict[str, dict[str, Any]] = _RAW["kingdom_cards"]
+CARD_NAMES: tuple[str, ...] = tuple(KINGDOM_CARDS)
+
+TERRAIN_DECK: tuple[str, ...] = tuple(
+    TERRAIN_BY_ID[terrain] for terrain, count in _RAW["terrain_deck"].items() for _ in range(count)
+)
+SETTLEMENTS: int = _RAW["settlements_per_player"]
+TILES_PER_HEX: int = _RAW["tiles_per_location_hex"]
+CASTLE_GOLD: int = _RAW["castle_gold"]
+MANDATORY: int = _RAW["mandatory_builds"]
+
+
+def terrain_name(code: str | None, lang: str = "en") -> str:
+    """The name of a terrain code ("G" -> "Grass"); "none" for no card."""
+    return "none" if code is None else TERRAINS[code][lang]
+
+
+def location_name(location: str, lang: str = "en") -> str:
+    return LOCATIONS[location][lang]
+
+
+def card_name(card: str, lang: str = "en") -> str:
+    return KINGDOM_CARDS[card][lang]

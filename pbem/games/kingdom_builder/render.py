@@ -1,0 +1,166 @@
+"""Views and pictures: the JSON view, a compact text map and an SVG hex map.
+
+Coordinates are printed on every picture: column letters A-T across the top, row numbers
+1-20 down the side (odd-numbered rows 2, 4, ... are drawn half a hex to the right).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+from .board import COLUMNS, SIZE, name, parse_hex
+from .data import LOCATIONS, card_name, location_name, terrain_name
+from .state import KBState
+
+ABBREV = {"oracle": "OR", "farm": "FA", "oasis": "OA", "tower": "TO", "tavern": "TA",
+          "barn": "BA", "harbor": "HA", "paddock": "PA"}
+FILL = {"G": "#a6d96a", "C": "#c98b5a", "D": "#f3e29b", "F": "#e7a6e0", "T": "#2e7d32",
+        "W": "#6baed6", "M": "#8d8d8d", "K": "#d9d9d9", "L": "#fff3c4"}
+SEAT_COLOURS = ("#e41a1c", "#ffffff", "#222222", "#ff9900")
+SEAT_COLOUR_NAMES = ("red", "white", "black", "orange")
+
+
+def _tile_state(state: KBState, seat: int, loc: int) -> str:
+    if seat == state.seat and loc in state.fresh:
+        return "new"
+    return "used" if seat == state.seat and loc in state.used else "ready"
+
+
+def make_view(state: KBState, viewer: int | None) -> dict[str, Any]:
+    """What ``viewer`` sees: everything public, plus the viewer's own hidden terrain card."""
+    board = state.board
+    view: dict[str, Any] = {
+        "players": state.players,
+        "sections": [{"name": s, "rotated": r} for s, r in board.layout],
+        "terrain": board.rows(),
+        "castles": [name(h) for h in board.castles],
+        "locations": [{"hex": name(h), "type": t, "tiles": state.tiles_left[i]}
+                      for i, (h, t) in enumerate(board.location_type)],
+        "cards": list(state.cards),
+        "settlements": [[name(h) for h in sorted(homes)] for homes in state.homes],
+        "supply": list(state.supply),
+        "tiles": [[{"type": board.location_at(loc), "hex": name(loc), "state": _tile_state(state, s, loc)}
+                   for loc in sorted(state.held[s])] for s in range(state.players)],
+        "seat": state.seat, "round": state.round, "played": state.played, "built": state.built,
+        "deck": len(state.deck), "discard": len(state.discard), "removed": state.removed,
+        "ending": state.ending, "over": state.over, "viewer": viewer,
+        "hand": state.hands[viewer] if viewer is not None and 0 <= viewer < state.players else None,
+    }
+    if state.over:
+        view["scores"] = [{"seat": s, "total": t, "gold": dict(g)} for s, t, g in state.final]
+    return view
+
+
+def _who(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+
+def _occupants(view: Mapping[str, Any]) -> dict[int, int]:
+    return {parse_hex(h): seat for seat, hexes in enumerate(view["settlements"]) for h in hexes}
+
+
+def _cell(code: str, hex_: int, occupant: int | None, locs: dict[int, str]) -> str:
+    if hex_ in locs:
+        return ABBREV[locs[hex_]]
+    if code == "K":
+        return "KK"
+    return f"{code.lower()}{'.' if occupant is None else occupant + 1}"
+
+
+def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    occupants = _occupants(view)
+    locs = {parse_hex(loc["hex"]): loc["type"] for loc in view["locations"]}
+    lines = ["    " + "  ".join(COLUMNS[:SIZE])]
+    for r, row in enumerate(view["terrain"]):
+        cells = " ".join(_cell(code, r * SIZE + c, occupants.get(r * SIZE + c), locs) for c, code in enumerate(row))
+        lines.append(f"{r + 1:>2}  {' ' if r % 2 else ''}{cells}")
+    lines.append("Hexes: g grass, c canyon, d desert, f flower field, t forest, w water, m mountain, "
+                 "KK castle; a digit is the seat whose settlement stands there.")
+    lines.append("Locations (tiles left): " + ", ".join(
+        f"{ABBREV[loc['type']]} {location_name(loc['type'])} {loc['hex']} ({loc['tiles']})" for loc in view["locations"]))
+    lines.append("Kingdom cards: " + ", ".join(card_name(c) for c in view["cards"]))
+    for seat in range(view["players"]):
+        tiles = ", ".join(f"{location_name(t['type'])} {t['hex']}" + ("" if t["state"] == "ready" else f" ({t['state']})")
+                          for t in view["tiles"][seat]) or "no tiles"
+        lines.append(f"{seat + 1} {_who(names, seat)}: {view['supply'][seat]} settlements left; {tiles}")
+    lines.append(_status(view, names))
+    return "\n".join(lines) + "\n"
+
+
+def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    if view["over"]:
+        return "Game over. " + "; ".join(
+            f"{_who(names, s['seat'])}: {s['total']} gold ("
+            + ", ".join(f"{k} {v}" for k, v in s["gold"].items()) + ")" for s in view["scores"])
+    text = (f"Round {view['round']}: {_who(names, view['seat'])} plays {terrain_name(view['played'])} "
+            f"({view['built']} of 3 built).")
+    if view.get("hand"):
+        text += f" Your hidden card: {terrain_name(view['hand'])}."
+    return text + (" Last round!" if view["ending"] else "")
+
+
+# -- SVG -------------------------------------------------------------------------------------
+R = 18  # hex radius
+W = R * 1.7320508  # hex width
+TOP, LEFT = 34, 30
+
+
+def _centre(r: int, c: int) -> tuple[float, float]:
+    return LEFT + W * (c + 0.5 + 0.5 * (r % 2)), TOP + R + 1.5 * R * r
+
+
+def _hexagon(x: float, y: float, fill: str) -> str:
+    points = " ".join(f"{x + dx:.1f},{y + dy:.1f}" for dx, dy in
+                      ((0, -R), (W / 2, -R / 2), (W / 2, R / 2), (0, R), (-W / 2, R / 2), (-W / 2, -R / 2)))
+    return f'<polygon points="{points}" fill="{fill}" stroke="#555" stroke-width="0.8"/>'
+
+
+def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    occupants = _occupants(view)
+    locs = {parse_hex(loc["hex"]): loc for loc in view["locations"]}
+    width = LEFT + W * (SIZE + 0.5) + 10
+    height = TOP + 1.5 * R * SIZE + R + 30 + 16 * view["players"]
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+             f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
+             f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fafafa"/>']
+    for c in range(SIZE):
+        parts.append(f'<text x="{LEFT + W * (c + 0.5):.1f}" y="{TOP - 8}" font-size="11" text-anchor="middle">{COLUMNS[c]}</text>')
+    for r, row in enumerate(view["terrain"]):
+        _, y = _centre(r, 0)
+        parts.append(f'<text x="4" y="{y + 4:.1f}" font-size="11">{r + 1}</text>')
+        for c, code in enumerate(row):
+            parts += _hex_parts(r, c, code, occupants.get(r * SIZE + c), locs.get(r * SIZE + c))
+    y = TOP + 1.5 * R * SIZE + R + 16
+    cards = ", ".join(card_name(c) for c in view["cards"])
+    parts.append(f'<text x="{LEFT}" y="{y:.0f}" font-size="12">Kingdom cards: {escape(cards)}</text>')
+    for seat in range(view["players"]):
+        y += 16
+        label = f"{_who(names, seat)} ({SEAT_COLOUR_NAMES[seat]}): {view['supply'][seat]} left"
+        if view["over"]:
+            label += f", {view['scores'][seat]['total']} gold"
+        elif seat == view["seat"]:
+            label += f", to move ({terrain_name(view['played'])})"
+        parts.append(f'<circle cx="{LEFT + 6}" cy="{y - 4:.0f}" r="5" fill="{SEAT_COLOURS[seat]}" stroke="#000"/>')
+        parts.append(f'<text x="{LEFT + 16}" y="{y:.0f}" font-size="12">{escape(label)}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _hex_parts(r: int, c: int, code: str, occupant: int | None, loc: Mapping[str, Any] | None) -> list[str]:
+    x, y = _centre(r, c)
+    parts = [_hexagon(x, y, FILL.get(code, "#fff"))]
+    label = f"{COLUMNS[c]}{r + 1}"
+    if loc is not None:
+        parts.append(f'<text x="{x:.1f}" y="{y + 1:.1f}" font-size="8" text-anchor="middle" '
+                     f'font-weight="bold">{ABBREV[loc["type"]]} {loc["tiles"]}</text>')
+        parts.append(f'<title>{escape(LOCATIONS[loc["type"]]["en"])} {label}: {loc["tiles"]} tiles left</title>')
+    elif code == "K":
+        parts.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" text-anchor="middle">&#9820;</text>')
+    if occupant is not None:
+        parts.append(f'<circle cx="{x:.1f}" cy="{y + 3:.1f}" r="{R * 0.42:.1f}" fill="{SEAT_COLOURS[occupant]}" '
+                     f'stroke="#000" stroke-width="1.2"/>')
+    colour = "#fff" if code in "TM" and occupant is None else "#333"
+    parts.append(f'<text x="{x:.1f}" y="{y - R * 0.45:.1f}" font-size="6" text-anchor="middle" fill="{colour}">{label}</text>')
+    return parts

@@ -1,0 +1,264 @@
+"""Turn flow: what a seat may do now, the facts a move causes, and the automatic follow-ups.
+
+A move is a small tuple (see ``moves.py`` for the text): ``("build", hex, ...)`` for settlements
+of the mandatory action (one to three, in order), ``(tile, hex)`` for the 5 building tiles,
+``(tile, from, to)`` for the 3 moving tiles, ``("end",)``.
+
+A turn: the seat's terrain card is played face up when the turn starts. Tiles may be used
+before the mandatory action or after it, never between its settlements. The turn ends by
+itself once the mandatory action is done and no held tile can still be used; otherwise the
+seat sends ``end``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.base import ErrorCode, GameError, Rng, illegal, secret
+
+from .board import name
+from .data import BUILD_TILES, LOCATIONS, MANDATORY, MOVE_TILES, location_name, terrain_name
+from .locations import build_targets, has_free, move_options, move_targets, tile_usable, touches
+from .scoring import final_scores
+from .state import KBState, evolve
+
+Move = tuple
+Fact = dict[str, Any]
+
+
+def apply(state: KBState, facts: list[Fact]) -> KBState:
+    for fact in facts:
+        state = evolve(state, fact)
+    return state
+
+
+# -- what is legal -------------------------------------------------------------------------
+def ready_tiles(state: KBState, seat: int) -> dict[str, list[int]]:
+    """Tiles the seat may use now, by location kind: held, not new this turn, not used yet."""
+    board = state.board
+    ready: dict[str, list[int]] = {}
+    for loc in sorted(state.held[seat] - state.fresh - state.used):
+        ready.setdefault(board.location_at(loc), []).append(loc)
+    return ready
+
+
+def in_mandatory(state: KBState) -> bool:
+    """Between the first and last settlement of the mandatory action: no tiles now."""
+    return state.mandatory_pending() and state.built > 0
+
+
+def tile_actions(state: KBState, seat: int) -> list[str]:
+    """Tile kinds the seat may use now (right phase, a ready tile, something to do)."""
+    if state.over or seat != state.seat or in_mandatory(state):
+        return []
+    return [kind for kind in ready_tiles(state, seat) if tile_usable(state, seat, kind)]
+
+
+def legal_moves(state: KBState, seat: int) -> list[Move]:
+    if state.over or seat != state.seat:
+        return []
+    moves: list[Move] = []
+    if state.mandatory_pending():
+        moves += [("build", h) for h in build_targets(state, seat, "build")]
+    for kind in tile_actions(state, seat):
+        if kind in BUILD_TILES:
+            moves += [(kind, h) for h in build_targets(state, seat, kind)]
+        else:
+            moves += [(kind, s, t) for s, t in move_options(state, seat, kind)]
+    if not state.mandatory_pending():
+        moves.append(("end",))
+    return moves
+
+
+def hex_list(hexes: list[int], limit: int = 60) -> str:
+    shown = ", ".join(name(h) for h in hexes[:limit])
+    return shown + (f" and {len(hexes) - limit} more" if len(hexes) > limit else "")
+
+
+def check(state: KBState, seat: int, move: Move) -> None:
+    """Raise a GameError saying why, if ``move`` (one step) is not legal now."""
+    if state.over:
+        raise GameError(ErrorCode.GAME_OVER, "The game is over.")
+    if seat != state.seat:
+        raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not your turn; seat {state.seat + 1} is to move.")
+    kind = move[0]
+    if kind == "end":
+        if state.mandatory_pending():
+            left = MANDATORY - state.built
+            raise illegal(f"You cannot end the turn yet: build {left} more settlement(s) on "
+                          f"{terrain_name(state.played)} first (build ...).")
+        return
+    if kind == "build":
+        _check_build(state, seat, move[1])
+        return
+    _check_tile(state, seat, move)
+
+
+def _check_build(state: KBState, seat: int, hex_: int) -> None:
+    if not state.mandatory_pending():
+        why = ("you have no settlement left" if state.supply[seat] == 0
+               else "your 3 settlements of this turn are built")
+        raise illegal(f"No mandatory settlement to build: {why}. Use a location tile or end the turn.")
+    legal = build_targets(state, seat, "build")
+    if hex_ not in legal:
+        raise illegal(f"You cannot build on {name(hex_)}: {why_not(state, seat, hex_, state.played)} "
+                      f"Legal hexes for {terrain_name(state.played)}: {hex_list(legal)}.")
+
+
+def why_not(state: KBState, seat: int, hex_: int, terrain: str | None) -> str:
+    """A sentence: why a settlement may not go on this hex."""
+    if state.owner[hex_] >= 0:
+        return "it is occupied."
+    actual = state.board.terrain[hex_]
+    if terrain is not None and actual != terrain:
+        return f"it is {terrain_name(actual)}, not {terrain_name(terrain)}."
+    if not touches(state, seat, hex_):
+        return "you have free hexes of that kind next to your settlements, and must build there."
+    return "it is not allowed there."
+
+
+def _check_tile(state: KBState, seat: int, move: Move) -> None:
+    kind = move[0]
+    if kind not in LOCATIONS:
+        raise illegal(f"There is no action {kind!r}.")
+    title = location_name(kind)
+    if in_mandatory(state):
+        raise illegal(f"Finish your mandatory action first: {MANDATORY - state.built} settlement(s) left; "
+                      f"tiles are used before or after it, not in between.")
+    held = [loc for loc in state.held[seat] if state.board.location_at(loc) == kind]
+    if not held:
+        raise illegal(f"You hold no {title} tile.")
+    if kind not in ready_tiles(state, seat):
+        when = "you took it this turn; it works from your next turn" if set(held) <= state.fresh \
+            else "you already used it this turn"
+        raise illegal(f"Your {title} tile cannot be used now: {when}.")
+    if kind in BUILD_TILES:
+        if state.supply[seat] == 0:
+            raise illegal(f"The {title} builds a settlement, and you have none left.")
+        legal = build_targets(state, seat, kind)
+        if move[1] not in legal:
+            raise illegal(f"The {title} cannot build on {name(move[1])}. "
+                          f"Legal hexes: {hex_list(legal) or 'none'}.")
+        return
+    source, target = move[1], move[2]
+    if source not in state.homes[seat]:
+        mine = sorted(state.homes[seat])
+        raise illegal(f"You have no settlement on {name(source)} to move; yours are on {hex_list(mine)}.")
+    legal = move_targets(state, seat, kind, source)
+    if target not in legal:
+        raise illegal(f"The {title} cannot move {name(source)} to {name(target)}. "
+                      f"Legal targets from {name(source)}: {hex_list(legal) or 'none'}.")
+
+
+# -- facts of one step ---------------------------------------------------------------------
+def _tile_gains(state: KBState, seat: int, hex_: int) -> list[Fact]:
+    facts = []
+    for loc in state.board.near_location[hex_]:
+        if loc not in state.taken[seat] and state.tiles_left[state.tile_index(loc)] > 0:
+            facts.append({"kind": "TileTaken", "seat": seat, "location": state.board.location_at(loc),
+                          "hex": name(loc)})
+    return facts
+
+
+def _tile_losses(state: KBState, seat: int) -> list[Fact]:
+    return [
+        {"kind": "TileLost", "seat": seat, "location": state.board.location_at(loc), "hex": name(loc)}
+        for loc in sorted(state.held[seat]) if not touches(state, seat, loc)
+    ]
+
+
+def step_facts(state: KBState, seat: int, move: Move) -> list[Fact]:
+    """The facts of one legal step (checked first), without the turn's follow-ups."""
+    check(state, seat, move)
+    kind = move[0]
+    if kind == "end":
+        return []
+    if kind == "build" or kind in BUILD_TILES:
+        fact: Fact = {"kind": "SettlementBuilt", "seat": seat, "hex": name(move[1]), "action": kind}
+        if kind != "build":
+            fact["tile"] = name(ready_tiles(state, seat)[kind][0])
+        return [fact] + _tile_gains(evolve(state, fact), seat, move[1])
+    fact = {"kind": "SettlementMoved", "seat": seat, "from": name(move[1]), "to": name(move[2]),
+            "action": kind, "tile": name(ready_tiles(state, seat)[kind][0])}
+    after = evolve(state, fact)
+    losses = _tile_losses(after, seat)
+    return [fact] + losses + _tile_gains(apply(after, losses), seat, move[2])
+
+
+# -- follow-ups: cards, end of turn, end of game ----------------------------------------------
+def _shuffle_if_needed(state: KBState, rng: Rng) -> list[Fact]:
+    if state.deck or not state.discard:
+        return []
+    order = rng.shuffle(list(state.discard))
+    return [{"kind": "DeckShuffled", "cards": len(order), "secret": secret([], {"order": order})}]
+
+
+def card_facts(state: KBState, rng: Rng) -> list[Fact]:
+    """While the mandatory action is owed but the played terrain has no free hex (or there is
+    no card): the unusable card leaves the game and the next card of the deck is played."""
+    facts: list[Fact] = []
+    seat = state.seat
+    while state.built < MANDATORY and state.supply[seat] > 0 and not has_free(state, state.played):
+        new = _shuffle_if_needed(state, rng)
+        state = apply(state, new)
+        if not state.deck and state.played is None:
+            break
+        top = state.deck[0] if state.deck else None
+        new.append({"kind": "CardReplaced", "seat": seat, "unusable": state.played, "terrain": top})
+        state = evolve(state, new[-1])
+        facts += new
+    return facts
+
+
+def end_turn_facts(state: KBState, rng: Rng) -> list[Fact]:
+    """Discard the played card, draw a new hidden one, then end the game or start the next turn."""
+    seat = state.seat
+    facts: list[Fact] = [{"kind": "TurnEnded", "seat": seat}]
+    state = evolve(state, facts[0])
+    new = _shuffle_if_needed(state, rng)
+    state = apply(state, new)
+    if state.deck:
+        new.append({"kind": "CardDrawn", "seat": seat, "secret": secret([seat], {"terrain": state.deck[0]})})
+        state = evolve(state, new[-1])
+    facts += new
+    if state.ending and seat == state.players - 1:
+        return facts + [{"kind": "GameEnded", "scores": final_scores(state)}]
+    following = (seat + 1) % state.players
+    start = {"kind": "TurnStarted", "seat": following, "round": state.round + (following == 0),
+             "terrain": state.hands[following]}
+    return facts + [start]
+
+
+def settle(state: KBState, rng: Rng) -> list[Fact]:
+    """Automatic follow-ups after a step: replace unusable cards, end turns with nothing left
+    to do, end the game after the last round."""
+    facts: list[Fact] = []
+    while not state.over:
+        new = card_facts(state, rng)
+        state = apply(state, new)
+        facts += new
+        if state.mandatory_pending() or tile_actions(state, state.seat):
+            break
+        new = end_turn_facts(state, rng)
+        state = apply(state, new)
+        facts += new
+    return facts
+
+
+def decide(state: KBState, seat: int, move: Move, rng: Rng) -> list[Fact]:
+    """All facts of a move: its steps (a build may name up to 3 hexes) and the follow-ups."""
+    steps = [("build", h) for h in move[1:]] if move[0] == "build" else [move]
+    if move[0] == "build" and not 1 <= len(steps) <= MANDATORY:
+        raise illegal(f"A build names 1 to {MANDATORY} hexes.")
+    facts: list[Fact] = []
+    for number, single in enumerate(steps):
+        new = step_facts(state, seat, single)
+        if number < len(steps) - 1:  # the terrain may run out between two settlements
+            new += card_facts(apply(state, new), rng)
+        state = apply(state, new)
+        facts += new
+    if move[0] == "end":
+        new = end_turn_facts(state, rng)
+        state = apply(state, new)
+        facts += new
+    return facts + settle(state, rng)
