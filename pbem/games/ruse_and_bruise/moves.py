@@ -1,0 +1,154 @@
+"""Moves: what is legal now, their canonical text, and reading English or Czech commands.
+
+``play KING 3`` (``hraj král 3``), ``tuck QUEEN`` (``zasuň královna``), ``swap 2``
+(``vyměň 2``) and ``pass`` (``pas``). Columns are numbered from 1, left to right. Card names
+are English, Czech or German, without accents if you like, and may be shortened as long as
+the short form still means one card you can play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
+
+from .cards import CARD_IDS, CARDS, fold_name, match_cards
+from .state import GameState
+
+PLAY, TUCK, SWAP, PASS = "play", "tuck", "swap", "pass"
+
+VERBS = {
+    "play": PLAY, "hraj": PLAY, "zahraj": PLAY, "poloz": PLAY, "play:": PLAY,
+    "tuck": TUCK, "zasun": TUCK, "schovej": TUCK, "hide": TUCK,
+    "swap": SWAP, "vymen": SWAP, "exchange": SWAP,
+    "pass": PASS, "pas": PASS, "no": PASS, "ne": PASS, "nic": PASS, "decline": PASS, "keep": PASS,
+}
+
+_ORDER = {card: index for index, card in enumerate(CARD_IDS)}
+
+
+@dataclass(frozen=True)
+class Move:
+    kind: str  # play / tuck / swap / pass
+    card: str | None = None
+    column: int | None = None  # 1-based, as players write it
+
+
+def legal_moves(state: GameState, seat: int) -> list[Move]:
+    if state.finished:
+        return []
+    pending = state.pending
+    if pending is not None:
+        if seat != pending.seat:
+            return []
+        if pending.kind == "cloak":
+            return [Move(TUCK, card) for card in _sorted(state.hands[seat])] + [Move(PASS)]
+        others = [i + 1 for i in range(len(state.columns)) if i != pending.column]
+        return [Move(SWAP, column=i) for i in others] + [Move(PASS)]
+    if seat != state.turn:
+        return []
+    open_columns = [i + 1 for i, column in enumerate(state.columns) if not column.closed]
+    return [Move(PLAY, card, i) for card in _sorted(state.hands[seat]) for i in open_columns]
+
+
+def _sorted(hand: tuple[str, ...]) -> list[str]:
+    return sorted(hand, key=_ORDER.__getitem__)
+
+
+def format_move(move: Move) -> str:
+    if move.kind == PLAY:
+        return f"play {CARDS[move.card].token} {move.column}"
+    if move.kind == TUCK:
+        return f"tuck {CARDS[move.card].token}"
+    if move.kind == SWAP:
+        return f"swap {move.column}"
+    return "pass"
+
+
+def public_text(move: Move) -> str:
+    """What everybody may read of a move: face-down cards stay unnamed."""
+    if move.kind == PLAY:
+        return f"a card to column {move.column}"
+    if move.kind == TUCK:
+        return "a card under the Cloak"
+    return format_move(move)
+
+
+def parse(state: GameState, seat: int, text: str, legal_texts: list[str]) -> Move:
+    words = text.replace(",", " ").split()
+    if not words:
+        raise syntax("The command is empty; write for example 'play KING 3'.", legal_texts)
+    legal = legal_moves(state, seat)
+    kind = VERBS.get(fold_name(words[0]))
+    rest = words[1:] if kind else words
+    if kind is None:
+        if not any(word.isdigit() for word in words):
+            raise syntax(f"{text.strip()!r} is not a Ruse & Bruise command; write for example 'play KING 3'.", legal_texts)
+        kind = PLAY
+    numbers = [word for word in rest if word.isdigit()]
+    names = [word for word in rest if not word.isdigit()]
+    if kind == PASS:
+        if rest:
+            raise syntax(f"'pass' takes nothing after it, not {' '.join(rest)!r}.", legal_texts)
+        return _pick(text, [Move(PASS)], legal, legal_texts, state, seat)
+    if kind == SWAP:
+        column = _one_column(text, numbers, names, state, legal_texts)
+        return _pick(text, [Move(SWAP, column=column)], legal, legal_texts, state, seat)
+    cards = _cards(text, names, legal_texts)
+    if kind == TUCK:
+        if numbers:
+            raise syntax(f"{text.strip()!r}: 'tuck' names only a card, no column.", legal_texts)
+        return _pick(text, [Move(TUCK, card) for card in cards], legal, legal_texts, state, seat)
+    column = _one_column(text, numbers, [], state, legal_texts)
+    return _pick(text, [Move(PLAY, card, column) for card in cards], legal, legal_texts, state, seat)
+
+
+def _one_column(text: str, numbers: list[str], extra: list[str], state: GameState, legal_texts: list[str]) -> int:
+    if len(numbers) != 1 or extra:
+        raise syntax(f"{text.strip()!r} needs exactly one column number.", legal_texts)
+    column = int(numbers[0])
+    if not 1 <= column <= len(state.columns):
+        raise invalid(f"{text.strip()!r}: there is no column {column}; the columns are 1 to {len(state.columns)}.", legal_texts)
+    return column
+
+
+def _cards(text: str, names: list[str], legal_texts: list[str]) -> set[str]:
+    if not names:
+        raise syntax(f"{text.strip()!r} does not name a card.", legal_texts)
+    cards = match_cards(" ".join(names))
+    if not cards:
+        raise invalid(f"{text.strip()!r}: there is no card called {' '.join(names)!r}.", legal_texts)
+    return cards
+
+
+def _pick(text: str, candidates: list[Move], legal: list[Move], legal_texts: list[str],
+          state: GameState, seat: int) -> Move:
+    """Resolve the candidates against the legal moves: none is illegal, several ambiguous."""
+    matches = [move for move in candidates if move in legal]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        options = ", ".join(format_move(move) for move in matches)
+        raise GameError(ErrorCode.AMBIGUOUS, f"{text.strip()!r} could mean {options}; write more of the card name.",
+                        [format_move(move) for move in matches])
+    if not legal:
+        raise illegal(f"{text.strip()!r} is not possible: it is not your move now.")
+    why = _reason(state, seat, candidates[0])
+    raise illegal(f"{text.strip()!r} is not a legal move now: {why}.", legal_texts)
+
+
+def _reason(state: GameState, seat: int, move: Move) -> str:
+    pending = state.pending
+    if pending is not None and move.kind == PLAY:
+        return f"first answer the {pending.kind.capitalize()} choice in column {pending.column + 1}"
+    if pending is None and move.kind != PLAY:
+        return "there is no Cloak or Traitor choice to answer"
+    if pending is not None and move.kind == TUCK and pending.kind != "cloak":
+        return "the open choice is the Traitor's swap, not a Cloak"
+    if pending is not None and move.kind == SWAP and pending.kind != "traitor":
+        return "the open choice is the Cloak, not a Traitor's swap"
+    if move.kind == SWAP:
+        return f"column {move.column} is the Traitor's own column"
+    if move.card not in state.hands[seat]:
+        return f"you hold no {CARDS[move.card].en}"
+    return f"column {move.column} is closed by a Storm"

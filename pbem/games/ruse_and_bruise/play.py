@@ -1,0 +1,210 @@
+"""Turns, on-reveal abilities, round end and the next round: the facts each move causes.
+
+A ``Turn`` collects facts and folds each one at once, so every rule below reads the state as
+it is after the previous fact. Randomness (deck and goal shuffles) comes only from ``rng``.
+"""
+
+from __future__ import annotations
+
+from pbem.games.base import Fact, Rng, secret
+
+from .cards import CARD_IDS, GOAL_IDS, GOALS_PER_PLAYER, HAND_SIZE, ROUNDS
+from .scoring import final_score, score_column
+from .state import GameState, evolve
+
+
+class Turn:
+    """Facts caused by one move, with the state after each of them."""
+
+    def __init__(self, state: GameState | None):
+        self.state = state
+        self.facts: list[Fact] = []
+
+    def add(self, fact: Fact) -> None:
+        self.facts.append(fact)
+        self.state = evolve(self.state, fact)
+
+
+# -- setup and drawing ------------------------------------------------------------------------
+def setup(players: int, rng: Rng) -> list[Fact]:
+    turn = Turn(None)
+    turn.add({"kind": "GameStarted", "players": players, "rounds": ROUNDS})
+    for seat in range(players):
+        turn.add({"kind": "DeckShuffled", "seat": seat, "secret": secret([], {"order": rng.shuffle(CARD_IDS)})})
+    goals = rng.shuffle(GOAL_IDS)[: GOALS_PER_PLAYER * players]
+    turn.add({"kind": "GoalDeckShuffled", "count": len(goals), "secret": secret([], {"order": goals})})
+    for seat in range(players):
+        draw(turn, seat, HAND_SIZE, rng)
+    start_round(turn, 1, 0, rng)
+    return turn.facts
+
+
+def draw(turn: Turn, seat: int, count: int, rng: Rng) -> None:
+    """Draw ``count`` cards, reshuffling the own discard pile when the deck runs out."""
+    while count > 0:
+        deck = turn.state.decks[seat]
+        if not deck:
+            pile = turn.state.discards[seat]
+            if not pile:
+                return
+            turn.add({"kind": "DiscardReshuffled", "seat": seat, "count": len(pile),
+                      "secret": secret([], {"order": rng.shuffle(pile)})})
+            deck = turn.state.decks[seat]
+        take = min(count, len(deck))
+        turn.add({"kind": "CardsDrawn", "seat": seat, "count": take, "secret": secret([seat], {"cards": list(deck[:take])})})
+        count -= take
+
+
+def start_round(turn: Turn, number: int, start: int, rng: Rng) -> None:
+    state = turn.state
+    goals = list(state.goal_deck[: state.players])
+    turn.add({"kind": "RoundStarted", "round": number, "start": start, "goals": goals})
+    for seat in range(state.players):
+        missing = HAND_SIZE - len(turn.state.hands[seat])
+        if missing > 0:
+            draw(turn, seat, missing, rng)
+
+
+# -- a turn ---------------------------------------------------------------------------------------
+def play_card(state: GameState, seat: int, card: str, column: int, rng: Rng) -> list[Fact]:
+    """``card`` from ``seat``'s hand face down at the bottom of ``column`` (0-based)."""
+    turn = Turn(state)
+    turn.add({"kind": "CardPlayed", "seat": seat, "column": column, "secret": secret([seat], {"card": card})})
+    reveal_above(turn, column, len(turn.state.columns[column].slots) - 1, set())
+    if turn.state.pending is None:
+        finish_turn(turn, rng)
+    return turn.facts
+
+
+def reveal_above(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
+    """The card at ``position`` has just arrived: turn up the face-down card directly above it
+    and carry out that card's on-reveal ability."""
+    if position == 0:
+        return
+    above = turn.state.columns[column].slots[position - 1]
+    if above.face_up:
+        return
+    turn.add({"kind": "CardRevealed", "column": column, "position": position - 1,
+              "owner": above.owner, "card": above.card})
+    ability = ON_REVEAL.get(above.card)
+    if ability:
+        ability(turn, column, position - 1, travelled)
+
+
+def _explorer(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
+    owner = turn.state.columns[column].slots[position].owner
+    if owner in travelled:
+        turn.add({"kind": "ExplorerStayed", "owner": owner, "column": column, "reason": "travelled-this-turn"})
+        return
+    target = next_open_column(turn.state, column)
+    if target is None:
+        turn.add({"kind": "ExplorerStayed", "owner": owner, "column": column, "reason": "no-open-column"})
+        return
+    travelled.add(owner)
+    turn.add({"kind": "ExplorerTravelled", "owner": owner, "from": column, "to": target})
+    reveal_above(turn, target, len(turn.state.columns[target].slots) - 1, travelled)
+
+
+def next_open_column(state: GameState, column: int) -> int | None:
+    """The next column to the right (wrapping) that no Storm has closed, or None."""
+    count = len(state.columns)
+    for step in range(1, count):
+        candidate = (column + step) % count
+        if not state.columns[candidate].closed:
+            return candidate
+    return None
+
+
+def _assassin(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
+    victim = turn.state.columns[column].slots[position + 1]
+    turn.add({"kind": "CardAssassinated", "column": column, "position": position + 1,
+              "owner": victim.owner, "card": victim.card})
+
+
+def _storm(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
+    turn.add({"kind": "ColumnClosed", "column": column})
+
+
+def _cloak(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
+    owner = turn.state.columns[column].slots[position].owner
+    if turn.state.hands[owner]:
+        turn.add({"kind": "ChoiceOffered", "choice": "cloak", "seat": owner, "column": column})
+
+
+def _traitor(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
+    owner = turn.state.columns[column].slots[position].owner
+    turn.add({"kind": "ChoiceOffered", "choice": "traitor", "seat": owner, "column": column})
+
+
+ON_REVEAL = {"explorer": _explorer, "assassin": _assassin, "storm": _storm, "cloak": _cloak, "traitor": _traitor}
+
+
+# -- follow-up choices ------------------------------------------------------------------------------
+def tuck(state: GameState, seat: int, card: str, rng: Rng) -> list[Fact]:
+    turn = Turn(state)
+    column = state.pending.column
+    turn.add({"kind": "CardTucked", "seat": seat, "column": column, "secret": secret([seat], {"card": card})})
+    draw(turn, seat, 1, rng)
+    finish_turn(turn, rng)
+    return turn.facts
+
+
+def swap(state: GameState, seat: int, other: int, rng: Rng) -> list[Fact]:
+    turn = Turn(state)
+    turn.add({"kind": "GoalsSwapped", "seat": seat, "column": state.pending.column, "other": other})
+    finish_turn(turn, rng)
+    return turn.facts
+
+
+def decline(state: GameState, seat: int, rng: Rng) -> list[Fact]:
+    turn = Turn(state)
+    pending = state.pending
+    turn.add({"kind": "ChoiceDeclined", "choice": pending.kind, "seat": seat, "column": pending.column})
+    finish_turn(turn, rng)
+    return turn.facts
+
+
+# -- end of a turn, of a round, of the game ---------------------------------------------------------
+def finish_turn(turn: Turn, rng: Rng) -> None:
+    """The active player draws; the round ends when every goal is filled (or nobody can play)."""
+    active = turn.state.turn
+    draw(turn, active, 1, rng)
+    state = turn.state
+    if all(column.filled for column in state.columns):
+        end_round(turn, active, "filled", rng)
+        return
+    skipped = []
+    for step in range(1, state.players + 1):
+        seat = (active + step) % state.players
+        if state.hands[seat]:
+            turn.add({"kind": "TurnEnded", "seat": active, "next": seat, "skipped": skipped})
+            return
+        skipped.append(seat)
+    end_round(turn, active, "no-cards", rng)
+
+
+def end_round(turn: Turn, ender: int, reason: str, rng: Rng) -> None:
+    state = turn.state
+    turn.add({"kind": "RoundEnded", "round": state.round, "by": ender, "reason": reason})
+    hidden = [
+        {"column": c, "position": p, "owner": slot.owner, "card": slot.card}
+        for c, column in enumerate(state.columns) for p, slot in enumerate(column.slots) if not slot.face_up
+    ]
+    turn.add({"kind": "CardsRevealed", "cards": hidden})
+    for index, column in enumerate(turn.state.columns):
+        turn.add(scored_fact(index, column, turn.state.players))
+    turn.add({"kind": "TableCleared", "round": state.round})
+    if state.round < ROUNDS:
+        start_round(turn, state.round + 1, (ender + 1) % state.players, rng)
+        return
+    results = [final_score(goals) for goals in turn.state.won]
+    turn.add({"kind": "GameEnded", "scores": [r.score for r in results], "plain": [r.plain for r in results],
+              "six_suits": [r.six_suits for r in results]})
+
+
+def scored_fact(index: int, column, players: int) -> Fact:
+    result = score_column(column)
+    sums: list[int | None] = [result.sums.get(seat) for seat in range(players)]
+    removed = [{"position": pos, "owner": slot.owner, "card": slot.card} for pos, slot in result.removed]
+    return {"kind": "ColumnScored", "column": index, "goal": column.goal, "winner": result.winner,
+            "reason": result.reason, "half_point_sums": sums, "removed": removed}

@@ -1,0 +1,193 @@
+"""What a seat may see (``view``), and pictures of it as text and SVG; history lines.
+
+A card on the table is shown by name when it lies face up, when everybody saw it (an
+Explorer after its trip) or when the viewer owns it; otherwise it is a card back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from pbem.games.base import Fact
+
+from .cards import CARDS, GOALS, ROUNDS, SUITS, goal_text, show_halves
+from .state import GameState
+
+COLOURS = ("#c0392b", "#2471a3", "#f1c40f", "#27ae60", "#8e44ad", "#e67e22")
+COLOUR_NAMES = ("red", "blue", "yellow", "green", "purple", "orange")
+
+
+def phase_label(state: GameState) -> str:
+    if state.finished:
+        return "game over"
+    if state.pending is not None:
+        return f"round {state.round}, play {state.plays}, {state.pending.kind} choice"
+    return f"round {state.round}, play {state.plays + 1}"
+
+
+def to_move(state: GameState) -> list[int]:
+    if state.finished:
+        return []
+    return [state.pending.seat] if state.pending is not None else [state.turn]
+
+
+def view(state: GameState, viewer: int | None) -> dict[str, Any]:
+    columns = []
+    for index, column in enumerate(state.columns):
+        cards = [
+            {"owner": slot.owner, "card": slot.card if (slot.public or viewer == slot.owner) else None,
+             "face_up": slot.face_up, "tucked": slot.tucked}
+            for slot in column.slots
+        ]
+        goal = GOALS[column.goal]
+        columns.append({"number": index + 1, "goal": {"id": goal.id, "suit": goal.suit, "value": goal.value},
+                        "filled": column.filled, "closed": column.closed, "cards": cards})
+    players = [
+        {"seat": seat, "colour": COLOUR_NAMES[seat], "hand": len(state.hands[seat]), "deck": len(state.decks[seat]),
+         "discard": list(state.discards[seat]), "won": list(state.won[seat])}
+        for seat in range(state.players)
+    ]
+    pending = state.pending
+    result: dict[str, Any] = {
+        "viewer": viewer, "round": state.round, "rounds": ROUNDS, "phase": phase_label(state),
+        "turn": state.turn, "to_move": to_move(state), "columns": columns, "players": players,
+        "goal_deck": len(state.goal_deck),
+        "pending": None if pending is None else {"choice": pending.kind, "seat": pending.seat, "column": pending.column + 1},
+        "scores": None if state.scores is None else list(state.scores),
+    }
+    if viewer is not None:
+        result["hand"] = list(state.hands[viewer])
+    return result
+
+
+def _card_name(card: str | None) -> str:
+    return "face down" if card is None else CARDS[card].en
+
+
+def _name(names: Sequence[str], seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    return names[seat] if seat < len(names) else f"seat {seat + 1}"
+
+
+def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    lines = [f"Ruse & Bruise: {view['phase']}"]
+    if view["to_move"]:
+        lines.append("To move: " + ", ".join(_name(names, seat) for seat in view["to_move"]))
+    if view["pending"]:
+        pending = view["pending"]
+        lines.append(f"Waiting for {_name(names, pending['seat'])}'s {pending['choice']} choice in column {pending['column']}.")
+    for column in view["columns"]:
+        state = "closed by a Storm" if column["closed"] else ("filled" if column["filled"] else "open")
+        goal = column["goal"]
+        lines.append(f"Column {column['number']}: {SUITS[goal['suit']]['en']} {goal['value']} ({state})")
+        for position, card in enumerate(column["cards"], start=1):
+            shown = _card_name(card["card"])
+            if card["card"] is not None and not card["face_up"]:
+                shown += " (face down)"
+            tucked = " under the Cloak" if card["tucked"] else ""
+            lines.append(f"  {position}. {_name(names, card['owner'])}: {shown}{tucked}")
+    lines.append("Players:")
+    for player in view["players"]:
+        won = ", ".join(goal_text(goal) for goal in player["won"]) or "none"
+        lines.append(f"  {_name(names, player['seat'])} ({player['colour']}): hand {player['hand']}, "
+                     f"deck {player['deck']}, discard {len(player['discard'])}; goals won: {won}")
+    if view.get("hand") is not None:
+        lines.append("Your hand: " + (", ".join(CARDS[card].en for card in view["hand"]) or "empty"))
+    if view["scores"] is not None:
+        lines.append("Final scores: " + ", ".join(
+            f"{_name(names, seat)} {score}" for seat, score in enumerate(view["scores"])))
+    return "\n".join(lines) + "\n"
+
+
+def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    width = 20 + 130 * max(1, len(view["columns"]))
+    tallest = max([len(column["cards"]) for column in view["columns"]] + [0])
+    height = 150 + 34 * tallest
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+             f'<text x="10" y="18" font-size="14">{escape("Ruse & Bruise: " + view["phase"])}</text>']
+    for index, column in enumerate(view["columns"]):
+        x = 10 + 130 * index
+        goal = column["goal"]
+        fill = "#ddd" if column["closed"] else ("#cfe8cf" if column["filled"] else "#fff")
+        parts.append(f'<rect x="{x}" y="30" width="120" height="60" rx="6" fill="{fill}" stroke="#333"/>')
+        parts.append(f'<text x="{x + 8}" y="52">{column["number"]}. {escape(SUITS[goal["suit"]]["en"])}</text>')
+        parts.append(f'<text x="{x + 8}" y="78" font-size="20">{goal["value"]}</text>')
+        for position, card in enumerate(column["cards"]):
+            parts.append(_svg_card(x, 100 + 34 * position, card, names))
+    return "\n".join(parts + ["</svg>"]) + "\n"
+
+
+def _svg_card(x: int, y: int, card: Mapping[str, Any], names: Sequence[str]) -> str:
+    colour = COLOURS[card["owner"] % len(COLOURS)]
+    if card["card"] is None:
+        return (f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="{colour}" stroke="#333" '
+                f'stroke-dasharray="4 2"/><text x="{x + 8}" y="{y + 20}" fill="#fff">'
+                f'{escape(_name(names, card["owner"]))}: card back</text>')
+    label = CARDS[card["card"]].en + ("" if card["face_up"] else " (down)") + (" ↳" if card["tucked"] else "")
+    return (f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="#fff" stroke="{colour}" stroke-width="3"/>'
+            f'<text x="{x + 8}" y="{y + 20}">{escape(label)}</text>')
+
+
+def describe_fact(fact: Fact, names: Sequence[str]) -> str:
+    kind = fact["kind"]
+    describe = _DESCRIBERS.get(kind)
+    return describe(fact, names) if describe else kind
+
+
+def _seat(fact: Fact, key: str, names: Sequence[str]) -> str:
+    return _name(names, fact.get(key))
+
+
+def _column_scored(fact: Fact, names: Sequence[str]) -> str:
+    goal = goal_text(fact["goal"])
+    if fact["winner"] is None:
+        return f"Column {fact['column'] + 1} ({goal}) has no winner; the goal card leaves the game."
+    how = {"prince-and-squire": " with Prince and Squire", "lowest": " with the lowest sum (Beggar)"}.get(fact["reason"], "")
+    sums = [f"{_name(names, s)} {show_halves(h)}" for s, h in enumerate(fact["half_point_sums"]) if h is not None]
+    removed = ", ".join(f"{_name(names, r['owner'])}'s {CARDS[r['card']].en}" for r in fact["removed"])
+    tail = f"; removed: {removed}" if removed else ""
+    detail = f" ({', '.join(sums)}{tail})" if sums or tail else ""
+    return f"{_seat(fact, 'winner', names)} wins {goal} in column {fact['column'] + 1}{how}{detail}."
+
+
+_DESCRIBERS = {
+    "GameStarted": lambda f, n: f"The game starts with {f['players']} players and {f['rounds']} rounds.",
+    "DeckShuffled": lambda f, n: f"{_seat(f, 'seat', n)} shuffles their deck.",
+    "GoalDeckShuffled": lambda f, n: f"{f['count']} goal cards are shuffled into the goal deck.",
+    "DiscardReshuffled": lambda f, n: f"{_seat(f, 'seat', n)} shuffles {f['count']} discarded cards into a new deck.",
+    "CardsDrawn": lambda f, n: f"{_seat(f, 'seat', n)} draws {f['count']} card{'s' if f['count'] != 1 else ''}.",
+    "RoundStarted": lambda f, n: (f"Round {f['round']} starts with {_seat(f, 'start', n)}; goals: "
+                                  + ", ".join(goal_text(g) for g in f["goals"]) + "."),
+    "CardPlayed": lambda f, n: f"{_seat(f, 'seat', n)} plays a card face down into column {f['column'] + 1}.",
+    "CardRevealed": lambda f, n: (f"{_seat(f, 'owner', n)}'s {CARDS[f['card']].en} is revealed in column "
+                                  f"{f['column'] + 1}."),
+    "ExplorerTravelled": lambda f, n: (f"{_seat(f, 'owner', n)}'s Explorer travels from column {f['from'] + 1} "
+                                       f"to column {f['to'] + 1}."),
+    "ExplorerStayed": lambda f, n: (f"{_seat(f, 'owner', n)}'s Explorer stays in column {f['column'] + 1} ("
+                                    + ("it already travelled this turn" if f["reason"] == "travelled-this-turn"
+                                       else "no other open column") + ")."),
+    "CardAssassinated": lambda f, n: (f"The Assassin sends {_seat(f, 'owner', n)}'s {CARDS[f['card']].en} in column "
+                                      f"{f['column'] + 1} to the discard pile."),
+    "ColumnClosed": lambda f, n: f"A Storm closes column {f['column'] + 1}.",
+    "ChoiceOffered": lambda f, n: (f"{_seat(f, 'seat', n)} may " + ("tuck a card under the Cloak"
+                                   if f["choice"] == "cloak" else "swap the Traitor's goal card")
+                                   + f" in column {f['column'] + 1}."),
+    "ChoiceDeclined": lambda f, n: f"{_seat(f, 'seat', n)} lets the {f['choice'].capitalize()} pass.",
+    "CardTucked": lambda f, n: f"{_seat(f, 'seat', n)} tucks a card under the Cloak in column {f['column'] + 1}.",
+    "GoalsSwapped": lambda f, n: (f"{_seat(f, 'seat', n)}'s Traitor swaps the goal cards of columns "
+                                  f"{f['column'] + 1} and {f['other'] + 1}."),
+    "TurnEnded": lambda f, n: (f"{_seat(f, 'next', n)} is next"
+                               + ("".join(f"; {_name(n, s)} has no cards and is skipped" for s in f["skipped"])) + "."),
+    "RoundEnded": lambda f, n: (f"Round {f['round']} ends with {_seat(f, 'by', n)}'s turn"
+                                + (" (every goal card is filled)." if f["reason"] == "filled" else " (nobody has cards left).")),
+    "CardsRevealed": lambda f, n: "Face-down cards revealed: " + (", ".join(
+        f"{_name(n, c['owner'])}'s {CARDS[c['card']].en} in column {c['column'] + 1}" for c in f["cards"]) or "none") + ".",
+    "ColumnScored": _column_scored,
+    "TableCleared": lambda f, n: "Every player puts their cards from the table on their discard pile.",
+    "GameEnded": lambda f, n: "The game ends: " + ", ".join(
+        f"{_name(n, seat)} {score}" for seat, score in enumerate(f["scores"])) + ".",
+}

@@ -1,0 +1,91 @@
+"""The ``GameSpec`` of Ruse & Bruise: wires the rules modules to the core contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.games.base import ErrorCode, Fact, GameError, GameSpec, Rng, Standing, illegal, rank_by
+
+from . import moves, play, render
+from .moves import Move
+from .scoring import final_score
+from .state import GameState, evolve
+
+
+class RuseAndBruise(GameSpec):
+    name = "ruse-and-bruise"
+    title = "Ruse & Bruise (Kabale und Hiebe)"
+    min_players = 2
+    max_players = 6
+    options = ()
+
+    def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[Fact]:
+        self.check_players(players)
+        return play.setup(players, rng)
+
+    def evolve(self, state: GameState | None, fact: Fact) -> GameState:
+        return evolve(state, fact)
+
+    def to_move(self, state: GameState) -> list[int]:
+        return render.to_move(state)
+
+    def legal_moves(self, state: GameState, seat: int) -> list[Move]:
+        return moves.legal_moves(state, seat)
+
+    def parse_move(self, state: GameState, seat: int, text: str) -> Move:
+        if state.finished:
+            raise GameError(ErrorCode.GAME_OVER, "The game is over; no more moves are possible.")
+        if seat not in self.to_move(state):
+            waiting = ", ".join(f"seat {s + 1}" for s in self.to_move(state))
+            raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not your move; the game waits for {waiting}.")
+        return moves.parse(state, seat, text, self.legal_texts(state, seat))
+
+    def format_move(self, move: Move) -> str:
+        return moves.format_move(move)
+
+    def public_move_text(self, state: GameState, seat: int, move: Move) -> str:
+        return moves.public_text(move)
+
+    def decide(self, state: GameState, seat: int, move: Move, rng: Rng) -> list[Fact]:
+        if move not in moves.legal_moves(state, seat):
+            raise illegal(f"{self.format_move(move)!r} is not a legal move now.", self.legal_texts(state, seat))
+        if move.kind == moves.PLAY:
+            return play.play_card(state, seat, move.card, move.column - 1, rng)
+        if move.kind == moves.TUCK:
+            return play.tuck(state, seat, move.card, rng)
+        if move.kind == moves.SWAP:
+            return play.swap(state, seat, move.column - 1, rng)
+        return play.decline(state, seat, rng)
+
+    def outcome(self, state: GameState) -> list[Standing] | None:
+        if not state.finished:
+            return None
+        ranks = rank_by({seat: (score,) for seat, score in enumerate(state.scores)})
+        standings = []
+        for seat, score in enumerate(state.scores):
+            result = final_score(state.won[seat])
+            details = {"goals": list(state.won[seat]), "plain": result.plain, "six_suits": result.six_suits}
+            standings.append(Standing(seat, ranks[seat], score, details))
+        return standings
+
+    def view(self, state: GameState, viewer: int | None) -> dict[str, Any]:
+        return render.view(state, viewer)
+
+    def render_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        return render.render_text(view, names)
+
+    def render_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        return render.render_svg(view, names)
+
+    def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
+        return render.describe_fact(fact, names)
+
+    def default_move(self, state: GameState, seat: int) -> Move | None:
+        legal = moves.legal_moves(state, seat)
+        if not legal:
+            return None
+        return Move(moves.PASS) if state.pending is not None else legal[0]
+
+    def phase_label(self, state: GameState) -> str:
+        return render.phase_label(state)
