@@ -1,0 +1,297 @@
+"""Core commands: catalog, new, join, move, turn, resign, show, history, export, verify,
+games, autoplay, template, key."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import click
+
+from pbem.games.base import GameError
+from pbem.ledger.notes import VerifierKey
+from pbem.ledger.verify import VerificationError, export_bytes, verify_bytes
+from pbem.service.service import GameService, Outcome
+
+
+def service() -> GameService:
+    return GameService()
+
+
+def _fail(error: GameError) -> None:
+    click.echo(f"error ({error.code.value}): {error.message}", err=True)
+    if error.legal:
+        click.echo("legal now: " + "; ".join(error.legal), err=True)
+    sys.exit(2)
+
+
+def _report(outcome: Outcome) -> None:
+    if outcome.error:
+        _fail(outcome.error)
+    for line in outcome.lines:
+        if line.status == "applied":
+            click.echo(f"applied: {line.text}")
+        else:
+            error = line.error
+            label = f"line {line.line}: " if line.line else ""
+            click.echo(f"{line.status}: {label}{line.text!r}: {error.message if error else ''}", err=True)
+            if error and error.legal:
+                click.echo("  legal now: " + "; ".join(error.legal), err=True)
+    click.echo(f"version {outcome.version}")
+    if not outcome.ok:
+        click.echo("nothing was applied", err=True)
+        sys.exit(2)
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals:
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def catalog(as_json: bool) -> None:
+    """List the games this server offers, with player counts and options."""
+    games = service().catalog()
+    if as_json:
+        click.echo(json.dumps(games, indent=2, ensure_ascii=False))
+        return
+    for game in games:
+        click.echo(f"{game['name']}: {game['title']} ({game['min_players']}-{game['max_players']} players)")
+        for option in game["options"]:
+            choices = f" [{'|'.join(option['choices'])}]" if option["choices"] else ""
+            click.echo(f"    --option {option['key']}={option['default']}{choices}  {option['help']}")
+
+
+@click.command()
+@click.argument("game")
+@click.option("--player", "players", multiple=True, required=True, help="a seat's mail address (repeat)")
+@click.option("--option", "options", multiple=True, help="KEY=VALUE game option (repeat)")
+@click.option("--seed", help="hex seed, FOR TESTS AND DEMOS ONLY: the game is marked as test-seeded")
+def new(game: str, players: tuple[str, ...], options: tuple[str, ...], seed: str | None) -> None:
+    """Create a game; prints its id. Each player must then join."""
+    try:
+        seed_bytes = bytes.fromhex(seed) if seed else None
+    except ValueError:
+        raise click.BadParameter("the seed must be hexadecimal", param_hint="--seed") from None
+    try:
+        click.echo(service().create(game, players, _parse_options(options), seed_bytes))
+    except GameError as error:
+        _fail(error)
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--as", "email", required=True, help="the joining player's mail address")
+@click.option("--nonce", help="any text: your contribution to the game's randomness")
+def join(game_id: str, email: str, nonce: str | None) -> None:
+    """Take your seat in a game (the game starts when every seat has joined)."""
+    try:
+        _report(service().join(game_id, email, nonce))
+    except GameError as error:
+        _fail(error)
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--as", "email", required=True)
+@click.option("--version", "expected", type=int, help="refuse as stale unless the game is at this version")
+@click.argument("commands", nargs=-1, required=True)
+def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ...]) -> None:
+    """Apply one or more commands (all or nothing)."""
+    try:
+        _report(service().submit(game_id, email, list(commands), "cli", expected))
+    except GameError as error:
+        _fail(error)
+
+
+@click.command()
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--as", "email", required=True)
+def turn(file, email: str) -> None:
+    """Submit a turn file (checked whole; every error is listed)."""
+    try:
+        _report(service().submit_turn_file(file.read(), email, "turnfile"))
+    except GameError as error:
+        _fail(error)
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--as", "email", required=True)
+def template(game_id: str, email: str) -> None:
+    """Print a pre-filled turn file for a player."""
+    svc = service()
+    try:
+        game = svc.game(game_id)
+        seat = game.seat_of(email)
+        state = svc.state(game)
+        svc._check_open(game, state)
+    except GameError as error:
+        _fail(error)
+    phase = game.spec.phase_label(state)
+    click.echo(f"game: {game.id}\nplayer: {email}\nversion: {game.version}")
+    if phase:
+        click.echo(f"phase: {phase}")
+    click.echo(game.spec.turn_template(state, seat, game.names), nl=False)
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--as", "email", required=True)
+def resign(game_id: str, email: str) -> None:
+    """Leave a game; the house robot plays your seat to the end."""
+    try:
+        _report(service().resign(game_id, email))
+    except GameError as error:
+        _fail(error)
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--as", "email", help="show this player's private view")
+@click.option("--at", "version", type=int, help="the state at this version")
+@click.option("--json", "as_json", is_flag=True)
+def show(game_id: str, email: str | None, version: int | None, as_json: bool) -> None:
+    """Show a game's state (now, or at any past version)."""
+    svc = service()
+    try:
+        if as_json:
+            click.echo(json.dumps(svc.summary(game_id, version, email), indent=2, ensure_ascii=False))
+        else:
+            click.echo(svc.render(game_id, version, email), nl=False)
+    except GameError as error:
+        _fail(error)
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--as", "email", help="open what this player may see")
+@click.option("--json", "as_json", is_flag=True)
+def history(game_id: str, email: str | None, as_json: bool) -> None:
+    """The game's log: every entry with its leaf hash."""
+    svc = service()
+    try:
+        rows = svc.history(game_id, email)
+    except GameError as error:
+        _fail(error)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    names = rows[0]["entry"]["seats"]
+    for row in rows:
+        entry = row["entry"]
+        who = f" {names[entry['seat']]}" if "seat" in entry else ""
+        command = f": {entry['command']}" if "command" in entry else ""
+        click.echo(f"{row['index']:>4} {entry['kind']}{who}{command}  [{row['leaf_hash'][:12]}]")
+        for line in row["lines"]:
+            click.echo(f"       {line}")
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="write to a file")
+def export(game_id: str, output: Path | None) -> None:
+    """Export the public history with checkpoints and keys (and all openings once ended)."""
+    try:
+        data = export_bytes(service().export(game_id))
+    except GameError as error:
+        _fail(error)
+    if output:
+        output.write_bytes(data)
+    else:
+        sys.stdout.buffer.write(data)
+
+
+@click.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--key", "keys", multiple=True, help="a trusted verifier key (repeat); default: the export's own")
+def verify(file: Path, keys: tuple[str, ...]) -> None:
+    """Verify an exported game offline. Exit 0 when valid."""
+    try:
+        trusted = [VerifierKey.parse(k) for k in keys]
+        report = verify_bytes(file.read_bytes(), trusted)
+    except VerificationError as error:
+        click.echo(f"INVALID: {error}", err=True)
+        sys.exit(1)
+    except ValueError as error:
+        click.echo(f"INVALID: {error}", err=True)
+        sys.exit(1)
+    click.echo(f"valid: game {report.game}, {report.entries} entries, {report.checkpoints} checkpoints"
+               f"{', ended' if report.ended else ', still running'}")
+    for line in report.checked:
+        click.echo(f"  checked: {line}")
+    for line in report.not_checked:
+        click.echo(f"  not checked: {line}")
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True)
+def games(as_json: bool) -> None:
+    """List the games on this server."""
+    svc = service()
+    rows = [svc.summary(game_id) for game_id in svc.game_ids()]
+    if as_json:
+        click.echo(json.dumps([{k: v for k, v in r.items() if k != "view"} for r in rows], indent=2, ensure_ascii=False))
+        return
+    for row in rows:
+        state = "over" if row["over"] else row["phase"]
+        waiting = ", ".join(w["name"] for w in row["waiting_for"])
+        click.echo(f"{row['id']}  {row['title']}  v{row['version']}  {state}" + (f"  waiting for {waiting}" if waiting else ""))
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--seed", type=int, default=0, help="seed of the random players' choices")
+@click.option("--max-moves", type=int, default=100_000)
+def autoplay(game_id: str, seed: int, max_moves: int) -> None:
+    """Play seeded random legal moves for every seat to the end (tests, demos, benchmarks)."""
+    svc = service()
+    try:
+        moves = play_to_end(svc, game_id, seed, max_moves)
+    except GameError as error:
+        _fail(error)
+    summary = svc.summary(game_id)
+    click.echo(f"{moves} moves; game {game_id} {'is over' if summary['over'] else 'is not over'} at version {summary['version']}")
+
+
+def play_to_end(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 100_000) -> int:
+    """Join every seat still missing, then play random legal moves until the game ends."""
+    chooser = random.Random(seed)
+    game = svc.game(game_id)
+    for seat, email in enumerate(game.emails):
+        if seat not in game.joined and not game.started:
+            svc.join(game_id, email)
+    for count in range(max_moves):
+        game = svc.game(game_id)
+        state = svc.state(game)
+        waiting = [] if game.ended else game.spec.to_move(state)
+        if not waiting:
+            return count
+        seat = waiting[chooser.randrange(len(waiting))]
+        move = game.spec.random_move(state, seat, chooser)
+        outcome = svc.submit(game_id, game.emails[seat], [game.spec.format_move(move)], "autoplay")
+        if not outcome.ok:
+            raise RuntimeError(f"autoplay move refused: {outcome.to_dict()}")
+    raise RuntimeError(f"game {game_id} did not end within {max_moves} moves")
+
+
+@click.command()
+@click.option("--rotate", is_flag=True, help="make a new signing key (old public keys stay valid)")
+def key(rotate: bool) -> None:
+    """Print the server's public verifier key (creating the key on first use)."""
+    keys = service().keys
+    click.echo(keys.rotate().verifier if rotate else keys.signer().verifier)
+
+
+def register(group: click.Group) -> None:
+    for command in (catalog, new, join, move, turn, template, resign, show, history, export, verify,
+                    games, autoplay, key):
+        group.add_command(command)

@@ -1,0 +1,68 @@
+"""Settings, read once from the environment. Every variable the code reads is listed here
+(and in docs/operations.md)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+ENVIRONMENT = {
+    "PBEM_HOME": "data directory: SQLite database, signing keys, outgoing maildir (default ./pbem-data)",
+    "PBEM_DATABASE_URL": "postgresql://user:password@host:port/dbname to use PostgreSQL instead of SQLite",
+    "PBEM_ORIGIN": "name of this server in checkpoints and key names (default pbem.localhost)",
+    "PBEM_BASE_URL": "public address of the web site, for links in mail (default http://127.0.0.1:8000)",
+    "PBEM_SNAPSHOT_INTERVAL": "store a snapshot of a game every N events (default 50)",
+    "CIPHER_KEY": "optional: base64 AES key; events are then encrypted at rest (eventsourcing)",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path
+    database_url: str | None = None
+    origin: str = "pbem.localhost"
+    base_url: str = "http://127.0.0.1:8000"
+    snapshot_interval: int = 50
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        env = os.environ if environ is None else environ
+        return cls(
+            home=Path(env.get("PBEM_HOME") or "pbem-data").absolute(),
+            database_url=env.get("PBEM_DATABASE_URL") or None,
+            origin=env.get("PBEM_ORIGIN") or "pbem.localhost",
+            base_url=(env.get("PBEM_BASE_URL") or "http://127.0.0.1:8000").rstrip("/"),
+            snapshot_interval=int(env.get("PBEM_SNAPSHOT_INTERVAL") or 50),
+        )
+
+    def store_env(self) -> dict[str, str]:
+        """The eventsourcing environment for this installation's event store."""
+        env: dict[str, str] = {}
+        if os.environ.get("CIPHER_KEY"):
+            env["CIPHER_KEY"] = os.environ["CIPHER_KEY"]
+            env["CIPHER_TOPIC"] = "eventsourcing.cryptography:AESCipher"
+        if self.database_url:
+            return env | postgres_env(self.database_url)
+        self.home.mkdir(parents=True, exist_ok=True)
+        return env | {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(self.home / "pbem.sqlite"),
+            "SQLITE_LOCK_TIMEOUT": "30",
+        }
+
+
+def postgres_env(url: str) -> dict[str, str]:
+    parsed = urlparse(url)
+    if parsed.scheme not in ("postgres", "postgresql"):
+        raise ValueError(f"PBEM_DATABASE_URL must start with postgresql://, not {parsed.scheme}://")
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": parsed.path.lstrip("/") or "postgres",
+        "POSTGRES_HOST": parsed.hostname or "127.0.0.1",
+        "POSTGRES_PORT": str(parsed.port or 5432),
+        "POSTGRES_USER": unquote(parsed.username or "postgres"),
+        "POSTGRES_PASSWORD": unquote(parsed.password or ""),
+        "POSTGRES_CONNECT_TIMEOUT": "5",
+    }

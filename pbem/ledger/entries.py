@@ -1,0 +1,108 @@
+"""Log entries: the public record of each event (what is hashed into the Merkle log) and its
+private part (the openings of everything committed).
+
+Entry kinds, in the order a game's log holds them:
+
+* ``created``  game type, options, seat names, the seed commitment (the seed is private);
+* ``joined``   a seat's player accepted, with an optional randomness nonce;
+* ``started``  the setup facts (secret parts committed) and a commitment to the draws;
+* ``moved``    a seat's command (or its public text), its facts and draws;
+* ``resigned`` a seat left; the house robot plays it from then on;
+* ``ended``    the standings and the revealed seed.
+
+Every entry has ``v`` (format), ``game``, ``index`` (its position, from 0), ``kind`` and
+``time``. Private parts hold ``salts`` (one per fact, null for public facts), ``facts`` (the
+full facts), ``draws`` and ``draws_salt``, and for a secret command ``command`` and
+``command_salt``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.games.base import SECRET, Fact, Standing
+from pbem.ledger.commitments import commit, new_salt, opened_fact, public_fact
+
+FORMAT = 1
+Entry = dict[str, Any]
+Private = dict[str, Any]
+
+
+def _base(game_id: str, index: int, kind: str, time: str) -> Entry:
+    return {"v": FORMAT, "game": game_id, "index": index, "kind": kind, "time": time}
+
+
+def created(game_id: str, time: str, game_type: str, rules_version: str, options: dict[str, str],
+            names: Sequence[str], emails: Sequence[str], seed: bytes, seed_source: str,
+            seed_commitment: str) -> tuple[Entry, Private]:
+    entry = _base(game_id, 0, "created", time) | {
+        "game_type": game_type, "rules_version": rules_version, "options": dict(options),
+        "seats": list(names), "seed_commitment": seed_commitment, "seed_source": seed_source,
+    }
+    return entry, {"seed": seed.hex(), "emails": list(emails)}
+
+
+def joined(game_id: str, index: int, time: str, seat: int, nonce: str | None) -> tuple[Entry, Private]:
+    return _base(game_id, index, "joined", time) | {"seat": seat, "nonce": nonce}, {}
+
+
+def resigned(game_id: str, index: int, time: str, seat: int, reason: str) -> tuple[Entry, Private]:
+    """The robot plays ``seat`` from now on; ``reason`` is "resigned" or "missed-turns"."""
+    return _base(game_id, index, "resigned", time) | {"seat": seat, "reason": reason}, {}
+
+
+def _facts_and_draws(facts: Sequence[Fact], draws: list[list[int]]) -> tuple[dict[str, Any], Private]:
+    salts = [new_salt() if SECRET in fact else None for fact in facts]
+    public = [public_fact(fact, salt) for fact, salt in zip(facts, salts)]
+    private: Private = {"facts": list(facts), "salts": salts}
+    visible: dict[str, Any] = {"facts": public, "draws": None}
+    if draws:
+        private["draws"], private["draws_salt"] = draws, new_salt()
+        visible["draws"] = {"count": len(draws), "commitment": commit(private["draws_salt"], draws)}
+    return visible, private
+
+
+def started(game_id: str, index: int, time: str, facts: Sequence[Fact], draws: list[list[int]]) -> tuple[Entry, Private]:
+    visible, private = _facts_and_draws(facts, draws)
+    return _base(game_id, index, "started", time) | visible, private
+
+
+def moved(game_id: str, index: int, time: str, seat: int, source: str, command: str, public_command: str,
+          facts: Sequence[Fact], draws: list[list[int]]) -> tuple[Entry, Private]:
+    visible, private = _facts_and_draws(facts, draws)
+    entry = _base(game_id, index, "moved", time) | {"seat": seat, "source": source, "command": public_command}
+    if public_command != command:
+        private["command"], private["command_salt"] = command, new_salt()
+        entry["command_commitment"] = commit(private["command_salt"], command)
+    return entry | visible, private
+
+
+def ended(game_id: str, index: int, time: str, standings: Sequence[Standing], seed: bytes) -> tuple[Entry, Private]:
+    entry = _base(game_id, index, "ended", time) | {
+        "standings": [s.to_dict() for s in standings], "seed": seed.hex(),
+    }
+    return entry, {}
+
+
+def opening(private: Private) -> dict[str, Any]:
+    """What is published of a private part at the end (the created entry's emails stay
+    private: they are contact data, not game data)."""
+    return {key: value for key, value in private.items() if key not in ("emails", "seed")}
+
+
+def visible_entry(entry: Entry, private: Private, viewer: int | None, everything: bool) -> Entry:
+    """The entry as ``viewer`` may read it: secret facts opened for their seats, the viewer's
+    own secret command shown, and all of it when ``everything`` (the game has ended)."""
+    facts = entry.get("facts")
+    shown = dict(entry)
+    if facts:
+        shown["facts"] = [
+            opened_fact(fact, full[SECRET]["data"])
+            if SECRET in fact and (everything or (viewer is not None and viewer in fact[SECRET]["to"]))
+            else fact
+            for fact, full in zip(facts, private["facts"])
+        ]
+    if "command_commitment" in entry and (everything or viewer == entry.get("seat")):
+        shown["command"] = private["command"]
+    return shown

@@ -1,0 +1,81 @@
+"""Fair randomness by commit and reveal.
+
+At creation the server draws a secret seed and publishes only ``SHA-256(seed)``. Players may
+add nonces when they join. Every draw of entry ``index`` comes from
+``HMAC-SHA256(seed, canonical(["pbem-draw/1", game_id, nonces, index, block]))``, read as
+64-bit numbers and mapped to a range by rejection sampling (no modulo bias). Each draw is
+recorded as ``[low, high, value]``; once the seed is revealed anyone can re-derive them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from typing import TypeVar
+
+from pbem.games.base import fisher_yates
+from pbem.ledger.canonical import canonical_bytes
+
+T = TypeVar("T")
+DRAW_LABEL = "pbem-draw/1"
+_SPACE = 1 << 64
+
+Nonces = list[list]  # [[seat, nonce text], ...] in log order
+
+
+def new_seed() -> bytes:
+    return secrets.token_bytes(32)
+
+
+def seed_commitment(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+class DrawRng:
+    """The ``Rng`` a game gets from the service: derived, unbiased, and recorded."""
+
+    def __init__(self, seed: bytes, game_id: str, nonces: Nonces, index: int):
+        self._key = seed
+        self._context = [DRAW_LABEL, game_id, nonces, index]
+        self._block = 0
+        self._pool: list[int] = []
+        self.transcript: list[list[int]] = []
+
+    def _next_word(self) -> int:
+        if not self._pool:
+            message = canonical_bytes([*self._context, self._block])
+            digest = hmac.new(self._key, message, hashlib.sha256).digest()
+            self._pool = [int.from_bytes(digest[i:i + 8], "big") for i in range(0, 32, 8)]
+            self._block += 1
+        return self._pool.pop(0)
+
+    def randint(self, low: int, high: int) -> int:
+        if high < low:
+            raise ValueError(f"empty range {low}..{high}")
+        span = high - low + 1
+        limit = _SPACE - _SPACE % span  # words at or above this would favour small values
+        while True:
+            word = self._next_word()
+            if word < limit:
+                value = low + word % span
+                self.transcript.append([low, high, value])
+                return value
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        return fisher_yates(self, items)
+
+    def choice(self, items: Sequence[T]) -> T:
+        if not items:
+            raise ValueError("choice from an empty sequence")
+        return items[self.randint(0, len(items) - 1)]
+
+
+def rederive(seed: bytes, game_id: str, nonces: Nonces, index: int, transcript: Sequence[Sequence[int]]) -> int | None:
+    """Re-draw a recorded transcript; the position of the first draw that differs, or None."""
+    rng = DrawRng(seed, game_id, nonces, index)
+    for position, (low, high, value) in enumerate(transcript):
+        if rng.randint(low, high) != value:
+            return position
+    return None

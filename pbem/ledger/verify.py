@@ -1,0 +1,262 @@
+"""Offline verification of an exported game, trusting nothing but the keys.
+
+Checks, in order: the file is in canonical form; the entries form a well-ordered log of one
+game; every checkpoint is signed by a known key and its root is the Merkle root of the entries
+it covers; after the end, the seed matches its commitment, every opening matches its
+commitment, every draw re-derives from the seed, and replaying every command through the rules
+gives exactly the stored facts and standings. ``VerificationError`` names what failed and where.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.games import catalog
+from pbem.games.base import SECRET, GameError
+from pbem.ledger.canonical import NotCanonical, canonical_bytes
+from pbem.ledger.commitments import commit, public_fact
+from pbem.ledger.entries import FORMAT
+from pbem.ledger.fairness import DrawRng, rederive, seed_commitment
+from pbem.ledger.merkle import leaf_hash, root
+from pbem.ledger.notes import NoteError, VerifierKey, verify_checkpoint
+
+EXPORT_FORMAT = "pbem-export/1"
+
+
+class VerificationError(Exception):
+    def __init__(self, where: str, what: str):
+        super().__init__(f"{where}: {what}")
+        self.where = where
+        self.what = what
+
+
+@dataclass
+class Report:
+    game: str = ""
+    entries: int = 0
+    checkpoints: int = 0
+    ended: bool = False
+    checked: list[str] = field(default_factory=list)
+    not_checked: list[str] = field(default_factory=list)
+
+
+def export_bytes(document: dict[str, Any]) -> bytes:
+    """The one byte form of an export (so that any changed byte is detectable)."""
+    return canonical_bytes(document) + b"\n"
+
+
+def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = ()) -> Report:
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise VerificationError(f"byte {error.start}", "the file is not UTF-8") from error
+    except json.JSONDecodeError as error:
+        raise VerificationError(f"byte {error.pos}", f"the file is not JSON ({error.msg})") from error
+    try:
+        expected = export_bytes(document)
+    except NotCanonical as error:
+        raise VerificationError("file", str(error)) from error
+    if data != expected:
+        offset = next((i for i, (a, b) in enumerate(zip(data, expected)) if a != b), min(len(data), len(expected)))
+        raise VerificationError(f"byte {offset}", "the file is not in canonical form: it was changed after export")
+    return verify_export(document, trusted)
+
+
+def verify_export(document: dict[str, Any], trusted: Sequence[VerifierKey] = ()) -> Report:
+    report = Report()
+    entries, keys = _check_shape(document, trusted, report)
+    _check_sequence(document["game"], entries)
+    report.checked.append(f"the {len(entries)} entries form one game's log in order")
+    _check_checkpoints(document, entries, keys, report)
+    if entries[-1]["kind"] != "ended":
+        hidden = sum(1 for e in entries for f in e.get("facts") or [] if SECRET in f)
+        draws = sum((e.get("draws") or {}).get("count", 0) for e in entries)
+        report.not_checked.append(
+            f"the game has not ended: {hidden} hidden facts and {draws} random draws stay committed "
+            "until the seed and the openings are published at the end, so they and the rules replay "
+            "cannot be checked yet")
+        return report
+    report.ended = True
+    openings = document.get("openings")
+    if not isinstance(openings, list) or len(openings) != len(entries):
+        raise VerificationError("openings", "an ended game must publish one opening per entry")
+    _check_openings(entries, openings, report)
+    _replay(entries, openings, report)
+    return report
+
+
+def _check_shape(document: Any, trusted: Sequence[VerifierKey], report: Report) -> tuple[list[dict], list[VerifierKey]]:
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        raise VerificationError("format", f"not a {EXPORT_FORMAT} document")
+    for key in ("game", "origin", "keys", "entries", "checkpoints"):
+        if key not in document:
+            raise VerificationError(key, "missing")
+    entries = document["entries"]
+    if not isinstance(entries, list) or not entries:
+        raise VerificationError("entries", "an export needs at least the created entry")
+    try:
+        keys = list(trusted) or [VerifierKey.parse(text) for text in document["keys"]]
+    except (NoteError, TypeError, AttributeError) as error:
+        raise VerificationError("keys", str(error)) from error
+    report.game, report.entries = document["game"], len(entries)
+    if not trusted:
+        report.not_checked.append(
+            "signatures were checked against the keys inside the export; pass the server's published "
+            "key with --key to check that this server signed them")
+    return entries, keys
+
+
+def _where(index: int, entry: dict[str, Any]) -> str:
+    seat = f", seat {entry['seat']}" if "seat" in entry else ""
+    return f"entry {index} ({entry.get('kind', '?')}{seat})"
+
+
+def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
+    created = entries[0]
+    if created.get("kind") != "created":
+        raise VerificationError("entry 0", "the first entry must be 'created'")
+    seats = len(created.get("seats", []))
+    joined: set[int] = set()
+    started = False
+    for index, entry in enumerate(entries):
+        where = _where(index, entry)
+        if not isinstance(entry, dict) or entry.get("v") != FORMAT:
+            raise VerificationError(where, "unknown entry format")
+        if entry.get("index") != index or entry.get("game") != game_id:
+            raise VerificationError(where, f"does not say it is entry {index} of game {game_id}")
+        kind = entry.get("kind")
+        seat = entry.get("seat")
+        if kind in ("joined", "moved", "resigned") and not (isinstance(seat, int) and 0 <= seat < seats):
+            raise VerificationError(where, f"names seat {seat!r}, which does not exist")
+        if index == 0:
+            continue
+        if kind == "joined" and not started and seat not in joined:
+            joined.add(seat)
+        elif kind == "started" and not started and joined == set(range(seats)):
+            started = True
+        elif kind in ("moved", "resigned") and started:
+            pass
+        elif kind == "ended" and started and index == len(entries) - 1:
+            pass
+        else:
+            raise VerificationError(where, f"a '{kind}' entry cannot stand here")
+
+
+def _check_checkpoints(document: dict[str, Any], entries: list[dict], keys: list[VerifierKey], report: Report) -> None:
+    leaves = [leaf_hash(canonical_bytes(entry)) for entry in entries]
+    checkpoints = document["checkpoints"]
+    previous = 0
+    for number, item in enumerate(checkpoints):
+        where = f"checkpoint {number}"
+        try:
+            size, note = item["size"], item["note"]
+            checkpoint = verify_checkpoint(note, keys)
+        except (NoteError, KeyError, TypeError) as error:
+            raise VerificationError(where, f"signature does not verify ({error})") from error
+        if checkpoint.size != size or not previous < size <= len(entries):
+            raise VerificationError(where, f"claims size {checkpoint.size}, out of order or beyond the entries")
+        if checkpoint.origin != document["origin"] or not document["origin"].endswith(f"/game/{document['game']}"):
+            raise VerificationError(where, f"is for {checkpoint.origin!r}, not this game")
+        if checkpoint.root != root(leaves[:size]):
+            span = f"entry {previous}" if size - previous == 1 else f"entries {previous} to {size - 1}"
+            raise VerificationError(where, f"root does not match the log: {span} or an earlier one was changed")
+        previous = size
+    if previous != len(entries):
+        raise VerificationError("checkpoints", f"the last signed checkpoint covers {previous} of {len(entries)} entries")
+    report.checkpoints = len(checkpoints)
+    report.checked.append(f"{len(checkpoints)} signed checkpoints match the Merkle tree of the entries (RFC 9162)")
+
+
+def _check_openings(entries: list[dict], openings: list[Any], report: Report) -> None:
+    created, ended = entries[0], entries[-1]
+    seed = bytes.fromhex(ended.get("seed", ""))
+    if seed_commitment(seed) != created["seed_commitment"]:
+        raise VerificationError(_where(len(entries) - 1, ended), "the revealed seed does not match the commitment in entry 0")
+    game_id = created["game"]
+    nonces: list[list] = []
+    count = draws = 0
+    for index, (entry, opening) in enumerate(zip(entries, openings)):
+        where = _where(index, entry)
+        if entry["kind"] == "joined" and entry.get("nonce"):
+            nonces.append([entry["seat"], entry["nonce"]])
+        if entry["kind"] not in ("started", "moved"):
+            continue
+        if not isinstance(opening, dict):
+            raise VerificationError(f"opening {index}", "missing")
+        count += _check_facts(where, entry, opening)
+        draws += _check_draws(where, entry, opening, seed, game_id, [list(n) for n in nonces], index)
+        if "command_commitment" in entry and commit(opening.get("command_salt", ""), opening.get("command")) != entry["command_commitment"]:
+            raise VerificationError(where, "the opened command does not match its commitment")
+    report.checked.append("the seed matches the commitment published before any move")
+    report.checked.append(f"{count} hidden facts match their commitments")
+    report.checked.append(f"{draws} random draws re-derive from the seed, the players' nonces and their positions")
+
+
+def _check_facts(where: str, entry: dict, opening: dict) -> int:
+    public, full, salts = entry.get("facts") or [], opening.get("facts"), opening.get("salts")
+    if not isinstance(full, list) or not isinstance(salts, list) or not len(public) == len(full) == len(salts):
+        raise VerificationError(where, "the opening does not list one fact and salt per fact")
+    hidden = 0
+    for number, (shown, fact, salt) in enumerate(zip(public, full, salts)):
+        try:
+            matches = public_fact(fact, salt) == shown
+        except (KeyError, TypeError, ValueError, AssertionError):
+            matches = False
+        if not matches:
+            raise VerificationError(f"{where}, fact {number}", "the opened fact does not match the published one or its commitment")
+        hidden += SECRET in fact
+    return hidden
+
+
+def _check_draws(where: str, entry: dict, opening: dict, seed: bytes, game_id: str, nonces: list, index: int) -> int:
+    published = entry.get("draws")
+    if published is None:
+        if opening.get("draws"):
+            raise VerificationError(where, "draws are opened but none were committed")
+        return 0
+    transcript = opening.get("draws")
+    if commit(opening.get("draws_salt", ""), transcript) != published["commitment"] or len(transcript) != published["count"]:
+        raise VerificationError(where, "the opened draws do not match their commitment")
+    bad = rederive(seed, game_id, nonces, index, transcript)
+    if bad is not None:
+        raise VerificationError(f"{where}, draw {bad}", "does not re-derive from the seed: the die or shuffle was not fair")
+    return len(transcript)
+
+
+def _replay(entries: list[dict], openings: list[Any], report: Report) -> None:
+    created = entries[0]
+    spec = catalog().get(created["game_type"])
+    if spec is None or spec.rules_version != created["rules_version"]:
+        report.not_checked.append(
+            f"the rules replay: this pbem has no {created['game_type']} rules of version {created['rules_version']}")
+        return
+    seed = bytes.fromhex(entries[-1]["seed"])
+    nonces: list[list] = []
+    state = None
+    for index, (entry, opening) in enumerate(zip(entries, openings)):
+        where, kind = _where(index, entry), entry["kind"]
+        if kind == "joined" and entry.get("nonce"):
+            nonces.append([entry["seat"], entry["nonce"]])
+        if kind not in ("started", "moved"):
+            continue
+        rng = DrawRng(seed, created["game"], [list(n) for n in nonces], index)
+        try:
+            if kind == "started":
+                facts = spec.setup(len(created["seats"]), created["options"], rng)
+            else:
+                command = opening.get("command", entry["command"])
+                move = spec.parse_move(state, entry["seat"], command)
+                facts = spec.decide(state, entry["seat"], move, rng)
+        except GameError as error:
+            raise VerificationError(where, f"the rules refuse this command: {error.message}") from error
+        if facts != opening["facts"] or rng.transcript != (opening.get("draws") or []):
+            raise VerificationError(where, "replaying the command through the rules gives other facts")
+        for fact in facts:
+            state = spec.evolve(state, fact)
+    standings = spec.outcome(state)
+    if standings is None or [s.to_dict() for s in standings] != entries[-1]["standings"]:
+        raise VerificationError(_where(len(entries) - 1, entries[-1]), "the standings are not what the rules give")
+    report.checked.append(f"replaying every command through the {spec.title} rules gives the stored facts and standings")

@@ -1,0 +1,52 @@
+"""Turn files: a header naming the game, the player and optionally the version and phase
+they answer, then one order per line. Comments start with ``#``; blank lines are ignored.
+
+    game: kingsburg-3f9a0c12
+    player: ann@example.org
+    version: 14
+    phase: year 2, summer
+    influence 8 with 5 3
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+HEADER_KEYS = ("game", "player", "version", "phase")
+
+
+@dataclass
+class TurnFile:
+    header: dict[str, str] = field(default_factory=dict)
+    orders: list[tuple[int, str]] = field(default_factory=list)  # (line number, text)
+    problems: list[tuple[int, str]] = field(default_factory=list)  # (line number, message)
+
+
+def parse_turn_file(text: str) -> TurnFile:
+    turn = TurnFile()
+    in_header = True
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, colon, value = line.partition(":")
+        if in_header and colon and key.strip().lower() in HEADER_KEYS:
+            name = key.strip().lower()
+            if name in turn.header:
+                turn.problems.append((number, f"the header names {name!r} twice"))
+            turn.header[name] = value.strip()
+            continue
+        in_header = False
+        turn.orders.append((number, line))
+    if "version" in turn.header and not turn.header["version"].isdigit():
+        turn.problems.append((0, f"version must be a number, not {turn.header['version']!r}"))
+    return turn
+
+
+def looks_like_turn_file(text: str) -> bool:
+    """A body is treated as a turn file when its first meaningful line is a ``game:`` header."""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            return line.lower().startswith("game:")
+    return False
