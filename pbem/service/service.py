@@ -241,9 +241,13 @@ class GameService:
 
     # -- creating and joining --------------------------------------------------------------
     def create(self, game_type: str, players: Sequence[str], options: dict[str, str] | None = None,
-               seed: bytes | None = None) -> str:
+               seed: bytes | None = None, idempotency_key: str | None = None,
+               context: dict[str, Any] | None = None) -> str:
         """A new game waiting for its players to join; returns its id. ``seed`` is for tests
-        and demos and is marked as such in the game's first entry."""
+        and demos and is marked as such in the game's first entry. With an idempotency key a
+        repeated request returns the game the first one created."""
+        if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
+            return receipt.game_id
         spec = get_spec(game_type)
         emails = [p.strip().lower() for p in players]
         for email in emails:
@@ -260,14 +264,21 @@ class GameService:
                                seat_names(emails), emails, server_seed,
                                "test" if seed is not None else "server", seed_commitment(server_seed))
             checkpoint = self._sign(game_id, [leaf_hash(canonical_bytes(made[0]))])
+            aggregates: list[Any] = [GameRecord(game_id, [made[0]], [made[1]], checkpoint)]
+            if idempotency_key:
+                outcome = Outcome(game_id, 0, 1, [LineResult(0, f"new {spec.name}", "applied")])
+                aggregates.append(Receipt(idempotency_key, game_id, outcome.to_dict() | {"context": context or {}}))
             try:
-                self.store.save(GameRecord(game_id, [made[0]], [made[1]], checkpoint))
+                self.store.save(*aggregates)
                 return game_id
             except RecordConflictError:
+                if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
+                    return receipt.game_id
                 continue
         raise RuntimeError("could not find a free game id")
 
-    def join(self, game_id: str, email: str, nonce: str | None = None) -> Outcome:
+    def join(self, game_id: str, email: str, nonce: str | None = None, idempotency_key: str | None = None,
+             context: dict[str, Any] | None = None) -> Outcome:
         """A seat's player accepts; with an optional nonce that every later draw depends on.
         The game starts (setup is drawn) when the last seat joins."""
         if nonce is not None and not 1 <= len(nonce) <= 200:
@@ -282,7 +293,7 @@ class GameService:
                 self._start(game, batch)
             return [LineResult(0, "join", "applied")]
 
-        return self._transact(game_id, plan)
+        return self._transact(game_id, plan, idempotency_key, context)
 
     def _start(self, game: LoadedGame, batch: _Batch) -> None:
         rng = batch.rng()  # the last joined entry is in the batch, so its nonce counts
@@ -295,7 +306,7 @@ class GameService:
     # -- moving ----------------------------------------------------------------------------
     def submit(self, game_id: str, email: str, commands: Sequence[str] | str, source: str = "cli",
                expected_version: int | None = None, idempotency_key: str | None = None,
-               phase: str | None = None) -> Outcome:
+               phase: str | None = None, context: dict[str, Any] | None = None) -> Outcome:
         """Apply a player's commands in order, all or nothing.
 
         Every command is checked; if any is refused nothing is stored and every refusal is
@@ -305,10 +316,11 @@ class GameService:
         """
         lines = commands.splitlines() if isinstance(commands, str) else list(commands)
         orders = [(n, text.strip()) for n, text in enumerate(lines, start=1) if text.strip()]
-        return self._submit_orders(game_id, email, orders, source, expected_version, idempotency_key, phase, False)
+        return self._submit_orders(game_id, email, orders, source, expected_version, idempotency_key, phase,
+                                   False, context)
 
     def submit_turn_file(self, text: str, email: str, source: str = "turnfile",
-                         idempotency_key: str | None = None) -> Outcome:
+                         idempotency_key: str | None = None, context: dict[str, Any] | None = None) -> Outcome:
         """A turn file: header + orders, checked whole, every error listed with its line."""
         turn = parse_turn_file(text)
         game_id = turn.header.get("game", "")
@@ -326,11 +338,11 @@ class GameService:
             return Outcome(game_id, 0, 0, error=error)
         version = int(turn.header["version"]) if "version" in turn.header else None
         return self._submit_orders(game_id, email, turn.orders, source, version, idempotency_key,
-                                   turn.header.get("phase"), True)
+                                   turn.header.get("phase"), True, context)
 
     def _submit_orders(self, game_id: str, email: str, orders: list[tuple[int, str]], source: str,
                        expected_version: int | None, idempotency_key: str | None, phase: str | None,
-                       turn_file: bool) -> Outcome:
+                       turn_file: bool, context: dict[str, Any] | None) -> Outcome:
         if source not in SOURCES:
             raise ValueError(f"unknown source {source!r}")
 
@@ -353,7 +365,7 @@ class GameService:
                 self._finish_turn_file(game, batch, seat, source, results)
             return results
 
-        return self._transact(game_id, plan, idempotency_key)
+        return self._transact(game_id, plan, idempotency_key, context)
 
     def _apply_orders(self, game: LoadedGame, batch: _Batch, seat: int, orders: list[tuple[int, str]],
                       source: str) -> list[LineResult]:
@@ -459,7 +471,7 @@ class GameService:
 
     # -- the one write path ----------------------------------------------------------------
     def _transact(self, game_id: str, plan: Callable[[LoadedGame, _Batch], list[LineResult]],
-                  idempotency_key: str | None = None) -> Outcome:
+                  idempotency_key: str | None = None, context: dict[str, Any] | None = None) -> Outcome:
         """Load the game, let ``plan`` add entries, sign and save; retry on a conflict."""
         for _ in range(MAX_SAVE_ATTEMPTS):
             if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
@@ -477,7 +489,7 @@ class GameService:
             elif not outcome.ok:
                 batch.entries.clear()
             try:
-                self._save(game, batch, outcome, idempotency_key)
+                self._save(game, batch, outcome, idempotency_key, context)
             except RecordConflictError:
                 continue  # someone else saved first: plan again on the new state (a stale guard refuses)
             return outcome
@@ -488,14 +500,15 @@ class GameService:
         if standings is not None:
             batch.add(log.ended(game.id, batch.next_index, self.clock(), standings, game.seed))
 
-    def _save(self, game: LoadedGame, batch: _Batch, outcome: Outcome, idempotency_key: str | None) -> None:
+    def _save(self, game: LoadedGame, batch: _Batch, outcome: Outcome, idempotency_key: str | None,
+              context: dict[str, Any] | None) -> None:
         aggregates: list[Any] = []
         if batch.entries:
             leaves = self.leaves(game) + [leaf_hash(canonical_bytes(e)) for e in batch.entries]
             game.record.append(batch.entries, batch.privates, self._sign(game.id, leaves))
             aggregates.append(game.record)
         if idempotency_key:
-            aggregates.append(Receipt(idempotency_key, game.id, outcome.to_dict()))
+            aggregates.append(Receipt(idempotency_key, game.id, outcome.to_dict() | {"context": context or {}}))
         if aggregates:
             self.store.save(*aggregates)
 

@@ -1,0 +1,116 @@
+"""Kingsburg rules data, loaded once from ``kingsburg.json`` next to this module.
+
+The numbers (costs, VP, battle values, advisor gifts, enemy cards) come from
+``../shared/games/kingsburg/data.json``; its NOTES.md names the source of each. The rule
+numbers (three coloured dice, the soldier tokens 0,1,1,2,3,4, ...) are from the Czech rulebook
+(seed 000) and agree with the Polish one (seed 004).
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+GOODS = ("gold", "wood", "stone")
+
+
+@dataclass(frozen=True)
+class Building:
+    id: str
+    row: int
+    column: int
+    names: dict[str, str | None]
+    aliases: tuple[str, ...]
+    cost: tuple[int, int, int]  # gold, wood, stone
+    vp: int
+    battle: int
+    battle_vs: dict[str, int]  # total modifier against an enemy type (replaces ``battle``)
+
+    @property
+    def name(self) -> str:
+        return self.names["en"] or self.id
+
+
+@dataclass(frozen=True)
+class Advisor:
+    value: int
+    names: dict[str, str | None]
+    gifts: tuple[dict[str, Any], ...]  # alternative bundles; the player takes one
+
+    @property
+    def name(self) -> str:
+        return self.names["en"] or str(self.value)
+
+
+@dataclass(frozen=True)
+class Enemy:
+    id: str
+    year: int
+    type: str
+    name: str
+    strength: int
+    defeat: dict[str, int]
+    victory: dict[str, int]
+    alternative: dict[str, dict[str, int]] | None = None
+
+    def reading(self, demons: str) -> tuple[dict[str, int], dict[str, int]]:
+        """(defeat, victory) under the chosen reading of the one disputed card."""
+        if demons == "alternative" and self.alternative:
+            return self.alternative["defeat"], self.alternative["victory"]
+        return self.defeat, self.victory
+
+
+def _load() -> dict[str, Any]:
+    with open(Path(__file__).with_name("kingsburg.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+RAW = _load()
+
+BUILDINGS: dict[str, Building] = {
+    b["id"]: Building(
+        b["id"], b["row"], b["column"], b["names"], tuple(b["aliases"]),
+        tuple(b["cost"][g] for g in GOODS), b["vp"], b["battle"], dict(b["battle_vs"]),
+    )
+    for b in RAW["buildings"]
+}
+# rows[r] lists the building ids of row r from left to right (columns I-IV)
+ROWS: dict[int, tuple[str, ...]] = {
+    r: tuple(b.id for b in sorted(BUILDINGS.values(), key=lambda b: b.column) if b.row == r)
+    for r in sorted({b.row for b in BUILDINGS.values()})
+}
+ADVISORS: dict[int, Advisor] = {
+    a["value"]: Advisor(a["value"], a["names"], tuple(a["gifts"])) for a in RAW["advisors"]
+}
+ENEMIES: dict[str, Enemy] = {
+    e["id"]: Enemy(e["id"], e["year"], e["type"], e["name"], e["strength"], e["defeat"],
+                   e["victory"], e.get("alternative"))
+    for e in RAW["enemies"]
+}
+YEAR_RANGES: dict[int, tuple[int, int]] = {int(k): tuple(v) for k, v in RAW["year_ranges"].items()}
+SOLDIER_TOKENS: tuple[int, ...] = tuple(RAW["soldier_tokens"])
+COMPONENTS: dict[str, int] = RAW["components"]
+YEARS = COMPONENTS["years"]
+COLOURED_DICE = COMPONENTS["coloured_dice_per_player"]
+
+
+def fold_text(text: str) -> str:
+    """Lower case, accents dropped, only letters and digits: how names are compared, so
+    ``Strážní věž``, ``strazni vez`` and ``guard_tower`` all work."""
+    plain = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in plain if ch.isalnum() and not unicodedata.combining(ch))
+
+
+def _building_keys() -> dict[str, str]:
+    keys: dict[str, str] = {}
+    for b in BUILDINGS.values():
+        for name in (b.id, *b.names.values(), *b.aliases):
+            if name:
+                keys[fold_text(name)] = b.id
+    return keys
+
+
+BUILDING_KEYS = _building_keys()

@@ -1,0 +1,294 @@
+"""What is legal, and what things cost and give: pure functions of the state.
+
+Legality is defined here once; ``legal_moves``, ``decide`` and the parser's error messages
+all read it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, GOODS, ROWS, Enemy
+from pbem.games.kingsburg.moves import (
+    Build, Give, Influence, Lose, Move, Pass, Recruit, Reroll, Take, Token, TownHall, sort_goods,
+)
+from pbem.games.kingsburg.state import Choice, Player, State
+
+
+# -- dice ------------------------------------------------------------------------------------
+@lru_cache(maxsize=4096)
+def sub_multisets(values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct sub-multiset of ``values`` (high to low), the empty one first."""
+    counts = Counter(values)
+    result: list[tuple[int, ...]] = [()]
+    for value in sorted(counts, reverse=True):
+        result = [r + (value,) * n for r in result for n in range(counts[value] + 1)]
+    return tuple(sorted(result, key=len))
+
+
+def statue_ready(p: Player) -> bool:
+    """Statue: every die rolled this season (white ones too) shows the same number."""
+    dice = p.dice + p.white
+    return p.has("statue") and not p.statue_used and len(set(dice)) == 1
+
+
+def chapel_ready(p: Player) -> bool:
+    """Chapel: the dice rolled this season total 7 or less."""
+    return p.has("chapel") and not p.chapel_used and sum(p.dice + p.white) <= 7
+
+
+def may_reroll(p: Player) -> bool:
+    return not p.rerolls_done and (statue_ready(p) or chapel_ready(p))
+
+
+def reroll_moves(p: Player) -> list[Move]:
+    moves: list[Move] = []
+    if statue_ready(p):
+        moves.append(Reroll(False, p.dice[0], False))
+        if p.white:
+            moves.append(Reroll(False, p.white[0], True))
+    if chapel_ready(p):
+        moves.append(Reroll(True))
+    return moves + [Pass()]
+
+
+def new_order(state: State) -> tuple[int, ...]:
+    """Lowest total first; ties keep the previous relative order (rulebook, step a)."""
+    position = {seat: i for i, seat in enumerate(state.order)}
+    return tuple(sorted(state.order, key=lambda s: (sum(state.players[s].dice + state.players[s].white),
+                                                     position[s])))
+
+
+# -- influence -------------------------------------------------------------------------------
+def influence_moves(state: State, seat: int) -> list[Influence]:
+    """Every group the seat may place now (without a stated gift choice)."""
+    p = state.players[seat]
+    if p.passed or not p.dice:
+        return []
+    market = p.has("market") and not p.market_used
+    envoy = state.envoy == seat
+    moves = []
+    for coloured in sub_multisets(p.dice)[1:]:
+        for white in sub_multisets(p.white):
+            base = sum(coloured) + sum(white)
+            for plus2 in (False, True) if p.plus2 else (False,):
+                total = base + 2 * plus2
+                for advisor in (total, total - 1, total + 1) if market else (total,):
+                    if not 1 <= advisor <= 18:
+                        continue
+                    taken = state.court[advisor]
+                    if not taken:
+                        moves.append(Influence(advisor, coloured, white, plus2, False))
+                    elif envoy and len(taken) == 1:
+                        moves.append(Influence(advisor, coloured, white, plus2, True))
+    return moves
+
+
+def has_influence(state: State, seat: int) -> bool:
+    return bool(influence_moves(state, seat))
+
+
+def uses_market(move: Influence) -> bool:
+    return sum(move.dice) + sum(move.white) + 2 * move.plus2 != move.advisor
+
+
+# -- gifts -------------------------------------------------------------------------------------
+def asks(advisor: int) -> bool:
+    """Whether the advisor's gift needs an answer: a choice, a trade or a price in VP.
+    Free fixed gifts (Jester, Squire, General, ...) are handed out automatically."""
+    gifts = ADVISORS[advisor].gifts
+    g = gifts[0]
+    return len(gifts) > 1 or "any" in g or "alchemist" in g or g.get("vp", 0) < 0
+
+
+@lru_cache(maxsize=None)
+def static_choices(advisor: int) -> tuple[Choice, ...]:
+    """Every answer the advisor's gift allows in principle (stock not considered); the
+    first is declining. Choices are ("take", goods...) or ("give", good)."""
+    choices: list[Choice] = [("take",)]
+    for bundle in ADVISORS[advisor].gifts:
+        if bundle.get("alchemist"):
+            choices += [("give", g) for g in GOODS]
+            continue
+        fixed = [g for g in GOODS for _ in range(bundle.get(g, 0))]
+        for extra in combinations_with_replacement(GOODS, bundle.get("any", 0)):
+            choice = ("take", *sort_goods(fixed + list(extra)))
+            if choice not in choices:
+                choices.append(choice)
+    return tuple(choices)
+
+
+def gift_choices(state: State, seat: int, advisor: int) -> list[Choice]:
+    """The answers possible now: the Alchemist needs the good given, the Smuggler 1 VP."""
+    p = state.players[seat]
+    result = []
+    for choice in static_choices(advisor):
+        if choice[0] == "give" and p.stock(choice[1]) < 1:
+            continue
+        if advisor_price(advisor) and len(choice) > 1 and p.vp < advisor_price(advisor):
+            continue
+        result.append(choice)
+    return result
+
+
+def advisor_price(advisor: int) -> int:
+    return -ADVISORS[advisor].gifts[0].get("vp", 0) if ADVISORS[advisor].gifts[0].get("vp", 0) < 0 else 0
+
+
+def gift_delta(p: Player, advisor: int, choice: Choice | None) -> dict[str, int]:
+    """What the gift changes. ``choice`` None: the fixed gift; ("take",) declines."""
+    if choice == ("take",):
+        return {}
+    bundles = ADVISORS[advisor].gifts
+    if choice is not None and choice[0] == "give":
+        give = choice[1]
+        return {g: (-1 if g == give else 1) for g in GOODS}
+    bundle = bundles[0]
+    if choice is not None:
+        chosen = Counter(choice[1:])
+        bundle = next(b for b in bundles if all(chosen[g] >= b.get(g, 0) for g in GOODS))
+    delta: dict[str, int] = {}
+    if choice is not None:
+        for good in choice[1:]:
+            delta[good] = delta.get(good, 0) + 1
+    else:
+        delta.update({g: bundle[g] for g in GOODS if bundle.get(g)})
+    for key in ("plus2", "vp"):
+        if bundle.get(key):
+            delta[key] = bundle[key]
+    if bundle.get("soldiers"):
+        # Stable: one more soldier whenever an advisor gives soldiers
+        delta["soldiers"] = bundle["soldiers"] + (1 if p.has("stable") else 0)
+    return delta
+
+
+def peeks(advisor: int) -> bool:
+    return bool(ADVISORS[advisor].gifts[0].get("peek"))
+
+
+def choice_move(choice: Choice) -> Take | Give:
+    return Give(choice[1]) if choice[0] == "give" else Take(tuple(choice[1:]))
+
+
+def move_choice(move: Take | Give) -> Choice:
+    return ("give", move.good) if isinstance(move, Give) else ("take", *move.goods)
+
+
+def gift_is_automatic(state: State, seat: int, advisor: int, stated: Choice | None) -> bool:
+    if not asks(advisor):
+        return True
+    options = gift_choices(state, seat, advisor)
+    return stated in options or options == [("take",)]
+
+
+# -- building ------------------------------------------------------------------------------------
+def cost(p: Player, building: str) -> tuple[int, int, int]:
+    """Cost in gold, wood, stone; the Crane takes 1 gold off columns III and IV."""
+    b = BUILDINGS[building]
+    gold, wood, stone = b.cost
+    if b.column >= 3 and p.has("crane"):
+        gold = max(0, gold - 1)
+    return gold, wood, stone
+
+
+def buildable(p: Player) -> list[str]:
+    """Buildings the player may build now: next in its row, not owned, affordable."""
+    result = []
+    for row in ROWS.values():
+        for building in row:
+            if building in p.buildings:
+                continue
+            g, w, s = cost(p, building)
+            if p.gold >= g and p.wood >= w and p.stone >= s:
+                result.append(building)
+            break  # only the leftmost missing building of each row
+    return result
+
+
+def may_build(state: State, seat: int) -> bool:
+    if state.built >= 2 or (state.built == 1 and state.envoy != seat):
+        return False
+    return bool(buildable(state.players[seat]))
+
+
+# -- recruiting ------------------------------------------------------------------------------------
+def soldier_price(p: Player) -> int:
+    return 1 if p.has("barracks") else 2
+
+
+def recruit_moves(p: Player) -> list[Recruit]:
+    price = soldier_price(p)
+    moves = []
+    for g in range(p.gold + 1):
+        for w in range(p.wood + 1):
+            for s in range(p.stone + 1):
+                paid = g + w + s
+                if paid and paid % price == 0:
+                    moves.append(Recruit(paid // price, g, w, s))
+    return moves
+
+
+def default_payment(p: Player, soldiers: int) -> Recruit | None:
+    """``recruit N`` without a payment: pay one good at a time from the kind held most,
+    sparing gold on ties (gold is in every building's cost)."""
+    left = {"gold": p.gold, "wood": p.wood, "stone": p.stone}
+    paid = {g: 0 for g in GOODS}
+    for _ in range(soldiers * soldier_price(p)):
+        good = max(("stone", "wood", "gold"), key=lambda g: left[g])
+        if left[good] == 0:
+            return None
+        left[good] -= 1
+        paid[good] += 1
+    return Recruit(soldiers, paid["gold"], paid["wood"], paid["stone"])
+
+
+# -- winter ----------------------------------------------------------------------------------------
+def strength(p: Player, enemy: Enemy) -> int:
+    bonus = 0
+    for building in p.buildings:
+        b = BUILDINGS[building]
+        bonus += b.battle_vs.get(enemy.type, b.battle)
+    return p.soldiers + bonus
+
+
+def destroy_order(buildings: frozenset[str]) -> list[str]:
+    """Rightmost column first, top row first within a column (rulebook, losses b)."""
+    return sorted(buildings, key=lambda b: (-BUILDINGS[b].column, BUILDINGS[b].row))
+
+
+def goods_choices(p: Player, n: int) -> list[tuple[str, ...]]:
+    """The ways to give up ``n`` goods of choice from the player's stock."""
+    result = []
+    for combo in combinations_with_replacement(GOODS, n):
+        if all(combo.count(g) <= p.stock(g) for g in GOODS):
+            result.append(tuple(combo))
+    return result
+
+
+def token_moves(p: Player) -> list[Token]:
+    return [Token(v) for v in sorted(set(p.tokens))]
+
+
+def townhall_moves(p: Player) -> list[Move]:
+    moves: list[Move] = [TownHall(k) for k in ("gold", "wood", "stone", "plus2") if p.stock(k) > 0]
+    return moves + [Pass()] if moves else []
+
+
+def aid_moves() -> list[Move]:
+    return [Take((g,)) for g in GOODS]
+
+
+def spoils_moves(p: Player) -> list[Move]:
+    return [Take(c) for c in combinations_with_replacement(GOODS, p.owed_take)]
+
+
+def lose_moves(p: Player) -> list[Move]:
+    return [Lose(c) for c in goods_choices(p, p.owed_lose)]
+
+
+def build_moves(state: State, seat: int) -> list[Move]:
+    if not may_build(state, seat):
+        return []
+    return [Build(b) for b in buildable(state.players[seat])] + [Pass()]

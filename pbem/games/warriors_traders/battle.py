@@ -1,0 +1,214 @@
+"""Battles: strength and life, damage allocation (the barbarians' fixed priorities), and the
+resolution of one battle into a plain result (deaths, retreats, withdrawal, capture, VP)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.warriors_traders.data import RULES
+from pbem.games.warriors_traders.state import (
+    BARBARIAN, Battle, State, Unit, allied, has_ability,
+)
+
+SIZE = {"cavalry": 3, "archer": 2, "infantry": 1, "fort": 0, "princess": -1}
+
+
+def barbarian_strength(turn: int) -> int:
+    values = RULES.unit("barbarian_army")["strength_by_turn"]
+    return values[min(max(turn, 1), len(values)) - 1]
+
+
+def toughness(state: State, u: Unit) -> int:
+    if u.owner == BARBARIAN:
+        return barbarian_strength(state.turn) if u.is_army else RULES.unit("barbarian_fort")["toughness"]
+    return RULES.unit(u.kind)["toughness"]
+
+
+def strength(state: State, u: Unit) -> int:
+    if u.retreated:
+        return 0  # units that retreated deal no damage (FAQ L956-962)
+    if u.owner == BARBARIAN:
+        return barbarian_strength(state.turn) if u.is_army else RULES.unit("barbarian_fort")["strength"]
+    return RULES.unit(u.kind)["strength"]
+
+
+def can_retreat(state: State, u: Unit) -> bool:
+    """Barbarian armies always may; a player's armies with the Commander ability."""
+    if not u.is_army or u.retreated:
+        return False
+    return u.owner == BARBARIAN or has_ability(state, u.owner, "commander")
+
+
+def life(state: State, u: Unit) -> int:
+    return toughness(state, u) - u.damage
+
+
+def kill_cost(state: State, u: Unit, assigned: int = 0) -> int:
+    """Further damage that kills ``u`` outright, after ``assigned`` already given to it."""
+    if u.kind == "princess" or u.retreated:
+        return max(1 - assigned, 0)
+    extra = 1 if can_retreat(state, u) else 0
+    return max(life(state, u) + extra - assigned, 0)
+
+
+def fate(state: State, u: Unit, amount: int) -> str | None:
+    """'dies', 'retreats' or None for ``amount`` new damage on ``u``."""
+    if amount <= 0:
+        return None
+    if u.kind == "princess" or u.retreated:
+        return "dies"
+    left = life(state, u) - amount
+    if can_retreat(state, u):
+        return "dies" if left < 0 else ("retreats" if left == 0 else None)
+    return "dies" if left <= 0 else None
+
+
+def kill_vp(u: Unit) -> int:
+    if u.owner == BARBARIAN:
+        return RULES.unit("barbarian_army" if u.is_army else "barbarian_fort")["kill_vp"]
+    return RULES.unit(u.kind)["kill_vp"]
+
+
+def _largest(state: State, units: list[Unit]) -> list[Unit]:
+    return sorted(units, key=lambda u: (-SIZE[u.kind], -toughness(state, u), u.id))
+
+
+def targets(state: State, battle: Battle, seat: int) -> list[Unit]:
+    """The enemy units ``seat`` assigns damage to in this battle."""
+    ids = battle.defenders if seat == battle.attacker else battle.attackers
+    by_id = {u.id: u for u in state.units}
+    return [by_id[i] for i in ids if i in by_id]
+
+
+def may_hit(state: State, battle: Battle, seat: int, u: Unit, hits: dict[int, int]) -> bool:
+    """Princesses take damage only once every fort with them is given enough to fall."""
+    if u.kind != "princess":
+        return True
+    return all(hits.get(f.id, 0) >= life(state, f) for f in targets(state, battle, seat) if f.kind == "fort")
+
+
+def auto_allocate(state: State, units: list[Unit], damage: int) -> dict[int, int]:
+    """The barbarians' fixed priorities (L752-768), also offered to players as ``auto``:
+    kill the largest army that the damage can kill, again while it suffices; then force the
+    largest remaining army to retreat; the rest on the largest remaining army. Forts and then
+    princesses are handled after the armies in the same way."""
+    hits: dict[int, int] = {}
+    left = damage
+    ordered = [u for u in _largest(state, units) if u.is_army] + \
+              [u for u in units if u.kind == "fort"] + [u for u in units if u.kind == "princess"]
+    killed: set[int] = set()
+    progress = True
+    while progress and left > 0:
+        progress = False
+        for u in ordered:
+            if u.id in killed or (u.kind == "princess" and any(
+                    f.kind == "fort" and f.id not in killed for f in ordered)):
+                continue
+            cost = kill_cost(state, u)
+            if 0 < cost <= left:
+                hits[u.id] = hits.get(u.id, 0) + cost
+                left -= cost
+                killed.add(u.id)
+                progress = True
+                break
+    alive = [u for u in ordered if u.id not in killed and u.is_army]
+    if left > 0 and alive and can_retreat(state, alive[0]) and 0 < life(state, alive[0]) <= left:
+        hits[alive[0].id] = life(state, alive[0])
+        left -= life(state, alive[0])
+    if left > 0:
+        rest = [u for u in ordered if u.id not in killed] or ordered
+        if rest:
+            hits[rest[0].id] = hits.get(rest[0].id, 0) + left
+    return hits
+
+
+def _presence(state: State, gone: set[int]) -> dict[str, set[int]]:
+    present: dict[str, set[int]] = {p: set() for p in state.gmap.provinces}
+    for u in state.units:
+        if u.id not in gone:
+            present[u.province].add(u.owner)
+    return present
+
+
+def _player_refuge(state: State, seat: int, origin: str, present: dict[str, set[int]]) -> str | None:
+    """An adjacent province of the player (or an ally) or a free one; own first, map order."""
+    near = [p for p in state.gmap.neighbours[origin]]
+    own = [p for p in near if present[p] and all(o >= 0 and allied(state, seat, o) for o in present[p])]
+    free = [p for p in near if not present[p]]
+    return (own + free or [None])[0]
+
+
+def _barbarian_refuge(state: State, origin: str, present: dict[str, set[int]]) -> str | None:
+    """Free province, barbarian capital, barbarian trade centre, other barbarian province
+    (L740-750); among equals the attacker would choose: the engine takes map order."""
+    near = state.gmap.neighbours[origin]
+    provinces = state.gmap.provinces
+    barbarian = [p for p in near if present[p] == {BARBARIAN}]
+    for group in ([p for p in near if not present[p]],
+                  [p for p in barbarian if provinces[p].type == "capital"],
+                  [p for p in barbarian if provinces[p].type == "trade_center"], barbarian):
+        if group:
+            return group[0]
+    return None
+
+
+def _move_group(state: State, ids: list[int], origin: str, present: dict[str, set[int]],
+                moves: dict[str, str], removed: list[int]) -> None:
+    if not ids:
+        return
+    owner_seat = next(u.owner for u in state.units if u.id == ids[0])
+    dest = (_barbarian_refuge(state, origin, present) if owner_seat == BARBARIAN
+            else _player_refuge(state, owner_seat, origin, present))
+    if dest is None:
+        removed.extend(ids)  # nowhere to go: removed, and nobody scores them
+        return
+    for i in ids:
+        moves[str(i)] = dest
+    present[dest].add(owner_seat)
+
+
+def resolve(state: State, battle: Battle, hits: dict[int, dict[int, int]]) -> dict[str, Any]:
+    """The result of a battle given each side's hits ``{seat: {unit: amount}}`` (barbarian
+    hits under BARBARIAN). Deterministic; the caller puts it in a public fact."""
+    by_id = {u.id: u for u in state.units}
+    total: dict[int, int] = {}
+    for side in hits.values():
+        for uid, amount in side.items():
+            total[uid] = total.get(uid, 0) + amount
+    killed, retreating, vp = [], [], {}
+    for uid in sorted(total):
+        u = by_id[uid]
+        outcome = fate(state, u, total[uid])
+        if outcome == "dies":
+            killed.append(uid)
+            killer = battle.attacker if uid in battle.defenders else battle.defender
+            if killer >= 0:
+                vp[str(killer)] = vp.get(str(killer), 0) + kill_vp(u)
+        elif outcome == "retreats":
+            retreating.append(uid)
+    present = _presence(state, set(killed) | set(retreating) | set(battle.attackers))
+    moves: dict[str, str] = {}
+    removed: list[int] = []
+    for owner_seat in sorted({by_id[i].owner for i in retreating if i in battle.defenders}):
+        group = [i for i in retreating if i in battle.defenders and by_id[i].owner == owner_seat]
+        _move_group(state, group, battle.province, present, moves, removed)
+    retreated = dict(moves)
+    attackers_alive = [i for i in battle.attackers if i not in killed and i not in retreating]
+    defenders_alive = [i for i in battle.defenders if i not in killed and i not in retreating]
+    present[battle.province] = {by_id[i].owner for i in defenders_alive}
+    att_retreat = [i for i in retreating if i in battle.attackers]
+    _move_group(state, att_retreat, battle.province, present, moves, removed)
+    retreated.update({k: v for k, v in moves.items() if int(k) in att_retreat})
+    withdrawn: dict[str, str] = {}
+    captured = None
+    if attackers_alive and defenders_alive:
+        _move_group(state, attackers_alive, battle.province, present, withdrawn, removed)
+    elif attackers_alive:
+        captured = battle.attacker
+    dealt = sum(total.values())
+    return {
+        "province": battle.province, "attacker": battle.attacker, "defender": battle.defender,
+        "hits": [[seat, uid, amount] for seat, side in sorted(hits.items()) for uid, amount in sorted(side.items())],
+        "killed": killed, "retreated": retreated, "withdrawn": withdrawn, "removed": removed,
+        "vp": vp, "captured": captured, "war_damage": battle.defender >= 0 and dealt > 0,
+    }

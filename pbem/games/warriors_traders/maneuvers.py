@@ -1,0 +1,187 @@
+"""The maneuver phase: army steps by action points, battles started and resolved, damage
+assignment, princess steps and the unification bonus."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.base import secret
+from pbem.games.warriors_traders import battle as combat
+from pbem.games.warriors_traders.data import RULES
+from pbem.games.warriors_traders.state import (
+    BARBARIAN, Battle, State, allied, at_war, has_ability, owner, unit,
+)
+
+
+def hostile(state: State, seat: int, province: str) -> bool:
+    """Barbarians are there, or it belongs to a player at war with ``seat``."""
+    holder = owner(state, province)
+    barbarians = any(u.owner == BARBARIAN for u in state.units if u.province == province)
+    return barbarians or (holder is not None and at_war(state, seat, holder))
+
+
+def max_battles(state: State, seat: int) -> int:
+    return 2 if has_ability(state, seat, "double_strike") else 1
+
+
+def why_not_move(state: State, seat: int, unit_id: int, dest: str) -> str | None:
+    """None when army ``unit_id`` may step into ``dest`` now, else the reason."""
+    u = unit(state, unit_id)
+    if u is None or u.owner != seat or not u.is_army:
+        return f"Unit {unit_id} is not one of your armies."
+    if dest not in state.gmap.provinces:
+        return f"There is no province {dest!r}."
+    if dest not in state.gmap.neighbours[u.province]:
+        return f"{dest} is not next to {u.province}, where unit {unit_id} stands."
+    if u.engaged:
+        return f"Unit {unit_id} entered a hostile province and must fight there first."
+    if u.battles >= state.round:
+        return f"Unit {unit_id} has fought and cannot move again this round."
+    if u.ap < 1:
+        return f"Unit {unit_id} has no action points left."
+    if hostile(state, seat, dest):
+        if u.ap < state.config.attack_ap:
+            return (f"Unit {unit_id} has {u.ap} action point(s); entering {dest} to fight needs "
+                    f"{state.config.attack_ap} (one for the step, one for the battle).")
+        if u.battles >= max_battles(state, seat):
+            return f"Unit {unit_id} has used its battle for this turn."
+        return None
+    holder = owner(state, dest)
+    if holder is not None and not allied(state, seat, holder):
+        return f"{dest} belongs to another player and you are not at war with them."
+    return None
+
+
+def move_facts(state: State, seat: int, unit_id: int, dest: str) -> list[dict[str, Any]]:
+    attack = hostile(state, seat, dest)
+    cost = state.config.attack_ap if attack else 1
+    return [{"kind": "ArmyMoved", "seat": seat, "unit": unit_id, "to": dest, "cost": cost, "attack": attack}]
+
+
+def movable_armies(state: State, seat: int) -> list[int]:
+    return [u.id for u in state.units if u.owner == seat and u.is_army and not u.engaged
+            and u.ap >= 1 and u.battles < state.round]
+
+
+def why_not_princess(state: State, seat: int, unit_id: int, dest: str) -> str | None:
+    u = unit(state, unit_id)
+    if u is None or u.owner != seat or u.kind != "princess":
+        return f"Unit {unit_id} is not one of your princesses."
+    if dest not in state.gmap.neighbours[u.province]:
+        return f"{dest} is not next to {u.province}, where princess {unit_id} stands."
+    if u.ap < 1:
+        return f"Princess {unit_id} has already moved this turn."
+    holder = owner(state, dest)
+    free = not any(x.province == dest for x in state.units)
+    if not free and not (holder is not None and allied(state, seat, holder)):
+        return f"A princess may only step into your own or a free province; {dest} is neither."
+    return None
+
+
+def unification_size(state: State, seat: int) -> int | None:
+    """Provinces counted for the bonus when ``seat`` may declare unification now, else None."""
+    player = state.players[seat]
+    if player.unified:
+        return None
+    gmap = state.gmap
+    provinces = gmap.country(player.country).provinces
+    mine = {p for p in provinces if owner(state, p) == seat}
+    required = {p for p in provinces if gmap.provinces[p].type != "conquered"}
+    if not required <= mine:
+        return None
+    return len(mine)
+
+
+def bonus_actions(size: int) -> int:
+    table = RULES.value("unification_actions")
+    sizes = sorted(int(k) for k in table)
+    return table[str(min(max(size, sizes[0]), sizes[-1]))]
+
+
+# -- battles --------------------------------------------------------------------------------
+def battle_provinces(state: State, seat: int) -> list[str]:
+    found = {u.province for u in state.units if u.owner == seat and u.engaged}
+    return [p for p in state.gmap.provinces if p in found]
+
+
+def start_battle(state: State, province: str) -> dict[str, Any]:
+    attackers = [u for u in state.units if u.province == province and u.engaged]
+    defenders = [u for u in state.units if u.province == province and not u.engaged]
+    seat = attackers[0].owner
+    defender = BARBARIAN if any(u.owner == BARBARIAN for u in defenders) else owner(state, province)
+    return {
+        "kind": "BattleStarted", "province": province, "attacker": seat,
+        "defender": BARBARIAN if defender is None else defender,
+        "attackers": [u.id for u in attackers], "defenders": [u.id for u in defenders],
+        "damage": [sum(combat.strength(state, u) for u in attackers),
+                   sum(combat.strength(state, u) for u in defenders)],
+    }
+
+
+def side_damage(b: Battle, seat: int) -> int:
+    return b.damage[0] if seat == b.attacker else (b.damage[1] if seat == b.defender else 0)
+
+
+def assigned(b: Battle, seat: int) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for s, uid, amount in b.hits:
+        if s == seat:
+            out[uid] = out.get(uid, 0) + amount
+    return out
+
+
+def remaining(b: Battle, seat: int) -> int:
+    return side_damage(b, seat) - sum(assigned(b, seat).values())
+
+
+def allocators(state: State) -> list[int]:
+    """Seats that still have damage to assign in the current battle."""
+    b = state.battle
+    if b is None:
+        return []
+    seats = [b.attacker] + ([b.defender] if b.defender >= 0 and b.defender != b.attacker else [])
+    return [s for s in seats if remaining(b, s) > 0 and combat.targets(state, b, s)]
+
+
+def why_not_hit(state: State, seat: int, unit_id: int, amount: int) -> str | None:
+    b = state.battle
+    if b is None or seat not in allocators(state):
+        return "You have no damage to assign now."
+    left = remaining(b, seat)
+    if not 1 <= amount <= left:
+        return f"You have {left} damage left to assign, not {amount}."
+    target = next((u for u in combat.targets(state, b, seat) if u.id == unit_id), None)
+    if target is None:
+        return f"Unit {unit_id} is not an enemy unit in the battle at {b.province}."
+    if not combat.may_hit(state, b, seat, target, assigned(b, seat)):
+        return "Forts protect princesses: give every fort enough damage to fall first."
+    return None
+
+
+def hit_fact(seat: int, unit_id: int, amount: int) -> dict[str, Any]:
+    return {"kind": "DamageAssigned", "seat": seat, "secret": secret([seat], {"unit": unit_id, "amount": amount})}
+
+
+def auto_hits(state: State, seat: int) -> list[dict[str, Any]]:
+    b = state.battle
+    assert b is not None
+    plan = combat.auto_allocate(state, combat.targets(state, b, seat), remaining(b, seat))
+    before = assigned(b, seat)
+    facts = []
+    for uid, amount in plan.items():
+        u = next(x for x in combat.targets(state, b, seat) if x.id == uid)
+        if u.kind == "princess" and not combat.may_hit(state, b, seat, u, {**before, **plan}):
+            continue
+        facts.append(hit_fact(seat, uid, amount))
+    return facts
+
+
+def resolve_fact(state: State) -> dict[str, Any]:
+    b = state.battle
+    assert b is not None
+    hits: dict[int, dict[int, int]] = {b.attacker: assigned(b, b.attacker)}
+    if b.defender == BARBARIAN:
+        hits[BARBARIAN] = combat.auto_allocate(state, combat.targets(state, b, BARBARIAN), b.damage[1])
+    elif b.defender >= 0:
+        hits[b.defender] = assigned(b, b.defender)
+    return {"kind": "BattleResolved", **combat.resolve(state, b, hits)}

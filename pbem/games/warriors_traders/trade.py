@@ -1,0 +1,154 @@
+"""The trade phase: bank exchange, trade routes, offers between players, buying VP, Monopoly,
+and peace proposals (the phase where players talk)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.warriors_traders.data import RESOURCES, RULES
+from pbem.games.warriors_traders.state import (
+    State, at_war, country_seat, has_ability, owns_trade_center, team, track_value,
+)
+
+MAX_OFFERS = 10  # per seat and trade phase, so that mail play cannot loop forever
+
+
+def monopoly_holders(state: State) -> list[int]:
+    return [s for s in state.seats if has_ability(state, s, "monopoly")]
+
+
+def _may_trade(state: State, seat: int) -> str | None:
+    if not owns_trade_center(state, seat):
+        return "Only players who hold a trade centre may trade (L334-335)."
+    holders = monopoly_holders(state)
+    if holders and seat not in holders:
+        return "A player has Monopoly: only players with Monopoly may trade."
+    return None
+
+
+def route_between(state: State, a: int, b: int) -> bool:
+    return (a, b) in state.routes or (b, a) in state.routes
+
+
+def why_not_bank(state: State, seat: int, give: str, get: str, count: int) -> str | None:
+    reason = _may_trade(state, seat)
+    if reason:
+        return reason
+    if give == get:
+        return "Exchange one resource for a different one."
+    ratio = track_value(state, seat, "trade", "trade_bank_ratio")
+    have = state.players[seat].has(give)
+    if count < 1 or have < ratio * count:
+        return f"At {ratio}:1 you need {ratio * max(count, 1)} {give} for {max(count, 1)} {get}; you have {have}."
+    return None
+
+
+def bank_fact(state: State, seat: int, give: str, get: str, count: int) -> dict[str, Any]:
+    ratio = track_value(state, seat, "trade", "trade_bank_ratio")
+    return {"kind": "BankExchanged", "seat": seat, "give": give, "gave": ratio * count, "get": get, "got": count}
+
+
+def why_not_route(state: State, seat: int, partner: int | None) -> str | None:
+    reason = _may_trade(state, seat)
+    if reason:
+        return reason
+    if partner is None or partner == seat:
+        return "Name another player's country."
+    opened = sum(1 for a, _ in state.routes if a == seat)
+    allowed = track_value(state, seat, "trade", "trade_routes")
+    if opened >= allowed:
+        return f"Your trade level allows {allowed} trade route(s) and you have opened {opened}."
+    if route_between(state, seat, partner):
+        return "A trade route between you is already open."
+    if not owns_trade_center(state, partner):
+        return "The partner must hold a trade centre."
+    return None
+
+
+def why_not_offer(state: State, seat: int, partner: int | None, give: str, give_n: int,
+                  get: str, get_n: int) -> str | None:
+    reason = _may_trade(state, seat)
+    if reason:
+        return reason
+    if partner is None or partner == seat:
+        return "Name another player's country."
+    if not route_between(state, seat, partner):
+        return "Players trade only over an open trade route."
+    if _may_trade(state, partner):
+        return "That player may not trade now (no trade centre, or Monopoly)."
+    if give == get or give_n < 1 or get_n < 1:
+        return "Offer a positive amount of one resource for a positive amount of another."
+    if state.players[seat].has(give) < give_n:
+        return f"You have only {state.players[seat].has(give)} {give}."
+    if state.players[seat].offers_made >= MAX_OFFERS:
+        return f"You have made {MAX_OFFERS} offers this turn, the most allowed."
+    return None
+
+
+def offer_fact(state: State, seat: int, partner: int, give: str, give_n: int, get: str, get_n: int) -> dict[str, Any]:
+    return {"kind": "OfferMade", "offer": state.next_offer, "seat": seat, "to": partner,
+            "give": give, "give_n": give_n, "get": get, "get_n": get_n}
+
+
+def why_not_answer(state: State, seat: int, offer_id: int, accept: bool) -> str | None:
+    offer = next((o for o in state.offers if o.id == offer_id), None)
+    if offer is None or offer.to != seat:
+        return f"There is no open offer {offer_id} to you."
+    if not accept:
+        return None
+    reason = _may_trade(state, seat) or _may_trade(state, offer.seat)
+    if reason:
+        return reason
+    if state.players[offer.seat].has(offer.give) < offer.give_n:
+        return f"The offering player no longer has {offer.give_n} {offer.give}."
+    if state.players[seat].has(offer.get) < offer.get_n:
+        return f"You have only {state.players[seat].has(offer.get)} {offer.get}."
+    return None
+
+
+def why_not_buy(state: State, seat: int, count: int) -> str | None:
+    if not state.config.vp_anyone and not owns_trade_center(state, seat):
+        return "Buying VP is part of the trade phase, which needs a trade centre (option vp_purchase)."
+    price = RULES.value("vp_price_gold")
+    if count < 1 or state.players[seat].has("gold") < price * count:
+        return f"{max(count, 1)} VP cost {price * max(count, 1)} gold; you have {state.players[seat].has('gold')}."
+    return None
+
+
+def why_not_peace(state: State, seat: int, country: str) -> str | None:
+    target = country_seat(state, country)
+    if target is None:
+        return f"No player plays {country!r}."
+    if not at_war(state, seat, target):
+        return "You are not at war with that player."
+    if (team(state, seat), team(state, target)) in state.peace:
+        return "Your side has already proposed peace to them this turn."
+    return None
+
+
+def peace_fact(state: State, seat: int, country: str) -> dict[str, Any]:
+    target = country_seat(state, country)
+    mine, theirs = team(state, seat), team(state, target)
+    agreed = (theirs, mine) in state.peace
+    return {"kind": "PeaceMade" if agreed else "PeaceProposed", "seat": seat, "to": target,
+            "teams": [mine, theirs]}
+
+
+def trade_candidates(state: State, seat: int) -> list[tuple]:
+    """Trade moves worth checking (filtered by the callers); offers are listed one for one
+    (any amounts are legal in text)."""
+    out: list[tuple] = []
+    ratio = track_value(state, seat, "trade", "trade_bank_ratio")
+    player = state.players[seat]
+    for give in RESOURCES:
+        most = player.has(give) // ratio
+        out += [("bank", give, get, n) for get in RESOURCES if get != give for n in range(1, most + 1)]
+    others = [s for s in state.seats if s != seat]
+    out += [("route", state.players[s].country) for s in others]
+    for s in others:
+        if route_between(state, seat, s):
+            out += [("offer", state.players[s].country, g, 1, w, 1) for g in RESOURCES for w in RESOURCES if g != w]
+    out += [(verb, o.id) for o in state.offers if o.to == seat for verb in ("accept", "decline")]
+    out += [("buy", n) for n in range(1, player.has("gold") // RULES.value("vp_price_gold") + 1)]
+    out += [("peace", state.players[s].country) for s in others]
+    return out
