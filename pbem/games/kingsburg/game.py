@@ -1,0 +1,254 @@
+"""The Kingsburg ``GameSpec``: who moves, what is legal, and the facts a move causes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.games.base import (
+    ErrorCode, GameError, GameSpec, Option, Rng, Standing, illegal, rank_by, secret,
+)
+from pbem.games.kingsburg import render, rules
+from pbem.games.kingsburg.data import BUILDINGS, ENEMIES, GOODS
+from pbem.games.kingsburg.evolve import evolve
+from pbem.games.kingsburg.explain import why_illegal
+from pbem.games.kingsburg.flow import advance, can_recruit, fold, gift_facts
+from pbem.games.kingsburg.moves import (
+    Build, Give, Influence, Lose, Move, Pass, Recruit, Reroll, Take, Token, TownHall,
+    format_move, parse_text,
+)
+from pbem.games.kingsburg.state import SEASONS, State, delta_of
+
+Fact = dict[str, Any]
+
+
+class Kingsburg(GameSpec):
+    name = "kingsburg"
+    title = "Kingsburg"
+    min_players = 2
+    max_players = 5
+    options = (
+        Option("reinforcements",
+               "King's reinforcements in winter: die (one die, base game), difference (variant: "
+               "difference of two dice + 1) or tokens (variant: secret soldier tokens 0,1,1,2,3,4)",
+               "die", ("die", "difference", "tokens")),
+        Option("demons", "reading of the disputed year IV Demons card: primary (lose 4 goods + 1 VP, "
+               "win 1 gold + 1 VP) or alternative (lose 4 goods + 1 building, win 1 gold)",
+               "primary", ("primary", "alternative")),
+    )
+
+    # -- setup and fold ----------------------------------------------------------------------
+    def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[Fact]:
+        self.check_players(players)
+        options = self.normalize_options(options, players)
+        order = rng.shuffle(list(range(players)))  # the starting order is random
+        deck = []
+        for year in range(1, 6):  # one unseen card of each year, year I on top
+            cards = sorted(e.id for e in ENEMIES.values() if e.year == year)
+            deck.append(rng.shuffle(cards)[0])
+        facts: list[Fact] = [
+            {"kind": "GameStarted", "players": players, "options": dict(options), "order": order},
+            {"kind": "EnemyDeckPrepared", "secret": secret([], {"deck": deck})},
+        ]
+        more, _ = advance(fold(evolve(None, facts[0]), facts[1:]), rng)
+        return facts + more
+
+    def evolve(self, state: State | None, fact: Fact) -> State:
+        return evolve(state, fact)
+
+    # -- whose turn, what is legal -----------------------------------------------------------
+    def to_move(self, state: State) -> list[int]:
+        if state.over:
+            return []
+        step = state.step
+        if step in ("choose", "townhall", "tokens"):
+            return list(state.pending)
+        if step == "reroll":
+            return [s for s in state.order if rules.may_reroll(state.players[s])]
+        if step == "gifts":
+            return list(dict.fromkeys(seat for _, seat, _ in state.gifts))
+        if step == "spoils":
+            return [s for s in state.order if state.players[s].owed_lose or state.players[s].owed_take]
+        if step in ("influence", "build", "recruit") and 0 <= state.cursor < state.count:
+            seat = state.order[state.cursor]
+            ready = {"influence": rules.has_influence, "build": rules.may_build,
+                     "recruit": can_recruit}[step](state, seat)
+            return [seat] if ready else []
+        return []
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if seat not in self.to_move(state):
+            return []
+        p = state.players[seat]
+        step = state.step
+        if step == "choose":
+            return rules.aid_moves()
+        if step == "reroll":
+            return rules.reroll_moves(p)
+        if step == "influence":
+            return _with_choices(rules.influence_moves(state, seat)) + [Pass()]
+        if step == "gifts":
+            advisor = next(a for a, s, _ in state.gifts if s == seat)
+            return [rules.choice_move(c) for c in rules.gift_choices(state, seat, advisor)]
+        if step == "build":
+            return rules.build_moves(state, seat)
+        if step == "townhall":
+            return rules.townhall_moves(p)
+        if step == "recruit":
+            return [*rules.recruit_moves(p), Pass()]
+        if step == "tokens":
+            return rules.token_moves(p)
+        if step == "spoils":
+            return rules.lose_moves(p) if p.owed_lose else rules.spoils_moves(p)
+        return []
+
+    # -- text ------------------------------------------------------------------------------------
+    def parse_move(self, state: State, seat: int, text: str) -> Move:
+        self._check_turn(state, seat)
+        candidate = parse_text(text)
+        if isinstance(candidate, Recruit) and candidate.gold < 0:
+            candidate = rules.default_payment(state.players[seat], candidate.soldiers) or candidate
+        legal = self.legal_moves(state, seat)
+        if candidate in legal:
+            return candidate
+        if isinstance(candidate, Pass) and state.step == "gifts":
+            return Take(())  # "pass" on a gift declines it
+        raise illegal(why_illegal(state, seat, candidate, text), self.legal_texts(state, seat))
+
+    def format_move(self, move: Move) -> str:
+        return format_move(move)
+
+    def public_move_text(self, state: State, seat: int, move: Move) -> str:
+        return "token (secret)" if isinstance(move, Token) else format_move(move)
+
+    def _check_turn(self, state: State, seat: int) -> None:
+        if state.over:
+            raise GameError(ErrorCode.GAME_OVER, "The game is over; the King has judged.")
+        if seat not in self.to_move(state):
+            waiting = ", ".join(f"seat {s + 1}" for s in self.to_move(state))
+            raise GameError(ErrorCode.NOT_YOUR_TURN,
+                            f"It is not your turn ({self.phase_label(state)}); waiting for {waiting}.")
+
+    # -- decide -------------------------------------------------------------------------------------
+    def decide(self, state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
+        self._check_turn(state, seat)
+        if move not in self.legal_moves(state, seat):
+            text = format_move(move) if isinstance(move, Move.__args__) else repr(move)
+            raise illegal(why_illegal(state, seat, move, text), self.legal_texts(state, seat))
+        facts = move_facts(state, seat, move, rng)
+        more, _ = advance(fold(state, facts), rng)
+        return facts + more
+
+    # -- end -----------------------------------------------------------------------------------------
+    def outcome(self, state: State) -> list[Standing] | None:
+        if not state.over:
+            return None
+        keys = {s: (p.vp, p.goods, len(p.buildings)) for s, p in enumerate(state.players)}
+        ranks = rank_by(keys)
+        return [Standing(s, ranks[s], p.vp, {"goods": p.goods, "buildings": len(p.buildings)})
+                for s, p in enumerate(state.players)]
+
+    # -- presentation ----------------------------------------------------------------------------------
+    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+        return render.view(state, viewer, self.to_move(state), self.phase_label(state))
+
+    def render_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        return render.render_text(view, names)
+
+    def render_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return render.render_svg(view, names)
+
+    def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
+        return render.describe_fact(fact, names)
+
+    def phase_label(self, state: State) -> str:
+        return render.phase_label(state)
+
+    def default_move(self, state: State, seat: int) -> Move | None:
+        legal = self.legal_moves(state, seat)
+        if not legal:
+            return None
+        if Pass() in legal:
+            return Pass()
+        real = [m for m in legal if m != Take(())]  # a missed gift is still taken
+        return real[0] if real else legal[0]
+
+    def end_of_turn_file(self, state: State, seat: int) -> Move | None:
+        # a turn file in the influence step ends the seat's part with a pass
+        return Pass() if state.step in ("influence", "reroll") and seat in self.to_move(state) else None
+
+
+def _with_choices(moves: list[Influence]) -> list[Move]:
+    """Each influence, plus the same influence with each gift answer stated in advance."""
+    out: list[Move] = []
+    for m in moves:
+        out.append(m)
+        if rules.asks(m.advisor):
+            out += [Influence(m.advisor, m.dice, m.white, m.plus2, m.envoy, rules.choice_move(c))
+                    for c in rules.static_choices(m.advisor)]
+    return out
+
+
+def move_facts(state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
+    """The facts of a legal move, before the automatic follow-ups."""
+    step = state.step
+    p = state.players[seat]
+    if step == "choose":
+        return [{"kind": "AidTaken", "seat": seat, "delta": {move.goods[0]: 1}}]
+    if step == "reroll":
+        return _reroll_facts(state, seat, move, rng)
+    if step == "influence":
+        if isinstance(move, Pass):
+            return [{"kind": "InfluencePassed", "seat": seat, "auto": False}]
+        choice = None if move.choice is None else list(rules.move_choice(move.choice))
+        fact = {"kind": "AdvisorInfluenced", "seat": seat, "advisor": move.advisor,
+                "dice": list(move.dice), "white": list(move.white), "plus2": move.plus2,
+                "envoy": move.envoy, "market": rules.uses_market(move), "choice": choice}
+        if move.plus2:
+            fact["delta"] = {"plus2": -1}
+        return [fact]
+    if step == "gifts":
+        advisor = next(a for a, s, _ in state.gifts if s == seat)
+        return gift_facts(state, seat, advisor, rules.move_choice(move))
+    if step == "build":
+        if isinstance(move, Pass):
+            return [{"kind": "BuildPassed", "seat": seat, "auto": False}]
+        g, w, s = rules.cost(p, move.building)
+        return [{"kind": "BuildingBuilt", "seat": seat, "building": move.building,
+                 "envoy": state.built == 1, "delta": delta_of(-g, -w, -s, vp=BUILDINGS[move.building].vp)}]
+    if step == "townhall":
+        if isinstance(move, Pass):
+            return [{"kind": "TownHallSkipped", "seat": seat}]
+        return [{"kind": "TownHallUsed", "seat": seat, "paid": move.pay, "delta": {move.pay: -1, "vp": 1}}]
+    if step == "recruit":
+        if isinstance(move, Pass):
+            return [{"kind": "RecruitPassed", "seat": seat, "auto": False}]
+        return [{"kind": "SoldiersRecruited", "seat": seat,
+                 "delta": delta_of(-move.gold, -move.wood, -move.stone, soldiers=move.soldiers)}]
+    if step == "tokens":
+        return [{"kind": "TokenChosen", "seat": seat, "secret": secret([seat], {"token": move.value})}]
+    if isinstance(move, Lose):
+        return [{"kind": "GoodsLost", "seat": seat, "delta": {g: -move.goods.count(g) for g in GOODS
+                                                             if g in move.goods}}]
+    return [{"kind": "SpoilsTaken", "seat": seat, "delta": {g: move.goods.count(g) for g in GOODS
+                                                             if g in move.goods}}]
+
+
+def _reroll_facts(state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
+    p = state.players[seat]
+    if isinstance(move, Pass):
+        return [{"kind": "RerollsKept", "seat": seat}]
+    assert isinstance(move, Reroll)
+    dice, white = list(p.dice), list(p.white)
+    if move.all:  # Chapel: every die again, white ones too
+        dice = [rng.randint(1, 6) for _ in dice]
+        white = [rng.randint(1, 6) for _ in white]
+    elif move.white:  # Statue: one die again
+        white[-1] = rng.randint(1, 6)
+    else:
+        dice[-1] = rng.randint(1, 6)
+    return [{"kind": "DiceRerolled", "seat": seat, "building": "chapel" if move.all else "statue",
+             "dice": sorted(dice, reverse=True), "white": sorted(white, reverse=True)}]
+
+
+SPEC = Kingsburg()

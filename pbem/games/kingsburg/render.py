@@ -1,0 +1,274 @@
+"""What players see: the view dict, phase labels, history lines, text and SVG pictures.
+
+``view`` is the only place that decides what a viewer may see: the enemy deck stays hidden,
+a seat sees only its own peeks and its own soldier token until they are revealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS, ROWS, YEAR_RANGES
+from pbem.games.kingsburg.state import State
+
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
+PHASE_NAMES = {"aid": "King's aid", "spring": "spring", "reward": "King's reward", "summer": "summer",
+               "envoy": "King's envoy", "autumn": "autumn", "recruit": "recruitment", "winter": "winter"}
+STEP_NAMES = {"choose": "choose a good", "reroll": "rerolls", "influence": "influence", "gifts": "gifts",
+              "build": "building", "townhall": "Town Hall", "recruit": "", "tokens": "soldier tokens",
+              "battle": "battle", "spoils": "losses and spoils", "start": ""}
+COLOURS = ("#c0392b", "#2471a3", "#229954", "#d4ac0d", "#7d3c98")
+
+
+def phase_label(state: State) -> str:
+    if state.over:
+        return "game over"
+    step = STEP_NAMES.get(state.step, state.step)
+    label = f"year {state.year}, {PHASE_NAMES[state.phase]}"
+    return f"{label}: {step}" if step else label
+
+
+def card_info(card_id: str) -> dict[str, Any]:
+    e = ENEMIES[card_id]
+    return {"id": e.id, "name": e.name, "year": e.year, "strength": e.strength}
+
+
+def view(state: State, viewer: int | None, to_move: list[int], label: str) -> dict[str, Any]:
+    players = []
+    for seat, p in enumerate(state.players):
+        entry = {
+            "seat": seat, "vp": p.vp, "gold": p.gold, "wood": p.wood, "stone": p.stone,
+            "plus2": p.plus2, "soldiers": p.soldiers,
+            "buildings": [b for row in ROWS.values() for b in row if b in p.buildings],
+            "dice": list(p.dice), "white": list(p.white), "passed": p.passed,
+            "tokens": list(p.tokens), "token_chosen": p.token is not None, "peeks": len(p.peeks),
+        }
+        if viewer == seat:
+            entry["token"] = p.token
+            entry["peeked"] = [card_info(c) for c in p.peeks]
+        players.append(entry)
+    court = [{"advisor": a, "name": ADVISORS[a].name,
+              "groups": [{"seat": g.seat, "dice": list(g.dice), "white": list(g.white),
+                          "plus2": g.plus2, "envoy": g.envoy} for g in groups]}
+             for a, groups in enumerate(state.court) if groups]
+    year = min(state.year, 5)
+    return {
+        "game": "kingsburg", "viewer": viewer, "year": year, "phase": state.phase, "step": state.step,
+        "label": label, "order": list(state.order), "to_move": to_move, "court": court,
+        "envoy": state.envoy, "aid": state.aid, "over": state.over,
+        "enemy": None if state.enemy is None else _enemy_view(state),
+        "enemy_range": list(YEAR_RANGES[year]), "deck_left": len(state.deck),
+        "options": {"reinforcements": state.reinforcements, "demons": state.demons},
+        "players": players,
+    }
+
+
+def _enemy_view(state: State) -> dict[str, Any]:
+    e = ENEMIES[state.enemy]
+    defeat, victory = e.reading(state.demons)
+    return {**card_info(e.id), "type": e.type, "defeat": dict(defeat), "victory": dict(victory)}
+
+
+# -- history lines ------------------------------------------------------------------------------
+def _name(names: Sequence[str], seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+
+def delta_text(delta: Mapping[str, int]) -> str:
+    labels = {"gold": "gold", "wood": "wood", "stone": "stone", "plus2": "+2 token",
+              "soldiers": "soldier", "vp": "VP"}
+    parts = []
+    for key in ("gold", "wood", "stone", "plus2", "soldiers", "vp"):
+        n = delta.get(key, 0)
+        if n:
+            plural = "s" if abs(n) > 1 and key in ("plus2", "soldiers") else ""
+            parts.append(f"{n:+d} {labels[key]}{plural}")
+    return ", ".join(parts) or "nothing"
+
+
+def _card_text(data: Mapping[str, Any]) -> str:
+    card = data.get("card")
+    return f" ({ENEMIES[card].name} {ENEMIES[card].strength})" if card in ENEMIES else ""
+
+
+def describe_fact(fact: Mapping[str, Any], names: Sequence[str]) -> str:
+    kind = fact["kind"]
+    who = _name(names, fact.get("seat"))
+    delta = delta_text(fact.get("delta", {}))
+    texts = {
+        "GameStarted": lambda: "Kingsburg begins; turn order: "
+        + ", ".join(_name(names, s) for s in fact.get("order", [])),
+        "EnemyDeckPrepared": lambda: "One enemy card of each year was stacked face down.",
+        "PhaseBegan": lambda: f"Phase: {PHASE_NAMES.get(fact['phase'], fact['phase'])}.",
+        "StepBegan": lambda: f"Next: {STEP_NAMES.get(fact['step']) or fact['step']}.",
+        "AidGranted": lambda: f"The King's aid: {who} rolls a white die this spring.",
+        "AidTied": lambda: "The King's aid: a good of choice for "
+        + ", ".join(_name(names, s) for s in fact["seats"]) + ".",
+        "AidTaken": lambda: f"{who} takes {delta} from the King.",
+        "GuildGoldTaken": lambda: f"{who}'s Merchants' Guild pays 1 gold.",
+        "NeutralDiceRolled": lambda: "Neutral dice block advisors "
+        + ", ".join(str(g["advisor"]) for g in fact["groups"]) + ".",
+        "DiceRolled": lambda: "Dice: " + "; ".join(
+            f"{_name(names, s)} {' '.join(map(str, d))}" + "".join(f" w{w}" for w in fact["white"][s])
+            for s, d in enumerate(fact["dice"])) + ".",
+        "DiceRerolled": lambda: f"{who} rerolls with the {fact['building'].title()}: "
+        + " ".join(map(str, fact["dice"])) + "".join(f" w{w}" for w in fact["white"]) + ".",
+        "RerollsKept": lambda: f"{who} keeps the dice.",
+        "TurnOrderSet": lambda: "Turn order: " + ", ".join(_name(names, s) for s in fact["order"]) + ".",
+        "AdvisorInfluenced": lambda: f"{who} influences advisor {fact['advisor']} "
+        f"({ADVISORS[fact['advisor']].name}) with " + " ".join(map(str, fact["dice"]))
+        + "".join(f" w{w}" for w in fact["white"]) + (" +2" if fact["plus2"] else "")
+        + (" and the Market" if fact["market"] else "") + (" using the King's envoy" if fact["envoy"] else "") + ".",
+        "InfluencePassed": lambda: f"{who} passes" + (" (no group fits)" if fact.get("auto") else "") + ".",
+        "GiftsBegan": lambda: "The advisors give their help.",
+        "GiftReceived": lambda: f"{ADVISORS[fact['advisor']].name} gives {who} {delta}.",
+        "GiftDeclined": lambda: f"{who} declines the help of the {ADVISORS[fact['advisor']].name}.",
+        "CardPeeked": lambda: f"{who} looks at the top enemy card"
+        + _card_text(fact.get("secret", {}).get("data", {})) + ".",
+        "BuildingBuilt": lambda: f"{who} builds the {BUILDINGS[fact['building']].name}"
+        + (" (King's envoy)" if fact["envoy"] else "") + f": {delta}.",
+        "BuildPassed": lambda: f"{who} does not build.",
+        "InnTokenTaken": lambda: f"{who}'s Inn gives a +2 token.",
+        "TownHallUsed": lambda: f"{who}'s Town Hall: {delta}.",
+        "TownHallSkipped": lambda: f"{who} does not use the Town Hall.",
+        "EmbassyScored": lambda: f"{who}'s Embassy gives 1 VP.",
+        "SeasonEnded": lambda: f"End of {fact['season']}.",
+        "KingsRewardGiven": lambda: f"The King rewards {who} (most buildings): +1 VP.",
+        "EnvoyReturned": lambda: f"The King's envoy leaves {who} unused.",
+        "EnvoyAwarded": lambda: f"The King's envoy goes to {who}.",
+        "SoldiersRecruited": lambda: f"{who} recruits: {delta}.",
+        "RecruitPassed": lambda: f"{who} recruits nobody.",
+        "EnemyRevealed": lambda: f"The enemy of year {ROMAN.get(ENEMIES[fact['card']].year)}: "
+        f"{fact['name']}, strength {fact['strength']}.",
+        "ReinforcementsRolled": lambda: f"{who} rolls " + " ".join(map(str, fact["dice"]))
+        + f": the King sends {fact['soldiers']} soldiers to everybody.",
+        "TokenChosen": lambda: f"{who} chooses a soldier token"
+        + (f" ({fact['secret']['data']['token']})" if "data" in fact.get("secret", {}) else "") + ".",
+        "TokensRevealed": lambda: "Soldier tokens: " + ", ".join(
+            f"{_name(names, s)} {t}" for s, t in enumerate(fact["tokens"])) + ".",
+        "BattleFought": lambda: f"{who} fights with strength {fact['strength']}: {fact['result']}"
+        + (f", {delta}" if fact.get("delta") else "")
+        + "".join(f", loses the {BUILDINGS[b].name}" for b in fact["destroyed"])
+        + (f", owes {fact['owe_lose']} goods" if fact.get("owe_lose") else "")
+        + (f", may take {fact['owe_take']} goods" if fact.get("owe_take") else "") + ".",
+        "BestDefenderRewarded": lambda: f"{who} fought best: +1 VP.",
+        "GoodsLost": lambda: f"{who} gives up {delta}.",
+        "SpoilsTaken": lambda: f"{who} takes {delta} as spoils.",
+        "SoldiersDismissed": lambda: "The soldiers go home.",
+        "YearEnded": lambda: f"End of year {ROMAN.get(fact['year'], fact['year'])}.",
+        "CathedralScored": lambda: f"{who}'s Cathedral: {delta}.",
+        "TokensScored": lambda: f"{who}'s unused soldier tokens: {delta}.",
+        "GameEnded": lambda: "The five years are over.",
+    }
+    maker = texts.get(kind)
+    return maker() if maker else kind
+
+
+# -- plain text -----------------------------------------------------------------------------------
+def _dice_text(dice: Sequence[int], white: Sequence[int], plus2: bool = False) -> str:
+    return " ".join([*map(str, dice), *(f"w{w}" for w in white), *(["+2"] if plus2 else [])])
+
+
+def render_text(v: Mapping[str, Any], names: Sequence[str]) -> str:
+    lines = [f"Kingsburg - {v['label']}"]
+    if v["to_move"]:
+        lines.append("Waiting for: " + ", ".join(_name(names, s) for s in v["to_move"]))
+    low, high = v["enemy_range"]
+    enemy = v["enemy"]
+    lines.append(f"Enemy: {enemy['name']} strength {enemy['strength']}" if enemy else
+                 f"Enemy this year: strength {low}-{high} ({v['deck_left']} cards left)")
+    lines.append(f"King's envoy: {_name(names, v['envoy'])}" + (
+        f"   King's aid (white die): {_name(names, v['aid'])}" if v["aid"] is not None else ""))
+    if v["court"]:
+        lines.append("Court:")
+        for spot in v["court"]:
+            groups = "; ".join(
+                f"{'neutral' if g['seat'] < 0 else _name(names, g['seat'])} "
+                f"[{_dice_text(g['dice'], g['white'], g['plus2'])}]" + (" envoy" if g["envoy"] else "")
+                for g in spot["groups"])
+            lines.append(f"  {spot['advisor']:>2} {spot['name']:<14} {groups}")
+    for position, seat in enumerate(v["order"], start=1):
+        lines += _player_text(v["players"][seat], position, _name(names, seat), seat == v["envoy"])
+    return "\n".join(lines) + "\n"
+
+
+def _player_text(p: Mapping[str, Any], position: int, name: str, envoy: bool) -> list[str]:
+    head = (f"{position}. {name}: {p['vp']} VP, {p['gold']} gold, {p['wood']} wood, {p['stone']} stone, "
+            f"{p['plus2']} +2, {p['soldiers']} soldiers" + (", envoy" if envoy else ""))
+    lines = [head]
+    if p["dice"] or p["white"]:
+        lines.append(f"   dice in hand: {_dice_text(p['dice'], p['white'])}" + (" (passed)" if p["passed"] else ""))
+    if p["tokens"]:
+        lines.append("   soldier tokens: " + " ".join(map(str, p["tokens"])))
+    if p.get("token") is not None:
+        lines.append(f"   your token this winter: {p['token']}")
+    for card in p.get("peeked", []):
+        lines.append(f"   you saw the enemy: {card['name']} strength {card['strength']}")
+    owned = set(p["buildings"])
+    for row in ROWS.values():
+        cells = [f"[{'x' if b in owned else ' '}] {BUILDINGS[b].name:<16}" for b in row]
+        lines.append("   " + "".join(cells).rstrip())
+    return lines
+
+
+# -- SVG ------------------------------------------------------------------------------------------
+def _colour(seat: int) -> str:
+    return "#7f8c8d" if seat < 0 else COLOURS[seat % len(COLOURS)]
+
+
+def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
+    cell_w, cell_h = 150, 64
+    sheet_w = 4 * 92 + 20
+    width = max(6 * cell_w + 20, len(v["players"]) * (sheet_w + 10) + 10)
+    height = 3 * cell_h + 60 + 250
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="11">',
+           f'<text x="10" y="18" font-size="14">Kingsburg - {escape(v["label"])}</text>']
+    groups = {spot["advisor"]: spot["groups"] for spot in v["court"]}
+    for a in range(1, 19):
+        x, y = 10 + ((a - 1) % 6) * cell_w, 28 + ((a - 1) // 6) * cell_h
+        out.append(f'<rect x="{x}" y="{y}" width="{cell_w - 6}" height="{cell_h - 6}" fill="#f8f4e8" stroke="#555"/>')
+        out.append(f'<text x="{x + 4}" y="{y + 13}">{a} {escape(ADVISORS[a].name)}</text>')
+        dx = x + 4
+        for g in groups.get(a, []):
+            for value, white in [*((d, False) for d in g["dice"]), *((w, True) for w in g["white"])]:
+                fill = "#ffffff" if white else _colour(g["seat"])
+                out.append(f'<rect x="{dx}" y="{y + 22}" width="20" height="20" rx="3" fill="{fill}" stroke="#222"/>'
+                           f'<text x="{dx + 6}" y="{y + 36}" fill="{"#000" if white else "#fff"}">{value}</text>')
+                dx += 23
+            if g["plus2"]:
+                out.append(f'<text x="{dx}" y="{y + 36}">+2</text>')
+                dx += 18
+            dx += 6
+    top = 28 + 3 * cell_h + 10
+    for i, p in enumerate(v["players"]):
+        out += _sheet_svg(p, _name(names, p["seat"]), 10 + i * (sheet_w + 10), top)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int) -> list[str]:
+    colour = _colour(p["seat"])
+    out = [f'<text x="{x}" y="{y + 12}" fill="{colour}" font-size="13">{escape(name)}: {p["vp"]} VP</text>',
+           f'<text x="{x}" y="{y + 28}">{p["gold"]} gold, {p["wood"]} wood, {p["stone"]} stone, '
+           f'{p["plus2"]} +2, {p["soldiers"]} soldiers</text>']
+    owned = set(p["buildings"])
+    for r, row in enumerate(ROWS.values()):
+        for c, b in enumerate(row):
+            bx, by = x + c * 92, y + 36 + r * 40
+            fill = colour if b in owned else "#eeeeee"
+            text = "#fff" if b in owned else "#333"
+            out.append(f'<rect x="{bx}" y="{by}" width="88" height="36" fill="{fill}" stroke="#555"/>'
+                       f'<text x="{bx + 3}" y="{by + 15}" fill="{text}">{escape(BUILDINGS[b].name)}</text>'
+                       f'<text x="{bx + 3}" y="{by + 29}" fill="{text}">{_cost_text(b)}</text>')
+    return out
+
+
+def _cost_text(building: str) -> str:
+    b = BUILDINGS[building]
+    cost = " ".join(f"{n}{g[0]}" for g, n in zip(GOODS, b.cost) if n)
+    return f"{cost} / {b.vp} VP"
