@@ -37,7 +37,7 @@ def test_merchants_four_gold_per_location_or_castle_linked_to_another():
 
 
 def test_merchants_counts_a_location_once_and_needs_a_chain():
-    state = position({0: ["H8", "I8", "J8", "K8", "G8"], 1: ["H8"][:0] + ["I10"]})
+    state = position({0: ["H8", "I8", "J8", "K8", "G8"], 1: ["I10"]})
     assert scoring.merchants(state)[0] == 8
     broken = position({0: ["H8", "I8", "K8"]})
     assert scoring.merchants(broken) == [0, 0]
