@@ -1,0 +1,273 @@
+"""The pure fold: one fact, one new state. Never random; every computation that needs a
+choice or the rules was done in ``decide`` and written into the fact."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from pbem.games.base import secret_data
+from pbem.games.warriors_traders.data import MAPS, RESOURCES, RULES, TRACKS
+from pbem.games.warriors_traders.state import (
+    BARBARIAN, Battle, Config, Offer, Player, State, Unit, War, add_stock, order,
+    recompute_owners, set_player, track_level,
+)
+
+
+def start_state(fact: dict[str, Any]) -> State:
+    config = Config(**fact["config"])
+    gmap = MAPS[config.map]
+    start = RULES.raw["setup"]
+    players = tuple(
+        Player(country, fact["teams"][seat], tuple(start["resources"].get(r, 0) for r in RESOURCES))
+        for seat, country in enumerate(fact["countries"]))
+    capitals = {next(p for p in gmap.country(c).provinces if gmap.provinces[p].type == "capital"): seat
+                for seat, c in enumerate(fact["countries"])}
+    units: list[Unit] = []
+    owners: list[int | None] = []
+    for pid, province in gmap.provinces.items():
+        seat = capitals.get(pid)
+        if seat is not None:
+            kinds = ["fort"] + ["princess"] * start["princesses"]
+            kinds += ["infantry"] * start["revised_edition_infantry"] if config.revised else []
+            units += [Unit(len(units) + 1 + i, seat, k, pid) for i, k in enumerate(kinds)]
+            owners.append(seat)
+            continue
+        kind = "fort" if province.type == "capital" else "infantry"
+        units.append(Unit(len(units) + 1, BARBARIAN, kind, pid))
+        owners.append(None)
+    return State(config, players, tuple(units), tuple(owners), next_unit=len(units) + 1)
+
+
+def _pay(state: State, seat: int, paid: dict[str, int]) -> State:
+    player = state.players[seat]
+    return set_player(state, seat, stock=add_stock(player, {r: -n for r, n in paid.items()}))
+
+
+def _pop(state: State) -> State:
+    return replace(state, queue=state.queue[1:])
+
+
+def _after_action(state: State, fact: dict[str, Any]) -> State:
+    seat, source = fact["seat"], fact["source"]
+    if source == "action":
+        return _pop(state)
+    if source == "bonus":
+        left = state.bonus - 1
+        return replace(state, bonus=left, step=state.step if left else state.bonus_return)
+    if source in ("university", "voivode", "master_trader"):
+        used = state.players[seat].specials_used + (source,)
+        return set_player(state, seat, specials_used=used)
+    return state
+
+
+def _with_units(state: State, changed: dict[int, Unit | None], added: tuple[Unit, ...] = ()) -> State:
+    units = tuple(changed.get(u.id, u) for u in state.units)
+    units = tuple(u for u in units if u is not None) + added
+    return replace(state, units=units)
+
+
+def _development(state: State, fact: dict[str, Any]) -> State:
+    kind, seat = fact["kind"], fact["seat"]
+    if kind == "TrackDeveloped":
+        player = state.players[seat]
+        tokens = list(player.tokens)
+        tokens[TRACKS.index(fact["track"])] += 1
+        state = set_player(state, seat, tokens=tuple(tokens),
+                           placed=player.placed + (fact["source"] == "setup"))
+    elif kind == "ArmyBuilt" or kind == "FortBuilt":
+        new = Unit(fact["unit"], seat, fact.get("army", "fort"), fact["province"])
+        state = _pay(state, seat, fact["paid"])
+        state = replace(_with_units(state, {}, (new,)), next_unit=fact["unit"] + 1)
+    elif kind == "ArmyUpgraded":
+        state = _pay(state, seat, fact["paid"])
+        old = next(u for u in state.units if u.id == fact["unit"])
+        state = _with_units(state, {old.id: replace(old, kind=fact["army"])})
+    elif kind == "WarDeclared":
+        pair = tuple(fact["teams"])
+        wars = tuple(w for w in state.wars if w.teams != pair) + (War(pair, state.turn),)
+        state = replace(state, wars=wars)
+    return _after_action(state, fact)
+
+
+def _trade(state: State, fact: dict[str, Any]) -> State:
+    kind, seat = fact["kind"], fact["seat"]
+    if kind == "BankExchanged":
+        delta = {fact["give"]: -fact["gave"], fact["get"]: fact["got"]}
+        return set_player(state, seat, stock=add_stock(state.players[seat], delta))
+    if kind == "RouteOpened":
+        return replace(state, routes=state.routes + ((seat, fact["to"]),))
+    if kind == "OfferMade":
+        offer = Offer(fact["offer"], seat, fact["to"], fact["give"], fact["give_n"], fact["get"], fact["get_n"])
+        state = set_player(state, seat, offers_made=state.players[seat].offers_made + 1)
+        return replace(state, offers=state.offers + (offer,), next_offer=offer.id + 1,
+                       done=state.done - {fact["to"]})
+    if kind in ("OfferAccepted", "OfferDeclined"):
+        offer = next(o for o in state.offers if o.id == fact["offer"])
+        state = replace(state, offers=tuple(o for o in state.offers if o.id != offer.id))
+        if kind == "OfferAccepted":
+            state = set_player(state, offer.seat, stock=add_stock(
+                state.players[offer.seat], {offer.give: -offer.give_n, offer.get: offer.get_n}))
+            state = set_player(state, offer.to, stock=add_stock(
+                state.players[offer.to], {offer.get: -offer.get_n, offer.give: offer.give_n}))
+        return state
+    if kind == "VPBought":
+        player = state.players[seat]
+        return set_player(state, seat, bought=player.bought + fact["count"],
+                          stock=add_stock(player, {"gold": -fact["gold"]}))
+    if kind == "PeaceProposed":
+        targets = {s for s in state.seats if state.players[s].team == fact["teams"][1]}
+        return replace(state, peace=state.peace + (tuple(fact["teams"]),), done=state.done - targets)
+    if kind == "PeaceMade":
+        pair = tuple(sorted(fact["teams"]))
+        return replace(state, wars=tuple(w for w in state.wars if w.teams != pair),
+                       peace=tuple(p for p in state.peace if tuple(sorted(p)) != pair))
+    if kind == "TradeFinished":
+        return replace(state, done=state.done | {seat})
+    raise ValueError(f"unknown fact {kind}")
+
+
+def _battle_resolved(state: State, fact: dict[str, Any]) -> State:
+    damage: dict[int, int] = {}
+    for _, uid, amount in fact["hits"]:
+        damage[uid] = damage.get(uid, 0) + amount
+    gone = set(fact["killed"]) | set(fact["removed"])
+    changed: dict[int, Unit | None] = {}
+    touched = {fact["province"]}
+    for u in state.units:
+        if u.id in gone:
+            changed[u.id] = None
+            continue
+        new = replace(u, damage=u.damage + damage.get(u.id, 0)) if u.id in damage else u
+        key = str(u.id)
+        if key in fact["retreated"]:
+            new = replace(new, province=fact["retreated"][key], retreated=True, ap=0, engaged=False)
+            touched.add(new.province)
+        elif key in fact["withdrawn"]:
+            new = replace(new, province=fact["withdrawn"][key], ap=0, engaged=False)
+            touched.add(new.province)
+        elif new.engaged and fact["captured"] is not None:
+            new = replace(new, engaged=False)
+        if new is not u:
+            changed[u.id] = new
+    state = _with_units(state, changed)
+    for seat, points in fact["vp"].items():
+        state = set_player(state, int(seat), kills=state.players[int(seat)].kills + points)
+    if fact["war_damage"]:
+        a, d = state.players[fact["attacker"]].team, state.players[fact["defender"]].team
+        pair = tuple(sorted((a, d)))
+        state = replace(state, wars=tuple(replace(w, damaged=True) if w.teams == pair else w for w in state.wars))
+    state = recompute_owners(state, touched)
+    return replace(state, battle=None)
+
+
+def _maneuver(state: State, fact: dict[str, Any]) -> State:
+    kind = fact["kind"]
+    if kind == "ManeuverStarted":
+        ap = RULES.track("military_action_points")
+        points = ap[track_level(state, fact["seat"], "military") - 1]
+        changed = {u.id: replace(u, ap=points if u.is_army else 1) for u in state.units
+                   if u.owner == fact["seat"] and u.kind != "fort"}
+        return replace(_with_units(state, changed), step="move", round=1)
+    if kind in ("ArmyMoved", "PrincessMoved"):
+        u = next(x for x in state.units if x.id == fact["unit"])
+        if kind == "ArmyMoved":
+            new = replace(u, province=fact["to"], ap=u.ap - fact["cost"], engaged=fact["attack"],
+                          battles=u.battles + fact["attack"])
+        else:
+            new = replace(u, province=fact["to"], ap=0)
+        return recompute_owners(_with_units(state, {u.id: new}), (u.province, fact["to"]))
+    if kind == "MovementEnded":
+        return replace(state, step="battle", battle=None)
+    if kind == "BattleStarted":
+        battle = Battle(fact["province"], fact["attacker"], fact["defender"], tuple(fact["attackers"]),
+                        tuple(fact["defenders"]), tuple(fact["damage"]))
+        return replace(state, battle=battle)
+    if kind == "DamageAssigned":
+        data = secret_data(fact)
+        b = state.battle
+        return replace(state, battle=replace(b, hits=b.hits + ((fact["seat"], data["unit"], data["amount"]),)))
+    if kind == "BattleResolved":
+        return _battle_resolved(state, fact)
+    if kind == "BattlesOver":
+        return replace(state, step=fact["next"], round=fact["round"])
+    if kind == "UnificationDeclared":
+        state = set_player(state, fact["seat"], unified=True)
+        return replace(state, bonus=fact["actions"], bonus_return=state.step, step="bonus")
+    if kind == "ManeuverEnded":
+        return replace(_pop(state), step="")
+    raise ValueError(f"unknown fact {kind}")
+
+
+def _flow(state: State, fact: dict[str, Any]) -> State:
+    kind = fact["kind"]
+    if kind == "TurnStarted":
+        return replace(state, turn=fact["turn"], phase="maintenance", step="feed")
+    if kind == "ArmiesFed":
+        state = _with_units(state, {i: None for i in fact["starved"]})
+        for seat, food in fact["fed"].items():
+            state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], {"food": -food}))
+        state = recompute_owners(state, state.gmap.provinces)
+        return replace(state, step="collect")
+    if kind == "ResourcesCollected":
+        for seat, gain in fact["gains"].items():
+            state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], gain))
+        players = tuple(replace(p, offers_made=0) for p in state.players)
+        return replace(state, players=players, phase="trade", step="", done=frozenset(), offers=(), peace=())
+    if kind == "TradeEnded":
+        seats = order(state)
+        queue = [("action1", s) for s in seats] + [("action2", s) for s in reversed(seats)]
+        queue += [("special", s) for s in seats] + [("shift", s) for s in seats]
+        players = tuple(replace(p, specials_used=()) for p in state.players)
+        return replace(state, players=players, phase="development", queue=tuple(queue), offers=(), peace=())
+    if kind == "DevelopmentEnded":
+        return replace(state, phase="maneuvers", step="", queue=tuple(("maneuver", s) for s in order(state)))
+    if kind == "TurnEnded":
+        return _turn_ended(state, fact)
+    if kind == "GameEnded":
+        return replace(state, phase="over", step="", queue=())
+    raise ValueError(f"unknown fact {kind}")
+
+
+def _turn_ended(state: State, fact: dict[str, Any]) -> State:
+    for seat in state.seats:
+        gain = {"gold": fact["doubled"].get(str(seat), 0)}
+        for resource, n in fact["discarded"].get(str(seat), {}).items():
+            gain[resource] = gain.get(resource, 0) - n
+        state = set_player(state, seat, stock=add_stock(state.players[seat], gain))
+    units = tuple(replace(u, damage=0, retreated=False, ap=0, battles=0, engaged=False) for u in state.units)
+    ended = {tuple(pair) for pair, _ in fact["wars_ended"]}
+    wars = tuple(replace(w, damaged=False) for w in state.wars if w.teams not in ended)
+    return replace(state, units=units, wars=wars, phase="between", step="", queue=(), battle=None)
+
+
+ROUTES = {
+    "TrackDeveloped": _development, "ArmyBuilt": _development, "FortBuilt": _development,
+    "ArmyUpgraded": _development, "WarDeclared": _development,
+}
+
+
+def evolve(state: State | None, fact: dict[str, Any]) -> State:
+    kind = fact["kind"]
+    if kind == "GameStarted":
+        return start_state(fact)
+    assert state is not None
+    if kind in ROUTES:
+        return ROUTES[kind](state, fact)
+    if kind == "Passed":
+        if fact["step"] == "bonus":
+            return replace(state, bonus=0, step=state.bonus_return)
+        return _pop(state)
+    if kind == "TokenShifted":
+        player = state.players[fact["seat"]]
+        tokens = list(player.tokens)
+        tokens[TRACKS.index(fact["from"])] -= 1
+        tokens[TRACKS.index(fact["to"])] += 1
+        return _pop(set_player(state, fact["seat"], tokens=tuple(tokens)))
+    if kind in ("BankExchanged", "RouteOpened", "OfferMade", "OfferAccepted", "OfferDeclined",
+                "VPBought", "PeaceProposed", "PeaceMade", "TradeFinished"):
+        return _trade(state, fact)
+    if kind in ("ManeuverStarted", "ArmyMoved", "PrincessMoved", "MovementEnded", "BattleStarted",
+                "DamageAssigned", "BattleResolved", "BattlesOver", "UnificationDeclared", "ManeuverEnded"):
+        return _maneuver(state, fact)
+    return _flow(state, fact)

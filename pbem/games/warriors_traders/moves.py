@@ -1,0 +1,170 @@
+"""Orders as text, in English and Czech: ``format_move`` gives the canonical English line and
+``parse_move`` reads either language (diacritics optional), resolving short forms against the
+legal moves."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+
+from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
+from pbem.games.warriors_traders import rules
+from pbem.games.warriors_traders.maneuvers import remaining
+from pbem.games.warriors_traders.data import ARMY_KINDS, RESOURCES, TRACKS
+from pbem.games.warriors_traders.state import State
+
+VERBS = {
+    "develop": "develop", "rozvoj": "develop", "rozvin": "develop",
+    "build": "build", "postav": "build", "fort": "fort", "pevnost": "fort",
+    "upgrade": "upgrade", "reinforce": "upgrade", "posil": "upgrade", "war": "war", "valka": "war",
+    "pass": "pass", "nic": "pass", "pas": "pass", "done": "done", "hotovo": "done", "konec": "done",
+    "shift": "shift", "presun": "shift", "bank": "bank", "banka": "bank", "route": "route", "cesta": "route",
+    "offer": "offer", "nabidka": "offer", "accept": "accept", "prijmi": "accept",
+    "decline": "decline", "odmitni": "decline", "buy": "buy", "kup": "buy", "peace": "peace", "mir": "peace",
+    "move": "move", "tah": "move", "pohyb": "move", "princess": "princess", "princezna": "princess",
+    "unify": "unify", "sjednoceni": "unify", "sjednot": "unify", "hit": "hit", "zasah": "hit",
+    "poskozeni": "hit", "auto": "auto", "automaticky": "auto",
+}
+WORDS = {
+    "produkce": "production", "obchod": "trade", "vojenstvi": "military",
+    "pechota": "infantry", "pesak": "infantry", "lukostrelci": "archer", "lukostrelec": "archer",
+    "archers": "archer", "jizda": "cavalry", "jezdec": "cavalry",
+    "jidlo": "food", "vyrobky": "goods", "zbrane": "weapons", "zbran": "weapons", "weapon": "weapons",
+    "zlato": "gold",
+}
+FILLER = {"for", "za", "vp", "vb", "body", "bodu", "to", "do", "x"}
+USAGE = {
+    "develop": "develop TRACK", "build": "build ARMY PROVINCE", "fort": "fort PROVINCE",
+    "upgrade": "upgrade UNIT ARMY", "war": "war COUNTRY", "shift": "shift FROM_TRACK TO_TRACK",
+    "bank": "bank GIVE GET [COUNT]", "route": "route COUNTRY", "offer": "offer COUNTRY N GIVE for N GET",
+    "accept": "accept OFFER", "decline": "decline OFFER", "buy": "buy [COUNT] vp", "peace": "peace COUNTRY",
+    "move": "move UNIT PROVINCE", "princess": "princess UNIT PROVINCE", "hit": "hit UNIT [AMOUNT]",
+}
+
+
+def fold_text(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def format_move(move: tuple) -> str:
+    verb = move[0]
+    if verb == "bank":
+        return f"bank {move[1]} {move[2]} {move[3]}"
+    if verb == "offer":
+        return f"offer {move[1]} {move[3]} {move[2]} for {move[5]} {move[4]}"
+    if verb == "buy":
+        return f"buy {move[1]} vp"
+    return " ".join(str(part) for part in move)
+
+
+class _Reader:
+    def __init__(self, state: State, words: list[str], text: str):
+        self.state, self.words, self.text = state, words, text
+
+    def fail(self, what: str) -> GameError:
+        return invalid(f"In {self.text!r}: {what}.")
+
+    def take(self) -> str | None:
+        return self.words.pop(0) if self.words else None
+
+    def choice(self, options, label: str) -> str | None:
+        word = self.take()
+        if word is None:
+            return None
+        word = WORDS.get(word, word)
+        if word in options:
+            return word
+        hits = [o for o in options if o.startswith(word)]
+        if len(hits) == 1:
+            return hits[0]
+        raise self.fail(f"{word!r} is not a {label} ({', '.join(options)})")
+
+    def number(self, label: str) -> int | None:
+        word = self.take()
+        if word is None:
+            return None
+        if not word.isdigit():
+            raise self.fail(f"{word!r} is not a number ({label})")
+        return int(word)
+
+    def named(self, kind: str) -> str | None:
+        word = self.take()
+        if word is None:
+            return None
+        if kind == "province":
+            table = {pid: (pid, pid.split("_", 1)[-1], fold_text(p.name)) for pid, p in self.state.gmap.provinces.items()}
+        else:
+            table = {c.id: (c.id, fold_text(c.name)) for c in self.state.gmap.countries}
+        exact = [key for key, names in table.items() if word in names]
+        if exact:
+            return exact[0]
+        hits = [key for key, names in table.items() if any(n.startswith(word) for n in names)]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            raise GameError(ErrorCode.AMBIGUOUS, f"In {self.text!r}: {word!r} could be {', '.join(hits)}.", hits)
+        raise self.fail(f"there is no {kind} {word!r} on this map")
+
+
+def _pattern(reader: _Reader, verb: str) -> tuple:
+    r = reader
+    arms, res = ARMY_KINDS, RESOURCES
+    readers: dict[str, Callable[[], tuple]] = {
+        "develop": lambda: (r.choice(TRACKS, "track"),),
+        "build": lambda: (r.choice(arms, "kind of army"), r.named("province")),
+        "fort": lambda: (r.named("province"),),
+        "upgrade": lambda: (r.number("unit"), r.choice(arms, "kind of army")),
+        "war": lambda: (r.named("country"),), "peace": lambda: (r.named("country"),),
+        "route": lambda: (r.named("country"),),
+        "shift": lambda: (r.choice(TRACKS, "track"), r.choice(TRACKS, "track")),
+        "bank": lambda: (r.choice(res, "resource"), r.choice(res, "resource"), r.number("count") or 1),
+        "offer": lambda: _offer(r),
+        "accept": lambda: (r.number("offer"),), "decline": lambda: (r.number("offer"),),
+        "buy": lambda: (r.number("count") or 1,),
+        "move": lambda: (r.number("unit"), r.named("province")),
+        "princess": lambda: (r.number("unit"), r.named("province")),
+        "hit": lambda: (r.number("unit"), r.number("amount")),
+    }
+    args = readers[verb]() if verb in readers else ()
+    if reader.words:
+        raise reader.fail(f"unexpected {' '.join(reader.words)!r}; write {USAGE.get(verb, verb)}")
+    return (verb, *args)
+
+
+def _offer(r: _Reader) -> tuple:
+    country = r.named("country")
+    give_n = r.number("amount given")
+    give = r.choice(RESOURCES, "resource")
+    get_n = r.number("amount asked")
+    get = r.choice(RESOURCES, "resource")
+    if None in (country, give_n, give, get_n, get):
+        raise r.fail("write offer COUNTRY N RESOURCE for N RESOURCE")
+    return (country, give, give_n, get, get_n)
+
+
+def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], list[str]]) -> tuple:
+    if state.phase == "over":
+        raise GameError(ErrorCode.GAME_OVER, "The game is over.")
+    words = [w for w in fold_text(text).replace(",", " ").split() if w not in FILLER]
+    if not words or words[0] not in VERBS:
+        raise syntax(f"{text.strip()!r} is not a Warriors & Traders order.", legal_texts())
+    if seat not in rules.to_move(state):
+        raise GameError(ErrorCode.NOT_YOUR_TURN, f"You have nothing to do now ({rules.phase_name(state)}).")
+    reader = _Reader(state, words[1:], text.strip())
+    pattern = _pattern(reader, VERBS[words[0]])
+    if pattern[0] == "hit" and pattern[2] is None and state.battle is not None:
+        pattern = ("hit", pattern[1], remaining(state.battle, seat))  # "hit UNIT": all that is left
+    if None not in pattern:
+        reason = rules.why_not(state, seat, pattern)
+        if reason:
+            raise illegal(f"{text.strip()!r} is not legal now: {reason}", legal_texts())
+        return pattern
+    matches = [m for m in rules.legal(state, seat)
+               if len(m) == len(pattern) and all(p is None or p == v for p, v in zip(pattern, m))]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise illegal(f"No legal order matches {text.strip()!r} in {rules.phase_name(state)}.", legal_texts())
+    raise GameError(ErrorCode.AMBIGUOUS, f"{text.strip()!r} could mean several orders; say which.",
+                    [format_move(m) for m in matches[:40]])

@@ -1,0 +1,129 @@
+"""Pictures of a view: plain text for mail, SVG for the web (a generated layout: countries on
+a grid in play order, provinces on a ring inside each), and the turn-file template."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from pbem.games.warriors_traders.data import LEVELS, MAPS
+from pbem.games.warriors_traders.state import State
+
+SHORT = {"infantry": "I", "archer": "A", "cavalry": "C", "princess": "P", "fort": "F"}
+COLOURS = ("#c0392b", "#2e6fba", "#2e8b57", "#d4a017", "#7d3c98", "#e67e22")
+TYPE_MARK = {"capital": "*", "trade_center": "$", "ordinary": "", "conquered": "~"}
+
+
+def _who(names: Sequence[str], seat: int | None) -> str:
+    if seat is None:
+        return "free"
+    if seat == -1:
+        return "barbarians"
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+
+def _units_by_province(view: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for u in view["units"]:
+        out.setdefault(u["province"], []).append(u)
+    return out
+
+
+def _unit_text(u: Mapping[str, Any]) -> str:
+    marks = ("!" if u["engaged"] else "") + ("v" if u["retreated"] else "") + (f"-{u['damage']}" if u["damage"] else "")
+    owner = "b" if u["owner"] == -1 else str(u["owner"] + 1)
+    return f"{SHORT[u['kind']]}{u['id']}/{owner}{marks}"
+
+
+def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    lines = [f"Warriors & Traders — {view['map_title']} (approximate data) — {view['label']}",
+             f"Victory at {view['threshold']} VP" + (" per alliance" if view["alliance"] else "")]
+    for p in view["players"]:
+        levels = " ".join(f"{t[0].upper()}{LEVELS[lv - 1]}({p['tokens'][t]})" for t, lv in p["levels"].items())
+        stock = " ".join(f"{r} {n}" for r, n in p["stock"].items())
+        team = f" side {p['team'] + 1}" if view["alliance"] else ""
+        lines.append(f"{_who(names, p['seat'])} ({p['country_name']}{team}): {p['vp']} VP | {stock} | {levels}"
+                     f" | AP {p['action_points']} bank {p['bank_ratio']}:1")
+    for w in view["wars"]:
+        lines.append(f"War: side {w['teams'][0] + 1} against side {w['teams'][1] + 1} since turn {w['since']}")
+    for o in view["offers"]:
+        lines.append(f"Offer {o['id']}: {_who(names, o['from'])} gives {o['give_n']} {o['give']} "
+                     f"to {_who(names, o['to'])} for {o['get_n']} {o['get']}")
+    if view["battle"]:
+        b = view["battle"]
+        lines.append(f"Battle in {b['province']}: {_who(names, b['attacker'])} ({b['damage'][0]} damage) against "
+                     f"{_who(names, b['defender'])} ({b['damage'][1]} damage)")
+    units = _units_by_province(view)
+    country = None
+    for prov in view["provinces"]:
+        if prov["country"] != country:
+            country = prov["country"]
+            lines.append(f"[{country}]")
+        here = " ".join(_unit_text(u) for u in units.get(prov["id"], []))
+        lines.append(f"  {prov['id']}{TYPE_MARK[prov['type']]} ({_who(names, prov['owner'])}): {here}")
+    lines.append("Units: I infantry, A archer, C cavalry, P princess, F fort; /N owner seat, b barbarian; "
+                 "! must fight, v retreated, -N damage. * capital, $ trade centre, ~ conquered.")
+    return "\n".join(lines)
+
+
+def layout(map_name: str) -> dict[str, tuple[int, int]]:
+    """Province centres: countries on a 4-column grid in play order, provinces on a ring."""
+    gmap = MAPS[map_name]
+    points: dict[str, tuple[int, int]] = {}
+    for i, country in enumerate(gmap.countries):
+        cx, cy = 130 + (i % 4) * 240, 130 + (i // 4) * 240
+        n = len(country.provinces)
+        for j, pid in enumerate(country.provinces):
+            angle = 2 * math.pi * j / n - math.pi / 2
+            points[pid] = (round(cx + 70 * math.cos(angle)), round(cy + 70 * math.sin(angle)))
+    return points
+
+
+def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    gmap = MAPS[view["map"]]
+    pos = layout(view["map"])
+    units = _units_by_province(view)
+    rows = (len(gmap.countries) + 3) // 4
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 980 {rows * 240 + 60}" font-family="sans-serif">',
+           f'<title>{escape(view["map_title"])} — {escape(view["label"])}</title>']
+    for a, b, kind in gmap.edges:
+        (x1, y1), (x2, y2) = pos[a], pos[b]
+        dash = ' stroke-dasharray="6 4"' if kind == "sea" else ""
+        out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#999"{dash}/>')
+    for i, country in enumerate(gmap.countries):
+        cx, cy = 130 + (i % 4) * 240, 130 + (i // 4) * 240
+        out.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" font-size="13" fill="#555">'
+                   f'{escape(country.name)} ({country.order})</text>')
+    for prov in view["provinces"]:
+        x, y = pos[prov["id"]]
+        owner = prov["owner"]
+        fill = COLOURS[owner % len(COLOURS)] if owner is not None else (
+            "#777" if any(u["owner"] == -1 for u in units.get(prov["id"], [])) else "#eee")
+        width = ' stroke-width="3"' if prov["type"] == "capital" else ""
+        out.append(f'<g><title>{escape(prov["name"])} ({prov["type"]}): {escape(_who(names, owner))}</title>'
+                   f'<circle cx="{x}" cy="{y}" r="26" fill="{fill}" stroke="#333"'
+                   f'{width}/>'
+                   f'<text x="{x}" y="{y - 30}" text-anchor="middle" font-size="10">'
+                   f'{escape(prov["id"].split("_", 1)[-1])}{TYPE_MARK[prov["type"]]}</text>'
+                   f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="9" fill="#fff">'
+                   f'{escape(" ".join(SHORT[u["kind"]] for u in units.get(prov["id"], [])))}</text></g>')
+    legend = "  ".join(f"{_who(names, p['seat'])}: {p['vp']} VP" for p in view["players"])
+    out.append(f'<text x="10" y="{rows * 240 + 40}" font-size="13">{escape(legend)} — approximate map</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def turn_template(state: State, seat: int, names: Sequence[str], label: str, legal: list[str]) -> str:
+    player = state.players[seat]
+    lines = [f"# Warriors & Traders: {label}",
+             f"# {_who(names, seat)} plays {state.gmap.country(player.country).name}; "
+             f"stock: food {player.stock[0]}, goods {player.stock[1]}, weapons {player.stock[2]}, gold {player.stock[3]}",
+             "# One order per line; the file is checked whole. Czech keywords work too (see the docs).",
+             "# Legal orders now (first 60):"]
+    lines += [f"#   {text}" for text in legal[:60]]
+    if len(legal) > 60:
+        lines.append(f"#   ... and {len(legal) - 60} more")
+    lines.append("# The file ends with the order that closes your part of this step (done / pass / auto).")
+    return "\n".join(lines) + "\n"

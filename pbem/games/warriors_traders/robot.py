@@ -1,0 +1,29 @@
+"""A purposeful random player, for the conformance suite and the seeded test runs: it ends
+steps often enough that games finish quickly, and prefers building and attacking."""
+
+from __future__ import annotations
+
+import random
+
+from pbem.games.warriors_traders import rules
+from pbem.games.warriors_traders.state import State
+
+STAY = {"trade": 0.45, "special": 0.4, "shift": 0.85, "move": 0.2, "princess": 0.5, "battle": 0.3}
+PREFER = {"develop": 3, "build": 4, "fort": 4, "upgrade": 2, "war": 1, "move": 3, "buy": 3, "bank": 2,
+          "offer": 1, "accept": 3, "route": 2, "peace": 2, "unify": 20, "hit": 1, "princess": 1}
+
+
+def choose(state: State, seat: int, moves: list[tuple], rng: random.Random) -> tuple:
+    trivial = rules.trivial_move(state, seat)
+    others = [m for m in moves if m != trivial]
+    step = rules.current_step(state) or state.phase
+    if not others or (trivial in moves and rng.random() < STAY.get(step, 0.03)):
+        return trivial if trivial in moves else moves[rng.randrange(len(moves))]
+    weights = [PREFER.get(m[0], 1) * (3 if m[0] == "move" and _attacks(state, seat, m) else 1) for m in others]
+    return rng.choices(others, weights)[0]
+
+
+def _attacks(state: State, seat: int, move: tuple) -> bool:
+    from pbem.games.warriors_traders.maneuvers import hostile
+
+    return hostile(state, seat, move[2])

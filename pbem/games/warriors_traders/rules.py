@@ -1,0 +1,205 @@
+"""Legality in one place: which moves a seat may make now (``why_not``), the candidates that
+``legal_moves`` filters, and the facts a legal move causes (``move_facts``).
+
+Moves are tuples: ``("develop", "trade")``, ``("build", "infantry", "w_paris")``,
+``("move", 12, "w_rouen")``, ``("hit", 12, 3)``, ``("done",)`` ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from pbem.games.warriors_traders import development as dev
+from pbem.games.warriors_traders import maneuvers as man
+from pbem.games.warriors_traders import trade
+from pbem.games.warriors_traders.data import RESOURCES, RULES, TRACKS
+from pbem.games.warriors_traders.state import State, country_seat
+
+TRADE_VERBS = ("bank", "route", "offer", "accept", "decline", "buy", "peace")
+
+
+def actor(state: State) -> int | None:
+    return state.queue[0][1] if state.queue else None
+
+
+def current_step(state: State) -> str:
+    if state.phase == "development":
+        return state.queue[0][0] if state.queue else ""
+    return state.step
+
+
+def to_move(state: State) -> list[int]:
+    if state.phase == "setup":
+        return [s for s in state.seats if state.players[s].placed < RULES.raw["setup"]["development_tokens"]]
+    if state.phase == "trade":
+        return [s for s in state.seats if s not in state.done]
+    if state.phase == "development" and state.queue:
+        return [state.queue[0][1]]
+    if state.phase == "maneuvers" and state.queue and state.step:
+        return man.allocators(state) if state.step == "battle" else [state.queue[0][1]]
+    return []
+
+
+def trivial_move(state: State, seat: int) -> tuple:
+    """The move that ends the seat's part of the step (also the deadline default)."""
+    step = current_step(state)
+    if state.phase == "setup":
+        return ("develop", "production")
+    if step == "battle":
+        return ("auto",)
+    if step in ("action1", "action2", "shift", "bonus"):
+        return ("pass",)
+    return ("done",)
+
+
+def _action_steps(step: str) -> bool:
+    return step in ("action1", "action2", "bonus")
+
+
+def why_not(state: State, seat: int, move: tuple) -> str | None:
+    """None when ``move`` is legal for ``seat`` now, else a sentence saying why not."""
+    if seat not in to_move(state):
+        return "It is not your turn to move."
+    verb, step = move[0], current_step(state)
+    if state.phase == "setup":
+        return None if verb == "develop" else "Place your starting development tokens first: develop TRACK."
+    if move == trivial_move(state, seat) and state.phase != "setup":
+        return None
+    if state.phase == "trade":
+        return _why_not_trade(state, seat, move)
+    if _action_steps(step) and verb in dev.ACTIONS:
+        return dev.why_not_action(state, seat, move)
+    if step == "special" and verb in dev.ACTIONS:
+        return dev.why_not_special(state, seat, move)
+    if step == "shift" and verb == "shift":
+        return dev.why_not_shift(state, seat, move[1], move[2])
+    if step in ("move", "princess") and verb == "unify":
+        return None if man.unification_size(state, seat) else \
+            "Unification needs every capital, trade centre and ordinary province of your country, once a game."
+    if step == "move" and verb == "move":
+        return man.why_not_move(state, seat, move[1], move[2])
+    if step == "princess" and verb == "princess":
+        return man.why_not_princess(state, seat, move[1], move[2])
+    if step == "battle" and verb == "hit":
+        return man.why_not_hit(state, seat, move[1], move[2])
+    return f"'{verb}' is not an order for {phase_name(state)}."
+
+
+def _why_not_trade(state: State, seat: int, move: tuple) -> str | None:
+    verb = move[0]
+    if verb == "bank":
+        return trade.why_not_bank(state, seat, move[1], move[2], move[3])
+    if verb == "route":
+        return trade.why_not_route(state, seat, country_seat(state, move[1]))
+    if verb == "offer":
+        return trade.why_not_offer(state, seat, country_seat(state, move[1]), *move[2:])
+    if verb in ("accept", "decline"):
+        return trade.why_not_answer(state, seat, move[1], verb == "accept")
+    if verb == "buy":
+        return trade.why_not_buy(state, seat, move[1])
+    if verb == "peace":
+        return trade.why_not_peace(state, seat, move[1])
+    return f"'{verb}' is not an order for the trade phase."
+
+
+def phase_name(state: State) -> str:
+    names = {"action1": "the first action", "action2": "the second action", "special": "special actions",
+             "shift": "moving a development token", "move": "army movement", "battle": "damage assignment",
+             "princess": "princess movement", "bonus": "unification bonus actions"}
+    step = current_step(state)
+    return names.get(step, f"the {state.phase} phase")
+
+
+def candidates(state: State, seat: int) -> Iterator[tuple]:
+    """Moves worth checking now; ``legal_moves`` keeps those ``why_not`` accepts."""
+    step = current_step(state)
+    if state.phase == "setup":
+        yield from (("develop", t) for t in TRACKS)
+        return
+    yield trivial_move(state, seat)
+    if state.phase == "trade":
+        yield from trade.trade_candidates(state, seat)
+    elif _action_steps(step) or step == "special":
+        yield from dev.action_candidates(state, seat)
+    elif step == "shift":
+        yield from (("shift", a, b) for a in TRACKS for b in TRACKS if a != b)
+    elif step in ("move", "princess"):
+        yield ("unify",)
+        kind = "move" if step == "move" else "princess"
+        for u in state.units:
+            if u.owner == seat and (u.is_army if kind == "move" else u.kind == "princess") and u.ap > 0:
+                yield from ((kind, u.id, p) for p in state.gmap.neighbours[u.province])
+    elif step == "battle" and state.battle is not None:
+        left = man.remaining(state.battle, seat)
+        for u in man.combat.targets(state, state.battle, seat):
+            yield from (("hit", u.id, n) for n in range(1, left + 1))
+
+
+def legal(state: State, seat: int) -> list[tuple]:
+    seen: list[tuple] = []
+    for move in candidates(state, seat):
+        if move not in seen and why_not(state, seat, move) is None:
+            seen.append(move)
+    return seen
+
+
+def has_choice(state: State, seat: int) -> bool:
+    """Whether ``seat`` has a legal move other than the one that ends its part of the step."""
+    trivial = trivial_move(state, seat)
+    return any(m != trivial and why_not(state, seat, m) is None for m in candidates(state, seat))
+
+
+def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
+    """The facts of a legal move (follow-ups are added by ``flow``)."""
+    verb, step = move[0], current_step(state)
+    if state.phase == "setup":
+        return [{"kind": "TrackDeveloped", "seat": seat, "source": "setup", "track": move[1]}]
+    if state.phase == "trade":
+        return _trade_facts(state, seat, move)
+    if verb == "pass":
+        return [{"kind": "Passed", "seat": seat, "step": step}]
+    if verb in dev.ACTIONS:
+        source = "action" if step in ("action1", "action2") else (
+            "bonus" if step == "bonus" else dev.special_slot(state, seat, move))
+        return dev.action_facts(state, seat, move, source)
+    if verb == "done":
+        kind = {"special": "Passed", "move": "MovementEnded", "princess": "ManeuverEnded"}[step]
+        return [{"kind": kind, "seat": seat, "step": step}]
+    if verb == "shift":
+        return [{"kind": "TokenShifted", "seat": seat, "from": move[1], "to": move[2]}]
+    if verb == "unify":
+        size = man.unification_size(state, seat)
+        return [{"kind": "UnificationDeclared", "seat": seat, "size": size, "actions": man.bonus_actions(size)}]
+    if verb == "move":
+        return man.move_facts(state, seat, move[1], move[2])
+    if verb == "princess":
+        return [{"kind": "PrincessMoved", "seat": seat, "unit": move[1], "to": move[2]}]
+    if verb == "hit":
+        return [man.hit_fact(seat, move[1], move[2])]
+    if verb == "auto":
+        return man.auto_hits(state, seat)
+    raise ValueError(f"no facts for {move!r}")
+
+
+def _trade_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
+    verb = move[0]
+    if verb == "done":
+        return [{"kind": "TradeFinished", "seat": seat}]
+    if verb == "bank":
+        return [trade.bank_fact(state, seat, move[1], move[2], move[3])]
+    if verb == "route":
+        return [{"kind": "RouteOpened", "seat": seat, "to": country_seat(state, move[1])}]
+    if verb == "offer":
+        return [trade.offer_fact(state, seat, country_seat(state, move[1]), *move[2:])]
+    if verb in ("accept", "decline"):
+        return [{"kind": "OfferAccepted" if verb == "accept" else "OfferDeclined", "seat": seat, "offer": move[1]}]
+    if verb == "buy":
+        return [{"kind": "VPBought", "seat": seat, "count": move[1],
+                 "gold": move[1] * RULES.value("vp_price_gold")}]
+    if verb == "peace":
+        return [trade.peace_fact(state, seat, move[1])]
+    raise ValueError(f"no facts for {move!r}")
+
+
+__all__ = ["legal", "why_not", "move_facts", "to_move", "has_choice", "trivial_move", "RESOURCES"]

@@ -1,0 +1,165 @@
+"""The ``GameSpec`` of Warriors & Traders: options, setup, the contract's methods and the
+turn-file hooks. The rules live in the sibling modules; this file only ties them together."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.games.base import ErrorCode, GameError, GameSpec, Option, Rng, Standing, illegal, invalid
+from pbem.games.warriors_traders import describe, moves, render, rules, scoring
+from pbem.games.warriors_traders.data import MAPS
+from pbem.games.warriors_traders.evolve import evolve
+from pbem.games.warriors_traders.flow import follow_ups
+from pbem.games.warriors_traders.state import State
+from pbem.games.warriors_traders.view import view
+
+AUTO_TEAMS = {4: "12/34", 6: "123/456"}
+
+
+def parse_teams(text: str, players: int) -> list[int]:
+    """Seat numbers (1-based) grouped by slashes, e.g. ``12/34`` or ``12/34/56``."""
+    text = AUTO_TEAMS.get(players, "") if text == "auto" else text
+    groups = [g for g in text.split("/") if g]
+    seats = [c for g in groups for c in g]
+    if sorted(seats) != [str(i) for i in range(1, players + 1)] or len({len(g) for g in groups}) != 1 \
+            or len(groups) < 2:
+        raise invalid(f"teams={text!r} must split seats 1..{players} into equal teams, like 12/34, 123/456 or 12/34/56.")
+    teams = [0] * players
+    for number, group in enumerate(groups):
+        for c in group:
+            teams[int(c) - 1] = number
+    return teams
+
+
+class WarriorsTraders(GameSpec):
+    name = "warriors-traders"
+    title = "Warriors & Traders"
+    min_players = 2
+    max_players = 6
+    options = (
+        Option("map", "board side: west (Western Europe) or east (Eastern Europe); both maps are approximations",
+               "west", ("west", "east")),
+        Option("mode", "free-for-all, or alliance (4 players 2v2, 6 players 3v3 or 2v2v2)",
+               "free-for-all", ("free-for-all", "alliance")),
+        Option("teams", "alliance teams as seat numbers: auto (12/34, 123/456), or e.g. 13/24, 12/34/56", "auto"),
+        Option("countries", "random: shuffled country cards; order: seat N plays country N", "random",
+               ("random", "order")),
+        Option("cavalry_level", "military level that unlocks cavalry (the seed says VI; NOTES 3.3.1)", "VI",
+               ("VI", "V")),
+        Option("attack_ap", "action points an army needs to enter a hostile province (2 = step + battle)", "2",
+               ("2", "1")),
+        Option("vp_purchase", "who may buy VP in the trade phase: trade-centre holders, or anyone", "trade-centre",
+               ("trade-centre", "anyone")),
+        Option("edition", "first (the seed) or revised (one extra infantry in each capital)", "first",
+               ("first", "revised")),
+    )
+
+    # -- options and setup -----------------------------------------------------------------
+    def normalize_options(self, raw: Mapping[str, str], players: int) -> dict[str, str]:
+        options = super().normalize_options(raw, players)
+        if options["mode"] == "alliance":
+            if players not in (4, 6):
+                raise invalid("Alliance games are for 4 players (2v2) or 6 players (3v3 or 2v2v2).")
+            parse_teams(options["teams"], players)
+        return options
+
+    def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[dict[str, Any]]:
+        self.check_players(players)
+        options = self.normalize_options(options, players)
+        gmap = MAPS[options["map"]]
+        countries = [c.id for c in gmap.countries]
+        chosen = rng.shuffle(countries)[:players] if options["countries"] == "random" else countries[:players]
+        alliance = options["mode"] == "alliance"
+        teams = parse_teams(options["teams"], players) if alliance else list(range(players))
+        config = {"map": options["map"], "alliance": alliance,
+                  "cavalry_level": 5 if options["cavalry_level"] == "V" else 6,
+                  "attack_ap": int(options["attack_ap"]), "vp_anyone": options["vp_purchase"] == "anyone",
+                  "revised": options["edition"] == "revised"}
+        facts = [{"kind": "GameStarted", "players": players, "config": config, "countries": chosen, "teams": teams}]
+        more, _ = follow_ups(evolve(None, facts[0]))
+        return facts + more
+
+    # -- the rules -------------------------------------------------------------------------
+    def evolve(self, state: State | None, fact: dict[str, Any]) -> State:
+        return evolve(state, fact)
+
+    def to_move(self, state: State) -> list[int]:
+        return rules.to_move(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[tuple]:
+        return rules.legal(state, seat) if seat in rules.to_move(state) else []
+
+    def parse_move(self, state: State, seat: int, text: str) -> tuple:
+        return moves.parse_move(state, seat, text, lambda: self.legal_texts(state, seat))
+
+    def format_move(self, move: tuple) -> str:
+        return moves.format_move(move)
+
+    def decide(self, state: State, seat: int, move: tuple, rng: Rng) -> list[dict[str, Any]]:
+        if state.phase == "over":
+            raise GameError(ErrorCode.GAME_OVER, "The game is over.")
+        if seat not in rules.to_move(state):
+            raise GameError(ErrorCode.NOT_YOUR_TURN, f"You have nothing to do now ({rules.phase_name(state)}).")
+        reason = rules.why_not(state, seat, move) if isinstance(move, tuple) and move else "That is not an order."
+        if reason:
+            raise illegal(f"{moves.format_move(move) if isinstance(move, tuple) else move!r}: {reason}",
+                          self.legal_texts(state, seat))
+        facts = rules.move_facts(state, seat, move)
+        after = state
+        for fact in facts:
+            after = evolve(after, fact)
+        more, _ = follow_ups(after)
+        return facts + more
+
+    def outcome(self, state: State) -> list[Standing] | None:
+        return scoring.standings(state) if state.phase == "over" else None
+
+    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+        return view(state, viewer, self.phase_label(state))
+
+    # -- presentation ------------------------------------------------------------------------
+    def render_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        return render.render_text(view, names)
+
+    def render_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return render.render_svg(view, names)
+
+    def describe_fact(self, fact: dict[str, Any], names: Sequence[str]) -> str:
+        return describe.describe_fact(fact, names)
+
+    def public_move_text(self, state: State, seat: int, move: tuple) -> str:
+        if move and move[0] in ("hit", "auto"):
+            return "assign damage"
+        return self.format_move(move)
+
+    def random_move(self, state: State, seat: int, rng: random.Random) -> tuple:
+        from pbem.games.warriors_traders.robot import choose
+
+        return choose(state, seat, self.legal_moves(state, seat), rng)
+
+    def default_move(self, state: State, seat: int) -> tuple | None:
+        if seat not in rules.to_move(state):
+            return None
+        return rules.trivial_move(state, seat)
+
+    # -- turn files ------------------------------------------------------------------------
+    def phase_label(self, state: State) -> str:
+        if state.phase == "over":
+            return "game over"
+        if state.phase == "setup":
+            return "setup"
+        label = f"turn {state.turn}, {state.phase}"
+        step = rules.current_step(state)
+        return f"{label}, {rules.phase_name(state)}" if step else label
+
+    def turn_template(self, state: State, seat: int, names: Sequence[str]) -> str:
+        return render.turn_template(state, seat, names, self.phase_label(state),
+                                    [self.format_move(m) for m in self.legal_moves(state, seat)])
+
+    def end_of_turn_file(self, state: State, seat: int) -> tuple | None:
+        return self.default_move(state, seat)
+
+
+SPEC = WarriorsTraders()
