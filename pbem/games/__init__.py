@@ -6,6 +6,7 @@ Discovery keeps games independent: adding a game is adding its folder, nothing e
 from __future__ import annotations
 
 import importlib
+import logging
 import pkgutil
 from functools import cache
 
@@ -14,19 +15,34 @@ from pbem.games.base import ErrorCode, GameError, GameSpec
 __all__ = ["catalog", "get_spec", "register", "GameSpec"]
 
 _extra: dict[str, GameSpec] = {}
+_broken: dict[str, str] = {}
+log = logging.getLogger(__name__)
 
 
 @cache
 def _discovered() -> dict[str, GameSpec]:
+    # A game that fails to import is left out (and logged) rather than taking every other
+    # game down with it; tests/test_registry.py fails the build when any game is broken.
     specs: dict[str, GameSpec] = {}
     for module in pkgutil.iter_modules(__path__):
         if not module.ispkg:
             continue
-        package = importlib.import_module(f"{__name__}.{module.name}")
+        try:
+            package = importlib.import_module(f"{__name__}.{module.name}")
+        except Exception as error:  # noqa: BLE001 - reported through broken()
+            _broken[module.name] = f"{type(error).__name__}: {error}"
+            log.error("game package %s does not import: %s", module.name, _broken[module.name])
+            continue
         spec = getattr(package, "SPEC", None)
         if isinstance(spec, GameSpec):
             specs[spec.name] = spec
     return specs
+
+
+def broken() -> dict[str, str]:
+    """Game packages that failed to import, with the error."""
+    _discovered()
+    return dict(_broken)
 
 
 def register(spec: GameSpec) -> None:

@@ -66,6 +66,23 @@ def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = ()) -> Report:
 
 
 def verify_export(document: dict[str, Any], trusted: Sequence[VerifierKey] = ()) -> Report:
+    try:
+        return _verify(document, trusted)
+    except VerificationError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        # A forged document can be malformed in ways no check names; it is still refused.
+        raise VerificationError("document", f"malformed ({type(error).__name__}: {error})") from error
+
+
+def _commitment_matches(salt: Any, value: Any, expected: Any) -> bool:
+    try:
+        return commit(salt, value) == expected
+    except (TypeError, ValueError, NotCanonical):
+        return False
+
+
+def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey]) -> Report:
     report = Report()
     entries, keys = _check_shape(document, trusted, report)
     _check_sequence(document["game"], entries)
@@ -188,7 +205,8 @@ def _check_openings(entries: list[dict], openings: list[Any], report: Report) ->
             raise VerificationError(f"opening {index}", "missing")
         count += _check_facts(where, entry, opening)
         draws += _check_draws(where, entry, opening, seed, game_id, [list(n) for n in nonces], index)
-        if "command_commitment" in entry and commit(opening.get("command_salt", ""), opening.get("command")) != entry["command_commitment"]:
+        if "command_commitment" in entry and not _commitment_matches(
+                opening.get("command_salt"), opening.get("command"), entry["command_commitment"]):
             raise VerificationError(where, "the opened command does not match its commitment")
     report.checked.append("the seed matches the commitment published before any move")
     report.checked.append(f"{count} hidden facts match their commitments")
@@ -202,7 +220,8 @@ def _check_facts(where: str, entry: dict, opening: dict) -> int:
     hidden = 0
     for number, (shown, fact, salt) in enumerate(zip(public, full, salts)):
         try:
-            matches = public_fact(fact, salt) == shown
+            well_formed = (salt is None) == (SECRET not in fact)
+            matches = well_formed and public_fact(fact, salt) == shown
         except (KeyError, TypeError, ValueError, AssertionError):
             matches = False
         if not matches:
@@ -218,7 +237,8 @@ def _check_draws(where: str, entry: dict, opening: dict, seed: bytes, game_id: s
             raise VerificationError(where, "draws are opened but none were committed")
         return 0
     transcript = opening.get("draws")
-    if commit(opening.get("draws_salt", ""), transcript) != published["commitment"] or len(transcript) != published["count"]:
+    if not _commitment_matches(opening.get("draws_salt"), transcript, published["commitment"]) \
+            or len(transcript) != published["count"]:
         raise VerificationError(where, "the opened draws do not match their commitment")
     bad = rederive(seed, game_id, nonces, index, transcript)
     if bad is not None:

@@ -1,0 +1,84 @@
+"""The command line, end to end: a new game played to the end, exported and verified."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import main
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(main, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+def _new(run, *extra):
+    result = run("new", "hidden-pig", "--player", "ann@example.org", "--player", "bob@example.org", *extra)
+    assert result.exit_code == 0, result.output
+    return result.output.strip()
+
+
+def test_catalog_lists_games_with_player_counts(run):
+    result = run("catalog")
+    assert "hidden-pig: Hidden Pig (test game) (2-4 players)" in result.output
+    assert "--option rounds=3" in result.output
+
+
+def test_new_prints_only_the_game_id(run):
+    game_id = _new(run)
+    assert game_id.startswith("hidden-pig-") and "\n" not in game_id
+
+
+def test_new_autoplay_export_verify(run, tmp_path):
+    game_id = _new(run, "--seed", "00" * 32)
+    assert "is over" in run("autoplay", game_id, "--seed", "4").output
+    shown = json.loads(run("show", game_id, "--json").output)
+    assert {"id", "game", "version", "over", "waiting_for", "standings"} <= set(shown)
+    assert shown["over"] is True and len(shown["standings"]) == 2
+    exported = tmp_path / "game.json"
+    assert run("export", game_id, "-o", str(exported)).exit_code == 0
+    result = run("verify", str(exported))
+    assert result.exit_code == 0 and result.output.startswith("valid:")
+    assert json.loads(exported.read_text())["entries"][0]["seed_source"] == "test"
+
+    data = bytearray(exported.read_bytes())
+    spot = data.index(b'"command":"') + len(b'"command":"')
+    data[spot:spot + 4] = b"hold" if bytes(data[spot:spot + 4]) == b"roll" else b"roll"
+    exported.write_bytes(bytes(data))
+    result = run("verify", str(exported))
+    assert result.exit_code == 1 and "INVALID: checkpoint" in result.output
+
+
+def test_move_show_and_history(run):
+    game_id = _new(run, "--seed", "01" * 32)
+    run("join", game_id, "--as", "ann@example.org", "--nonce", "hello")
+    assert "version 4" in run("join", game_id, "--as", "bob@example.org").output
+    waiting = json.loads(run("show", game_id, "--json").output)["waiting_for"][0]["name"]
+    mover = f"{waiting}@example.org"
+    assert run("move", game_id, "--as", mover, "hold").exit_code == 0
+    refused = run("move", game_id, "--as", mover, "hold")
+    assert refused.exit_code == 2 and "It is not" in refused.output and "nothing was applied" in refused.output
+    assert "version 4 of 5" in run("show", game_id, "--at", "4").output
+    history = run("history", game_id).output
+    assert "started" in history and "moved" in history
+
+
+def test_verify_rejects_a_file_that_is_not_an_export(run, tmp_path):
+    junk = tmp_path / "junk.json"
+    junk.write_text("{}\n")
+    result = run("verify", str(junk))
+    assert result.exit_code == 1 and "INVALID" in result.output
+
+
+def test_key_prints_a_verifier_key_that_parses(run):
+    from pbem.ledger.notes import VerifierKey
+
+    text = run("key").output.strip()
+    assert VerifierKey.parse(text).name == "pbem.localhost"
