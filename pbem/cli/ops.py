@@ -1,0 +1,65 @@
+"""Operator commands: import (restore an ended game from its export) and export-all (a
+verifiable backup of every game)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from pbem.ledger.verify import VerificationError, export_bytes
+from pbem.service.importer import ImportRefused, import_game
+from pbem.service.service import GameService
+
+
+@click.command(name="import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--player", "players", multiple=True,
+              help="a seat's mail address, in seat order (repeat; optional: exports carry no addresses)")
+@click.option("--adopt-keys", is_flag=True,
+              help="trust the verifier keys inside the export (a game signed by another server or a lost key)")
+def import_(file: Path, players: tuple[str, ...], adopt_keys: bool) -> None:
+    """Restore an ended game from its export, after verifying it completely."""
+    data = file.read_bytes()
+    try:
+        document = json.loads(data.decode("utf-8"))
+        if export_bytes(document) != data:
+            raise VerificationError("file", "not in canonical form: it was changed after export")
+        result = import_game(GameService(), document, players, adopt_keys)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        click.echo(f"INVALID: the file is not a JSON export ({error})", err=True)
+        sys.exit(1)
+    except VerificationError as error:
+        click.echo(f"INVALID: {error}", err=True)
+        sys.exit(1)
+    except ImportRefused as error:
+        click.echo(f"refused: {error}", err=True)
+        sys.exit(2)
+    what = "was already here" if result.already_present else "imported"
+    click.echo(f"{what}: game {result.game_id}, {result.entries} entries, {result.checkpoints} checkpoints")
+    if not result.identical:
+        click.echo("note: this server lists other verifier keys, so its export of the game differs "
+                   "from the file in 'keys' (it still verifies)")
+
+
+@click.command(name="export-all")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+def export_all(folder: Path) -> None:
+    """Write every game's export to FOLDER/<game id>.json (ended games can be imported again)."""
+    svc = GameService()
+    folder.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for game_id in svc.game_ids():
+        target = folder / f"{game_id}.json"
+        temporary = target.with_suffix(".tmp")
+        temporary.write_bytes(export_bytes(svc.export(game_id)))
+        temporary.replace(target)
+        count += 1
+    click.echo(f"{count} games exported to {folder}")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(import_)
+    group.add_command(export_all)
