@@ -28,6 +28,15 @@ class NoteError(ValueError):
     """A note or key that is malformed or whose signature does not verify."""
 
 
+def b64decode_strict(text: str) -> bytes:
+    """Base64 that has exactly one spelling: unused padding bits must be zero, so that no
+    two texts decode to the same bytes (a changed character is always a changed value)."""
+    raw = base64.b64decode(text, validate=True)
+    if base64.b64encode(raw).decode() != text:
+        raise binascii.Error("non-canonical base64")
+    return raw
+
+
 def _check_name(name: str) -> None:
     if not name or any(c.isspace() or c == "+" for c in name):
         raise NoteError(f"key name {name!r} must be non-empty, without spaces or '+'")
@@ -54,7 +63,7 @@ class VerifierKey:
     def parse(cls, text: str) -> VerifierKey:
         try:
             name, hex_id, encoded = text.strip().split("+", 2)
-            raw = base64.b64decode(encoded, validate=True)
+            raw = b64decode_strict(encoded)
         except (ValueError, binascii.Error) as error:
             raise NoteError(f"not a verifier key: {text.strip()!r}") from error
         if len(raw) != 33 or raw[:1] != ALGORITHM_ED25519:
@@ -122,7 +131,7 @@ def open_note(note: str, keys: Iterable[VerifierKey]) -> tuple[str, list[Verifie
             raise NoteError(f"malformed signature line {line!r}")
         name, _, blob = line[len(SIGNATURE_PREFIX):].rpartition(" ")
         try:
-            raw = base64.b64decode(blob, validate=True)
+            raw = b64decode_strict(blob)
         except binascii.Error as error:
             raise NoteError(f"signature of {name!r} is not base64") from error
         key = known.get((name, raw[:4]))
@@ -147,7 +156,7 @@ class Checkpoint:
         lines = text.split("\n")
         try:
             origin, size, encoded = lines[0], int(lines[1]), lines[2]
-            digest = base64.b64decode(encoded, validate=True)
+            digest = b64decode_strict(encoded)
         except (IndexError, ValueError, binascii.Error) as error:
             raise NoteError("malformed checkpoint text") from error
         if len(digest) != 32 or size < 0 or not origin:
