@@ -18,7 +18,7 @@ from .state import GameState
 PLAY, TUCK, SWAP, PASS = "play", "tuck", "swap", "pass"
 
 VERBS = {
-    "play": PLAY, "hraj": PLAY, "zahraj": PLAY, "poloz": PLAY, "play:": PLAY,
+    "play": PLAY, "hraj": PLAY, "zahraj": PLAY, "poloz": PLAY,
     "tuck": TUCK, "zasun": TUCK, "schovej": TUCK, "hide": TUCK,
     "swap": SWAP, "vymen": SWAP, "exchange": SWAP,
     "pass": PASS, "pas": PASS, "no": PASS, "ne": PASS, "nic": PASS, "decline": PASS, "keep": PASS,
@@ -134,6 +134,9 @@ def _pick(text: str, candidates: list[Move], legal: list[Move], legal_texts: lis
     if not legal:
         raise illegal(f"{text.strip()!r} is not possible: it is not your move now.")
     why = _reason(state, seat, candidates[0])
+    if len(candidates) > 1:
+        names = " or ".join(sorted(CARDS[move.card].en for move in candidates))
+        why = f"no card you can use now is called that ({names})"
     raise illegal(f"{text.strip()!r} is not a legal move now: {why}.", legal_texts)
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from pbem.games.base import GameError
 
-from .helpers import SPEC, apply, column, down, first, kinds, position, under_cloak, up
+from .helpers import SPEC, apply, column, down, first, kinds, position, up
 
 G5, G4, G3 = "music-5", "trade-4", "farming-3a"
 
@@ -240,3 +240,21 @@ def test_a_player_without_cards_is_skipped_and_the_round_ends_when_nobody_can_pl
     assert first(facts, "TurnEnded") == {"kind": "TurnEnded", "seat": 0, "next": 2, "skipped": [1]}
     facts, after = apply(after, 2, "play QUEEN 1")
     assert first(facts, "RoundEnded")["reason"] == "no-cards"
+
+
+def test_the_player_who_ends_the_round_still_draws():
+    state = position([column("music-1", up(1, "queen")), column("trade-1")], hands=[("king", "romeo"), ("witch",)],
+                     decks=[("wizard",), ()])
+    facts, _ = apply(state, 0, "play KING 2")
+    order = kinds(facts)
+    assert order.index("CardsDrawn") < order.index("RoundEnded") and first(facts, "CardsDrawn")["seat"] == 0
+
+
+def test_a_goal_swapped_into_a_storm_column_is_filled_and_specialists_follow_the_new_goal():
+    from pbem.games.ruse_and_bruise.scoring import score_column
+    state = position([column("trade-5", down(1, "traitor")), column("music-4", up(1, "storm"), up(0, "merchant"), closed=True)],
+                     hands=[("king",), ("romeo",)])
+    _, after = apply(state, 0, "play KING 1")
+    _, done = apply(after, 1, "swap 2")
+    assert done.columns[1].goal == "trade-5" and done.columns[1].filled
+    assert score_column(done.columns[1]).numbers[1] == 24
