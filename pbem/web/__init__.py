@@ -1,0 +1,99 @@
+"""The read-only web site: an app factory with blueprints; GET and HEAD only.
+
+``create_app(service)`` is what ``pbem serve-web`` and ``pbem serve`` (web and mail together)
+run. Templates come from the top-level ``templates/web/``; nothing here writes to the store.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, abort, g, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from pbem.web import i18n
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+READ_METHODS = ("GET", "HEAD")
+PAGE_POLICY = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+               "base-uri 'none'; frame-ancestors 'none'")
+
+
+def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Flask:
+    """The site for ``service`` (a ``GameService``; made from the environment when None)."""
+    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder="static")
+    app.config.update(JSON_SORT_KEYS=False, FINISHED_MAX_AGE=86400)
+    app.config.update(config or {})
+    if service is None:
+        from pbem.service.service import GameService
+
+        service = GameService()
+    app.extensions["pbem.service"] = service
+
+    from pbem.web import downloads, health, pages, private
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(private.bp)
+    app.register_blueprint(downloads.bp)
+    app.register_blueprint(health.bp)
+    _install_hooks(app)
+    return app
+
+
+def _install_hooks(app: Flask) -> None:
+    @app.before_request
+    def read_only() -> None:
+        g.lang, g.lang_explicit = i18n.choose_language()
+        if request.method not in READ_METHODS:
+            abort(405, valid_methods=list(READ_METHODS))
+
+    @app.after_request
+    def headers(response):
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        if response.mimetype == "text/html":
+            response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
+            response.headers["Content-Language"] = getattr(g, "lang", i18n.DEFAULT)
+            response.vary.add("Accept-Language")
+        if response.status_code == 405:
+            response.headers["Allow"] = ", ".join(READ_METHODS)
+        return response
+
+    @app.errorhandler(HTTPException)
+    def error_page(error: HTTPException):
+        from flask import render_template
+
+        if not hasattr(g, "lang"):
+            g.lang, g.lang_explicit = i18n.choose_language()
+        titles = {404: "not_found", 405: "method_not_allowed"}
+        helps = {404: "not_found_help", 405: "method_help"}
+        title = i18n.t(titles[error.code]) if error.code in titles else error.name
+        detail = i18n.t(helps[error.code]) if error.code in helps else (error.description or "")
+        body = render_template("web/error.html", code=error.code, title=title, detail=detail)
+        response = app.make_response((body, error.code or 500))
+        if error.code == 405:
+            response.headers["Allow"] = ", ".join(READ_METHODS)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.context_processor
+    def helpers() -> dict[str, Any]:
+        return {"t": i18n.t, "lang": getattr(g, "lang", i18n.DEFAULT), "link": link,
+                "lang_explicit": getattr(g, "lang_explicit", False),
+                "switch_language": switch_language, "languages": i18n.LANGUAGES}
+
+
+def link(endpoint: str, **values: Any) -> str:
+    """``url_for`` that keeps a language chosen in the URL."""
+    if getattr(g, "lang_explicit", False):
+        values.setdefault("lang", g.lang)
+    return url_for(endpoint, **values)
+
+
+def switch_language(lang: str) -> str:
+    """This page's address in another language."""
+    if request.endpoint is None or request.url_rule is None:
+        return url_for("pages.games", lang=lang)
+    args = {key: value for key, value in request.args.items() if key != "lang"}
+    return url_for(request.endpoint, **(request.view_args or {}), **args, lang=lang)

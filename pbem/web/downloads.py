@@ -1,0 +1,95 @@
+"""Downloads for checking a game without trusting this site: the export, the signed
+checkpoints, inclusion and consistency proofs (RFC 9162), and the server's public keys."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, abort, make_response
+
+from pbem.ledger.verify import export_bytes
+from pbem.service.game import LoadedGame
+from pbem.web.helpers import game_or_404, int_arg, public_cache, service, turn_or_404
+
+bp = Blueprint("downloads", __name__)
+
+
+def _json(document: Any, game: LoadedGame | None = None, filename: str | None = None, raw: bytes | None = None):
+    body = raw if raw is not None else json.dumps(document, indent=2, ensure_ascii=False).encode() + b"\n"
+    response = make_response(body)
+    response.mimetype = "application/json"
+    if filename:
+        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return public_cache(response, game)
+
+
+def _text(text: str, game: LoadedGame | None = None):
+    response = make_response(text)
+    response.mimetype = "text/plain"
+    return public_cache(response, game)
+
+
+@bp.get("/games/<game_id>/export.json")
+def export(game_id: str):
+    """Exactly the bytes of ``pbem export`` (the verifier checks they are canonical)."""
+    game = game_or_404(game_id)
+    return _json(None, game, f"{game.id}.json", export_bytes(service().export(game.id)))
+
+
+@bp.get("/games/<game_id>/checkpoints.json")
+def checkpoints(game_id: str):
+    game = game_or_404(game_id)
+    document = {"game": game.id, "origin": service().origin(game.id),
+                "checkpoints": [{"size": size, "note": note} for size, note in game.checkpoints]}
+    return _json(document, game)
+
+
+@bp.get("/games/<game_id>/checkpoint.txt")
+def checkpoint(game_id: str):
+    """The latest signed checkpoint as a C2SP signed note."""
+    game = game_or_404(game_id)
+    return _text(game.checkpoint_at(), game)
+
+
+def _note_at(game: LoadedGame, size: int) -> str | None:
+    return next((note for at, note in game.checkpoints if at == size), None)
+
+
+@bp.get("/games/<game_id>/proofs/inclusion/<int:index>.json")
+def inclusion(game_id: str, index: int):
+    """Entry ``index`` is in the tree of the first ``size`` entries (default: all)."""
+    game = game_or_404(game_id)
+    size = int_arg("size", game.version)
+    if not 0 <= index < game.version:
+        abort(404)
+    turn_or_404(game, size)
+    if index >= size:
+        abort(400, description=f"entry {index} is not among the first {size} entries")
+    return _json(service().inclusion(game.id, index, size), game)
+
+
+@bp.get("/games/<game_id>/proofs/consistency/<int:old>/<int:new>.json")
+def consistency(game_id: str, old: int, new: int):
+    """The tree of the first ``old`` entries is a prefix of the tree of the first ``new``."""
+    game = game_or_404(game_id)
+    turn_or_404(game, old)
+    turn_or_404(game, new)
+    if old > new:
+        abort(400, description="the old size must not be larger than the new size")
+    proof = service().consistency(game.id, old, new)
+    proof["old_checkpoint"] = _note_at(game, old)
+    proof["new_checkpoint"] = _note_at(game, new)
+    return _json(proof, game)
+
+
+@bp.get("/keys.txt")
+def keys_text():
+    """Every verifier key of this server, one per line (old ones too)."""
+    return _text("".join(f"{key}\n" for key in service().keys.verifiers()))
+
+
+@bp.get("/keys.json")
+def keys_json():
+    keys = service().keys
+    return _json({"current": str(keys.signer().verifier), "keys": [str(key) for key in keys.verifiers()]})

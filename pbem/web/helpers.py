@@ -1,0 +1,145 @@
+"""What the blueprints share: finding games, turns and seats (or 404), the state at a turn
+as a page needs it, and caching headers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from flask import Response, abort, current_app, request
+
+from pbem.games.base import ErrorCode, GameError
+from pbem.service.game import LoadedGame
+
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
+
+
+def service() -> Any:
+    return current_app.extensions["pbem.service"]
+
+
+def game_or_404(game_id: str) -> LoadedGame:
+    if not GAME_ID.match(game_id):
+        abort(404)
+    try:
+        return service().game(game_id)
+    except GameError as error:
+        if error.code == ErrorCode.UNKNOWN_GAME:
+            abort(404)
+        raise
+
+
+def turn_or_404(game: LoadedGame, turn: int) -> int:
+    """A version of the game's log (1 = just created, ``game.version`` = now)."""
+    if not 1 <= turn <= game.version:
+        abort(404)
+    return turn
+
+
+def seat_or_404(game: LoadedGame, token: str) -> int:
+    if not re.fullmatch(r"[a-z2-7]{1,64}", token):
+        abort(404)
+    seat = service().seat_by_token(game.id, token)
+    if seat is None:
+        abort(404)
+    return seat
+
+
+def int_arg(name: str, default: int | None = None) -> int | None:
+    """An integer query argument; a malformed one is a 400."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    if not re.fullmatch(r"[0-9]{1,9}", raw):
+        abort(400, description=f"{name} must be a whole number")
+    return int(raw)
+
+
+@dataclass
+class Snapshot:
+    """A game at one turn, as one viewer (a seat, or None for the public) may see it."""
+
+    game: LoadedGame
+    turn: int
+    seat: int | None
+    state: Any
+    view: dict[str, Any] | None
+    waiting: list[int]
+    phase: str
+    over: bool
+
+    @property
+    def names(self) -> list[str]:
+        return self.game.names
+
+    @property
+    def standings(self) -> list[dict[str, Any]] | None:
+        if not self.over:
+            return None
+        return sorted((s.to_dict() for s in self.game.standings() or []), key=lambda s: (s["rank"], s["seat"]))
+
+    def svg(self) -> str | None:
+        if self.view is None:
+            return None
+        try:
+            picture = self.game.spec.render_svg(self.view, self.names)
+        except Exception:  # a game's drawing bug must not take the page down: the text stays
+            current_app.logger.exception("render_svg failed for %s at turn %s", self.game.id, self.turn)
+            return None
+        if not picture:
+            return None
+        start = picture.find("<svg")
+        return picture[start:] if start >= 0 else None
+
+    def text(self) -> str:
+        if self.view is None:
+            return ""
+        try:
+            return self.game.spec.render_text(self.view, self.names)
+        except Exception:
+            current_app.logger.exception("render_text failed for %s at turn %s", self.game.id, self.turn)
+            return ""
+
+
+def snapshot(game: LoadedGame, turn: int | None = None, seat: int | None = None) -> Snapshot:
+    turn = game.version if turn is None else turn_or_404(game, turn)
+    state = service().state(game, turn)
+    if state is None:
+        joined = {e["seat"] for e in game.entries[:turn] if e["kind"] == "joined"}
+        waiting = [s for s in range(len(game.names)) if s not in joined]
+        return Snapshot(game, turn, seat, None, None, waiting, "", False)
+    spec = game.spec
+    over = turn == game.version and game.ended
+    return Snapshot(game, turn, seat, state, spec.view(state, seat), [] if over else list(spec.to_move(state)),
+                    spec.phase_label(state), over)
+
+
+def entry_time(game: LoadedGame, index: int | None = None) -> datetime | None:
+    entry = game.entries[-1 if index is None else index]
+    try:
+        return datetime.fromisoformat(entry["time"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def public_cache(response: Response, game: LoadedGame | None = None) -> Response:
+    """Finished games never change: let browsers and proxies keep them. Running games may be
+    stored but are revalidated (ETag) on every use."""
+    if game is not None and game.ended:
+        response.headers["Cache-Control"] = f"public, max-age={current_app.config['FINISHED_MAX_AGE']}"
+    else:
+        response.headers["Cache-Control"] = "public, no-cache"
+    if game is not None and (modified := entry_time(game)) is not None:
+        response.last_modified = modified
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+def private_cache(response: Response) -> Response:
+    """Pages behind a seat's secret link: never stored, never sent as a referrer."""
+    response.headers["Cache-Control"] = "private, no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Robots-Tag"] = "noindex, nofollow"
+    return response
