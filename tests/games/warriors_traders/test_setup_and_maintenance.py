@@ -1,0 +1,111 @@
+"""Setup, maintenance (feeding, collection with the track multipliers, taxes)."""
+
+from dataclasses import replace
+
+from pbem.games.warriors_traders import SPEC
+from pbem.games.warriors_traders.flow import collection, feeding_fact
+from pbem.games.warriors_traders.scoring import vp, vp_sources
+from pbem.games.warriors_traders.state import BARBARIAN, owner, track_level
+
+from .support import act, at_trade, clear, put, placed, refused, start, with_levels, with_stock
+
+
+def test_setup_barbarian_forts_in_capitals_and_armies_elsewhere():
+    state = start(2)
+    gmap = state.gmap
+    players_capitals = {"w_meath", "w_scone"}
+    for pid, province in gmap.provinces.items():
+        here = [u for u in state.units if u.province == pid]
+        if pid in players_capitals:
+            assert all(u.owner >= 0 for u in here)
+        elif province.type == "capital":
+            assert [(u.owner, u.kind) for u in here] == [(BARBARIAN, "fort")]
+        else:
+            assert [(u.owner, u.kind) for u in here] == [(BARBARIAN, "infantry")]
+
+
+def test_setup_capital_fort_and_four_princesses_and_six_vp():
+    state = start(3)
+    for seat, capital in enumerate(("w_meath", "w_scone", "w_wessex")):
+        kinds = sorted(u.kind for u in state.units if u.province == capital)
+        assert kinds == ["fort", "princess", "princess", "princess", "princess"]
+        assert owner(state, capital) == seat
+        assert state.players[seat].stock == (1, 0, 1, 1)  # food, goods, weapons, gold
+    state = placed(state, {0: (3, 0, 0), 1: (0, 3, 0), 2: (0, 0, 3)})
+    # 3 (capital) + 3 (fort) + 3 (one title each, nobody ties)
+    assert [vp_sources(state, s)["provinces"] + vp_sources(state, s)["forts"] for s in range(3)] == [6, 6, 6]
+
+
+def test_setup_three_development_tokens_placed_freely():
+    state = start(2)
+    assert SPEC.to_move(state) == [0, 1]
+    state = act(state, 0, "develop military")
+    state = act(state, 0, "rozvoj vojenství")
+    state = act(state, 0, "develop production")
+    assert state.players[0].tokens == (1, 0, 2)
+    assert SPEC.to_move(state) == [1]
+    refused(state, 0, "develop trade")
+    state = placed(state, {0: (0, 0, 0)})
+    # nobody holds a trade centre yet, so the trade phase passes by itself
+    assert state.phase == "development" and state.turn == 1
+
+
+def test_revised_edition_adds_an_infantry_in_the_capital():
+    state = start(2, edition="revised")
+    assert sorted(u.kind for u in state.units if u.province == "w_meath").count("infantry") == 1
+
+
+def test_resource_collection_example_fig13():
+    """1 food, 3 goods, 1 weapon; production III, military I: 1 food, 6 goods, 0 weapons."""
+    state = start(2)
+    state = with_levels(state, 0, production=3, military=1)
+    # Meath (capital) gives food 1 goods 1 weapons 1; add Dublin (goods 2): 1 food, 3 goods, 1 weapon
+    state = clear(state, "w_dublin")
+    state, _ = put(state, 0, "princess", "w_dublin")
+    assert collection(state, 0) == {"food": 1, "goods": 6, "weapons": 0, "gold": 0}
+
+
+def test_feeding_costs_one_two_three_food_and_unfed_armies_die():
+    state = start(2)
+    state, inf = put(state, 0, "infantry", "w_meath")
+    state, arch = put(state, 0, "archer", "w_meath")
+    state, cav = put(state, 0, "cavalry", "w_meath")
+    fact = feeding_fact(with_stock(state, 0, food=6))
+    assert fact["fed"]["0"] == 6 and fact["starved"] == []
+    fact = feeding_fact(with_stock(state, 0, food=4))
+    assert fact["fed"]["0"] == 4 and fact["starved"] == [arch]  # cavalry 3 + infantry 1
+    fact = feeding_fact(with_stock(state, 0, food=0))
+    assert sorted(fact["starved"]) == sorted([inf, arch, cav])
+
+
+def test_feeding_happens_before_collection():
+    """FAQ: collecting first and feeding afterwards is not allowed."""
+    state = placed(start(2))
+    state, inf = put(state, 0, "cavalry", "w_meath")
+    state = replace(state, phase="between", turn=1)
+    state = act_turn_start(state)
+    assert all(u.id != inf for u in state.units)  # 1 food cannot feed a cavalry
+
+
+def act_turn_start(state):
+    from .support import settle
+    return settle(state)
+
+
+def test_production_tax_and_trade_tax_give_gold():
+    state = start(2)
+    state = clear(state, "w_dublin")
+    state, _ = put(state, 0, "princess", "w_dublin")
+    assert collection(state, 0)["gold"] == 0
+    state = with_levels(state, 0, production=6, trade=5)
+    assert track_level(state, 0, "production") == 6
+    assert collection(state, 0)["gold"] == 2  # 1 per capital + 1 per trade centre
+
+
+def test_province_vp_by_type():
+    state = start(2)
+    state = clear(state, "w_dublin", "w_munster")
+    state, _ = put(state, 0, "princess", "w_dublin")
+    state, _ = put(state, 0, "princess", "w_munster")
+    assert vp_sources(state, 0)["provinces"] == 3 + 2 + 1
+    assert vp(state, 0) == 6 + 3 + 3 * 0  # no titles while all tracks tie
