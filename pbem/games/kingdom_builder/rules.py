@@ -233,12 +233,16 @@ def settle(state: KBState, rng: Rng) -> list[Fact]:
     """Automatic follow-ups after a step: replace unusable cards, end turns with nothing left
     to do, end the game after the last round."""
     facts: list[Fact] = []
+    idle = 0  # turns ended here with nothing to do; a whole round of them means a blocked game
     while not state.over:
         new = card_facts(state, rng)
         state = apply(state, new)
         facts += new
         if state.mandatory_pending() or tile_actions(state, state.seat):
             break
+        idle += not state.mandatory_pending() and state.built == 0
+        if idle > state.players:  # no terrain card can be played by anyone: score now
+            return facts + [{"kind": "GameEnded", "blocked": True, "scores": final_scores(state)}]
         new = end_turn_facts(state, rng)
         state = apply(state, new)
         facts += new

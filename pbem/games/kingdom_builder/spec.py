@@ -171,7 +171,8 @@ def describe(fact: dict[str, Any], names: Sequence[str]) -> str:
         return f"{person} ended the turn."
     if kind == "GameEnded":
         scores = "; ".join(f"{who(names, s['seat'])} {s['total']}" for s in fact["scores"])
-        return f"Game over. Gold: {scores}."
+        why = " No terrain card could be played any more." if fact.get("blocked") else ""
+        return f"Game over.{why} Gold: {scores}."
     return kind
 
 

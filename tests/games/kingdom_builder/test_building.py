@@ -140,3 +140,11 @@ def test_the_last_seat_placing_its_last_settlement_ends_the_game_at_once():
     state = position(players=2, seat=1, played="G", supply={1: 3})
     state, facts = play(state, 1, "build E4 F4 E5")
     assert facts[-1]["kind"] == "GameEnded" and state.over
+
+
+def test_a_game_where_no_terrain_card_is_left_ends_instead_of_looping():
+    # cannot happen with 25 cards and 160 settlements, but the engine must not hang
+    from pbem.games.kingdom_builder.rules import settle
+    state = position(played=None, deck=(), hands=(None, None))
+    facts = settle(state, SeededRng(0))
+    assert facts[-1]["kind"] == "GameEnded" and facts[-1]["blocked"] is True
