@@ -13,7 +13,7 @@ from typing import Any
 from pbem.games.base import Fact
 
 from .cards import CARDS, GOALS, ROUNDS, SUITS, goal_text, show_halves
-from .state import GameState
+from .state import GameState, to_move
 
 COLOURS = ("#c0392b", "#2471a3", "#f1c40f", "#27ae60", "#8e44ad", "#e67e22")
 COLOUR_NAMES = ("red", "blue", "yellow", "green", "purple", "orange")
@@ -25,12 +25,6 @@ def phase_label(state: GameState) -> str:
     if state.pending is not None:
         return f"round {state.round}, play {state.plays}, {state.pending.kind} choice"
     return f"round {state.round}, play {state.plays + 1}"
-
-
-def to_move(state: GameState) -> list[int]:
-    if state.finished:
-        return []
-    return [state.pending.seat] if state.pending is not None else [state.turn]
 
 
 def view(state: GameState, viewer: int | None) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from pbem.games.base import ErrorCode, Fact, GameError, GameSpec, Rng, Standing,
 from . import moves, play, render
 from .moves import Move
 from .scoring import final_score
-from .state import GameState, evolve
+from .state import GameState, evolve, to_move
 
 
 class RuseAndBruise(GameSpec):
@@ -28,7 +28,7 @@ class RuseAndBruise(GameSpec):
         return evolve(state, fact)
 
     def to_move(self, state: GameState) -> list[int]:
-        return render.to_move(state)
+        return to_move(state)
 
     def legal_moves(self, state: GameState, seat: int) -> list[Move]:
         return moves.legal_moves(state, seat)
@@ -89,3 +89,10 @@ class RuseAndBruise(GameSpec):
 
     def phase_label(self, state: GameState) -> str:
         return render.phase_label(state)
+
+    def turn_template(self, state: GameState, seat: int, names: Sequence[str]) -> str:
+        """The legal commands, preceded by the seat's hand and the columns as comments."""
+        picture = render.render_text(render.view(state, seat), names).splitlines()
+        lines = [f"# {line}" for line in picture]
+        lines.append("# one command per line, e.g. 'play KING 3' / 'hraj Král 3'; legal now:")
+        return "\n".join(lines + [f"# {text}" for text in self.legal_texts(state, seat)]) + "\n"

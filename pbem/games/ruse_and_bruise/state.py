@@ -254,10 +254,17 @@ def evolve(state: GameState | None, fact: Fact) -> GameState:
     return EVOLVERS[fact["kind"]](state, fact)
 
 
+def to_move(state: GameState) -> list[int]:
+    """The owner of an open Cloak or Traitor choice, else the seat whose turn it is."""
+    if state.finished:
+        return []
+    return [state.pending.seat] if state.pending is not None else [state.turn]
+
+
 def card_count(state: GameState, seat: int) -> int:
     """Cards of one colour across deck, hand, table and discard pile (always 25)."""
     on_table = sum(1 for column in state.columns for slot in column.slots if slot.owner == seat)
     return len(state.decks[seat]) + len(state.hands[seat]) + len(state.discards[seat]) + on_table
 
 
-__all__ = ["CARDS", "Column", "GameState", "Pending", "Slot", "card_count", "evolve", "find_slot"]
+__all__ = ["CARDS", "Column", "GameState", "Pending", "Slot", "card_count", "evolve", "find_slot", "to_move"]

@@ -86,3 +86,12 @@ def test_render_text_and_svg_draw_card_backs_for_hidden_cards():
     assert "King" not in text
     svg = SPEC.render_svg(SPEC.view(state, None), names)
     assert svg.startswith("<svg") and "card back" in svg and "King" not in svg and "Romeo" in svg
+
+
+def test_turn_template_shows_the_own_hand_and_the_legal_commands_as_comments():
+    state = _table()
+    template = SPEC.turn_template(state, 0, ["Ann", "Bob", "Cid"])
+    lines = template.splitlines()
+    assert all(line.startswith("#") for line in lines)
+    assert "# Your hand: Witch, Hermit, Dragon" in lines and "# play WITCH 1" in lines
+    assert "Juliet" not in template and "Queen" not in template
