@@ -94,7 +94,7 @@ def _battle_step(state: State) -> Fact | None:
         provinces = man.battle_provinces(state, seat)
         if provinces:
             return man.start_battle(state, provinces[0])
-        again = state.round == 1 and man.max_battles(state, seat) == 2 and man.movable_armies(state, seat)
+        again = state.round == 1 and man.max_battles(state, seat) == 2 and man.movable_armies(state, seat, 2)
         return {"kind": "BattlesOver", "seat": seat, "next": "move" if again else "princess",
                 "round": 2 if again else state.round}
     waiting = man.allocators(state)

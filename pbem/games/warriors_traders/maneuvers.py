@@ -58,9 +58,9 @@ def move_facts(state: State, seat: int, unit_id: int, dest: str) -> list[dict[st
     return [{"kind": "ArmyMoved", "seat": seat, "unit": unit_id, "to": dest, "cost": cost, "attack": attack}]
 
 
-def movable_armies(state: State, seat: int) -> list[int]:
+def movable_armies(state: State, seat: int, round_: int) -> list[int]:
     return [u.id for u in state.units if u.owner == seat and u.is_army and not u.engaged
-            and u.ap >= 1 and u.battles < state.round]
+            and u.ap >= 1 and u.battles < round_]
 
 
 def why_not_princess(state: State, seat: int, unit_id: int, dest: str) -> str | None:

@@ -1,0 +1,190 @@
+"""Movement by action points, the FAQ answers on battles, princesses, forts, unification."""
+
+from pbem.games.base import ErrorCode
+from pbem.games.warriors_traders import SPEC
+from pbem.games.warriors_traders.battle import resolve
+from pbem.games.warriors_traders.maneuvers import start_battle
+from pbem.games.warriors_traders.state import BARBARIAN, Battle, owner, unit
+
+from .support import (
+    act, at_maneuvers, at_war, barbarians, clear, fact, put, refused, start, step, with_levels,
+)
+
+
+def _battle(state, province):
+    f = start_battle(state, province)
+    return Battle(province, f["attacker"], f["defender"], tuple(f["attackers"]), tuple(f["defenders"]),
+                  tuple(f["damage"]))
+
+
+def test_entering_a_barbarian_province_needs_an_action_point_left_for_battle():
+    """FAQ: two armies reach a barbarian province, but only the one with AP left may enter."""
+    state = with_levels(start(2), 0, military=2)  # 2 AP
+    state = clear(state, "w_munster", "w_dublin")
+    state, near = put(state, 0, "infantry", "w_munster")
+    state, far = put(state, 0, "infantry", "w_meath")
+    state = at_maneuvers(state, 0, rest=(1,))
+    state = act(state, 0, f"move {far} dublin")  # free province: 1 AP
+    error = refused(state, 0, f"move {far} wales")
+    assert error.code == ErrorCode.ILLEGAL and "needs 2" in error.message
+    state = act(state, 0, f"move {near} wessex")
+    assert unit(state, near).engaged and unit(state, near).ap == 0
+
+
+def test_army_stops_after_entering_a_hostile_province():
+    state = with_levels(start(2), 0, military=4)  # 3 AP
+    state = clear(state, "w_munster")
+    state, a = put(state, 0, "infantry", "w_munster")
+    state, b = put(state, 0, "infantry", "w_munster")
+    state = at_maneuvers(state, 0, rest=(1,))
+    state = act(state, 0, f"move {a} wessex")
+    error = refused(state, 0, f"move {a} munster")
+    assert "must fight" in error.message
+
+
+def test_no_entry_into_another_players_province_in_peace():
+    state = with_levels(start(2), 0, military=3)
+    state = clear(state, "w_strathclyde", "w_lothian")
+    state, a = put(state, 0, "infantry", "w_strathclyde")
+    state, _ = put(state, 1, "princess", "w_lothian")
+    state = at_maneuvers(state, 0, rest=(1,))
+    assert "not at war" in refused(state, 0, f"move {a} lothian").message
+    state = at_maneuvers(at_war(state, 0, 1), 0, rest=(1,))
+    state, facts = step(state, 0, f"move {a} lothian")
+    assert fact(facts, "BattleResolved")["captured"] == 0  # the princess alone deals nothing
+    assert owner(state, "w_lothian") == 0
+
+
+def test_free_movement_through_own_and_free_provinces_claims_them():
+    state = with_levels(start(2), 0, military=4)
+    state = clear(state, "w_munster", "w_dublin")
+    state, a = put(state, 0, "infantry", "w_meath")
+    state = at_maneuvers(state, 0, rest=(1,))
+    state = act(state, 0, f"move {a} munster")
+    assert owner(state, "w_munster") == 0
+    state = act(state, 0, f"move {a} dublin")
+    assert owner(state, "w_munster") is None and owner(state, "w_dublin") == 0
+    assert unit(state, a).ap == 1
+
+
+def test_retreated_unit_deals_no_damage_and_dies_on_further_damage():
+    """FAQ: an archer that retreated deals nothing; more damage the same turn kills it."""
+    state = with_levels(start(2), 1, military=4)
+    state = clear(state, "w_lothian", "w_strathclyde")
+    state, archer = put(state, 1, "archer", "w_lothian", damage=2, retreated=True)
+    state, attacker = put(state, 0, "infantry", "w_strathclyde")
+    state = at_war(state, 0, 1)
+    state = at_maneuvers(with_levels(state, 0, military=3), 0, rest=(1,))
+    state, facts = step(state, 0, f"move {attacker} lothian")
+    started = fact(facts, "BattleStarted")
+    assert started["damage"] == [1, 0]
+    resolved = fact(facts, "BattleResolved")  # one target, nothing to decide: automatic
+    assert resolved["killed"] == [archer] and resolved["captured"] == 0
+    assert resolved["vp"] == {"0": 2}
+
+
+def test_attackers_defend_at_full_strength_when_attacked():
+    """FAQ: units that attacked and survived deal their full strength again when attacked,
+    whatever their action points (every unit in an attacked province strikes back)."""
+    state = start(2)
+    state = clear(state, "w_lothian", "w_strathclyde")
+    state, veteran = put(state, 1, "archer", "w_lothian", damage=1, battles=1, ap=0)
+    state, a = put(state, 0, "infantry", "w_strathclyde", engaged=False)
+    state, _ = put(state, 0, "infantry", "w_lothian", engaged=True)
+    assert start_battle(state, "w_lothian")["damage"] == [1, 2]
+
+
+def test_double_strike_cavalry_attacks_again_with_full_strength():
+    """FAQ: after beating barbarians of strength 2 a cavalry has 1 life and deals 3 again."""
+    state = with_levels(start(2), 0, military=6)  # Double strike, 4 AP
+    state = clear(state, "w_mercia")
+    state, cav = put(state, 0, "cavalry", "w_mercia")
+    state = clear(state, "w_london")
+    state, _ = put(state, BARBARIAN, "infantry", "w_london")
+    state = at_maneuvers(state, 0, turn=5, rest=(1,))
+    state, facts = step(state, 0, f"move {cav} london")
+    resolved = fact(facts, "BattleResolved")
+    assert resolved["captured"] == 0
+    assert unit(state, cav).damage == 2 and state.step == "move" and state.round == 2
+    state, facts = step(state, 0, f"move {cav} eastanglia")
+    assert fact(facts, "BattleStarted")["damage"][0] == 3
+
+
+def test_without_double_strike_an_army_fights_once():
+    state = with_levels(start(2), 0, military=4)
+    state = clear(state, "w_mercia")
+    state, cav = put(state, 0, "infantry", "w_mercia")
+    state, _ = put(state, 0, "infantry", "w_mercia")
+    state = at_maneuvers(state, 0, rest=(1,))
+    state, facts = step(state, 0, f"move {cav} london")
+    assert unit(state, cav).ap == 1
+    assert "must fight" in refused(state, 0, f"move {cav} mercia").message
+    state, facts = step(state, 0, "done")
+    assert fact(facts, "BattlesOver")["next"] == "princess"
+
+
+def test_forts_protect_princesses():
+    state = start(2)
+    state = with_levels(state, 0, military=3)
+    state = clear(state, "w_scone")
+    state, fort = put(state, 1, "fort", "w_scone")
+    state, princess = put(state, 1, "princess", "w_scone")
+    state = clear(state, "w_lothian")
+    state, a1 = put(state, 0, "cavalry", "w_lothian")
+    state, a2 = put(state, 0, "cavalry", "w_lothian")
+    state = at_maneuvers(at_war(state, 0, 1), 0, rest=(1,))
+    state = act(state, 0, f"move {a1} scone")
+    state = act(state, 0, f"move {a2} scone")
+    state = act(state, 1, f"hit {a1} 5")  # the fort strikes back: 5 damage
+    assert "Forts protect" in refused(state, 0, f"hit {princess} 1").message
+    state = act(state, 0, f"hit {fort} 5")
+    state, facts = step(state, 0, f"hit {princess} 1")
+    resolved = fact(facts, "BattleResolved")
+    assert fort in resolved["killed"] and princess in resolved["killed"]
+    assert resolved["vp"]["0"] == 3 + 1
+
+
+def test_barbarians_retreat_to_a_free_province_first():
+    state = with_levels(start(2), 0, military=4)
+    state = clear(state, "w_munster", "w_dublin")
+    state, a = put(state, 0, "infantry", "w_munster")
+    state = at_maneuvers(state, 0, turn=1, rest=(1,))
+    barbarian = barbarians(state, "w_connacht")[0].id
+    state, facts = step(state, 0, f"move {a} connacht")
+    # toughness 1 in turn 1: one damage leaves it at exactly 0 life, so it retreats, to the
+    # province the attacker just left free (before any barbarian province)
+    assert fact(facts, "BattleResolved")["retreated"][str(barbarian)] == "w_munster"
+    assert fact(facts, "BattleResolved")["vp"] == {}
+
+
+def test_removed_units_score_nothing():
+    """FAQ: units that had to retreat but could not are removed, and nobody scores them."""
+    state = start(2)
+    state = clear(state, "w_ulster")
+    state, barb = put(state, BARBARIAN, "infantry", "w_ulster")
+    state, a = put(state, 0, "infantry", "w_ulster", engaged=True)
+    b = _battle(state, "w_ulster")
+    result = resolve(state, b, {0: {barb: 1}, BARBARIAN: {a: 1}})
+    neighbours = state.gmap.neighbours["w_ulster"]
+    assert all(any(u.province == p for u in state.units) for p in neighbours) or result["removed"] == []
+    assert a in result["killed"]  # no Commander: at 0 life a player's army dies
+    assert result["vp"] == {} or barb in result["removed"] or str(barb) in result["retreated"]
+
+
+def test_unification_gives_bonus_actions_and_new_armies_have_no_ap():
+    state = with_levels(start(2), 0, military=2)
+    country = state.gmap.country("ireland")
+    required = [p for p in country.provinces if state.gmap.provinces[p].type in ("trade_center", "ordinary")]
+    state = clear(state, *required)
+    for p in required:
+        state, _ = put(state, 0, "princess", p)
+    state = at_maneuvers(state, 0, rest=(1,))
+    state = act(state, 0, "sjednoceni")
+    assert state.step == "bonus" and state.bonus == 3  # 4 provinces: 3 actions (Table 1)
+    state = act(state, 0, "build infantry meath")
+    new = max(u.id for u in state.units)
+    assert unit(state, new).ap == 0
+    state = act(state, 0, "develop trade")
+    state = act(state, 0, "pass")
+    assert state.step in ("move", "princess") and state.players[0].unified
+    assert "once a game" in refused(state, 0, "unify").message
