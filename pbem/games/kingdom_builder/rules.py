@@ -17,7 +17,7 @@ from typing import Any
 from pbem.games.base import ErrorCode, GameError, Rng, illegal, secret
 
 from .board import name
-from .data import BUILD_TILES, LOCATIONS, MANDATORY, MOVE_TILES, location_name, terrain_name
+from .data import BUILD_TILES, LOCATIONS, MANDATORY, location_name, terrain_name
 from .locations import build_targets, has_free, move_options, move_targets, tile_usable, touches
 from .scoring import final_scores
 from .state import KBState, evolve
@@ -97,6 +97,7 @@ def check(state: KBState, seat: int, move: Move) -> None:
 def _check_build(state: KBState, seat: int, hex_: int) -> None:
     if not state.mandatory_pending():
         why = ("you have no settlement left" if state.supply[seat] == 0
+               else "no terrain card could be played this turn" if state.played is None
                else "your 3 settlements of this turn are built")
         raise illegal(f"No mandatory settlement to build: {why}. Use a location tile or end the turn.")
     legal = build_targets(state, seat, "build")

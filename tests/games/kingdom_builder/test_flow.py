@@ -121,3 +121,18 @@ def test_text_map_prints_coordinates_and_settlements():
     assert lines[5].startswith(" 5  ") and "g1" in lines[5] and "g2" in lines[9]
     assert "TA Tavern C7 (1)" in text and "Ann: 39 settlements left; Tavern C7" in text
     assert "Your hidden card: Flower field" in text
+
+
+def test_svg_map_shows_coordinates_locations_castles_and_settlements():
+    import xml.etree.ElementTree as ET
+
+    state = position({0: ["E5"], 1: ["H9"]}, played="G", held={0: ["C7"]})
+    svg = SPEC.render_svg(SPEC.view(state, None), ["Ann", "Bob"])
+    root = ET.fromstring(svg)
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "E5" in texts and "T20" in texts and "A" in texts and "20" in texts
+    assert "TA 1" in texts and "PA 2" in texts  # tavern C7 has 1 tile left
+    assert len(list(root.iter("{http://www.w3.org/2000/svg}polygon"))) == 400
+    fills = [c.get("fill") for c in root.iter("{http://www.w3.org/2000/svg}circle")]
+    assert fills.count("#e41a1c") == 2 and fills.count("#ffffff") == 2  # on the map and in the legend
+    assert any("Ann (red): 39 left, to move (Grass)" == t for t in texts)
