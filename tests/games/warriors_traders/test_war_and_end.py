@@ -1,0 +1,143 @@
+"""War and its three endings, alliance games, the end of turn, titles and victory."""
+
+from dataclasses import replace
+
+from pbem.games.warriors_traders import SPEC
+from pbem.games.warriors_traders.flow import game_end_fact, turn_end_fact
+from pbem.games.warriors_traders.scoring import standings, threshold, title_holders, vp
+from pbem.games.warriors_traders.state import War, at_war, set_player
+
+from .support import (
+    act, at_development, at_maneuvers, at_trade, at_war as make_war, clear, fact, put, refused,
+    start, step, with_levels, with_stock,
+)
+
+
+def test_war_declaration_costs_an_action():
+    state = at_development(start(2), (("action1", 0), ("action1", 1)))
+    state, facts = step(state, 0, "válka scotland")
+    assert fact(facts, "WarDeclared")["source"] == "action"
+    assert at_war(state, 0, 1) and state.wars[0].start == state.turn
+
+
+def test_war_ends_at_the_end_of_a_turn_without_war_damage():
+    state = replace(start(2), turn=4, wars=(War((0, 1), 4),))
+    assert turn_end_fact(state)["wars_ended"] == [[[0, 1], "no damage this turn"]]
+
+
+def test_war_ends_at_the_end_of_its_third_turn():
+    state = replace(start(2), turn=5, wars=(War((0, 1), 4, damaged=True),))
+    assert turn_end_fact(state)["wars_ended"] == []
+    state = replace(state, turn=6)
+    assert turn_end_fact(state)["wars_ended"] == [[[0, 1], "third turn over"]]
+
+
+def test_war_ends_by_peace_agreement():
+    state = at_trade(make_war(start(2), 0, 1))
+    state = with_stock(state, 0, gold=10)  # keeps seat 0 busy enough to answer
+    state = act(state, 0, "peace scotland")
+    assert 1 in SPEC.to_move(state)
+    state, facts = step(state, 1, "mír ireland")
+    assert fact(facts, "PeaceMade") and not at_war(state, 0, 1)
+
+
+def test_a_new_declaration_restarts_the_war():
+    state = replace(start(2), turn=3, wars=(War((0, 1), 1, damaged=True),))
+    state = at_development(state, (("action1", 1), ("action1", 0)))
+    state = act(state, 1, "war ireland")
+    assert state.wars == (War((0, 1), 3),)
+
+
+def test_alliance_war_is_between_alliances():
+    state = start(4, mode="alliance", teams="13/24")
+    assert [p.team for p in state.players] == [0, 1, 0, 1]
+    state = at_development(state, (("action1", 0), ("action1", 1)))
+    assert "ally" in refused(state, 0, "war england").message
+    state = act(state, 0, "war scotland")
+    assert at_war(state, 2, 3) and at_war(state, 0, 3) and not at_war(state, 0, 2)
+
+
+def test_alliance_movement_and_building_in_allied_provinces():
+    state = start(4, mode="alliance", teams="12/34")
+    state = clear(state, "w_strathclyde", "w_ulster")
+    state, _ = put(state, 1, "princess", "w_strathclyde")
+    state, inf = put(state, 0, "infantry", "w_ulster")
+    state = at_maneuvers(with_levels(state, 0, military=3), 0, rest=(1,))
+    state = act(state, 0, f"move {inf} strathclyde")  # an ally's province: moved through as own
+    assert state.units[-1].province == "w_strathclyde"
+    state = at_development(with_stock(state, 0, weapons=1), (("action1", 0),))
+    state = act(state, 0, "build infantry scone")
+    assert any(u.owner == 0 and u.province == "w_scone" for u in state.units)
+
+
+def test_alliance_reinforcing_an_allys_army():
+    """FAQ: yes for an ally, no for an opponent."""
+    state = start(4, mode="alliance", teams="12/34")
+    state = with_levels(with_stock(state, 0, goods=14), 0, production=5)
+    state, ally = put(state, 1, "infantry", "w_scone")
+    state, enemy = put(state, 2, "infantry", "w_wessex")
+    state = at_development(state, (("action1", 0), ("action2", 0)))
+    assert "not your army" in refused(state, 0, f"upgrade {enemy} archer").message
+    state = act(state, 0, f"upgrade {ally} archer")
+    assert next(u for u in state.units if u.id == ally).kind == "archer"
+
+
+def test_alliance_thresholds_and_team_victory():
+    assert threshold(start(4, mode="alliance")) == 65
+    assert threshold(start(6, mode="alliance")) == 75
+    assert threshold(start(6, mode="alliance", teams="12/34/56")) == 55
+    state = replace(start(4, mode="alliance", teams="12/34"), phase="over")
+    state = set_player(state, 0, bought=10)
+    ranks = {s.seat: s.rank for s in standings(state)}
+    assert ranks == {0: 1, 1: 1, 2: 2, 3: 2}  # alliances are ranked, not seats
+
+
+def test_free_for_all_thresholds_by_player_count():
+    assert [threshold(start(n)) for n in range(2, 7)] == [42, 37, 33, 30, 27]
+
+
+def test_merchant_doubles_gold_and_the_cap_is_twenty_per_resource():
+    """FAQ: a Merchant with 15 gold and nothing else doubles to 30 and keeps 20."""
+    state = with_levels(start(2), 0, trade=4)
+    state = set_player(state, 0, stock=(0, 0, 0, 15))
+    state = set_player(state, 1, stock=(25, 3, 0, 15))
+    end = turn_end_fact(replace(state, turn=1))
+    assert end["doubled"] == {"0": 15}
+    assert end["discarded"] == {"0": {"gold": 10}, "1": {"food": 5}}
+
+
+def test_end_of_turn_clears_damage_and_stands_retreated_armies():
+    state = start(2)
+    state, a = put(state, 0, "infantry", "w_meath", damage=1, retreated=True)
+    from pbem.games.warriors_traders.evolve import evolve
+    after = evolve(replace(state, turn=1), turn_end_fact(replace(state, turn=1)))
+    u = next(x for x in after.units if x.id == a)
+    assert u.damage == 0 and not u.retreated
+
+
+def test_titles_go_to_the_player_furthest_along_and_ties_leave_them():
+    """FAQ: at level III, 2 tokens towards IV beat 1 token towards IV."""
+    state = start(3)
+    state = set_player(state, 0, tokens=(4, 1, 1))
+    state = set_player(state, 1, tokens=(5, 1, 0))
+    state = set_player(state, 2, tokens=(0, 0, 0))
+    assert title_holders(state) == {"production": 1, "trade": None, "military": 0}
+    assert vp(state, 1) == 6 + 3 and vp(state, 0) == 6 + 3
+
+
+def test_victory_is_checked_only_at_the_end_of_a_turn():
+    """FAQ: VP above the threshold during the trade phase win nothing if they are lost by
+    the end of the turn; at the end of the turn the threshold ends the game."""
+    state = replace(start(4), turn=3, phase="between")
+    assert game_end_fact(state) is None
+    state = set_player(state, 2, bought=27)  # 6 + 27 = 33, the 4-player threshold
+    ended = game_end_fact(state)
+    assert ended["reason"] == "victory threshold reached"
+    assert game_end_fact(replace(set_player(state, 2, bought=0), turn=10))["reason"] == "tenth turn over"
+
+
+def test_game_over_refuses_orders():
+    from pbem.games.base import ErrorCode
+    state = replace(start(2), phase="over")
+    assert refused(state, 0, "done").code == ErrorCode.GAME_OVER
+    assert SPEC.outcome(state) is not None and SPEC.to_move(state) == []
