@@ -48,8 +48,9 @@ class RuseAndBruise(GameSpec):
         return moves.public_text(move)
 
     def decide(self, state: GameState, seat: int, move: Move, rng: Rng) -> list[Fact]:
-        if move not in moves.legal_moves(state, seat):
-            raise illegal(f"{self.format_move(move)!r} is not a legal move now.", self.legal_texts(state, seat))
+        if not isinstance(move, Move) or move not in moves.legal_moves(state, seat):
+            shown = self.format_move(move) if isinstance(move, Move) else repr(move)
+            raise illegal(f"{shown!r} is not a legal move now.", self.legal_texts(state, seat))
         if move.kind == moves.PLAY:
             return play.play_card(state, seat, move.card, move.column - 1, rng)
         if move.kind == moves.TUCK:

@@ -147,3 +147,10 @@ def test_player_counts_are_two_to_six():
     for bad in (1, 7):
         with pytest.raises(GameError):
             SPEC.check_players(bad)
+
+
+def test_decide_refuses_something_that_is_not_a_move():
+    state = _state()
+    with pytest.raises(GameError) as error:
+        SPEC.decide(state, 0, "play KING 1", SeededRng(0))
+    assert error.value.code == ErrorCode.ILLEGAL and "play KING 1" in error.value.legal
