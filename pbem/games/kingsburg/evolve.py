@@ -4,12 +4,11 @@ applied generically, the rest by one small function per kind."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable
 
 from pbem.games.base import secret_data
 from pbem.games.kingsburg.data import SOLDIER_TOKENS
-from pbem.games.kingsburg.state import Placement, Player, State, apply_delta, with_player
+from pbem.games.kingsburg.state import Placement, Player, State, apply_delta, update, with_player
 
 Fact = dict[str, Any]
 HANDLERS: dict[str, Callable[[State, Fact], State]] = {}
@@ -53,11 +52,11 @@ def _started(fact: Fact) -> State:
 
 
 def _player(state: State, seat: int, **changes: Any) -> State:
-    return with_player(state, seat, replace(state.players[seat], **changes))
+    return with_player(state, seat, update(state.players[seat], **changes))
 
 
 def _all_players(state: State, fn: Callable[[Player], Player]) -> State:
-    return replace(state, players=tuple(fn(p) for p in state.players))
+    return update(state, players=tuple(fn(p) for p in state.players))
 
 
 def _without(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
@@ -67,57 +66,57 @@ def _without(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
 # -- flow ----------------------------------------------------------------------------------------
 @on("EnemyDeckPrepared")
 def _deck(state: State, fact: Fact) -> State:
-    return replace(state, deck=tuple(secret_data(fact)["deck"]))
+    return update(state, deck=tuple(secret_data(fact)["deck"]))
 
 
 @on("PhaseBegan")
 def _phase(state: State, fact: Fact) -> State:
-    return replace(state, phase=fact["phase"], step="start", cursor=-1, pending=(), built=0)
+    return update(state, phase=fact["phase"], step="start", cursor=-1, pending=(), built=0)
 
 
 @on("StepBegan")
 def _step(state: State, fact: Fact) -> State:
-    return replace(state, step=fact["step"], pending=tuple(fact.get("pending", ())),
+    return update(state, step=fact["step"], pending=tuple(fact.get("pending", ())),
                    cursor=fact.get("cursor", -1), built=0)
 
 
 @on("YearEnded")
 def _year_ended(state: State, fact: Fact) -> State:
-    state = _all_players(state, lambda p: replace(p, peeks=()))
-    return replace(state, year=state.year + 1, phase="aid", step="start", enemy=None)
+    state = _all_players(state, lambda p: update(p, peeks=()))
+    return update(state, year=state.year + 1, phase="aid", step="start", enemy=None)
 
 
 @on("GameEnded")
 def _game_ended(state: State, fact: Fact) -> State:
-    return replace(state, over=True, phase="end", step="", pending=(), cursor=-1)
+    return update(state, over=True, phase="end", step="", pending=(), cursor=-1)
 
 
 # -- King's aid, reward, envoy ---------------------------------------------------------------------
 @on("AidGranted")
 def _aid(state: State, fact: Fact) -> State:
-    return replace(state, aid=fact["seat"])
+    return update(state, aid=fact["seat"])
 
 
 @on("AidTied")
 def _aid_tied(state: State, fact: Fact) -> State:
-    return replace(state, step="choose", pending=tuple(fact["seats"]))
+    return update(state, step="choose", pending=tuple(fact["seats"]))
 
 
 @on("AidTaken", "TownHallUsed", "TownHallSkipped", "RerollsKept")
 def _answered(state: State, fact: Fact) -> State:
     if fact["kind"] == "RerollsKept":
         state = _player(state, fact["seat"], rerolls_done=True)
-    return replace(state, pending=_without(state.pending, fact["seat"]))
+    return update(state, pending=_without(state.pending, fact["seat"]))
 
 
 @on("EnvoyReturned")
 def _envoy_back(state: State, fact: Fact) -> State:
-    return replace(state, envoy=None)
+    return update(state, envoy=None)
 
 
 @on("EnvoyAwarded")
 def _envoy(state: State, fact: Fact) -> State:
-    return replace(state, envoy=fact["seat"])
+    return update(state, envoy=fact["seat"])
 
 
 # -- productive seasons ----------------------------------------------------------------------------
@@ -126,14 +125,14 @@ def _neutral(state: State, fact: Fact) -> State:
     court = list(state.court)
     for group in fact["groups"]:
         court[group["advisor"]] = (Placement(-1, tuple(group["dice"])),)
-    return replace(state, court=tuple(court))
+    return update(state, court=tuple(court))
 
 
 @on("DiceRolled")
 def _rolled(state: State, fact: Fact) -> State:
-    players = tuple(replace(p, dice=tuple(d), white=tuple(w))
+    players = tuple(update(p, dice=tuple(d), white=tuple(w))
                     for p, d, w in zip(state.players, fact["dice"], fact["white"]))
-    return replace(state, players=players, step="reroll")
+    return update(state, players=players, step="reroll")
 
 
 @on("DiceRerolled")
@@ -144,7 +143,7 @@ def _rerolled(state: State, fact: Fact) -> State:
 
 @on("TurnOrderSet")
 def _order(state: State, fact: Fact) -> State:
-    return replace(state, order=tuple(fact["order"]), step="influence", cursor=0)
+    return update(state, order=tuple(fact["order"]), step="influence", cursor=0)
 
 
 def _next_influencer(state: State) -> int:
@@ -171,24 +170,24 @@ def _influenced(state: State, fact: Fact) -> State:
     group = Placement(seat, tuple(fact["dice"]), tuple(fact["white"]), fact["plus2"], fact["envoy"], choice)
     court = list(state.court)
     court[advisor] = court[advisor] + (group,)
-    p = replace(p, dice=_take_out(p.dice, fact["dice"]), white=_take_out(p.white, fact["white"]),
+    p = update(p, dice=_take_out(p.dice, fact["dice"]), white=_take_out(p.white, fact["white"]),
                 market_used=p.market_used or fact["market"])
     state = with_player(state, seat, p)
-    state = replace(state, court=tuple(court), envoy=None if fact["envoy"] else state.envoy)
-    return replace(state, cursor=_next_influencer(state))
+    state = update(state, court=tuple(court), envoy=None if fact["envoy"] else state.envoy)
+    return update(state, cursor=_next_influencer(state))
 
 
 @on("InfluencePassed")
 def _passed(state: State, fact: Fact) -> State:
     state = _player(state, fact["seat"], passed=True)
-    return replace(state, cursor=_next_influencer(state))
+    return update(state, cursor=_next_influencer(state))
 
 
 @on("GiftsBegan")
 def _gifts(state: State, fact: Fact) -> State:
     queue = tuple((advisor, g.seat, g.choice) for advisor, groups in enumerate(state.court)
                   for g in groups if g.seat >= 0)
-    return replace(state, step="gifts", gifts=queue)
+    return update(state, step="gifts", gifts=queue)
 
 
 @on("GiftReceived", "GiftDeclined")
@@ -197,7 +196,7 @@ def _gift(state: State, fact: Fact) -> State:
     gifts = list(state.gifts)
     index = next(i for i, g in enumerate(gifts) if g[:2] == key)
     del gifts[index]
-    return replace(state, gifts=tuple(gifts))
+    return update(state, gifts=tuple(gifts))
 
 
 @on("CardPeeked")
@@ -211,44 +210,44 @@ def _peeked(state: State, fact: Fact) -> State:
 def _built(state: State, fact: Fact) -> State:
     seat = fact["seat"]
     p = state.players[seat]
-    state = with_player(state, seat, replace(p, buildings=p.buildings | {fact["building"]}))
+    state = with_player(state, seat, update(p, buildings=p.buildings | {fact["building"]}))
     envoy = None if fact["envoy"] else state.envoy
     built = state.built + 1
     if envoy == seat and built == 1:
-        return replace(state, envoy=envoy, built=built)  # the envoy allows a second building
-    return replace(state, envoy=envoy, built=0, cursor=state.cursor + 1)
+        return update(state, envoy=envoy, built=built)  # the envoy allows a second building
+    return update(state, envoy=envoy, built=0, cursor=state.cursor + 1)
 
 
 @on("BuildPassed", "SoldiersRecruited", "RecruitPassed")
 def _turn_done(state: State, fact: Fact) -> State:
-    return replace(state, cursor=state.cursor + 1, built=0)
+    return update(state, cursor=state.cursor + 1, built=0)
 
 
 @on("SeasonEnded")
 def _season_ended(state: State, fact: Fact) -> State:
-    state = _all_players(state, lambda p: replace(
+    state = _all_players(state, lambda p: update(
         p, dice=(), white=(), statue_used=False, chapel_used=False, rerolls_done=False,
         market_used=False, passed=False))
     aid = None if fact["season"] == "spring" else state.aid
-    return replace(state, court=((),) * 19, gifts=(), aid=aid, cursor=-1, pending=())
+    return update(state, court=((),) * 19, gifts=(), aid=aid, cursor=-1, pending=())
 
 
 # -- winter ----------------------------------------------------------------------------------------
 @on("EnemyRevealed")
 def _enemy(state: State, fact: Fact) -> State:
-    return replace(state, enemy=fact["card"], deck=state.deck[1:])
+    return update(state, enemy=fact["card"], deck=state.deck[1:])
 
 
 @on("ReinforcementsRolled")
 def _reinforced(state: State, fact: Fact) -> State:
     n = fact["soldiers"]
-    return replace(_all_players(state, lambda p: replace(p, soldiers=p.soldiers + n)), step="battle")
+    return update(_all_players(state, lambda p: update(p, soldiers=p.soldiers + n)), step="battle")
 
 
 @on("TokenChosen")
 def _token(state: State, fact: Fact) -> State:
     state = _player(state, fact["seat"], token=secret_data(fact)["token"])
-    return replace(state, pending=_without(state.pending, fact["seat"]))
+    return update(state, pending=_without(state.pending, fact["seat"]))
 
 
 @on("TokensRevealed")
@@ -257,8 +256,8 @@ def _tokens(state: State, fact: Fact) -> State:
     for p, t in zip(state.players, fact["tokens"]):
         rest = list(p.tokens)
         rest.remove(t)
-        players.append(replace(p, soldiers=p.soldiers + t, tokens=tuple(rest), token=None))
-    return replace(state, players=tuple(players), step="battle")
+        players.append(update(p, soldiers=p.soldiers + t, tokens=tuple(rest), token=None))
+    return update(state, players=tuple(players), step="battle")
 
 
 @on("BattleFought")
@@ -276,4 +275,4 @@ def _settled(state: State, fact: Fact) -> State:
 
 @on("SoldiersDismissed")
 def _dismissed(state: State, fact: Fact) -> State:
-    return _all_players(state, lambda p: replace(p, soldiers=0))
+    return _all_players(state, lambda p: update(p, soldiers=0))

@@ -7,6 +7,7 @@ all read it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
@@ -64,12 +65,15 @@ def new_order(state: State) -> tuple[int, ...]:
 # -- influence -------------------------------------------------------------------------------
 def influence_moves(state: State, seat: int) -> list[Influence]:
     """Every group the seat may place now (without a stated gift choice)."""
+    return list(_influences(state, seat))
+
+
+def _influences(state: State, seat: int) -> Iterator[Influence]:
     p = state.players[seat]
     if p.passed or not p.dice:
-        return []
+        return
     market = p.has("market") and not p.market_used
     envoy = state.envoy == seat
-    moves = []
     for coloured in sub_multisets(p.dice)[1:]:
         for white in sub_multisets(p.white):
             base = sum(coloured) + sum(white)
@@ -80,14 +84,13 @@ def influence_moves(state: State, seat: int) -> list[Influence]:
                         continue
                     taken = state.court[advisor]
                     if not taken:
-                        moves.append(Influence(advisor, coloured, white, plus2, False))
+                        yield Influence(advisor, coloured, white, plus2, False)
                     elif envoy and len(taken) == 1:
-                        moves.append(Influence(advisor, coloured, white, plus2, True))
-    return moves
+                        yield Influence(advisor, coloured, white, plus2, True)
 
 
 def has_influence(state: State, seat: int) -> bool:
-    return bool(influence_moves(state, seat))
+    return next(_influences(state, seat), None) is not None
 
 
 def uses_market(move: Influence) -> bool:

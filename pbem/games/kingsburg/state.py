@@ -6,7 +6,8 @@ versions and the service can cache any past state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Any
 
 from pbem.games.kingsburg.data import BUILDINGS, GOODS
 
@@ -90,17 +91,27 @@ class State:
         return len(self.players)
 
 
+def update(obj: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` without re-running ``__init__``: the fold creates a new state
+    for every fact, and ``replace`` was most of the engine's time. Fields are never mutated:
+    the copy gets its own ``__dict__``."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def with_player(state: State, seat: int, player: Player) -> State:
     players = list(state.players)
     players[seat] = player
-    return replace(state, players=tuple(players))
+    return update(state, players=tuple(players))
 
 
 def apply_delta(player: Player, delta: dict[str, int]) -> Player:
     """Add a stock delta (gold, wood, stone, plus2, soldiers, vp) to a player."""
     if not delta:
         return player
-    return replace(player, **{k: getattr(player, k) + v for k, v in delta.items()})
+    return update(player, **{k: getattr(player, k) + v for k, v in delta.items()})
 
 
 def building_count(player: Player) -> int:
