@@ -1,0 +1,358 @@
+"""Every route of the web site through the Flask test client: pages for every game type,
+downloads that verify, the error paths, caching, languages."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import pytest
+
+from pbem.games import catalog
+from pbem.ledger.merkle import verify_consistency, verify_inclusion
+from pbem.ledger.notes import VerifierKey, verify_checkpoint
+from pbem.ledger.verify import export_bytes, verify_bytes
+from tests.web.htmlcheck import html_errors
+
+GAME_TYPES = sorted(catalog())
+KINDS = ("finished", "running", "waiting")
+
+
+def page(client, url, status=200, **kwargs):
+    response = client.get(url, **kwargs)
+    response.get_data()
+    response.close()  # static files are streamed from an open file
+    assert response.status_code == status, (url, response.status_code, response.get_data(as_text=True)[:500])
+    if response.mimetype == "text/html":
+        errors = html_errors(response.get_data(as_text=True))
+        assert not errors, (url, errors)
+    return response
+
+
+def pick(games, kind, name):
+    return getattr(games, kind)[name]
+
+
+@pytest.mark.parametrize("name", GAME_TYPES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_page_of_every_game(client, games, kind, name):
+    game_id = pick(games, kind, name)
+    game = games.service.game(game_id)
+    token = games.service.seat_token(game_id, 0)
+    base = f"/games/{game_id}"
+    html = [base, f"{base}/history", f"{base}/history?since={game.version - 1}", f"{base}/turn/1",
+            f"{base}/turn/{game.version}", f"{base}/seat/{token}", f"{base}/seat/{token}/history",
+            f"{base}/seat/{token}/turn/{game.version}"]
+    for url in html:
+        body = page(client, url).get_data(as_text=True)
+        assert game.spec.title.replace("&", "&amp;") in body
+    for url in (f"{base}/export.json", f"{base}/checkpoints.json", f"{base}/proofs/inclusion/0.json",
+                f"{base}/proofs/consistency/1/{game.version}.json"):
+        assert json.loads(page(client, url).data)
+    assert page(client, f"{base}/checkpoint.txt").mimetype == "text/plain"
+    has_svg = game.started and game.spec.render_svg(games.service.summary(game_id)["view"], game.names) is not None
+    for url in (f"{base}/board.svg", f"{base}/turn/{game.version}/board.svg", f"{base}/seat/{token}/board.svg"):
+        response = page(client, url, 200 if has_svg else 404)
+        if has_svg:
+            assert response.mimetype == "image/svg+xml"
+            assert response.get_data(as_text=True).lstrip().startswith("<svg")
+
+
+def test_site_pages(client, games):
+    for url in ("/", "/verify", "/keys", "/?status=running", "/?status=finished", "/?game=hidden-pig"):
+        page(client, url)
+    for url in ("/keys.txt", "/keys.json", "/health", "/static/style.css"):
+        page(client, url)
+
+
+def test_games_list_filters(client, games):
+    every = page(client, "/").get_data(as_text=True)
+    for ids in (games.finished, games.running, games.waiting):
+        for game_id in ids.values():
+            assert game_id in every
+    finished = page(client, "/?status=finished").get_data(as_text=True)
+    running = page(client, "/?status=running").get_data(as_text=True)
+    for name in GAME_TYPES:
+        assert games.finished[name] in finished and games.finished[name] not in running
+        assert games.waiting[name] in running and games.waiting[name] not in finished
+    one = page(client, f"/?game={GAME_TYPES[0]}&status=finished").get_data(as_text=True)
+    assert games.finished[GAME_TYPES[0]] in one
+    assert all(games.finished[other] not in one for other in GAME_TYPES[1:])
+    assert "selected" in one
+
+
+def test_game_page_shows_turn_board_and_checkpoint(client, games):
+    game_id = games.running["hidden-pig"]
+    game = games.service.game(game_id)
+    body = page(client, f"/games/{game_id}").get_data(as_text=True)
+    waiting = [game.names[s] for s in game.spec.to_move(games.service.state(game))]
+    assert re.search(r"Whose move</dt><dd>" + re.escape(", ".join(waiting)), body)
+    assert game.checkpoint_at() in body.replace("&#43;", "+")
+    # Hidden Pig draws no SVG: the text board stands in for it
+    assert '<pre class="text-board"' in body and "<img" not in body
+    board = page(client, f"/games/{games.running['kingdom-builder']}").get_data(as_text=True)
+    assert re.search(r'<img src="/games/[^"]+/board.svg" alt="Board of Kingdom Builder at turn \d+">', board)
+
+
+def test_finished_game_shows_standings(client, games):
+    game_id = games.finished["hidden-pig"]
+    game = games.service.game(game_id)
+    body = page(client, f"/games/{game_id}").get_data(as_text=True)
+    assert "Final standings" in body
+    for standing in game.standings():
+        assert f"<th scope=\"row\">{game.names[standing.seat]}</th><td>{standing.score}</td>" in body
+
+
+def test_history_lists_every_entry_with_hash_and_checkpoint(client, games):
+    game_id = games.finished["ruse-and-bruise"]
+    rows = games.service.history(game_id)
+    body = page(client, f"/games/{game_id}/history").get_data(as_text=True)
+    for row in rows:
+        assert f'id="entry-{row["index"]}"' in body
+        assert row["leaf_hash"] in body
+        assert f'href="/games/{game_id}/turn/{row["index"] + 1}"' in body
+    signed = [row["checkpoint"] for row in rows if row["checkpoint"]]
+    assert signed and all(note.split("\n\n")[1].split(" ")[-1].strip() in body for note in signed)
+
+
+def test_history_since_shows_only_later_entries(client, games):
+    game_id = games.finished["kingdom-builder"]
+    version = games.service.game(game_id).version
+    since = version - 3
+    body = page(client, f"/games/{game_id}/history?since={since}").get_data(as_text=True)
+    assert f'id="entry-{since}"' in body and f'id="entry-{version - 1}"' in body
+    assert f'id="entry-{since - 1}"' not in body
+    assert f"/proofs/consistency/{since}/{version}.json" in body
+    nothing = page(client, f"/games/{game_id}/history?since={version}").get_data(as_text=True)
+    assert "Nothing has happened since then." in nothing
+
+
+def test_replay_navigation(client, games):
+    game_id = games.finished["hidden-pig"]
+    last = games.service.game(game_id).version
+    first = page(client, f"/games/{game_id}/turn/1").get_data(as_text=True)
+    assert 'rel="prev"' not in first and 'rel="first"' not in first
+    assert f'href="/games/{game_id}/turn/2" rel="next"' in first
+    assert f'href="/games/{game_id}/turn/{last}" rel="last"' in first
+    middle = page(client, f"/games/{game_id}/turn/5").get_data(as_text=True)
+    for target, rel in ((1, "first"), (4, "prev"), (6, "next"), (last, "last")):
+        assert f'href="/games/{game_id}/turn/{target}" rel="{rel}"' in middle
+    end = page(client, f"/games/{game_id}/turn/{last}").get_data(as_text=True)
+    assert 'rel="next"' not in end and "Final standings" in end
+
+
+def test_state_at_a_turn_is_the_state_after_that_many_entries(client, games):
+    game_id = games.finished["hidden-pig"]
+    spec = games.service.game(game_id).spec
+    game = games.service.game(game_id)
+    for turn in range(1, game.version + 1):
+        body = page(client, f"/games/{game_id}/turn/{turn}").get_data(as_text=True)
+        summary = games.service.summary(game_id, turn)
+        if summary["view"] is not None:
+            text = spec.render_text(summary["view"], game.names)
+            assert text.replace("&", "&amp;").replace('"', "&#34;") in body
+
+
+def test_private_view_shows_only_the_seats_own_secrets(client, games):
+    game_id = games.running["hidden-pig"]
+    game = games.service.game(game_id)
+    state = games.service.state(game)
+    for seat in range(len(game.names)):
+        token = games.service.seat_token(game_id, seat)
+        response = page(client, f"/games/{game_id}/seat/{token}")
+        body = response.get_data(as_text=True)
+        assert f"card: {state.cards[seat]}" in body
+        assert response.headers["Cache-Control"] == "private, no-store"
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+        assert "noindex" in response.headers["X-Robots-Tag"]
+        history = page(client, f"/games/{game_id}/seat/{token}/history").get_data(as_text=True)
+        assert f"card: {state.cards[seat]}" in history
+    public = page(client, f"/games/{game_id}/history").get_data(as_text=True)
+    assert "card: " not in public
+
+
+def test_private_page_links_to_what_happened_since_the_seats_last_move(client, games):
+    game_id = games.running["ruse-and-bruise"]
+    game = games.service.game(game_id)
+    moved = [e for e in game.entries if e["kind"] == "moved"]
+    seat = moved[-1]["seat"]
+    token = games.service.seat_token(game_id, seat)
+    body = page(client, f"/games/{game_id}/seat/{token}").get_data(as_text=True)
+    assert f'/seat/{token}/history?since={moved[-1]["index"] + 1}"' in body
+
+
+def test_export_is_the_cli_export_and_verifies_with_the_published_key(client, games):
+    for game_id in (games.finished["kingdom-builder"], games.running["ruse-and-bruise"]):
+        response = page(client, f"/games/{game_id}/export.json")
+        assert response.data == export_bytes(games.service.export(game_id))
+        assert f'filename="{game_id}.json"' in response.headers["Content-Disposition"]
+        keys = [VerifierKey.parse(line) for line in page(client, "/keys.txt").get_data(as_text=True).split()]
+        report = verify_bytes(response.data, keys)
+        assert report.game == game_id
+        assert report.ended == games.service.game(game_id).ended
+
+
+def test_checkpoints_and_proofs_verify(client, games):
+    game_id = games.finished["kingsburg"]
+    game = games.service.game(game_id)
+    keys = [VerifierKey.parse(k) for k in json.loads(page(client, "/keys.json").data)["keys"]]
+    listed = json.loads(page(client, f"/games/{game_id}/checkpoints.json").data)
+    assert [c["size"] for c in listed["checkpoints"]] == [size for size, _ in game.checkpoints]
+    latest = verify_checkpoint(page(client, f"/games/{game_id}/checkpoint.txt").get_data(as_text=True), keys)
+    assert latest.size == game.version
+    for index in (0, game.version // 2, game.version - 1):
+        proof = json.loads(page(client, f"/games/{game_id}/proofs/inclusion/{index}.json").data)
+        verify_inclusion(index, proof["size"], bytes.fromhex(proof["leaf_hash"]),
+                         [bytes.fromhex(p) for p in proof["path"]], latest.root)
+    old_size, old_note = listed["checkpoints"][len(listed["checkpoints"]) // 2].values()
+    old = verify_checkpoint(old_note, keys)
+    proof = json.loads(page(client, f"/games/{game_id}/proofs/consistency/{old_size}/{game.version}.json").data)
+    assert proof["old_checkpoint"] == old_note and proof["new_checkpoint"] == game.checkpoint_at()
+    verify_consistency(old_size, game.version, old.root, latest.root, [bytes.fromhex(p) for p in proof["path"]])
+    sized = json.loads(page(client, f"/games/{game_id}/proofs/inclusion/1.json?size={old_size}").data)
+    verify_inclusion(1, old_size, bytes.fromhex(sized["leaf_hash"]), [bytes.fromhex(p) for p in sized["path"]], old.root)
+
+
+def test_keys_page_lists_every_key(client, games):
+    keys = [str(k) for k in games.service.keys.verifiers()]
+    body = page(client, "/keys").get_data(as_text=True).replace("&#43;", "+")
+    text = page(client, "/keys.txt").get_data(as_text=True)
+    assert text.split() == keys
+    assert all(key in body for key in keys)
+    assert base64.b64decode(keys[0].split("+")[2])[:1] == b"\x01"
+
+
+def test_health(client):
+    response = page(client, "/health")
+    assert response.json["status"] == "ok" and response.json["games"] >= 3 * len(GAME_TYPES)
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_verify_page_explains_the_command(client):
+    body = page(client, "/verify").get_data(as_text=True)
+    assert "pbem verify GAME.json --key" in body
+    assert "pbem verify HRA.json --key" in page(client, "/verify?lang=cs").get_data(as_text=True)
+
+
+# -- error paths --------------------------------------------------------------------------
+@pytest.mark.parametrize("url", [
+    "/games/no-such-game", "/games/NO_SUCH", "/games/no-such-game/history", "/games/no-such-game/turn/1",
+    "/games/no-such-game/export.json", "/games/no-such-game/board.svg", "/games/no-such-game/seat/abc",
+    "/games/..%2F..%2Fetc", "/nowhere", "/games/", "/games/x/turn/-1",
+])
+def test_unknown_things_are_404(client, url):
+    response = page(client, url, 404)
+    assert "Not found" in response.get_data(as_text=True)
+
+
+def test_unknown_turns_tokens_and_proofs_are_404(client, games):
+    game_id = games.finished["hidden-pig"]
+    game = games.service.game(game_id)
+    other = games.finished["ruse-and-bruise"]
+    token = games.service.seat_token(game_id, 0)
+    for url in (f"/games/{game_id}/turn/0", f"/games/{game_id}/turn/{game.version + 1}",
+                f"/games/{game_id}/turn/{game.version + 1}/board.svg",
+                f"/games/{game_id}/seat/{token[:-1]}", f"/games/{game_id}/seat/{token}x",
+                f"/games/{game_id}/seat/NOT-A-TOKEN", f"/games/{other}/seat/{token}",
+                f"/games/{game_id}/seat/{token}/turn/0", f"/games/{game_id}/seat/wrongtoken/history",
+                f"/games/{game_id}/proofs/inclusion/{game.version}.json",
+                f"/games/{game_id}/proofs/inclusion/0.json?size={game.version + 1}",
+                f"/games/{game_id}/proofs/consistency/0/{game.version}.json",
+                f"/games/{game_id}/proofs/consistency/1/{game.version + 1}.json",
+                f"/games/{game_id}/history?since={game.version + 1}",
+                f"/games/{game_id}/board.svg"):  # Hidden Pig has no picture
+        page(client, url, 404)
+
+
+@pytest.mark.parametrize("query", ["since=abc", "since=-1", "since=1e3"])
+def test_malformed_numbers_are_400(client, games, query):
+    page(client, f"/games/{games.finished['hidden-pig']}/history?{query}", 400)
+
+
+def test_impossible_proof_ranges_are_400(client, games):
+    game_id = games.finished["hidden-pig"]
+    page(client, f"/games/{game_id}/proofs/inclusion/5.json?size=5", 400)
+    page(client, f"/games/{game_id}/proofs/consistency/6/5.json", 400)
+
+
+@pytest.mark.parametrize("query", ["game=chess", "status=paused"])
+def test_unknown_filters_are_400(client, query):
+    page(client, f"/?{query}", 400)
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE"])
+@pytest.mark.parametrize("path", ["/", "/games/{id}", "/games/{id}/history", "/games/{id}/seat/{token}",
+                                  "/games/{id}/export.json", "/health", "/nowhere"])
+def test_writes_are_405(client, games, method, path):
+    game_id = games.running["hidden-pig"]
+    url = path.format(id=game_id, token=games.service.seat_token(game_id, 0))
+    version = games.service.game(game_id).version
+    response = client.open(url, method=method, data={"command": "roll"})
+    assert response.status_code == 405
+    assert response.headers["Allow"] == "GET, HEAD"
+    assert not html_errors(response.get_data(as_text=True))
+    assert games.service.game(game_id).version == version
+
+
+def test_head_has_headers_and_no_body(client, games):
+    response = client.head(f"/games/{games.finished['hidden-pig']}")
+    assert response.status_code == 200 and response.data == b""
+    assert response.headers["ETag"]
+
+
+def test_a_broken_board_drawing_falls_back_to_text(client, games, monkeypatch):
+    game_id = games.running["kingdom-builder"]
+    spec = games.service.game(game_id).spec
+
+    def broken(view, names):
+        raise ValueError("drawing bug")
+
+    monkeypatch.setattr(spec, "render_svg", broken)
+    body = page(client, f"/games/{game_id}").get_data(as_text=True)
+    assert '<pre class="text-board"' in body
+    page(client, f"/games/{game_id}/board.svg", 404)
+
+
+# -- caching ------------------------------------------------------------------------------
+def test_finished_games_are_cacheable_and_running_ones_revalidated(client, games):
+    done = games.finished["hidden-pig"]
+    for url in (f"/games/{done}", f"/games/{done}/history", f"/games/{done}/turn/2", f"/games/{done}/export.json"):
+        response = page(client, url)
+        assert response.headers["Cache-Control"].startswith("public, max-age=")
+        assert response.headers["Last-Modified"]
+    running = games.running["hidden-pig"]
+    response = page(client, f"/games/{running}")
+    assert response.headers["Cache-Control"] == "public, no-cache"
+    again = client.get(f"/games/{running}", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+
+
+def test_security_headers(client, games):
+    response = page(client, f"/games/{games.running['kingsburg']}")
+    assert "default-src 'none'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+# -- languages ----------------------------------------------------------------------------
+def test_czech_by_query_and_by_accept_language(client, games):
+    game_id = games.finished["hidden-pig"]
+    english = page(client, f"/games/{game_id}").get_data(as_text=True)
+    assert '<html lang="en">' in english and "Final standings" in english
+    czech = page(client, f"/games/{game_id}?lang=cs")
+    text = czech.get_data(as_text=True)
+    assert '<html lang="cs">' in text and "Konečné pořadí" in text
+    assert czech.headers["Content-Language"] == "cs"
+    assert f'href="/games/{game_id}/history?lang=cs"' in text  # the choice is kept in links
+    header = page(client, f"/games/{game_id}", headers={"Accept-Language": "cs-CZ,cs;q=0.9,en;q=0.5"})
+    assert "Konečné pořadí" in header.get_data(as_text=True)
+    assert "Accept-Language" in header.headers["Vary"]
+    assert "Final standings" in page(client, f"/games/{game_id}?lang=en",
+                                     headers={"Accept-Language": "cs"}).get_data(as_text=True)
+    assert "Nenalezeno" in page(client, "/games/nope?lang=cs", 404).get_data(as_text=True)
+
+
+def test_language_switch_links_keep_the_page(client, games):
+    game_id = games.finished["hidden-pig"]
+    body = page(client, f"/games/{game_id}/history?since=3").get_data(as_text=True)
+    assert f'href="/games/{game_id}/history?since=3&amp;lang=cs"' in body
