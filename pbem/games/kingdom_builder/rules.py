@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.games.base import ErrorCode, GameError, Rng, illegal, secret
 
-from .board import name
+from .board import HEXES, name
 from .data import BUILD_TILES, LOCATIONS, MANDATORY, location_name, terrain_name
 from .locations import build_targets, has_free, move_options, move_targets, tile_usable, touches
 from .scoring import final_scores
@@ -81,6 +81,7 @@ def check(state: KBState, seat: int, move: Move) -> None:
         raise GameError(ErrorCode.GAME_OVER, "The game is over.")
     if seat != state.seat:
         raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not your turn; seat {state.seat + 1} is to move.")
+    _check_shape(move)
     kind = move[0]
     if kind == "end":
         if state.mandatory_pending():
@@ -92,6 +93,17 @@ def check(state: KBState, seat: int, move: Move) -> None:
         _check_build(state, seat, move[1])
         return
     _check_tile(state, seat, move)
+
+
+_ARITY = {"end": (1,), "build": (2,), **{k: (2,) for k in BUILD_TILES}, **{k: (3,) for k in LOCATIONS if k not in BUILD_TILES}}
+
+
+def _check_shape(move: Move) -> None:
+    """A move is a tuple: a known action word, then the right number of hexes of the map."""
+    ok = isinstance(move, tuple) and bool(move) and move[0] in _ARITY and len(move) in _ARITY[move[0]] \
+        and all(isinstance(x, int) and 0 <= x < HEXES for x in move[1:])
+    if not ok:
+        raise illegal(f"{move!r} is not a Kingdom Builder move.")
 
 
 def _check_build(state: KBState, seat: int, hex_: int) -> None:

@@ -105,3 +105,11 @@ def test_not_your_turn_and_game_over():
 def test_a_tile_you_do_not_hold_is_refused():
     error = _refuse(position(played="G"), 0, "tavern K9")
     assert error.code == ErrorCode.ILLEGAL and "no Tavern tile" in error.message
+
+
+def test_decide_refuses_malformed_moves():
+    from pbem.games.base import SeededRng
+
+    for move in [("barn", 5), ("fly", 3), ("build", 400), ("end", 1), "build"]:
+        with pytest.raises(GameError):
+            SPEC.decide(position(), 0, move, SeededRng(0))
