@@ -1,0 +1,57 @@
+"""Addresses. The service address (``PBEM_MAIL_ADDRESS``, e.g. ``pbem@example.org``) takes
+global commands. Each seat has a private address ``pbem+GAME.TOKEN@example.org``: the game
+id, a dot, and the seat's secret token (``GameService.seat_token``). Game ids and tokens never
+contain a dot, so the address splits unambiguously."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a message was sent: the service address (game None), or a game's address with
+    or without a token."""
+
+    game_id: str | None
+    token: str | None
+    address: str
+
+
+def seat_address(service_address: str, game_id: str, token: str) -> str:
+    local, domain = service_address.split("@", 1)
+    return f"{local}+{game_id}.{token}@{domain}"
+
+
+def game_address(service_address: str, game_id: str) -> str:
+    local, domain = service_address.split("@", 1)
+    return f"{local}+{game_id}@{domain}"
+
+
+def parse_target(address: str, service_address: str) -> Target | None:
+    """The target an address names, or None when it is not one of ours."""
+    address = address.strip().strip("<>").lower()
+    local, at, domain = address.partition("@")
+    own_local, _, own_domain = service_address.lower().partition("@")
+    if not at or domain != own_domain:
+        return None
+    if local == own_local:
+        return Target(None, None, address)
+    if not local.startswith(own_local + "+"):
+        return None
+    rest = local[len(own_local) + 1:]
+    game_id, dot, token = rest.rpartition(".")
+    if not dot:
+        return Target(rest, None, address) if rest else None
+    if not game_id:
+        return None
+    return Target(game_id, token or None, address)
+
+
+def choose_target(recipients: tuple[str, ...] | list[str], service_address: str) -> Target | None:
+    """The first recipient that is ours; a seat or game address wins over the service one."""
+    targets = [t for t in (parse_target(r, service_address) for r in recipients) if t is not None]
+    for target in targets:
+        if target.game_id:
+            return target
+    return targets[0] if targets else None

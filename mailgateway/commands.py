@@ -1,0 +1,117 @@
+"""The command language of mail: one command per line, English or Czech keywords (with or
+without diacritics). Pure functions."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+
+# canonical name -> keywords (compared without diacritics, lower case)
+KEYWORDS: dict[str, tuple[str, ...]] = {
+    "help": ("help", "pomoc", "napoveda", "?"),
+    "catalog": ("catalog", "catalogue", "katalog", "nabidka"),
+    "games": ("games", "hry", "partie"),
+    "new": ("new", "nova", "novy", "zalozit"),
+    "join": ("join", "pripojit", "prihlasit"),
+    "status": ("status", "stav"),
+    "history": ("history", "historie"),
+    "subscribe": ("subscribe", "watch", "odebirat", "sledovat"),
+    "unsubscribe": ("unsubscribe", "unwatch", "neodebirat", "nesledovat"),
+    "language": ("language", "lang", "jazyk"),
+    "absence": ("absence", "away", "nepritomnost", "dovolena"),
+    "resign": ("resign", "vzdat", "vzdavam"),
+    "template": ("template", "turnfile", "sablona", "formular"),
+}
+LOOKUP = {word: name for name, words in KEYWORDS.items() for word in words}
+# commands that make sense on a seat's private address, besides the game's own commands
+SEAT_COMMANDS = ("help", "join", "status", "history", "resign", "template", "language", "absence",
+                 "subscribe", "unsubscribe")
+LANGUAGES = ("en", "cs")
+LANGUAGE_WORDS = {"en": "en", "english": "en", "anglicky": "en", "cs": "cs", "cz": "cs", "czech": "cs",
+                  "cesky": "cs", "cestina": "cs"}
+SUBJECT_PREFIX = re.compile(r"^\s*((re|fw|fwd|aw|odp|tr|wg|sv)\s*:\s*)+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str  # a key of KEYWORDS
+    args: tuple[str, ...]
+    text: str  # the line as written
+
+
+def plain(word: str) -> str:
+    """Lower case without diacritics ("Připojit" -> "pripojit")."""
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+
+
+def parse_command(line: str) -> Command | None:
+    """The mail command on a line, or None when its first word is no keyword."""
+    words = line.split()
+    if not words:
+        return None
+    name = LOOKUP.get(plain(words[0]).rstrip(":"))
+    return Command(name, tuple(words[1:]), line) if name else None
+
+
+def subject_command(subject: str) -> str:
+    """A subject without Re:/Fwd: prefixes and our own "[pbem ...]" tag."""
+    text = SUBJECT_PREFIX.sub("", subject or "")
+    text = re.sub(r"^\s*\[[^\]]*\]\s*", "", text)
+    return text.strip()
+
+
+def language_of(word: str) -> str | None:
+    return LANGUAGE_WORDS.get(plain(word))
+
+
+@dataclass(frozen=True)
+class NewGame:
+    game_type: str
+    players: tuple[str, ...]
+    options: dict[str, str]
+    mail_options: dict[str, str]  # deadline, deadline.PHASE, reminder, policy, robot-after
+
+
+MAIL_OPTIONS = ("deadline", "reminder", "policy", "robot-after")
+
+
+def parse_new(args: tuple[str, ...]) -> NewGame:
+    """``new GAME a@x b@y [key=value ...]``; keys deadline (hours), deadline.WORD (hours in
+    phases whose name contains WORD), reminder (hours), policy (wait|default) and
+    robot-after (misses) are the gateway's; other keys are the game's options."""
+    if not args:
+        raise ValueError("say which game: new GAME player@example.org ...")
+    players: list[str] = []
+    options: dict[str, str] = {}
+    mail_options: dict[str, str] = {}
+    for arg in args[1:]:
+        key, equals, value = arg.partition("=")
+        if equals:
+            base = key.split(".", 1)[0].lower()
+            (mail_options if base in MAIL_OPTIONS else options)[key.lower() if base in MAIL_OPTIONS else key] = value
+        elif "@" in arg:
+            players.append(arg.strip("<>,;").lower())
+        else:
+            raise ValueError(f"{arg!r} is neither a mail address nor KEY=VALUE")
+    for key, value in mail_options.items():
+        if key == "policy":
+            if value not in ("wait", "default"):
+                raise ValueError("policy is wait or default")
+        elif not value.isdigit():
+            raise ValueError(f"{key} takes a whole number of hours (or misses), not {value!r}")
+    return NewGame(args[0].lower(), tuple(players), options, mail_options)
+
+
+def parse_absence(args: tuple[str, ...]) -> tuple[str, str] | None:
+    """``absence FROM TO`` (ISO dates, inclusive) or ``absence off`` (None)."""
+    if len(args) == 1 and plain(args[0]) in ("off", "none", "zrusit", "konec"):
+        return None
+    if len(args) != 2:
+        raise ValueError("absence YYYY-MM-DD YYYY-MM-DD, or absence off")
+    start, end = (date.fromisoformat(a) for a in args)
+    if end < start:
+        raise ValueError("the absence ends before it starts")
+    return start.isoformat(), end.isoformat()

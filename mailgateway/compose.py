@@ -1,0 +1,75 @@
+"""Composing outgoing mail from a model (a JSON-plain dict) with the Jinja2 templates in
+``templates/mail/``: pure functions, no store access.
+
+Templates per language: ``<lang>/subject.txt`` (one line), ``<lang>/body.txt`` (the plain
+text) and ``<lang>/body.html`` (the HTML alternative). The model's ``kind`` says which mail
+it is: reply, invitation, started, turn, ended, robot, deadline, missed, reminder, watch,
+refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, ChainableUndefined, select_autoescape
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+LANGUAGES = ("en", "cs")
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
+                      undefined=ChainableUndefined, trim_blocks=True, lstrip_blocks=True,
+                      keep_trailing_newline=True)
+    return env
+
+
+def render(model: dict[str, Any]) -> tuple[str, str, str]:
+    """(subject, text, html) for a model."""
+    lang = model.get("lang") if model.get("lang") in LANGUAGES else "en"
+    env = environment()
+    subject = " ".join(env.get_template(f"mail/{lang}/subject.txt").render(m=model).split())
+    text = env.get_template(f"mail/{lang}/body.txt").render(m=model)
+    html = env.get_template(f"mail/{lang}/body.html").render(m=model, text=text)
+    return subject, text, html
+
+
+def message_id(key: str, domain: str) -> str:
+    return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
+
+
+def build(model: dict[str, Any], key: str, to: str, sender: str, now: datetime,
+          in_reply_to: str | None = None, references: tuple[str, ...] | list[str] = (),
+          attachment: dict[str, Any] | None = None) -> EmailMessage:
+    """The whole message. Replies carry ``Auto-Submitted: auto-replied`` and the thread
+    headers; notices ``auto-generated`` (RFC 3834)."""
+    subject, text, html = render(model)
+    msg = EmailMessage()
+    msg["From"] = formataddr(("pbem", sender))
+    msg["Reply-To"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(now)
+    msg["Message-ID"] = message_id(key, sender.split("@", 1)[1])
+    msg["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
+    msg["X-Auto-Response-Suppress"] = "All"
+    msg["X-Loop"] = sender.split("+", 1)[0].split("@", 1)[0] + "@" + sender.split("@", 1)[1]
+    msg["Content-Language"] = model.get("lang", "en")
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = " ".join(list(references)[-10:] + [in_reply_to])
+    msg.set_content(text)
+    msg.add_alternative(html, subtype="html")
+    if attachment is not None:
+        msg.make_mixed()
+        msg.add_attachment(json.dumps(attachment, indent=2, sort_keys=True).encode(), maintype="application",
+                           subtype="json", filename="receipt.json")
+    return msg

@@ -1,0 +1,64 @@
+"""The aiosmtpd shell: a thin handler around ``Gateway.receive``, over SMTP or LMTP.
+
+RCPT refuses addresses that are not ours (550). DATA answers 250 only after the gateway has
+durably stored the result; any failure answers 451 so the sending MTA retries. Game
+rejections are never SMTP errors: they are reply mails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.lmtp import LMTP
+
+from mailgateway.gateway import Gateway
+
+log = logging.getLogger("pbem.mail")
+
+
+class Handler:
+    def __init__(self, gateway: Gateway):
+        self.gateway = gateway
+        # one worker thread: messages are processed one after another, off the event loop
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-mail-in")
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list) -> str:
+        if not self.gateway.accepts(address):
+            return "550 5.1.1 No such pbem address"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        loop = asyncio.get_running_loop()
+        raw = envelope.original_content or b""
+        try:
+            result = await loop.run_in_executor(self.executor, self.gateway.receive, raw, envelope.mail_from,
+                                                list(envelope.rcpt_tos))
+        except Exception:
+            log.exception("could not process a message from %s", envelope.mail_from)
+            status = "451 4.3.0 Temporary failure, please try again later"
+        else:
+            log.info("message from %s: %s", envelope.mail_from, result)
+            status = "250 2.0.0 OK"
+        if isinstance(server, LMTP):  # LMTP answers once per recipient
+            return "\r\n".join([status] * max(1, len(envelope.rcpt_tos)))
+        return status
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True)
+
+
+class LMTPController(Controller):
+    def factory(self) -> LMTP:
+        return LMTP(self.handler, **self.SMTP_kwargs)
+
+
+def controller(gateway: Gateway, host: str, port: int, lmtp: bool = False) -> Controller:
+    handler = Handler(gateway)
+    kind = LMTPController if lmtp else Controller
+    return kind(handler, hostname=host, port=port, data_size_limit=max(gateway.settings.max_bytes * 8, 1 << 20),
+                ident="pbem mail gateway")

@@ -1,0 +1,51 @@
+"""``pbem serve``: the web site, the mail gateway and its worker (outbox, deadlines) together."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import click
+
+
+def start_web(service, host: str, port: int):
+    """The web site in a thread, or None when ``pbem.web`` is not installed yet."""
+    try:
+        from pbem.web import create_app
+    except ImportError as error:
+        click.echo(f"web site not available ({error}); starting without it")
+        return None
+    from werkzeug.serving import make_server
+
+    server = make_server(host, port, create_app(service), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="pbem-web", daemon=True)
+    thread.start()
+    click.echo(f"web site on http://{host}:{port}/")
+    return server
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="address for the web site and mail")
+@click.option("--web-port", default=8000, show_default=True, type=int)
+@click.option("--mail-port", default=8025, show_default=True, type=int)
+@click.option("--lmtp", is_flag=True, help="the mail gateway speaks LMTP instead of SMTP")
+def serve(host: str, web_port: int, mail_port: int, lmtp: bool) -> None:
+    """Run the service: web site, mail gateway, outbox and deadline scheduler."""
+    from mailgateway.gateway import Gateway
+    from pbem.cli.mail import run_mail, wait_for_signal
+    from pbem.service.service import GameService
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    service = GameService()
+    click.echo(f"data in {service.settings.home}; public key {service.keys.signer().verifier}")
+    web = start_web(service, host, web_port)
+    try:
+        run_mail(Gateway(service), host, mail_port, lmtp, wait_for_signal())
+    finally:
+        if web is not None:
+            web.shutdown()
+        service.close()
+
+
+def register(group: click.Group) -> None:
+    group.add_command(serve)

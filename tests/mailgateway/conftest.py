@@ -1,0 +1,103 @@
+"""Fixtures for the mail gateway: a store under tmp_path, a clock the test moves, and a
+transport that keeps what was sent."""
+
+from __future__ import annotations
+
+import email
+import itertools
+from datetime import datetime, timedelta, timezone
+from email import policy
+from email.message import EmailMessage
+
+import pytest
+
+from mailgateway.addresses import seat_address
+from mailgateway.gateway import Gateway
+from mailgateway.settings import MailSettings
+from pbem.service.service import GameService
+
+SERVICE = "pbem@example.org"
+_ids = itertools.count(1)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+class Memory:
+    """A transport that keeps the mail; ``failures`` makes the next sends fail."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str, bytes]] = []
+        self.failures: list[Exception] = []
+
+    def send(self, key: str, to: str, message: bytes) -> None:
+        if self.failures:
+            raise self.failures.pop(0)
+        self.sent.append((key, to, message))
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return [email.message_from_bytes(m, policy=policy.default) for _, t, m in self.sent if t == address]
+
+    def clear(self) -> None:
+        self.sent.clear()
+
+
+def text_of(msg: EmailMessage) -> str:
+    return msg.get_body(("plain",)).get_content()
+
+
+def make_mail(sender: str, to: str, body: str = "", subject: str = "moves", message_id: str | None = "auto",
+              headers: dict[str, str] | None = None) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    if message_id == "auto":
+        message_id = f"<m{next(_ids)}.{datetime.now().timestamp()}@client.example>"
+    if message_id:
+        msg["Message-ID"] = message_id
+    for key, value in (headers or {}).items():
+        msg[key] = value
+    msg.set_content(body)
+    return bytes(msg)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(sqlite_settings, clock):
+    svc = GameService(sqlite_settings, clock=lambda: clock().isoformat(timespec="seconds"))
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
+def transport() -> Memory:
+    return Memory()
+
+
+@pytest.fixture
+def mail_settings(tmp_path) -> MailSettings:
+    return MailSettings(address=SERVICE, maildir=tmp_path / "maildir", deadline_hours=48, reminder_hours=12,
+                        robot_after=2, retry_seconds=10)
+
+
+@pytest.fixture
+def gw(service, mail_settings, clock, transport) -> Gateway:
+    return Gateway(service, mail_settings, clock=clock, transport=transport)
+
+
+def address_of(gw: Gateway, game_id: str, player: str) -> str:
+    game = gw.service.game(game_id)
+    return seat_address(SERVICE, game_id, gw.service.seat_token(game_id, game.emails.index(player)))

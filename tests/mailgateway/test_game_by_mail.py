@@ -1,0 +1,44 @@
+"""A whole game played by mail, from "new" to the final standings."""
+
+from __future__ import annotations
+
+import json
+
+from mailgateway.receipts import check_receipt
+from tests.mailgateway.conftest import SERVICE, address_of, make_mail, text_of
+
+ANN, BOB = "ann@example.net", "bob@example.com"
+
+
+def test_hidden_pig_from_new_to_final_standings(gw, transport):
+    assert gw.receive(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB} rounds=1")) == "processed"
+    gw.work()
+    (game_id,) = gw.service.game_ids()
+    reply = transport.to(ANN)[0]
+    assert "Created game" in text_of(reply) or "Created game" in text_of(transport.to(ANN)[-1])
+    invitations = [m for m in transport.to(BOB) if "invited" in m["Subject"]]
+    assert len(invitations) == 1
+    assert invitations[0]["From"].addresses[0].addr_spec == address_of(gw, game_id, BOB)
+    for player in (ANN, BOB):
+        assert gw.receive(make_mail(player, address_of(gw, game_id, player), "join lucky-" + player)) == "processed"
+    gw.work()
+    assert gw.service.game(game_id).started
+    turns = 0
+    while not gw.service.game(game_id).ended and turns < 200:
+        state = gw.service.state(gw.service.game(game_id))
+        seat = gw.service.game(game_id).spec.to_move(state)[0]
+        player = (ANN, BOB)[seat]
+        transport.clear()
+        gw.receive(make_mail(player, address_of(gw, game_id, player), "hold"))
+        gw.work()
+        turns += 1
+        reply = [m for m in transport.to(player) if m["In-Reply-To"]][0]
+        assert "applied: hold" in text_of(reply)
+        assert reply["Auto-Submitted"] == "auto-replied"
+        attachment = next(part for part in reply.iter_attachments() if part.get_filename() == "receipt.json")
+        receipt = json.loads(attachment.get_content())
+        assert check_receipt(receipt, [str(gw.service.keys.signer().verifier)])
+    assert gw.service.game(game_id).ended
+    for player in (ANN, BOB):
+        final = [m for m in transport.to(player) if "over" in m["Subject"]]
+        assert final and "Final standings" in text_of(final[0])
