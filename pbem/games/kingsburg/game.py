@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from pbem.games.base import (
@@ -108,6 +109,8 @@ class Kingsburg(GameSpec):
         candidate = parse_text(text)
         if isinstance(candidate, Recruit) and candidate.gold < 0:
             candidate = rules.default_payment(state.players[seat], candidate.soldiers) or candidate
+        if isinstance(candidate, Influence) and rules.names_fixed_gift(candidate):
+            candidate = replace(candidate, choice=None)  # "influence 8 with 5 3 take gold"
         legal = self.legal_moves(state, seat)
         if candidate in legal:
             return candidate

@@ -167,6 +167,15 @@ def gift_delta(p: Player, advisor: int, choice: Choice | None) -> dict[str, int]
     return delta
 
 
+def names_fixed_gift(move: Influence) -> bool:
+    """A stated ``take`` for an advisor without a choice, naming only goods it gives anyway
+    (``influence 8 with 5 3 take gold``): harmless, so the parser drops it."""
+    if asks(move.advisor) or not isinstance(move.choice, Take):
+        return False
+    bundle = ADVISORS[move.advisor].gifts[0]
+    return all(bundle.get(g, 0) > 0 for g in move.choice.goods)
+
+
 def peeks(advisor: int) -> bool:
     return bool(ADVISORS[advisor].gifts[0].get("peek"))
 

@@ -115,3 +115,12 @@ def test_every_legal_move_round_trips_through_parse_in_a_game():
                 assert SPEC.parse_move(state, seat, SPEC.format_move(move)) == move
         seat = SPEC.to_move(state)[0]
         state, _ = play(state, seat, SPEC.legal_texts(state, seat)[0])
+
+
+def test_take_naming_a_fixed_gift_is_accepted_with_the_influence():
+    state = at(new_game(3), "spring", "influence", order=(0, 1, 2), cursor=0)
+    state = with_players(state, p0={"dice": (5, 3, 1)})
+    assert SPEC.parse_move(state, ANN, "influence 8 with 5 3 take gold") == Influence(8, (5, 3))
+    with pytest.raises(GameError) as error:
+        SPEC.parse_move(state, ANN, "influence 8 with 5 3 take stone")
+    assert "does not offer" in error.value.message
