@@ -90,6 +90,15 @@ def delta_text(delta: Mapping[str, int]) -> str:
     return ", ".join(parts) or "nothing"
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _paid(delta: Mapping[str, int]) -> str:
+    """The goods a delta takes away, as positive amounts ("1 gold, 2 wood")."""
+    return ", ".join(f"{-delta[g]} {g}" for g in GOODS if delta.get(g, 0) < 0) or "nothing"
+
+
 def _card_text(data: Mapping[str, Any]) -> str:
     card = data.get("card")
     return f" ({ENEMIES[card].name} {ENEMIES[card].strength})" if card in ENEMIES else ""
@@ -140,7 +149,8 @@ def describe_fact(fact: Mapping[str, Any], names: Sequence[str]) -> str:
         "KingsRewardGiven": lambda: f"The King rewards {who} (most buildings): +1 VP.",
         "EnvoyReturned": lambda: f"The King's envoy leaves {who} unused.",
         "EnvoyAwarded": lambda: f"The King's envoy goes to {who}.",
-        "SoldiersRecruited": lambda: f"{who} recruits: {delta}.",
+        "SoldiersRecruited": lambda: f"{who} recruits {_count(fact['delta']['soldiers'], 'soldier')} "
+        f"for {_paid(fact['delta'])}.",
         "RecruitPassed": lambda: f"{who} recruits nobody.",
         "EnemyRevealed": lambda: f"The enemy of year {ROMAN.get(ENEMIES[fact['card']].year)}: "
         f"{fact['name']}, strength {fact['strength']}.",
@@ -156,7 +166,7 @@ def describe_fact(fact: Mapping[str, Any], names: Sequence[str]) -> str:
         + (f", owes {fact['owe_lose']} goods" if fact.get("owe_lose") else "")
         + (f", may take {fact['owe_take']} goods" if fact.get("owe_take") else "") + ".",
         "BestDefenderRewarded": lambda: f"{who} fought best: +1 VP.",
-        "GoodsLost": lambda: f"{who} gives up {delta}.",
+        "GoodsLost": lambda: f"{who} gives up {_paid(fact['delta'])}.",
         "SpoilsTaken": lambda: f"{who} takes {delta} as spoils.",
         "SoldiersDismissed": lambda: "The soldiers go home.",
         "YearEnded": lambda: f"End of year {ROMAN.get(fact['year'], fact['year'])}.",
