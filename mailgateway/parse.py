@@ -27,6 +27,12 @@ QUOTE_HEADER = re.compile(
     r"_{20,}|from:\s.*|od:\s.*)$",
     re.IGNORECASE,
 )
+# A closing line ends what the sender wrote, like a signature without "-- ".
+CLOSING = re.compile(
+    r"^(regards|best( regards| wishes)?|cheers|thanks|thank you|kind regards|"
+    r"s pozdravem|zdravím|zdravi|díky|diky|děkuji|dekuji|pozdrawiam|dzięki|dzieki)[,.!]*$",
+    re.IGNORECASE,
+)
 TURN_FILE_NAMES = re.compile(r"\.(txt|turn|pbem)$", re.IGNORECASE)
 
 
@@ -222,7 +228,7 @@ def command_lines(text: str) -> list[str]:
     written: list[str] = []
     for raw in text.replace("\r\n", "\n").split("\n"):
         line = raw.rstrip()
-        if line in ("--", "-- ", "—"):
+        if line in ("--", "—") or CLOSING.match(line.strip()):
             break
         stripped = line.strip()
         if stripped.startswith(">"):

@@ -1,0 +1,215 @@
+"""Receiving: global commands, moves, authentication, duplicates, automatic mail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mailgateway.addresses import game_address
+from tests.mailgateway.conftest import SERVICE, address_of, make_mail, text_of
+
+ANN, BOB, EVE = "ann@example.net", "bob@example.com", "eve@evil.example"
+MESSAGES = Path(__file__).parent / "messages"
+
+
+@pytest.fixture
+def game(gw, transport):
+    """A started two-seat Hidden Pig game (ann moves first), with the start mails sent."""
+    game_id = gw.service.create("hidden-pig", [ANN, BOB], {"rounds": "2"}, seed=b"\x01" * 32)
+    gw.service.join(game_id, ANN)
+    gw.service.join(game_id, BOB)
+    gw.work()
+    transport.clear()
+    return game_id
+
+
+def replies(transport, to):
+    return [m for m in transport.to(to) if m["In-Reply-To"]]
+
+
+def test_help_and_catalog_in_english_and_czech(gw, transport):
+    gw.receive(make_mail(ANN, SERVICE, "help\ncatalog"))
+    gw.receive(make_mail(BOB, SERVICE, "jazyk cs\nkatalog\nxyz"))
+    gw.work()
+    english = text_of(replies(transport, ANN)[0])
+    assert "new GAME" in english and "hidden-pig: Hidden Pig (test game) (2-4 players)" in english
+    czech = text_of(replies(transport, BOB)[0])
+    assert "Jazyk nastaven: cs" in czech and "hidden-pig: Hidden Pig" in czech and "Toto není příkaz" in czech
+
+
+def test_empty_mail_uses_the_subject_or_gets_help(gw, transport):
+    gw.receive(make_mail(ANN, SERVICE, "", subject="Re: catalog"))
+    gw.receive(make_mail(BOB, SERVICE, "", subject="hello"))
+    gw.work()
+    assert "hidden-pig" in text_of(replies(transport, ANN)[0])
+    assert "Commands for pbem@example.org" in text_of(replies(transport, BOB)[0])
+
+
+def test_moves_reply_with_result_view_turn_and_receipt(gw, transport, game):
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "hold"))
+    gw.work()
+    (reply,) = replies(transport, ANN)
+    text = text_of(reply)
+    assert "applied: hold" in text
+    assert "Waiting for bob (deadline 2026-01-07 12:00 UTC)" in text
+    assert f"/games/{game}/seat/" in text and "-- receipt --" in text
+    assert reply["From"].addresses[0].addr_spec == address_of(gw, game, ANN)
+    assert reply["Auto-Submitted"] == "auto-replied" and reply["References"]
+    assert reply.get_body(("html",)) is not None
+    (turn,) = transport.to(BOB)
+    assert "your turn" in turn["Subject"] and turn["Auto-Submitted"] == "auto-generated"
+
+
+def test_errors_list_what_is_legal_and_change_nothing(gw, transport, game):
+    before = gw.service.game(game).version
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "fly away\nhold"))
+    gw.work()
+    text = text_of(replies(transport, ANN)[0])
+    assert "rejected (line 1): fly away" in text and "legal instead: roll; hold" in text
+    assert "Nothing was applied" in text and "fine, but not applied: hold" in text
+    assert gw.service.game(game).version == before
+
+
+def test_turn_file_by_attachment(gw, transport, game):
+    raw = (MESSAGES / "turn_file_attachment.eml").read_bytes()
+    raw = raw.replace(b"pbem+hidden-pig-0a1b2c3d.abcdefgh@example.org", address_of(gw, game, ANN).encode())
+    import base64
+    turn = f"game: {game}\nplayer: {ANN}\nversion: {gw.service.game(game).version}\nhold\n"
+    old = b"Z2FtZTogaGlkZGVuLXBpZy0wYTFiMmMzZApwbGF5ZXI6IGFubkBleGFtcGxlLm5ldAojIGEgY29t\nbWVudApyb2xsCg=="
+    raw = raw.replace(old, base64.b64encode(turn.encode()))
+    assert gw.receive(raw) == "processed"
+    gw.work()
+    assert gw.service.game(game).entries[-1]["source"] == "turnfile"
+    assert "applied: hold" in text_of(replies(transport, ANN)[0])
+
+
+def test_template_sends_a_turn_file_that_can_be_sent_back(gw, transport, game):
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "template"))
+    gw.work()
+    text = text_of(replies(transport, ANN)[0])
+    template = text[text.index(f"game: {game}"):text.index("==")]
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), template.replace("# hold", "hold")))
+    gw.work()
+    assert gw.service.game(game).entries[-1]["source"] == "turnfile"
+
+
+def test_duplicate_message_id_changes_nothing_and_gets_no_second_reply(gw, transport, game):
+    raw = make_mail(ANN, address_of(gw, game, ANN), "roll", message_id="<same@example.net>")
+    assert gw.receive(raw) == "processed"
+    version = gw.service.game(game).version
+    assert gw.receive(raw) == "duplicate"
+    resent = make_mail(ANN, address_of(gw, game, ANN), "roll\nroll", message_id="<same@example.net>")
+    assert gw.receive(resent) == "duplicate"
+    gw.work()
+    gw.work()
+    assert gw.service.game(game).version == version
+    assert len(replies(transport, ANN)) == 1
+
+
+def test_no_message_id_is_deduplicated_by_content(gw, transport):
+    raw = (MESSAGES / "no_message_id.eml").read_bytes()
+    assert gw.receive(raw) == "processed"
+    assert gw.receive(raw) == "duplicate"
+    gw.work()
+    assert len(transport.to("dave@example.org")) == 1
+
+
+@pytest.mark.parametrize("name", ["vacation_auto_reply.eml", "list_mail.eml", "bounce.eml"])
+def test_automatic_mail_gets_no_answer(gw, transport, game, name):
+    raw = (MESSAGES / name).read_bytes().replace(b"hidden-pig-0a1b2c3d.abcdefgh", address_of(gw, game, ANN).split("+")[1].split("@")[0].encode())
+    version = gw.service.game(game).version
+    assert gw.receive(raw) == "ignored"
+    gw.work()
+    assert transport.sent == [] and gw.service.game(game).version == version
+
+
+def test_forged_sender_changes_nothing_and_the_owner_is_told(gw, transport, game):
+    version = gw.service.game(game).version
+    assert gw.receive(make_mail(EVE, address_of(gw, game, ANN), "hold")) == "processed"
+    gw.receive(make_mail(BOB, address_of(gw, game, ANN), "hold"))
+    gw.work()
+    assert gw.service.game(game).version == version
+    assert transport.to(EVE) == [] and transport.to(BOB) == []
+    told = transport.to(ANN)
+    assert len(told) == 2 and all("refused" in m["Subject"] for m in told)
+    assert "eve@evil.example" in text_of(told[0]) and "did not come from your registered address" in text_of(told[0])
+
+
+def test_wrong_or_missing_token_changes_nothing(gw, transport, game):
+    version = gw.service.game(game).version
+    wrong = address_of(gw, game, ANN).replace(".", ".x", 1)
+    wrong = f"pbem+{game}.aaaaaaaaaaaaaaaa@example.org"
+    gw.receive(make_mail(ANN, wrong, "hold"))
+    gw.receive(make_mail(ANN, game_address(SERVICE, game), "hold"))
+    gw.receive(make_mail(EVE, game_address(SERVICE, game), "hold"))
+    gw.work()
+    assert gw.service.game(game).version == version
+    texts = [text_of(m) for m in replies(transport, ANN)]
+    assert len(texts) == 2 and "private address" in texts[1]
+    assert transport.to(EVE) == []
+
+
+def test_another_players_token_with_own_address_is_refused(gw, transport, game):
+    version = gw.service.game(game).version
+    gw.receive(make_mail(BOB, address_of(gw, game, ANN), "hold"))
+    gw.work()
+    assert gw.service.game(game).version == version
+
+
+def test_new_game_invitations_and_join_on_the_service_address(gw, transport):
+    gw.receive(make_mail(ANN, SERVICE, f"nová hidden-pig {ANN} {BOB} deadline=12 policy=wait"))
+    gw.work()
+    (game_id,) = gw.service.game_ids()
+    invitation = [m for m in transport.to(BOB) if "invited" in m["Subject"]][0]
+    assert address_of(gw, game_id, BOB) in text_of(invitation)
+    transport.clear()
+    gw.receive(make_mail(BOB, SERVICE, f"join {game_id}"))
+    gw.receive(make_mail(EVE, SERVICE, f"join {game_id}"))
+    gw.work()
+    assert address_of(gw, game_id, BOB) in text_of(replies(transport, BOB)[0])
+    assert "has no seat" in text_of(replies(transport, EVE)[0])
+    assert not gw.service.game(game_id).joined
+    from mailgateway.records import GameClock
+    assert gw.get(GameClock.create_id(game_id, {})).rules == {"deadline": 12, "policy": "wait"}
+
+
+def test_status_games_history_and_observers(gw, transport, game):
+    gw.receive(make_mail(EVE, SERVICE, f"subscribe {game}\ngames\nhistory {game}"))
+    gw.receive(make_mail(ANN, SERVICE, "status"))
+    gw.work()
+    eve = text_of(replies(transport, EVE)[0])
+    assert f"You now follow game {game}" in eve and "started" in eve and game in eve
+    assert "(yours)" in text_of(replies(transport, ANN)[0])
+    transport.clear()
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "hold"))
+    gw.work()
+    (update,) = transport.to(EVE)
+    assert "update" in update["Subject"] and "PointsBanked" in text_of(update)
+    assert "unsubscribe" in text_of(update)
+
+
+def test_resign_hands_the_seat_to_the_robot_and_tells_everyone(gw, transport, game):
+    gw.receive(make_mail(BOB, address_of(gw, game, BOB), "vzdát"))
+    gw.work()
+    assert 1 in gw.service.game(game).robots
+    assert any("robot" in m["Subject"] for m in transport.to(ANN))
+
+
+def test_rate_limit_on_replies_per_sender(gw, transport, mail_settings):
+    for _ in range(mail_settings.replies_per_hour + 3):
+        gw.receive(make_mail(EVE, SERVICE, "help"))
+    gw.work()
+    assert len(transport.to(EVE)) == mail_settings.replies_per_hour
+
+
+def test_too_large_mail_gets_a_short_answer(gw, transport):
+    gw.receive(make_mail(ANN, SERVICE, "help\n" + "x" * 300_000))
+    gw.work()
+    assert "the limit is 262144" in text_of(replies(transport, ANN)[0])
+
+
+def test_unknown_game_address(gw, transport):
+    gw.receive(make_mail(ANN, "pbem+nosuch-game.tok@example.org", "roll"))
+    gw.work()
+    assert "There is no game 'nosuch-game'" in text_of(replies(transport, ANN)[0])

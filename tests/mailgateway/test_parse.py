@@ -1,0 +1,106 @@
+"""Parsing literal messages as common clients send them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mailgateway.parse import command_lines, html_to_text, message_key, parse_message
+
+MESSAGES = Path(__file__).parent / "messages"
+OWN = "pbem@example.org"
+
+
+def parse(name: str, **kwargs):
+    return parse_message((MESSAGES / name).read_bytes(), own_address=OWN, **kwargs)
+
+
+def test_top_posted_reply_keeps_only_the_new_lines():
+    inbound = parse("thunderbird_top_posted.eml")
+    assert inbound.lines == ("roll", "hold")
+    assert inbound.key == "3f2a9c1e-top@example.net"
+    assert inbound.message_id == "<3f2a9c1e-top@example.net>"
+    assert inbound.references == ("<aaa111@example.org>",)
+    assert inbound.sender == "ann@example.net"
+    assert inbound.auto is None
+
+
+def test_bottom_posted_reply_drops_quotes_and_signature():
+    inbound = parse("bottom_posted.eml")
+    assert inbound.lines == ("roll", "hold")
+
+
+def test_html_only_mail_becomes_text_without_quote_or_closing():
+    inbound = parse("outlook_html_only.eml")
+    assert inbound.lines == ("stav", "jazyk cs")
+    assert inbound.recipients == ("pbem@example.org",)
+
+
+def test_iso_8859_2_with_czech_and_polish_diacritics():
+    inbound = parse("iso_8859_2.eml")
+    assert inbound.lines == ("nová hra", "žluťoučký kůň úpěl ďábelské ódy", "Zażółć gęślą jaźń")
+    assert inbound.subject == "Připojit"
+
+
+def test_turn_file_attachment_is_found_and_other_attachments_kept_aside():
+    inbound = parse("turn_file_attachment.eml")
+    assert inbound.lines == ("Here is my turn file.",)
+    assert [a.filename for a in inbound.attachments] == ["turn.txt", "board.png"]
+    assert inbound.turn_file.startswith("game: hidden-pig-0a1b2c3d\nplayer: ann@example.net")
+    assert inbound.attachments[1].text is None
+
+
+def test_turn_file_in_the_body():
+    raw = b"From: a@x.org\r\nTo: pbem@example.org\r\nMessage-ID: <t@x>\r\n\r\n# my orders\r\ngame: g-1\r\nplayer: a@x.org\r\nroll\r\n"
+    assert parse_message(raw).turn_file == "# my orders\ngame: g-1\nplayer: a@x.org\nroll"
+
+
+def test_no_message_id_gives_a_content_hash_key():
+    raw = (MESSAGES / "no_message_id.eml").read_bytes()
+    inbound = parse_message(raw)
+    assert inbound.message_id is None
+    assert inbound.key == message_key(None, raw) and inbound.key.startswith("sha256:")
+    assert parse_message(raw).key == inbound.key
+    assert parse_message(raw + b"more\n").key != inbound.key
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("vacation_auto_reply.eml", "Auto-Submitted"),
+    ("list_mail.eml", "Precedence"),
+    ("bounce.eml", "report"),
+])
+def test_automatic_mail_is_recognised(name, reason):
+    assert reason in (parse(name).auto or "")
+
+
+def test_bounce_by_null_return_path_and_mailer_daemon():
+    raw = b"From: someone@example.net\r\nTo: pbem@example.org\r\n\r\nhelp\r\n"
+    assert parse_message(raw, envelope_from="<>").auto == "null return path (a bounce)"
+    raw = b"From: MAILER-DAEMON@example.net\r\nTo: pbem@example.org\r\n\r\nhelp\r\n"
+    assert "mailer-daemon" in parse_message(raw).auto
+
+
+def test_our_own_mail_and_loops_are_not_answered():
+    raw = b"From: pbem+g-1.tok@example.org\r\nTo: pbem@example.org\r\n\r\nhelp\r\n"
+    assert parse_message(raw, own_address=OWN).auto == "our own address"
+    raw = b"From: a@x.org\r\nTo: pbem@example.org\r\nX-Loop: pbem@example.org\r\n\r\nhelp\r\n"
+    assert "X-Loop" in parse_message(raw, own_address=OWN).auto
+
+
+def test_size_limit():
+    raw = b"From: a@x.org\r\nTo: pbem@example.org\r\nMessage-ID: <big@x>\r\n\r\n" + b"roll\r\n" * 1000
+    inbound = parse_message(raw, max_bytes=1000)
+    assert inbound.too_large and inbound.lines == () and inbound.key == "big@x"
+
+
+def test_command_lines_rules():
+    text = "roll\n\n> quoted\nhold\nS pozdravem\nAnn\n"
+    assert command_lines(text) == ["roll", "hold"]
+    assert command_lines("hod\n-----Original Message-----\nFrom: x\nroll") == ["hod"]
+    assert command_lines("Dne 5. 1. 2026 v 10:00 pbem napsal(a):\n> roll") == []
+
+
+def test_html_to_text_drops_scripts_and_quotes():
+    text = html_to_text("<p>roll</p><script>hold()</script><blockquote>hold</blockquote><p>a&amp;b</p>")
+    assert command_lines(text) == ["roll", "a&b"]
