@@ -15,10 +15,9 @@ from pbem.games.kingsburg.evolve import evolve
 from pbem.games.kingsburg.explain import why_illegal
 from pbem.games.kingsburg.flow import advance, can_recruit, fold, gift_facts
 from pbem.games.kingsburg.moves import (
-    Build, Give, Influence, Lose, Move, Pass, Recruit, Reroll, Take, Token, TownHall,
-    format_move, parse_text,
+    Influence, Lose, Move, Pass, Recruit, Reroll, Take, Token, format_move, parse_text,
 )
-from pbem.games.kingsburg.state import SEASONS, State, delta_of
+from pbem.games.kingsburg.state import State, delta_of
 
 Fact = dict[str, Any]
 

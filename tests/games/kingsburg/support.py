@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pbem.games.base import SeededRng, secret
+import pytest
+
+from pbem.games.base import GameError, SeededRng, secret
 from pbem.games.kingsburg import SPEC
 from pbem.games.kingsburg.flow import advance
-from pbem.games.kingsburg.state import State
+from pbem.games.kingsburg.state import Placement, State
 from pbem.games.simulate import fold
 
 ANN, BRIAN, CINDY, DAVID, EVE = range(5)
@@ -81,3 +83,29 @@ def kinds(facts: list[dict]) -> list[str]:
 
 def of_kind(facts: list[dict], kind: str) -> list[dict]:
     return [f for f in facts if f["kind"] == kind]
+
+
+def influencing(players=3, **by_seat):
+    state = at(new_game(players), "spring", "influence", order=tuple(range(players)), cursor=0)
+    defaults = {f"p{s}": {"dice": (6, 6, 6)} for s in range(players)}
+    for key, value in by_seat.items():
+        defaults[key] = {**defaults.get(key, {}), **value}
+    return with_players(state, **defaults)
+
+
+def refused(state, seat, text):
+    before = state
+    with pytest.raises(GameError) as error:
+        SPEC.decide(state, seat, SPEC.parse_move(state, seat, text), Script())
+    assert state == before  # nothing changed
+    return error.value
+
+
+def gifts_for(advisor, seat=ANN, choice=None, **stock):
+    """A state whose only placed group is ``seat``'s on ``advisor``; gifts then run."""
+    state = influencing()
+    court = list(state.court)
+    court[advisor] = (Placement(seat, (6,), choice=choice),)
+    state = replace(state, court=tuple(court), step="influence", cursor=-1)
+    state = with_players(state, **{f"p{seat}": stock})
+    return run(state)

@@ -8,7 +8,6 @@ import pytest
 from pbem.games.base import GameError
 from pbem.games.kingsburg import SPEC
 from pbem.games.kingsburg.data import ENEMIES
-from pbem.games.kingsburg.flow import battle_fact
 from pbem.games.kingsburg.rules import destroy_order, strength
 
 from .support import ANN, BRIAN, CINDY, Script, at, new_game, of_kind, play, run, with_players

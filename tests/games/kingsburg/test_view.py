@@ -7,8 +7,7 @@ from pbem.games.kingsburg import SPEC
 from pbem.games.kingsburg.data import ENEMIES
 from pbem.games.simulate import play_random
 
-from .support import ANN, BRIAN, NAMES, at, new_game, run, with_players
-from .test_rules_seasons import gifts_for
+from .support import ANN, BRIAN, NAMES, at, gifts_for, new_game, with_players
 
 
 def _redacted(fact):

@@ -1,0 +1,99 @@
+"""One test per rule of the advisors' gifts (phase step c)."""
+
+from pbem.games.kingsburg import SPEC
+
+from .support import ANN, BRIAN, CINDY, gifts_for, influencing, of_kind, play
+
+
+def test_gift_choice_stated_with_influence_saves_a_round_trip():
+    state = influencing(p0={"dice": (6, 6, 6)})
+    state, _ = play(state, ANN, "influence 12 with 6 6 take gold stone")
+    state, _ = play(state, BRIAN, "pass")
+    state, facts = play(state, CINDY, "pass")
+    state, facts = play(state, ANN, "pass")
+    gift = of_kind(facts, "GiftReceived")[0]
+    assert gift["delta"] == {"gold": 1, "stone": 1, "plus2": 1}
+    assert state.step == "build"  # nobody was asked about the Duchess
+
+
+def test_stated_gift_choice_that_no_longer_fits_is_asked_again():
+    state, facts = gifts_for(6, choice=("give", "stone"), gold=1, wood=1)
+    assert SPEC.to_move(state) == [ANN]
+    assert SPEC.legal_texts(state, ANN) == ["take nothing", "give gold", "give wood"]
+
+
+def test_gift_can_be_declined():
+    state, _ = gifts_for(4)
+    state, facts = play(state, ANN, "take nothing")
+    assert facts[0]["kind"] == "GiftDeclined"
+
+
+def test_alchemist_exchanges_one_good_for_the_other_two():
+    state, _ = gifts_for(6, stone=1)
+    state, facts = play(state, ANN, "give stone")
+    assert facts[0]["delta"] == {"gold": 1, "wood": 1, "stone": -1}
+
+
+def test_alchemist_without_goods_gives_nothing():
+    state, facts = gifts_for(6)
+    assert of_kind(facts, "GiftDeclined")[0]["advisor"] == 6
+
+
+def test_smuggler_pays_one_vp_for_three_goods():
+    state, _ = gifts_for(14, vp=2)
+    state, facts = play(state, ANN, "take 3 wood")
+    assert facts[0]["delta"] == {"wood": 3, "vp": -1}
+
+
+def test_smuggler_needs_a_vp_to_pay():
+    state, facts = gifts_for(14, vp=0)
+    assert of_kind(facts, "GiftDeclined")[0]["advisor"] == 14
+
+
+def test_queen_gives_two_goods_three_vp_and_a_private_look_at_the_enemy():
+    state, _ = gifts_for(17)
+    state, facts = play(state, ANN, "take gold gold")
+    assert facts[0]["delta"] == {"gold": 2, "vp": 3}
+    assert facts[1]["kind"] == "CardPeeked" and facts[1]["secret"]["to"] == [ANN]
+    assert state.players[ANN].peeks == (state.deck[0],)
+
+
+def test_general_gives_two_soldiers_and_a_private_look_at_the_enemy():
+    state, facts = gifts_for(10)
+    assert of_kind(facts, "GiftReceived")[0]["delta"] == {"soldiers": 2}
+    assert of_kind(facts, "CardPeeked")[0]["secret"]["data"] == {"card": "y1_goblins_3"}
+
+
+def test_king_gives_gold_wood_stone_and_a_soldier():
+    state, facts = gifts_for(18)
+    assert of_kind(facts, "GiftReceived")[0]["delta"] == {"gold": 1, "wood": 1, "stone": 1, "soldiers": 1}
+
+
+def test_fixed_gifts_need_no_answer():
+    for advisor, delta in [(1, {"vp": 1}), (2, {"gold": 1}), (3, {"wood": 1}), (5, {"soldiers": 1}),
+                           (8, {"gold": 2}), (13, {"stone": 3}), (15, {"gold": 1, "wood": 1, "stone": 1}),
+                           (16, {"gold": 4})]:
+        state, facts = gifts_for(advisor)
+        assert of_kind(facts, "GiftReceived")[0]["delta"] == delta
+
+
+def test_choice_gifts_offer_every_option():
+    expected = {4: ["take nothing", "take gold", "take wood"],
+                9: ["take nothing", "take gold wood", "take wood stone"],
+                11: ["take nothing", "take wood stone", "take gold stone"]}
+    for advisor, options in expected.items():
+        state, _ = gifts_for(advisor)
+        assert SPEC.legal_texts(state, ANN) == options
+    state, _ = gifts_for(12)
+    assert len(SPEC.legal_moves(state, ANN)) == 1 + 6  # 2 goods of choice: 6 ways
+    state, _ = gifts_for(7)
+    assert SPEC.legal_texts(state, ANN) == ["take nothing", "take gold", "take wood", "take stone"]
+
+
+def test_stable_adds_a_soldier_to_soldier_gifts():
+    stable = {"palisade", "stable"}
+    for advisor, soldiers in ((5, 2), (10, 3), (18, 2)):
+        state, facts = gifts_for(advisor, buildings=stable)
+        assert of_kind(facts, "GiftReceived")[0]["delta"]["soldiers"] == soldiers
+
+
