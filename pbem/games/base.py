@@ -190,6 +190,10 @@ class GameSpec(ABC):
     max_players: int = 2
     options: tuple[Option, ...] = ()
     rules_version: str = "1"  # bump when a rules fix would change how old commands resolve
+    # Commands that only end a seat's turn ("end", "done"). When a turn has already ended by
+    # itself earlier in the same mail or turn file, such a trailing command is ignored
+    # instead of failing the whole batch as "not your turn".
+    turn_end_words: tuple[str, ...] = ()
 
     # -- options ---------------------------------------------------------------------------
     def normalize_options(self, raw: Mapping[str, str], players: int) -> dict[str, str]:

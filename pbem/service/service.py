@@ -45,7 +45,7 @@ MAX_SAVE_ATTEMPTS = 10
 class LineResult:
     line: int
     text: str
-    status: str  # "applied", "rejected", "skipped"
+    status: str  # "applied", "ignored" (a redundant turn end), "rejected", "skipped" (after a draw)
     error: GameError | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -77,7 +77,7 @@ class Outcome:
 
     @property
     def errors(self) -> list[LineResult]:
-        return [r for r in self.lines if r.status != "applied"]
+        return [r for r in self.lines if r.status in ("rejected", "skipped")]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -361,7 +361,7 @@ class GameService:
                 raise GameError(ErrorCode.SYNTAX, "There was no command to apply.",
                                 game.spec.legal_texts(batch.state, seat))
             results = self._apply_orders(game, batch, seat, orders, source)
-            if turn_file and not any(r.status != "applied" for r in results):
+            if turn_file and not any(r.status in ("rejected", "skipped") for r in results):
                 self._finish_turn_file(game, batch, seat, source, results)
             return results
 
@@ -380,10 +380,20 @@ class GameService:
             try:
                 drew = self._apply_move(game, batch, seat, text, source)
             except GameError as error:
-                results.append(LineResult(number, text, "rejected", error))
+                if self._ends_a_finished_turn(game, error, text, results):
+                    results.append(LineResult(number, text, "ignored"))
+                else:
+                    results.append(LineResult(number, text, "rejected", error))
                 continue
             results.append(LineResult(number, text, "applied"))
         return results
+
+    @staticmethod
+    def _ends_a_finished_turn(game: LoadedGame, error: GameError, text: str, results: list[LineResult]) -> bool:
+        """A trailing "end" after the turn already ended by itself within this batch."""
+        return (error.code is ErrorCode.NOT_YOUR_TURN
+                and text.strip().lower() in game.spec.turn_end_words
+                and any(r.status == "applied" for r in results))
 
     def _apply_move(self, game: LoadedGame, batch: _Batch, seat: int, text: str, source: str) -> bool:
         """Decide one move and add its entry (then any robot moves it makes due). Returns

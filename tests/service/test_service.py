@@ -229,3 +229,13 @@ def test_every_save_is_followed_by_a_signed_checkpoint(service):
     assert [size for size, _ in game.checkpoints] == [1, 2, 4, 5]
     proof = service.inclusion(game_id, 4)
     assert proof["size"] == 5 and proof["checkpoint"] == game.checkpoints[-1][1]
+
+
+def test_a_trailing_turn_end_after_the_turn_ended_by_itself_is_ignored(service, monkeypatch):
+    game_id = started_pig(service)
+    spec = service.game(game_id).spec
+    monkeypatch.setattr(type(spec), "turn_end_words", ("end",))
+    outcome = service.submit(game_id, to_move_email(service, game_id), ["hold", "end"])
+    assert outcome.ok and [r.status for r in outcome.lines] == ["applied", "ignored"]
+    alone = service.submit(game_id, to_move_email(service, game_id), ["end"])
+    assert not alone.ok  # without an earlier applied line, "end" is judged like any command

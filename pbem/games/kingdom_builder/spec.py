@@ -34,6 +34,7 @@ def who(names: Sequence[str], seat: int) -> str:
 class KingdomBuilder(GameSpec):
     name = "kingdom-builder"
     title = "Kingdom Builder"
+    turn_end_words = ("end", "done", "pass", "konec", "hotovo")
     min_players = 2
     max_players = 4
     options = _options()
