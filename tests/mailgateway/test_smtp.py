@@ -1,0 +1,210 @@
+"""A real aiosmtpd gateway on loopback, smtplib as the client, and another aiosmtpd
+instance as the relay (the sink). Also the crash cases of the exactly-once promise."""
+
+from __future__ import annotations
+
+import smtplib
+import socket
+from email import message_from_bytes, policy
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from mailgateway.gateway import Gateway
+from mailgateway.records import Outgoing
+from mailgateway.sender import MaildirTransport, RelayTransport
+from mailgateway.smtp import controller
+from pbem.service.store import Receipt
+from tests.mailgateway.conftest import SERVICE, make_mail
+
+ANN = "ann@example.net"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Sink:
+    """The relay: keeps every envelope; ``refuse`` answers RCPT with a status instead."""
+
+    def __init__(self) -> None:
+        self.envelopes: list = []
+        self.refuse: list[str] = []
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.refuse:
+            return self.refuse.pop(0)
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+
+@pytest.fixture
+def sink():
+    handler = Sink()
+    port = free_port()
+    server = Controller(handler, hostname="127.0.0.1", port=port)
+    server.start()
+    handler.port = port
+    yield handler
+    server.stop()
+
+
+@pytest.fixture
+def relay_gw(service, mail_settings, clock, sink):
+    return Gateway(service, mail_settings, clock=clock, transport=RelayTransport("127.0.0.1", sink.port, timeout=5))
+
+
+@pytest.fixture
+def smtp_server(relay_gw):
+    port = free_port()
+    server = controller(relay_gw, "127.0.0.1", port)
+    server.start()
+    yield port
+    server.stop()
+    server.handler.close()
+
+
+def test_smtp_in_relay_out(relay_gw, smtp_server, sink):
+    with smtplib.SMTP("127.0.0.1", smtp_server, timeout=10) as client:
+        refused = client.sendmail(ANN, [SERVICE], make_mail(ANN, SERVICE, "help"))
+        assert refused == {}
+        with pytest.raises(smtplib.SMTPRecipientsRefused) as error:
+            client.sendmail(ANN, ["someone@example.org"], make_mail(ANN, "someone@example.org", "help"))
+        assert error.value.recipients["someone@example.org"][0] == 550
+    relay_gw.work()
+    (envelope,) = sink.envelopes
+    assert envelope.mail_from == "<>" and envelope.rcpt_tos == [ANN]
+    reply = message_from_bytes(envelope.original_content, policy=policy.default)
+    assert reply["Auto-Submitted"] == "auto-replied" and "Commands for" in reply.get_body(("plain",)).get_content()
+
+
+def test_lmtp_option(relay_gw, sink):
+    port = free_port()
+    server = controller(relay_gw, "127.0.0.1", port, lmtp=True)
+    server.start()
+    try:
+        with smtplib.LMTP("127.0.0.1", port, timeout=10) as client:
+            assert client.sendmail(ANN, [SERVICE], make_mail(ANN, SERVICE, "catalog")) == {}
+    finally:
+        server.stop()
+        server.handler.close()
+    relay_gw.work()
+    assert len(sink.envelopes) == 1
+
+
+def test_451_until_the_result_is_stored_then_250(relay_gw, smtp_server, sink, monkeypatch):
+    raw = make_mail(ANN, SERVICE, "help", message_id="<retry-me@example.net>")
+    real_save = relay_gw.service.store.save
+
+    def failing_save(*aggregates):
+        if any(isinstance(a, Receipt) for a in aggregates):
+            raise OSError("disk full")
+        return real_save(*aggregates)
+
+    monkeypatch.setattr(relay_gw.service.store, "save", failing_save)
+    with smtplib.SMTP("127.0.0.1", smtp_server, timeout=10) as client:
+        with pytest.raises(smtplib.SMTPDataError) as error:
+            client.sendmail(ANN, [SERVICE], raw)
+        assert error.value.smtp_code == 451
+    assert relay_gw.service.store.receipt("retry-me@example.net") is None
+    monkeypatch.setattr(relay_gw.service.store, "save", real_save)
+    with smtplib.SMTP("127.0.0.1", smtp_server, timeout=10) as client:
+        assert client.sendmail(ANN, [SERVICE], raw) == {}
+        assert client.sendmail(ANN, [SERVICE], raw) == {}  # the MTA's duplicate delivery
+    assert relay_gw.service.store.receipt("retry-me@example.net") is not None
+    relay_gw.work()
+    relay_gw.work()
+    assert len(sink.envelopes) == 1
+
+
+def test_crash_after_storing_before_sending_sends_every_reply_once(service, mail_settings, clock, sink):
+    first = Gateway(service, mail_settings, clock=clock, transport=RelayTransport("127.0.0.1", sink.port))
+    for n in range(3):
+        first.receive(make_mail(ANN, SERVICE, "help", message_id=f"<c{n}@example.net>"))
+    del first  # the process dies before its outbox ran
+    restarted = Gateway(service, mail_settings, clock=clock, transport=RelayTransport("127.0.0.1", sink.port))
+    restarted.work()
+    restarted.work()
+    again = Gateway(service, mail_settings, clock=clock, transport=RelayTransport("127.0.0.1", sink.port))
+    again.work()
+    assert sorted(message_from_bytes(e.original_content)["In-Reply-To"] for e in sink.envelopes) == [
+        "<c0@example.net>", "<c1@example.net>", "<c2@example.net>"]
+
+
+def test_crash_while_queueing_replies_queues_them_once(service, mail_settings, clock, transport, monkeypatch):
+    gw = Gateway(service, mail_settings, clock=clock, transport=transport)
+    gw.receive(make_mail(ANN, SERVICE, "help"))
+    real_save = service.store.save
+
+    def crash(*aggregates):
+        if any(isinstance(a, Outgoing) for a in aggregates):
+            raise RuntimeError("power cut")
+        return real_save(*aggregates)
+
+    monkeypatch.setattr(service.store, "save", crash)
+    with pytest.raises(RuntimeError):
+        gw.work()
+    monkeypatch.setattr(service.store, "save", real_save)
+    Gateway(service, mail_settings, clock=clock, transport=transport).work()
+    gw.work()
+    assert len(transport.to(ANN)) == 1
+
+
+def test_crash_after_a_move_before_the_mail_receipt_replays_the_same_outcome(gw, transport, monkeypatch):
+    game_id = gw.service.create("hidden-pig", [ANN, "bob@example.com"], {}, seed=b"\x02" * 32)
+    gw.service.join(game_id, ANN)
+    gw.service.join(game_id, "bob@example.com")
+    from tests.mailgateway.conftest import address_of
+
+    raw = make_mail(ANN, address_of(gw, game_id, ANN), "hold", message_id="<half@example.net>")
+    monkeypatch.setattr(gw, "_finish", lambda *a: (_ for _ in ()).throw(RuntimeError("crash")))
+    with pytest.raises(RuntimeError):
+        gw.receive(raw)
+    version = gw.service.game(game_id).version
+    monkeypatch.undo()
+    assert gw.receive(raw) == "processed"  # the MTA retries: the move is not applied twice
+    assert gw.service.game(game_id).version == version
+    gw.work()
+    reply = [m for m in transport.to(ANN) if m["In-Reply-To"] == "<half@example.net>"]
+    assert len(reply) == 1 and "applied: hold" in reply[0].get_body(("plain",)).get_content()
+
+
+def test_relay_retries_with_backoff_and_gives_up_on_5xx(relay_gw, sink, clock):
+    relay_gw.receive(make_mail(ANN, SERVICE, "help"))
+    relay_gw.receive(make_mail("bob@example.com", SERVICE, "help"))
+    sink.refuse = ["451 4.3.0 busy", "550 5.1.1 no such user"]
+    relay_gw.work()
+    assert sink.envelopes == []
+    relay_gw.work()  # not due yet: nothing is tried
+    assert sink.envelopes == []
+    clock.advance(seconds=mail_backoff(relay_gw) + 1)
+    relay_gw.work()
+    assert [e.rcpt_tos for e in sink.envelopes] == [[ANN]]
+    mails = [relay_gw.get(i) for i in relay_gw.sender.pending] + []
+    assert mails == []
+
+
+def mail_backoff(gw) -> float:
+    return gw.sender.backoff(0).total_seconds()
+
+
+def test_relay_down_is_a_temporary_failure(service, mail_settings, clock):
+    gw = Gateway(service, mail_settings, clock=clock, transport=RelayTransport("127.0.0.1", free_port(), timeout=2))
+    gw.receive(make_mail(ANN, SERVICE, "help"))
+    gw.work()
+    (pending,) = [gw.get(i) for i in gw.sender.pending]
+    assert pending.status == "queued" and pending.attempts == 1 and pending.last_error
+
+
+def test_maildir_delivery_is_idempotent(tmp_path):
+    box = MaildirTransport(tmp_path / "md")
+    box.send("k1", ANN, b"Subject: x\r\n\r\nbody\r\n")
+    box.send("k1", ANN, b"Subject: x\r\n\r\nbody\r\n")
+    box.send("k2", ANN, b"Subject: y\r\n\r\nbody\r\n")
+    assert len(list((tmp_path / "md" / "new").iterdir())) == 2
