@@ -120,6 +120,14 @@ class Kingsburg(GameSpec):
     def format_move(self, move: Move) -> str:
         return format_move(move)
 
+    def legal_texts(self, state: State, seat: int, limit: int = 40) -> list[str]:
+        # influences with a gift choice stated in advance come last, so a short list still
+        # shows every plain group and "pass"
+        moves = self.legal_moves(state, seat)
+        plain = [m for m in moves if not (isinstance(m, Influence) and m.choice is not None)]
+        stated = [m for m in moves if isinstance(m, Influence) and m.choice is not None]
+        return [format_move(m) for m in (plain + stated)[:limit]]
+
     def public_move_text(self, state: State, seat: int, move: Move) -> str:
         return "token (secret)" if isinstance(move, Token) else format_move(move)
 

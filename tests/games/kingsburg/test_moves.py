@@ -124,3 +124,11 @@ def test_take_naming_a_fixed_gift_is_accepted_with_the_influence():
     with pytest.raises(GameError) as error:
         SPEC.parse_move(state, ANN, "influence 8 with 5 3 take stone")
     assert "does not offer" in error.value.message
+
+
+def test_legal_texts_list_plain_groups_and_pass_before_stated_choices():
+    state = at(new_game(3), "spring", "influence", order=(0, 1, 2), cursor=0)
+    state = with_players(state, p0={"dice": (6, 5, 3), "plus2": 1})
+    texts = SPEC.legal_texts(state, ANN)
+    assert "pass" in texts and "take" not in " ".join(texts[:texts.index("pass") + 1])
+    assert len(SPEC.legal_moves(state, ANN)) > 40
