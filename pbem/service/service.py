@@ -131,6 +131,7 @@ class GameService:
         self.store = PbemStore(self.settings.store_env(), self.settings.snapshot_interval)
         self.keys = KeyRing(self.settings.home, self.settings.origin)
         self.cache = StateCache()
+        self._leaves: dict[str, list[bytes]] = {}  # leaf hashes per game; entries never change
         self.clock = clock
 
     def close(self) -> None:
@@ -219,7 +220,11 @@ class GameService:
         return rows
 
     def leaves(self, game: LoadedGame) -> list[bytes]:
-        return [leaf_hash(canonical_bytes(entry)) for entry in game.entries]
+        known = self._leaves.get(game.id, [])[:game.version]
+        if len(known) < game.version:
+            known = known + [leaf_hash(canonical_bytes(entry)) for entry in game.entries[len(known):]]
+            self._leaves[game.id] = known
+        return known
 
     def inclusion(self, game_id: str, index: int, size: int | None = None) -> dict[str, Any]:
         game = self.game(game_id)

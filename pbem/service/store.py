@@ -67,6 +67,9 @@ class Receipt(Aggregate):
 class PbemStore(Application):
     name = "pbem"
     log_section_size = 500
+    # eventsourcing decides from the class whether to create the snapshot store; the
+    # interval itself is read from the instance, so it can come from the settings.
+    is_snapshotting_enabled = True
 
     def __init__(self, env: dict[str, str], snapshot_interval: int = 50):
         self.snapshotting_intervals = {GameRecord: snapshot_interval}
