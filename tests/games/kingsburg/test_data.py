@@ -67,3 +67,9 @@ def test_costs_of_the_seed_examples():
     assert BUILDINGS["palisade"].cost == (0, 2, 0)
     assert BUILDINGS["barricade"].cost[1] + BUILDINGS["blacksmith"].cost[1] == 3
     assert BUILDINGS["farms"].cost == (2, 3, 1)
+
+
+def test_every_table_names_its_source():
+    from pbem.games.kingsburg.data import RAW
+    tables = [key for key in RAW if key not in ("about", "sources")]
+    assert sorted(RAW["sources"]) == sorted(tables)
