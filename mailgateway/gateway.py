@@ -207,7 +207,7 @@ class Gateway:
         verdict = authenticate(game.emails, seat, target.token is not None, sender, dkim_ok)
         if not verdict.ok:
             context["reply_to"] = sender if sender in game.emails and verdict.reason != "forged" else None
-            if verdict.owner:
+            if verdict.owner and verdict.owner != context["reply_to"]:
                 context["notify"].append({"to": verdict.owner, "reason": verdict.reason, "sender": sender,
                                           "game": game.id, "subject": inbound.subject})
             log.warning("refused %s for %s: %s from %s", inbound.key, game.id, verdict.reason, sender)

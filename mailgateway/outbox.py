@@ -52,6 +52,7 @@ class Outbox:
             if not page:
                 return queued
             for notification in page:
+                self.reply_logs: dict[str, ReplyLog] = {}
                 event = self.store.mapper.to_domain_event(notification)
                 mails = self.mails_for(event, notification.id)
                 cursor.advance(notification.id)
@@ -112,12 +113,15 @@ class Outbox:
         now = self.now()
         saved: list[Any] = []
         if limited:
-            log = self.gateway.get(ReplyLog.create_id(to)) or ReplyLog(to)
+            logs = getattr(self, "reply_logs", {})
+            log = logs.get(to) or self.gateway.get(ReplyLog.create_id(to)) or ReplyLog(to)
             hour_ago = (now - timedelta(hours=1)).isoformat()
             if sum(1 for t in log.times if t > hour_ago) >= self.settings.replies_per_hour:
                 return []
             log.replied(now.isoformat(), hour_ago)
-            saved.append(log)
+            if to not in logs:  # one aggregate per address per save, however many mails
+                logs[to] = log
+                saved.append(log)
         model = {"lang": self.language(to), "service": self.settings.address} | model
         in_reply_to, references = reply or (None, ())
         msg = compose.build(model, key, to, sender or self.settings.address, now, in_reply_to, references, attachment)

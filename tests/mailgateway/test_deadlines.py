@@ -1,0 +1,91 @@
+"""Deadlines, reminders, absences and the missed-turn policy, with a clock the test moves."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from mailgateway.deadlines import deadline_at, hours_for
+from mailgateway.records import Correspondent
+from tests.mailgateway.conftest import SERVICE, make_mail, text_of
+
+ANN, BOB = "ann@example.net", "bob@example.com"
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
+
+
+def test_deadline_arithmetic():
+    assert deadline_at(T0, 0, []) is None
+    assert deadline_at(T0, 48, []) == datetime(2026, 1, 7, 12, 0, tzinfo=timezone.utc)
+    # away the whole of 6 January: the clock stops for that day
+    assert deadline_at(T0, 48, [["2026-01-06", "2026-01-06"]]) == datetime(2026, 1, 8, 12, 0, tzinfo=timezone.utc)
+    # an absence long before or after does not count
+    assert deadline_at(T0, 48, [["2025-12-01", "2025-12-02"], ["2026-02-01", "2026-02-02"]]) == \
+        datetime(2026, 1, 7, 12, 0, tzinfo=timezone.utc)
+    rules = {"deadline": 48, "deadline.trade": 6}
+    assert hours_for(rules, "Turn 3, Trade") == 6 and hours_for(rules, "turn 3, build") == 48
+
+
+@pytest.fixture
+def game(gw, transport):
+    game_id = gw.service.create("hidden-pig", [ANN, BOB], {"rounds": "3"}, seed=b"\x03" * 32)
+    gw.service.join(game_id, ANN)
+    gw.service.join(game_id, BOB)
+    gw.work()
+    transport.clear()
+    return game_id
+
+
+def test_reminder_once_then_default_move_then_robot_after_two_misses(gw, transport, clock, game):
+    clock.advance(hours=37)  # 11 hours before the 48-hour deadline, the reminder (12 hours) is due
+    gw.work()
+    gw.work()
+    (reminder,) = transport.to(ANN)
+    assert "reminder" in reminder["Subject"] and "2026-01-07 12:00 UTC" in text_of(reminder)
+    transport.clear()
+    clock.advance(hours=12)  # past the deadline: the default move (hold) is played for ann
+    gw.work()
+    entry = gw.service.game(game).entries[-1]
+    assert entry["source"] == "deadline" and entry["command"] == "hold" and entry["seat"] == 0
+    notice = [m for m in transport.to(ANN) if "deadline passed" in m["Subject"]]
+    assert len(notice) == 1 and "Missed deadlines: 1 of 2" in text_of(notice[0])
+    assert any("your turn" in m["Subject"] for m in transport.to(BOB))
+    gw.service.submit(game, BOB, ["hold"], source="cli")
+    transport.clear()
+    clock.advance(hours=49)
+    gw.work()
+    game_now = gw.service.game(game)
+    assert 0 in game_now.robots and game_now.entries[-1]["kind"] in ("moved", "resigned", "ended")
+    for player in (ANN, BOB):
+        assert any("played by the robot" in m["Subject"] for m in transport.to(player))
+
+
+def test_absence_extends_the_deadline(gw, transport, clock, game):
+    gw.receive(make_mail(ANN, SERVICE, "nepřítomnost 2026-01-06 2026-01-07"))
+    gw.work()
+    clock.advance(hours=50)
+    gw.work()
+    assert gw.service.game(game).entries[-1]["kind"] == "started"  # nothing played yet
+    assert gw.get(Correspondent.create_id(ANN)).absences == [["2026-01-06", "2026-01-07"]]
+    clock.advance(hours=48)
+    gw.work()
+    assert gw.service.game(game).entries[-1]["source"] == "deadline"
+
+
+def test_wait_policy_only_tells_the_player(gw, transport, clock):
+    gw.receive(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB} deadline=2 reminder=0 policy=wait"))
+    gw.work()
+    (game_id,) = gw.service.game_ids()
+    gw.service.join(game_id, ANN)
+    gw.service.join(game_id, BOB)
+    gw.work()
+    transport.clear()
+    clock.advance(hours=3)
+    gw.work()
+    gw.work()
+    version = gw.service.game(game_id).version
+    (missed,) = transport.to(ANN)
+    assert "missed the deadline" in missed["Subject"] and "This game waits for you" in text_of(missed)
+    clock.advance(hours=100)
+    gw.work()
+    assert gw.service.game(game_id).version == version and not gw.service.game(game_id).robots

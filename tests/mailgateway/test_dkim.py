@@ -1,0 +1,61 @@
+"""Optional DKIM: with PBEM_DKIM=require a move needs a valid signature aligned with the From
+domain. DNS is replaced by an offline lookup."""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import replace
+
+import dkim
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from mailgateway.auth import dkim_aligned
+from mailgateway.gateway import Gateway
+from tests.mailgateway.conftest import address_of, make_mail
+
+ANN, BOB = "ann@example.net", "bob@example.com"
+
+
+@pytest.fixture(scope="module")
+def key():
+    private = rsa.generate_private_key(public_exponent=65537, key_size=1024)
+    pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
+                                serialization.NoEncryption())
+    public = private.public_key().public_bytes(serialization.Encoding.DER,
+                                               serialization.PublicFormat.SubjectPublicKeyInfo)
+    record = b"v=DKIM1; k=rsa; p=" + base64.b64encode(public)
+
+    def dns(name, timeout=5):
+        return record if name == b"sel._domainkey.example.net." else None
+
+    return pem, dns
+
+
+def sign(raw: bytes, pem: bytes, domain: bytes = b"example.net") -> bytes:
+    return dkim.sign(raw, b"sel", domain, pem, include_headers=[b"from", b"to", b"subject", b"message-id"]) + raw
+
+
+def test_aligned_signature(key):
+    pem, dns = key
+    raw = make_mail(ANN, "pbem@example.org", "roll")
+    assert dkim_aligned(sign(raw, pem), ANN, dns)
+    assert not dkim_aligned(raw, ANN, dns)
+    assert not dkim_aligned(sign(raw, pem).replace(b"roll", b"hold"), ANN, dns)
+    assert not dkim_aligned(sign(raw, pem), "ann@other.example", dns)
+
+
+def test_required_dkim_refuses_unsigned_moves_and_accepts_signed_ones(service, mail_settings, clock, transport, key):
+    pem, dns = key
+    gw = Gateway(service, replace(mail_settings, dkim="require"), clock=clock, dnsfunc=dns, transport=transport)
+    game_id = service.create("hidden-pig", [ANN, BOB], {}, seed=b"\x04" * 32)
+    service.join(game_id, ANN)
+    service.join(game_id, BOB)
+    version = service.game(game_id).version
+    gw.receive(make_mail(ANN, address_of(gw, game_id, ANN), "hold"))
+    assert service.game(game_id).version == version
+    gw.receive(sign(make_mail(ANN, address_of(gw, game_id, ANN), "hold"), pem))
+    assert service.game(game_id).version == version + 1
+    gw.work()
+    assert any("DKIM" in m.get_body(("plain",)).get_content() for m in transport.to(ANN))
