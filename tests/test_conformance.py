@@ -7,6 +7,7 @@ Set PBEM_CONFORMANCE_GAMES to run more.
 
 import json
 import os
+import random
 
 import pytest
 
@@ -40,10 +41,15 @@ def _json_plain(value) -> None:
     raise AssertionError(f"not JSON-plain: {type(value).__name__} {value!r}")
 
 
-def _check_step(spec, players):
+def _check_step(spec, players, seed):
+    sampler = random.Random(seed)
+
     def on_step(before, seat, move, facts, after):
         text = spec.format_move(move)
         assert spec.parse_move(before, seat, text) == move, f"parse(format) changed {text!r}"
+        legal = spec.legal_moves(before, seat)
+        for other in sampler.sample(legal, min(3, len(legal))):
+            assert spec.parse_move(before, seat, spec.format_move(other)) == other
         assert facts, f"{text!r} produced no fact"
         for fact in facts:
             _json_plain(fact)
@@ -59,7 +65,7 @@ def _check_step(spec, players):
 @pytest.mark.parametrize(("name", "players", "seed"), list(_cases()))
 def test_random_game_reaches_an_end_and_replays(name, players, seed):
     spec = catalog()[name]
-    play = play_random(spec, players, seed, on_step=_check_step(spec, players))
+    play = play_random(spec, players, seed, on_step=_check_step(spec, players, seed))
 
     standings = play.standings
     assert standings is not None, "the game stopped asking for moves but has no outcome"
