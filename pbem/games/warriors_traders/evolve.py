@@ -146,7 +146,7 @@ def _battle_resolved(state: State, fact: dict[str, Any]) -> State:
         elif key in fact["withdrawn"]:
             new = replace(new, province=fact["withdrawn"][key], ap=0, engaged=False)
             touched.add(new.province)
-        elif new.engaged and fact["captured"] is not None:
+        elif new.engaged and new.province == fact["province"] and fact["captured"] is not None:
             new = replace(new, engaged=False)
         if new is not u:
             changed[u.id] = new
@@ -235,7 +235,8 @@ def _turn_ended(state: State, fact: dict[str, Any]) -> State:
         for resource, n in fact["discarded"].get(str(seat), {}).items():
             gain[resource] = gain.get(resource, 0) - n
         state = set_player(state, seat, stock=add_stock(state.players[seat], gain))
-    units = tuple(replace(u, damage=0, retreated=False, ap=0, battles=0, engaged=False) for u in state.units)
+    units = tuple(replace(u, damage=0, retreated=False, ap=0, battles=0, engaged=False)
+                  if (u.damage or u.retreated or u.ap or u.battles or u.engaged) else u for u in state.units)
     ended = {tuple(pair) for pair, _ in fact["wars_ended"]}
     wars = tuple(replace(w, damaged=False) for w in state.wars if w.teams not in ended)
     return replace(state, units=units, wars=wars, phase="between", step="", queue=(), battle=None)
