@@ -183,6 +183,16 @@ class Kingsburg(GameSpec):
         real = [m for m in legal if m != Take(())]  # a missed gift is still taken
         return real[0] if real else legal[0]
 
+    def turn_template(self, state: State, seat: int, names: Sequence[str]) -> str:
+        p = state.players[seat]
+        lines = [f"# Kingsburg: {self.phase_label(state)}",
+                 f"# you: {p.vp} VP, {p.gold} gold, {p.wood} wood, {p.stone} stone, {p.plus2} +2, "
+                 f"{p.soldiers} soldiers"]
+        if p.dice or p.white:
+            lines.append("# dice in hand: " + " ".join([*map(str, p.dice), *(f"w{w}" for w in p.white)]))
+        lines.append("# one command per line (see docs/games/kingsburg.md); legal now:")
+        return "\n".join(lines + [f"# {text}" for text in self.legal_texts(state, seat)]) + "\n"
+
     def end_of_turn_file(self, state: State, seat: int) -> Move | None:
         # a turn file in the influence step ends the seat's part with a pass
         return Pass() if state.step in ("influence", "reroll") and seat in self.to_move(state) else None

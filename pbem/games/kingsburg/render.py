@@ -235,9 +235,15 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
     sheet_w = 4 * 92 + 20
     width = max(6 * cell_w + 20, len(v["players"]) * (sheet_w + 10) + 10)
     height = 3 * cell_h + 60 + 250
+    enemy = v["enemy"]
+    facts = [f"turn order: {', '.join(_name(names, s) for s in v['order'])}",
+             f"enemy: {enemy['name']} {enemy['strength']}" if enemy else
+             "enemy: strength {}-{}".format(*v["enemy_range"]),
+             f"envoy: {_name(names, v['envoy'])}"]
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="11">',
-           f'<text x="10" y="18" font-size="14">Kingsburg - {escape(v["label"])}</text>']
+           f'<text x="10" y="18" font-size="14">Kingsburg - {escape(v["label"])}</text>',
+           f'<text x="{width - 10}" y="18" text-anchor="end">{escape(" | ".join(facts))}</text>']
     groups = {spot["advisor"]: spot["groups"] for spot in v["court"]}
     for a in range(1, 19):
         x, y = 10 + ((a - 1) % 6) * cell_w, 28 + ((a - 1) // 6) * cell_h

@@ -132,3 +132,12 @@ def test_legal_texts_list_plain_groups_and_pass_before_stated_choices():
     texts = SPEC.legal_texts(state, ANN)
     assert "pass" in texts and "take" not in " ".join(texts[:texts.index("pass") + 1])
     assert len(SPEC.legal_moves(state, ANN)) > 40
+
+
+def test_turn_template_names_the_phase_and_the_legal_commands():
+    state = at(new_game(3), "spring", "influence", order=(0, 1, 2), cursor=0)
+    state = with_players(state, p0={"dice": (6, 5, 1), "white": (2,)})
+    template = SPEC.turn_template(state, ANN, ["Ann", "Brian", "Cindy"])
+    assert template.startswith("# Kingsburg: year 1, spring: influence\n")
+    assert "# dice in hand: 6 5 1 w2" in template and "# influence 6 with 6" in template
+    assert SPEC.end_of_turn_file(state, ANN) == Pass()
