@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.games.kingsburg.data import BUILDINGS, GOODS
+from pbem.games.kingsburg.data import GOODS, ROWS
 
 STOCK_KEYS = ("gold", "wood", "stone", "plus2", "soldiers", "vp")
 
@@ -114,27 +114,13 @@ def apply_delta(player: Player, delta: dict[str, int]) -> Player:
     return update(player, **{k: getattr(player, k) + v for k, v in delta.items()})
 
 
-def building_count(player: Player) -> int:
-    return len(player.buildings)
-
-
 def row_prefix_ok(buildings: frozenset[str]) -> bool:
     """Each row is filled from the left: used by the invariant tests."""
-    from pbem.games.kingsburg.data import ROWS
-
     for row in ROWS.values():
         owned = [b in buildings for b in row]
         if owned != sorted(owned, reverse=True):
             return False
     return True
-
-
-def goods_tuple(player: Player) -> tuple[int, int, int]:
-    return (player.gold, player.wood, player.stone)
-
-
-def building_vp(buildings: frozenset[str]) -> int:
-    return sum(BUILDINGS[b].vp for b in buildings)
 
 
 def delta_of(gold: int = 0, wood: int = 0, stone: int = 0, **more: int) -> dict[str, int]:
