@@ -73,6 +73,7 @@ class Scheduler:
         self.service = gateway.service
         self.store = gateway.service.store
         self.settings: MailSettings = gateway.settings
+        self.finished: set[str] = set()  # games known to be over: never loaded again
 
     def clock_of(self, game_id: str) -> GameClock | None:
         return self.gateway.get(GameClock.create_id(game_id, {}))
@@ -97,6 +98,8 @@ class Scheduler:
         now = now or self.gateway.clock()
         done = 0
         for game_id in self.service.game_ids():
+            if game_id in self.finished:
+                continue
             try:
                 done += self._tick_game(game_id, now)
             except RecordConflictError:
@@ -105,6 +108,8 @@ class Scheduler:
 
     def _tick_game(self, game_id: str, now: datetime) -> int:
         game = self.service.game(game_id)
+        if game.ended:
+            self.finished.add(game_id)
         if not game.started or game.ended:
             return 0
         clock = self.clock_of(game_id)

@@ -42,3 +42,44 @@ def test_hidden_pig_from_new_to_final_standings(gw, transport):
     for player in (ANN, BOB):
         final = [m for m in transport.to(player) if "over" in m["Subject"]]
         assert final and "Final standings" in text_of(final[0])
+
+
+def real_game() -> str | None:
+    from pbem.games import catalog
+
+    names = [name for name in catalog() if name != "hidden-pig"]
+    return "ruse-and-bruise" if "ruse-and-bruise" in names else (names[0] if names else None)
+
+
+def test_a_real_game_by_mail_from_join_to_final_standings(gw, transport):
+    import random
+
+    name = real_game()
+    if name is None:
+        import pytest
+
+        pytest.skip("no real game is registered")
+    players = ["ann@example.net", "bob@example.com"]
+    gw.receive(make_mail(players[0], SERVICE, f"new {name} {' '.join(players)}"))
+    gw.work()
+    (game_id,) = gw.service.game_ids()
+    for player in players:
+        gw.receive(make_mail(player, address_of(gw, game_id, player), "připojit"))
+    chooser = random.Random(7)
+    for _ in range(2000):
+        game = gw.service.game(game_id)
+        if game.ended:
+            break
+        state = gw.service.state(game)
+        seat = game.spec.to_move(state)[0]
+        move = game.spec.format_move(game.spec.random_move(state, seat, chooser))
+        assert gw.receive(make_mail(players[seat], address_of(gw, game_id, players[seat]), move)) == "processed"
+        assert gw.service.game(game_id).version > game.version, move
+    gw.work()
+    assert gw.service.game(game_id).ended
+    sources = {e.get("source") for e in gw.service.game(game_id).entries if e["kind"] == "moved"}
+    assert sources == {"email"}
+    for player in players:
+        final = [m for m in transport.to(player) if "over" in m["Subject"]]
+        assert len(final) == 1 and "Final standings" in text_of(final[0])
+        assert len([m for m in transport.to(player) if m["In-Reply-To"]]) > 3
