@@ -196,6 +196,8 @@ def _parse_choice(tokens: list[str], text: str) -> Take | Give:
         if len(goods) != 1:
             raise invalid(f"In {text!r}, name exactly one good to give to the Alchemist.")
         return Give(goods[0])
+    if len(tokens) < 2:
+        raise invalid(f"{text!r}: say what to take, e.g. 'take gold' (or 'take nothing').")
     return Take(parse_goods(tokens[1:], text))
 
 
@@ -237,10 +239,12 @@ def _parse_influence(tokens: list[str], text: str) -> Influence:
                      plus2, envoy, choice)
 
 
-def _parse_recruit(tokens: list[str], text: str) -> Recruit:
+def _parse_recruit(tokens: list[str], text: str) -> Recruit | Pass:
     if not tokens:
         raise invalid(f"{text!r}: say how many soldiers, e.g. 'recruit 2'.")
     soldiers = _int(tokens[0], "soldiers", text)
+    if soldiers == 0:
+        return Pass()  # "recruit 0" is recruiting nobody
     if len(tokens) == 1:
         return Recruit(soldiers, -1, -1, -1)  # payment chosen by game.parse_move
     rest = tokens[1:]

@@ -42,6 +42,7 @@ def test_short_forms():
     assert parse_text("influence 9 with 5 w4") == Influence(9, (5,), (4,))
     assert parse_text("take 2 gold") == Take(("gold", "gold"))
     assert parse_text("keep") == Pass()
+    assert parse_text("recruit 0") == Pass()
     assert parse_text("build Stables") == Build("stable")
 
 
@@ -49,6 +50,7 @@ def test_short_forms():
     ("", ErrorCode.SYNTAX), ("dance", ErrorCode.SYNTAX), ("influence x", ErrorCode.INVALID),
     ("influence 8 with 7", ErrorCode.INVALID), ("influence 8", ErrorCode.INVALID),
     ("build castle", ErrorCode.INVALID), ("take silver", ErrorCode.INVALID), ("recruit", ErrorCode.INVALID),
+    ("take", ErrorCode.INVALID), ("influence 12 with 6 6 take", ErrorCode.INVALID),
 ])
 def test_bad_text_is_refused_with_a_code(text, code):
     with pytest.raises(GameError) as error:

@@ -217,13 +217,6 @@ def test_crane_discount_applies_to_columns_three_and_four_only():
     assert Build("market") not in SPEC.legal_moves(state, ANN)
 
 
-def test_destroyed_building_can_be_rebuilt():
-    state = building(gold=2, buildings=set())
-    state = with_players(state, p0={"gold": 2})
-    state, facts = play(state, ANN, "build statue")
-    assert facts[0]["building"] == "statue"  # nothing marks a building as gone for good
-
-
 def test_player_who_cannot_afford_anything_is_skipped():
     state = building(gold=0)
     state, facts = run(state)
