@@ -53,3 +53,19 @@ def test_random_games_keep_the_invariants_and_end_after_year_five(players):
         assert [s.score for s in standings] == [p.vp for p in state.players]
         if seed < 5:  # replay from stored JSON gives the same state
             assert fold(SPEC, json.loads(json.dumps(play.facts))) == state
+
+
+@pytest.mark.parametrize(("players", "scores", "ranks", "facts", "digest"), [
+    (2, [6, 7], [2, 1], 360, "631d2d99d89d1e27"),
+    (5, [6, 9, 8, 6, 6], [5, 1, 2, 3, 4], 605, "0345f4731f7ade5e"),
+])
+def test_golden_game_is_unchanged(players, scores, ranks, facts, digest):
+    """A pinned seeded game: any change to the rules or the fact format shows up here (bump
+    ``rules_version`` and update the pin when the change is meant)."""
+    import hashlib
+
+    play = play_random(SPEC, players, 2026)
+    assert [s.score for s in play.standings] == scores
+    assert [s.rank for s in play.standings] == ranks
+    assert len(play.facts) == facts
+    assert hashlib.sha256(json.dumps(play.facts, sort_keys=True).encode()).hexdigest()[:16] == digest
