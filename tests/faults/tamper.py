@@ -1,0 +1,84 @@
+"""Walking an export: every value path, and a change for each kind of value."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterator
+from typing import Any
+
+Path = tuple[Any, ...]
+PLACE = re.compile(r"^(format|game|origin|keys|entries|checkpoints|openings|file|byte \d+|"
+                   r"entry \d+( \([^()]*\))?(, (fact|draw) \d+)?|checkpoint \d+|opening \d+)$")
+
+
+def value_paths(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from value_paths(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from value_paths(item, path + (index,))
+
+
+def changes(value: Any) -> Iterator[tuple[str, Any]]:
+    """Each kind of change that fits the value: scalars are altered, lists grow and shrink,
+    objects gain a field."""
+    if isinstance(value, bool):
+        yield "flipped", not value
+    elif isinstance(value, int):
+        yield "plus one", value + 1
+        yield "negated", -value - 1
+    elif isinstance(value, str):
+        yield "appended", value + "x"
+        if value:
+            yield "first character changed", ("0" if value[0] != "0" else "1") + value[1:]
+    elif value is None:
+        yield "null to 0", 0
+    elif isinstance(value, list):
+        yield "item added", value + [copy.deepcopy(value[-1]) if value else 0]
+        if value:
+            yield "last item removed", value[:-1]
+        if len(value) > 1:
+            yield "first two swapped", [value[1], value[0], *value[2:]]
+    elif isinstance(value, dict):
+        yield "field added", {**value, "tampered": 1}
+        for key in list(value)[:1]:
+            yield f"field {key!r} removed", {k: v for k, v in value.items() if k != key}
+
+
+def replaced(document: dict[str, Any], path: Path, value: Any) -> dict[str, Any]:
+    changed = copy.deepcopy(document)
+    target = changed
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return changed
+
+
+def all_changes(document: dict[str, Any]) -> list[tuple[Path, str, Any]]:
+    return [(path, kind, new) for path, value in value_paths(document) if path
+            for kind, new in changes(value) if new != value]
+
+
+def names_the_place(path: Path, where: str, message: str) -> bool:
+    """The error's place is a known one and fits the changed path: a change to entry i (or
+    its opening) is named by entry i or the first later entry that no longer fits, or by the first checkpoint whose signed root covers
+    entry i (its message names the span of entries it covers anew)."""
+    if not PLACE.match(where):
+        return False
+    if path[0] in ("entries", "openings") and len(path) > 1:
+        index = path[1]
+        named = re.match(r"(entry|opening) (\d+)", where)
+        if named:  # checks run in log order: a change is noticed at the entry or after it
+            return int(named.group(2)) >= index
+        span = re.search(r"entry (\d+) or an earlier|entries (\d+) to (\d+)", message)
+        if where.startswith("checkpoint") and span:
+            low = int(span.group(1) or span.group(2))
+            high = int(span.group(1) or span.group(3))
+            return low <= index <= high
+        return where in ("entries", "openings")
+    if path[0] == "checkpoints" and len(path) > 1:
+        return where in (f"checkpoint {path[1]}", "checkpoints")
+    return True
