@@ -15,6 +15,20 @@ ENVIRONMENT = {
     "PBEM_BASE_URL": "public address of the web site, for links in mail (default http://127.0.0.1:8000)",
     "PBEM_SNAPSHOT_INTERVAL": "store a snapshot of a game every N events (default 50)",
     "CIPHER_KEY": "optional: base64 AES key; events are then encrypted at rest (eventsourcing)",
+    # the mail gateway (mailgateway/settings.py; docs/mail.md)
+    "PBEM_MAIL_ADDRESS": "the service address for global commands (default pbem@localhost); seats get LOCAL+GAME.TOKEN@DOMAIN",
+    "PBEM_SMTP_RELAY": "host:port of the relay for outgoing mail; unset: mail goes to the maildir",
+    "PBEM_MAILDIR": "where outgoing mail goes without a relay (default PBEM_HOME/maildir)",
+    "PBEM_MAIL_MAX_BYTES": "largest incoming mail that is read (default 262144); larger ones get a short answer",
+    "PBEM_DKIM": "off (default), check (record the result) or require (moves need an aligned DKIM signature)",
+    "PBEM_MAIL_REPLIES_PER_HOUR": "replies to one sender per hour, at most (default 20)",
+    "PBEM_DEADLINE_HOURS": "default deadline of a turn in hours, 0 for none (default 72)",
+    "PBEM_REMINDER_HOURS": "a reminder this many hours before a deadline, 0 for none (default 24)",
+    "PBEM_MISSED_TURN_POLICY": "wait, or default (play the game's default move; default)",
+    "PBEM_MISSES_BEFORE_ROBOT": "missed deadlines before the robot takes the seat, 0 for never (default 3)",
+    "PBEM_MAIL_TICK_SECONDS": "how often the outbox, the deadlines and the sender run (default 5)",
+    "PBEM_SMTP_ATTEMPTS": "delivery attempts of one mail before it is given up (default 8)",
+    "PBEM_SMTP_RETRY_SECONDS": "first retry delay; it doubles with each attempt (default 60)",
 }
 
 
