@@ -159,7 +159,8 @@ class WarriorsTraders(GameSpec):
                                     [self.format_move(m) for m in self.legal_moves(state, seat)])
 
     def end_of_turn_file(self, state: State, seat: int) -> tuple | None:
-        return self.default_move(state, seat)
+        """``done`` / ``pass`` / ``auto``; none in setup, where a file places all three tokens."""
+        return None if state.phase == "setup" else self.default_move(state, seat)
 
 
 SPEC = WarriorsTraders()

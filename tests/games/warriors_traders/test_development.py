@@ -122,3 +122,18 @@ def test_moving_one_token_from_one_track_to_another():
     assert "no token" in refused(state, 0, "shift trade military").message
     state = act(state, 0, "presun produkce obchod")
     assert state.players[0].tokens == (2, 1, 0)
+
+
+def test_faq_a_war_declared_after_my_first_action_leaves_only_the_second():
+    state = with_stock(_development(2), 0, weapons=1)
+    state = act(state, 0, "develop production")
+    state = act(state, 1, "war ireland")
+    state = act(state, 1, "pass")
+    assert SPEC.to_move(state) == [0] and state.queue[0] == ("action2", 0)
+    state = act(state, 0, "build infantry meath")  # the answer is the second action
+    assert any(u.owner == 0 and u.kind == "infantry" for u in state.units)
+
+
+def test_faq_no_buying_vp_outside_the_trade_phase():
+    state = with_stock(_development(2), 0, gold=10)
+    assert refused(state, 0, "buy vp").code.value == "illegal"

@@ -158,17 +158,52 @@ def test_barbarians_retreat_to_a_free_province_first():
 
 
 def test_removed_units_score_nothing():
-    """FAQ: units that had to retreat but could not are removed, and nobody scores them."""
+    """FAQ: units forced to retreat that cannot are removed, and nobody scores them."""
+    state = with_levels(start(2), 0, military=4)
+    # Ulster's neighbours: Meath (seat 0), Connacht and Strathclyde (given to seat 1)
+    state = clear(state, "w_connacht", "w_strathclyde", "w_ulster")
+    state, _ = put(state, 1, "princess", "w_connacht")
+    state, _ = put(state, 1, "princess", "w_strathclyde")
+    state, barb = put(state, BARBARIAN, "infantry", "w_ulster")
+    state, a = put(state, 0, "infantry", "w_ulster", engaged=True)
+    result = resolve(state, _battle(state, "w_ulster"), {0: {barb: 1}, BARBARIAN: {a: 1}})
+    assert result["removed"] == [barb] and result["killed"] == []
+    assert result["retreated"] == {str(a): "w_meath"}  # the Commander's army retreats home
+    assert result["vp"] == {}
+
+
+def test_without_commander_a_player_army_dies_at_zero_life():
     state = start(2)
     state = clear(state, "w_ulster")
     state, barb = put(state, BARBARIAN, "infantry", "w_ulster")
     state, a = put(state, 0, "infantry", "w_ulster", engaged=True)
-    b = _battle(state, "w_ulster")
-    result = resolve(state, b, {0: {barb: 1}, BARBARIAN: {a: 1}})
-    neighbours = state.gmap.neighbours["w_ulster"]
-    assert all(any(u.province == p for u in state.units) for p in neighbours) or result["removed"] == []
-    assert a in result["killed"]  # no Commander: at 0 life a player's army dies
-    assert result["vp"] == {} or barb in result["removed"] or str(barb) in result["retreated"]
+    result = resolve(state, _battle(state, "w_ulster"), {0: {barb: 2}, BARBARIAN: {a: 1}})
+    assert sorted(result["killed"]) == sorted([a, barb]) and result["vp"] == {"0": 1}
+
+
+def test_princess_moves_once_a_turn_to_own_or_free_provinces_after_battles():
+    state = start(2)
+    state = clear(state, "w_dublin")
+    state = at_maneuvers(state, 0, rest=(1,))
+    assert state.step == "princess"  # no army: straight to the princesses
+    princess = next(u.id for u in state.units if u.owner == 0 and u.kind == "princess")
+    assert "own or a free" in refused(state, 0, f"princess {princess} munster").message
+    state = act(state, 0, f"princezna {princess} dublin")
+    assert owner(state, "w_dublin") == 0
+    assert "already moved" in refused(state, 0, f"princess {princess} meath").message
+
+
+def test_shared_province_stays_with_the_token_holder_and_passes_to_the_ally():
+    """FAQ (alliances): the token holder owns a shared province; when the holder's pieces
+    leave, the ally with pieces there takes it."""
+    state = start(4, mode="alliance", teams="12/34")
+    state = clear(state, "w_ulster")
+    state, mine = put(state, 0, "infantry", "w_ulster")
+    state, _ = put(state, 1, "infantry", "w_ulster")
+    assert owner(state, "w_ulster") == 0
+    state = at_maneuvers(with_levels(state, 0, military=2), 0, rest=(1,))
+    state = act(state, 0, f"move {mine} meath")
+    assert owner(state, "w_ulster") == 1
 
 
 def test_unification_gives_bonus_actions_and_new_armies_have_no_ap():

@@ -109,3 +109,18 @@ def test_province_vp_by_type():
     state, _ = put(state, 0, "princess", "w_munster")
     assert vp_sources(state, 0)["provinces"] == 3 + 2 + 1
     assert vp(state, 0) == 6 + 3 + 3 * 0  # no titles while all tracks tie
+
+
+def test_faq_one_food_does_not_feed_a_cavalry_as_infantry():
+    state = start(2)
+    state, cav = put(state, 0, "cavalry", "w_meath")
+    fact = feeding_fact(with_stock(state, 0, food=1))
+    assert fact["starved"] == [cav] and fact["fed"]["0"] == 0
+
+
+def test_faq_a_new_production_level_pays_only_from_the_next_maintenance():
+    from .support import at_development
+    state = at_development(start(2), (("action1", 0), ("action1", 1)))
+    before = state.players[0].stock
+    state = act(state, 0, "develop production")
+    assert state.players[0].stock == before
