@@ -130,14 +130,15 @@ def gift_choices(state: State, seat: int, advisor: int) -> list[Choice]:
     for choice in static_choices(advisor):
         if choice[0] == "give" and p.stock(choice[1]) < 1:
             continue
-        if advisor_price(advisor) and len(choice) > 1 and p.vp < advisor_price(advisor):
-            continue
+        if len(choice) > 1 and p.vp < advisor_price(advisor):
+            continue  # nobody pays VP he does not have
         result.append(choice)
     return result
 
 
 def advisor_price(advisor: int) -> int:
-    return -ADVISORS[advisor].gifts[0].get("vp", 0) if ADVISORS[advisor].gifts[0].get("vp", 0) < 0 else 0
+    """VP the advisor's help costs (the Smuggler: 1), else 0."""
+    return max(0, -ADVISORS[advisor].gifts[0].get("vp", 0))
 
 
 def gift_delta(p: Player, advisor: int, choice: Choice | None) -> dict[str, int]:
