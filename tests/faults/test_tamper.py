@@ -17,7 +17,8 @@ from tests.ops.helpers import PLAYERS, finished_game, service_at
 
 # Changes the verifier does not notice today. They add data nobody checks rather than change
 # what is checked, but a strict verifier would refuse unknown fields: see the xfail tests.
-KNOWN_GAPS = {("openings", "field added"), ("checkpoints", "field added"), ("keys", "item added")}
+KNOWN_GAPS = {("openings", "field added"), ("checkpoints", "field added"), ("keys", "item added"),
+              ("openings", "null to 0")}
 
 
 @pytest.fixture(scope="module")
@@ -110,3 +111,10 @@ def test_an_added_key_is_refused(exports):
     document = exports["hidden-pig"]
     with pytest.raises(VerificationError):
         verify_bytes(export_bytes(replaced(document, ("keys",), document["keys"] + document["keys"][:1])))
+
+
+@pytest.mark.xfail(strict=True, reason="a running game's export is not refused when 'openings' is not null "
+                   "(core: openings must be null until the end)")
+def test_openings_of_a_running_game_must_be_null(exports):
+    with pytest.raises(VerificationError):
+        verify_bytes(export_bytes(replaced(exports["running hidden-pig"], ("openings",), [])))
