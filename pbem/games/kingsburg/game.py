@@ -113,9 +113,25 @@ class Kingsburg(GameSpec):
         legal = self.legal_moves(state, seat)
         if candidate in legal:
             return candidate
+        if isinstance(candidate, Influence) and not candidate.dice:
+            return self._any_group(state, seat, candidate, text, legal)
         if isinstance(candidate, Pass) and state.step == "gifts":
             return Take(())  # "pass" on a gift declines it
         raise illegal(why_illegal(state, seat, candidate, text), self.legal_texts(state, seat))
+
+    def _any_group(self, state: State, seat: int, wanted: Influence, text: str, legal: list[Move]) -> Move:
+        """``influence 8`` without dice: the one group that fits, or the candidates."""
+        fits = [m for m in legal if isinstance(m, Influence) and m.advisor == wanted.advisor
+                and m.choice == wanted.choice and (m.plus2 or not wanted.plus2)
+                and (m.envoy or not wanted.envoy)]
+        if len(fits) == 1:
+            return fits[0]
+        if fits:
+            raise GameError(ErrorCode.AMBIGUOUS, f"{text!r} fits several groups of your dice; "
+                            "name the dice, e.g. " + repr(format_move(fits[0])) + ".",
+                            [format_move(m) for m in fits])
+        raise illegal(f"{text!r} is not legal: no group of your dice can influence advisor "
+                      f"{wanted.advisor} now.", self.legal_texts(state, seat))
 
     def format_move(self, move: Move) -> str:
         return format_move(move)

@@ -233,8 +233,9 @@ def _parse_influence(tokens: list[str], text: str) -> Influence:
         i += 1
     if any(not 1 <= d <= 6 for d in dice + white):
         raise invalid(f"In {text!r}, dice show 1 to 6.")
-    if not dice:
+    if white and not dice:
         raise invalid(f"{text!r} names no coloured die; every group needs at least one.")
+    # no dice at all: "influence 8" asks for any group that fits (resolved in game.parse_move)
     return Influence(advisor, tuple(sorted(dice, reverse=True)), tuple(sorted(white, reverse=True)),
                      plus2, envoy, choice)
 

@@ -48,7 +48,7 @@ def test_short_forms():
 
 @pytest.mark.parametrize(("text", "code"), [
     ("", ErrorCode.SYNTAX), ("dance", ErrorCode.SYNTAX), ("influence x", ErrorCode.INVALID),
-    ("influence 8 with 7", ErrorCode.INVALID), ("influence 8", ErrorCode.INVALID),
+    ("influence 8 with 7", ErrorCode.INVALID), ("influence 8 with white 4", ErrorCode.INVALID),
     ("build castle", ErrorCode.INVALID), ("take silver", ErrorCode.INVALID), ("recruit", ErrorCode.INVALID),
     ("take", ErrorCode.INVALID), ("influence 12 with 6 6 take", ErrorCode.INVALID),
 ])
@@ -143,3 +143,17 @@ def test_turn_template_names_the_phase_and_the_legal_commands():
     assert template.startswith("# Kingsburg: year 1, spring: influence\n")
     assert "# dice in hand: 6 5 1 w2" in template and "# influence 6 with 6" in template
     assert SPEC.end_of_turn_file(state, ANN) == Pass()
+
+
+def test_influence_without_dice_takes_the_one_group_that_fits_or_is_ambiguous():
+    state = at(new_game(3), "spring", "influence", order=(0, 1, 2), cursor=0)
+    state = with_players(state, p0={"dice": (5, 3, 2)})
+    assert SPEC.parse_move(state, ANN, "influence 8") == Influence(8, (5, 3))
+    before = state
+    with pytest.raises(GameError) as error:
+        SPEC.parse_move(state, ANN, "ovlivni 5")
+    assert error.value.code == ErrorCode.AMBIGUOUS
+    assert error.value.legal == ["influence 5 with 5", "influence 5 with 3 2"]
+    with pytest.raises(GameError) as error:
+        SPEC.parse_move(state, ANN, "influence 18")
+    assert error.value.code == ErrorCode.ILLEGAL and state == before
