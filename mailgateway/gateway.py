@@ -30,6 +30,7 @@ from mailgateway.settings import MailSettings
 from pbem.games.base import ErrorCode, GameError
 from pbem.service.service import GameService
 from pbem.service.store import Receipt
+from pbem.service.turnfile import parse_turn_file
 
 log = logging.getLogger("pbem.mail")
 Change = Callable[[], list[Any]]  # loads aggregates, changes them, returns them for saving
@@ -72,7 +73,12 @@ class Gateway:
     # -- receiving -------------------------------------------------------------------------
     def receive(self, raw: bytes, envelope_from: str | None = None, envelope_to: tuple[str, ...] | list[str] = ()) -> str:
         """Process one message; returns "processed", "duplicate" or "ignored"."""
-        inbound = parse_message(raw, envelope_from, tuple(envelope_to), self.settings.address, self.settings.max_bytes)
+        try:
+            inbound = parse_message(raw, envelope_from, tuple(envelope_to), self.settings.address,
+                                    self.settings.max_bytes)
+        except Exception:  # a message the email package cannot read at all: retrying cannot help
+            log.exception("ignored an unreadable message from %s", envelope_from)
+            return "ignored"
         if inbound.auto:
             log.info("ignored %s: %s", inbound.key, inbound.auto)
             return "ignored"
@@ -218,6 +224,11 @@ class Gateway:
                        changes: list[Change]) -> list[dict[str, Any]]:
         turn_file = inbound.turn_file
         if turn_file is not None:
+            named = parse_turn_file(turn_file).header.get("game", "").strip().lower()
+            if named != game_id:
+                error = GameError(ErrorCode.INVALID, f"This turn file is for game {named or '(none)'}, but it was "
+                                                     f"sent to your address for game {game_id}; nothing was applied.")
+                return [{"action": "turnfile", "error": error.to_dict()}]
             key = self._sub(inbound, 1)
             outcome = self.service.submit_turn_file(turn_file, email, idempotency_key=key,
                                                     context={"part_of": inbound.key})

@@ -10,9 +10,12 @@ delivers them.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from email import policy
 from typing import Any
+
+from jinja2 import TemplateError
 
 from mailgateway import compose
 from mailgateway.addresses import seat_address
@@ -28,6 +31,10 @@ def topic(cls: type) -> str:
 
 TOPICS = [topic(GameRecord.Created), topic(GameRecord.Appended), topic(Receipt.Recorded)]
 HUMAN_SOURCES = ("email", "turnfile", "deadline")
+# Errors of composing (not of the store): the notification is skipped and logged. Store errors
+# propagate, and the same notification is tried again in the next round.
+COMPOSING_ERRORS = (GameError, TemplateError, KeyError, TypeError, ValueError, AttributeError, IndexError)
+log = logging.getLogger("pbem.mail")
 
 
 def when(moment: datetime | None) -> str | None:
@@ -54,7 +61,11 @@ class Outbox:
             for notification in page:
                 self.reply_logs: dict[str, ReplyLog] = {}
                 event = self.store.mapper.to_domain_event(notification)
-                mails = self.mails_for(event, notification.id)
+                try:
+                    mails = self.mails_for(event, notification.id)
+                except COMPOSING_ERRORS:  # a bug in a view or template must not stop every later mail
+                    log.exception("no mail for notification %s", notification.id)
+                    mails = []
                 cursor.advance(notification.id)
                 self.store.save(cursor, *mails)
                 queued += sum(1 for m in mails if isinstance(m, Outgoing))

@@ -213,3 +213,30 @@ def test_unknown_game_address(gw, transport):
     gw.receive(make_mail(ANN, "pbem+nosuch-game.tok@example.org", "roll"))
     gw.work()
     assert "There is no game 'nosuch-game'" in text_of(replies(transport, ANN)[0])
+
+
+def test_turn_file_for_another_game_is_refused(gw, transport, game):
+    version = gw.service.game(game).version
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), f"game: other-game\nplayer: {ANN}\nhold\n"))
+    gw.work()
+    assert gw.service.game(game).version == version
+    assert "This turn file is for game other-game" in text_of(replies(transport, ANN)[0])
+
+
+def test_a_notification_that_cannot_be_composed_does_not_block_later_mail(gw, transport, monkeypatch):
+    from mailgateway import compose
+
+    real = compose.render
+    calls = {"n": 0}
+
+    def broken_once(model):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise KeyError("a bug")
+        return real(model)
+
+    monkeypatch.setattr(compose, "render", broken_once)
+    gw.receive(make_mail(ANN, SERVICE, "help"))
+    gw.receive(make_mail(BOB, SERVICE, "help"))
+    gw.work()
+    assert transport.to(ANN) == [] and len(transport.to(BOB)) == 1
