@@ -25,7 +25,6 @@ STEP_NEEDS = {
 
 def why_illegal(state: State, seat: int, move: object, text: str) -> str:
     step = state.step
-    where = f"Now is {phase_label(state)}"
     need = STEP_NEEDS.get(step, "wait")
     reason = None
     if isinstance(move, Influence) and step == "influence":
@@ -54,7 +53,7 @@ def why_illegal(state: State, seat: int, move: object, text: str) -> str:
         reason = "that is not one of the choices you have"
     if reason:
         return f"{text!r} is not legal: {reason}."
-    return f"{text!r} is not legal now. {where}: {need}."
+    return f"{text!r} is not legal now ({phase_label(state)}): {need}."
 
 
 def _influence(state: State, seat: int, move: Influence) -> str:
