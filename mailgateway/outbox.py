@@ -118,20 +118,23 @@ class Outbox:
 
     def queue(self, key: str, to: str, model: dict[str, Any], sender: str | None = None,
               reply: tuple[str | None, tuple[str, ...]] | None = None, attachment: dict[str, Any] | None = None,
-              limited: bool = False) -> list[Any]:
+              limited: str | None = None) -> list[Any]:
         """The aggregates that queue one mail (and count it against the rate limit), or
-        nothing when ``to`` has had too many replies this hour."""
+        nothing when ``to`` has had too many replies this hour. ``limited`` names the budget:
+        "service" (answers to the service address), "game" (answers to moves) or "notify"
+        (refusal notices), so mail forged in someone's name to one cannot use up the others."""
         now = self.now()
         saved: list[Any] = []
         if limited:
             logs = getattr(self, "reply_logs", {})
-            log = logs.get(to) or self.gateway.get(ReplyLog.create_id(to)) or ReplyLog(to)
+            budget = f"{to}|{limited}"
+            log = logs.get(budget) or self.gateway.get(ReplyLog.create_id(budget)) or ReplyLog(budget)
             hour_ago = (now - timedelta(hours=1)).isoformat()
             if sum(1 for t in log.times if t > hour_ago) >= self.settings.replies_per_hour:
                 return []
             log.replied(now.isoformat(), hour_ago)
-            if to not in logs:  # one aggregate per address per save, however many mails
-                logs[to] = log
+            if budget not in logs:  # one aggregate per budget per save, however many mails
+                logs[budget] = log
                 saved.append(log)
         model = {"lang": self.language(to), "service": self.settings.address} | model
         in_reply_to, references = reply or (None, ())
@@ -238,7 +241,7 @@ class Outbox:
             block = self.game_block(game, game.version, note["to"]) if game and note["to"] in game.emails else None
             mails += self.queue(f"n{position}/notify/{n}", note["to"],
                                 {"kind": "refused", "game": block, "extra": note},
-                                sender=block["address"] if block else None, limited=True)
+                                sender=block["address"] if block else None, limited="notify")
         to = context.get("reply_to")
         if not to:
             return mails
@@ -258,7 +261,7 @@ class Outbox:
         sender = model["game"]["address"] if model["game"] else None
         mails += self.queue(f"n{position}/reply", to, model, sender=sender,
                             reply=(context.get("message_id"), tuple(context.get("references") or ())),
-                            attachment=attachment, limited=True)
+                            attachment=attachment, limited="game" if context.get("game") else "service")
         return mails
 
     def _enrich(self, result: dict[str, Any], email: str) -> dict[str, Any]:

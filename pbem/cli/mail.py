@@ -29,6 +29,7 @@ def run_mail(gw, host: str, port: int, lmtp: bool, stop: threading.Event) -> Non
     from mailgateway.smtp import controller
     from mailgateway.worker import Worker
 
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's per-connection chatter
     server = controller(gw, host, port, lmtp)
     server.start()
     worker = Worker(gw)

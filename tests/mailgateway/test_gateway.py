@@ -240,3 +240,12 @@ def test_a_notification_that_cannot_be_composed_does_not_block_later_mail(gw, tr
     gw.receive(make_mail(BOB, SERVICE, "help"))
     gw.work()
     assert transport.to(ANN) == [] and len(transport.to(BOB)) == 1
+
+
+def test_forged_flood_on_the_service_address_does_not_silence_move_replies(gw, transport, game, mail_settings):
+    for _ in range(mail_settings.replies_per_hour + 2):
+        gw.receive(make_mail(ANN, SERVICE, "help"))  # perhaps forged in ann's name
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "hold"))
+    gw.work()
+    assert len(transport.to(ANN)) == mail_settings.replies_per_hour + 1
+    assert "applied: hold" in text_of(transport.to(ANN)[-1])
