@@ -130,17 +130,21 @@ def _presence(state: State, gone: set[int]) -> dict[str, set[int]]:
     return present
 
 
-def _player_refuge(state: State, seat: int, origin: str, present: dict[str, set[int]]) -> str | None:
-    """An adjacent province of the player (or an ally) or a free one; own first, map order."""
+def _player_refuge(state: State, seat: int, origin: str, present: dict[str, set[int]],
+                   wish: str | None) -> str | None:
+    """An adjacent province of the player (or an ally) or a free one: the player's stated
+    refuge when it is one of them, else own first, then free, in map order."""
     near = [p for p in state.gmap.neighbours[origin]]
     own = [p for p in near if present[p] and all(o >= 0 and allied(state, seat, o) for o in present[p])]
     free = [p for p in near if not present[p]]
+    if wish in own + free:
+        return wish
     return (own + free or [None])[0]
 
 
-def _barbarian_refuge(state: State, origin: str, present: dict[str, set[int]]) -> str | None:
+def _barbarian_refuge(state: State, origin: str, present: dict[str, set[int]], wish: str | None) -> str | None:
     """Free province, barbarian capital, barbarian trade centre, other barbarian province
-    (L740-750); among equals the attacker would choose: the engine takes map order."""
+    (L740-750); among equals the attacker chooses (its stated refuge), else map order."""
     near = state.gmap.neighbours[origin]
     provinces = state.gmap.provinces
     barbarian = [p for p in near if present[p] == {BARBARIAN}]
@@ -148,17 +152,18 @@ def _barbarian_refuge(state: State, origin: str, present: dict[str, set[int]]) -
                   [p for p in barbarian if provinces[p].type == "capital"],
                   [p for p in barbarian if provinces[p].type == "trade_center"], barbarian):
         if group:
-            return group[0]
+            return wish if wish in group else group[0]
     return None
 
 
 def _move_group(state: State, ids: list[int], origin: str, present: dict[str, set[int]],
-                moves: dict[str, str], removed: list[int]) -> None:
+                moves: dict[str, str], removed: list[int], attacker: int) -> None:
     if not ids:
         return
     owner_seat = next(u.owner for u in state.units if u.id == ids[0])
-    dest = (_barbarian_refuge(state, origin, present) if owner_seat == BARBARIAN
-            else _player_refuge(state, owner_seat, origin, present))
+    wishes = dict(state.refuges)
+    dest = (_barbarian_refuge(state, origin, present, wishes.get(attacker)) if owner_seat == BARBARIAN
+            else _player_refuge(state, owner_seat, origin, present, wishes.get(owner_seat)))
     if dest is None:
         removed.extend(ids)  # nowhere to go: removed, and nobody scores them
         return
@@ -191,18 +196,18 @@ def resolve(state: State, battle: Battle, hits: dict[int, dict[int, int]]) -> di
     removed: list[int] = []
     for owner_seat in sorted({by_id[i].owner for i in retreating if i in battle.defenders}):
         group = [i for i in retreating if i in battle.defenders and by_id[i].owner == owner_seat]
-        _move_group(state, group, battle.province, present, moves, removed)
+        _move_group(state, group, battle.province, present, moves, removed, battle.attacker)
     retreated = dict(moves)
     attackers_alive = [i for i in battle.attackers if i not in killed and i not in retreating]
     defenders_alive = [i for i in battle.defenders if i not in killed and i not in retreating]
     present[battle.province] = {by_id[i].owner for i in defenders_alive}
     att_retreat = [i for i in retreating if i in battle.attackers]
-    _move_group(state, att_retreat, battle.province, present, moves, removed)
+    _move_group(state, att_retreat, battle.province, present, moves, removed, battle.attacker)
     retreated.update({k: v for k, v in moves.items() if int(k) in att_retreat})
     withdrawn: dict[str, str] = {}
     captured = None
     if attackers_alive and defenders_alive:
-        _move_group(state, attackers_alive, battle.province, present, withdrawn, removed)
+        _move_group(state, attackers_alive, battle.province, present, withdrawn, removed, battle.attacker)
     elif attackers_alive:
         captured = battle.attacker
     dealt = sum(total.values())

@@ -59,6 +59,7 @@ TEXT: dict[str, Callable[[Fact, Sequence[str]], str]] = {
     "ArmyMoved": lambda f, n: f"{_name(n, f['seat'])} moves unit {f['unit']} to {f['to']}" + (
         " to attack." if f["attack"] else "."),
     "PrincessMoved": lambda f, n: f"{_name(n, f['seat'])} moves princess {f['unit']} to {f['to']}.",
+    "RefugeChosen": lambda f, n: f"{_name(n, f['seat'])} names {f['province']} as the way out after battle.",
     "MovementEnded": lambda f, n: f"{_name(n, f['seat'])} ends movement.",
     "BattleStarted": lambda f, n: f"Battle in {f['province']}: {_name(n, f['attacker'])} against "
                                   f"{_name(n, f['defender'])} ({f['damage'][0]} against {f['damage'][1]} damage).",

@@ -194,8 +194,11 @@ def _maneuver(state: State, fact: dict[str, Any]) -> State:
     if kind == "UnificationDeclared":
         state = set_player(state, fact["seat"], unified=True)
         return replace(state, bonus=fact["actions"], bonus_return=state.step, step="bonus")
+    if kind == "RefugeChosen":
+        others = tuple(r for r in state.refuges if r[0] != fact["seat"])
+        return replace(state, refuges=others + ((fact["seat"], fact["province"]),))
     if kind == "ManeuverEnded":
-        return replace(_pop(state), step="")
+        return replace(_pop(state), step="", refuges=())
     raise ValueError(f"unknown fact {kind}")
 
 
@@ -269,6 +272,7 @@ def evolve(state: State | None, fact: dict[str, Any]) -> State:
                 "VPBought", "PeaceProposed", "PeaceMade", "TradeFinished"):
         return _trade(state, fact)
     if kind in ("ManeuverStarted", "ArmyMoved", "PrincessMoved", "MovementEnded", "BattleStarted",
-                "DamageAssigned", "BattleResolved", "BattlesOver", "UnificationDeclared", "ManeuverEnded"):
+                "DamageAssigned", "BattleResolved", "BattlesOver", "UnificationDeclared", "ManeuverEnded",
+                "RefugeChosen"):
         return _maneuver(state, fact)
     return _flow(state, fact)

@@ -63,6 +63,26 @@ def movable_armies(state: State, seat: int, round_: int) -> list[int]:
             and u.ap >= 1 and u.battles < round_]
 
 
+def refuge_options(state: State, seat: int) -> list[str]:
+    """Provinces next to a battle ``seat`` is about to fight, where it may ask its retreating
+    or withdrawing units (and, as attacker, retreating barbarians) to go."""
+    if state.step == "battle" and state.battle is not None:
+        fronts = [state.battle.province]
+    else:
+        fronts = battle_provinces(state, seat)
+    gmap = state.gmap
+    near = {p for f in fronts for p in gmap.neighbours[f]} - set(fronts)
+    return [p for p in gmap.provinces if p in near]
+
+
+def why_not_refuge(state: State, seat: int, province: str) -> str | None:
+    if province not in refuge_options(state, seat):
+        return f"{province} is not next to a battle you are about to fight."
+    if (seat, province) in state.refuges:
+        return f"Your refuge is already {province}."
+    return None
+
+
 def why_not_princess(state: State, seat: int, unit_id: int, dest: str) -> str | None:
     u = unit(state, unit_id)
     if u is None or u.owner != seat or u.kind != "princess":

@@ -23,7 +23,7 @@ VERBS = {
     "decline": "decline", "odmitni": "decline", "buy": "buy", "kup": "buy", "peace": "peace", "mir": "peace",
     "move": "move", "tah": "move", "pohyb": "move", "princess": "princess", "princezna": "princess",
     "unify": "unify", "sjednoceni": "unify", "sjednot": "unify", "hit": "hit", "zasah": "hit",
-    "poskozeni": "hit", "auto": "auto", "automaticky": "auto",
+    "poskozeni": "hit", "auto": "auto", "automaticky": "auto", "refuge": "refuge", "ustup": "refuge",
 }
 WORDS = {
     "produkce": "production", "obchod": "trade", "vojenstvi": "military",
@@ -38,7 +38,7 @@ USAGE = {
     "upgrade": "upgrade UNIT ARMY", "war": "war COUNTRY", "shift": "shift FROM_TRACK TO_TRACK",
     "bank": "bank GIVE GET [COUNT]", "route": "route COUNTRY", "offer": "offer COUNTRY N GIVE for N GET",
     "accept": "accept OFFER", "decline": "decline OFFER", "buy": "buy [COUNT] vp", "peace": "peace COUNTRY",
-    "move": "move UNIT PROVINCE", "princess": "princess UNIT PROVINCE", "hit": "hit UNIT [AMOUNT]",
+    "move": "move UNIT PROVINCE", "refuge": "refuge PROVINCE", "princess": "princess UNIT PROVINCE", "hit": "hit UNIT [AMOUNT]",
 }
 
 
@@ -125,6 +125,7 @@ def _pattern(reader: _Reader, verb: str) -> tuple:
         "move": lambda: (r.number("unit"), r.named("province")),
         "princess": lambda: (r.number("unit"), r.named("province")),
         "hit": lambda: (r.number("unit"), r.number("amount")),
+        "refuge": lambda: (r.named("province"),),
     }
     args = readers[verb]() if verb in readers else ()
     if reader.words:

@@ -13,7 +13,7 @@ from typing import Any
 from pbem.games.warriors_traders import development as dev
 from pbem.games.warriors_traders import maneuvers as man
 from pbem.games.warriors_traders import trade
-from pbem.games.warriors_traders.data import RESOURCES, RULES, TRACKS
+from pbem.games.warriors_traders.data import RULES, TRACKS
 from pbem.games.warriors_traders.state import State, country_seat
 
 TRADE_VERBS = ("bank", "route", "offer", "accept", "decline", "buy", "peace")
@@ -77,6 +77,8 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
     if step in ("move", "princess") and verb == "unify":
         return None if man.unification_size(state, seat) else \
             "Unification needs every capital, trade centre and ordinary province of your country, once a game."
+    if step in ("move", "battle") and verb == "refuge":
+        return man.why_not_refuge(state, seat, move[1])
     if step == "move" and verb == "move":
         return man.why_not_move(state, seat, move[1], move[2])
     if step == "princess" and verb == "princess":
@@ -130,7 +132,9 @@ def candidates(state: State, seat: int) -> Iterator[tuple]:
         for u in state.units:
             if u.owner == seat and (u.is_army if kind == "move" else u.kind == "princess") and u.ap > 0:
                 yield from ((kind, u.id, p) for p in state.gmap.neighbours[u.province])
-    elif step == "battle" and state.battle is not None:
+    if step in ("move", "battle"):
+        yield from (("refuge", p) for p in man.refuge_options(state, seat))
+    if step == "battle" and state.battle is not None:
         left = man.remaining(state.battle, seat)
         for u in man.combat.targets(state, state.battle, seat):
             yield from (("hit", u.id, n) for n in range(1, left + 1))
@@ -173,6 +177,8 @@ def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
         return [{"kind": "UnificationDeclared", "seat": seat, "size": size, "actions": man.bonus_actions(size)}]
     if verb == "move":
         return man.move_facts(state, seat, move[1], move[2])
+    if verb == "refuge":
+        return [{"kind": "RefugeChosen", "seat": seat, "province": move[1]}]
     if verb == "princess":
         return [{"kind": "PrincessMoved", "seat": seat, "unit": move[1], "to": move[2]}]
     if verb == "hit":
@@ -202,4 +208,4 @@ def _trade_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
     raise ValueError(f"no facts for {move!r}")
 
 
-__all__ = ["legal", "why_not", "move_facts", "to_move", "has_choice", "trivial_move", "RESOURCES"]
+__all__ = ["legal", "why_not", "move_facts", "to_move", "has_choice", "trivial_move"]

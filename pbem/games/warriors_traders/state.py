@@ -108,6 +108,7 @@ class State:
     offers: tuple[Offer, ...] = ()
     next_offer: int = 1
     peace: tuple[tuple[int, int], ...] = ()  # (team proposing, team asked)
+    refuges: tuple[tuple[int, str], ...] = ()  # (seat, preferred retreat province) this maneuver
 
     @property
     def gmap(self) -> GameMap:

@@ -53,4 +53,5 @@ def view(state: State, viewer: int | None, label: str) -> dict[str, Any]:
         "peace_proposals": [list(p) for p in state.peace],
         "battle": _battle(state, viewer),
         "queue": [[step, seat] for step, seat in state.queue],
+        "refuges": [[seat, province] for seat, province in state.refuges],
     }

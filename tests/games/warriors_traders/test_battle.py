@@ -25,8 +25,9 @@ def _attack_wessex(turn=5):
 def test_barbarian_damage_example_fig29():
     state, (i1, i2, i3, cav), barb = _attack_wessex()
     for uid in (i1, i2, i3, cav):
-        state, facts = step(state, 0, f"move {uid} wessex")
-    started = fact(facts, "BattleStarted")  # nobody can move any more: the battle starts
+        state = act(state, 0, f"move {uid} wessex")
+    state, facts = step(state, 0, "done")
+    started = fact(facts, "BattleStarted")
     assert started["damage"] == [1 + 1 + 1 + 3, 5 + 2]  # barbarian fort 5 + army 2 in turn 5
     targets = [u for u in state.units if u.id in (i1, i2, i3, cav)]
     # 4 kill the cavalry (Commander: 3 + 1), 2 kill an infantry, 1 makes another retreat
@@ -59,7 +60,8 @@ def test_battle_example_fig28():
     state = at_maneuvers(at_war(state, 0, 1), 0, 3, rest=(1,))
     assert target in state.gmap.neighbours[home]
     state = act(state, 0, f"move {b1} {target}")
-    state, facts = step(state, 0, f"move {b2} {target}")
+    state = act(state, 0, f"move {b2} {target}")
+    state, facts = step(state, 0, "done")
     assert fact(facts, "BattleStarted")["damage"] == [4, 4]
     assert sorted(SPEC.to_move(state)) == [0, 1]
     state = act(state, 1, f"hit {b1} 3")  # 2 life + 1 for the Commander: dies

@@ -1,7 +1,6 @@
 """Movement by action points, the FAQ answers on battles, princesses, forts, unification."""
 
 from pbem.games.base import ErrorCode
-from pbem.games.warriors_traders import SPEC
 from pbem.games.warriors_traders.battle import resolve
 from pbem.games.warriors_traders.maneuvers import start_battle
 from pbem.games.warriors_traders.state import BARBARIAN, Battle, owner, unit
@@ -50,7 +49,8 @@ def test_no_entry_into_another_players_province_in_peace():
     state = at_maneuvers(state, 0, rest=(1,))
     assert "not at war" in refused(state, 0, f"move {a} lothian").message
     state = at_maneuvers(at_war(state, 0, 1), 0, rest=(1,))
-    state, facts = step(state, 0, f"move {a} lothian")
+    state = act(state, 0, f"move {a} lothian")
+    state, facts = step(state, 0, "done")
     assert fact(facts, "BattleResolved")["captured"] == 0  # the princess alone deals nothing
     assert owner(state, "w_lothian") == 0
 
@@ -75,7 +75,8 @@ def test_retreated_unit_deals_no_damage_and_dies_on_further_damage():
     state, attacker = put(state, 0, "infantry", "w_strathclyde")
     state = at_war(state, 0, 1)
     state = at_maneuvers(with_levels(state, 0, military=3), 0, rest=(1,))
-    state, facts = step(state, 0, f"move {attacker} lothian")
+    state = act(state, 0, f"move {attacker} lothian")
+    state, facts = step(state, 0, "done")
     started = fact(facts, "BattleStarted")
     assert started["damage"] == [1, 0]
     resolved = fact(facts, "BattleResolved")  # one target, nothing to decide: automatic
@@ -102,11 +103,13 @@ def test_double_strike_cavalry_attacks_again_with_full_strength():
     state = clear(state, "w_london")
     state, _ = put(state, BARBARIAN, "infantry", "w_london")
     state = at_maneuvers(state, 0, turn=5, rest=(1,))
-    state, facts = step(state, 0, f"move {cav} london")
+    state = act(state, 0, f"move {cav} london")
+    state, facts = step(state, 0, "done")
     resolved = fact(facts, "BattleResolved")
     assert resolved["captured"] == 0
     assert unit(state, cav).damage == 2 and state.step == "move" and state.round == 2
-    state, facts = step(state, 0, f"move {cav} eastanglia")
+    state = act(state, 0, f"move {cav} eastanglia")
+    state, facts = step(state, 0, "done")
     assert fact(facts, "BattleStarted")["damage"][0] == 3
 
 
@@ -135,6 +138,7 @@ def test_forts_protect_princesses():
     state = at_maneuvers(at_war(state, 0, 1), 0, rest=(1,))
     state = act(state, 0, f"move {a1} scone")
     state = act(state, 0, f"move {a2} scone")
+    state = act(state, 0, "done")
     state = act(state, 1, f"hit {a1} 5")  # the fort strikes back: 5 damage
     assert "Forts protect" in refused(state, 0, f"hit {princess} 1").message
     state = act(state, 0, f"hit {fort} 5")
@@ -150,7 +154,8 @@ def test_barbarians_retreat_to_a_free_province_first():
     state, a = put(state, 0, "infantry", "w_munster")
     state = at_maneuvers(state, 0, turn=1, rest=(1,))
     barbarian = barbarians(state, "w_connacht")[0].id
-    state, facts = step(state, 0, f"move {a} connacht")
+    state = act(state, 0, f"move {a} connacht")
+    state, facts = step(state, 0, "done")
     # toughness 1 in turn 1: one damage leaves it at exactly 0 life, so it retreats, to the
     # province the attacker just left free (before any barbarian province)
     assert fact(facts, "BattleResolved")["retreated"][str(barbarian)] == "w_munster"
@@ -223,3 +228,34 @@ def test_unification_gives_bonus_actions_and_new_armies_have_no_ap():
     state = act(state, 0, "pass")
     assert state.step in ("move", "princess") and state.players[0].unified
     assert "once a game" in refused(state, 0, "unify").message
+
+
+def test_the_attacker_names_where_retreating_barbarians_go_among_equals():
+    """Among refuges of the same priority the attacker chooses (L746-747): ``refuge``."""
+    state = with_levels(start(2), 0, military=4)
+    state = clear(state, "w_munster", "w_dublin")
+    state, a = put(state, 0, "infantry", "w_munster")
+    state = at_maneuvers(state, 0, turn=1, rest=(1,))
+    barbarian = barbarians(state, "w_connacht")[0].id
+    state = act(state, 0, f"move {a} connacht")
+    # Munster (just left) and ... are free; name Munster explicitly, then the default
+    state = act(state, 0, "refuge munster")
+    state, facts = step(state, 0, "done")
+    assert fact(facts, "BattleResolved")["retreated"][str(barbarian)] == "w_munster"
+
+
+def test_a_player_names_the_refuge_of_its_own_retreating_armies():
+    state = with_levels(start(2), 0, military=4)  # Commander
+    state = clear(state, "w_munster", "w_dublin", "w_connacht")
+    state, barb = put(state, BARBARIAN, "infantry", "w_connacht")
+    state, a = put(state, 0, "infantry", "w_munster")
+    state, a2 = put(state, 0, "infantry", "w_munster")
+    state = at_maneuvers(state, 0, turn=1, rest=(1,))
+    state = act(state, 0, f"move {a} connacht")
+    state = act(state, 0, f"move {a2} connacht")
+    assert "not next to" in refused(state, 0, "refuge scone").message
+    state = act(state, 0, "ústup munster")  # own Meath would come first by map order
+    state, facts = step(state, 0, "done")
+    resolved = fact(facts, "BattleResolved")  # 2 damage kill the barbarian; 1 makes one retreat
+    assert resolved["killed"] == [barb] and resolved["retreated"] == {str(a): "w_munster"}
+    assert resolved["captured"] == 0

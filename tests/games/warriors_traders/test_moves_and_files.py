@@ -8,7 +8,6 @@ import pytest
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.simulate import play_random
 from pbem.games.warriors_traders import SPEC
-from pbem.games.warriors_traders.state import BARBARIAN
 
 from .support import act, at_development, at_maneuvers, clear, placed, put, refused, start, with_levels, with_stock
 
