@@ -193,7 +193,9 @@ class Outbox:
             for seat in game.spec.to_move(self.service.state(game, after)):
                 if seat in robots or seat in replied:
                     continue
-                if seat in waiting_before and not movers - {seat}:
+                # already waited for, and only others who were also due moved (a simultaneous
+                # phase): no new notice; it is news only when someone out of turn order moved
+                if seat in waiting_before and not movers - {seat} - waiting_before:
                     continue
                 email = game.emails[seat]
                 block = self.game_block(game, after, email)
