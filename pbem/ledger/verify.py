@@ -24,6 +24,9 @@ from pbem.ledger.merkle import leaf_hash, root
 from pbem.ledger.notes import NoteError, VerifierKey, verify_checkpoint
 
 EXPORT_FORMAT = "pbem-export/1"
+DOCUMENT_FIELDS = {"format", "game", "origin", "keys", "entries", "checkpoints", "openings"}
+CHECKPOINT_FIELDS = {"size", "note"}
+OPENING_FIELDS = {"facts", "salts", "draws", "draws_salt", "command", "command_salt"}
 
 
 class VerificationError(Exception):
@@ -89,6 +92,8 @@ def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey]) -> Report:
     report.checked.append(f"the {len(entries)} entries form one game's log in order")
     _check_checkpoints(document, entries, keys, report)
     if entries[-1]["kind"] != "ended":
+        if document.get("openings") is not None:
+            raise VerificationError("openings", "a running game publishes no openings (they must be null)")
         hidden = sum(1 for e in entries for f in e.get("facts") or [] if SECRET in f)
         draws = sum((e.get("draws") or {}).get("count", 0) for e in entries)
         report.not_checked.append(
@@ -111,6 +116,14 @@ def _check_shape(document: Any, trusted: Sequence[VerifierKey], report: Report) 
     for key in ("game", "origin", "keys", "entries", "checkpoints"):
         if key not in document:
             raise VerificationError(key, "missing")
+    # Unknown fields are refused: everything in an export is either checked or absent.
+    _only(document, DOCUMENT_FIELDS, "document")
+    for number, item in enumerate(document["checkpoints"]):
+        _only(item, CHECKPOINT_FIELDS, f"checkpoint {number}")
+    for number, opening in enumerate(document.get("openings") or []):
+        _only(opening or {}, OPENING_FIELDS, f"opening {number}")
+    if len(set(document["keys"])) != len(document["keys"]):
+        raise VerificationError("keys", "a key is listed twice")
     entries = document["entries"]
     if not isinstance(entries, list) or not entries:
         raise VerificationError("entries", "an export needs at least the created entry")
@@ -124,6 +137,14 @@ def _check_shape(document: Any, trusted: Sequence[VerifierKey], report: Report) 
             "signatures were checked against the keys inside the export; pass the server's published "
             "key with --key to check that this server signed them")
     return entries, keys
+
+
+def _only(item: Any, allowed: set[str], where: str) -> None:
+    if not isinstance(item, dict):
+        raise VerificationError(where, "is not an object")
+    unknown = sorted(set(item) - allowed)
+    if unknown:
+        raise VerificationError(where, f"has fields this format does not define: {', '.join(unknown)}")
 
 
 def _where(index: int, entry: dict[str, Any]) -> str:
