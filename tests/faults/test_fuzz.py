@@ -20,10 +20,12 @@ from pbem.games import catalog
 from pbem.games.base import GameError
 from pbem.games.simulate import play_random
 from pbem.service.turnfile import parse_turn_file
-from tests.faults.conftest import scale
+from tests.faults.conftest import LONG, scale
 from tests.ops.helpers import PLAYERS, finished_game, service_at
 
-FUZZ = settings(max_examples=scale(60, 2000), deadline=None, database=None,
+# The short form is derandomized, so that CI runs the same examples every time; the long form
+# (python -m benchmarks.faults) searches afresh.
+FUZZ = settings(max_examples=scale(60, 2000), deadline=None, database=None, derandomize=not LONG,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 WORDS = st.sampled_from(["roll", "hold", "take", "build", "pass", "play", "with", "on", "to", "1", "0", "-1",
                          "99999999999999999999", "#", ":", "\x00", "é", "ř", "\u202e", " ", "\t", "\n", "game:",
@@ -73,17 +75,11 @@ def test_parse_move_refuses_with_game_errors_only(name):
             spec.parse_move(state, seat, text)
         except GameError as error:
             assert error.message
-        except KeyError as error:
-            if not _kingsburg_advisor_crash(error):
-                raise  # anything else is a new bug; this one is pinned by the test below
         assert state == before
 
     check()
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError,
-                   reason="kingsburg: parse_move('influence 0 envoy') raises KeyError (rules.asks looks up "
-                          "advisor 0) instead of a GameError")
 def test_kingsburg_influence_advisor_zero_is_a_game_error():
     spec = catalog()["kingsburg"]
     kept = []
@@ -170,16 +166,10 @@ def _stdlib_address_crash(error: BaseException) -> bool:
     return bool(frames) and "/email/" in frames[-1].filename.replace("\\", "/")
 
 
-def _kingsburg_advisor_crash(error: BaseException) -> bool:
-    """Kingsburg's parse_move looks up advisor 0 (KeyError) for 'influence 0 ...'."""
-    frames = traceback.extract_tb(error.__traceback__)
-    return isinstance(error, KeyError) and any(f.name == "asks" and "kingsburg" in f.filename for f in frames)
-
-
 @pytest.mark.xfail(strict=True, raises=(IndexError, AttributeError),
                    reason="mailgateway.parse: a malformed address header (unclosed '<', an empty group) crashes "
-                          "the standard library's header parser; receive() then raises, so the MTA retries the "
-                          "mail forever")
+                          "the standard library's header parser; receive() catches it and ignores the mail, so a "
+                          "player's mail with such a header gets no reply")
 @pytest.mark.parametrize("raw", [b"From:<", b"From: <\r\n\r\nroll", b'Subject: x\r\nTo: "a" <\r\n\r\n',
                                  b"From::;\x00"])
 def test_malformed_address_headers_are_parsed(raw):

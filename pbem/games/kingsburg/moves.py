@@ -205,6 +205,8 @@ def _parse_influence(tokens: list[str], text: str) -> Influence:
     if not tokens:
         raise invalid(f"{text!r}: say which advisor (1-18) and which dice, e.g. 'influence 8 with 5 3'.")
     advisor = _int(tokens[0], "the advisor, 1-18", text)
+    if not 1 <= advisor <= 18:
+        raise invalid(f"In {text!r}, {advisor} is not an advisor: the court has advisors 1 to 18.")
     dice: list[int] = []
     white: list[int] = []
     plus2 = envoy = False
