@@ -1,0 +1,232 @@
+"""Delivery faults: duplicates, several processes at once, and kill -9 of the gateway while a
+client streams mail with retries."""
+
+from __future__ import annotations
+
+import email
+import json
+import os
+import random
+import signal
+import smtplib
+import socket
+import subprocess
+import sys
+import threading
+import time
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from benchmarks.longgame import register_games
+from mailgateway.addresses import seat_address
+from mailgateway.gateway import Gateway
+from mailgateway.settings import MailSettings
+from tests.faults.conftest import scale
+from tests.ops.helpers import PLAYERS, service_at
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVICE = "pbem@example.org"
+
+
+def _long_game(svc, players: int = 2) -> str:
+    register_games()
+    game_id = svc.create("long-pig", PLAYERS[:players], {"rounds": "100000"}, seed=b"\x0b" * 32)
+    for player in PLAYERS[:players]:
+        svc.join(game_id, player)
+    return game_id
+
+
+def _seat_mail(svc, game_id: str, number: int, body: str | None = None) -> tuple[str, str, bytes]:
+    game = svc.game(game_id)
+    seat = game.spec.to_move(svc.state(game))[0]
+    player = game.emails[seat]
+    msg = EmailMessage()
+    msg["From"] = player
+    msg["To"] = seat_address(SERVICE, game_id, svc.seat_token(game_id, seat))
+    msg["Subject"] = f"move {number}"
+    msg["Message-ID"] = f"<fault-{number}@client.example>"
+    msg.set_content(body or ("roll" if number % 3 else "hold"))
+    return player, msg["To"], bytes(msg)
+
+
+def test_a_thousand_duplicate_submissions_have_one_effect(tmp_path):
+    svc = service_at(tmp_path)
+    game_id = _long_game(svc)
+    game = svc.game(game_id)
+    player = game.emails[game.spec.to_move(svc.state(game))[0]]
+    outcomes = [svc.submit(game_id, player, "roll", "email", idempotency_key="<same@client>") for _ in range(1000)]
+    assert outcomes[0].ok and not outcomes[0].duplicate
+    assert all(o.duplicate and o.version == outcomes[0].version for o in outcomes[1:])
+    assert svc.game(game_id).version == game.version + 1
+
+
+def test_a_thousand_duplicate_mails_make_one_move_and_one_reply(tmp_path):
+    svc = service_at(tmp_path)
+    game_id = _long_game(svc)
+    sent = []
+
+    class Memory:
+        def send(self, key, to, message):
+            sent.append((key, to, message))
+
+    gw = Gateway(svc, MailSettings(address=SERVICE, maildir=tmp_path / "maildir"), transport=Memory())
+    version = svc.game(game_id).version
+    player, to, raw = _seat_mail(svc, game_id, 1)
+    results = [gw.receive(raw, player, (to,)) for _ in range(1000)]
+    assert results[0] == "processed" and set(results[1:]) == {"duplicate"}
+    gw.work()
+    gw.work()
+    assert svc.game(game_id).version == version + 1
+    replies = [m for _, _, m in sent if email.message_from_bytes(m, policy=policy.default)["In-Reply-To"]]
+    assert len(replies) == 1
+
+
+def test_concurrent_moves_from_several_processes_on_sqlite(tmp_path):
+    svc = service_at(tmp_path / "home")
+    game_id = _long_game(svc)
+    start = svc.game(game_id).version
+    go = tmp_path / "go"
+    procs = []
+    for number in range(3):
+        out = tmp_path / f"out-{number}.json"
+        procs.append((out, subprocess.Popen(
+            [sys.executable, "-m", "tests.ops.worker", str(tmp_path / "home"), "", game_id, f"s{number}",
+             str(scale(20, 200)), str(go), str(out), "--unguarded"], cwd=ROOT)))
+    go.touch()
+    outcomes = []
+    for out, proc in procs:
+        assert proc.wait(timeout=300) == 0
+        outcomes += json.loads(out.read_text())
+    applied = sorted(o["version_before"] for o in outcomes if o["ok"])
+    assert applied == list(range(start, start + len(applied))) and applied
+    game = svc.game(game_id)
+    assert game.version == start + len(applied)
+    assert sum(e["kind"] == "moved" for e in game.entries) == len(applied)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class GatewayProcess:
+    """``pbem serve-mail`` in its own process, restartable after a kill -9."""
+
+    def __init__(self, home: Path, port: int, log):
+        self.port = port
+        self.log = log
+        self.env = os.environ | {
+            "PBEM_HOME": str(home), "PBEM_MAIL_ADDRESS": SERVICE, "PBEM_MAIL_TICK_SECONDS": "0.2",
+            "PBEM_MAIL_REPLIES_PER_HOUR": "1000000",
+        }
+        self.env.pop("PBEM_DATABASE_URL", None)
+        self.proc: subprocess.Popen | None = None
+        self.kills = 0
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "tests.faults.gateway_proc", str(self.port)],
+                                     cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log)
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+            self.kills += 1
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+def _wait_for_port(port: int, stop: threading.Event, seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not stop.is_set():
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.02)
+    return False
+
+
+def _send_with_retries(port: int, sender: str, to: str, raw: bytes, attempts: int = 600) -> int:
+    """Send until the server says 250; returns the number of tries."""
+    for attempt in range(1, attempts + 1):
+        try:
+            with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+                client.sendmail(sender, [to], raw)
+            return attempt
+        except (OSError, smtplib.SMTPException):
+            time.sleep(0.05)
+    raise AssertionError(f"mail not accepted after {attempts} tries")
+
+
+def test_kill_9_of_the_gateway_loses_and_doubles_nothing(tmp_path):
+    home = tmp_path / "home"
+    svc = service_at(home)
+    game_id = _long_game(svc)
+    start = svc.game(game_id).version
+    port = _free_port()
+    count = scale(40, 1000)
+    chooser = random.Random(7)
+    with (tmp_path / "gateway.log").open("wb") as log:
+        gateway = GatewayProcess(home, port, log)
+        gateway.start()
+        stop = threading.Event()
+
+        def killer() -> None:
+            """Kill at a random moment of each run, once the gateway answers; a bounded number
+            of times, then let it work."""
+            for _ in range(scale(3, 60)):
+                if not _wait_for_port(port, stop) or stop.wait(chooser.uniform(0.05, 0.8)):
+                    return
+                gateway.kill()
+                gateway.start()
+
+        thread = threading.Thread(target=killer, daemon=True)
+        thread.start()
+        tries = 0
+        try:
+            for number in range(count):
+                sender, to, raw = _seat_mail(svc, game_id, number)
+                tries += _send_with_retries(port, sender, to, raw)
+        finally:
+            stop.set()
+            thread.join(timeout=30)
+        time.sleep(1.0)  # let the surviving gateway's worker send what is queued
+        gateway.stop()
+    print(f"{count} mails, {tries} tries, {gateway.kills} kills")
+    assert gateway.kills >= 2, "the test should have killed the gateway while mail was streaming"
+    assert tries > count, "some mail should have needed a retry"
+
+    # every accepted mail is stored once, with exactly one move each, at contiguous versions
+    game = svc.game(game_id)
+    assert game.version == start + count
+    assert [e["index"] for e in game.entries] == list(range(game.version))
+    moved = [e for e in game.entries if e["kind"] == "moved"]
+    assert len(moved) == count and all(e["source"] == "email" for e in moved)
+    for number in range(count):
+        assert svc.store.receipt(f"fault-{number}@client.example") is not None
+
+    # every reply is sent: finish the last round in-process, then look in the maildir
+    sent = []
+
+    class Memory:
+        def send(self, key, to, message):
+            sent.append(message)
+
+    drain = Gateway(svc, MailSettings(address=SERVICE, maildir=home / "maildir", replies_per_hour=1_000_000),
+                    transport=Memory())
+    drain.work()
+    mails = [email.message_from_bytes(p.read_bytes(), policy=policy.default)
+             for p in (home / "maildir" / "new").glob("*")]
+    mails += [email.message_from_bytes(m, policy=policy.default) for m in sent]
+    answered = {m["In-Reply-To"] for m in mails if m["In-Reply-To"]}
+    assert answered == {f"<fault-{number}@client.example>" for number in range(count)}
