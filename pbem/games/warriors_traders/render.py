@@ -61,8 +61,11 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
         if prov["country"] != country:
             country = prov["country"]
             lines.append(f"[{country}]")
-        here = " ".join(_unit_text(u) for u in units.get(prov["id"], []))
-        lines.append(f"  {prov['id']}{TYPE_MARK[prov['type']]} ({_who(names, prov['owner'])}): {here}")
+        present = units.get(prov["id"], [])
+        holder = _who(names, prov["owner"])
+        if prov["owner"] is None and any(u["owner"] == -1 for u in present):
+            holder = "barbarians"
+        lines.append(f"  {prov['id']}{TYPE_MARK[prov['type']]} ({holder}): {' '.join(_unit_text(u) for u in present)}")
     lines.append("Units: I infantry, A archer, C cavalry, P princess, F fort; /N owner seat, b barbarian; "
                  "! must fight, v retreated, -N damage. * capital, $ trade centre, ~ conquered.")
     return "\n".join(lines)
