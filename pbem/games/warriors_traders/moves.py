@@ -32,6 +32,14 @@ WORDS = {
     "jidlo": "food", "vyrobky": "goods", "zbrane": "weapons", "zbran": "weapons", "weapon": "weapons",
     "zlato": "gold",
 }
+NOT_SUPPORTED = {
+    "starve": "Feeding is automatic (the strongest armies eat first); there is no order to leave an "
+              "army unfed on purpose. Such an army would only die, as the FAQ says.",
+    "disband": "Armies cannot be disbanded; an army you cannot feed dies in the maintenance phase.",
+    "variant": "The revised rules' optional variants (variable turn order, 3-player rules) are not "
+               "part of the first edition and are not implemented.",
+}
+NOT_SUPPORTED.update({"nekrmit": NOT_SUPPORTED["starve"], "rozpustit": NOT_SUPPORTED["disband"]})
 FILLER = {"for", "za", "vp", "vb", "body", "bodu", "to", "do", "x"}
 USAGE = {
     "develop": "develop TRACK", "build": "build ARMY PROVINCE", "fort": "fort PROVINCE",
@@ -148,6 +156,8 @@ def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], lis
     if state.phase == "over":
         raise GameError(ErrorCode.GAME_OVER, "The game is over.")
     words = [w for w in fold_text(text).replace(",", " ").split() if w not in FILLER]
+    if words and words[0] in NOT_SUPPORTED:
+        raise invalid(f"{text.strip()!r}: {NOT_SUPPORTED[words[0]]}", legal_texts())
     if not words or words[0] not in VERBS:
         raise syntax(f"{text.strip()!r} is not a Warriors & Traders order.", legal_texts())
     if seat not in rules.to_move(state):

@@ -62,6 +62,12 @@ def test_unknown_order_is_a_syntax_error_listing_legal_orders():
     assert error.code == ErrorCode.SYNTAX and "develop production" in error.legal
 
 
+def test_orders_the_engine_does_not_offer_are_refused_with_a_reason():
+    state = at_development(start(2), (("action1", 0), ("action1", 1)))
+    error = refused(state, 0, "starve 12")
+    assert error.code == ErrorCode.INVALID and "Feeding is automatic" in error.message
+
+
 def test_bad_argument_is_invalid():
     state = at_development(start(2), (("action1", 0), ("action1", 1)))
     assert refused(state, 0, "develop magic").code == ErrorCode.INVALID
