@@ -141,3 +141,35 @@ def test_game_over_refuses_orders():
     state = replace(start(2), phase="over")
     assert refused(state, 0, "done").code == ErrorCode.GAME_OVER
     assert SPEC.outcome(state) is not None and SPEC.to_move(state) == []
+
+
+def _maneuvers_then_follow(state, turn, seats):
+    """Put ``state`` into the maneuvers of ``turn`` and run everything nobody has to decide
+    (nobody here has an army or a princess that can move)."""
+    from pbem.games.warriors_traders.flow import follow_ups
+    state = replace(state, turn=turn, phase="maneuvers", step="",
+                    queue=tuple(("maneuver", s) for s in seats))
+    return follow_ups(state)
+
+
+def test_the_game_ends_at_the_end_of_the_turn_that_reaches_the_threshold():
+    state = set_player(start(2), 1, bought=36)  # 6 + 36 = 42, the 2-player threshold
+    facts, state = _maneuvers_then_follow(state, 2, (0, 1))
+    ended = fact(facts, "GameEnded")
+    assert ended["turn"] == 2 and ended["reason"] == "victory threshold reached"
+    assert [s.rank for s in SPEC.outcome(state)] == [2, 1]
+
+
+def test_below_the_threshold_the_game_goes_on():
+    state = set_player(start(2), 1, bought=35)
+    facts, state = _maneuvers_then_follow(state, 2, (0, 1))
+    assert not any(f["kind"] == "GameEnded" for f in facts) and state.turn == 3
+
+
+def test_an_alliance_wins_together():
+    state = start(4, mode="alliance", teams="12/34")
+    state = set_player(set_player(state, 2, bought=30), 3, bought=23)  # 36 + 29 = 65
+    facts, state = _maneuvers_then_follow(state, 5, (3,))
+    assert fact(facts, "GameEnded")["reason"] == "victory threshold reached"
+    assert {s.seat: s.rank for s in SPEC.outcome(state)} == {0: 2, 1: 2, 2: 1, 3: 1}
+    assert SPEC.outcome(state)[2].details["team_vp"] == 65
