@@ -10,7 +10,7 @@ from flask import Blueprint, abort, make_response
 
 from pbem.ledger.verify import export_bytes
 from pbem.service.game import LoadedGame
-from pbem.web.helpers import game_or_404, int_arg, public_cache, service, turn_or_404
+from pbem.web.helpers import game_or_404, int_arg, public_cache, service, size_or_404
 
 bp = Blueprint("downloads", __name__)
 
@@ -63,7 +63,7 @@ def inclusion(game_id: str, index: int):
     size = int_arg("size", game.version)
     if not 0 <= index < game.version:
         abort(404)
-    turn_or_404(game, size)
+    size_or_404(game, size)
     if index >= size:
         abort(400, description=f"entry {index} is not among the first {size} entries")
     return _json(service().inclusion(game.id, index, size), game)
@@ -73,8 +73,8 @@ def inclusion(game_id: str, index: int):
 def consistency(game_id: str, old: int, new: int):
     """The tree of the first ``old`` entries is a prefix of the tree of the first ``new``."""
     game = game_or_404(game_id)
-    turn_or_404(game, old)
-    turn_or_404(game, new)
+    size_or_404(game, old)
+    size_or_404(game, new)
     if old > new:
         abort(400, description="the old size must not be larger than the new size")
     proof = service().consistency(game.id, old, new)

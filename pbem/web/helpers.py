@@ -32,10 +32,18 @@ def game_or_404(game_id: str) -> LoadedGame:
 
 
 def turn_or_404(game: LoadedGame, turn: int) -> int:
-    """A version of the game's log (1 = just created, ``game.version`` = now)."""
-    if not 1 <= turn <= game.version:
+    """Turn N is the state after entry N of the log (0 = just created); returns the log
+    version that state has (N + 1 entries)."""
+    if not 0 <= turn < game.version:
         abort(404)
-    return turn
+    return turn + 1
+
+
+def size_or_404(game: LoadedGame, size: int) -> int:
+    """A tree size: how many entries a checkpoint or proof covers (1 to all)."""
+    if not 1 <= size <= game.version:
+        abort(404)
+    return size
 
 
 def seat_or_404(game: LoadedGame, token: str) -> int:
@@ -62,13 +70,21 @@ class Snapshot:
     """A game at one turn, as one viewer (a seat, or None for the public) may see it."""
 
     game: LoadedGame
-    turn: int
+    version: int  # entries covered: the state after entry ``version - 1``
     seat: int | None
     state: Any
     view: dict[str, Any] | None
     waiting: list[int]
     phase: str
     over: bool
+
+    @property
+    def turn(self) -> int:
+        return self.version - 1
+
+    @property
+    def last(self) -> int:
+        return self.game.version - 1
 
     @property
     def names(self) -> list[str]:
@@ -104,15 +120,16 @@ class Snapshot:
 
 
 def snapshot(game: LoadedGame, turn: int | None = None, seat: int | None = None) -> Snapshot:
-    turn = game.version if turn is None else turn_or_404(game, turn)
-    state = service().state(game, turn)
+    """The game after entry ``turn`` (default: now)."""
+    version = game.version if turn is None else turn_or_404(game, turn)
+    state = service().state(game, version)
     if state is None:
-        joined = {e["seat"] for e in game.entries[:turn] if e["kind"] == "joined"}
+        joined = {e["seat"] for e in game.entries[:version] if e["kind"] == "joined"}
         waiting = [s for s in range(len(game.names)) if s not in joined]
-        return Snapshot(game, turn, seat, None, None, waiting, "", False)
+        return Snapshot(game, version, seat, None, None, waiting, "", False)
     spec = game.spec
-    over = turn == game.version and game.ended
-    return Snapshot(game, turn, seat, state, spec.view(state, seat), [] if over else list(spec.to_move(state)),
+    over = version == game.version and game.ended
+    return Snapshot(game, version, seat, state, spec.view(state, seat), [] if over else list(spec.to_move(state)),
                     spec.phase_label(state), over)
 
 

@@ -59,21 +59,21 @@ def game(game_id: str):
     loaded = game_or_404(game_id)
     now = snapshot(loaded)
     return _page("web/game.html", loaded, snap=now, status=status_of(loaded),
-                 checkpoint=loaded.checkpoint_at(), private=None)
+                 checkpoint=loaded.checkpoint_at(), private=None, since=None)
 
 
 @bp.get("/games/<game_id>/turn/<int:turn>")
 def turn(game_id: str, turn: int):
     loaded = game_or_404(game_id)
-    return _page("web/turn.html", loaded, snap=snapshot(loaded, turn), entry=history_row(loaded, turn - 1, None),
+    return _page("web/turn.html", loaded, snap=snapshot(loaded, turn), entry=history_row(loaded, turn, None),
                  private=None)
 
 
 @bp.get("/games/<game_id>/history")
 def history(game_id: str):
     loaded = game_or_404(game_id)
-    since = int_arg("since", 0)
-    if since > loaded.version:
+    since = int_arg("since")
+    if since is not None and since >= loaded.version:
         abort(404)
     return _page("web/history.html", loaded, rows=history_rows(loaded, None, since), since=since, private=None)
 
@@ -112,8 +112,9 @@ def history_row(game: LoadedGame, index: int, seat: int | None) -> dict[str, Any
     return _rows(game, seat, index, index + 1)[0]
 
 
-def history_rows(game: LoadedGame, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-    return _rows(game, seat, since, game.version)
+def history_rows(game: LoadedGame, seat: int | None, since: int | None = None) -> list[dict[str, Any]]:
+    """Every entry, or those after entry ``since`` ("what happened since turn N")."""
+    return _rows(game, seat, 0 if since is None else since + 1, game.version)
 
 
 def _rows(game: LoadedGame, seat: int | None, start: int, stop: int) -> list[dict[str, Any]]:
@@ -130,7 +131,7 @@ def _rows(game: LoadedGame, seat: int | None, start: int, stop: int) -> list[dic
                 if part and "data" in part and seat in part["to"]:
                     mine.append({"line": game.spec.describe_fact(fact, names), "data": part["data"]})
         result.append({
-            "index": row["index"], "turn": row["index"] + 1, "kind": entry["kind"], "time": entry.get("time", ""),
+            "index": row["index"], "turn": row["index"], "kind": entry["kind"], "time": entry.get("time", ""),
             "who": names[entry["seat"]] if isinstance(entry.get("seat"), int) else "",
             "command": entry.get("command", ""), "source": entry.get("source", ""),
             "lines": row["lines"], "mine": mine, "leaf_hash": row["leaf_hash"], "checkpoint": row["checkpoint"],

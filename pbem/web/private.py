@@ -12,10 +12,10 @@ bp = Blueprint("private", __name__, url_prefix="/games/<game_id>/seat/<token>")
 
 
 def _last_move(game, seat: int) -> int | None:
-    """The turn after the seat's last own move (where "what happened since" starts)."""
+    """The seat's last own move (where "what happened since" starts)."""
     for entry in reversed(game.entries):
         if entry["kind"] == "moved" and entry.get("seat") == seat and entry.get("source") != "robot":
-            return entry["index"] + 1
+            return entry["index"]
     return None
 
 
@@ -24,7 +24,7 @@ def seat(game_id: str, token: str):
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     rows = history_rows(game, seat)
-    secrets = [item | {"turn": row["turn"]} for row in rows for item in row["mine"]]
+    secrets = [item | {"turn": row["turn"]} for row in reversed(rows) for item in row["mine"]]  # newest first
     body = render_template("web/game.html", game=game, snap=snapshot(game, None, seat), status=status_of(game),
                            checkpoint=game.checkpoint_at(), private={"token": token, "seat": seat},
                            secrets=secrets, since=_last_move(game, seat))
@@ -35,8 +35,8 @@ def seat(game_id: str, token: str):
 def history(game_id: str, token: str):
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
-    since = int_arg("since", 0)
-    if since > game.version:
+    since = int_arg("since")
+    if since is not None and since >= game.version:
         abort(404)
     body = render_template("web/history.html", game=game, rows=history_rows(game, seat, since), since=since,
                            private={"token": token, "seat": seat})
@@ -48,7 +48,7 @@ def turn(game_id: str, token: str, turn: int):
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     snap = snapshot(game, turn, seat)
-    body = render_template("web/turn.html", game=game, snap=snap, entry=history_row(game, turn - 1, seat),
+    body = render_template("web/turn.html", game=game, snap=snap, entry=history_row(game, turn, seat),
                            private={"token": token, "seat": seat})
     return private_cache(make_response(body))
 

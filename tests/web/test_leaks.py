@@ -169,7 +169,7 @@ def fetch(client, url: str) -> str:
 
 
 def public_urls(service: GameService, game_id: str) -> list[tuple[str, int]]:
-    """(url, the turn whose state it shows)."""
+    """(url, the log version whose state it shows)."""
     game = service.game(game_id)
     now = game.version
     base = f"/games/{game_id}"
@@ -179,9 +179,9 @@ def public_urls(service: GameService, game_id: str) -> list[tuple[str, int]]:
             (f"{base}/proofs/inclusion/{now - 1}.json", now), (f"{base}/proofs/consistency/1/{now}.json", now),
             ("/keys.txt", now), ("/keys.json", now), ("/keys", now), ("/health", now), ("/verify", now)]
     step = max(1, now // MAX_TURN_PAGES)
-    for turn in sorted(set(range(1, now + 1, step)) | {now}):
-        urls += [(f"{base}/turn/{turn}", turn), (f"{base}/turn/{turn}/board.svg", turn)]
-    urls.append((f"{base}/turn/{now}?lang=cs", now))
+    for version in sorted(set(range(1, now + 1, step)) | {now}):  # turn N shows the first N + 1 entries
+        urls += [(f"{base}/turn/{version - 1}", version), (f"{base}/turn/{version - 1}/board.svg", version)]
+    urls.append((f"{base}/turn/{now - 1}?lang=cs", now))
     return urls
 
 
@@ -201,7 +201,7 @@ def check_running_game(service: GameService, client, game_id: str) -> int:
     searched = secrets + view_secrets(service, game_id, game.version)
     for seat in range(len(game.names)):
         base = f"/games/{game_id}/seat/{service.seat_token(game_id, seat)}"
-        for url in (base, f"{base}/history", f"{base}/board.svg", f"{base}/turn/{game.version}"):
+        for url in (base, f"{base}/history", f"{base}/board.svg", f"{base}/turn/{game.version - 1}"):
             problems += [f"{url} (seat {seat}): {leak}" for leak in leaks(fetch(client, url), searched, revealed, seat)]
     assert not problems, "hidden data shown:\n" + "\n".join(problems[:20])
     return sum(len(h.needles) for h in searched)

@@ -27,6 +27,7 @@ def page(client, url, status=200, **kwargs):
     if response.mimetype == "text/html":
         errors = html_errors(response.get_data(as_text=True))
         assert not errors, (url, errors)
+        assert "<script" not in response.get_data(as_text=True)  # every page works without JavaScript
     return response
 
 
@@ -41,9 +42,10 @@ def test_every_page_of_every_game(client, games, kind, name):
     game = games.service.game(game_id)
     token = games.service.seat_token(game_id, 0)
     base = f"/games/{game_id}"
-    html = [base, f"{base}/history", f"{base}/history?since={game.version - 1}", f"{base}/turn/1",
-            f"{base}/turn/{game.version}", f"{base}/seat/{token}", f"{base}/seat/{token}/history",
-            f"{base}/seat/{token}/turn/{game.version}"]
+    last = game.version - 1
+    html = [base, f"{base}/history", f"{base}/history?since={last}", f"{base}/history?since=0", f"{base}/turn/0",
+            f"{base}/turn/{last}", f"{base}/seat/{token}", f"{base}/seat/{token}/history",
+            f"{base}/seat/{token}/history?since=0", f"{base}/seat/{token}/turn/{last}"]
     for url in html:
         body = page(client, url).get_data(as_text=True)
         assert game.spec.title.replace("&", "&amp;") in body
@@ -52,7 +54,8 @@ def test_every_page_of_every_game(client, games, kind, name):
         assert json.loads(page(client, url).data)
     assert page(client, f"{base}/checkpoint.txt").mimetype == "text/plain"
     has_svg = game.started and game.spec.render_svg(games.service.summary(game_id)["view"], game.names) is not None
-    for url in (f"{base}/board.svg", f"{base}/turn/{game.version}/board.svg", f"{base}/seat/{token}/board.svg"):
+    for url in (f"{base}/board.svg", f"{base}/turn/{last}/board.svg", f"{base}/seat/{token}/board.svg",
+                f"{base}/seat/{token}/turn/{last}/board.svg"):
         response = page(client, url, 200 if has_svg else 404)
         if has_svg:
             assert response.mimetype == "image/svg+xml"
@@ -111,7 +114,7 @@ def test_history_lists_every_entry_with_hash_and_checkpoint(client, games):
     for row in rows:
         assert f'id="entry-{row["index"]}"' in body
         assert row["leaf_hash"] in body
-        assert f'href="/games/{game_id}/turn/{row["index"] + 1}"' in body
+        assert f'href="/games/{game_id}/turn/{row["index"]}"' in body
     signed = [row["checkpoint"] for row in rows if row["checkpoint"]]
     assert signed and all(note.split("\n\n")[1].split(" ")[-1].strip() in body for note in signed)
 
@@ -119,24 +122,24 @@ def test_history_lists_every_entry_with_hash_and_checkpoint(client, games):
 def test_history_since_shows_only_later_entries(client, games):
     game_id = games.finished["kingdom-builder"]
     version = games.service.game(game_id).version
-    since = version - 3
+    since = version - 4
     body = page(client, f"/games/{game_id}/history?since={since}").get_data(as_text=True)
-    assert f'id="entry-{since}"' in body and f'id="entry-{version - 1}"' in body
-    assert f'id="entry-{since - 1}"' not in body
-    assert f"/proofs/consistency/{since}/{version}.json" in body
-    nothing = page(client, f"/games/{game_id}/history?since={version}").get_data(as_text=True)
+    assert f'id="entry-{since + 1}"' in body and f'id="entry-{version - 1}"' in body
+    assert f'id="entry-{since}"' not in body
+    assert f"/proofs/consistency/{since + 1}/{version}.json" in body  # from the tree the player saw
+    nothing = page(client, f"/games/{game_id}/history?since={version - 1}").get_data(as_text=True)
     assert "Nothing has happened since then." in nothing
 
 
 def test_replay_navigation(client, games):
     game_id = games.finished["hidden-pig"]
-    last = games.service.game(game_id).version
-    first = page(client, f"/games/{game_id}/turn/1").get_data(as_text=True)
+    last = games.service.game(game_id).version - 1
+    first = page(client, f"/games/{game_id}/turn/0").get_data(as_text=True)
     assert 'rel="prev"' not in first and 'rel="first"' not in first
-    assert f'href="/games/{game_id}/turn/2" rel="next"' in first
+    assert f'href="/games/{game_id}/turn/1" rel="next"' in first
     assert f'href="/games/{game_id}/turn/{last}" rel="last"' in first
     middle = page(client, f"/games/{game_id}/turn/5").get_data(as_text=True)
-    for target, rel in ((1, "first"), (4, "prev"), (6, "next"), (last, "last")):
+    for target, rel in ((0, "first"), (4, "prev"), (6, "next"), (last, "last")):
         assert f'href="/games/{game_id}/turn/{target}" rel="{rel}"' in middle
     end = page(client, f"/games/{game_id}/turn/{last}").get_data(as_text=True)
     assert 'rel="next"' not in end and "Final standings" in end
@@ -146,9 +149,9 @@ def test_state_at_a_turn_is_the_state_after_that_many_entries(client, games):
     game_id = games.finished["hidden-pig"]
     spec = games.service.game(game_id).spec
     game = games.service.game(game_id)
-    for turn in range(1, game.version + 1):
+    for turn in range(game.version):
         body = page(client, f"/games/{game_id}/turn/{turn}").get_data(as_text=True)
-        summary = games.service.summary(game_id, turn)
+        summary = games.service.summary(game_id, turn + 1)  # after entry N: N + 1 entries
         if summary["view"] is not None:
             text = spec.render_text(summary["view"], game.names)
             assert text.replace("&", "&amp;").replace('"', "&#34;") in body
@@ -179,7 +182,7 @@ def test_private_page_links_to_what_happened_since_the_seats_last_move(client, g
     seat = moved[-1]["seat"]
     token = games.service.seat_token(game_id, seat)
     body = page(client, f"/games/{game_id}/seat/{token}").get_data(as_text=True)
-    assert f'/seat/{token}/history?since={moved[-1]["index"] + 1}"' in body
+    assert f'/seat/{token}/history?since={moved[-1]["index"]}"' in body
 
 
 def test_export_is_the_cli_export_and_verifies_with_the_published_key(client, games):
@@ -220,7 +223,7 @@ def test_keys_page_lists_every_key(client, games):
     text = page(client, "/keys.txt").get_data(as_text=True)
     assert text.split() == keys
     assert all(key in body for key in keys)
-    assert base64.b64decode(keys[0].split("+")[2])[:1] == b"\x01"
+    assert base64.b64decode(keys[0].split("+", 2)[2])[:1] == b"\x01"  # Ed25519
 
 
 def test_health(client):
@@ -251,16 +254,16 @@ def test_unknown_turns_tokens_and_proofs_are_404(client, games):
     game = games.service.game(game_id)
     other = games.finished["ruse-and-bruise"]
     token = games.service.seat_token(game_id, 0)
-    for url in (f"/games/{game_id}/turn/0", f"/games/{game_id}/turn/{game.version + 1}",
-                f"/games/{game_id}/turn/{game.version + 1}/board.svg",
+    for url in (f"/games/{game_id}/turn/{game.version}", f"/games/{game_id}/turn/{game.version + 1}",
+                f"/games/{game_id}/turn/{game.version}/board.svg",
                 f"/games/{game_id}/seat/{token[:-1]}", f"/games/{game_id}/seat/{token}x",
                 f"/games/{game_id}/seat/NOT-A-TOKEN", f"/games/{other}/seat/{token}",
-                f"/games/{game_id}/seat/{token}/turn/0", f"/games/{game_id}/seat/wrongtoken/history",
+                f"/games/{game_id}/seat/{token}/turn/{game.version}", f"/games/{game_id}/seat/wrongtoken/history",
                 f"/games/{game_id}/proofs/inclusion/{game.version}.json",
                 f"/games/{game_id}/proofs/inclusion/0.json?size={game.version + 1}",
                 f"/games/{game_id}/proofs/consistency/0/{game.version}.json",
                 f"/games/{game_id}/proofs/consistency/1/{game.version + 1}.json",
-                f"/games/{game_id}/history?since={game.version + 1}",
+                f"/games/{game_id}/history?since={game.version}",
                 f"/games/{game_id}/board.svg"):  # Hidden Pig has no picture
         page(client, url, 404)
 

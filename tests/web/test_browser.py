@@ -1,0 +1,147 @@
+"""A real browser (Debian's headless Chromium, driven by Selenium through the system
+chromedriver) opens every page type of every game type on a live local server: no console
+errors (a blocked style or a broken picture is one), every image drawn, and a screenshot
+of each page under test-artifacts/web/.
+
+Skips with the reason when Chromium, chromedriver or Selenium is missing, unless
+PBEM_REQUIRE_BROWSER=1 (CI), where a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from pbem.games import catalog
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run")
+
+
+def _find(*names: str) -> str | None:
+    for name in names:
+        found = shutil.which(name) or (f"/usr/bin/{name}" if os.path.exists(f"/usr/bin/{name}") else None)
+        if found:
+            return found
+    return None
+
+
+def _missing() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[test]')"
+    if not _find("chromium", "chromium-browser"):
+        return "chromium is not installed (apt-get install -y chromium chromium-driver)"
+    if not _find("chromedriver"):
+        return "chromedriver is not installed (apt-get install -y chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    reason = _missing()
+    if reason:
+        if os.environ.get("PBEM_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"PBEM_REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = _find("chromium", "chromium-browser")
+    for flag in FLAGS + ("--window-size=1100,1400",):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=_find("chromedriver")), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def live(app):
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=10)
+    server.server_close()
+
+
+def visit(driver, url: str, shot: str) -> None:
+    driver.get_log("browser")  # forget what earlier pages said
+    driver.get(url)
+    assert driver.execute_script("return document.readyState") == "complete"
+    broken = driver.execute_script(
+        "return Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
+    assert not broken, f"{url}: images not drawn: {broken}"
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
+    assert not errors, f"{url}: console errors: {errors}"
+    assert driver.find_element("tag name", "h1").text.strip()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"{shot}.png"))
+
+
+@pytest.mark.parametrize("name", sorted(catalog()))
+def test_every_page_type_in_a_browser(browser, live, games, name):
+    running = games.running[name]
+    finished = games.finished[name]
+    service = games.service
+    middle = service.game(running).version
+    token = service.seat_token(running, 0)
+    pages = {
+        "game-running": f"/games/{running}",
+        "game-finished": f"/games/{finished}",
+        "history": f"/games/{running}/history?since={max(0, middle - 4)}",
+        "turn": f"/games/{finished}/turn/{max(1, service.game(finished).version // 2)}",
+        "private": f"/games/{running}/seat/{token}",
+        "private-turn": f"/games/{running}/seat/{token}/turn/{middle - 1}",
+        "waiting": f"/games/{games.waiting[name]}?lang=cs",
+    }
+    for shot, path in pages.items():
+        visit(browser, live + path, f"{name}-{shot}")
+
+
+def test_site_pages_in_a_browser(browser, live):
+    for shot, path in {"games": "/", "games-filtered": "/?status=finished&lang=cs", "verify": "/verify",
+                       "keys": "/keys"}.items():
+        visit(browser, live + path, shot)
+
+
+def test_replay_links_and_filters_work_without_javascript(browser, live, games):
+    game_id = games.finished["ruse-and-bruise"]
+    browser.get(f"{live}/games/{game_id}/turn/1")  # the state after entry 1
+    from selenium.webdriver.support import expected_conditions as arrived
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    wait = WebDriverWait(browser, 10)
+    browser.find_element("css selector", 'a[rel="next"]').click()
+    wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/2"))
+    browser.find_element("css selector", 'a[rel="last"]').click()
+    wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/{games.service.game(game_id).version - 1}"))
+    browser.get(f"{live}/")
+    browser.find_element("css selector", '#f-status option[value="finished"]').click()
+    browser.find_element("css selector", "form.filters button").click()
+    wait.until(arrived.url_contains("status=finished"))
+    assert game_id in browser.page_source and games.running["ruse-and-bruise"] not in browser.page_source
+
+
+def test_phone_width(browser, live, games):
+    browser.set_window_size(390, 844)
+    try:
+        for shot, path in {"phone-game": f"/games/{games.running['kingdom-builder']}",
+                           "phone-history": f"/games/{games.running['ruse-and-bruise']}/history"}.items():
+            visit(browser, live + path, shot)
+            overflow = browser.execute_script(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 1, f"{path} is wider than a phone screen by {overflow}px"
+    finally:
+        browser.set_window_size(1100, 1400)
