@@ -116,23 +116,22 @@ def _why_not_war(state: State, seat: int, country: str) -> str | None:
 def action_facts(state: State, seat: int, move: tuple, source: str) -> list[dict[str, Any]]:
     """The fact of one action already checked; ``source`` says which action slot paid for it."""
     kind = move[0]
-    base = {"seat": seat, "source": source}
+    paid = action_cost(state, move)
+    if source == "master_trader":
+        paid["gold"] = paid.get("gold", 0) + RULES.value("master_trader_gold")
+    paid = {r: paid[r] for r in RESOURCES if paid.get(r)}
+    base = {"seat": seat, "source": source, "paid": paid}
     if kind == "develop":
         return [{"kind": "TrackDeveloped", **base, "track": move[1]}]
     if kind == "war":
         target = country_seat(state, move[1])
         return [{"kind": "WarDeclared", **base, "against": target,
                  "teams": sorted([team(state, seat), team(state, target)])}]
-    paid = action_cost(state, move)
-    if source == "master_trader":
-        paid["gold"] = paid.get("gold", 0) + RULES.value("master_trader_gold")
-    paid = {r: paid[r] for r in RESOURCES if paid.get(r)}
     if kind == "build":
-        return [{"kind": "ArmyBuilt", **base, "unit": state.next_unit, "army": move[1],
-                 "province": move[2], "paid": paid}]
+        return [{"kind": "ArmyBuilt", **base, "unit": state.next_unit, "army": move[1], "province": move[2]}]
     if kind == "fort":
-        return [{"kind": "FortBuilt", **base, "unit": state.next_unit, "province": move[1], "paid": paid}]
-    return [{"kind": "ArmyUpgraded", **base, "unit": move[1], "army": move[2], "paid": paid}]
+        return [{"kind": "FortBuilt", **base, "unit": state.next_unit, "province": move[1]}]
+    return [{"kind": "ArmyUpgraded", **base, "unit": move[1], "army": move[2]}]
 
 
 def specials_left(state: State, seat: int) -> list[str]:

@@ -69,6 +69,7 @@ def _with_units(state: State, changed: dict[int, Unit | None], added: tuple[Unit
 
 def _development(state: State, fact: dict[str, Any]) -> State:
     kind, seat = fact["kind"], fact["seat"]
+    state = _pay(state, seat, fact.get("paid", {}))
     if kind == "TrackDeveloped":
         player = state.players[seat]
         tokens = list(player.tokens)
@@ -77,10 +78,8 @@ def _development(state: State, fact: dict[str, Any]) -> State:
                            placed=player.placed + (fact["source"] == "setup"))
     elif kind == "ArmyBuilt" or kind == "FortBuilt":
         new = Unit(fact["unit"], seat, fact.get("army", "fort"), fact["province"])
-        state = _pay(state, seat, fact["paid"])
         state = replace(_with_units(state, {}, (new,)), next_unit=fact["unit"] + 1)
     elif kind == "ArmyUpgraded":
-        state = _pay(state, seat, fact["paid"])
         old = next(u for u in state.units if u.id == fact["unit"])
         state = _with_units(state, {old.id: replace(old, kind=fact["army"])})
     elif kind == "WarDeclared":

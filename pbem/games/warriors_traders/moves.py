@@ -166,6 +166,9 @@ def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], lis
     pattern = _pattern(reader, VERBS[words[0]])
     if pattern[0] == "hit" and pattern[2] is None and state.battle is not None:
         pattern = ("hit", pattern[1], remaining(state.battle, seat))  # "hit UNIT": all that is left
+    closing = rules.trivial_move(state, seat)
+    if pattern in (("pass",), ("done",)) and closing in (("pass",), ("done",)):
+        pattern = closing  # "pass" and "done" both close your part of a step
     if None not in pattern:
         reason = rules.why_not(state, seat, pattern)
         if reason:

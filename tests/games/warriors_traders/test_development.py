@@ -115,6 +115,15 @@ def test_special_actions_university_master_trader_voivode():
     assert state.queue[0] != ("special", 0)  # nothing left: the step ends by itself
 
 
+def test_master_trader_charges_five_gold_for_any_special_action():
+    state = _development(2)
+    state = with_levels(state, 0, trade=6)
+    state = at_development(with_stock(state, 0, gold=5), (("special", 0), ("special", 1)))
+    state, facts = step(state, 0, "develop military")
+    assert fact(facts, "TrackDeveloped")["paid"] == {"gold": 5}
+    assert state.players[0].has("gold") == 0
+
+
 def test_moving_one_token_from_one_track_to_another():
     state = _development(2)
     state = at_development(state, (("shift", 0), ("shift", 1)))

@@ -68,6 +68,12 @@ def test_orders_the_engine_does_not_offer_are_refused_with_a_reason():
     assert error.code == ErrorCode.INVALID and "Feeding is automatic" in error.message
 
 
+def test_pass_and_done_both_close_a_step():
+    state = at_development(start(2), (("action1", 0), ("action1", 1)))
+    assert SPEC.parse_move(state, 0, "done") == ("pass",)
+    assert SPEC.parse_move(state, 0, "hotovo") == ("pass",)
+
+
 def test_bad_argument_is_invalid():
     state = at_development(start(2), (("action1", 0), ("action1", 1)))
     assert refused(state, 0, "develop magic").code == ErrorCode.INVALID
