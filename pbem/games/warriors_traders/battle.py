@@ -87,16 +87,19 @@ def may_hit(state: State, battle: Battle, seat: int, u: Unit, hits: dict[int, in
     return all(hits.get(f.id, 0) >= life(state, f) for f in targets(state, battle, seat) if f.kind == "fort")
 
 
-def auto_allocate(state: State, units: list[Unit], damage: int) -> dict[int, int]:
+def auto_allocate(state: State, units: list[Unit], damage: int,
+                  already: dict[int, int] | None = None) -> dict[int, int]:
     """The barbarians' fixed priorities (L752-768), also offered to players as ``auto``:
     kill the largest army that the damage can kill, again while it suffices; then force the
     largest remaining army to retreat; the rest on the largest remaining army. Forts and then
-    princesses are handled after the armies in the same way."""
+    princesses are handled after the armies in the same way. ``already`` holds damage the
+    same side assigned by hand before asking for the rest."""
+    already = already or {}
     hits: dict[int, int] = {}
     left = damage
     ordered = [u for u in _largest(state, units) if u.is_army] + \
               [u for u in units if u.kind == "fort"] + [u for u in units if u.kind == "princess"]
-    killed: set[int] = set()
+    killed: set[int] = {u.id for u in ordered if already.get(u.id) and kill_cost(state, u, already[u.id]) == 0}
     progress = True
     while progress and left > 0:
         progress = False
@@ -104,7 +107,7 @@ def auto_allocate(state: State, units: list[Unit], damage: int) -> dict[int, int
             if u.id in killed or (u.kind == "princess" and any(
                     f.kind == "fort" and f.id not in killed for f in ordered)):
                 continue
-            cost = kill_cost(state, u)
+            cost = kill_cost(state, u, already.get(u.id, 0))
             if 0 < cost <= left:
                 hits[u.id] = hits.get(u.id, 0) + cost
                 left -= cost
@@ -112,9 +115,11 @@ def auto_allocate(state: State, units: list[Unit], damage: int) -> dict[int, int
                 progress = True
                 break
     alive = [u for u in ordered if u.id not in killed and u.is_army]
-    if left > 0 and alive and can_retreat(state, alive[0]) and 0 < life(state, alive[0]) <= left:
-        hits[alive[0].id] = life(state, alive[0])
-        left -= life(state, alive[0])
+    if alive and can_retreat(state, alive[0]):
+        to_retreat = life(state, alive[0]) - already.get(alive[0].id, 0)
+        if 0 < to_retreat <= left:
+            hits[alive[0].id] = to_retreat
+            left -= to_retreat
     if left > 0:
         rest = [u for u in ordered if u.id not in killed] or ordered
         if rest:

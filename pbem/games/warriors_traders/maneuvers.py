@@ -185,12 +185,13 @@ def hit_fact(seat: int, unit_id: int, amount: int) -> dict[str, Any]:
 def auto_hits(state: State, seat: int) -> list[dict[str, Any]]:
     b = state.battle
     assert b is not None
-    plan = combat.auto_allocate(state, combat.targets(state, b, seat), remaining(b, seat))
     before = assigned(b, seat)
+    plan = combat.auto_allocate(state, combat.targets(state, b, seat), remaining(b, seat), before)
+    total = {uid: before.get(uid, 0) + plan.get(uid, 0) for uid in set(before) | set(plan)}
     facts = []
     for uid, amount in plan.items():
         u = next(x for x in combat.targets(state, b, seat) if x.id == uid)
-        if u.kind == "princess" and not combat.may_hit(state, b, seat, u, {**before, **plan}):
+        if u.kind == "princess" and not combat.may_hit(state, b, seat, u, total):
             continue
         facts.append(hit_fact(seat, uid, amount))
     return facts
