@@ -3,22 +3,47 @@ gateway)."""
 
 from __future__ import annotations
 
+import importlib.util
+
 import click
+
+
+def _gunicorn(host: str, port: int, workers: int) -> None:
+    from gunicorn.app.base import BaseApplication
+
+    class Site(BaseApplication):
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set("workers", workers)
+            self.cfg.set("accesslog", "-")
+
+        def load(self):  # in each worker, so no store connection crosses a fork
+            from pbem.web import create_app
+
+            return create_app()
+
+    Site().run()
 
 
 @click.command("serve-web")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="TCP port")
-@click.option("--threads/--no-threads", default=True, show_default=True, help="serve requests in threads")
-def serve_web(host: str, port: int, threads: bool) -> None:
-    """Serve the read-only web site (werkzeug's server; put nginx in front for the Internet)."""
+@click.option("--server", type=click.Choice(["auto", "werkzeug", "gunicorn"]), default="auto", show_default=True,
+              help="auto: gunicorn when it is installed (pip install -e '.[deploy]'), else werkzeug")
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes")
+def serve_web(host: str, port: int, server: str, workers: int) -> None:
+    """Serve the read-only web site. Put nginx (TLS) in front of it on the Internet."""
+    if server == "auto":
+        server = "gunicorn" if importlib.util.find_spec("gunicorn") else "werkzeug"
+    click.echo(f"pbem web site on http://{host}:{port}/ ({server}; Ctrl-C stops it)", err=True)
+    if server == "gunicorn":
+        _gunicorn(host, port, workers)
+        return
     from werkzeug.serving import run_simple
 
     from pbem.web import create_app
 
-    app = create_app()
-    click.echo(f"pbem web site on http://{host}:{port}/ (Ctrl-C stops it)", err=True)
-    run_simple(host, port, app, threaded=threads, use_reloader=False, use_debugger=False)
+    run_simple(host, port, create_app(), threaded=True, use_reloader=False, use_debugger=False)
 
 
 def register(group: click.Group) -> None:
