@@ -96,6 +96,20 @@ class Snapshot:
             return None
         return sorted((s.to_dict() for s in self.game.standings() or []), key=lambda s: (s["rank"], s["seat"]))
 
+    def deadline(self) -> datetime | None:
+        """The earliest deadline of the seats the game waits for now, if the application
+        gave the site a ``PBEM_DEADLINE(game, version, seat)`` function (the mail gateway
+        keeps the clocks)."""
+        find = current_app.config.get("PBEM_DEADLINE")
+        if find is None or self.over or self.version != self.game.version:
+            return None
+        try:
+            found = [find(self.game, self.version, seat) for seat in self.waiting]
+        except Exception:  # a clock problem must not take the page down
+            current_app.logger.exception("deadline lookup failed for %s", self.game.id)
+            return None
+        return min((d for d in found if d is not None), default=None)
+
     def svg(self) -> str | None:
         if self.view is None:
             return None

@@ -98,6 +98,26 @@ def test_game_page_shows_turn_board_and_checkpoint(client, games):
     assert re.search(r'<img src="/games/[^"]+/board.svg" alt="Board of Kingdom Builder at turn \d+">', board)
 
 
+def test_deadline_comes_from_the_applications_clock(games):
+    from datetime import datetime, timezone
+
+    from pbem.web import create_app
+
+    asked = []
+
+    def deadline(game, version, seat):
+        asked.append((game.id, version, seat))
+        return datetime(2031, 5, 6, 7, 8, tzinfo=timezone.utc)
+
+    client = create_app(games.service, {"PBEM_DEADLINE": deadline}).test_client()
+    game_id = games.running["kingsburg"]
+    body = page(client, f"/games/{game_id}").get_data(as_text=True)
+    assert '<time datetime="2031-05-06T07:08:00+00:00">2031-05-06 07:08 UTC</time>' in body
+    assert asked and all(a[0] == game_id and a[1] == games.service.game(game_id).version for a in asked)
+    assert "2031-05-06 07:08 UTC" in page(client, "/?status=running").get_data(as_text=True)
+    assert "2031-05-06" not in page(client, f"/games/{games.finished['kingsburg']}").get_data(as_text=True)
+
+
 def test_finished_game_shows_standings(client, games):
     game_id = games.finished["hidden-pig"]
     game = games.service.game(game_id)
