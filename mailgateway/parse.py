@@ -69,12 +69,29 @@ class Inbound:
         return body if looks_like_turn_file(body) else None
 
 
+# Headers that relays add on the way; a redelivered copy may differ in them.
+TRACE_HEADERS = (b"received", b"return-path", b"delivered-to", b"x-original-to", b"envelope-to",
+                 b"x-envelope-to", b"authentication-results", b"arc-", b"x-spam", b"x-virus")
+
+
 def message_key(message_id: str | None, raw: bytes) -> str:
+    """The Message-ID without angle brackets; without one, a hash of the message without the
+    trace headers relays add, so the same mail delivered twice gets the same key."""
     if message_id:
         key = message_id.strip().strip("<>").strip()
         if key:
             return key
-    return "sha256:" + hashlib.sha256(raw).hexdigest()
+    head, sep, body = raw.replace(b"\r\n", b"\n").partition(b"\n\n")
+    kept, skipping = [], False
+    for line in head.split(b"\n"):
+        if line[:1] in (b" ", b"\t"):
+            if not skipping:
+                kept.append(line)
+            continue
+        skipping = line.lower().startswith(TRACE_HEADERS)
+        if not skipping:
+            kept.append(line)
+    return "sha256:" + hashlib.sha256(b"\n".join(kept) + sep + body).hexdigest()
 
 
 def parse_message(raw: bytes, envelope_from: str | None = None, envelope_to: tuple[str, ...] | list[str] = (),

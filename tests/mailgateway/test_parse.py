@@ -63,6 +63,8 @@ def test_no_message_id_gives_a_content_hash_key():
     assert inbound.key == message_key(None, raw) and inbound.key.startswith("sha256:")
     assert parse_message(raw).key == inbound.key
     assert parse_message(raw + b"more\n").key != inbound.key
+    relayed = b"Received: from mx by mx2\n  with SMTP; Mon, 5 Jan 2026\nDelivered-To: pbem@example.org\n" + raw
+    assert parse_message(relayed.replace(b"\n", b"\r\n")).key == inbound.key
 
 
 @pytest.mark.parametrize("name, reason", [
