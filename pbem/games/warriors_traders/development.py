@@ -38,14 +38,9 @@ def action_cost(state: State, move: tuple) -> dict[str, int]:
 
 def why_not_action(state: State, seat: int, move: tuple, extra_gold: int = 0) -> str | None:
     """None when the action ``move`` is allowed for ``seat`` now, else the reason."""
-    kind = move[0]
-    if kind == "develop":
-        if state.players[seat].tokens[TRACKS.index(move[1])] >= MAX_TOKENS:
-            return f"Your {move[1]} track is full."
-        return None
-    if kind == "war":
-        return _why_not_war(state, seat, move[1])
-    reason = {"build": _why_not_build, "fort": _why_not_fort, "upgrade": _why_not_upgrade}[kind](state, seat, move)
+    checks = {"develop": _why_not_develop, "war": _why_not_war, "build": _why_not_build,
+              "fort": _why_not_fort, "upgrade": _why_not_upgrade}
+    reason = checks[move[0]](state, seat, move)
     if reason:
         return reason
     cost = action_cost(state, move)
@@ -102,7 +97,14 @@ def _why_not_upgrade(state: State, seat: int, move: tuple) -> str | None:
     return None
 
 
-def _why_not_war(state: State, seat: int, country: str) -> str | None:
+def _why_not_develop(state: State, seat: int, move: tuple) -> str | None:
+    if state.players[seat].tokens[TRACKS.index(move[1])] >= MAX_TOKENS:
+        return f"Your {move[1]} track is full."
+    return None
+
+
+def _why_not_war(state: State, seat: int, move: tuple) -> str | None:
+    country = move[1]
     target = country_seat(state, country)
     if target is None:
         return f"No player plays {country!r}."

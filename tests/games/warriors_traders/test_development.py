@@ -146,3 +146,9 @@ def test_faq_a_war_declared_after_my_first_action_leaves_only_the_second():
 def test_faq_no_buying_vp_outside_the_trade_phase():
     state = with_stock(_development(2), 0, gold=10)
     assert refused(state, 0, "buy vp").code.value == "illegal"
+
+
+def test_master_trader_needs_the_five_gold():
+    state = with_levels(_development(2), 0, trade=6)
+    state = at_development(with_stock(state, 0, gold=4), (("special", 0), ("special", 1)))
+    assert "lack 1 gold" in refused(state, 0, "develop military").message
