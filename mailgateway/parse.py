@@ -22,7 +22,8 @@ ADDRESS_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-T
 # A line that starts the quoted original in a top-posted reply ("On ... wrote:", Czech
 # "Dne ... napsal(a):", Outlook's separators).
 QUOTE_HEADER = re.compile(
-    r"^(on\b.*\bwrote:?|dne\b.*\bnapsal.*:?|.*\bnapsal\(a\):|.*\bnapisał\(a\):|"
+    r"^(on\b.*\bwrote:?|dne\b.*\bnapsal.*:?|.*\b(wrote|napsal|napsala|napsal\(a\)|napisał|napisała|"
+    r"napisał\(a\)|schrieb):|"
     r"-+\s*(original message|původní zpráva|puvodni zprava|forwarded message|wiadomość oryginalna)\s*-+|"
     r"_{20,}|from:\s.*|od:\s.*)$",
     re.IGNORECASE,

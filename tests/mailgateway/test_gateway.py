@@ -249,3 +249,24 @@ def test_forged_flood_on_the_service_address_does_not_silence_move_replies(gw, t
     gw.work()
     assert len(transport.to(ANN)) == mail_settings.replies_per_hour + 1
     assert "applied: hold" in text_of(transport.to(ANN)[-1])
+
+
+def test_status_and_history_at_the_private_address_show_the_players_secrets(gw, transport, game):
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "stav\nhistorie"))
+    gw.receive(make_mail(EVE, SERVICE, f"status {game}"))
+    gw.work()
+    own = text_of(replies(transport, ANN)[0])
+    card = gw.service.summary(game, viewer=ANN)["view"]["cards"][0]
+    assert f'"cards": [\r\n    {card},\r\n    null' in own and "CardDealt" in own
+    public = text_of(replies(transport, EVE)[0])
+    assert '"cards": [\r\n    null,\r\n    null' in public
+
+
+def test_unsubscribe_stops_observer_mail(gw, transport, game):
+    gw.receive(make_mail(EVE, SERVICE, f"odebírat {game}"))
+    gw.receive(make_mail(EVE, SERVICE, f"neodebírat {game}"))
+    gw.work()
+    transport.clear()
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "hold"))
+    gw.work()
+    assert transport.to(EVE) == []

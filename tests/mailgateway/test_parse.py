@@ -101,6 +101,8 @@ def test_command_lines_rules():
     assert command_lines(text) == ["roll", "hold"]
     assert command_lines("hod\n-----Original Message-----\nFrom: x\nroll") == ["hod"]
     assert command_lines("Dne 5. 1. 2026 v 10:00 pbem napsal(a):\n> roll") == []
+    assert command_lines("hold\npo 5. 1. 2026 v 12:00 odesílatel pbem <pbem@example.org> napsal:\nroll") == ["hold"]
+    assert command_lines("hold\nW dniu 5.01.2026 o 12:00 pbem napisał:\nroll") == ["hold"]
 
 
 def test_html_to_text_drops_scripts_and_quotes():
