@@ -1,10 +1,13 @@
-"""A small HTML5 well-formedness check for our own pages (no network validator here):
-doctype, lang, balanced tags, unique ids, labels that point at fields, images with alt text,
-one h1, no nested links or forms."""
+"""HTML checks for our own pages (no network validator here): the HTML5 parsing algorithm
+must meet no parse error (html5lib, strict), and our own rules: doctype, lang, balanced tags,
+unique ids, labels that point at fields, images with alt text, one h1, no nested links or
+forms."""
 
 from __future__ import annotations
 
 from html.parser import HTMLParser
+
+import html5lib
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # elements whose end tag HTML lets one omit; we never omit them, so they are checked too
@@ -76,11 +79,19 @@ class Checker(HTMLParser):
         self.stack.pop()
 
 
+def html5_errors(text: str) -> list[str]:
+    parser = html5lib.HTMLParser(strict=False, namespaceHTMLElements=False)
+    parser.parse(text)
+    return [f"HTML5 parse error {code} {data or ''} at line {line}, column {column}"
+            for (line, column), code, data in parser.errors]
+
+
 def html_errors(text: str) -> list[str]:
+    errors = html5_errors(text)
     checker = Checker()
     checker.feed(text)
     checker.close()
-    errors = list(checker.errors)
+    errors += checker.errors
     if not checker.doctype:
         errors.append("no <!DOCTYPE html>")
     if checker.lang not in ("en", "cs"):
