@@ -12,6 +12,7 @@ import hashlib
 import os
 import smtplib
 import socket
+import ssl
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
@@ -50,12 +51,18 @@ class RelayTransport:
     """SMTP to a relay. The envelope sender is null (RFC 3834 section 3.3): bounces of our
     automatic mail never come back to be answered."""
 
-    def __init__(self, host: str, port: int, timeout: float = 30.0):
+    def __init__(self, host: str, port: int, timeout: float = 30.0, starttls: bool = False,
+                 user: str | None = None, password: str | None = None):
         self.host, self.port, self.timeout = host, port, timeout
+        self.starttls, self.user, self.password = starttls, user, password
 
     def send(self, key: str, to: str, message: bytes) -> None:
         try:
             with smtplib.SMTP(self.host, self.port, timeout=self.timeout) as smtp:
+                if self.starttls:
+                    smtp.starttls(context=ssl.create_default_context())
+                if self.user:
+                    smtp.login(self.user, self.password or "")
                 smtp.sendmail("", [to], message)
         except smtplib.SMTPRecipientsRefused as error:
             codes = [code for code, _ in error.recipients.values()]
@@ -130,5 +137,6 @@ class Sender:
 
 def transport_for(settings: Any) -> Transport:
     if settings.relay:
-        return RelayTransport(*settings.relay)
+        return RelayTransport(*settings.relay, starttls=settings.relay_starttls, user=settings.relay_user,
+                              password=settings.relay_password)
     return MaildirTransport(settings.maildir)

@@ -15,6 +15,9 @@ POLICIES = ("wait", "default")
 class MailSettings:
     address: str = "pbem@localhost"  # the service address; seats get address+GAME.TOKEN
     relay: tuple[str, int] | None = None  # None: outgoing mail goes to the maildir
+    relay_starttls: bool = False
+    relay_user: str | None = None
+    relay_password: str | None = None
     maildir: Path | None = None
     max_bytes: int = 262_144
     dkim: str = "off"
@@ -56,6 +59,9 @@ class MailSettings:
         return cls(
             address=address,
             relay=relay,
+            relay_starttls=(env.get("PBEM_SMTP_STARTTLS") or "no").lower() in ("1", "yes", "true", "on"),
+            relay_user=env.get("PBEM_SMTP_USER") or None,
+            relay_password=env.get("PBEM_SMTP_PASSWORD") or None,
             maildir=Path(env.get("PBEM_MAILDIR") or home / "maildir"),
             max_bytes=int(env.get("PBEM_MAIL_MAX_BYTES") or 262_144),
             dkim=dkim,

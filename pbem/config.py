@@ -18,6 +18,9 @@ ENVIRONMENT = {
     # the mail gateway (mailgateway/settings.py; docs/mail.md)
     "PBEM_MAIL_ADDRESS": "the service address for global commands (default pbem@localhost); seats get LOCAL+GAME.TOKEN@DOMAIN",
     "PBEM_SMTP_RELAY": "host:port of the relay for outgoing mail; unset: mail goes to the maildir",
+    "PBEM_SMTP_STARTTLS": "yes: upgrade the relay connection with STARTTLS, certificate verified (default no)",
+    "PBEM_SMTP_USER": "user name for SMTP AUTH at the relay (default none)",
+    "PBEM_SMTP_PASSWORD": "password for SMTP AUTH at the relay",
     "PBEM_MAILDIR": "where outgoing mail goes without a relay (default PBEM_HOME/maildir)",
     "PBEM_MAIL_MAX_BYTES": "largest incoming mail that is read (default 262144); larger ones get a short answer",
     "PBEM_DKIM": "off (default), check (record the result) or require (moves need an aligned DKIM signature)",

@@ -208,3 +208,26 @@ def test_maildir_delivery_is_idempotent(tmp_path):
     box.send("k1", ANN, b"Subject: x\r\n\r\nbody\r\n")
     box.send("k2", ANN, b"Subject: y\r\n\r\nbody\r\n")
     assert len(list((tmp_path / "md" / "new").iterdir())) == 2
+
+
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
+def test_relay_with_smtp_auth(service, mail_settings, clock):
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        ok = isinstance(auth_data, LoginPassword) and (auth_data.login, auth_data.password) == (b"pbem", b"secret")
+        return AuthResult(success=ok)
+
+    handler = Sink()
+    port = free_port()
+    server = Controller(handler, hostname="127.0.0.1", port=port, authenticator=authenticator,
+                        auth_required=True, auth_require_tls=False)
+    server.start()
+    try:
+        good = Gateway(service, mail_settings, clock=clock,
+                       transport=RelayTransport("127.0.0.1", port, user="pbem", password="secret"))
+        good.receive(make_mail(ANN, SERVICE, "help"))
+        good.work()
+        assert len(handler.envelopes) == 1
+    finally:
+        server.stop()
