@@ -20,6 +20,8 @@ class MailSettings:
     relay_password: str | None = None
     maildir: Path | None = None
     max_bytes: int = 262_144
+    tls_cert: Path | None = None  # offer STARTTLS on the gateway's own server with this certificate
+    tls_key: Path | None = None
     dkim: str = "off"
     replies_per_hour: int = 20
     deadline_hours: int = 72
@@ -64,6 +66,8 @@ class MailSettings:
             relay_password=env.get("PBEM_SMTP_PASSWORD") or None,
             maildir=Path(env.get("PBEM_MAILDIR") or home / "maildir"),
             max_bytes=int(env.get("PBEM_MAIL_MAX_BYTES") or 262_144),
+            tls_cert=Path(env["PBEM_MAIL_TLS_CERT"]) if env.get("PBEM_MAIL_TLS_CERT") else None,
+            tls_key=Path(env["PBEM_MAIL_TLS_KEY"]) if env.get("PBEM_MAIL_TLS_KEY") else None,
             dkim=dkim,
             replies_per_hour=int(env.get("PBEM_MAIL_REPLIES_PER_HOUR") or 20),
             deadline_hours=int(env.get("PBEM_DEADLINE_HOURS") or 72),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -58,7 +59,15 @@ class LMTPController(Controller):
 
 
 def controller(gateway: Gateway, host: str, port: int, lmtp: bool = False) -> Controller:
+    """The server. With ``PBEM_MAIL_TLS_CERT``/``PBEM_MAIL_TLS_KEY`` it offers STARTTLS (not
+    required: other MTAs may still deliver in plain text, as on any MX)."""
     handler = Handler(gateway)
     kind = LMTPController if lmtp else Controller
-    return kind(handler, hostname=host, port=port, data_size_limit=max(gateway.settings.max_bytes * 8, 1 << 20),
-                ident="pbem mail gateway")
+    extra = {}
+    settings = gateway.settings
+    if settings.tls_cert:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(str(settings.tls_cert), str(settings.tls_key) if settings.tls_key else None)
+        extra["tls_context"] = context
+    return kind(handler, hostname=host, port=port, data_size_limit=max(settings.max_bytes * 8, 1 << 20),
+                ident="pbem mail gateway", **extra)

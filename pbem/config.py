@@ -18,6 +18,8 @@ ENVIRONMENT = {
     # the mail gateway (mailgateway/settings.py; docs/mail.md)
     "PBEM_MAIL_ADDRESS": "the service address for global commands (default pbem@localhost); seats get LOCAL+GAME.TOKEN@DOMAIN",
     "PBEM_SMTP_RELAY": "host:port of the relay for outgoing mail; unset: mail goes to the maildir",
+    "PBEM_MAIL_TLS_CERT": "PEM certificate (chain): the gateway's SMTP server then offers STARTTLS",
+    "PBEM_MAIL_TLS_KEY": "PEM private key for PBEM_MAIL_TLS_CERT (when not in the same file)",
     "PBEM_SMTP_STARTTLS": "yes: upgrade the relay connection with STARTTLS, certificate verified (default no)",
     "PBEM_SMTP_USER": "user name for SMTP AUTH at the relay (default none)",
     "PBEM_SMTP_PASSWORD": "password for SMTP AUTH at the relay",

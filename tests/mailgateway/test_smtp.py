@@ -231,3 +231,42 @@ def test_relay_with_smtp_auth(service, mail_settings, clock):
         assert len(handler.envelopes) == 1
     finally:
         server.stop()
+
+
+def test_starttls_on_the_gateway(service, mail_settings, clock, transport, tmp_path):
+    import datetime
+    import ipaddress
+    import ssl
+    from dataclasses import replace
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(1).not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    gw = Gateway(service, replace(mail_settings, tls_cert=cert_file, tls_key=key_file), clock=clock,
+                 transport=transport)
+    port = free_port()
+    server = controller(gw, "127.0.0.1", port)
+    server.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+            client.starttls(context=ssl.create_default_context(cafile=str(cert_file)))
+            assert client.sendmail(ANN, [SERVICE], make_mail(ANN, SERVICE, "help")) == {}
+    finally:
+        server.stop()
+        server.handler.close()
+    gw.work()
+    assert len(transport.to(ANN)) == 1
