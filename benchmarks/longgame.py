@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from eventsourcing.application import Application
+
 from pbem.games import catalog, register
 from pbem.games.base import Option, invalid
 from pbem.ledger import entries as log
@@ -18,7 +20,7 @@ from pbem.ledger.fairness import DrawRng, seed_commitment
 from pbem.ledger.merkle import leaf_hash, node_hash
 from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.service.service import GameService, seat_names
-from pbem.service.store import GameRecord
+from pbem.service.store import GameRecord, PbemStore, game_uuid
 from tests.support.hiddenpig import HiddenPig
 
 PLAYERS = ["ann@example.org", "bob@example.org"]
@@ -51,6 +53,15 @@ def register_games() -> None:
         register(hiddenpig.SPEC)
     if SPEC.name not in catalog():
         register(SPEC)
+
+
+class EventsOnlyStore(PbemStore):
+    """The service's store without snapshots: reads replay every stored event, and a bulk save
+    does not take a snapshot every N events (each holds the whole log, so taking them all in
+    one go is quadratic)."""
+
+    def __init__(self, env: dict[str, str]):  # deliberately skips PbemStore's snapshot settings
+        Application.__init__(self, env=env)
 
 
 class CompactRange:
@@ -139,5 +150,10 @@ def build(svc: GameService, entries: int, seed: int = 0, finish: bool = False) -
         else:
             record.append(batch_entries, batch_privates, note)
     assert record is not None
-    svc.store.save(record)
+    bulk = EventsOnlyStore(svc.settings.store_env())
+    bulk.save(record)
+    bulk.close()
+    interval = svc.settings.snapshot_interval
+    if interval and len(batches) >= interval:  # the one snapshot a read of the latest version uses
+        svc.store.take_snapshot(game_uuid(game_id), version=len(batches) // interval * interval)
     return Built(game_id, len(batches), size, SPEC.outcome(state) is not None)

@@ -1,0 +1,406 @@
+"""The measurements behind ``python -m benchmarks``. Each section returns rows; each row holds
+two timings taken in this run and their ratio."""
+
+from __future__ import annotations
+
+import random
+import smtplib
+import socket
+import statistics
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from benchmarks.longgame import PLAYERS, EventsOnlyStore, build, register_games
+from pbem.config import Settings
+from pbem.games import catalog
+from pbem.games.simulate import play_random
+from pbem.ledger.canonical import canonical_bytes
+from pbem.ledger.commitments import commit
+from pbem.ledger.fairness import seed_commitment
+from pbem.ledger.merkle import leaf_hash, root
+from pbem.ledger.notes import VerifierKey, verify_checkpoint
+from pbem.ledger.verify import export_bytes, verify_bytes
+from pbem.service.game import FACT_KINDS, load
+from pbem.service.service import GameService
+from pbem.service.store import game_uuid
+
+SERVICE = "pbem@bench.example"
+
+
+@dataclass
+class Row:
+    section: str
+    what: str
+    size: str
+    pbem: str
+    baseline: str
+    ratio: float
+    meaning: str  # how to read the ratio
+
+
+def table(rows: list[Row]) -> str:
+    head = ("section", "what", "size", "pbem", "baseline", "ratio", "ratio means")
+    body = [(r.section, r.what, r.size, r.pbem, r.baseline, f"{r.ratio:,.1f}x", r.meaning) for r in rows]
+    widths = [max(len(str(line[i])) for line in [head, *body]) for i in range(len(head))]
+
+    def fmt(line: tuple) -> str:
+        return " | ".join(str(cell).ljust(width) for cell, width in zip(line, widths)).rstrip()
+
+    return "\n".join([fmt(head), "-+-".join("-" * w for w in widths), *map(fmt, body)])
+
+
+def per_call(fn: Callable[[], Any], budget: float = 0.3, min_runs: int = 3, max_runs: int = 2000) -> float:
+    """Median seconds per call, over at least ``min_runs`` calls and about ``budget`` seconds."""
+    times: list[float] = []
+    deadline = time.perf_counter() + budget
+    while len(times) < min_runs or (time.perf_counter() < deadline and len(times) < max_runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.3f} ms" if seconds < 0.01 else f"{seconds * 1000:,.1f} ms"
+
+
+def service_at(home: Path, database_url: str | None = None) -> GameService:
+    return GameService(Settings(home=home, database_url=database_url))
+
+
+# -- past state ------------------------------------------------------------------------------
+def _fold_to(game, version: int):
+    state = None
+    for index in range(version):
+        if game.entries[index]["kind"] in FACT_KINDS:
+            for fact in game.privates[index]["facts"]:
+                state = game.spec.evolve(state, fact)
+    return state
+
+
+def past_state(work: Path, quick: bool) -> list[Row]:
+    register_games()
+    rows = []
+    for size in (10, 100, 1_000, 10_000):
+        svc = service_at(work / f"n{size}")
+        built = build(svc, size, seed=1)
+        replay_store = EventsOnlyStore(svc.settings.store_env())
+        chooser = random.Random(size)
+        versions = [chooser.randint(max(4, size // 2), size) for _ in range(25)]
+        game = svc.game(built.game_id)
+        svc.state(game)  # a running server has folded the latest state once: the cache is warm
+
+        def via_service() -> None:
+            svc.state(svc.game(built.game_id), chooser.choice(versions))
+
+        def via_replay() -> None:
+            _fold_to(load(replay_store.repository.get(game_uuid(built.game_id))), chooser.choice(versions))
+
+        def cached_only() -> None:
+            svc.state(game, chooser.choice(versions))
+
+        def fold_only() -> None:
+            _fold_to(game, chooser.choice(versions))
+
+        budget = 0.2 if quick else 0.6
+        runs = 2 if quick and size >= 10_000 else 3
+        service_time = per_call(via_service, budget, min_runs=runs)
+        replay_time = per_call(via_replay, budget, min_runs=runs, max_runs=50)
+        rows.append(Row("past state", "load + state at a past turn: service vs replay all events", f"{size:,} events",
+                        ms(service_time), ms(replay_time), replay_time / service_time, "replay / service; >1: service faster"))
+        cached, folded = per_call(cached_only, budget), per_call(fold_only, budget, max_runs=200)
+        rows.append(Row("past state", "state only, game loaded: state cache vs fold from the start",
+                        f"{size:,} events", ms(cached), ms(folded), folded / cached, "fold / cache; >1: cache faster"))
+        replay_store.close()
+        svc.close()
+    return rows
+
+
+# -- verify ----------------------------------------------------------------------------------
+def bare_checks(document: dict[str, Any]) -> None:
+    """What verification cannot avoid: hash every entry, one tree head, check every signature,
+    and recompute every published commitment."""
+    leaves = [leaf_hash(canonical_bytes(entry)) for entry in document["entries"]]
+    keys = [VerifierKey.parse(text) for text in document["keys"]]
+    root(leaves)
+    for item in document["checkpoints"]:
+        verify_checkpoint(item["note"], keys)
+    for entry, opening in zip(document["entries"], document.get("openings") or []):
+        for fact, salt in zip(opening.get("facts") or [], opening.get("salts") or []):
+            if salt is not None:
+                commit(salt, fact)
+        if opening.get("draws"):
+            commit(opening["draws_salt"], opening["draws"])
+        if "command_salt" in opening:
+            commit(opening["command_salt"], opening["command"])
+    if document["entries"][-1]["kind"] == "ended":
+        seed_commitment(bytes.fromhex(document["entries"][-1]["seed"]))
+
+
+def verify(work: Path, quick: bool) -> list[Row]:
+    from tests.ops.helpers import finished_game
+
+    register_games()
+    svc = service_at(work)
+    exports = []
+    for name, spec in catalog().items():
+        if name != "long-pig":
+            exports.append((name, svc.export(finished_game(svc, name, max(2, spec.min_players), seed=2))))
+    for size in (300,) if quick else (300, 1_000, 2_000):
+        built = build(svc, size, seed=5, finish=True)
+        exports.append(("long-pig", svc.export(built.game_id)))
+    rows = []
+    for name, document in exports:
+        data = export_bytes(document)
+        verify_time = per_call(lambda: verify_bytes(data), 0.3 if quick else 1.0, max_runs=200)
+        bare_time = per_call(lambda: bare_checks(document), 0.3 if quick else 1.0)
+        size = f"{len(document['entries']):,} entries, {len(document['checkpoints']):,} signatures"
+        rows.append(Row("verify", f"pbem verify {name} vs its bare hashes + signatures", size, ms(verify_time),
+                        ms(bare_time), verify_time / bare_time, "verify / bare: cost of the extra checks"))
+    svc.close()
+    return rows
+
+
+# -- games -----------------------------------------------------------------------------------
+def games(work: Path, quick: bool) -> list[Row]:
+    from tests.ops.helpers import finished_game
+
+    register_games()
+    rows = []
+    for name, spec in catalog().items():
+        if name == "long-pig":
+            continue
+        players = max(2, spec.min_players)
+        seeds = iter(range(10_000))
+        bare = per_call(lambda: play_random(spec, players, next(seeds)), 0.5 if quick else 2.0, min_runs=2)
+        svc = service_at(work / name)
+        service_seeds = iter(range(10_000))
+        through = per_call(lambda: finished_game(svc, name, players, seed=next(service_seeds) % 256),
+                           0.1 if quick else 3.0, min_runs=1 if quick else 2, max_runs=20)
+        svc.close()
+        rows.append(Row("games", f"{name}: random full games/s, bare engine vs through the service",
+                        f"{players} players", f"{1 / through:,.2f}/s", f"{1 / bare:,.1f}/s", through / bare,
+                        "bare games/s / service games/s"))
+    return rows
+
+
+# -- mail ------------------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _hold_mails(svc: GameService, game_id: str, count: int) -> list[tuple[str, str, bytes]]:
+    """``hold`` from the seat to move, alternating: the same bytes can go to any server."""
+    from mailgateway.addresses import seat_address
+
+    game = svc.game(game_id)
+    first = game.spec.to_move(svc.state(game))[0]
+    mails = []
+    for number in range(count):
+        seat = (first + number) % 2
+        msg = EmailMessage()
+        msg["From"] = PLAYERS[seat]
+        msg["To"] = seat_address(SERVICE, game_id, svc.seat_token(game_id, seat))
+        msg["Subject"] = f"turn {number}"
+        msg["Message-ID"] = f"<bench-{number}@client.example>"
+        msg.set_content("hold\n")
+        mails.append((PLAYERS[seat], msg["To"], bytes(msg)))
+    return mails
+
+
+def _stream(port: int, mails: list[tuple[str, str, bytes]]) -> float:
+    start = time.perf_counter()
+    with smtplib.SMTP("127.0.0.1", port, timeout=60) as client:
+        for sender, to, raw in mails:
+            client.sendmail(sender, [to], raw)
+    return time.perf_counter() - start
+
+
+class BareHandler:
+    async def handle_DATA(self, server, session, envelope) -> str:
+        return "250 2.0.0 OK"
+
+
+def _bare_rate(mails) -> float:
+    from aiosmtpd.controller import Controller
+
+    port = _free_port()
+    bare = Controller(BareHandler(), hostname="127.0.0.1", port=port)
+    bare.start()
+    try:
+        return len(mails) / _stream(port, mails)
+    finally:
+        bare.stop()
+
+
+def _gateway_rate(work: Path, database_url: str | None, count: int) -> tuple[float, list]:
+    from mailgateway.gateway import Gateway
+    from mailgateway.settings import MailSettings
+    from mailgateway.smtp import controller
+
+    class Keep:
+        def send(self, key, to, message):
+            pass
+
+    svc = service_at(work, database_url)
+    game_id = svc.create("long-pig", PLAYERS, {"rounds": "1000000"}, seed=b"\x0c" * 32)
+    for player in PLAYERS:
+        svc.join(game_id, player)
+    version = svc.game(game_id).version
+    gw = Gateway(svc, MailSettings(address=SERVICE, maildir=work / "maildir", replies_per_hour=10 ** 9),
+                 transport=Keep())
+    gw.outbox.feed()
+    mails = _hold_mails(svc, game_id, count)
+    port = _free_port()
+    server = controller(gw, "127.0.0.1", port)
+    server.start()
+    try:
+        received = _stream(port, mails)
+        start = time.perf_counter()
+        queued = gw.outbox.feed()
+        feeding = time.perf_counter() - start
+    finally:
+        server.stop()
+    moved = svc.game(game_id).version - version
+    svc.close()
+    if moved != count or queued < count:
+        raise RuntimeError(f"mail benchmark: {moved} moves and {queued} queued mails for {count} mails")
+    return count / (received + feeding), mails
+
+
+def mail(work: Path, quick: bool) -> list[Row]:
+    register_games()
+    count = 30 if quick else 400
+    rows = []
+    targets: list[tuple[str, str | None, Callable[[], None] | None]] = [("SQLite", None, None)]
+    database = _postgres_database()
+    if database:
+        targets.append(("PostgreSQL", database[0], database[1]))
+    try:
+        for label, url, _ in targets:
+            rate, mails = _gateway_rate(work / label, url, count)
+            bare = _bare_rate(mails)
+            rows.append(Row("mail", f"mail in -> stored, signed, reply queued ({label}) vs bare aiosmtpd",
+                            f"{count} mails, 1 connection", f"{rate:,.1f} mails/s", f"{bare:,.0f} mails/s",
+                            bare / rate, "bare mails/s / pbem mails/s"))
+    finally:
+        if database:
+            database[1]()
+    if not database:
+        rows.append(Row("mail", "PostgreSQL: not reachable on 127.0.0.1:5432, not measured", "-", "-", "-", 0.0, "-"))
+    return rows
+
+
+def _postgres_database() -> tuple[str, Callable[[], None]] | None:
+    try:
+        import psycopg
+
+        admin = psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True, connect_timeout=3)
+    except Exception:  # any failure: PostgreSQL is not available here
+        return None
+    name = f"pbem_bench_{random.randrange(16 ** 8):08x}"
+    admin.execute(f'CREATE DATABASE "{name}"')
+
+    def drop() -> None:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+    return f"postgresql://postgres@127.0.0.1:5432/{name}", drop
+
+
+# -- web -------------------------------------------------------------------------------------
+def _serve(app) -> tuple[Any, int]:
+    from werkzeug.serving import WSGIRequestHandler, make_server
+
+    class Quiet(WSGIRequestHandler):
+        def log_request(self, *args: Any) -> None:  # no access log line per request
+            pass
+
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_port
+
+
+def _load(port: int, paths: list[str], clients: int, per_client: int) -> list[float]:
+    latencies: list[float] = []
+    lock = threading.Lock()
+
+    def client(number: int) -> None:
+        chooser = random.Random(number)
+        mine = []
+        for _ in range(per_client):
+            path = chooser.choice(paths)
+            start = time.perf_counter()
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as response:
+                response.read()
+            mine.append(time.perf_counter() - start)
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return latencies
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def web(work: Path, quick: bool) -> list[Row]:
+    from flask import Flask
+
+    from pbem.web import create_app
+
+    register_games()
+    svc = service_at(work)
+    built = build(svc, 300 if quick else 1_000, seed=9, finish=True)
+    app = create_app(svc)
+    game = built.game_id
+    chooser = random.Random(3)
+    pages = {
+        "game page": [f"/games/{game}"],
+        "history page": [f"/games/{game}/history"],
+        "turn N page": [f"/games/{game}/turn/{chooser.randint(5, built.entries)}" for _ in range(50)],
+        "export.json": [f"/games/{game}/export.json"],
+    }
+    bare = Flask("bare")
+    bare.add_url_rule("/", "bare", lambda: "ok")
+    server, port = _serve(app)
+    bare_server, bare_port = _serve(bare)
+    clients, per_client = (4, 6) if quick else (8, 40)
+    rows = []
+    try:
+        for paths in pages.values():  # every page answers, and its first (cold) render is done
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{paths[0]}", timeout=60) as response:
+                assert response.status == 200
+        base = _load(bare_port, ["/"], clients, per_client)
+        for label, paths in pages.items():
+            latencies = _load(port, paths, clients, per_client)
+            p50, p95 = _percentile(latencies, 0.5), _percentile(latencies, 0.95)
+            rows.append(Row("web", f"{label}, finished long game: p50 / p95 vs bare Flask route",
+                            f"{built.entries:,} entries, {clients} clients",
+                            f"{ms(p50)} / {ms(p95)}",
+                            f"{ms(_percentile(base, 0.5))} / {ms(_percentile(base, 0.95))}",
+                            p50 / _percentile(base, 0.5), "pbem p50 / bare p50"))
+    finally:
+        server.shutdown()
+        bare_server.shutdown()
+        svc.close()
+    return rows
+
+
+SECTIONS: dict[str, Callable[[Path, bool], list[Row]]] = {
+    "past-state": past_state, "verify": verify, "games": games, "mail": mail, "web": web,
+}
