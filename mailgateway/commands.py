@@ -75,13 +75,14 @@ class NewGame:
     mail_options: dict[str, str]  # deadline, deadline.PHASE, reminder, policy, robot-after
 
 
-MAIL_OPTIONS = ("deadline", "reminder", "policy", "robot-after")
+MAIL_OPTIONS = ("deadline", "reminder", "policy", "robot-after", "lang")
 
 
 def parse_new(args: tuple[str, ...]) -> NewGame:
     """``new GAME a@x b@y [key=value ...]``; keys deadline (hours), deadline.WORD (hours in
-    phases whose name contains WORD), reminder (hours), policy (wait|default) and
-    robot-after (misses) are the gateway's; other keys are the game's options."""
+    phases whose name contains WORD), reminder (hours), policy (wait|default), robot-after
+    (misses) and lang (the language of mail to players who chose none) are the gateway's;
+    other keys are the game's options."""
     if not args:
         raise ValueError("say which game: new GAME player@example.org ...")
     players: list[str] = []
@@ -100,6 +101,10 @@ def parse_new(args: tuple[str, ...]) -> NewGame:
         if key == "policy":
             if value not in ("wait", "default"):
                 raise ValueError("policy is wait or default")
+        elif key == "lang":
+            if language_of(value) is None:
+                raise ValueError("lang is en or cs")
+            mail_options[key] = language_of(value)
         elif not value.isdigit():
             raise ValueError(f"{key} takes a whole number of hours (or misses), not {value!r}")
     return NewGame(args[0].lower(), tuple(players), options, mail_options)

@@ -151,8 +151,11 @@ class Gateway:
             new = cmd.parse_new(args)
             game_id = self.service.create(new.game_type, new.players, new.options,
                                           idempotency_key=self._sub(inbound, n), context={"part_of": inbound.key})
-            if new.mail_options:
-                rules = {k: (v if k == "policy" else int(v)) for k, v in new.mail_options.items()}
+            rules = {k: (v if k in ("policy", "lang") else int(v)) for k, v in new.mail_options.items()}
+            creator = self.get(Correspondent.create_id(sender))
+            if "lang" not in rules and creator is not None and creator.language != "en":
+                rules["lang"] = creator.language  # invitations in the creator's language
+            if rules:
                 changes.append(lambda: [] if self.get(GameClock.create_id(game_id, {})) else [GameClock(game_id, rules)])
             return result | {"game": game_id, "players": list(new.players), "rules": new.mail_options}
         if name == "language":

@@ -19,7 +19,7 @@ from jinja2 import TemplateError
 
 from mailgateway import compose
 from mailgateway.addresses import seat_address
-from mailgateway.records import Correspondent, Cursor, Outgoing, ReplyLog, Watchers
+from mailgateway.records import Correspondent, Cursor, GameClock, Outgoing, ReplyLog, Watchers
 from pbem.games.base import GameError
 from pbem.service.game import LoadedGame
 from pbem.service.store import GameRecord, Receipt
@@ -83,9 +83,13 @@ class Outbox:
     def now(self) -> datetime:
         return self.gateway.clock()
 
-    def language(self, email: str) -> str:
+    def language(self, email: str, game_id: str | None = None) -> str:
+        """The address's chosen language, else the game's (``new ... lang=cs``), else English."""
         person = self.gateway.get(Correspondent.create_id(email))
-        return person.language if person else "en"
+        if person:
+            return person.language
+        clock = self.gateway.get(GameClock.create_id(game_id, {})) if game_id else None
+        return clock.rules.get("lang", "en") if clock else "en"
 
     def game_block(self, game: LoadedGame, version: int, email: str | None) -> dict[str, Any]:
         seat = game.emails.index(email) if email in game.emails else None
@@ -136,7 +140,8 @@ class Outbox:
             if budget not in logs:  # one aggregate per budget per save, however many mails
                 logs[budget] = log
                 saved.append(log)
-        model = {"lang": self.language(to), "service": self.settings.address} | model
+        game_id = (model.get("game") or {}).get("id")
+        model = {"lang": self.language(to, game_id), "service": self.settings.address} | model
         in_reply_to, references = reply or (None, ())
         msg = compose.build(model, key, to, sender or self.settings.address, now, in_reply_to, references, attachment)
         text = msg.as_bytes(policy=policy.SMTP).decode("utf-8", "surrogateescape")

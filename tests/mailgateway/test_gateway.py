@@ -270,3 +270,12 @@ def test_unsubscribe_stops_observer_mail(gw, transport, game):
     gw.receive(make_mail(ANN, address_of(gw, game, ANN), "hold"))
     gw.work()
     assert transport.to(EVE) == []
+
+
+def test_invitations_in_the_creators_language_unless_the_player_chose_one(gw, transport):
+    gw.receive(make_mail(ANN, SERVICE, "jazyk cs"))
+    gw.receive(make_mail(EVE, SERVICE, "language en"))
+    gw.receive(make_mail(ANN, SERVICE, f"nová hidden-pig {ANN} {BOB} {EVE}"))
+    gw.work()
+    assert "pozvánka" in [m for m in transport.to(BOB) if not m["In-Reply-To"]][0]["Subject"]
+    assert "invited" in [m for m in transport.to(EVE) if not m["In-Reply-To"]][0]["Subject"]
