@@ -75,7 +75,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "facts": ("Facts", "Události"),
     "leaf_hash": ("Leaf hash", "Hash listu"),
     "signature": ("Signed checkpoint", "Podepsaný kontrolní bod"),
-    "state_after": ("state after it", "stav po něm"),
+    "state_after": ("the state after it (turn %s)", "stav po něm (tah %s)"),
     "since": ("What happened since turn", "Co se stalo od tahu"),
     "since_title": ("What happened since turn %s", "Co se stalo od tahu %s"),
     "whole_history": ("Whole history", "Celá historie"),
