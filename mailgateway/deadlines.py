@@ -14,7 +14,7 @@ from typing import Any
 
 from eventsourcing.persistence import RecordConflictError
 
-from mailgateway.records import Correspondent, GameClock, Outgoing
+from mailgateway.records import Correspondent, GameClock
 from mailgateway.settings import MailSettings
 from pbem.games.base import GameError
 from pbem.service.game import LoadedGame
@@ -168,6 +168,3 @@ class Scheduler:
             self.service.hand_to_robot(game_id, seat, "missed-turns")
         except GameError:
             pass  # already a robot, or the game ended meanwhile
-
-
-__all__ = ["Scheduler", "deadline_at", "hours_for", "rules_for", "utcnow", "Outgoing"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import Message
 from email.utils import getaddresses, parseaddr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import pytest
@@ -74,7 +75,6 @@ def test_errors_list_what_is_legal_and_change_nothing(gw, transport, game):
 def test_turn_file_by_attachment(gw, transport, game):
     raw = (MESSAGES / "turn_file_attachment.eml").read_bytes()
     raw = raw.replace(b"pbem+hidden-pig-0a1b2c3d.abcdefgh@example.org", address_of(gw, game, ANN).encode())
-    import base64
     turn = f"game: {game}\nplayer: {ANN}\nversion: {gw.service.game(game).version}\nhold\n"
     old = b"Z2FtZTogaGlkZGVuLXBpZy0wYTFiMmMzZApwbGF5ZXI6IGFubkBleGFtcGxlLm5ldAojIGEgY29t\nbWVudApyb2xsCg=="
     raw = raw.replace(old, base64.b64encode(turn.encode()))
@@ -138,7 +138,6 @@ def test_forged_sender_changes_nothing_and_the_owner_is_told(gw, transport, game
 
 def test_wrong_or_missing_token_changes_nothing(gw, transport, game):
     version = gw.service.game(game).version
-    wrong = address_of(gw, game, ANN).replace(".", ".x", 1)
     wrong = f"pbem+{game}.aaaaaaaaaaaaaaaa@example.org"
     gw.receive(make_mail(ANN, wrong, "hold"))
     gw.receive(make_mail(ANN, game_address(SERVICE, game), "hold"))
