@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, make_response, render_template, request
+from flask import Blueprint, abort, current_app, make_response, render_template, request
 
 from pbem.games import catalog
-from pbem.games.base import SECRET
+from pbem.games.base import SECRET, GameError
 from pbem.service.game import LoadedGame
 from pbem.web.helpers import (
     Snapshot, game_or_404, int_arg, public_cache, service, snapshot, turn_or_404,
@@ -35,7 +35,11 @@ def games():
         abort(400, description="status is running or finished")
     rows = []
     for game_id in service().game_ids():
-        game = service().game(game_id)
+        try:
+            game = service().game(game_id)
+        except GameError as error:  # e.g. a game type this server no longer offers
+            current_app.logger.warning("games list: skipping %s: %s", game_id, error)
+            continue
         status = status_of(game)
         if wanted_type and game.spec.name != wanted_type:
             continue

@@ -379,3 +379,29 @@ def test_language_switch_links_keep_the_page(client, games):
     game_id = games.finished["hidden-pig"]
     body = page(client, f"/games/{game_id}/history?since=3").get_data(as_text=True)
     assert f'href="/games/{game_id}/history?since=3&amp;lang=cs"' in body
+
+
+def test_a_game_of_a_type_no_longer_offered_does_not_break_the_list(tmp_path):
+    from pbem import games as registry
+    from pbem.config import Settings
+    from pbem.service.service import GameService
+    from pbem.web import create_app
+    from tests.support.hiddenpig import HiddenPig
+
+    class VanishingPig(HiddenPig):
+        name = "vanishing-pig"
+
+    registry.register(VanishingPig())
+    service = GameService(Settings(home=tmp_path))
+    try:
+        gone = service.create("vanishing-pig", ["a@example.org", "b@example.org"])
+        kept = service.create("hidden-pig", ["a@example.org", "b@example.org"])
+    finally:
+        registry._extra.pop("vanishing-pig")
+    try:
+        client = create_app(service).test_client()
+        body = page(client, "/").get_data(as_text=True)
+        assert kept in body and gone not in body
+        page(client, f"/games/{gone}", 404)
+    finally:
+        service.close()
