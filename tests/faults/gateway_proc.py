@@ -1,6 +1,6 @@
-"""The mail gateway as its own OS process, with the test games registered (for kill -9 tests
-and benchmarks): ``python -m tests.faults.gateway_proc PORT``. Configuration comes from the
-environment, as for ``pbem serve-mail``."""
+"""A pbem command as its own OS process, with the test games registered (for kill -9 tests,
+several-process tests and benchmarks): ``python -m tests.faults.gateway_proc serve-mail
+--port PORT`` or ``... serve-web --port PORT``. Configuration comes from the environment."""
 
 from __future__ import annotations
 
@@ -12,4 +12,4 @@ if __name__ == "__main__":
     register_games()
     from pbem.cli import main
 
-    main(["serve-mail", "--host", "127.0.0.1", "--port", sys.argv[1]], standalone_mode=True)
+    main(sys.argv[1:], standalone_mode=True)

@@ -126,7 +126,8 @@ class GatewayProcess:
         self.kills = 0
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.faults.gateway_proc", str(self.port)],
+        self.proc = subprocess.Popen([sys.executable, "-m", "tests.faults.gateway_proc", "serve-mail", "--host",
+                                      "127.0.0.1", "--port", str(self.port)],
                                      cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log)
 
     def kill(self) -> None:

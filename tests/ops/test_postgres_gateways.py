@@ -1,4 +1,4 @@
-"""Two mail gateway processes on one PostgreSQL database, hit with the same game at once:
+"""Several processes on one PostgreSQL database. Two mail gateways hit with the same game at once:
 each mail (delivered to both gateways at the same moment) is applied once, moves are never
 lost or doubled, and both gateways' outbox workers together send each reply once (sends are
 idempotent: a reply's file is named by its key)."""
@@ -75,3 +75,48 @@ def test_two_gateways_one_database_one_game(tmp_path, pg_url):  # noqa: F811
                for path in (home / "maildir" / "new").glob("*")]
     answered = [m["In-Reply-To"] for m in replies if m["In-Reply-To"]]
     assert sorted(answered) == sorted(f"<pg-{number}@client.example>" for number in range(MAILS))
+
+
+def test_two_web_processes_serve_the_same_latest_game(tmp_path, pg_url):  # noqa: F811
+    """Two web processes on one database, each with its own state cache, both show every new
+    move as soon as it is stored."""
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+    from pathlib import Path
+
+    register_games()
+    home = tmp_path / "home"
+    svc = service_at(home, database_url=pg_url)
+    svc.keys.signer()
+    game_id = svc.create("long-pig", PLAYERS[:2], {"rounds": "100000"}, seed=b"\x0e" * 32)
+    for player in PLAYERS[:2]:
+        svc.join(game_id, player)
+    env = os.environ | {"PBEM_HOME": str(home), "PBEM_DATABASE_URL": pg_url}
+    ports = [_free_port(), _free_port()]
+    stop = threading.Event()
+    procs = []
+    root = Path(__file__).resolve().parents[2]
+    with (tmp_path / "web.log").open("wb") as log:
+        try:
+            for port in ports:
+                procs.append(subprocess.Popen([sys.executable, "-m", "tests.faults.gateway_proc", "serve-web",
+                                               "--host", "127.0.0.1", "--port", str(port)],
+                                              cwd=root, env=env, stdout=log, stderr=log))
+                assert _wait_for_port(port, stop, 60), "a web process did not start"
+            for _ in range(6):
+                game = svc.game(game_id)
+                seat = game.spec.to_move(svc.state(game))[0]
+                assert svc.submit(game_id, game.emails[seat], "hold").ok
+                expected = export_bytes(svc.export(game_id))
+                for port in ports:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{game_id}/export.json",
+                                                timeout=30) as response:
+                        assert response.read().strip() == expected.strip()
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=30) as response:
+                        assert response.status == 200
+        finally:
+            for proc in procs:
+                proc.terminate()
+                proc.wait(timeout=30)
