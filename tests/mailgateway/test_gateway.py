@@ -278,3 +278,13 @@ def test_invitations_in_the_creators_language_unless_the_player_chose_one(gw, tr
     gw.work()
     assert "pozvánka" in [m for m in transport.to(BOB) if not m["In-Reply-To"]][0]["Subject"]
     assert "invited" in [m for m in transport.to(EVE) if not m["In-Reply-To"]][0]["Subject"]
+
+
+def test_iso_8859_2_mail_is_answered_with_its_lines_intact(gw, transport):
+    assert gw.receive((MESSAGES / "iso_8859_2.eml").read_bytes()) == "processed"
+    gw.work()
+    (reply,) = transport.to("oldrich@example.cz")
+    text = text_of(reply)
+    assert "> žluťoučký kůň úpěl ďábelské ódy" in text and "> Zażółć gęślą jaźń" in text
+    assert "There is no game called 'hra'" in text
+    assert reply["Subject"].endswith("Re: Připojit")
