@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from email import policy
 from typing import Any
 
+from eventsourcing.persistence import RecordConflictError
 from jinja2 import TemplateError
 
 from mailgateway import compose
@@ -67,7 +68,11 @@ class Outbox:
                     log.exception("no mail for notification %s", notification.id)
                     mails = []
                 cursor.advance(notification.id)
-                self.store.save(cursor, *mails)
+                try:
+                    self.store.save(cursor, *mails)
+                except RecordConflictError:  # another gateway process queued these first
+                    log.info("another outbox feeder is running; stopping this round")
+                    return queued
                 queued += sum(1 for m in mails if isinstance(m, Outgoing))
 
     def mails_for(self, event: Any, position: int) -> list[Any]:

@@ -17,6 +17,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
+from eventsourcing.persistence import RecordConflictError
+
 from mailgateway.records import Outgoing
 from mailgateway.outbox import topic
 
@@ -129,7 +131,10 @@ class Sender:
             else:
                 mail.sent(now.isoformat())
                 delivered += 1
-            self.store.save(mail)
+            try:
+                self.store.save(mail)
+            except RecordConflictError:  # another gateway process handled it meanwhile
+                continue
             if mail.status != "queued":
                 self.pending.pop(aggregate_id, None)
         return delivered

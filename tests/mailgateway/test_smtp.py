@@ -269,3 +269,24 @@ def test_starttls_on_the_gateway(service, mail_settings, clock, transport, tmp_p
         server.handler.close()
     gw.work()
     assert len(transport.to(ANN)) == 1
+
+
+def test_two_gateway_processes_on_one_store_queue_and_send_each_reply_once(service, mail_settings, clock,
+                                                                            transport, sqlite_settings):
+    from pbem.service.service import GameService
+
+    other_service = GameService(sqlite_settings)
+    try:
+        one = Gateway(service, mail_settings, clock=clock, transport=transport)
+        two = Gateway(other_service, mail_settings, clock=clock, transport=transport)
+        for n in range(4):
+            (one if n % 2 else two).receive(make_mail(ANN, SERVICE, "help", message_id=f"<two{n}@x>"))
+        one.outbox.feed()
+        two.outbox.feed()
+        one.sender.send_due()
+        two.sender.send_due()
+        one.work()
+        two.work()
+    finally:
+        other_service.close()
+    assert sorted(m["In-Reply-To"] for m in transport.to(ANN)) == [f"<two{n}@x>" for n in range(4)]
