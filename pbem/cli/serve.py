@@ -8,8 +8,9 @@ import threading
 import click
 
 
-def start_web(service, host: str, port: int):
-    """The web site in a thread, or None when ``pbem.web`` is not installed yet."""
+def start_web(service, host: str, port: int, deadline=None):
+    """The web site in a thread, or None when ``pbem.web`` is not installed yet. ``deadline``
+    is the gateway's ``(game, version, seat) -> datetime | None``, shown on the pages."""
     try:
         from pbem.web import create_app
     except ImportError as error:
@@ -17,7 +18,8 @@ def start_web(service, host: str, port: int):
         return None
     from werkzeug.serving import make_server
 
-    server = make_server(host, port, create_app(service), threaded=True)
+    app = create_app(service, {"PBEM_DEADLINE": deadline} if deadline else None)
+    server = make_server(host, port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="pbem-web", daemon=True)
     thread.start()
     click.echo(f"web site on http://{host}:{port}/")
@@ -38,9 +40,10 @@ def serve(host: str, web_port: int, mail_port: int, lmtp: bool) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     service = GameService()
     click.echo(f"data in {service.settings.home}; public key {service.keys.signer().verifier}")
-    web = start_web(service, host, web_port)
+    gateway = Gateway(service)
+    web = start_web(service, host, web_port, gateway.scheduler.deadline)
     try:
-        run_mail(Gateway(service), host, mail_port, lmtp, wait_for_signal())
+        run_mail(gateway, host, mail_port, lmtp, wait_for_signal())
     finally:
         if web is not None:
             web.shutdown()

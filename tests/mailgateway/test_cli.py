@@ -72,6 +72,11 @@ def free_port() -> int:
 
 def test_pbem_serve_receives_and_answers(tmp_path):
     web, mail = free_port(), free_port()
+    seeded = GameService(Settings(home=tmp_path / "home"), clock=lambda: "2030-01-01T00:00:00+00:00")
+    game_id = seeded.create("kingdom-builder", [ANN, "bob@example.com"], {})
+    seeded.join(game_id, ANN)
+    seeded.join(game_id, "bob@example.com")
+    seeded.close()
     env = dict(os.environ, PBEM_HOME=str(tmp_path / "home"), PBEM_MAIL_TICK_SECONDS="0.2")
     command = [sys.executable, "-c", "from pbem.cli import main; main()", "serve",
                "--web-port", str(web), "--mail-port", str(mail)]
@@ -87,10 +92,10 @@ def test_pbem_serve_receives_and_answers(tmp_path):
                 assert time.monotonic() < deadline and process.poll() is None, "pbem serve did not start"
                 time.sleep(0.2)
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{web}/health", timeout=5) as response:
-                web_status = response.status
+            with urllib.request.urlopen(f"http://127.0.0.1:{web}/games/{game_id}", timeout=10) as response:
+                web_status, page = response.status, response.read().decode()
         except OSError:
-            web_status = None
+            web_status, page = None, ""
         with client:
             client.sendmail(ANN, ["pbem@localhost"], make_mail(ANN, "pbem@localhost", "help"))
         box = tmp_path / "home" / "maildir" / "new"
@@ -103,3 +108,5 @@ def test_pbem_serve_receives_and_answers(tmp_path):
     assert process.returncode == 0, output
     assert "mail gateway: SMTP on 127.0.0.1" in output
     assert web_status == 200 or "web site not available" in output
+    if web_status == 200:
+        assert "2030-01-04" in page  # the gateway's deadline (72 hours after the start) on the game page
