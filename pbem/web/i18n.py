@@ -59,6 +59,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "checkpoints": ("All checkpoints (JSON)", "Všechny kontrolní body (JSON)"),
     "checkpoint_txt": ("Latest checkpoint (signed note)", "Poslední kontrolní bod (podepsaná poznámka)"),
     "inclusion": ("Inclusion proof", "Důkaz zahrnutí"),
+    "feed": ("News feed (Atom)", "Novinky (Atom)"),
     "inclusion_of": ("Inclusion proof of entry %s", "Důkaz zahrnutí záznamu %s"),
     "consistency": ("Consistency proof", "Důkaz konzistence"),
     "consistency_from": ("Consistency proof from turn %s to now", "Důkaz konzistence od tahu %s po dnešek"),

@@ -16,6 +16,7 @@ from pbem.web.helpers import (
 
 bp = Blueprint("pages", __name__)
 STATUSES = ("running", "finished")
+FEED_ENTRIES = 50
 
 
 def status_of(game: LoadedGame) -> str:
@@ -80,6 +81,17 @@ def history(game_id: str):
     if since is not None and since >= loaded.version:
         abort(404)
     return _page("web/history.html", loaded, rows=history_rows(loaded, None, since), since=since, private=None)
+
+
+@bp.get("/games/<game_id>/feed.atom")
+def feed(game_id: str):
+    """The newest entries as an Atom feed, for players who follow a game in a reader."""
+    loaded = game_or_404(game_id)
+    rows = history_rows(loaded, None)[-FEED_ENTRIES:][::-1]
+    response = make_response(render_template("web/feed.xml", game=loaded, rows=rows,
+                                             updated=loaded.entries[-1].get("time", "")))
+    response.mimetype = "application/atom+xml"
+    return public_cache(response, loaded)
 
 
 @bp.get("/games/<game_id>/board.svg")

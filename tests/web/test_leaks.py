@@ -174,7 +174,7 @@ def public_urls(service: GameService, game_id: str) -> list[tuple[str, int]]:
     now = game.version
     base = f"/games/{game_id}"
     urls = [("/", now), (f"/?game={game.spec.name}", now), ("/?status=running", now), (base, now),
-            (f"{base}/board.svg", now), (f"{base}/history", now), (f"{base}/history?since={now // 2}", now),
+            (f"{base}/board.svg", now), (f"{base}/history", now), (f"{base}/feed.atom", now), (f"{base}/history?since={now // 2}", now),
             (f"{base}/export.json", now), (f"{base}/checkpoints.json", now), (f"{base}/checkpoint.txt", now),
             (f"{base}/proofs/inclusion/{now - 1}.json", now), (f"{base}/proofs/consistency/1/{now}.json", now),
             ("/keys.txt", now), ("/keys.json", now), ("/keys", now), ("/health", now), ("/verify", now)]

@@ -49,6 +49,9 @@ def test_every_page_of_every_game(client, games, kind, name):
     for url in html:
         body = page(client, url).get_data(as_text=True)
         assert game.spec.title.replace("&", "&amp;") in body
+    from xml.etree import ElementTree
+
+    assert ElementTree.fromstring(page(client, f"{base}/feed.atom").data) is not None
     for url in (f"{base}/export.json", f"{base}/checkpoints.json", f"{base}/proofs/inclusion/0.json",
                 f"{base}/proofs/consistency/1/{game.version}.json"):
         assert json.loads(page(client, url).data)
@@ -235,6 +238,25 @@ def test_checkpoints_and_proofs_verify(client, games):
     verify_consistency(old_size, game.version, old.root, latest.root, [bytes.fromhex(p) for p in proof["path"]])
     sized = json.loads(page(client, f"/games/{game_id}/proofs/inclusion/1.json?size={old_size}").data)
     verify_inclusion(1, old_size, bytes.fromhex(sized["leaf_hash"]), [bytes.fromhex(p) for p in sized["path"]], old.root)
+
+
+def test_feed_is_atom_with_the_newest_entries(client, games):
+    from xml.etree import ElementTree
+
+    game_id = games.finished["kingdom-builder"]
+    game = games.service.game(game_id)
+    response = page(client, f"/games/{game_id}/feed.atom")
+    assert response.mimetype == "application/atom+xml"
+    atom = "{http://www.w3.org/2005/Atom}"
+    root = ElementTree.fromstring(response.data)
+    entries = root.findall(f"{atom}entry")
+    assert 0 < len(entries) <= 50
+    newest = entries[0]
+    assert newest.find(f"{atom}id").text == f"http://localhost/games/{game_id}/turn/{game.version - 1}"
+    assert "game ended" in newest.find(f"{atom}title").text
+    assert root.find(f"{atom}updated").text == game.entries[-1]["time"]
+    assert "feed.atom" in page(client, f"/games/{game_id}").get_data(as_text=True)
+    page(client, "/games/no-such-game/feed.atom", 404)
 
 
 def test_keys_page_lists_every_key(client, games):
