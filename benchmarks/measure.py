@@ -379,7 +379,7 @@ def web(work: Path, quick: bool) -> list[Row]:
     bare.add_url_rule("/", "bare", lambda: "ok")
     server, port = _serve(app)
     bare_server, bare_port = _serve(bare)
-    clients, per_client = (4, 6) if quick else (8, 40)
+    clients, per_client = (4, 6) if quick else (8, 20)
     rows = []
     try:
         for paths in pages.values():  # every page answers, and its first (cold) render is done
