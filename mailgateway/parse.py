@@ -12,6 +12,8 @@ import html
 import re
 from dataclasses import dataclass
 from email import message_from_bytes, policy
+from email.errors import HeaderParseError
+from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
@@ -98,13 +100,15 @@ def message_key(message_id: str | None, raw: bytes) -> str:
 def parse_message(raw: bytes, envelope_from: str | None = None, envelope_to: tuple[str, ...] | list[str] = (),
                   own_address: str = "", max_bytes: int = 262_144) -> Inbound:
     too_large = len(raw) > max_bytes
-    msg = message_from_bytes(raw, policy=policy.default)
+    # compat32 keeps headers as text: the modern header registry raises on some malformed
+    # address headers (an unclosed "<", an empty group), and a player's mail must still be read.
+    msg = message_from_bytes(raw, policy=policy.compat32)
     message_id = _header(msg, "Message-ID") or None
     sender = parseaddr(_header(msg, "From"))[1].strip().lower()
     recipients = [a.strip().lower() for a in envelope_to]
     for name in ADDRESS_HEADERS:
         for value in msg.get_all(name) or []:
-            recipients += [addr.strip().lower() for _, addr in getaddresses([str(value)]) if addr]
+            recipients += [addr.strip().lower() for _, addr in getaddresses([_decoded(value)]) if "@" in addr]
     references = tuple(_header(msg, "References").split()) or tuple(_header(msg, "In-Reply-To").split())
     subject = _header(msg, "Subject")
     text, attachments = ("", []) if too_large else _body(msg)
@@ -125,9 +129,18 @@ def parse_message(raw: bytes, envelope_from: str | None = None, envelope_to: tup
     )
 
 
+def _decoded(value: object) -> str:
+    """A header's text with RFC 2047 encoded words decoded (as written when they are broken)."""
+    try:
+        text = str(make_header(decode_header(str(value))))
+    except (ValueError, LookupError, UnicodeError, HeaderParseError):
+        text = str(value)
+    return " ".join(text.split())
+
+
 def _header(msg: Message, name: str) -> str:
     value = msg.get(name)
-    return " ".join(str(value).split()) if value is not None else ""
+    return _decoded(value) if value is not None else ""
 
 
 def auto_reason(msg: Message, envelope_from: str | None, sender: str, own_address: str) -> str | None:
@@ -180,7 +193,7 @@ def _body(msg: Message) -> tuple[str, list[Attachment]]:
             continue
         ctype = part.get_content_type()
         disposition = (part.get_content_disposition() or "").lower()
-        filename = part.get_filename() or ""
+        filename = _decoded(part.get_filename() or "")
         if disposition == "attachment" or (filename and disposition != "inline"):
             text = _decode(part) if part.get_content_maintype() == "text" or TURN_FILE_NAMES.search(filename) else None
             attachments.append(Attachment(filename, ctype, text))

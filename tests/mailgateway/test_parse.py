@@ -108,3 +108,17 @@ def test_command_lines_rules():
 def test_html_to_text_drops_scripts_and_quotes():
     text = html_to_text("<p>roll</p><script>hold()</script><blockquote>hold</blockquote><p>a&amp;b</p>")
     assert command_lines(text) == ["roll", "a&b"]
+
+
+@pytest.mark.parametrize("raw", [b"From:<", b"From: <\r\n\r\nroll", b'Subject: x\r\nTo: "a" <\r\n\r\n',
+                                 b"From::;\x00"])
+def test_malformed_address_headers_do_not_crash_the_parser(raw):
+    inbound = parse_message(raw, None, ("pbem@example.org",), OWN)
+    assert inbound.sender == "" and inbound.auto == "sender missing"
+
+
+def test_a_broken_to_header_does_not_hide_a_good_from():
+    raw = b'From: Ann <ann@example.net>\r\nTo: "pbem" <\r\nMessage-ID: <b@x>\r\n\r\nhelp\r\n'
+    inbound = parse_message(raw, None, ("pbem@example.org",), OWN)
+    assert inbound.sender == "ann@example.net" and inbound.lines == ("help",) and inbound.auto is None
+    assert inbound.recipients == ("pbem@example.org",)
