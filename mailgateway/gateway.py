@@ -33,7 +33,8 @@ from pbem.service.store import Receipt
 from pbem.service.turnfile import parse_turn_file
 
 log = logging.getLogger("pbem.mail")
-Change = Callable[[], list[Any]]  # loads aggregates, changes them, returns them for saving
+Loader = Callable[[Any, Callable[[], Any]], Any]  # (aggregate id, make a new one) -> the aggregate
+Change = Callable[[Loader], list[Any]]  # loads aggregates, changes them, returns them for saving
 
 
 def error_dict(error: Exception) -> dict[str, Any]:
@@ -105,9 +106,16 @@ class Gateway:
                 changes: list[Change]) -> str:
         outcome = {"kind": "mail", "results": results, "context": context}
         for _ in range(5):
-            aggregates = [a for change in changes for a in change()]
+            loaded: dict[Any, Any] = {}  # one copy of each aggregate per attempt, however many lines change it
+
+            def load(aggregate_id: Any, make: Callable[[], Any]) -> Any:
+                if aggregate_id not in loaded:
+                    loaded[aggregate_id] = self.get(aggregate_id) or make()
+                return loaded[aggregate_id]
+
+            changed = {a.id: a for change in changes for a in change(load)}
             try:
-                self.service.store.save(*aggregates, Receipt(key, game_id, outcome))
+                self.service.store.save(*changed.values(), Receipt(key, game_id, outcome))
                 return "processed"
             except RecordConflictError:
                 if self.service.store.receipt(key) is not None:
@@ -156,20 +164,21 @@ class Gateway:
             if "lang" not in rules and creator is not None and creator.language != "en":
                 rules["lang"] = creator.language  # invitations in the creator's language
             if rules:
-                changes.append(lambda: [] if self.get(GameClock.create_id(game_id, {})) else [GameClock(game_id, rules)])
+                changes.append(lambda load: [] if self.get(GameClock.create_id(game_id, {}))
+                               else [load(GameClock.create_id(game_id, {}), lambda: GameClock(game_id, rules))])
             return result | {"game": game_id, "players": list(new.players), "rules": new.mail_options}
         if name == "language":
             language = cmd.language_of(args[0]) if args else None
             if language is None:
                 raise ValueError("language en or language cs")
-            changes.append(lambda: [self._person(sender, lambda p: p.choose_language(language))])
+            changes.append(lambda load: [self._person(load, sender, lambda p: p.choose_language(language))])
             return result | {"language": language}
         if name == "absence":
             period = cmd.parse_absence(args)
             if period is None:
-                changes.append(lambda: [self._person(sender, lambda p: p.clear_absences())])
+                changes.append(lambda load: [self._person(load, sender, lambda p: p.clear_absences())])
             else:
-                changes.append(lambda: [self._person(sender, lambda p: p.add_absence(*period))])
+                changes.append(lambda load: [self._person(load, sender, lambda p: p.add_absence(*period))])
             return result | {"period": list(period) if period else None}
         # the rest name a game
         if not args:
@@ -181,20 +190,22 @@ class Gateway:
         if name in ("status", "history"):
             return result
         if name in ("subscribe", "unsubscribe"):
-            changes.append(lambda: [self._watchers(game.id, lambda w: getattr(w, name)(sender))])
+            changes.append(lambda load: [self._watchers(load, game.id, lambda w: getattr(w, name)(sender))])
             return result
         if name in ("join", "template"):
             game.seat_of(sender)  # refuses a non-player; the reply goes to the registered address
             return result | {"action": "invite"}
         raise ValueError(f"send {name!r} to your private address for game {game.id}")
 
-    def _person(self, email: str, change: Callable[[Correspondent], None]) -> Correspondent:
-        person = self.get(Correspondent.create_id(email)) or Correspondent(email)
+    @staticmethod
+    def _person(load: Loader, email: str, change: Callable[[Correspondent], None]) -> Correspondent:
+        person = load(Correspondent.create_id(email), lambda: Correspondent(email))
         change(person)
         return person
 
-    def _watchers(self, game_id: str, change: Callable[[Watchers], None]) -> Watchers:
-        watchers = self.get(Watchers.create_id(game_id)) or Watchers(game_id)
+    @staticmethod
+    def _watchers(load: Loader, game_id: str, change: Callable[[Watchers], None]) -> Watchers:
+        watchers = load(Watchers.create_id(game_id), lambda: Watchers(game_id))
         change(watchers)
         return watchers
 
@@ -282,7 +293,7 @@ class Gateway:
                     raise GameError(ErrorCode.ILLEGAL, "Your seat is already played by the robot.")
                 return result | {"outcome": self.service.resign(game_id, email).to_dict()}
             if name in ("subscribe", "unsubscribe"):
-                changes.append(lambda: [self._watchers(game_id, lambda w: getattr(w, name)(email))])
+                changes.append(lambda load: [self._watchers(load, game_id, lambda w: getattr(w, name)(email))])
                 return result
             if name in ("language", "absence"):
                 return self._global_command(inbound, command, n, changes) | {"game": game_id}

@@ -288,3 +288,14 @@ def test_iso_8859_2_mail_is_answered_with_its_lines_intact(gw, transport):
     assert "> žluťoučký kůň úpěl ďábelské ódy" in text and "> Zażółć gęślą jaźń" in text
     assert "There is no game called 'hra'" in text
     assert reply["Subject"].endswith("Re: Připojit")
+
+
+def test_several_lines_changing_one_record_in_one_mail(gw, transport, game):
+    from mailgateway.records import Correspondent, Watchers
+
+    gw.receive(make_mail(EVE, SERVICE, f"language cs\nabsence 2026-02-01 2026-02-03\nlanguage en\n"
+                                       f"subscribe {game}\nunsubscribe {game}\nsubscribe {game}"))
+    gw.receive(make_mail(EVE, SERVICE, "jazyk cs\nnepřítomnost 2026-03-01 2026-03-02"))
+    person = gw.get(Correspondent.create_id(EVE))
+    assert person.language == "cs" and person.absences == [["2026-02-01", "2026-02-03"], ["2026-03-01", "2026-03-02"]]
+    assert gw.get(Watchers.create_id(game)).emails == [EVE]
