@@ -41,6 +41,7 @@ def run_mail(gw, host: str, port: int, lmtp: bool, stop: threading.Event) -> Non
         stop.wait()
     finally:
         server.stop()
+        server.handler.close()
         worker.stop()
 
 
