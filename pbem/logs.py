@@ -79,3 +79,17 @@ def log_mail(message_id: str | None, status: str, game_id: str | None = None, **
     """A mail handled by the gateway: its Message-ID, what became of it (accepted, rejected,
     duplicate, reply-queued, reply-sent, ...) and the game it was about."""
     log_event("mail", message_id=message_id, status=status, game=game_id, **fields)
+
+
+def log_entries(game_id: str, entries: list[dict[str, Any]], message_id: str | None = None) -> None:
+    """One line per log entry just stored: ``move`` for a move (seat, version after it,
+    source), and the entry's kind (created, joined, started, resigned, ended) otherwise. The
+    service calls this once after each successful save, with the batch's entries."""
+    if not LOGGER.isEnabledFor(logging.INFO):
+        return
+    for entry in entries:
+        version = entry["index"] + 1
+        if entry["kind"] == "moved":
+            log_move(game_id, entry["seat"], version, entry.get("source", "?"), message_id)
+        else:
+            log_event(entry["kind"], game=game_id, seat=entry.get("seat"), version=version, message_id=message_id)

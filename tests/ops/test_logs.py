@@ -57,3 +57,23 @@ def test_below_level_costs_nothing(captured):
     logs.LOGGER.setLevel(logging.WARNING)
     logs.log_move("g", 0, 1, "cli")
     assert captured.getvalue() == ""
+
+
+def test_log_entries_gives_one_line_per_stored_entry(captured, tmp_path):
+    from pbem.cli.core import play_to_end
+    from tests.ops.helpers import PLAYERS, service_at
+
+    svc = service_at(tmp_path)
+    game_id = svc.create("hidden-pig", PLAYERS[:2], {"rounds": "1"}, seed=b"\x01" * 32)
+    play_to_end(svc, game_id, 0)
+    entries = svc.game(game_id).entries
+    logs.log_entries(game_id, entries, message_id="<m@x>")
+    lines = _lines(captured)
+    assert len(lines) == len(entries)
+    assert [line["version"] for line in lines] == list(range(1, len(entries) + 1))
+    moves = [line for line in lines if line["event"] == "move"]
+    assert len(moves) == sum(e["kind"] == "moved" for e in entries) > 0
+    assert all(m["source"] == "autoplay" and m["game"] == game_id and "seat" in m for m in moves)
+    assert [line["event"] for line in lines][:4] == ["created", "joined", "joined", "started"]
+    assert lines[-1]["event"] == "ended"
+    assert all("@example.org" not in json.dumps(line) for line in lines)  # no addresses in logs

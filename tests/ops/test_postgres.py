@@ -14,7 +14,6 @@ from benchmarks.longgame import register_games
 from pbem.ledger.verify import export_bytes, verify_bytes
 from pbem.service.importer import import_game
 from tests.ops.helpers import PLAYERS, finished_game, service_at
-from tests.ops.postgres import pg_url  # noqa: F401  (fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 2
@@ -40,15 +39,15 @@ def _run_workers(tmp_path: Path, url: str, game_id: str, extra: list[str]) -> li
 
 
 @pytest.mark.parametrize("guarded", [True, False], ids=["version-guarded", "retried-on-conflict"])
-def test_two_processes_one_game_no_move_lost_or_doubled(tmp_path, pg_url, guarded):  # noqa: F811
+def test_two_processes_one_game_no_move_lost_or_doubled(tmp_path, postgres_url, guarded):
     register_games()
-    svc = service_at(tmp_path / "home", database_url=pg_url)
+    svc = service_at(tmp_path / "home", database_url=postgres_url)
     game_id = svc.create("long-pig", PLAYERS[:2], {"rounds": "100000"}, seed=b"\x05" * 32)
     svc.join(game_id, PLAYERS[0])
     svc.join(game_id, PLAYERS[1])
     start = svc.game(game_id).version
 
-    outcomes = _run_workers(tmp_path, pg_url, game_id, [] if guarded else ["--unguarded"])
+    outcomes = _run_workers(tmp_path, postgres_url, game_id, [] if guarded else ["--unguarded"])
 
     applied = [o for o in outcomes if o["ok"] and not o["duplicate"]]
     refused = [o for o in outcomes if not o["ok"]]
@@ -69,18 +68,18 @@ def test_two_processes_one_game_no_move_lost_or_doubled(tmp_path, pg_url, guarde
     verify_bytes(export_bytes(svc.export(game_id)))
 
     # the same keys again, from both processes: nothing new
-    again = _run_workers(tmp_path, pg_url, game_id, [] if guarded else ["--unguarded"])
+    again = _run_workers(tmp_path, postgres_url, game_id, [] if guarded else ["--unguarded"])
     assert all(o["duplicate"] for o in again)
     assert svc.game(game_id).version == game.version
 
 
-def test_import_round_trip_on_postgres(tmp_path, pg_url):  # noqa: F811
+def test_import_round_trip_on_postgres(tmp_path, postgres_url):
     original = service_at(tmp_path / "a")
     game_id = finished_game(original, options={"rounds": "2"})
     data = export_bytes(original.export(game_id))
     import shutil
     shutil.copytree(tmp_path / "a" / "keys", tmp_path / "b" / "keys")
-    restored = service_at(tmp_path / "b", database_url=pg_url)
+    restored = service_at(tmp_path / "b", database_url=postgres_url)
     assert import_game(restored, json.loads(data)).identical
     assert export_bytes(restored.export(game_id)) == data
     restored.close()

@@ -15,7 +15,6 @@ from mailgateway.addresses import seat_address
 from pbem.ledger.verify import export_bytes, verify_bytes
 from tests.faults.test_delivery import SERVICE, GatewayProcess, _free_port, _send_with_retries, _wait_for_port
 from tests.ops.helpers import PLAYERS, service_at
-from tests.ops.postgres import pg_url  # noqa: F401  (fixture)
 
 MAILS = 16
 
@@ -30,10 +29,10 @@ def _mail(svc, game_id: str, seat: int, number: int, body: str) -> tuple[str, st
     return PLAYERS[seat], msg["To"], bytes(msg)
 
 
-def test_two_gateways_one_database_one_game(tmp_path, pg_url):  # noqa: F811
+def test_two_gateways_one_database_one_game(tmp_path, postgres_url):
     register_games()
     home = tmp_path / "home"
-    svc = service_at(home, database_url=pg_url)
+    svc = service_at(home, database_url=postgres_url)
     svc.keys.signer()  # the key exists before two processes start
     game_id = svc.create("long-pig", PLAYERS[:2], {"rounds": "100000"}, seed=b"\x0d" * 32)
     for player in PLAYERS[:2]:
@@ -45,7 +44,7 @@ def test_two_gateways_one_database_one_game(tmp_path, pg_url):  # noqa: F811
         gateways = [GatewayProcess(home, port, log) for port in ports]
         try:
             for gateway in gateways:  # one after the other: see the note on startup in docs/operations.md
-                gateway.env["PBEM_DATABASE_URL"] = pg_url
+                gateway.env["PBEM_DATABASE_URL"] = postgres_url
                 gateway.start()
                 assert _wait_for_port(gateway.port, stop, 60), "a gateway did not start"
             for number in range(MAILS):
@@ -77,7 +76,7 @@ def test_two_gateways_one_database_one_game(tmp_path, pg_url):  # noqa: F811
     assert sorted(answered) == sorted(f"<pg-{number}@client.example>" for number in range(MAILS))
 
 
-def test_two_web_processes_serve_the_same_latest_game(tmp_path, pg_url):  # noqa: F811
+def test_two_web_processes_serve_the_same_latest_game(tmp_path, postgres_url):
     """Two web processes on one database, each with its own state cache, both show every new
     move as soon as it is stored."""
     import os
@@ -88,12 +87,12 @@ def test_two_web_processes_serve_the_same_latest_game(tmp_path, pg_url):  # noqa
 
     register_games()
     home = tmp_path / "home"
-    svc = service_at(home, database_url=pg_url)
+    svc = service_at(home, database_url=postgres_url)
     svc.keys.signer()
     game_id = svc.create("long-pig", PLAYERS[:2], {"rounds": "100000"}, seed=b"\x0e" * 32)
     for player in PLAYERS[:2]:
         svc.join(game_id, player)
-    env = os.environ | {"PBEM_HOME": str(home), "PBEM_DATABASE_URL": pg_url}
+    env = os.environ | {"PBEM_HOME": str(home), "PBEM_DATABASE_URL": postgres_url}
     ports = [_free_port(), _free_port()]
     stop = threading.Event()
     procs = []
