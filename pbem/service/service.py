@@ -26,6 +26,7 @@ from pbem.config import Settings
 from pbem.games import catalog, get_spec
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
+from pbem.logs import log_entries
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.fairness import DrawRng, new_seed, seed_commitment
 from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
@@ -275,6 +276,7 @@ class GameService:
                 aggregates.append(Receipt(idempotency_key, game_id, outcome.to_dict() | {"context": context or {}}))
             try:
                 self.store.save(*aggregates)
+                log_entries(game_id, [made[0]], idempotency_key)
                 return game_id
             except RecordConflictError:
                 if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
@@ -526,6 +528,7 @@ class GameService:
             aggregates.append(Receipt(idempotency_key, game.id, outcome.to_dict() | {"context": context or {}}))
         if aggregates:
             self.store.save(*aggregates)
+            log_entries(game.id, batch.entries, idempotency_key)
 
     def _sign(self, game_id: str, leaves: list[bytes]) -> str:
         return sign_checkpoint(Checkpoint(self.origin(game_id), len(leaves), root(leaves)), self.keys.signer())

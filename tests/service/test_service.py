@@ -239,3 +239,23 @@ def test_a_trailing_turn_end_after_the_turn_ended_by_itself_is_ignored(service, 
     assert outcome.ok and [r.status for r in outcome.lines] == ["applied", "ignored"]
     alone = service.submit(game_id, to_move_email(service, game_id), ["end"])
     assert not alone.ok  # without an earlier applied line, "end" is judged like any command
+
+
+def test_every_stored_entry_is_logged_as_one_json_line(service):
+    import io
+
+    from pbem.logs import LOGGER, configure
+
+    stream = io.StringIO()
+    handler = configure(stream)
+    try:
+        game_id = started_pig(service)
+        service.submit(game_id, to_move_email(service, game_id), ["hold"], source="email", idempotency_key="<k@x>")
+    finally:
+        LOGGER.removeHandler(handler)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [line["event"] for line in lines] == ["created", "joined", "joined", "started", "move"]
+    move = lines[-1]
+    assert move["game"] == game_id and move["version"] == 5 and move["source"] == "email"
+    assert move["message_id"] == "<k@x>"
+    assert "example.org" not in stream.getvalue()
