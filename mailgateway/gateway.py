@@ -291,7 +291,9 @@ class Gateway:
                 game = self.service.game(game_id)
                 if game.seat_of(email) in game.robots:
                     raise GameError(ErrorCode.ILLEGAL, "Your seat is already played by the robot.")
-                return result | {"outcome": self.service.resign(game_id, email).to_dict()}
+                key = self._sub(inbound, n)
+                outcome = self.service.resign(game_id, email, idempotency_key=key, context={"part_of": inbound.key})
+                return result | {"outcome": self._service_outcome(key) or outcome.to_dict()}
             if name in ("subscribe", "unsubscribe"):
                 changes.append(lambda load: [self._watchers(load, game_id, lambda w: getattr(w, name)(email))])
                 return result

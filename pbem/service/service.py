@@ -447,11 +447,13 @@ class GameService:
             self._play_robots(game, batch)
             results.append(LineResult(0, game.spec.format_move(move), "applied"))
 
-    def resign(self, game_id: str, email: str) -> Outcome:
+    def resign(self, game_id: str, email: str, idempotency_key: str | None = None,
+               context: dict[str, Any] | None = None) -> Outcome:
         """The seat leaves the game; the house robot plays it (random legal moves) to the end."""
-        return self.hand_to_robot(game_id, self.game(game_id).seat_of(email), "resigned")
+        return self.hand_to_robot(game_id, self.game(game_id).seat_of(email), "resigned", idempotency_key, context)
 
-    def hand_to_robot(self, game_id: str, seat: int, reason: str) -> Outcome:
+    def hand_to_robot(self, game_id: str, seat: int, reason: str, idempotency_key: str | None = None,
+                      context: dict[str, Any] | None = None) -> Outcome:
         """The house robot plays ``seat`` from now on (resignation, or too many missed turns)."""
 
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
@@ -462,7 +464,7 @@ class GameService:
             self._play_robots(game, batch)
             return [LineResult(0, reason, "applied")]
 
-        return self._transact(game_id, plan)
+        return self._transact(game_id, plan, idempotency_key, context)
 
     # -- seat tokens: the secret in a seat's private mail address and web link ------------
     def seat_token(self, game_id: str, seat: int) -> str:
