@@ -7,6 +7,7 @@ import random
 
 from pbem.games.warriors_traders import rules
 from pbem.games.warriors_traders.data import TRACKS
+from pbem.games.warriors_traders.maneuvers import hostile
 from pbem.games.warriors_traders.state import State
 
 STAY = {"trade": 0.45, "special": 0.4, "shift": 0.85, "move": 0.2, "princess": 0.5, "battle": 0.3}
@@ -37,6 +38,4 @@ def _weight(state: State, seat: int, move: tuple) -> float:
 
 
 def _attacks(state: State, seat: int, move: tuple) -> bool:
-    from pbem.games.warriors_traders.maneuvers import hostile
-
     return hostile(state, seat, move[2])

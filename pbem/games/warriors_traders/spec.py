@@ -12,6 +12,7 @@ from pbem.games.warriors_traders import describe, moves, render, rules, scoring
 from pbem.games.warriors_traders.data import MAPS
 from pbem.games.warriors_traders.evolve import evolve
 from pbem.games.warriors_traders.flow import follow_ups
+from pbem.games.warriors_traders.robot import choose
 from pbem.games.warriors_traders.state import State
 from pbem.games.warriors_traders.view import view
 
@@ -135,8 +136,6 @@ class WarriorsTraders(GameSpec):
         return self.format_move(move)
 
     def random_move(self, state: State, seat: int, rng: random.Random) -> tuple:
-        from pbem.games.warriors_traders.robot import choose
-
         return choose(state, seat, self.legal_moves(state, seat), rng)
 
     def default_move(self, state: State, seat: int) -> tuple | None:
