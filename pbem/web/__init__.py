@@ -22,7 +22,8 @@ PAGE_POLICY = ("default-src 'none'; style-src 'self'; img-src 'self'; form-actio
 
 def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Flask:
     """The site for ``service`` (a ``GameService``; made from the environment when None)."""
-    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder="static")
+    templates = Path((config or {}).get("PBEM_TEMPLATES") or TEMPLATES)  # the checkout's templates/
+    app = Flask(__name__, template_folder=str(templates), static_folder="static")
     app.config.update(JSON_SORT_KEYS=False, FINISHED_MAX_AGE=86400)
     app.config.update(config or {})
     if service is None:
