@@ -56,6 +56,7 @@ def configure(stream: IO[str] | None = None, level: int = logging.INFO) -> loggi
     handler.pbem_json = True  # type: ignore[attr-defined]
     LOGGER.addHandler(handler)
     LOGGER.setLevel(level)
+    LOGGER.propagate = False  # the JSON line is the record; a root handler would print it again
     return handler
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import click
 
+from pbem.logs import configure as configure_logs
+
 EX_OK = 0
 EX_TEMPFAIL = 75
 
@@ -59,6 +61,7 @@ def wait_for_signal() -> threading.Event:
 def serve_mail(host: str, port: int, lmtp: bool) -> None:
     """Receive mail over SMTP (or LMTP) and run the outbox and deadlines."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    configure_logs()  # moves and mails as JSON lines (pbem.logs)
     run_mail(gateway(), host, port, lmtp, wait_for_signal())
 
 

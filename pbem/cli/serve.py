@@ -7,6 +7,8 @@ import threading
 
 import click
 
+from pbem.logs import configure as configure_logs
+
 
 def start_web(service, host: str, port: int, deadline=None):
     """The web site in a thread, or None when ``pbem.web`` is not installed yet. ``deadline``
@@ -38,6 +40,7 @@ def serve(host: str, web_port: int, mail_port: int, lmtp: bool) -> None:
     from pbem.service.service import GameService
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    configure_logs()  # moves and mails as JSON lines (pbem.logs)
     service = GameService()
     click.echo(f"data in {service.settings.home}; public key {service.keys.signer().verifier}")
     gateway = Gateway(service)

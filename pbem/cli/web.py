@@ -41,8 +41,10 @@ def serve_web(host: str, port: int, server: str, workers: int) -> None:
         return
     from werkzeug.serving import run_simple
 
+    from pbem.logs import configure
     from pbem.web import create_app
 
+    configure()
     run_simple(host, port, create_app(), threaded=True, use_reloader=False, use_debugger=False)
 
 
