@@ -18,6 +18,7 @@ def captured():
     yield stream
     logs.LOGGER.removeHandler(handler)
     logs.LOGGER.setLevel(logging.NOTSET)
+    logs.LOGGER.propagate = True
 
 
 def _lines(stream):
@@ -59,7 +60,7 @@ def test_below_level_costs_nothing(captured):
     assert captured.getvalue() == ""
 
 
-def test_log_entries_gives_one_line_per_stored_entry(captured, tmp_path):
+def test_the_service_logs_one_line_per_stored_entry(captured, tmp_path):
     from pbem.cli.core import play_to_end
     from tests.ops.helpers import PLAYERS, service_at
 
@@ -67,7 +68,6 @@ def test_log_entries_gives_one_line_per_stored_entry(captured, tmp_path):
     game_id = svc.create("hidden-pig", PLAYERS[:2], {"rounds": "1"}, seed=b"\x01" * 32)
     play_to_end(svc, game_id, 0)
     entries = svc.game(game_id).entries
-    logs.log_entries(game_id, entries, message_id="<m@x>")
     lines = _lines(captured)
     assert len(lines) == len(entries)
     assert [line["version"] for line in lines] == list(range(1, len(entries) + 1))

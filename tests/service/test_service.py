@@ -253,6 +253,7 @@ def test_every_stored_entry_is_logged_as_one_json_line(service):
         service.submit(game_id, to_move_email(service, game_id), ["hold"], source="email", idempotency_key="<k@x>")
     finally:
         LOGGER.removeHandler(handler)
+        LOGGER.propagate = True
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     assert [line["event"] for line in lines] == ["created", "joined", "joined", "started", "move"]
     move = lines[-1]
