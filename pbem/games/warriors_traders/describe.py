@@ -33,6 +33,10 @@ TEXT: dict[str, Callable[[Fact, Sequence[str]], str]] = {
         f"; units {', '.join(map(str, f['starved']))} starve." if f["starved"] else "."),
     "ResourcesCollected": lambda f, n: "Collection: " + "; ".join(
         f"{_name(n, s)} {_amounts(g)}" for s, g in f["gains"].items()) + ".",
+    "TokenPlaced": lambda f, n: f"{_name(n, f['seat'])} places a starting development token "
+                                "(hidden until everybody has placed theirs).",
+    "TokensRevealed": lambda f, n: "Starting tokens (production/trade/military): " + "; ".join(
+        f"{_name(n, s)} {'/'.join(map(str, t))}" for s, t in enumerate(f["tokens"])) + ".",
     "TrackDeveloped": lambda f, n: f"{_name(n, f['seat'])} develops {f['track']}" + (
         f" ({f['source']})." if f["source"] not in ("action", "setup") else "."),
     "ArmyBuilt": lambda f, n: f"{_name(n, f['seat'])} builds {f['army']} {f['unit']} in {f['province']} "

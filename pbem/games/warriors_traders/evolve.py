@@ -74,8 +74,7 @@ def _development(state: State, fact: dict[str, Any]) -> State:
         player = state.players[seat]
         tokens = list(player.tokens)
         tokens[TRACKS.index(fact["track"])] += 1
-        state = set_player(state, seat, tokens=tuple(tokens),
-                           placed=player.placed + (fact["source"] == "setup"))
+        state = set_player(state, seat, tokens=tuple(tokens))
     elif kind == "ArmyBuilt" or kind == "FortBuilt":
         new = Unit(fact["unit"], seat, fact.get("army", "fort"), fact["province"])
         state = replace(_with_units(state, {}, (new,)), next_unit=fact["unit"] + 1)
@@ -257,6 +256,14 @@ def evolve(state: State | None, fact: dict[str, Any]) -> State:
     assert state is not None
     if kind in ROUTES:
         return ROUTES[kind](state, fact)
+    if kind == "TokenPlaced":
+        player = state.players[fact["seat"]]
+        tokens = list(player.tokens)
+        tokens[TRACKS.index(secret_data(fact)["track"])] += 1
+        return set_player(state, fact["seat"], tokens=tuple(tokens), placed=player.placed + 1)
+    if kind == "TokensRevealed":
+        players = tuple(replace(p, tokens=tuple(t)) for p, t in zip(state.players, fact["tokens"]))
+        return replace(state, players=players, phase="between")
     if kind == "Passed":
         if fact["step"] == "bonus":
             return replace(state, bonus=0, step=state.bonus_return)

@@ -111,7 +111,9 @@ def next_auto(state: State) -> Fact | None:
     """The next fact that needs nobody's choice, or None when a seat must move."""
     phase = state.phase
     if phase == "setup":
-        return None if rules.to_move(state) else {"kind": "TurnStarted", "turn": 1}
+        if rules.to_move(state):
+            return None
+        return {"kind": "TokensRevealed", "tokens": [list(p.tokens) for p in state.players]}
     if phase == "between":
         return game_end_fact(state) or {"kind": "TurnStarted", "turn": state.turn + 1}
     if phase == "maintenance":

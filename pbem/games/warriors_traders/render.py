@@ -41,6 +41,10 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     lines = [f"Warriors & Traders — {view['map_title']} (approximate data) — {view['label']}",
              f"Victory at {view['threshold']} VP" + (" per alliance" if view["alliance"] else "")]
     for p in view["players"]:
+        if p.get("hidden"):
+            lines.append(f"{_who(names, p['seat'])} ({p['country_name']}): {p['tokens_placed']} of 3 "
+                         "starting tokens placed (hidden until all are placed)")
+            continue
         levels = " ".join(f"{t[0].upper()}{LEVELS[lv - 1]}({p['tokens'][t]})" for t, lv in p["levels"].items())
         stock = " ".join(f"{r} {n}" for r, n in p["stock"].items())
         team = f" side {p['team'] + 1}" if view["alliance"] else ""
@@ -112,7 +116,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
                    f'{escape(prov["id"].split("_", 1)[-1])}{TYPE_MARK[prov["type"]]}</text>'
                    f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="9" fill="#fff">'
                    f'{escape(" ".join(SHORT[u["kind"]] for u in units.get(prov["id"], [])))}</text></g>')
-    legend = "  ".join(f"{_who(names, p['seat'])}: {p['vp']} VP" for p in view["players"])
+    legend = "  ".join(f"{_who(names, p['seat'])}: {p.get('vp', '?')} VP" for p in view["players"])
     out.append(f'<text x="10" y="{rows * 240 + 40}" font-size="13">{escape(legend)} — approximate map</text>')
     out.append("</svg>")
     return "\n".join(out)

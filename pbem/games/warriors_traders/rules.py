@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from pbem.games.base import secret
 from pbem.games.warriors_traders import development as dev
 from pbem.games.warriors_traders import maneuvers as man
 from pbem.games.warriors_traders import trade
@@ -158,7 +159,7 @@ def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
     """The facts of a legal move (follow-ups are added by ``flow``)."""
     verb, step = move[0], current_step(state)
     if state.phase == "setup":
-        return [{"kind": "TrackDeveloped", "seat": seat, "source": "setup", "track": move[1]}]
+        return [{"kind": "TokenPlaced", "seat": seat, "secret": secret([seat], {"track": move[1]})}]
     if state.phase == "trade":
         return _trade_facts(state, seat, move)
     if verb == "pass":

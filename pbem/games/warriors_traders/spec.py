@@ -133,6 +133,8 @@ class WarriorsTraders(GameSpec):
     def public_move_text(self, state: State, seat: int, move: tuple) -> str:
         if move and move[0] in ("hit", "auto"):
             return "assign damage"
+        if state is not None and state.phase == "setup":
+            return "place a starting token"
         return self.format_move(move)
 
     def random_move(self, state: State, seat: int, rng: random.Random) -> tuple:

@@ -10,8 +10,13 @@ from pbem.games.warriors_traders.data import RESOURCES, TRACKS
 from pbem.games.warriors_traders.state import State, level, track_value
 
 
-def _player(state: State, seat: int) -> dict[str, Any]:
+def _player(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
     p = state.players[seat]
+    if state.phase == "setup" and viewer != seat:
+        # starting tokens are placed in secret until everybody has placed them
+        return {"seat": seat, "country": p.country, "country_name": state.gmap.country(p.country).name,
+                "team": p.team, "stock": dict(zip(RESOURCES, p.stock)), "tokens_placed": p.placed,
+                "hidden": True}
     return {
         "seat": seat, "country": p.country, "country_name": state.gmap.country(p.country).name,
         "team": p.team, "stock": dict(zip(RESOURCES, p.stock)),
@@ -41,8 +46,8 @@ def view(state: State, viewer: int | None, label: str) -> dict[str, Any]:
         "turn": state.turn, "phase": state.phase, "step": rules.current_step(state), "label": label,
         "to_move": rules.to_move(state), "alliance": state.config.alliance,
         "threshold": scoring.threshold(state),
-        "titles": scoring.title_holders(state),
-        "players": [_player(state, s) for s in state.seats],
+        "titles": {} if state.phase == "setup" else scoring.title_holders(state),
+        "players": [_player(state, s, viewer) for s in state.seats],
         "provinces": [{"id": pid, "name": p.name, "country": p.country, "type": p.type,
                        "owner": state.owners[gmap.index[pid]]} for pid, p in gmap.provinces.items()],
         "units": [{"id": u.id, "owner": u.owner, "kind": u.kind, "province": u.province, "damage": u.damage,

@@ -7,7 +7,7 @@ from pbem.games.warriors_traders.flow import collection, feeding_fact
 from pbem.games.warriors_traders.scoring import vp, vp_sources
 from pbem.games.warriors_traders.state import BARBARIAN, owner, track_level
 
-from .support import act, clear, put, placed, refused, start, with_levels, with_stock
+from .support import act, clear, step, put, placed, refused, start, with_levels, with_stock
 
 
 def test_setup_barbarian_forts_in_capitals_and_armies_elsewhere():
@@ -48,6 +48,22 @@ def test_setup_three_development_tokens_placed_freely():
     state = placed(state, {0: (0, 0, 0)})
     # nobody holds a trade centre yet, so the trade phase passes by itself
     assert state.phase == "development" and state.turn == 1
+
+
+def test_starting_tokens_are_placed_in_secret_then_revealed():
+    state = act(start(2), 0, "develop military")
+    assert SPEC.view(state, 1)["players"][0] == {
+        "seat": 0, "country": "ireland", "country_name": "Ireland", "team": 0,
+        "stock": {"food": 1, "goods": 0, "weapons": 1, "gold": 1}, "tokens_placed": 1, "hidden": True}
+    assert SPEC.view(state, 0)["players"][0]["tokens"]["military"] == 1
+    assert SPEC.public_move_text(state, 0, ("develop", "trade")) == "place a starting token"
+    state = act(state, 0, "develop military")
+    state = act(state, 0, "develop trade")
+    for text in ("develop trade", "develop trade", "develop production"):
+        state, facts = step(state, 1, text)
+    revealed = next(f for f in facts if f["kind"] == "TokensRevealed")
+    assert revealed["tokens"] == [[0, 1, 2], [1, 2, 0]]
+    assert SPEC.view(state, 1)["players"][0]["tokens"] == {"production": 0, "trade": 1, "military": 2}
 
 
 def test_revised_edition_adds_an_infantry_in_the_capital():
