@@ -90,15 +90,13 @@ class Rng(Protocol):
         ...
 
 
-class SeededRng:
-    """An ``Rng`` from a seed, for tests, bots and tools. The service uses its own HMAC-derived
-    rng (``pbem.fairness``); both offer only these three methods, built on ``randint``."""
+class RngBase(ABC):
+    """``shuffle`` and ``choice`` built on ``randint`` alone, so that a recorded transcript of
+    ``randint`` calls re-derives every shuffle and choice."""
 
-    def __init__(self, seed: int | str = 0):
-        self._random = random.Random(seed)
-
+    @abstractmethod
     def randint(self, low: int, high: int) -> int:
-        return self._random.randint(low, high)
+        """A uniform integer with low <= n <= high."""
 
     def shuffle(self, items: Sequence[T]) -> list[T]:
         return fisher_yates(self, items)
@@ -109,9 +107,19 @@ class SeededRng:
         return items[self.randint(0, len(items) - 1)]
 
 
+class SeededRng(RngBase):
+    """An ``Rng`` from a seed, for tests, bots and tools. The service uses its own HMAC-derived
+    rng (``pbem.ledger.fairness.DrawRng``)."""
+
+    def __init__(self, seed: int | str = 0):
+        self._random = random.Random(seed)
+
+    def randint(self, low: int, high: int) -> int:
+        return self._random.randint(low, high)
+
+
 def fisher_yates(rng: Rng, items: Sequence[T]) -> list[T]:
-    """The one shuffle every rng uses, so a recorded transcript of ``randint`` calls is enough
-    to re-derive any shuffle."""
+    """The one shuffle every rng uses."""
     result = list(items)
     for i in range(len(result) - 1, 0, -1):
         j = rng.randint(0, i)

@@ -13,12 +13,10 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Sequence
-from typing import TypeVar
 
-from pbem.games.base import fisher_yates
+from pbem.games.base import RngBase
 from pbem.ledger.canonical import canonical_bytes
 
-T = TypeVar("T")
 DRAW_LABEL = "pbem-draw/1"
 _SPACE = 1 << 64
 
@@ -33,7 +31,7 @@ def seed_commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-class DrawRng:
+class DrawRng(RngBase):
     """The ``Rng`` a game gets from the service: derived, unbiased, and recorded."""
 
     def __init__(self, seed: bytes, game_id: str, nonces: Nonces, index: int):
@@ -63,13 +61,6 @@ class DrawRng:
                 self.transcript.append([low, high, value])
                 return value
 
-    def shuffle(self, items: Sequence[T]) -> list[T]:
-        return fisher_yates(self, items)
-
-    def choice(self, items: Sequence[T]) -> T:
-        if not items:
-            raise ValueError("choice from an empty sequence")
-        return items[self.randint(0, len(items) - 1)]
 
 
 def rederive(seed: bytes, game_id: str, nonces: Nonces, index: int, transcript: Sequence[Sequence[int]]) -> int | None:
