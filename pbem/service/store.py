@@ -8,11 +8,13 @@ private parts and the checkpoint signed after them. All meaning lives in the ent
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
+from eventsourcing.persistence import InternalError
 
 Entry = dict[str, Any]
 
@@ -71,9 +73,18 @@ class PbemStore(Application):
     # interval itself is read from the instance, so it can come from the settings.
     is_snapshotting_enabled = True
 
-    def __init__(self, env: dict[str, str], snapshot_interval: int = 50):
+    def __init__(self, env: dict[str, str], snapshot_interval: int = 50, attempts: int = 20):
         self.snapshotting_intervals = {GameRecord: snapshot_interval}
-        super().__init__(env=env)
+        # Processes starting at once on PostgreSQL race in the library's table and function
+        # set-up ("tuple concurrently updated" in the loser); the set-up is idempotent, so retry.
+        for attempt in range(attempts):
+            try:
+                super().__init__(env=env)
+                return
+            except InternalError:
+                if attempt == attempts - 1:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
 
     def game(self, game_id: str) -> GameRecord | None:
         try:
