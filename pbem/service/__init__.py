@@ -1,0 +1,1 @@
+"""The game service on the event store: reading, writing, keys, turn files, import."""

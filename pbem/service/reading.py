@@ -1,0 +1,172 @@
+"""The read side of the game service: games, states and views at any version, history,
+proofs, exports and seat tokens. Nothing here writes to the store."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+from pbem.config import Settings
+from pbem.games import catalog, get_spec
+from pbem.games.base import ErrorCode, GameError
+from pbem.ledger import entries as log
+from pbem.ledger.canonical import canonical_bytes
+from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
+from pbem.service.cache import StateCache
+from pbem.service.game import LoadedGame, load
+from pbem.service.keys import KeyRing
+from pbem.service.store import PbemStore
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class GameReader:
+    def __init__(self, settings: Settings | None = None, clock: Callable[[], str] = _now):
+        self.settings = settings or Settings.from_env()
+        self.store = PbemStore(self.settings.store_env(), self.settings.snapshot_interval)
+        self.keys = KeyRing(self.settings.home, self.settings.origin)
+        self.cache = StateCache()
+        self._leaves: dict[str, list[bytes]] = {}  # leaf hashes per game; entries never change
+        self.clock = clock
+
+    def close(self) -> None:
+        self.store.close()
+
+    def catalog(self) -> list[dict[str, Any]]:
+        return [
+            {"name": spec.name, "title": spec.title, "min_players": spec.min_players,
+             "max_players": spec.max_players, "options": [o.to_dict() for o in spec.options]}
+            for spec in catalog().values()
+        ]
+
+    def game(self, game_id: str) -> LoadedGame:
+        record = self.store.game(game_id)
+        if record is None:
+            raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
+        return load(record)
+
+    def game_ids(self) -> list[str]:
+        return self.store.game_ids()
+
+    def state(self, game: LoadedGame, version: int | None = None) -> Any:
+        return game.state_at(self.cache, version)
+
+    def origin(self, game_id: str) -> str:
+        return f"{self.settings.origin}/game/{game_id}"
+
+    def summary(self, game_id: str, version: int | None = None, viewer: str | None = None) -> dict[str, Any]:
+        """The state of a game at a version as JSON: the shape of ``pbem show --json``."""
+        game = self.game(game_id)
+        version = game.check_version(version)
+        seat = game.seat_of(viewer) if viewer else None
+        state = self.state(game, version)
+        over = version == game.version and game.ended
+        waiting = self._waiting(game, state, version)
+        return {
+            "id": game.id, "game": game.spec.name, "title": game.spec.title, "version": version,
+            "latest_version": game.version, "seats": game.names, "viewer": seat,
+            "started": state is not None, "over": over,
+            "waiting_for": [{"seat": s, "name": game.names[s]} for s in waiting],
+            "phase": game.spec.phase_label(state) if state is not None else "waiting for players",
+            "standings": [s.to_dict() for s in game.standings()] if over else None,
+            "robots": sorted(game.robots),
+            "view": game.spec.view(state, seat) if state is not None else None,
+        }
+
+    def _waiting(self, game: LoadedGame, state: Any, version: int) -> list[int]:
+        if state is None:
+            joined = {e["seat"] for e in game.entries[:version] if e["kind"] == "joined"}
+            return [s for s in range(len(game.names)) if s not in joined]
+        return list(game.spec.to_move(state))
+
+    def render(self, game_id: str, version: int | None = None, viewer: str | None = None) -> str:
+        summary = self.summary(game_id, version, viewer)
+        spec = get_spec(summary["game"])
+        head = [
+            f"{summary['title']} - game {summary['id']}, version {summary['version']} of {summary['latest_version']}",
+            f"Players: {', '.join(summary['seats'])}",
+            f"Now: {summary['phase']}",
+        ]
+        if summary["waiting_for"]:
+            head.append("Waiting for: " + ", ".join(w["name"] for w in summary["waiting_for"]))
+        if summary["standings"]:
+            head.append("Final standings: " + "; ".join(
+                f"{s['rank']}. {summary['seats'][s['seat']]} ({s['score']})"
+                for s in sorted(summary["standings"], key=lambda s: s["rank"])))
+        body = spec.render_text(summary["view"], summary["seats"]) if summary["view"] is not None else ""
+        return "\n".join(head) + ("\n\n" + body if body else "") + "\n"
+
+    def history(self, game_id: str, viewer: str | None = None) -> list[dict[str, Any]]:
+        """Every entry as ``viewer`` may see it, with its leaf hash, a readable line per fact,
+        and the checkpoint signed after it (if one was)."""
+        game = self.game(game_id)
+        seat = game.seat_of(viewer) if viewer else None
+        notes = {size: note for size, note in game.checkpoints}
+        rows = []
+        for index, (entry, private) in enumerate(zip(game.entries, game.privates)):
+            shown = log.visible_entry(entry, private, seat, game.ended)
+            rows.append({
+                "index": index, "entry": shown,
+                "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
+                "lines": [game.spec.describe_fact(f, game.names) for f in shown.get("facts") or []],
+                "checkpoint": notes.get(index + 1),
+            })
+        return rows
+
+    def leaves(self, game: LoadedGame) -> list[bytes]:
+        known = self._leaves.get(game.id, [])[:game.version]
+        if len(known) < game.version:
+            known = known + [leaf_hash(canonical_bytes(entry)) for entry in game.entries[len(known):]]
+            self._leaves[game.id] = known
+        return known
+
+    def inclusion(self, game_id: str, index: int, size: int | None = None) -> dict[str, Any]:
+        game = self.game(game_id)
+        size = game.check_version(size)
+        leaves = self.leaves(game)[:size]
+        proof = inclusion_proof(index, leaves)
+        return {"origin": self.origin(game_id), "index": index, "size": size,
+                "leaf_hash": leaves[index].hex(), "root": root(leaves).hex(),
+                "path": [p.hex() for p in proof], "checkpoint": game.checkpoint_at(size)}
+
+    def consistency(self, game_id: str, old: int, new: int | None = None) -> dict[str, Any]:
+        game = self.game(game_id)
+        new = game.check_version(new)
+        leaves = self.leaves(game)[:new]
+        proof = consistency_proof(old, leaves)
+        return {"origin": self.origin(game_id), "old_size": old, "new_size": new,
+                "old_root": root(leaves[:old]).hex(), "new_root": root(leaves).hex(),
+                "path": [p.hex() for p in proof]}
+
+    # -- seat tokens: the secret in a seat's private mail address and web link ------------
+    def seat_token(self, game_id: str, seat: int) -> str:
+        digest = hmac.new(self.keys.token_secret(), f"seat/{game_id}/{seat}".encode(), hashlib.sha256).digest()
+        return base64.b32encode(digest[:10]).decode().lower()
+
+    def seat_by_token(self, game_id: str, token: str) -> int | None:
+        """The seat a token belongs to, or None (compared in constant time)."""
+        game = self.game(game_id)
+        for seat in range(len(game.names)):
+            if hmac.compare_digest(self.seat_token(game_id, seat), token.strip().lower()):
+                return seat
+        return None
+
+    # -- export ----------------------------------------------------------------------------
+    def export(self, game_id: str) -> dict[str, Any]:
+        """The public history, checkpoints and keys; after the end also every opening."""
+        game = self.game(game_id)
+        return {
+            "format": "pbem-export/1",
+            "game": game.id,
+            "origin": self.origin(game.id),
+            "keys": [str(key) for key in self.keys.verifiers()],
+            "entries": game.entries,
+            "checkpoints": [{"size": size, "note": note} for size, note in game.checkpoints],
+            "openings": [log.opening(private) for private in game.privates] if game.ended else None,
+        }
