@@ -21,26 +21,11 @@ from pbem.config import Settings
 from pbem.service.service import GameService
 
 
-def start_service(settings: Settings, attempts: int = 20) -> GameService:
-    """Several processes starting at once on PostgreSQL race in eventsourcing's table setup
-    ("CREATE OR REPLACE FUNCTION" raises "tuple concurrently updated" in the loser): retry."""
-    from eventsourcing.persistence import InternalError
-
-    for attempt in range(attempts):
-        try:
-            return GameService(settings)
-        except InternalError:
-            if attempt == attempts - 1:
-                raise
-            time.sleep(0.05 * (attempt + 1))
-    raise AssertionError("unreachable")
-
-
 def main(argv: list[str]) -> int:
     home, url, game_id, name, count, go, out = argv[:7]
     guarded = "--unguarded" not in argv
     register_games()
-    svc = start_service(Settings(home=Path(home), database_url=url or None))
+    svc = GameService(Settings(home=Path(home), database_url=url or None))
     chooser = random.Random(name)
     deadline = time.monotonic() + 30
     while not Path(go).exists():
