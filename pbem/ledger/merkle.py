@@ -7,7 +7,7 @@ from posing as a node.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from pbem.ledger.canonical import sha256
 
@@ -42,6 +42,32 @@ def root(leaves: Sequence[bytes]) -> bytes:
             paired.append(level[-1])
         level = paired
     return level[0]
+
+
+def prefix_roots(leaves: Sequence[bytes], sizes: Iterable[int]) -> dict[int, bytes]:
+    """The roots of the trees of the first n leaves, for every n in ``sizes``, in one pass.
+
+    A compact range keeps the roots of the perfect subtrees that make up the prefix (one per
+    set bit of its size, largest first); the prefix's root folds them from the right, which is
+    exactly the RFC's split at the largest power of two. Linear instead of one root per size.
+    """
+    wanted = set(sizes)
+    roots: dict[int, bytes] = {}
+    if 0 in wanted:
+        roots[0] = root([])
+    stack: list[tuple[int, bytes]] = []  # (height, subtree root)
+    for count, leaf in enumerate(leaves, start=1):
+        height, node = 0, leaf
+        while stack and stack[-1][0] == height:
+            node = node_hash(stack.pop()[1], node)
+            height += 1
+        stack.append((height, node))
+        if count in wanted:
+            folded = stack[-1][1]
+            for _, left in reversed(stack[:-1]):
+                folded = node_hash(left, folded)
+            roots[count] = folded
+    return roots
 
 
 def inclusion_proof(index: int, leaves: Sequence[bytes]) -> list[bytes]:

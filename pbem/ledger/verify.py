@@ -20,7 +20,7 @@ from pbem.ledger.canonical import NotCanonical, canonical_bytes
 from pbem.ledger.commitments import commit, public_fact
 from pbem.ledger.entries import FORMAT
 from pbem.ledger.fairness import DrawRng, rederive, seed_commitment
-from pbem.ledger.merkle import leaf_hash, root
+from pbem.ledger.merkle import leaf_hash, prefix_roots
 from pbem.ledger.notes import NoteError, VerifierKey, verify_checkpoint
 
 EXPORT_FORMAT = "pbem-export/1"
@@ -186,6 +186,8 @@ def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
 def _check_checkpoints(document: dict[str, Any], entries: list[dict], keys: list[VerifierKey], report: Report) -> None:
     leaves = [leaf_hash(canonical_bytes(entry)) for entry in entries]
     checkpoints = document["checkpoints"]
+    sizes = [item.get("size") for item in checkpoints if isinstance(item, dict)]
+    roots = prefix_roots(leaves, [size for size in sizes if isinstance(size, int)])
     previous = 0
     for number, item in enumerate(checkpoints):
         where = f"checkpoint {number}"
@@ -198,7 +200,7 @@ def _check_checkpoints(document: dict[str, Any], entries: list[dict], keys: list
             raise VerificationError(where, f"claims size {checkpoint.size}, out of order or beyond the entries")
         if checkpoint.origin != document["origin"] or not document["origin"].endswith(f"/game/{document['game']}"):
             raise VerificationError(where, f"is for {checkpoint.origin!r}, not this game")
-        if checkpoint.root != root(leaves[:size]):
+        if checkpoint.root != roots[size]:
             span = f"entry {previous}" if size - previous == 1 else f"entries {previous} to {size - 1}"
             raise VerificationError(where, f"root does not match the log: {span} or an earlier one was changed")
         previous = size

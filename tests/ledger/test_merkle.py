@@ -89,3 +89,10 @@ def test_consistency_fails_when_history_was_rewritten(n, data):
     proof = merkle.consistency_proof(m, changed)
     with pytest.raises(ProofError):
         merkle.verify_consistency(m, n, merkle.root(leaves[:m]), merkle.root(changed), proof)
+
+
+@given(st.integers(min_value=0, max_value=70), st.data())
+def test_prefix_roots_in_one_pass_equal_each_root(n, data):
+    leaves = _leaves(n)
+    sizes = data.draw(st.sets(st.integers(min_value=0, max_value=n)))
+    assert merkle.prefix_roots(leaves, sizes) == {size: merkle.root(leaves[:size]) for size in sizes}
