@@ -348,6 +348,8 @@ class GameService(GameReader):
             aggregates.append(Receipt(idempotency_key, game.id, outcome.to_dict() | {"context": context or {}}))
         if aggregates:
             self.store.save(*aggregates)
+            if batch.entries:
+                self.store.saved(game.record)
             log_entries(game.id, batch.entries, idempotency_key)
 
     def _sign(self, game_id: str, leaves: list[bytes]) -> str:

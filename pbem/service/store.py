@@ -8,7 +8,10 @@ private parts and the checkpoint signed after them. All meaning lives in the ent
 
 from __future__ import annotations
 
+import copy
+import threading
 import time
+from collections import OrderedDict
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -73,8 +76,12 @@ class PbemStore(Application):
     # interval itself is read from the instance, so it can come from the settings.
     is_snapshotting_enabled = True
 
+    max_records = 256
+
     def __init__(self, env: dict[str, str], snapshot_interval: int = 50, attempts: int = 20):
         self.snapshotting_intervals = {GameRecord: snapshot_interval}
+        self._records: OrderedDict[str, GameRecord] = OrderedDict()
+        self._records_lock = threading.Lock()
         # Processes starting at once on PostgreSQL race in the library's table and function
         # set-up ("tuple concurrently updated" in the loser); the set-up is idempotent, so retry.
         for attempt in range(attempts):
@@ -87,10 +94,33 @@ class PbemStore(Application):
                 time.sleep(0.05 * (attempt + 1))
 
     def game(self, game_id: str) -> GameRecord | None:
-        try:
-            return self.repository.get(game_uuid(game_id))
-        except AggregateNotFoundError:
-            return None
+        """The game's record, up to date. Records are kept per process and brought forward with
+        only the events stored since (entries are append-only), so loading a long game does not
+        decode its whole log again. The caller gets its own copy: appending to it before a save
+        that then fails leaves the kept record untouched."""
+        kept = self._records.get(game_id)
+        if kept is None:
+            try:
+                kept = self.repository.get(game_uuid(game_id))
+            except AggregateNotFoundError:
+                return None
+        else:
+            kept = _copy(kept)
+            for stored in self.events.get(kept.id, gt=kept.version):
+                stored.mutate(kept)
+        self._keep(kept)
+        return _copy(kept)
+
+    def saved(self, record: GameRecord) -> None:
+        """Keep a record that was just saved (its pending events are now stored)."""
+        self._keep(_copy(record))
+
+    def _keep(self, record: GameRecord) -> None:
+        with self._records_lock:
+            self._records[record.game_id] = record
+            self._records.move_to_end(record.game_id)
+            while len(self._records) > self.max_records:
+                self._records.popitem(last=False)
 
     def receipt(self, key: str) -> Receipt | None:
         try:
@@ -110,3 +140,14 @@ class PbemStore(Application):
             if len(page) < self.log_section_size:
                 return ids
             start = page[-1].id + 1
+
+
+def _copy(record: GameRecord) -> GameRecord:
+    """A copy that can be appended to without touching the original: fresh lists (the entries
+    themselves are never changed, so they are shared) and no pending events."""
+    clone = copy.copy(record)
+    clone.entries = list(record.entries)
+    clone.privates = list(record.privates)
+    clone.checkpoints = list(record.checkpoints)
+    clone._pending_events = []
+    return clone
