@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN = $(VENV)/bin
 export PBEM_HOME ?= $(CURDIR)/pbem-data
 
-.PHONY: run test bench clean
+.PHONY: run test bench faults clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,9 @@ test: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(BIN)/python -m benchmarks
+
+faults: $(VENV)/.installed
+	$(BIN)/python -m benchmarks.faults
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -28,6 +28,7 @@ from mailgateway.records import Correspondent, GameClock, Watchers
 from mailgateway.sender import Sender, Transport, transport_for
 from mailgateway.settings import MailSettings
 from pbem.games.base import ErrorCode, GameError
+from pbem.logs import log_mail
 from pbem.service.service import GameService
 from pbem.service.store import Receipt
 from pbem.service.turnfile import parse_turn_file
@@ -84,6 +85,7 @@ class Gateway:
             log.info("ignored %s: %s", inbound.key, inbound.auto)
             return "ignored"
         if self.service.store.receipt(inbound.key) is not None:
+            log_mail(inbound.key, "duplicate")
             return "duplicate"
         target = choose_target(inbound.recipients, self.settings.address)
         if target is None:
@@ -100,7 +102,9 @@ class Gateway:
             results = self._global(inbound, changes)
         else:
             results = self._seat(inbound, raw, target, context, changes)
-        return self._finish(inbound.key, target.game_id, results, context, changes)
+        status = self._finish(inbound.key, target.game_id, results, context, changes)
+        log_mail(inbound.key, status, target.game_id, actions=[r.get("action") for r in results])
+        return status
 
     def _finish(self, key: str, game_id: str | None, results: list[dict[str, Any]], context: dict[str, Any],
                 changes: list[Change]) -> str:

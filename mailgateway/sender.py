@@ -19,8 +19,9 @@ from typing import Any, Protocol
 
 from eventsourcing.persistence import RecordConflictError
 
-from mailgateway.records import Outgoing
 from mailgateway.outbox import topic
+from mailgateway.records import Outgoing
+from pbem.logs import log_mail
 
 
 class TemporaryFailure(Exception):
@@ -135,6 +136,7 @@ class Sender:
                 self.store.save(mail)
             except RecordConflictError:  # another gateway process handled it meanwhile
                 continue
+            log_mail(mail.key, mail.status if mail.status != "queued" else "deferred", attempts=mail.attempts)
             if mail.status != "queued":
                 self.pending.pop(aggregate_id, None)
         return delivered
