@@ -271,7 +271,9 @@ class GameSpec(ABC):
 
     def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
         """One line of history for a (possibly redacted) fact."""
-        fields = ", ".join(f"{k}={v}" for k, v in fact.items() if k not in ("kind", SECRET))
+        # Sorted, so the line does not depend on how the fact's fields were ordered when stored
+        # (an imported game's facts arrive in canonical, sorted order).
+        fields = ", ".join(f"{k}={fact[k]}" for k in sorted(fact) if k not in ("kind", SECRET))
         return f"{fact['kind']}: {fields}" if fields else fact["kind"]
 
     def public_move_text(self, state: State, seat: int, move: Move) -> str:
