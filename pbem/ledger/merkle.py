@@ -159,3 +159,39 @@ def verify_consistency(old_size: int, new_size: int, old_root: bytes, new_root: 
         sn >>= 1
     if sn != 0 or fr != old_root or sr != new_root:
         raise ProofError(f"tree of size {old_size} is not a prefix of the tree of size {new_size}")
+
+
+class Frontier:
+    """The compact range of a growing log: the roots of its perfect subtrees, largest first.
+    Appending a leaf and taking the root cost O(log n), so signing after a move never rehashes
+    the whole log. Copies are cheap (a short list of pairs)."""
+
+    def __init__(self, stack: Sequence[tuple[int, bytes]] = (), size: int = 0):
+        self.stack: list[tuple[int, bytes]] = list(stack)  # (height, subtree root)
+        self.size = size
+
+    @classmethod
+    def of(cls, leaves: Iterable[bytes]) -> Frontier:
+        frontier = cls()
+        for leaf in leaves:
+            frontier.append(leaf)
+        return frontier
+
+    def copy(self) -> Frontier:
+        return Frontier(self.stack, self.size)
+
+    def append(self, leaf: bytes) -> None:
+        height, node = 0, leaf
+        while self.stack and self.stack[-1][0] == height:
+            node = node_hash(self.stack.pop()[1], node)
+            height += 1
+        self.stack.append((height, node))
+        self.size += 1
+
+    def root(self) -> bytes:
+        if not self.stack:
+            return root([])
+        folded = self.stack[-1][1]
+        for _, left in reversed(self.stack[:-1]):
+            folded = node_hash(left, folded)
+        return folded

@@ -15,7 +15,7 @@ from pbem.games import catalog, get_spec
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
-from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
+from pbem.ledger.merkle import Frontier, consistency_proof, inclusion_proof, leaf_hash, root
 from pbem.service.cache import StateCache
 from pbem.service.game import LoadedGame, load
 from pbem.service.keys import KeyRing
@@ -33,6 +33,8 @@ class GameReader:
         self.keys = KeyRing(self.settings.home, self.settings.origin)
         self.cache = StateCache()
         self._leaves: dict[str, list[bytes]] = {}  # leaf hashes per game; entries never change
+        self._frontiers: dict[str, Frontier] = {}  # each game's compact range, for signing
+        self.loads = 0  # games loaded from the store (tests count them per mail)
         self.clock = clock
 
     def close(self) -> None:
@@ -46,6 +48,7 @@ class GameReader:
         ]
 
     def game(self, game_id: str) -> LoadedGame:
+        self.loads += 1
         record = self.store.game(game_id)
         if record is None:
             raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
@@ -125,6 +128,17 @@ class GameReader:
             known = known + [leaf_hash(canonical_bytes(entry)) for entry in game.entries[len(known):]]
             self._leaves[game.id] = known
         return known
+
+    def frontier(self, game: LoadedGame) -> Frontier:
+        """The compact range of the game's log at its version, brought forward from the one
+        kept for the game (O(new entries)), so a save signs in O(log n)."""
+        kept = self._frontiers.get(game.id)
+        if kept is None or kept.size > game.version:
+            kept = Frontier()
+        for entry in game.entries[kept.size:]:
+            kept.append(leaf_hash(canonical_bytes(entry)))
+        self._frontiers[game.id] = kept
+        return kept
 
     def inclusion(self, game_id: str, index: int, size: int | None = None) -> dict[str, Any]:
         game = self.game(game_id)

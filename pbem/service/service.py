@@ -24,7 +24,7 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.fairness import DrawRng, new_seed, seed_commitment
-from pbem.ledger.merkle import leaf_hash, root
+from pbem.ledger.merkle import Frontier, leaf_hash
 from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.logs import log_entries
 from pbem.service.game import LoadedGame
@@ -33,9 +33,10 @@ from pbem.service.reading import GameReader
 from pbem.service.store import GameRecord, Receipt
 from pbem.service.turnfile import parse_turn_file
 
-__all__ = ["GameService", "LineResult", "Outcome", "seat_names"]
+__all__ = ["GameService", "LineResult", "Outcome", "Work", "seat_names"]
 
 EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
+Plan = Callable[[LoadedGame, "_Batch"], list[LineResult]]
 SOURCES = ("cli", "email", "turnfile", "web", "robot", "deadline", "autoplay")
 MAX_SAVE_ATTEMPTS = 10
 
@@ -50,7 +51,7 @@ def seat_names(emails: Sequence[str]) -> list[str]:
 
 
 class _Batch:
-    """Entries to append in one save, and the state they lead to."""
+    """One game's entries to append in the next save, and the state they lead to."""
 
     def __init__(self, game: LoadedGame, state: Any):
         self.game = game
@@ -62,15 +63,87 @@ class _Batch:
     def next_index(self) -> int:
         return self.game.version + len(self.entries)
 
+    def all_entries(self) -> list[log.Entry]:
+        return self.game.entries + self.entries
+
+    def seats_of(self, kind: str) -> set[int]:
+        return {e["seat"] for e in self.all_entries() if e["kind"] == kind}
+
     def add(self, made: tuple[log.Entry, log.Private]) -> None:
         self.entries.append(made[0])
         self.privates.append(made[1])
 
+    def mark(self) -> tuple[int, Any]:
+        return len(self.entries), self.state
+
+    def rollback(self, mark: tuple[int, Any]) -> None:
+        """Forget what was added since ``mark``: a refused command leaves nothing behind."""
+        del self.entries[mark[0]:]
+        del self.privates[mark[0]:]
+        self.state = mark[1]
+
     def rng(self) -> DrawRng:
         """The draws of the next entry: seed, every nonce logged before it, its position."""
-        nonces = [[e["seat"], e["nonce"]] for e in self.game.entries + self.entries
-                  if e["kind"] == "joined" and e["nonce"]]
+        nonces = [[e["seat"], e["nonce"]] for e in self.all_entries() if e["kind"] == "joined" and e["nonce"]]
         return DrawRng(self.game.seed, self.game.id, nonces, self.next_index)
+
+
+class Work:
+    """The changes of one transaction: every game it touches is loaded once, commands plan
+    entries against it one after another, and ``commit`` signs each game once and saves all
+    of it (entries, receipts, other aggregates) in a single ``store.save``."""
+
+    def __init__(self, service: GameService, key: str | None = None):
+        self.service = service
+        self.key = key  # the idempotency key (a mail's Message-ID), for the log lines
+        self.batches: dict[str, _Batch] = {}
+        self.extra: dict[Any, Any] = {}  # other aggregates to save, by id
+
+    def batch(self, game_id: str) -> _Batch:
+        if game_id not in self.batches:
+            game = self.service.game(game_id)
+            self.batches[game_id] = _Batch(game, self.service.state(game))
+        return self.batches[game_id]
+
+    def add(self, *aggregates: Any) -> None:
+        for aggregate in aggregates:
+            self.extra[aggregate.id] = aggregate
+
+    def run(self, game_id: str, plan: Callable[[LoadedGame, _Batch], list[LineResult]]) -> Outcome:
+        """Plan one command (or batch of commands) on a game: all or nothing."""
+        batch = self.batch(game_id)
+        mark = batch.mark()
+        outcome = Outcome(batch.game.id, batch.next_index, batch.next_index)
+        try:
+            outcome.lines = plan(batch.game, batch)
+        except GameError as error:
+            outcome.error = error
+        if outcome.ok:
+            if len(batch.entries) > mark[0]:
+                self.service.end_if_over(batch)
+            outcome.version = batch.next_index
+        else:
+            batch.rollback(mark)
+        return outcome
+
+    def commit(self) -> None:
+        """Sign every changed game and save everything at once (may raise
+        ``RecordConflictError``: then nothing was stored)."""
+        aggregates = list(self.extra.values())
+        changed = [b for b in self.batches.values() if b.entries]
+        for batch in changed:
+            game = batch.game
+            frontier = self.service.frontier(game).copy()
+            for entry in batch.entries:
+                frontier.append(leaf_hash(canonical_bytes(entry)))
+            game.record.append(batch.entries, batch.privates, self.service.sign(game.id, frontier))
+            aggregates.append(game.record)
+        if not aggregates:
+            return
+        self.service.store.save(*aggregates)
+        for batch in changed:
+            self.service.store.saved(batch.game.record)
+            log_entries(batch.game.id, batch.entries, self.key)
 
 
 class GameService(GameReader):
@@ -100,7 +173,7 @@ class GameService(GameReader):
             made = log.created(game_id, self.clock(), spec.name, spec.rules_version, normalized,
                                seat_names(emails), emails, server_seed,
                                "test" if seed is not None else "server", seed_commitment(server_seed))
-            checkpoint = self._sign(game_id, [leaf_hash(canonical_bytes(made[0]))])
+            checkpoint = self.sign(game_id, Frontier.of([leaf_hash(canonical_bytes(made[0]))]))
             aggregates: list[Any] = [GameRecord(game_id, [made[0]], [made[1]], checkpoint)]
             if idempotency_key:
                 outcome = Outcome(game_id, 0, 1, [LineResult(0, f"new {spec.name}", "applied")])
@@ -119,19 +192,23 @@ class GameService(GameReader):
              context: dict[str, Any] | None = None) -> Outcome:
         """A seat's player accepts; with an optional nonce that every later draw depends on.
         The game starts (setup is drawn) when the last seat joins."""
+        return self._transact(game_id, self.join_plan(email, nonce), idempotency_key, context)
+
+    def join_plan(self, email: str, nonce: str | None) -> Plan:
         if nonce is not None and not 1 <= len(nonce) <= 200:
             raise GameError(ErrorCode.INVALID, "A nonce is 1 to 200 characters of any text.")
 
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
             seat = game.seat_of(email)
-            if game.started or seat in game.joined:
+            joined = batch.seats_of("joined")
+            if batch.seats_of("started") or batch.state is not None or seat in joined:
                 raise GameError(ErrorCode.ILLEGAL, f"{game.names[seat]} has already joined game {game.id}.")
             batch.add(log.joined(game.id, batch.next_index, self.clock(), seat, nonce))
-            if game.joined | {seat} == set(range(len(game.names))):
+            if joined | {seat} == set(range(len(game.names))):
                 self._start(game, batch)
             return [LineResult(0, "join", "applied")]
 
-        return self._transact(game_id, plan, idempotency_key, context)
+        return plan
 
     def _start(self, game: LoadedGame, batch: _Batch) -> None:
         rng = batch.rng()  # the last joined entry is in the batch, so its nonce counts
@@ -154,8 +231,8 @@ class GameService(GameReader):
         """
         lines = commands.splitlines() if isinstance(commands, str) else list(commands)
         orders = [(n, text.strip()) for n, text in enumerate(lines, start=1) if text.strip()]
-        return self._submit_orders(game_id, email, orders, source, expected_version, idempotency_key, phase,
-                                   False, context)
+        plan = self.orders_plan(email, orders, source, expected_version, phase, False)
+        return self._transact(game_id, plan, idempotency_key, context)
 
     def submit_turn_file(self, text: str, email: str, source: str = "turnfile",
                          idempotency_key: str | None = None, context: dict[str, Any] | None = None) -> Outcome:
@@ -175,22 +252,22 @@ class GameService(GameReader):
                               f"The turn file is for {turn.header['player']}, but it came from {email}.")
             return Outcome(game_id, 0, 0, error=error)
         version = int(turn.header["version"]) if "version" in turn.header else None
-        return self._submit_orders(game_id, email, turn.orders, source, version, idempotency_key,
-                                   turn.header.get("phase"), True, context)
+        plan = self.orders_plan(email, turn.orders, source, version, turn.header.get("phase"), True)
+        return self._transact(game_id, plan, idempotency_key, context)
 
-    def _submit_orders(self, game_id: str, email: str, orders: list[tuple[int, str]], source: str,
-                       expected_version: int | None, idempotency_key: str | None, phase: str | None,
-                       turn_file: bool, context: dict[str, Any] | None) -> Outcome:
+    def orders_plan(self, email: str, orders: list[tuple[int, str]], source: str, expected_version: int | None,
+                    phase: str | None, turn_file: bool) -> Plan:
+        """The plan of a player's orders (a batch of moves or a turn file), all or nothing."""
         if source not in SOURCES:
             raise ValueError(f"unknown source {source!r}")
 
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
             seat = game.seat_of(email)
             self._check_open(game, batch.state)
-            if expected_version is not None and expected_version != game.version:
+            if expected_version is not None and expected_version != batch.next_index:
                 raise GameError(ErrorCode.STALE,
                                 f"This answers version {expected_version}, but game {game.id} is at version "
-                                f"{game.version}; nothing was applied. Look at the game again and resend.")
+                                f"{batch.next_index}; nothing was applied. Look at the game again and resend.")
             if phase and phase.strip().lower() != game.spec.phase_label(batch.state).strip().lower():
                 raise GameError(ErrorCode.STALE,
                                 f"This answers the phase {phase!r}, but game {game.id} is now in "
@@ -203,7 +280,7 @@ class GameService(GameReader):
                 self._finish_turn_file(game, batch, seat, source, results)
             return results
 
-        return self._transact(game_id, plan, idempotency_key, context)
+        return plan
 
     def _apply_orders(self, game: LoadedGame, batch: _Batch, seat: int, orders: list[tuple[int, str]],
                       source: str) -> list[LineResult]:
@@ -257,7 +334,7 @@ class GameService(GameReader):
 
     def _play_robots(self, game: LoadedGame, batch: _Batch) -> bool:
         """Seats given up by their players move at once, with random legal moves."""
-        robots = game.robots | {e["seat"] for e in batch.entries if e["kind"] == "resigned"}
+        robots = batch.seats_of("resigned")
         drew = False
         while batch.state is not None and game.spec.outcome(batch.state) is None:
             due = [s for s in game.spec.to_move(batch.state) if s in robots]
@@ -281,21 +358,26 @@ class GameService(GameReader):
     def resign(self, game_id: str, email: str, idempotency_key: str | None = None,
                context: dict[str, Any] | None = None) -> Outcome:
         """The seat leaves the game; the house robot plays it (random legal moves) to the end."""
-        return self.hand_to_robot(game_id, self.game(game_id).seat_of(email), "resigned", idempotency_key, context)
+        def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
+            return self.robot_plan(game.seat_of(email), "resigned")(game, batch)
+
+        return self._transact(game_id, plan, idempotency_key, context)
 
     def hand_to_robot(self, game_id: str, seat: int, reason: str, idempotency_key: str | None = None,
                       context: dict[str, Any] | None = None) -> Outcome:
         """The house robot plays ``seat`` from now on (resignation, or too many missed turns)."""
+        return self._transact(game_id, self.robot_plan(seat, reason), idempotency_key, context)
 
+    def robot_plan(self, seat: int, reason: str) -> Plan:
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
             self._check_open(game, batch.state)
-            if seat in game.robots:
+            if seat in batch.seats_of("resigned"):
                 raise GameError(ErrorCode.ILLEGAL, f"{game.names[seat]} is already played by the robot.")
             batch.add(log.resigned(game.id, batch.next_index, self.clock(), seat, reason))
             self._play_robots(game, batch)
             return [LineResult(0, reason, "applied")]
 
-        return self._transact(game_id, plan, idempotency_key, context)
+        return plan
 
     @staticmethod
     def _check_open(game: LoadedGame, state: Any) -> None:
@@ -307,50 +389,30 @@ class GameService(GameReader):
             raise GameError(ErrorCode.GAME_OVER, f"Game {game.id} is over.")
 
     # -- the one write path ----------------------------------------------------------------
-    def _transact(self, game_id: str, plan: Callable[[LoadedGame, _Batch], list[LineResult]],
-                  idempotency_key: str | None = None, context: dict[str, Any] | None = None) -> Outcome:
+    def _transact(self, game_id: str, plan: Plan, idempotency_key: str | None = None,
+                  context: dict[str, Any] | None = None) -> Outcome:
         """Load the game, let ``plan`` add entries, sign and save; retry on a conflict."""
         for _ in range(MAX_SAVE_ATTEMPTS):
             if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
                 return Outcome.from_receipt(game_id, receipt.game_id, receipt.outcome)
-            game = self.game(game_id)
-            batch = _Batch(game, self.state(game))
-            outcome = Outcome(game.id, game.version, game.version)
+            work = Work(self, idempotency_key)
+            outcome = work.run(game_id, plan)
+            if idempotency_key:
+                work.add(Receipt(idempotency_key, outcome.game_id, outcome.to_dict() | {"context": context or {}}))
             try:
-                outcome.lines = plan(game, batch)
-            except GameError as error:
-                outcome.error = error
-            if outcome.ok and batch.entries:
-                self._end_if_over(game, batch)
-                outcome.version = batch.next_index
-            elif not outcome.ok:
-                batch.entries.clear()
-            try:
-                self._save(game, batch, outcome, idempotency_key, context)
+                work.commit()
             except RecordConflictError:
                 continue  # someone else saved first: plan again on the new state (a stale guard refuses)
             return outcome
         raise RuntimeError(f"game {game_id}: too many concurrent changes, gave up")
 
-    def _end_if_over(self, game: LoadedGame, batch: _Batch) -> None:
+    def end_if_over(self, batch: _Batch) -> None:
+        game = batch.game
+        if batch.entries and batch.entries[-1]["kind"] == "ended":
+            return
         standings = game.spec.outcome(batch.state) if batch.state is not None else None
         if standings is not None:
             batch.add(log.ended(game.id, batch.next_index, self.clock(), standings, game.seed))
 
-    def _save(self, game: LoadedGame, batch: _Batch, outcome: Outcome, idempotency_key: str | None,
-              context: dict[str, Any] | None) -> None:
-        aggregates: list[Any] = []
-        if batch.entries:
-            leaves = self.leaves(game) + [leaf_hash(canonical_bytes(e)) for e in batch.entries]
-            game.record.append(batch.entries, batch.privates, self._sign(game.id, leaves))
-            aggregates.append(game.record)
-        if idempotency_key:
-            aggregates.append(Receipt(idempotency_key, game.id, outcome.to_dict() | {"context": context or {}}))
-        if aggregates:
-            self.store.save(*aggregates)
-            if batch.entries:
-                self.store.saved(game.record)
-            log_entries(game.id, batch.entries, idempotency_key)
-
-    def _sign(self, game_id: str, leaves: list[bytes]) -> str:
-        return sign_checkpoint(Checkpoint(self.origin(game_id), len(leaves), root(leaves)), self.keys.signer())
+    def sign(self, game_id: str, frontier: Frontier) -> str:
+        return sign_checkpoint(Checkpoint(self.origin(game_id), frontier.size, frontier.root()), self.keys.signer())
