@@ -199,7 +199,7 @@ def _free_port() -> int:
 
 def _hold_mails(svc: GameService, game_id: str, count: int) -> list[tuple[str, str, bytes]]:
     """``hold`` from the seat to move, alternating: the same bytes can go to any server."""
-    from mailgateway.addresses import seat_address
+    from pbem.mailroom.addresses import seat_address
 
     game = svc.game(game_id)
     first = game.spec.to_move(svc.state(game))[0]
@@ -243,7 +243,7 @@ def _bare_rate(mails) -> float:
 
 def _gateway_rate(work: Path, database_url: str | None, count: int) -> tuple[float, list]:
     from mailgateway.gateway import Gateway
-    from mailgateway.settings import MailSettings
+    from pbem.mailroom.settings import MailSettings
     from mailgateway.smtp import controller
 
     class Keep:

@@ -1,27 +1,37 @@
 """Delivering queued mail: to the relay ``PBEM_SMTP_RELAY`` (smtplib, with retries and
 exponential backoff), or into a maildir under ``PBEM_HOME`` when no relay is set.
 
-Delivery is at least once: a crash after the relay accepted a mail and before ``Sent`` was
-stored sends it again, with the same Message-ID, so clients show it once. A maildir
-delivery writes a file named after the mail's key, so a repeat overwrites itself.
+Each mail is claimed by one sender (``pbem.mailroom.queue``). A crash after the relay accepted
+a mail and before it was marked sent sends it once more when the claim runs out, with the same
+Message-ID, so clients show it once. A maildir delivery writes a file named after the mail's
+key, so a repeat overwrites itself.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import smtplib
 import socket
 import ssl
+import uuid
 from datetime import datetime, timedelta
+from email import policy
 from pathlib import Path
 from typing import Any, Protocol
 
-from eventsourcing.persistence import RecordConflictError
+from jinja2 import TemplateError
 
-from mailgateway.outbox import topic
-from mailgateway.records import Outgoing
+from mailgateway import compose
 from pbem.logs import log_mail
+from pbem.mailroom.queue import DEAD, QUEUED, SENT, MailViews, QueuedMail
+
+
+log = logging.getLogger("pbem.mail")
+# How long a claim holds a mail: longer than one relay conversation (30 s timeout), so only a
+# sender that died lets its mail go to another one.
+LEASE_SECONDS = 300
 
 
 class TemporaryFailure(Exception):
@@ -80,66 +90,75 @@ class RelayTransport:
             raise TemporaryFailure(str(error) or type(error).__name__) from error
 
 
-QUEUED = topic(Outgoing.Queued)
+COMPOSING_ERRORS = (TemplateError, KeyError, TypeError, ValueError, AttributeError, IndexError, LookupError)
+
+
+def compose_mail(mail: QueuedMail) -> bytes:
+    """The message's bytes from its queued model; the same mail always gets the same
+    Message-ID and Date, so a repeated send folds into one in the player's client."""
+    envelope = mail.model.get("envelope") or {}
+    message = compose.build(mail.model, mail.key, mail.to, envelope.get("sender") or mail.model.get("service", ""),
+                            mail.created, envelope.get("in_reply_to"), tuple(envelope.get("references") or ()),
+                            envelope.get("attachment"))
+    return message.as_bytes(policy=policy.SMTP)
 
 
 class Sender:
-    """Sends what the outbox queued. Finds queued mail through the notification log; the
-    scan position is kept in memory and restarts from the beginning of the log on start,
-    which is cheap (a topic-filtered scan) and never misses a mail."""
+    """Sends what the mailroom queued. Each round claims the due mails (a lease, so exactly
+    one gateway process holds each), composes, hands them to the transport and records what
+    became of each: sent, deferred with exponential backoff, or dead (kept, with the error,
+    for ``pbem mail-dead``)."""
 
-    def __init__(self, gateway: Any, transport: Transport):
-        self.gateway = gateway
-        self.store = gateway.service.store
-        self.settings = gateway.settings
+    def __init__(self, views: MailViews, settings: Any, transport: Transport, clock: Any):
+        self.views = views
+        self.settings = settings
         self.transport = transport
-        self.position = 0
-        self.pending: dict[Any, None] = {}
-
-    def scan(self) -> None:
-        while True:
-            page = self.store.notification_log.select(self.position + 1, self.store.log_section_size, topics=[QUEUED])
-            for notification in page:
-                self.pending[notification.originator_id] = None
-                self.position = notification.id
-            if len(page) < self.store.log_section_size:
-                return
+        self.clock = clock
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
     def backoff(self, attempts: int) -> timedelta:
         return timedelta(seconds=self.settings.retry_seconds * (2 ** min(attempts, 10)))
 
-    def send_due(self, now: datetime | None = None) -> int:
-        """Try every due mail once; returns how many were delivered."""
-        now = now or self.gateway.clock()
-        self.scan()
+    def send_due(self, now: datetime | None = None, limit: int = 50) -> int:
+        """Claim and try every due mail once; returns how many were delivered."""
+        now = now or self.clock()
+        lease = now + timedelta(seconds=LEASE_SECONDS)
         delivered = 0
-        for aggregate_id in list(self.pending):
-            mail: Outgoing | None = self.gateway.get(aggregate_id)
-            if mail is None or mail.status != "queued":
-                self.pending.pop(aggregate_id, None)
-                continue
-            if datetime.fromisoformat(mail.next_try) > now:
-                continue
-            try:
-                self.transport.send(mail.key, mail.to, mail.message.encode("utf-8", "surrogateescape"))
-            except PermanentFailure as error:
-                mail.failed(now.isoformat(), str(error))
-            except TemporaryFailure as error:
-                if mail.attempts + 1 >= self.settings.send_attempts:
-                    mail.failed(now.isoformat(), str(error))
-                else:
-                    mail.deferred(now.isoformat(), (now + self.backoff(mail.attempts)).isoformat(), str(error))
+        while True:
+            claimed = self.views.claim(self.owner, now, lease, limit)
+            for mail in claimed:
+                delivered += self._send(mail, now)
+            if len(claimed) < limit:
+                return delivered
+
+    def _send(self, mail: QueuedMail, now: datetime) -> int:
+        try:
+            message = compose_mail(mail)
+        except COMPOSING_ERRORS as error:
+            log.error("mail %s to %s could not be composed: %r", mail.key, mail.to, error, exc_info=True)
+            self._settle(mail, DEAD, now, f"composing: {type(error).__name__}: {error}")
+            return 0
+        try:
+            self.transport.send(mail.key, mail.to, message)
+        except PermanentFailure as error:
+            self._settle(mail, DEAD, now, str(error))
+            return 0
+        except TemporaryFailure as error:
+            if mail.attempts + 1 >= self.settings.send_attempts:
+                self._settle(mail, DEAD, now, str(error))
             else:
-                mail.sent(now.isoformat())
-                delivered += 1
-            try:
-                self.store.save(mail)
-            except RecordConflictError:  # another gateway process handled it meanwhile
-                continue
-            log_mail(mail.key, mail.status if mail.status != "queued" else "deferred", attempts=mail.attempts)
-            if mail.status != "queued":
-                self.pending.pop(aggregate_id, None)
-        return delivered
+                self._settle(mail, QUEUED, now, str(error), now + self.backoff(mail.attempts))
+            return 0
+        self._settle(mail, SENT, now)
+        return 1
+
+    def _settle(self, mail: QueuedMail, status: str, now: datetime, error: str | None = None,
+                next_try: datetime | None = None) -> None:
+        if not self.views.settle(mail.key, self.owner, status, now, error, next_try):
+            log.warning("mail %s: the claim ran out before it was settled", mail.key)
+        if status == DEAD:
+            log.error("mail %s to %s is a dead letter: %s", mail.key, mail.to, error)
+        log_mail(mail.key, {QUEUED: "deferred", SENT: "sent", DEAD: "failed"}[status], attempts=mail.attempts + 1)
 
 
 def transport_for(settings: Any) -> Transport:

@@ -86,8 +86,38 @@ def mail_work() -> None:
     """One round of background work: queue replies and notices, run deadlines, send."""
     gw = gateway()
     gw.work()
-    pending = len(gw.sender.pending)
-    click.echo(f"done; {pending} mail(s) waiting for a retry" if pending else "done")
+    counts = gw.mailroom.views.counts()
+    waiting, dead = counts.get("queued", 0) + counts.get("sending", 0), counts.get("dead", 0)
+    notes = [f"{waiting} mail(s) waiting for a retry"] * bool(waiting) + [f"{dead} dead letter(s): pbem mail-dead"] * bool(dead)
+    click.echo("done; " + "; ".join(notes) if notes else "done")
+
+
+@click.command("mail-dead")
+@click.option("--retry", "retry", multiple=True, metavar="KEY", help="queue this dead letter again; repeat")
+@click.option("--retry-all", is_flag=True, help="queue every dead letter again (e.g. after a template fix)")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def mail_dead(retry: tuple[str, ...], retry_all: bool, as_json: bool) -> None:
+    """List the mails that could not be composed or delivered (dead letters), or retry them."""
+    gw = gateway()
+    letters = gw.mailroom.dead_letters()
+    keys = [letter.key for letter in letters] if retry_all else list(retry)
+    if keys:
+        queued = [new for key in keys for new in gw.mailroom.retry(key)]
+        unknown = [key for key in keys if key not in {letter.key for letter in letters}]
+        for key in unknown:
+            click.echo(f"no dead letter {key!r}", err=True)
+        gw.work()
+        click.echo(f"queued again: {len(queued)} mail(s); sent now: see pbem mail-dead for what is left")
+        sys.exit(1 if unknown else 0)
+    rows = [{"key": m.key, "to": m.to, "queued": m.created.isoformat(), "attempts": m.attempts, "error": m.error}
+            for m in letters]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        click.echo(f"{row['key']}  to {row['to'] or '-'}  queued {row['queued']}  attempts {row['attempts']}\n"
+                   f"    {row['error']}")
+    click.echo(f"{len(rows)} dead letter(s)" + ("; pbem mail-dead --retry KEY (or --retry-all) sends again" if rows else ""))
 
 
 @click.command("check-receipt")
@@ -105,5 +135,5 @@ def check_receipt(file: Path, keys: tuple[str, ...]) -> None:
 
 
 def register(group: click.Group) -> None:
-    for command in (serve_mail, mail_in, mail_work, check_receipt):
+    for command in (serve_mail, mail_in, mail_work, mail_dead, check_receipt):
         group.add_command(command)

@@ -44,7 +44,7 @@ def serve(host: str, web_port: int, mail_port: int, lmtp: bool) -> None:
     service = GameService()
     click.echo(f"data in {service.settings.home}; public key {service.keys.signer().verifier}")
     gateway = Gateway(service)
-    web = start_web(service, host, web_port, gateway.scheduler.deadline)
+    web = start_web(service, host, web_port, gateway.mailroom.clocks.deadline)
     try:
         run_mail(gateway, host, mail_port, lmtp, wait_for_signal())
     finally:

@@ -63,9 +63,10 @@ class GameReader:
     def origin(self, game_id: str) -> str:
         return f"{self.settings.origin}/game/{game_id}"
 
-    def summary(self, game_id: str, version: int | None = None, viewer: str | None = None) -> dict[str, Any]:
+    def summary(self, game_id: str, version: int | None = None, viewer: str | None = None,
+                game: LoadedGame | None = None) -> dict[str, Any]:
         """The state of a game at a version as JSON: the shape of ``pbem show --json``."""
-        game = self.game(game_id)
+        game = game or self.game(game_id)
         version = game.check_version(version)
         seat = game.seat_of(viewer) if viewer else None
         state = self.state(game, version)
@@ -105,10 +106,10 @@ class GameReader:
         body = spec.render_text(summary["view"], summary["seats"]) if summary["view"] is not None else ""
         return "\n".join(head) + ("\n\n" + body if body else "") + "\n"
 
-    def history(self, game_id: str, viewer: str | None = None) -> list[dict[str, Any]]:
+    def history(self, game_id: str, viewer: str | None = None, game: LoadedGame | None = None) -> list[dict[str, Any]]:
         """Every entry as ``viewer`` may see it, with its leaf hash, a readable line per fact,
         and the checkpoint signed after it (if one was)."""
-        game = self.game(game_id)
+        game = game or self.game(game_id)
         seat = game.seat_of(viewer) if viewer else None
         notes = {size: note for size, note in game.checkpoints}
         rows = []
@@ -140,8 +141,9 @@ class GameReader:
         self._frontiers[game.id] = kept
         return kept
 
-    def inclusion(self, game_id: str, index: int, size: int | None = None) -> dict[str, Any]:
-        game = self.game(game_id)
+    def inclusion(self, game_id: str, index: int, size: int | None = None,
+                  game: LoadedGame | None = None) -> dict[str, Any]:
+        game = game or self.game(game_id)
         size = game.check_version(size)
         leaves = self.leaves(game)[:size]
         proof = inclusion_proof(index, leaves)
@@ -163,9 +165,9 @@ class GameReader:
         digest = hmac.new(self.keys.token_secret(), f"seat/{game_id}/{seat}".encode(), hashlib.sha256).digest()
         return base64.b32encode(digest[:10]).decode().lower()
 
-    def seat_by_token(self, game_id: str, token: str) -> int | None:
+    def seat_by_token(self, game_id: str, token: str, game: LoadedGame | None = None) -> int | None:
         """The seat a token belongs to, or None (compared in constant time)."""
-        game = self.game(game_id)
+        game = game or self.game(game_id)
         for seat in range(len(game.names)):
             if hmac.compare_digest(self.seat_token(game_id, seat), token.strip().lower()):
                 return seat

@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import RecordConflictError
 
 from pbem.games import get_spec
@@ -109,6 +110,24 @@ class Work:
         for aggregate in aggregates:
             self.extra[aggregate.id] = aggregate
 
+    def find(self, aggregate_id: Any) -> Any:
+        """An aggregate as this transaction sees it, or None; nothing is added."""
+        if aggregate_id in self.extra:
+            return self.extra[aggregate_id]
+        try:
+            return self.service.store.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            return None
+
+    def aggregate(self, aggregate_id: Any, make: Callable[[], Any]) -> Any:
+        """Another aggregate this transaction changes (loaded once, or made when new)."""
+        if aggregate_id not in self.extra:
+            try:
+                self.extra[aggregate_id] = self.service.store.repository.get(aggregate_id)
+            except AggregateNotFoundError:
+                self.extra[aggregate_id] = make()
+        return self.extra[aggregate_id]
+
     def run(self, game_id: str, plan: Callable[[LoadedGame, _Batch], list[LineResult]]) -> Outcome:
         """Plan one command (or batch of commands) on a game: all or nothing."""
         batch = self.batch(game_id)
@@ -158,23 +177,13 @@ class GameService(GameReader):
         repeated request returns the game the first one created."""
         if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
             return receipt.game_id
-        spec = get_spec(game_type)
-        emails = [p.strip().lower() for p in players]
-        for email in emails:
-            if not EMAIL.match(email):
-                raise GameError(ErrorCode.INVALID, f"{email!r} is not a mail address.")
-        if len(set(emails)) != len(emails):
-            raise GameError(ErrorCode.INVALID, "Each seat needs a different mail address.")
-        spec.check_players(len(emails))
-        normalized = spec.normalize_options(options or {}, len(emails))
+        spec, emails, normalized = self._checked_new(game_type, players, options)
         server_seed = seed if seed is not None else new_seed()
         for _ in range(MAX_SAVE_ATTEMPTS):
             game_id = f"{spec.name}-{secrets.token_hex(4)}"
-            made = log.created(game_id, self.clock(), spec.name, spec.rules_version, normalized,
-                               seat_names(emails), emails, server_seed,
-                               "test" if seed is not None else "server", seed_commitment(server_seed))
-            checkpoint = self.sign(game_id, Frontier.of([leaf_hash(canonical_bytes(made[0]))]))
-            aggregates: list[Any] = [GameRecord(game_id, [made[0]], [made[1]], checkpoint)]
+            record = self._new_record(spec, game_id, emails, normalized, server_seed, seed is not None)
+            made = (record.entries[0],)
+            aggregates: list[Any] = [record]
             if idempotency_key:
                 outcome = Outcome(game_id, 0, 1, [LineResult(0, f"new {spec.name}", "applied")])
                 aggregates.append(Receipt(idempotency_key, game_id, outcome.to_dict() | {"context": context or {}}))
@@ -187,6 +196,34 @@ class GameService(GameReader):
                     return receipt.game_id
                 continue
         raise RuntimeError("could not find a free game id")
+
+    def new_game(self, work: Work, game_type: str, players: Sequence[str], options: dict[str, str] | None) -> str:
+        """A new game as part of ``work`` (a mail's transaction); returns its id. A clash of
+        the random id with an existing game fails the whole save, which is then retried."""
+        spec, emails, normalized = self._checked_new(game_type, players, options)
+        game_id = f"{spec.name}-{secrets.token_hex(4)}"
+        work.add(self._new_record(spec, game_id, emails, normalized, new_seed(), False))
+        return game_id
+
+    def _checked_new(self, game_type: str, players: Sequence[str],
+                     options: dict[str, str] | None) -> tuple[Any, list[str], dict[str, Any]]:
+        spec = get_spec(game_type)
+        emails = [p.strip().lower() for p in players]
+        for email in emails:
+            if not EMAIL.match(email):
+                raise GameError(ErrorCode.INVALID, f"{email!r} is not a mail address.")
+        if len(set(emails)) != len(emails):
+            raise GameError(ErrorCode.INVALID, "Each seat needs a different mail address.")
+        spec.check_players(len(emails))
+        return spec, emails, spec.normalize_options(options or {}, len(emails))
+
+    def _new_record(self, spec: Any, game_id: str, emails: list[str], normalized: dict[str, Any],
+                    server_seed: bytes, test_seed: bool) -> GameRecord:
+        made = log.created(game_id, self.clock(), spec.name, spec.rules_version, normalized,
+                           seat_names(emails), emails, server_seed,
+                           "test" if test_seed else "server", seed_commitment(server_seed))
+        checkpoint = self.sign(game_id, Frontier.of([leaf_hash(canonical_bytes(made[0]))]))
+        return GameRecord(game_id, [made[0]], [made[1]], checkpoint)
 
     def join(self, game_id: str, email: str, nonce: str | None = None, idempotency_key: str | None = None,
              context: dict[str, Any] | None = None) -> Outcome:
@@ -237,23 +274,33 @@ class GameService(GameReader):
     def submit_turn_file(self, text: str, email: str, source: str = "turnfile",
                          idempotency_key: str | None = None, context: dict[str, Any] | None = None) -> Outcome:
         """A turn file: header + orders, checked whole, every error listed with its line."""
+        game_id, plan = self.turn_file_plan(text, email, source)
+        if isinstance(plan, Outcome):
+            return plan
+        return self._transact(game_id, plan, idempotency_key, context)
+
+    def turn_file_plan(self, text: str, email: str, source: str = "turnfile") -> tuple[str, Plan | Outcome]:
+        """The game a turn file names and the plan of its orders, or the outcome refusing a
+        file whose header is wrong."""
         turn = parse_turn_file(text)
         game_id = turn.header.get("game", "")
-        if turn.problems or not game_id or "player" not in turn.header:
-            problems = [f"line {n}: {m}" if n else m for n, m in turn.problems]
-            if not game_id:
-                problems.append("the header has no 'game:' line")
-            if "player" not in turn.header:
-                problems.append("the header has no 'player:' line")
+        problems = [f"line {n}: {m}" if n else m for n, m in turn.problems]
+        if not game_id:
+            problems.append("the header has no 'game:' line")
+        if "player" not in turn.header:
+            problems.append("the header has no 'player:' line")
+        version_text = turn.header.get("version", "").strip()
+        if version_text and not (version_text.isascii() and version_text.isdigit() and len(version_text) <= 9):
+            problems.append(f"the header's version {version_text[:20]!r} is not a whole number")
+        if problems:
             error = GameError(ErrorCode.SYNTAX, "The turn file's header is wrong: " + "; ".join(problems) + ".")
-            return Outcome(game_id, 0, 0, error=error)
+            return game_id, Outcome(game_id, 0, 0, error=error)
         if turn.header["player"].strip().lower() != email.strip().lower():
             error = GameError(ErrorCode.NOT_A_PLAYER,
                               f"The turn file is for {turn.header['player']}, but it came from {email}.")
-            return Outcome(game_id, 0, 0, error=error)
-        version = int(turn.header["version"]) if "version" in turn.header else None
-        plan = self.orders_plan(email, turn.orders, source, version, turn.header.get("phase"), True)
-        return self._transact(game_id, plan, idempotency_key, context)
+            return game_id, Outcome(game_id, 0, 0, error=error)
+        version = int(version_text) if version_text else None
+        return game_id, self.orders_plan(email, turn.orders, source, version, turn.header.get("phase"), True)
 
     def orders_plan(self, email: str, orders: list[tuple[int, str]], source: str, expected_version: int | None,
                     phase: str | None, turn_file: bool) -> Plan:

@@ -19,9 +19,9 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from benchmarks.longgame import register_games
-from mailgateway.addresses import seat_address
+from pbem.mailroom.addresses import seat_address
 from mailgateway.gateway import Gateway
-from mailgateway.settings import MailSettings
+from pbem.mailroom.settings import MailSettings
 from tests.faults.conftest import scale
 from tests.ops.helpers import PLAYERS, service_at
 

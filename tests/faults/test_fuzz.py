@@ -11,10 +11,10 @@ from email.message import EmailMessage
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from mailgateway.addresses import seat_address
+from pbem.mailroom.addresses import seat_address
 from mailgateway.gateway import Gateway
 from mailgateway.parse import parse_message
-from mailgateway.settings import MailSettings
+from pbem.mailroom.settings import MailSettings
 from pbem.games import catalog
 from pbem.games.base import GameError
 from pbem.games.simulate import play_random

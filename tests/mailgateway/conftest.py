@@ -11,9 +11,9 @@ from email.message import EmailMessage
 
 import pytest
 
-from mailgateway.addresses import seat_address
+from pbem.mailroom.addresses import seat_address
 from mailgateway.gateway import Gateway
-from mailgateway.settings import MailSettings
+from pbem.mailroom.settings import MailSettings
 from pbem.service.service import GameService
 
 SERVICE = "pbem@example.org"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mailgateway.addresses import Target, choose_target, parse_target, seat_address
-from mailgateway.commands import parse_absence, parse_command, parse_new, subject_command
+from pbem.mailroom.addresses import Target, choose_target, parse_target, seat_address
+from pbem.mailroom.commands import parse_absence, parse_command, parse_new, subject_command
 
 
 @pytest.mark.parametrize("line, name", [

@@ -6,8 +6,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from mailgateway.deadlines import deadline_at, hours_for
-from mailgateway.records import Correspondent
+from pbem.mailroom.deadlines import deadline_at, hours_for
+from pbem.mailroom.records import Correspondent
 from tests.mailgateway.conftest import SERVICE, make_mail, text_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
@@ -66,7 +66,7 @@ def test_absence_extends_the_deadline(gw, transport, clock, game):
     clock.advance(hours=50)
     gw.work()
     assert gw.service.game(game).entries[-1]["kind"] == "started"  # nothing played yet
-    assert gw.get(Correspondent.create_id(ANN)).absences == [["2026-01-06", "2026-01-07"]]
+    assert gw.mailroom.clocks.find(Correspondent.create_id(ANN)).absences == [["2026-01-06", "2026-01-07"]]
     clock.advance(hours=48)
     gw.work()
     assert gw.service.game(game).entries[-1]["source"] == "deadline"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mailgateway.addresses import game_address
+from pbem.mailroom.addresses import game_address
 from tests.mailgateway.conftest import SERVICE, address_of, make_mail, text_of
 
 ANN, BOB, EVE = "ann@example.net", "bob@example.com", "eve@evil.example"
@@ -169,8 +169,8 @@ def test_new_game_invitations_and_join_on_the_service_address(gw, transport):
     assert address_of(gw, game_id, BOB) in text_of(replies(transport, BOB)[0])
     assert "has no seat" in text_of(replies(transport, EVE)[0])
     assert not gw.service.game(game_id).joined
-    from mailgateway.records import GameClock
-    assert gw.get(GameClock.create_id(game_id, {})).rules == {"deadline": 12, "policy": "wait"}
+    from pbem.mailroom.records import GameClock
+    assert gw.mailroom.clocks.find(GameClock.create_id(game_id, {})).rules == {"deadline": 12, "policy": "wait"}
 
 
 def test_status_games_history_and_observers(gw, transport, game):
@@ -291,11 +291,11 @@ def test_iso_8859_2_mail_is_answered_with_its_lines_intact(gw, transport):
 
 
 def test_several_lines_changing_one_record_in_one_mail(gw, transport, game):
-    from mailgateway.records import Correspondent, Watchers
+    from pbem.mailroom.records import Correspondent, Watchers
 
     gw.receive(make_mail(EVE, SERVICE, f"language cs\nabsence 2026-02-01 2026-02-03\nlanguage en\n"
                                        f"subscribe {game}\nunsubscribe {game}\nsubscribe {game}"))
     gw.receive(make_mail(EVE, SERVICE, "jazyk cs\nnepřítomnost 2026-03-01 2026-03-02"))
-    person = gw.get(Correspondent.create_id(EVE))
+    person = gw.mailroom.clocks.find(Correspondent.create_id(EVE))
     assert person.language == "cs" and person.absences == [["2026-02-01", "2026-02-03"], ["2026-03-01", "2026-03-02"]]
-    assert gw.get(Watchers.create_id(game)).emails == [EVE]
+    assert gw.mailroom.clocks.find(Watchers.create_id(game)).emails == [EVE]

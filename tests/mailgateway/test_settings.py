@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import mailgateway.settings as module
-from mailgateway.settings import MailSettings
+import pbem.mailroom.settings as module
+from pbem.mailroom.settings import MailSettings
 from pbem.config import ENVIRONMENT
 
 

@@ -11,7 +11,6 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from mailgateway.gateway import Gateway
-from mailgateway.records import Outgoing
 from mailgateway.sender import MaildirTransport, RelayTransport
 from mailgateway.smtp import controller
 from pbem.service.store import Receipt
@@ -112,12 +111,12 @@ def test_451_until_the_result_is_stored_then_250(relay_gw, smtp_server, sink, mo
         with pytest.raises(smtplib.SMTPDataError) as error:
             client.sendmail(ANN, [SERVICE], raw)
         assert error.value.smtp_code == 451
-    assert relay_gw.service.store.receipt("retry-me@example.net") is None
+    assert relay_gw.service.store.receipt("mail:retry-me@example.net") is None
     monkeypatch.setattr(relay_gw.service.store, "save", real_save)
     with smtplib.SMTP("127.0.0.1", smtp_server, timeout=10) as client:
         assert client.sendmail(ANN, [SERVICE], raw) == {}
         assert client.sendmail(ANN, [SERVICE], raw) == {}  # the MTA's duplicate delivery
-    assert relay_gw.service.store.receipt("retry-me@example.net") is not None
+    assert relay_gw.service.store.receipt("mail:retry-me@example.net") is not None
     relay_gw.work()
     relay_gw.work()
     assert len(sink.envelopes) == 1
@@ -140,36 +139,35 @@ def test_crash_after_storing_before_sending_sends_every_reply_once(service, mail
 def test_crash_while_queueing_replies_queues_them_once(service, mail_settings, clock, transport, monkeypatch):
     gw = Gateway(service, mail_settings, clock=clock, transport=transport)
     gw.receive(make_mail(ANN, SERVICE, "help"))
-    real_save = service.store.save
+    def crash(*args, **kwargs):
+        raise RuntimeError("power cut")
 
-    def crash(*aggregates):
-        if any(isinstance(a, Outgoing) for a in aggregates):
-            raise RuntimeError("power cut")
-        return real_save(*aggregates)
-
-    monkeypatch.setattr(service.store, "save", crash)
+    monkeypatch.setattr(gw.mailroom.views, "set_timers", crash)
     with pytest.raises(RuntimeError):
         gw.work()
-    monkeypatch.setattr(service.store, "save", real_save)
+    monkeypatch.undo()
     Gateway(service, mail_settings, clock=clock, transport=transport).work()
     gw.work()
     assert len(transport.to(ANN)) == 1
 
 
-def test_crash_after_a_move_before_the_mail_receipt_replays_the_same_outcome(gw, transport, monkeypatch):
+def test_a_move_and_its_mail_receipt_are_stored_in_one_transaction(gw, transport, monkeypatch):
     game_id = gw.service.create("hidden-pig", [ANN, "bob@example.com"], {}, seed=b"\x02" * 32)
     gw.service.join(game_id, ANN)
     gw.service.join(game_id, "bob@example.com")
     from tests.mailgateway.conftest import address_of
 
     raw = make_mail(ANN, address_of(gw, game_id, ANN), "hold", message_id="<half@example.net>")
-    monkeypatch.setattr(gw, "_finish", lambda *a: (_ for _ in ()).throw(RuntimeError("crash")))
-    with pytest.raises(RuntimeError):
+    before = gw.service.game(game_id).version
+    real_save = gw.service.store.save
+    monkeypatch.setattr(gw.service.store, "save", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
+    with pytest.raises(OSError):
         gw.receive(raw)
-    version = gw.service.game(game_id).version
-    monkeypatch.undo()
-    assert gw.receive(raw) == "processed"  # the MTA retries: the move is not applied twice
-    assert gw.service.game(game_id).version == version
+    monkeypatch.setattr(gw.service.store, "save", real_save)
+    assert gw.service.game(game_id).version == before  # neither the move nor the receipt was stored
+    assert gw.receive(raw) == "processed"  # the MTA retries: the move is applied once
+    assert gw.receive(raw) == "duplicate"
+    assert gw.service.game(game_id).version == before + 1
     gw.work()
     reply = [m for m in transport.to(ANN) if m["In-Reply-To"] == "<half@example.net>"]
     assert len(reply) == 1 and "applied: hold" in reply[0].get_body(("plain",)).get_content()
@@ -186,7 +184,9 @@ def test_relay_retries_with_backoff_and_gives_up_on_5xx(relay_gw, sink, clock):
     clock.advance(seconds=mail_backoff(relay_gw) + 1)
     relay_gw.work()
     assert [e.rcpt_tos for e in sink.envelopes] == [[ANN]]
-    assert relay_gw.sender.pending == {}  # ann's was delivered, bob's given up after the 550
+    assert relay_gw.mailroom.views.waiting() == []  # ann's was delivered, bob's given up after the 550
+    (dead,) = relay_gw.mailroom.dead_letters()
+    assert dead.to == "bob@example.com" and "550" in (dead.error or "")
 
 
 def mail_backoff(gw) -> float:
@@ -197,8 +197,8 @@ def test_relay_down_is_a_temporary_failure(service, mail_settings, clock):
     gw = Gateway(service, mail_settings, clock=clock, transport=RelayTransport("127.0.0.1", free_port(), timeout=2))
     gw.receive(make_mail(ANN, SERVICE, "help"))
     gw.work()
-    (pending,) = [gw.get(i) for i in gw.sender.pending]
-    assert pending.status == "queued" and pending.attempts == 1 and pending.last_error
+    (pending,) = gw.mailroom.views.waiting()
+    assert pending.status == "queued" and pending.attempts == 1 and pending.error
 
 
 def test_maildir_delivery_is_idempotent(tmp_path):
@@ -281,8 +281,8 @@ def test_two_gateway_processes_on_one_store_queue_and_send_each_reply_once(servi
         two = Gateway(other_service, mail_settings, clock=clock, transport=transport)
         for n in range(4):
             (one if n % 2 else two).receive(make_mail(ANN, SERVICE, "help", message_id=f"<two{n}@x>"))
-        one.outbox.feed()
-        two.outbox.feed()
+        one.mailroom.follow()
+        two.mailroom.follow()
         one.sender.send_due()
         two.sender.send_due()
         one.work()

@@ -1,6 +1,6 @@
-"""The gateway's own aggregates, stored in the service's event store. Their topics
-(``mailgateway.records:...``) are stored with every event: keep this module and its class
-names stable."""
+"""The mail side's aggregates, stored in the service's event store: a correspondent's
+preferences, a game's observers and its deadline rules. Their topics are stored with every
+event; they were first stored as ``pbem.mailroom.records:...``, which still resolves here."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
+from eventsourcing.utils import register_topic
 
 
 def mail_uuid(kind: str, key: str) -> UUID:
@@ -85,71 +86,5 @@ class GameClock(Aggregate):
             self.misses[str(missed_seat)] = self.misses.get(str(missed_seat), 0) + 1
 
 
-class Cursor(Aggregate):
-    """A durable position in the notification log (the outbox feeder's)."""
-
-    @staticmethod
-    def create_id(name: str) -> UUID:
-        return mail_uuid("cursor", name)
-
-    @event("Started")
-    def __init__(self, name: str):
-        self.name = name
-        self.position = 0
-
-    @event("Advanced")
-    def advance(self, position: int) -> None:
-        self.position = position
-
-
-class ReplyLog(Aggregate):
-    """When replies went to a sender recently: the per-sender rate limit."""
-
-    @staticmethod
-    def create_id(email: str) -> UUID:
-        return mail_uuid("replies", email)
-
-    @event("Opened")
-    def __init__(self, email: str):
-        self.email = email
-        self.times: list[str] = []
-
-    @event("Replied")
-    def replied(self, time: str, keep_after: str) -> None:
-        self.times = [t for t in self.times if t > keep_after] + [time]
-
-
-class Outgoing(Aggregate):
-    """One outgoing mail, composed in full when queued; sent, retried or given up."""
-
-    @staticmethod
-    def create_id(key: str, to: str, message: str, queued_at: str) -> UUID:
-        return mail_uuid("out", key)
-
-    @event("Queued")
-    def __init__(self, key: str, to: str, message: str, queued_at: str):
-        self.key = key
-        self.to = to
-        self.message = message
-        self.queued_at = queued_at
-        self.status = "queued"
-        self.attempts = 0
-        self.next_try = queued_at
-        self.last_error = ""
-
-    @event("Sent")
-    def sent(self, time: str) -> None:
-        self.status = "sent"
-        self.attempts += 1
-
-    @event("Deferred")
-    def deferred(self, time: str, next_try: str, error: str) -> None:
-        self.attempts += 1
-        self.next_try = next_try
-        self.last_error = error
-
-    @event("Failed")
-    def failed(self, time: str, error: str) -> None:
-        self.status = "failed"
-        self.attempts += 1
-        self.last_error = error
+for _old in (Correspondent, Watchers, GameClock):  # topics of events stored before the move
+    register_topic(f"pbem.mailroom.records:{_old.__qualname__}", _old)

@@ -76,6 +76,14 @@ class NewGame:
 
 
 MAIL_OPTIONS = ("deadline", "reminder", "policy", "robot-after", "lang")
+# Bounds of what a mail may ask for (docs/mail.md, "Limits"): a stored value outside them
+# could stop the scheduler for every game, so they are checked when the line is read.
+HOURS_RANGE = (1, 60 * 24)  # a deadline: 1 hour to 60 days
+REMINDER_RANGE = (0, 60 * 24)
+MISSES_RANGE = (0, 20)
+MAX_ABSENCES = 20  # periods kept per address
+MAX_ABSENCE_DAYS = 366
+MAX_DAYS_AHEAD = 2 * 366  # an absence starts and ends within two years of today
 
 
 def parse_new(args: tuple[str, ...]) -> NewGame:
@@ -105,18 +113,33 @@ def parse_new(args: tuple[str, ...]) -> NewGame:
             if language_of(value) is None:
                 raise ValueError("lang is en or cs")
             mail_options[key] = language_of(value)
-        elif not value.isdigit():
-            raise ValueError(f"{key} takes a whole number of hours (or misses), not {value!r}")
+        else:
+            _check_number(key, value)
     return NewGame(args[0].lower(), tuple(players), options, mail_options)
 
 
-def parse_absence(args: tuple[str, ...]) -> tuple[str, str] | None:
-    """``absence FROM TO`` (ISO dates, inclusive) or ``absence off`` (None)."""
+def _check_number(key: str, value: str) -> None:
+    low, high = MISSES_RANGE if key == "robot-after" else REMINDER_RANGE if key == "reminder" else HOURS_RANGE
+    unit = "misses" if key == "robot-after" else "hours"
+    if not (value.isascii() and value.isdigit() and len(value) <= 6 and low <= int(value) <= high):
+        raise ValueError(f"{key} takes a whole number of {unit} from {low} to {high}, not {value[:20]!r}")
+
+
+def parse_absence(args: tuple[str, ...], today: date | None = None) -> tuple[str, str] | None:
+    """``absence FROM TO`` (ISO dates, inclusive) or ``absence off`` (None). With ``today``
+    both dates must lie within two years of it; a period is at most a year long."""
     if len(args) == 1 and plain(args[0]) in ("off", "none", "zrusit", "konec"):
         return None
     if len(args) != 2:
         raise ValueError("absence YYYY-MM-DD YYYY-MM-DD, or absence off")
-    start, end = (date.fromisoformat(a) for a in args)
+    try:
+        start, end = (date.fromisoformat(a) for a in args if len(a) == 10)
+    except ValueError:
+        raise ValueError("absence YYYY-MM-DD YYYY-MM-DD, or absence off") from None
     if end < start:
         raise ValueError("the absence ends before it starts")
+    if (end - start).days >= MAX_ABSENCE_DAYS:
+        raise ValueError(f"an absence is at most {MAX_ABSENCE_DAYS} days long")
+    if today is not None and (abs((start - today).days) > MAX_DAYS_AHEAD or abs((end - today).days) > MAX_DAYS_AHEAD):
+        raise ValueError("an absence must lie within two years of today")
     return start.isoformat(), end.isoformat()

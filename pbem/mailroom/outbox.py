@@ -1,29 +1,33 @@
-"""The outbox: outgoing mail is derived from stored events, never sent directly.
+"""The outbox: which mails stored events call for. A follower of the event store (``rounds``
+in ``pbem.mailroom.followers``) hands each new notification to ``Outbox.mails_for``: a mail's
+``Receipt`` becomes its reply (and refusal notices), a game's entries become the notices
+(invitation, start, your turn, robot takeover, end, observer updates), a deadline's receipt the
+deadline notice. A mail is queued as a *model* (JSON-plain data); the gateway's sender composes
+its text with the templates when it sends, so a template error makes a dead letter that can be
+retried after the fix, never a lost mail.
 
-The feeder reads the store's notification log from a durable position (a ``Cursor``): a
-``Receipt`` of a processed mail becomes the reply, a game's entries become the notices
-(invitation, start, your turn, robot takeover, end, observer updates). Each notification's
-mails are queued as ``Outgoing`` aggregates in the same transaction that advances the
-cursor, so after a crash every reply is queued exactly once. The sender (``sender.py``)
-delivers them.
+Games are loaded through ``Round``: once per game per round of the follower, however many
+notifications of that game the round handles.
 """
 
 from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from email import policy
 from typing import Any
 
-from eventsourcing.persistence import RecordConflictError
-from jinja2 import TemplateError
-
-from mailgateway import compose
-from mailgateway.addresses import seat_address
-from mailgateway.records import Correspondent, Cursor, GameClock, Outgoing, ReplyLog, Watchers
 from pbem.games.base import GameError
+from pbem.mailroom.addresses import seat_address
+from pbem.mailroom.deadlines import Clocks
+from pbem.mailroom.queue import DROPPED, Mail, MailViews
+from pbem.mailroom.records import Correspondent, GameClock, Watchers
+from pbem.mailroom.settings import MailSettings
 from pbem.service.game import LoadedGame
+from pbem.service.service import GameService
 from pbem.service.store import GameRecord, Receipt
+
+HUMAN_SOURCES = ("email", "turnfile", "deadline")
+log = logging.getLogger("pbem.mail")
 
 
 def topic(cls: type) -> str:
@@ -31,51 +35,40 @@ def topic(cls: type) -> str:
 
 
 TOPICS = [topic(GameRecord.Created), topic(GameRecord.Appended), topic(Receipt.Recorded)]
-HUMAN_SOURCES = ("email", "turnfile", "deadline")
-# Errors of composing (not of the store): the notification is skipped and logged. Store errors
-# propagate, and the same notification is tried again in the next round.
-COMPOSING_ERRORS = (GameError, TemplateError, KeyError, TypeError, ValueError, AttributeError, IndexError)
-log = logging.getLogger("pbem.mail")
 
 
 def when(moment: datetime | None) -> str | None:
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else None
 
 
+class Round:
+    """What one round of a follower has loaded: each game once."""
+
+    def __init__(self, service: GameService):
+        self.service = service
+        self.games: dict[str, LoadedGame] = {}
+
+    def game(self, game_id: str) -> LoadedGame:
+        if game_id not in self.games:
+            self.games[game_id] = self.service.game(game_id)
+        return self.games[game_id]
+
+
 class Outbox:
-    def __init__(self, gateway: Any):
-        self.gateway = gateway
-        self.service = gateway.service
-        self.store = gateway.service.store
-        self.settings = gateway.settings
+    def __init__(self, service: GameService, settings: MailSettings, views: MailViews, clocks: Clocks):
+        self.service = service
+        self.settings = settings
+        self.views = views
+        self.clocks = clocks
+        self.now = clocks.now
+        self.round = Round(service)
+        self.budgets: dict[str, int] = {}  # mails counted against each budget in this round
 
-    # -- feeding ---------------------------------------------------------------------------
-    def feed(self, page_size: int = 100) -> int:
-        """Queue the mails of every new notification; returns how many were queued."""
-        queued = 0
-        cursor = self.gateway.get(Cursor.create_id("feed")) or Cursor("feed")
-        while True:
-            page = self.store.notification_log.select(cursor.position + 1, min(page_size, self.store.log_section_size),
-                                                      topics=TOPICS)
-            if not page:
-                return queued
-            for notification in page:
-                self.reply_logs: dict[str, ReplyLog] = {}
-                event = self.store.mapper.to_domain_event(notification)
-                try:
-                    mails = self.mails_for(event, notification.id)
-                except COMPOSING_ERRORS:  # a bug in a view or template must not stop every later mail
-                    log.exception("no mail for notification %s", notification.id)
-                    mails = []
-                cursor.advance(notification.id)
-                try:
-                    self.store.save(cursor, *mails)
-                except RecordConflictError:  # another gateway process queued these first
-                    log.info("another outbox feeder is running; stopping this round")
-                    return queued
-                queued += sum(1 for m in mails if isinstance(m, Outgoing))
+    def begin(self, round_: Round) -> None:
+        self.round = round_
+        self.budgets = {}
 
-    def mails_for(self, event: Any, position: int) -> list[Any]:
+    def mails_for(self, event: Any, position: int) -> list[Mail]:
         if isinstance(event, Receipt.Recorded):
             return self._for_receipt(event, position)
         if isinstance(event, GameRecord.Created):
@@ -85,25 +78,22 @@ class Outbox:
         return []
 
     # -- building blocks -------------------------------------------------------------------
-    def now(self) -> datetime:
-        return self.gateway.clock()
-
     def language(self, email: str, game_id: str | None = None) -> str:
         """The address's chosen language, else the game's (``new ... lang=cs``), else English."""
-        person = self.gateway.get(Correspondent.create_id(email))
+        person = self.clocks.find(Correspondent.create_id(email))
         if person:
-            return person.language
-        clock = self.gateway.get(GameClock.create_id(game_id, {})) if game_id else None
+            return str(person.language)
+        clock = self.clocks.find(GameClock.create_id(game_id, {})) if game_id else None
         return clock.rules.get("lang", "en") if clock else "en"
 
     def game_block(self, game: LoadedGame, version: int, email: str | None) -> dict[str, Any]:
         seat = game.emails.index(email) if email in game.emails else None
         viewer = email if seat is not None else None
-        summary = self.service.summary(game.id, version, viewer=viewer)
+        summary = self.service.summary(game.id, version, viewer=viewer, game=game)
         base = self.service.settings.base_url
         waiting = []
         for item in summary["waiting_for"]:
-            due = self.gateway.scheduler.deadline(game, version, item["seat"]) if summary["started"] else None
+            due = self.clocks.deadline(game, version, item["seat"]) if summary["started"] else None
             waiting.append({"seat": item["seat"], "name": item["name"], "deadline": when(due)})
         block: dict[str, Any] = {
             "id": game.id, "title": game.spec.title, "version": version, "phase": summary["phase"],
@@ -121,36 +111,35 @@ class Outbox:
             block["address"] = seat_address(self.settings.address, game.id, token)
         return block
 
-    def receipt(self, game_id: str, index: int, size: int) -> dict[str, Any]:
-        proof = self.service.inclusion(game_id, index, size)
+    def receipt(self, game: LoadedGame, index: int, size: int) -> dict[str, Any]:
+        proof = self.service.inclusion(game.id, index, size, game=game)
         return proof | {"keys": [str(key) for key in self.service.keys.verifiers()]}
 
     def queue(self, key: str, to: str, model: dict[str, Any], sender: str | None = None,
               reply: tuple[str | None, tuple[str, ...]] | None = None, attachment: dict[str, Any] | None = None,
-              limited: str | None = None) -> list[Any]:
-        """The aggregates that queue one mail (and count it against the rate limit), or
-        nothing when ``to`` has had too many replies this hour. ``limited`` names the budget:
-        "service" (answers to the service address), "game" (answers to moves) or "notify"
-        (refusal notices), so mail forged in someone's name to one cannot use up the others."""
-        now = self.now()
-        saved: list[Any] = []
-        if limited:
-            logs = getattr(self, "reply_logs", {})
-            budget = f"{to}|{limited}"
-            log = logs.get(budget) or self.gateway.get(ReplyLog.create_id(budget)) or ReplyLog(budget)
-            hour_ago = (now - timedelta(hours=1)).isoformat()
-            if sum(1 for t in log.times if t > hour_ago) >= self.settings.replies_per_hour:
-                return []
-            log.replied(now.isoformat(), hour_ago)
-            if budget not in logs:  # one aggregate per budget per save, however many mails
-                logs[budget] = log
-                saved.append(log)
+              limited: str | None = None) -> list[Mail]:
+        """One mail to queue. ``limited`` names the rate-limit budget: "service" (answers to
+        the service address), "game" (answers to moves) or "notify" (refusal notices), so mail
+        forged in someone's name to one cannot use up the others. Over the limit the mail is
+        kept as "dropped" (visible in the queue) and a line is logged."""
         game_id = (model.get("game") or {}).get("id")
-        model = {"lang": self.language(to, game_id), "service": self.settings.address} | model
         in_reply_to, references = reply or (None, ())
-        msg = compose.build(model, key, to, sender or self.settings.address, now, in_reply_to, references, attachment)
-        text = msg.as_bytes(policy=policy.SMTP).decode("utf-8", "surrogateescape")
-        return saved + [Outgoing(key, to, text, now.isoformat())]
+        model = {"lang": self.language(to, game_id), "service": self.settings.address} | model | {
+            "envelope": {"sender": sender or self.settings.address, "in_reply_to": in_reply_to,
+                         "references": list(references), "attachment": attachment}}
+        budget = limited or ""
+        if limited and self._over_budget(to, budget):
+            log.warning("rate limit: dropped %s to %s (%s budget, %d an hour)", key, to, budget,
+                        self.settings.replies_per_hour)
+            return [Mail(key, to, model, budget, DROPPED)]
+        return [Mail(key, to, model, budget)]
+
+    def _over_budget(self, to: str, budget: str) -> bool:
+        counted = f"{to}|{budget}"
+        if counted not in self.budgets:
+            self.budgets[counted] = self.views.recent(to, budget, self.now() - timedelta(hours=1))
+        self.budgets[counted] += 1
+        return self.budgets[counted] > self.settings.replies_per_hour
 
     def notice(self, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any]) -> list[Any]:
         """A notice to one seat at the game's current version (reminders, missed deadlines)."""
@@ -162,7 +151,7 @@ class Outbox:
 
     # -- invitations and notices from game entries -----------------------------------------
     def _invitations(self, game_id: str, position: int) -> list[Any]:
-        game = self.service.game(game_id)
+        game = self.round.game(game_id)
         mails: list[Any] = []
         for seat, email in enumerate(game.emails):
             block = self.game_block(game, 1, email)
@@ -173,7 +162,7 @@ class Outbox:
 
     def _notices(self, entries: list[dict[str, Any]], position: int) -> list[Any]:
         game_id = entries[0]["game"]
-        game = self.service.game(game_id)
+        game = self.round.game(game_id)
         before, after = entries[0]["index"], entries[-1]["index"] + 1
         kinds = [e["kind"] for e in entries]
         robots = {e["seat"] for e in game.entries[:after] if e["kind"] == "resigned"}
@@ -212,9 +201,9 @@ class Outbox:
                 mails += self.queue(f"n{position}/{seat}/turn", email, {"kind": "turn", "game": block},
                                     sender=block["address"])
         if any(k in kinds for k in ("started", "moved", "resigned", "ended")):
-            watchers = self.gateway.get(Watchers.create_id(game_id))
+            watchers = self.clocks.find(Watchers.create_id(game_id))
             if watchers and watchers.emails:
-                history = self.service.history(game_id)[before:after]
+                history = self.service.history(game_id, game=game)[before:after]
                 lines = [f"{row['index']}: {row['entry']['kind']} " + "; ".join(row["lines"]) for row in history]
                 block = self.game_block(game, after, None)
                 for email in watchers.emails:
@@ -233,7 +222,7 @@ class Outbox:
         return []
 
     def _deadline(self, game_id: str, outcome: dict[str, Any], info: dict[str, Any], position: int) -> list[Any]:
-        game = self.service.game(game_id)
+        game = self.round.game(game_id)
         email = game.emails[info["seat"]]
         version = outcome.get("version") or game.version
         block = self.game_block(game, version, email)
@@ -246,7 +235,7 @@ class Outbox:
         game = None
         if context.get("game"):
             try:
-                game = self.service.game(context["game"])
+                game = self.round.game(context["game"])
             except GameError:
                 game = None
         for n, note in enumerate(context.get("notify") or []):
@@ -268,7 +257,7 @@ class Outbox:
             moved = [r["outcome"] for r in results if r.get("outcome") and r["outcome"]["ok"]
                      and r["outcome"]["version"] > r["outcome"]["version_before"]]
             if moved:
-                attachment = self.receipt(game.id, moved[0]["version_before"], moved[-1]["version"])
+                attachment = self.receipt(game, moved[0]["version_before"], moved[-1]["version"])
                 model["receipt"] = attachment
         sender = model["game"]["address"] if model["game"] else None
         mails += self.queue(f"n{position}/reply", to, model, sender=sender,
@@ -287,14 +276,14 @@ class Outbox:
                 result["games"] = [self._line(game_id, email) for game_id in self.service.game_ids()[-50:]]
             elif action == "status" and not result.get("error"):
                 if result.get("game"):
-                    game = self.service.game(result["game"])
+                    game = self.round.game(result["game"])
                     result["block"] = self.game_block(game, game.version, email)
                 else:
-                    mine = [g for g in self.service.game_ids() if email in self.service.game(g).emails]
+                    mine = [g for g in self.service.game_ids() if email in self.round.game(g).emails]
                     result["games"] = [self._line(game_id, email) for game_id in mine]
             elif action == "history" and not result.get("error"):
-                game = self.service.game(result["game"])
-                rows = self.service.history(game.id, viewer=email if email in game.emails else None)
+                game = self.round.game(result["game"])
+                rows = self.service.history(game.id, viewer=email if email in game.emails else None, game=game)
                 result["lines"] = [
                     f"{row['index']}. {row['entry']['kind']}"
                     + (f" {game.names[row['entry']['seat']]}" if "seat" in row["entry"] else "")
@@ -302,7 +291,7 @@ class Outbox:
                     + (f" ({'; '.join(row['lines'])})" if row["lines"] else "")
                     for row in rows[-40:]]
             elif action in ("template", "invite") and not result.get("error"):
-                game = self.service.game(result["game"])
+                game = self.round.game(result["game"])
                 result["block"] = self.game_block(game, game.version, email)
                 if action == "template" and email in game.emails:
                     result["template"] = self.turn_file(game, game.emails.index(email))
@@ -321,8 +310,8 @@ class Outbox:
         return "\n".join(head) + "\n" + game.spec.turn_template(state, seat, game.names)
 
     def _line(self, game_id: str, email: str) -> dict[str, Any]:
-        game = self.service.game(game_id)
-        summary = self.service.summary(game_id)
+        game = self.round.game(game_id)
+        summary = self.service.summary(game_id, game=game)
         return {"id": game_id, "title": game.spec.title, "phase": summary["phase"], "over": summary["over"],
                 "seats": game.names, "waiting": [w["name"] for w in summary["waiting_for"]],
                 "mine": email in game.emails, "url": f"{self.service.settings.base_url}/games/{game_id}"}

@@ -1,0 +1,124 @@
+"""Deadlines: per game and phase, reminders, absences and the missed-turn policy.
+
+The deadline of a seat that is waited for runs from the game's last change. Rules come from
+the game's ``GameClock`` (set with ``new ... deadline=48``) or the installation's defaults.
+An absence period stops the clock (``deadline_at``). ``Clocks`` looks up a game's rules and a
+player's absences; the scheduler (``pbem.mailroom.scheduler``) keeps the timers. The clock is
+passed in, so tests never sleep.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+from eventsourcing.application import AggregateNotFoundError
+
+from pbem.mailroom.records import Correspondent, GameClock
+from pbem.mailroom.settings import MailSettings
+from pbem.service.game import LoadedGame
+from pbem.service.service import GameService
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def rules_for(clock: GameClock | None, settings: MailSettings) -> dict[str, Any]:
+    rules: dict[str, Any] = {"deadline": settings.deadline_hours, "reminder": settings.reminder_hours,
+                             "policy": settings.policy, "robot-after": settings.robot_after}
+    if clock is not None:
+        rules.update(clock.rules)
+    return rules
+
+
+def hours_for(rules: dict[str, Any], phase: str) -> int:
+    """The deadline in hours for a phase: a ``deadline.WORD`` rule whose WORD occurs in the
+    phase's name wins over the game's ``deadline``."""
+    for key, value in sorted(rules.items()):
+        if key.startswith("deadline.") and key.split(".", 1)[1] and key.split(".", 1)[1] in phase.lower():
+            return int(value)
+    return int(rules.get("deadline") or 0)
+
+
+def deadline_at(since: datetime, hours: int, absences: list[list[str]]) -> datetime | None:
+    """When a turn that began at ``since`` runs out; None without a deadline. The clock stands
+    still during absences: the deadline is the point where ``hours`` of present time have
+    passed, found as a fixed point (an extension may reach into the same or a later absence)."""
+    if hours <= 0:
+        return None
+    periods = [_period(first, last) for first, last in absences]
+    due = since + timedelta(hours=hours)
+    for _ in range(len(periods) + 2):  # each round takes in at least one more period, or stops
+        away = sum((min(end, due) - max(start, since) for start, end in periods
+                    if min(end, due) > max(start, since)), timedelta(0))
+        extended = since + timedelta(hours=hours) + away
+        if extended == due:
+            break
+        due = extended
+    return due
+
+
+def _period(first: str, last: str) -> tuple[datetime, datetime]:
+    start = datetime.combine(date.fromisoformat(first), datetime.min.time(), timezone.utc)
+    end = datetime.combine(date.fromisoformat(last), datetime.min.time(), timezone.utc) + timedelta(days=1)
+    return start, end
+
+
+def reminder_lead(rules: dict[str, Any], hours: int) -> int:
+    """Hours before the deadline that the reminder goes out: the configured lead, but at most
+    a quarter of the deadline and at least one hour, so it never comes with "your turn"; 0 for
+    no reminder."""
+    wanted = int(rules.get("reminder") or 0)
+    if wanted <= 0 or hours < 2:
+        return 0
+    return max(1, min(wanted, hours // 4))
+
+
+def entry_time(game: LoadedGame, version: int) -> datetime:
+    return datetime.fromisoformat(game.entries[version - 1]["time"])
+
+
+def misses(game: LoadedGame, clock: GameClock | None, seat: int) -> int:
+    """Deadlines a seat has missed: default moves played for it, plus misses without one."""
+    played = sum(1 for e in game.entries if e["kind"] == "moved" and e.get("source") == "deadline"
+                 and e.get("seat") == seat)
+    return played + (clock.misses.get(str(seat), 0) if clock else 0)
+
+
+class Clocks:
+    """Reads what deadlines depend on: a game's ``GameClock`` rules and a player's absences."""
+
+    def __init__(self, service: GameService, settings: MailSettings, now: Any = utcnow):
+        self.service = service
+        self.settings = settings
+        self.now = now
+
+    def find(self, aggregate_id: Any) -> Any:
+        try:
+            return self.service.store.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            return None
+
+    def clock_of(self, game_id: str) -> GameClock | None:
+        return self.find(GameClock.create_id(game_id, {}))  # type: ignore[no-any-return]
+
+    def rules(self, game_id: str) -> dict[str, Any]:
+        return rules_for(self.clock_of(game_id), self.settings)
+
+    def absences(self, email: str) -> list[list[str]]:
+        person = self.find(Correspondent.create_id(email))
+        return list(person.absences) if person else []
+
+    def deadline(self, game: LoadedGame, version: int, seat: int) -> datetime | None:
+        """The deadline of ``seat`` at ``version`` (for the text of mails, too)."""
+        if not game.started or seat in game.robots:
+            return None
+        state = self.service.state(game, version)
+        if state is None:
+            return None
+        hours = hours_for(self.rules(game.id), game.spec.phase_label(state))
+        try:
+            return deadline_at(entry_time(game, version), hours, self.absences(game.emails[seat]))
+        except (OverflowError, ValueError):  # a stored absence from before the bounds: no deadline
+            return None

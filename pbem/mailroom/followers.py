@@ -1,0 +1,142 @@
+"""The mail follower of the event store, and the dead letters.
+
+``Mailroom.follow()`` reads the notifications stored after its tracked position (the
+library's tracking table, row "mailroom") and, for each one, queues the mails it calls for and
+sets the timers of the game it changed, in one transaction with the new position. A round
+costs O(new notifications); an idle round is a few indexed queries.
+
+A notification whose mails cannot be built (a bug in a game's view, a missing game) becomes a
+dead letter that names it, logged at ERROR; the follower moves on. ``retry`` builds it again
+(after the fix). Store errors are not the notification's fault: they propagate and the same
+notification is tried in the next round.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from datetime import datetime
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking
+
+from pbem.mailroom.deadlines import Clocks, utcnow
+from pbem.mailroom.outbox import TOPICS, Outbox, Round, topic
+from pbem.mailroom.queue import DEAD, QUEUED, RETRIED, Mail, MailViews, QueuedMail, Timer, views_for
+from pbem.mailroom.records import Correspondent
+from pbem.mailroom.scheduler import Scheduler
+from pbem.mailroom.settings import MailSettings
+from pbem.service.service import GameService
+from pbem.service.store import GameRecord
+
+log = logging.getLogger("pbem.mail")
+FOLLOWER = "mailroom"  # the tracking row of this follower
+ABSENCE_TOPICS = [topic(Correspondent.AbsenceAdded), topic(Correspondent.AbsencesCleared)]
+UNBUILT = "/unbuilt"  # suffix of the key of a notification whose mails could not be built
+
+
+class Mailroom:
+    """The service side of the mail pipeline: follower, timers and dead letters."""
+
+    def __init__(self, service: GameService, settings: MailSettings, clock: Any = utcnow):
+        self.service = service
+        self.settings = settings
+        self.clock = clock
+        self.views = views_for(service.store)
+        self.clocks = Clocks(service, settings, clock)
+        self.outbox = Outbox(service, settings, self.views, self.clocks)
+        self.scheduler = Scheduler(service, self.views, self.clocks, self.outbox)
+
+    # -- following -----------------------------------------------------------------------------
+    def follow(self, page_size: int = 100) -> int:
+        """Handle every notification stored since the tracked position; returns how many."""
+        handled = 0
+        store = self.service.store
+        while True:
+            position = self.views.max_tracking_id(FOLLOWER) or 0
+            page = store.notification_log.select(position + 1, min(page_size, store.log_section_size),
+                                                 topics=TOPICS + ABSENCE_TOPICS)
+            if not page:
+                return handled
+            round_ = Round(self.service)
+            self.outbox.begin(round_)
+            for notification in page:
+                try:
+                    self._handle(notification, round_)
+                except IntegrityError:  # another gateway process recorded this position first
+                    log.info("another follower handled notification %s; this round stops", notification.id)
+                    return handled
+                handled += 1
+
+    def _handle(self, notification: Any, round_: Round) -> None:
+        event = self.service.store.mapper.to_domain_event(notification)
+        now = self.clock()
+        tracking = Tracking(FOLLOWER, notification.id)
+        if isinstance(event, (Correspondent.AbsenceAdded, Correspondent.AbsencesCleared)):
+            self._absences(event)
+            self.views.set_timers([], [], [], now, notification.id, tracking)
+            return
+        try:
+            mails = self.outbox.mails_for(event, notification.id)
+        except PersistenceError:
+            raise
+        except Exception as error:
+            log.error("mail for notification %s could not be built: %r", notification.id, error, exc_info=True)
+            self.views.enqueue([self._unbuilt(notification.id)], now, notification.id, tracking,
+                               error=_describe(error))
+            return
+        games, timers = self._timers(event, round_)
+        self.views.set_timers(games, timers, mails, now, notification.id, tracking)
+
+    def _timers(self, event: Any, round_: Round) -> tuple[list[str], list[Timer]]:
+        if not isinstance(event, (GameRecord.Created, GameRecord.Appended)):
+            return [], []
+        game_id = event.game_id if isinstance(event, GameRecord.Created) else event.entries[0]["game"]
+        try:
+            return [game_id], self.scheduler.timers_for(round_.game(game_id))
+        except PersistenceError:
+            raise
+        except Exception:  # a bad game keeps its old timers; its mails still go out
+            log.exception("deadlines of %s could not be set", game_id)
+            return [], []
+
+    def _absences(self, event: Any) -> None:
+        person = self.clocks.find(event.originator_id)
+        if person is not None:
+            self.scheduler.absences_changed(person.email)
+
+    @staticmethod
+    def _unbuilt(position: int) -> Mail:
+        return Mail(f"n{position}{UNBUILT}", "", {"notification": position}, "", DEAD)
+
+    # -- the rest of a worker round -----------------------------------------------------------
+    def fire(self, now: datetime | None = None) -> int:
+        return self.scheduler.fire(now or self.clock())
+
+    # -- dead letters --------------------------------------------------------------------------
+    def dead_letters(self) -> list[QueuedMail]:
+        return self.views.dead()
+
+    def retry(self, key: str) -> list[str]:
+        """Queue a dead letter again: a mail to send once more, or a notification whose mails
+        are built again. Returns the keys queued."""
+        now = self.clock()
+        letter = self.views.get(key)
+        if letter is None or letter.status != DEAD:
+            return []
+        if not key.endswith(UNBUILT):
+            return [key] if self.views.mark(key, QUEUED, now) else []
+        notification = self.service.store.notification_log.select(letter.source, 1)[0]
+        round_ = Round(self.service)
+        self.outbox.begin(round_)
+        mails = self.outbox.mails_for(self.service.store.mapper.to_domain_event(notification), letter.source)
+        self.views.enqueue(mails, now, letter.source)
+        self.views.mark(key, RETRIED, now)
+        return [mail.key for mail in mails]
+
+
+def _describe(error: BaseException) -> str:
+    """The error and where it happened, for the dead letter (the log has the whole trace)."""
+    frames = traceback.extract_tb(error.__traceback__)[-3:]
+    where = "; ".join(f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno} {frame.name}" for frame in frames)
+    return f"{type(error).__name__}: {error} (at {where})"

@@ -1,0 +1,303 @@
+"""The mail queue and the deadline timers: two small tables kept beside the event store, in the
+same database, written by the mail followers together with their tracking record.
+
+Both are eventsourcing ``TrackingRecorder`` views (the library's projection pattern): the
+follower's position in the store's notification log is a row of the library's tracking
+table, inserted in the same transaction as the rows it led to. A notification is therefore
+turned into mail exactly once, however many gateway processes follow the same database: the
+second one to record the same position gets ``IntegrityError`` and its whole transaction
+(its copies of the mails) is rolled back.
+
+Sending is claimed per row: a claim marks rows ``sending`` with a lease (``next_try``) in one
+statement (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; SQLite has one writer at a time), so two
+senders never hold the same mail. A sender that dies after the relay took a mail and before
+it marked it sent leaves a claim whose lease runs out; the mail is then sent once more, with
+the same Message-ID.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+
+QUEUED, SENDING, SENT, DEAD, RETRIED, DROPPED = "queued", "sending", "sent", "dead", "retried", "dropped"
+MAX_ERROR = 2000  # characters of an error kept with a dead letter
+
+TABLES = [
+    "CREATE TABLE IF NOT EXISTS pbem_mail ("
+    " key TEXT PRIMARY KEY, recipient TEXT NOT NULL, budget TEXT NOT NULL, model TEXT NOT NULL,"
+    " created TEXT NOT NULL, source BIGINT NOT NULL, status TEXT NOT NULL,"
+    " attempts INTEGER NOT NULL DEFAULT 0, next_try TEXT NOT NULL, claimed_by TEXT, error TEXT)",
+    "CREATE INDEX IF NOT EXISTS pbem_mail_due ON pbem_mail (status, next_try)",
+    "CREATE INDEX IF NOT EXISTS pbem_mail_recipient ON pbem_mail (recipient, created)",
+    "CREATE TABLE IF NOT EXISTS pbem_timers ("
+    " game_id TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, version INTEGER NOT NULL,"
+    " email TEXT NOT NULL, since TEXT NOT NULL, hours INTEGER NOT NULL, due TEXT NOT NULL,"
+    " PRIMARY KEY (game_id, seat, kind))",
+    "CREATE INDEX IF NOT EXISTS pbem_timers_due ON pbem_timers (due)",
+    "CREATE INDEX IF NOT EXISTS pbem_timers_email ON pbem_timers (email)",
+]
+
+
+def stamp(moment: datetime) -> str:
+    """A time as stored: UTC, fixed width, so text order is time order."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def unstamp(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True)
+class Mail:
+    """One outgoing mail as queued: who gets it and the model its text is composed from."""
+
+    key: str  # unique: the same key is never queued twice
+    to: str
+    model: dict[str, Any]
+    budget: str = ""  # which rate-limit budget it counts against ("" for none)
+    status: str = "queued"  # or "dropped" (over a rate limit: kept, never sent)
+
+
+@dataclass(frozen=True)
+class QueuedMail:
+    key: str
+    to: str
+    model: dict[str, Any]
+    created: datetime
+    status: str
+    attempts: int
+    source: int
+    error: str | None
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A reminder or a deadline of one seat at one version of a game."""
+
+    game_id: str
+    seat: int
+    kind: str  # "reminder" or "deadline"
+    version: int
+    email: str
+    since: datetime  # when the turn began
+    hours: int  # the deadline's length (a reminder fires ``hours`` before... see scheduler)
+    due: datetime
+
+
+class MailViews:
+    """The SQL of both views, written once with ``%s`` placeholders (psycopg's; SQLite's
+    subclass turns them into ``?``)."""
+
+    claim_lock = ""
+
+    def sql(self, text: str) -> str:
+        return text
+
+    @contextmanager
+    def _transaction(self, commit: bool) -> Iterator[Any]:
+        with self.datastore.transaction(commit=commit) as cursor:  # type: ignore[attr-defined]
+            yield cursor
+
+    def _track(self, cursor: Any, tracking: Tracking | None) -> None:
+        if tracking is not None:
+            self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+
+    # -- mail ------------------------------------------------------------------------------
+    def enqueue(self, mails: Sequence[Mail], now: datetime, source: int, tracking: Tracking | None = None,
+                error: str | None = None) -> None:
+        """Queue mails (a key already queued is left as it is) and, in the same transaction,
+        record the follower's position."""
+        with self._transaction(commit=True) as cursor:
+            self._insert_mails(cursor, mails, now, source, error)
+            self._track(cursor, tracking)
+
+    def _insert_mails(self, cursor: Any, mails: Sequence[Mail], now: datetime, source: int,
+                      error: str | None) -> None:
+        for mail in mails:
+            cursor.execute(self.sql(
+                "INSERT INTO pbem_mail (key, recipient, budget, model, created, source, status, attempts,"
+                " next_try, error) VALUES (%s, %s, %s, %s, %s, %s, %s, 0, %s, %s) ON CONFLICT (key) DO NOTHING"),
+                (mail.key, mail.to, mail.budget, json.dumps(mail.model, sort_keys=True), stamp(now), source,
+                 mail.status, stamp(now), error[:MAX_ERROR] if error else None))
+
+    def recent(self, recipient: str, budget: str, since: datetime) -> int:
+        """Mails queued (or dropped) for ``recipient`` in ``budget`` since a time."""
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql("SELECT COUNT(*) AS n FROM pbem_mail WHERE recipient = %s AND created >= %s"
+                                    " AND budget = %s AND status <> %s"),
+                           (recipient, stamp(since), budget, DROPPED))
+            return int(cursor.fetchone()["n"])
+
+    def claim(self, owner: str, now: datetime, lease_until: datetime, limit: int = 20) -> list[QueuedMail]:
+        """Take up to ``limit`` due mails for sending: queued ones whose time has come, and
+        claims of others whose lease ran out."""
+        with self._transaction(commit=True) as cursor:
+            cursor.execute(self.sql(
+                "UPDATE pbem_mail SET status = %s, claimed_by = %s, next_try = %s WHERE key IN ("
+                " SELECT key FROM pbem_mail WHERE status IN (%s, %s) AND next_try <= %s ORDER BY next_try"
+                f" LIMIT %s{self.claim_lock}) RETURNING key, recipient, model, created, status, attempts, source,"
+                " error"),
+                (SENDING, owner, stamp(lease_until), QUEUED, SENDING, stamp(now), limit))
+            return [self._mail(row) for row in cursor.fetchall()]
+
+    def settle(self, key: str, owner: str, status: str, now: datetime, error: str | None = None,
+               next_try: datetime | None = None) -> bool:
+        """Record what became of a claimed mail; False when the claim was lost meanwhile."""
+        with self._transaction(commit=True) as cursor:
+            cursor.execute(self.sql(
+                "UPDATE pbem_mail SET status = %s, attempts = attempts + 1, error = %s, next_try = %s,"
+                " claimed_by = NULL WHERE key = %s AND claimed_by = %s AND status = %s"),
+                (status, error[:MAX_ERROR] if error else None, stamp(next_try or now), key, owner, SENDING))
+            return _changed(cursor)
+
+    def dead(self, limit: int = 1000) -> list[QueuedMail]:
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql(
+                "SELECT key, recipient, model, created, status, attempts, source, error FROM pbem_mail"
+                " WHERE status = %s ORDER BY created LIMIT %s"), (DEAD, limit))
+            return [self._mail(row) for row in cursor.fetchall()]
+
+    def waiting(self, limit: int = 1000) -> list[QueuedMail]:
+        """Mails not sent yet: queued (maybe after a failed try) or claimed by a sender."""
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql(
+                "SELECT key, recipient, model, created, status, attempts, source, error FROM pbem_mail"
+                " WHERE status IN (%s, %s) ORDER BY created LIMIT %s"), (QUEUED, SENDING, limit))
+            return [self._mail(row) for row in cursor.fetchall()]
+
+    def mark(self, key: str, status: str, now: datetime, from_status: str = DEAD) -> bool:
+        """Move a mail from one status to another (a dead letter to queued or retried)."""
+        with self._transaction(commit=True) as cursor:
+            cursor.execute(self.sql(
+                "UPDATE pbem_mail SET status = %s, attempts = 0, next_try = %s, claimed_by = NULL"
+                " WHERE key = %s AND status = %s"), (status, stamp(now), key, from_status))
+            return _changed(cursor)
+
+    def get(self, key: str) -> QueuedMail | None:
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql(
+                "SELECT key, recipient, model, created, status, attempts, source, error FROM pbem_mail"
+                " WHERE key = %s"), (key,))
+            row = cursor.fetchone()
+            return self._mail(row) if row else None
+
+    def counts(self) -> dict[str, int]:
+        with self._transaction(commit=False) as cursor:
+            cursor.execute("SELECT status, COUNT(*) AS n FROM pbem_mail GROUP BY status")
+            return {row["status"]: int(row["n"]) for row in cursor.fetchall()}
+
+    @staticmethod
+    def _mail(row: Any) -> QueuedMail:
+        return QueuedMail(row["key"], row["recipient"], json.loads(row["model"]), unstamp(row["created"]),
+                          row["status"], int(row["attempts"]), int(row["source"]), row["error"])
+
+    # -- timers ----------------------------------------------------------------------------
+    def set_timers(self, game_ids: Iterable[str], timers: Sequence[Timer], mails: Sequence[Mail], now: datetime,
+                   source: int, tracking: Tracking | None) -> None:
+        """Replace the timers of ``game_ids`` and queue ``mails``, with the follower's position,
+        in one transaction."""
+        with self._transaction(commit=True) as cursor:
+            for game_id in game_ids:
+                cursor.execute(self.sql("DELETE FROM pbem_timers WHERE game_id = %s"), (game_id,))
+            for timer in timers:
+                self._insert_timer(cursor, timer)
+            self._insert_mails(cursor, mails, now, source, None)
+            self._track(cursor, tracking)
+
+    def _insert_timer(self, cursor: Any, timer: Timer) -> None:
+        cursor.execute(self.sql(
+            "INSERT INTO pbem_timers (game_id, seat, kind, version, email, since, hours, due)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (game_id, seat, kind) DO UPDATE SET"
+            " version = excluded.version, email = excluded.email, since = excluded.since,"
+            " hours = excluded.hours, due = excluded.due"),
+            (timer.game_id, timer.seat, timer.kind, timer.version, timer.email, stamp(timer.since), timer.hours,
+             stamp(timer.due)))
+
+    def due_timers(self, now: datetime, limit: int = 50) -> list[Timer]:
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql(
+                "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers"
+                " WHERE due <= %s ORDER BY due LIMIT %s"), (stamp(now), limit))
+            return [self._timer(row) for row in cursor.fetchall()]
+
+    def timers_of(self, email: str) -> list[Timer]:
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql(
+                "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers"
+                " WHERE email = %s"), (email,))
+            return [self._timer(row) for row in cursor.fetchall()]
+
+    def timer(self, game_id: str, seat: int, kind: str) -> Timer | None:
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql(
+                "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers"
+                " WHERE game_id = %s AND seat = %s AND kind = %s"), (game_id, seat, kind))
+            row = cursor.fetchone()
+            return self._timer(row) if row else None
+
+    def move_timers(self, timers: Sequence[Timer]) -> None:
+        """Store new due times (after an absence changed)."""
+        with self._transaction(commit=True) as cursor:
+            for timer in timers:
+                cursor.execute(self.sql(
+                    "UPDATE pbem_timers SET due = %s WHERE game_id = %s AND seat = %s AND kind = %s"
+                    " AND version = %s"), (stamp(timer.due), timer.game_id, timer.seat, timer.kind, timer.version))
+
+    def fired(self, timer: Timer) -> bool:
+        """Remove a timer that has been acted on; False when another process did it first or
+        the game moved on (a newer timer replaced it)."""
+        with self._transaction(commit=True) as cursor:
+            cursor.execute(self.sql(
+                "DELETE FROM pbem_timers WHERE game_id = %s AND seat = %s AND kind = %s AND version = %s"),
+                (timer.game_id, timer.seat, timer.kind, timer.version))
+            return _changed(cursor)
+
+    @staticmethod
+    def _timer(row: Any) -> Timer:
+        return Timer(row["game_id"], int(row["seat"]), row["kind"], int(row["version"]), row["email"],
+                     unstamp(row["since"]), int(row["hours"]), unstamp(row["due"]))
+
+
+def _changed(cursor: Any) -> bool:
+    """Whether the last statement changed a row (eventsourcing wraps SQLite's cursor)."""
+    raw = getattr(cursor, "sqlite_cursor", cursor)
+    return bool(raw.rowcount)
+
+
+class SQLiteMailViews(MailViews, SQLiteTrackingRecorder):
+    def sql(self, text: str) -> str:
+        return text.replace("%s", "?")
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(), *TABLES]
+
+
+def _postgres_views() -> type:
+    """Made on first use: psycopg is only needed by installations on PostgreSQL."""
+    from eventsourcing.postgres import PostgresTrackingRecorder
+    from psycopg.sql import SQL
+
+    class PostgresMailViews(MailViews, PostgresTrackingRecorder):
+        claim_lock = " FOR UPDATE SKIP LOCKED"
+
+        def __init__(self, datastore: Any, **kwargs: Any):
+            super().__init__(datastore, **kwargs)
+            self.sql_create_statements.extend(SQL(statement) for statement in TABLES)  # type: ignore[arg-type]
+
+    return PostgresMailViews
+
+
+def views_for(store: Any) -> MailViews:
+    """The views in the store's own database (so one transaction can hold both)."""
+    factory = store.factory
+    if factory.__class__.__module__.startswith("eventsourcing.postgres"):
+        return factory.tracking_recorder(_postgres_views())  # type: ignore[no-any-return]
+    return factory.tracking_recorder(SQLiteMailViews)  # type: ignore[no-any-return]

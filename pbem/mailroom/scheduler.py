@@ -1,0 +1,150 @@
+"""Deadlines and reminders as timers: the follower sets a game's timers whenever the game
+changes (``timers_for``), and each round fires only the timers that are due (``fire``), so an
+idle round costs one indexed query however many games there are.
+
+Firing is idempotent, so two gateway processes may race for a timer: a deadline's action is a
+game write with its own idempotency key (``deadline:GAME/VERSION/SEAT``, a namespace no mail
+can reach), a reminder is a mail with a unique key. One failing timer is logged and postponed;
+it never stops the others.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem.games.base import GameError
+from pbem.mailroom.deadlines import Clocks, deadline_at, entry_time, hours_for, misses, reminder_lead
+from pbem.mailroom.outbox import Outbox, Round
+from pbem.mailroom.queue import MailViews, Timer
+from pbem.mailroom.records import GameClock
+from pbem.service.game import LoadedGame
+from pbem.service.service import GameService
+
+log = logging.getLogger("pbem.mail")
+RETRY_FAILED_TIMER = timedelta(hours=1)
+
+
+def deadline_key(game_id: str, version: int, seat: int) -> str:
+    return f"deadline:{game_id}/{version}/{seat}"
+
+
+class Scheduler:
+    def __init__(self, service: GameService, views: MailViews, clocks: Clocks, outbox: Outbox):
+        self.service = service
+        self.views = views
+        self.clocks = clocks
+        self.outbox = outbox
+
+    # -- setting timers (the follower) ---------------------------------------------------------
+    def timers_for(self, game: LoadedGame) -> list[Timer]:
+        """The reminder and deadline of every seat the game now waits for."""
+        if not game.started or game.ended:
+            return []
+        state = self.service.state(game)
+        if state is None:
+            return []
+        rules = self.clocks.rules(game.id)
+        hours = hours_for(rules, game.spec.phase_label(state))
+        if hours <= 0:
+            return []
+        since = entry_time(game, game.version)
+        timers: list[Timer] = []
+        for seat in game.spec.to_move(state):
+            if seat in game.robots:
+                continue
+            email = game.emails[seat]
+            due = self._due(since, hours, email)
+            if due is None:
+                continue
+            timers.append(Timer(game.id, seat, "deadline", game.version, email, since, hours, due))
+            lead = reminder_lead(rules, hours)
+            if lead:
+                timers.append(Timer(game.id, seat, "reminder", game.version, email, since, hours,
+                                    due - timedelta(hours=lead)))
+        return timers
+
+    def _due(self, since: datetime, hours: int, email: str) -> datetime | None:
+        try:
+            return deadline_at(since, hours, self.clocks.absences(email))
+        except (OverflowError, ValueError):
+            log.error("absences of %s give no valid deadline; none is set", email)
+            return None
+
+    def absences_changed(self, email: str) -> None:
+        """Move the timers of one player after an absence was added or cleared."""
+        moved = []
+        for timer in self.views.timers_of(email):
+            deadline = self._due(timer.since, timer.hours, email)
+            if deadline is None:
+                continue
+            lead = reminder_lead(self.clocks.rules(timer.game_id), timer.hours)
+            due = deadline - timedelta(hours=lead) if timer.kind == "reminder" else deadline
+            if due != timer.due:
+                moved.append(Timer(timer.game_id, timer.seat, timer.kind, timer.version, email, timer.since,
+                                   timer.hours, due))
+        self.views.move_timers(moved)
+
+    # -- firing --------------------------------------------------------------------------------
+    def fire(self, now: datetime, limit: int = 50) -> int:
+        """Act on every due timer; returns how many were acted on."""
+        done = 0
+        round_ = Round(self.service)
+        for timer in self.views.due_timers(now, limit):
+            try:
+                acted = self._fire(timer, now, round_)
+            except Exception:  # one bad game or timer must not stop the others
+                log.exception("timer %s of %s failed; tried again later", timer.kind, timer.game_id)
+                self.views.move_timers([Timer(timer.game_id, timer.seat, timer.kind, timer.version, timer.email,
+                                              timer.since, timer.hours, now + RETRY_FAILED_TIMER)])
+                continue
+            if self.views.fired(timer) and acted:
+                done += 1
+        return done
+
+    def _fire(self, timer: Timer, now: datetime, round_: Round) -> bool:
+        game = round_.game(timer.game_id)
+        state = self.service.state(game)
+        if game.version != timer.version or game.ended or state is None or timer.seat not in game.spec.to_move(state):
+            return False  # the game moved on; its new timers replace this one
+        self.outbox.begin(round_)
+        if timer.kind == "reminder":
+            due = timer.due + timedelta(hours=reminder_lead(self.clocks.rules(game.id), timer.hours))
+            mails = self.outbox.notice(game, timer.seat, "reminder", {"deadline": due})
+            self.views.enqueue(mails, now, 0)
+            return True
+        return self._missed(game, timer.seat, state, now)
+
+    def _missed(self, game: LoadedGame, seat: int, state: Any, now: datetime) -> bool:
+        clock = self.clocks.clock_of(game.id)
+        rules = self.clocks.rules(game.id)
+        marker = f"deadline/{game.version}/{seat}"
+        if clock and marker in clock.done:
+            return False
+        count = misses(game, clock, seat) + 1
+        limit = int(rules.get("robot-after") or 0)
+        move = game.spec.default_move(state, seat) if rules.get("policy") == "default" else None
+        if move is not None:
+            outcome = self.service.submit(
+                game.id, game.emails[seat], [game.spec.format_move(move)], source="deadline",
+                idempotency_key=deadline_key(game.id, game.version, seat),
+                context={"deadline": {"seat": seat, "misses": count, "limit": limit}})
+            if outcome.ok or outcome.duplicate:
+                if limit and count >= limit:
+                    self._to_robot(game.id, seat)
+                return True
+        clock = clock or GameClock(game.id, {})
+        clock.mark(marker, missed_seat=seat if rules.get("policy") == "default" else None)
+        extra = {"policy": rules.get("policy"), "misses": count, "limit": limit}
+        self.views.enqueue(self.outbox.notice(game, seat, "missed", extra), now, 0)  # unique key: safe to repeat
+        self.service.store.save(clock)
+        if rules.get("policy") == "default" and limit and count >= limit:
+            self._to_robot(game.id, seat)
+        return True
+
+    def _to_robot(self, game_id: str, seat: int) -> None:
+        try:
+            self.service.hand_to_robot(game_id, seat, "missed-turns")
+        except GameError:
+            pass  # already a robot, or the game ended meanwhile
