@@ -3,6 +3,8 @@ client streams mail with retries."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import email
 import json
 import os
@@ -21,6 +23,7 @@ from pathlib import Path
 from benchmarks.longgame import register_games
 from pbem.mailroom.addresses import seat_address
 from mailgateway.gateway import Gateway
+from mailgateway.sender import LEASE_SECONDS
 from pbem.mailroom.settings import MailSettings
 from tests.faults.conftest import scale
 from tests.ops.helpers import PLAYERS, service_at
@@ -209,7 +212,7 @@ def test_kill_9_of_the_gateway_loses_and_doubles_nothing(tmp_path):
     moved = [e for e in game.entries if e["kind"] == "moved"]
     assert len(moved) == count and all(e["source"] == "email" for e in moved)
     for number in range(count):
-        assert svc.store.receipt(f"fault-{number}@client.example") is not None
+        assert svc.store.receipt(f"mail:fault-{number}@client.example") is not None
 
     # every reply is sent: finish the last round in-process, then look in the maildir
     sent = []
@@ -218,8 +221,10 @@ def test_kill_9_of_the_gateway_loses_and_doubles_nothing(tmp_path):
         def send(self, key, to, message):
             sent.append(message)
 
+    # a killed process's claims run out after the lease; then another sender sends them
+    later = datetime.now(timezone.utc) + timedelta(seconds=LEASE_SECONDS + 1)
     drain = Gateway(svc, MailSettings(address=SERVICE, maildir=home / "maildir", replies_per_hour=1_000_000),
-                    transport=Memory())
+                    transport=Memory(), clock=lambda: later)
     drain.work()
     mails = [email.message_from_bytes(p.read_bytes(), policy=policy.default)
              for p in (home / "maildir" / "new").glob("*")]

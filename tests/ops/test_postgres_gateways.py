@@ -68,7 +68,7 @@ def test_two_gateways_one_database_one_game(tmp_path, postgres_url):
     assert len(moved) == MAILS and game.version == start + MAILS
     assert [e["index"] for e in game.entries] == list(range(game.version))
     for number in range(MAILS):
-        assert svc.store.receipt(f"pg-{number}@client.example") is not None
+        assert svc.store.receipt(f"mail:pg-{number}@client.example") is not None
     verify_bytes(export_bytes(svc.export(game_id)))
 
     replies = [email.message_from_bytes(path.read_bytes(), policy=policy.default)
