@@ -241,10 +241,12 @@ def _bare_rate(mails) -> float:
         bare.stop()
 
 
-def _gateway_rate(work: Path, database_url: str | None, count: int) -> tuple[float, list]:
+def _gateway_rate(work: Path, database_url: str | None, count: int) -> tuple[float, float, list]:
+    """Mails per second in (SMTP, parsed, decided, stored and signed with the reply intent, 250),
+    and mails per second through the follower afterwards (replies and notices queued)."""
     from mailgateway.gateway import Gateway
-    from pbem.mailroom.settings import MailSettings
     from mailgateway.smtp import controller
+    from pbem.mailroom.settings import MailSettings
 
     class Keep:
         def send(self, key, to, message):
@@ -257,7 +259,7 @@ def _gateway_rate(work: Path, database_url: str | None, count: int) -> tuple[flo
     version = svc.game(game_id).version
     gw = Gateway(svc, MailSettings(address=SERVICE, maildir=work / "maildir", replies_per_hour=10 ** 9),
                  transport=Keep())
-    gw.outbox.feed()
+    gw.mailroom.follow()
     mails = _hold_mails(svc, game_id, count)
     port = _free_port()
     server = controller(gw, "127.0.0.1", port)
@@ -265,37 +267,113 @@ def _gateway_rate(work: Path, database_url: str | None, count: int) -> tuple[flo
     try:
         received = _stream(port, mails)
         start = time.perf_counter()
-        queued = gw.outbox.feed()
-        feeding = time.perf_counter() - start
+        followed = gw.mailroom.follow()
+        following = time.perf_counter() - start
     finally:
         server.stop()
+        server.handler.close()
     moved = svc.game(game_id).version - version
     svc.close()
-    if moved != count or queued < count:
-        raise RuntimeError(f"mail benchmark: {moved} moves and {queued} queued mails for {count} mails")
-    return count / (received + feeding), mails
+    if moved != count or followed < count:
+        raise RuntimeError(f"mail benchmark: {moved} moves and {followed} notifications for {count} mails")
+    return count / received, count / following, mails
+
+
+def _move_and_floor(work: Path, count: int) -> tuple[float, float]:
+    """Seconds per move through the service, and its floor in the same run: one SQLite append
+    and commit of an event of the same size plus one Ed25519 signature."""
+    from eventsourcing.domain import Aggregate, event
+
+    from pbem.ledger.notes import Checkpoint, sign_checkpoint
+
+    svc = service_at(work)
+    game_id = svc.create("long-pig", PLAYERS, {"rounds": "1000000"}, seed=b"\x0d" * 32)
+    for player in PLAYERS:
+        svc.join(game_id, player)
+    game = svc.game(game_id)
+    seat = game.spec.to_move(svc.state(game))[0]
+    start = time.perf_counter()
+    for number in range(count):
+        svc.submit(game_id, PLAYERS[(seat + number) % 2], ["hold"], source="email", idempotency_key=f"m{number}")
+    per_move = (time.perf_counter() - start) / count
+    entry = svc.game(game_id).entries[-1]
+
+    class Floor(Aggregate):
+        @event("Made")
+        def __init__(self, entry: dict) -> None:
+            self.entries = [entry]
+
+        @event("Added")
+        def add(self, entry: dict, note: str) -> None:
+            self.entries.append(entry)
+
+    floor = Floor(entry)
+    svc.store.save(floor)
+    signer = svc.keys.signer()
+    start = time.perf_counter()
+    for number in range(count):
+        note = sign_checkpoint(Checkpoint("floor", number + 1, bytes(32)), signer)
+        floor.add(entry, note)
+        svc.store.save(floor)
+    per_floor = (time.perf_counter() - start) / count
+    svc.close()
+    return per_move, per_floor
+
+
+def _idle_round(work: Path, games: int) -> float:
+    """Seconds of one idle worker round (follow, fire timers, send) over a store of finished games."""
+    from mailgateway.gateway import Gateway
+    from pbem.mailroom.settings import MailSettings
+
+    class Keep:
+        def send(self, key, to, message):
+            pass
+
+    svc = service_at(work)
+    for number in range(games):
+        game_id = svc.create("hidden-pig", PLAYERS, {}, seed=bytes([number % 256]) * 32)
+        for player in PLAYERS:
+            svc.join(game_id, player)
+        svc.resign(game_id, PLAYERS[0])  # the robot plays it to the end
+    gw = Gateway(svc, MailSettings(address=SERVICE, maildir=work / "maildir", replies_per_hour=10 ** 9),
+                 transport=Keep())
+    gw.work()
+    gw.work()
+    seconds = per_call(gw.work, budget=0.5, min_runs=20)
+    svc.close()
+    return seconds
 
 
 def mail(work: Path, quick: bool) -> list[Row]:
     register_games()
-    count = 30 if quick else 400
+    count = 60 if quick else 400
     rows = []
-    targets: list[tuple[str, str | None, Callable[[], None] | None]] = [("SQLite", None, None)]
+    targets: list[tuple[str, str | None]] = [("SQLite", None)]
     database = _postgres_database()
     if database:
-        targets.append(("PostgreSQL", database[0], database[1]))
+        targets.append(("PostgreSQL", database[0]))
     try:
-        for label, url, _ in targets:
-            rate, mails = _gateway_rate(work / label, url, count)
+        for label, url in targets:
+            rate, following, mails = _gateway_rate(work / label, url, count)
             bare = _bare_rate(mails)
-            rows.append(Row("mail", f"mail in -> stored, signed, reply queued ({label}) vs bare aiosmtpd",
-                            f"{count} mails, 1 connection", f"{rate:,.1f} mails/s", f"{bare:,.0f} mails/s",
-                            bare / rate, "bare mails/s / pbem mails/s"))
+            rows.append(Row("mail", f"mail in -> decided, stored, signed, reply intent queued, 250 ({label}) "
+                                    "vs bare aiosmtpd", f"{count} move mails, 1 connection", f"{rate:,.0f} mails/s",
+                            f"{bare:,.0f} mails/s", bare / rate, "bare mails/s / pbem mails/s"))
+            rows.append(Row("mail", f"follower: replies and notices queued ({label}) vs mails in",
+                            f"{count} move mails", f"{following:,.0f} mails/s", f"{rate:,.0f} mails/s",
+                            rate / following, "in mails/s / followed mails/s"))
     finally:
         if database:
             database[1]()
     if not database:
         rows.append(Row("mail", "PostgreSQL: not reachable on 127.0.0.1:5432, not measured", "-", "-", "-", 0.0, "-"))
+    per_move, per_floor = _move_and_floor(work / "floor", 50 if quick else 300)
+    rows.append(Row("mail", "a move through the service vs its floor (SQLite append+commit + Ed25519 signature)",
+                    "long-pig, SQLite", ms(per_move), ms(per_floor), per_move / per_floor, "move / floor"))
+    small, large = (10, 40) if quick else (100, 1000)
+    idle_small, idle_large = _idle_round(work / "idle-small", small), _idle_round(work / "idle-large", large)
+    rows.append(Row("mail", f"idle worker round, {large} vs {small} finished games", "SQLite", ms(idle_large),
+                    ms(idle_small), idle_large / idle_small, f"{large} games / {small} games"))
     return rows
 
 

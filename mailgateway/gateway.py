@@ -67,9 +67,6 @@ class Gateway:
         if target is None:
             log.info("ignored %s: not addressed to us", inbound.key)
             return "ignored"
-        if self.desk.seen(inbound.key):
-            log_mail(inbound.key, "duplicate")
-            return "duplicate"
         status = self.desk.handle(self.letter(inbound, raw, target.game_id, target.token))
         log_mail(inbound.key, status, target.game_id)
         return status
