@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -22,12 +23,14 @@ from mailgateway.sender import Sender, Transport, transport_for
 from pbem.logs import log_mail
 from pbem.mailroom.addresses import choose_target, parse_target
 from pbem.mailroom.deadlines import utcnow
-from pbem.mailroom.desk import Letter, MailDesk
+from pbem.mailroom.desk import TEMPORARY, Letter, MailDesk
 from pbem.mailroom.followers import Mailroom
 from pbem.mailroom.settings import MailSettings
 from pbem.service.service import GameService
 
 log = logging.getLogger("pbem.mail")
+INTERNAL_ERROR = ("This mail could not be processed because of an error in the server (it is logged for the "
+                  "operator); nothing was applied. Please try again later or in other words.")
 
 
 class Gateway:
@@ -67,7 +70,14 @@ class Gateway:
         if target is None:
             log.info("ignored %s: not addressed to us", inbound.key)
             return "ignored"
-        status = self.desk.handle(self.letter(inbound, raw, target.game_id, target.token))
+        letter = self.letter(inbound, raw, target.game_id, target.token)
+        try:
+            status = self.desk.handle(letter)
+        except TEMPORARY:
+            raise  # the store is down or busy: the MTA delivers again later
+        except Exception:  # a mail's content hit a bug: answer it, never ask for the same mail again
+            log.exception("mail %s could not be processed; answered with an error", inbound.key)
+            status = self.desk.handle(replace(letter, lines=(), turn_file=None, refusal=INTERNAL_ERROR))
         log_mail(inbound.key, status, target.game_id)
         return status
 
@@ -77,4 +87,5 @@ class Gateway:
             dkim = dkim_aligned(raw, inbound.sender, self.dnsfunc)
         return Letter(key=inbound.key, sender=inbound.sender, game_id=game_id, token=token, lines=inbound.lines,
                       turn_file=inbound.turn_file, subject=inbound.subject, message_id=inbound.message_id,
-                      references=inbound.references, dkim=dkim, too_large=inbound.too_large, size=inbound.size)
+                      references=inbound.references, dkim=dkim, too_large=inbound.too_large, size=inbound.size,
+                      refusal=inbound.refusal)

@@ -23,6 +23,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "absence": ("absence", "away", "nepritomnost", "dovolena"),
     "resign": ("resign", "vzdat", "vzdavam"),
     "template": ("template", "turnfile", "sablona", "formular"),
+    "confirm": ("confirm", "potvrdit", "potvrzuji"),
 }
 LOOKUP = {word: name for name, words in KEYWORDS.items() for word in words}
 # commands that make sense on a seat's private address, besides the game's own commands
@@ -82,6 +83,7 @@ HOURS_RANGE = (1, 60 * 24)  # a deadline: 1 hour to 60 days
 REMINDER_RANGE = (0, 60 * 24)
 MISSES_RANGE = (0, 20)
 MAX_ABSENCES = 20  # periods kept per address
+MAX_NEW_PER_DAY = 10  # games one address may create by mail in a day
 MAX_ABSENCE_DAYS = 366
 MAX_DAYS_AHEAD = 2 * 366  # an absence starts and ends within two years of today
 

@@ -10,25 +10,32 @@ A repeated Message-ID finds its receipt and changes nothing.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from eventsourcing.persistence import RecordConflictError
+from eventsourcing.persistence import PersistenceError, RecordConflictError
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
-from pbem.mailroom.records import Correspondent, GameClock, Watchers
+from pbem.mailroom.records import Confirmation, Correspondent, GameClock, Watchers
 from pbem.mailroom.settings import MailSettings
 from pbem.service.outcome import Outcome
 from pbem.service.service import GameService, Work
 from pbem.service.store import Receipt
 
 log = logging.getLogger("pbem.mail")
+# Failures that say nothing about a mail: the store or the disk. Only these make the gateway
+# answer 451 (exit 75); anything a mail's content causes gets an answer instead (a permanent
+# problem is never a temporary failure, RFC 5321).
+TEMPORARY = (PersistenceError, OSError, RuntimeError)
 MAX_ATTEMPTS = 10
+STANDING = ("language", "absence", "subscribe", "unsubscribe")  # confirmed when sent to the service address
+CONFIRM_WITHIN = timedelta(days=7)
 MAIL_KEY_PREFIX = "mail:"  # receipts of mails; internal keys (deadlines) use other prefixes
 
 
@@ -54,6 +61,7 @@ class Letter:
     dkim: bool | None = None  # None: not checked
     too_large: bool = False
     size: int = 0
+    refusal: str | None = None  # the whole mail is refused, for this reason
     notes: dict[str, Any] = field(default_factory=dict)  # extra context for the reply
 
 
@@ -77,8 +85,8 @@ class MailDesk:
         caller answers "try again later"); everything about the mail's content is an answer."""
         key = receipt_key(letter.key)
         for _ in range(MAX_ATTEMPTS):
-            if self.service.store.receipt(key) is not None:
-                return "duplicate"
+            # No look-up first: the receipt's id is unique, so a second delivery fails to
+            # save and is recognised then (a new mail, the common case, saves one query).
             work = Work(self.service, key)
             context: dict[str, Any] = {
                 "reply_to": letter.sender, "message_id": letter.message_id, "references": list(letter.references),
@@ -87,6 +95,8 @@ class MailDesk:
             }
             if letter.too_large:
                 results = [{"action": "too-large", "size": letter.size, "limit": self.settings.max_bytes}]
+            elif letter.refusal:
+                results = [{"action": "mail", "error": error_dict(ValueError(letter.refusal))}]
             elif letter.game_id is None:
                 results = self._global(letter, work)
             else:
@@ -95,7 +105,9 @@ class MailDesk:
             try:
                 work.commit()
             except RecordConflictError:
-                continue  # another process saved first (the same mail, or a move in the game): again
+                if self.seen(letter.key):
+                    return "duplicate"
+                continue  # another process moved in the game first: plan again on the new state
             return "processed"
         raise RuntimeError(f"could not store the receipt of {letter.key}")
 
@@ -124,8 +136,11 @@ class MailDesk:
             return result
         if name == "new":
             return result | self._new(sender, command, work)
-        if name in ("language", "absence"):
-            return result | self._preference(sender, command, work)
+        if name == "confirm":
+            return result | self._confirm(sender, command, work)
+        if name in STANDING:
+            self._check_standing(sender, command, work)
+            return result | {"action": "confirm", "token": self._ask(sender, command, work)}
         if not args:  # the rest name a game
             if name == "status":
                 return result
@@ -134,21 +149,63 @@ class MailDesk:
         result["game"] = game.id
         if name in ("status", "history"):
             return result
-        if name in ("subscribe", "unsubscribe"):
-            getattr(self._watchers(work, game.id), name)(sender)
-            return result
         if name in ("join", "template"):
             game.seat_of(sender)  # refuses a non-player; the reply goes to the registered address
             return result | {"action": "invite"}
         raise ValueError(f"send {name!r} to your private address for game {game.id}")
 
+    # -- confirmations: standing commands sent to the service address ----------------------
+    def _check_standing(self, sender: str, command: cmd.Command, work: Work) -> None:
+        """Refuse at once what would be refused on confirmation (a wrong date, no such game)."""
+        if command.name == "language" and (not command.args or cmd.language_of(command.args[0]) is None):
+            raise ValueError("language en or language cs")
+        if command.name == "absence":
+            cmd.parse_absence(command.args, self.clock().date())
+        if command.name in ("subscribe", "unsubscribe"):
+            if not command.args:
+                raise ValueError(f"say which game: {command.name} GAME")
+            work.batch(command.args[0].lower())
+
+    def _ask(self, sender: str, command: cmd.Command, work: Work) -> str:
+        token = secrets.token_hex(6)
+        work.add(Confirmation(token, sender, command.text, self.clock().isoformat()))
+        return token
+
+    def _confirm(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:
+        token = command.args[0].strip().lower() if command.args else ""
+        asked = work.find(Confirmation.create_id(token)) if token.isascii() and token.isalnum() else None
+        too_old = (self.clock() - CONFIRM_WITHIN).isoformat()
+        if asked is None or asked.email != sender or asked.used or asked.asked < too_old:
+            raise ValueError("no such confirmation for your address (it is used up, older than a week, or "
+                             "the token is wrong)")
+        asked.confirm(self.clock().isoformat())
+        work.add(asked)
+        confirmed = cmd.parse_command(asked.command)
+        assert confirmed is not None  # it was parsed when it was asked
+        return {"confirmed": asked.command, "action": confirmed.name} | self._standing(sender, confirmed, work)
+
+    def _standing(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:
+        if command.name in ("subscribe", "unsubscribe"):
+            game_id = work.batch(command.args[0].lower()).game.id
+            getattr(self._watchers(work, game_id), command.name)(sender)
+            return {"game": game_id}
+        return self._preference(sender, command, work)
+
     def _new(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:
         new = cmd.parse_new(command.args)
+        self.service.checked_new(new.game_type, new.players, new.options)  # the game's own refusals first
+        if sender not in new.players:
+            raise ValueError("a game is created by one of its players: put your own address among them")
+        person = work.aggregate(Correspondent.create_id(sender), lambda: Correspondent(sender))
+        now = self.clock()
+        day_ago = (now - timedelta(days=1)).isoformat()
+        if person.games_created_since(day_ago) >= cmd.MAX_NEW_PER_DAY:
+            raise ValueError(f"at most {cmd.MAX_NEW_PER_DAY} new games a day per address; try again tomorrow")
         rules: dict[str, Any] = {k: (v if k in ("policy", "lang") else int(v)) for k, v in new.mail_options.items()}
         game_id = self.service.new_game(work, new.game_type, new.players, new.options)
-        creator = work.find(Correspondent.create_id(sender))
-        if "lang" not in rules and creator is not None and creator.language != "en":
-            rules["lang"] = creator.language  # invitations in the creator's language
+        person.created_game(now.isoformat(), day_ago)
+        if "lang" not in rules and person.language != "en":
+            rules["lang"] = person.language  # invitations in the creator's language
         if rules:
             work.add(GameClock(game_id, rules))
         return {"game": game_id, "players": list(new.players), "rules": new.mail_options}

@@ -27,6 +27,7 @@ class Correspondent(Aggregate):
         self.email = email
         self.language = "en"
         self.absences: list[list[str]] = []  # [[first day, last day], ...] ISO dates
+        self.created: list[str] = []  # when this address created games by mail (last day)
 
     @event("LanguageChosen")
     def choose_language(self, language: str) -> None:
@@ -39,6 +40,36 @@ class Correspondent(Aggregate):
     @event("AbsencesCleared")
     def clear_absences(self) -> None:
         self.absences = []
+
+    @event("GameCreated")
+    def created_game(self, time: str, keep_after: str) -> None:
+        """A game this address created by mail (counted against the daily limit)."""
+        self.created = [t for t in self.created if t > keep_after] + [time]
+
+    def games_created_since(self, time: str) -> int:
+        return sum(1 for t in self.created if t > time)
+
+
+class Confirmation(Aggregate):
+    """A command sent to the service address that changes someone's standing (language,
+    absence, subscriptions): it runs only when the address replies ``confirm TOKEN``, so a
+    forged From cannot change another person's settings."""
+
+    @staticmethod
+    def create_id(token: str) -> UUID:
+        return mail_uuid("confirm", token)
+
+    @event("Asked")
+    def __init__(self, token: str, email: str, command: str, asked: str):
+        self.token = token
+        self.email = email
+        self.command = command
+        self.asked = asked
+        self.used = False
+
+    @event("Confirmed")
+    def confirm(self, time: str) -> None:
+        self.used = True
 
 
 class Watchers(Aggregate):

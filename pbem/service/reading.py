@@ -169,7 +169,8 @@ class GameReader:
         """The seat a token belongs to, or None (compared in constant time)."""
         game = game or self.game(game_id)
         for seat in range(len(game.names)):
-            if hmac.compare_digest(self.seat_token(game_id, seat), token.strip().lower()):
+            # bytes: compare_digest refuses str holding non-ASCII, and a token is any text a mail holds
+            if hmac.compare_digest(self.seat_token(game_id, seat).encode(), token.strip().lower().encode()):
                 return seat
         return None
 

@@ -177,7 +177,7 @@ class GameService(GameReader):
         repeated request returns the game the first one created."""
         if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
             return receipt.game_id
-        spec, emails, normalized = self._checked_new(game_type, players, options)
+        spec, emails, normalized = self.checked_new(game_type, players, options)
         server_seed = seed if seed is not None else new_seed()
         for _ in range(MAX_SAVE_ATTEMPTS):
             game_id = f"{spec.name}-{secrets.token_hex(4)}"
@@ -200,12 +200,12 @@ class GameService(GameReader):
     def new_game(self, work: Work, game_type: str, players: Sequence[str], options: dict[str, str] | None) -> str:
         """A new game as part of ``work`` (a mail's transaction); returns its id. A clash of
         the random id with an existing game fails the whole save, which is then retried."""
-        spec, emails, normalized = self._checked_new(game_type, players, options)
+        spec, emails, normalized = self.checked_new(game_type, players, options)
         game_id = f"{spec.name}-{secrets.token_hex(4)}"
         work.add(self._new_record(spec, game_id, emails, normalized, new_seed(), False))
         return game_id
 
-    def _checked_new(self, game_type: str, players: Sequence[str],
+    def checked_new(self, game_type: str, players: Sequence[str],
                      options: dict[str, str] | None) -> tuple[Any, list[str], dict[str, Any]]:
         spec = get_spec(game_type)
         emails = [p.strip().lower() for p in players]

@@ -101,3 +101,18 @@ def gw(service, mail_settings, clock, transport) -> Gateway:
 def address_of(gw: Gateway, game_id: str, player: str) -> str:
     game = gw.service.game(game_id)
     return seat_address(SERVICE, game_id, gw.service.seat_token(game_id, game.emails.index(player)))
+
+
+def confirmed(gw: Gateway, transport: Memory, sender: str, body: str) -> None:
+    """Send standing commands to the service address and answer every confirmation they ask
+    for, as their real owner would (docs/mail.md, "Confirmations")."""
+    import re
+
+    gw.receive(make_mail(sender, SERVICE, body))
+    gw.work()
+    asked = [m for m in transport.to(sender) if m["In-Reply-To"]][-1]
+    tokens = re.findall(r"^ +(?:confirm|potvrdit) ([0-9a-f]{12})\s*$", asked.get_body(("plain",)).get_content(),
+                        re.MULTILINE)
+    assert tokens, "the reply asks for a confirmation"
+    gw.receive(make_mail(sender, SERVICE, "\n".join(f"confirm {token}" for token in tokens)))
+    gw.work()

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.mailroom.deadlines import deadline_at, hours_for
 from pbem.mailroom.records import Correspondent
-from tests.mailgateway.conftest import SERVICE, make_mail, text_of
+from tests.mailgateway.conftest import confirmed, SERVICE, make_mail, text_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
@@ -61,8 +61,7 @@ def test_reminder_once_then_default_move_then_robot_after_two_misses(gw, transpo
 
 
 def test_absence_extends_the_deadline(gw, transport, clock, game):
-    gw.receive(make_mail(ANN, SERVICE, "nepřítomnost 2026-01-06 2026-01-07"))
-    gw.work()
+    confirmed(gw, transport, ANN, "nepřítomnost 2026-01-06 2026-01-07")
     clock.advance(hours=50)
     gw.work()
     assert gw.service.game(game).entries[-1]["kind"] == "started"  # nothing played yet

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pbem.mailroom.addresses import game_address
-from tests.mailgateway.conftest import SERVICE, address_of, make_mail, text_of
+from tests.mailgateway.conftest import confirmed, SERVICE, address_of, make_mail, text_of
 
 ANN, BOB, EVE = "ann@example.net", "bob@example.com", "eve@evil.example"
 MESSAGES = Path(__file__).parent / "messages"
@@ -31,12 +31,14 @@ def replies(transport, to):
 
 def test_help_and_catalog_in_english_and_czech(gw, transport):
     gw.receive(make_mail(ANN, SERVICE, "help\ncatalog"))
-    gw.receive(make_mail(BOB, SERVICE, "jazyk cs\nkatalog\nxyz"))
+    confirmed(gw, transport, BOB, "jazyk cs")
+    gw.receive(make_mail(BOB, SERVICE, "katalog\nxyz"))
     gw.work()
     english = text_of(replies(transport, ANN)[0])
     assert "new GAME" in english and "hidden-pig: Hidden Pig (test game) (2-4 players)" in english
-    czech = text_of(replies(transport, BOB)[0])
-    assert "Jazyk nastaven: cs" in czech and "hidden-pig: Hidden Pig" in czech and "Toto není příkaz" in czech
+    assert "Jazyk nastaven: cs" in text_of(replies(transport, BOB)[1])
+    czech = text_of(replies(transport, BOB)[2])
+    assert "hidden-pig: Hidden Pig" in czech and "Toto není příkaz" in czech
 
 
 def test_empty_mail_uses_the_subject_or_gets_help(gw, transport):
@@ -174,11 +176,13 @@ def test_new_game_invitations_and_join_on_the_service_address(gw, transport):
 
 
 def test_status_games_history_and_observers(gw, transport, game):
-    gw.receive(make_mail(EVE, SERVICE, f"subscribe {game}\ngames\nhistory {game}"))
+    confirmed(gw, transport, EVE, f"subscribe {game}")
+    gw.receive(make_mail(EVE, SERVICE, f"games\nhistory {game}"))
     gw.receive(make_mail(ANN, SERVICE, "status"))
     gw.work()
-    eve = text_of(replies(transport, EVE)[0])
-    assert f"You now follow game {game}" in eve and "started" in eve and game in eve
+    assert f"You now follow game {game}" in text_of(replies(transport, EVE)[1])
+    eve = text_of(replies(transport, EVE)[2])
+    assert "started" in eve and game in eve
     assert "(yours)" in text_of(replies(transport, ANN)[0])
     transport.clear()
     gw.receive(make_mail(ANN, address_of(gw, game, ANN), "hold"))
@@ -272,8 +276,8 @@ def test_unsubscribe_stops_observer_mail(gw, transport, game):
 
 
 def test_invitations_in_the_creators_language_unless_the_player_chose_one(gw, transport):
-    gw.receive(make_mail(ANN, SERVICE, "jazyk cs"))
-    gw.receive(make_mail(EVE, SERVICE, "language en"))
+    confirmed(gw, transport, ANN, "jazyk cs")
+    confirmed(gw, transport, EVE, "language en")
     gw.receive(make_mail(ANN, SERVICE, f"nová hidden-pig {ANN} {BOB} {EVE}"))
     gw.work()
     assert "pozvánka" in [m for m in transport.to(BOB) if not m["In-Reply-To"]][0]["Subject"]
@@ -293,9 +297,9 @@ def test_iso_8859_2_mail_is_answered_with_its_lines_intact(gw, transport):
 def test_several_lines_changing_one_record_in_one_mail(gw, transport, game):
     from pbem.mailroom.records import Correspondent, Watchers
 
-    gw.receive(make_mail(EVE, SERVICE, f"language cs\nabsence 2026-02-01 2026-02-03\nlanguage en\n"
-                                       f"subscribe {game}\nunsubscribe {game}\nsubscribe {game}"))
-    gw.receive(make_mail(EVE, SERVICE, "jazyk cs\nnepřítomnost 2026-03-01 2026-03-02"))
+    confirmed(gw, transport, EVE, f"language cs\nabsence 2026-02-01 2026-02-03\nlanguage en\n"
+                                  f"subscribe {game}\nunsubscribe {game}\nsubscribe {game}")
+    confirmed(gw, transport, EVE, "jazyk cs\nnepřítomnost 2026-03-01 2026-03-02")
     person = gw.mailroom.clocks.find(Correspondent.create_id(EVE))
     assert person.language == "cs" and person.absences == [["2026-02-01", "2026-02-03"], ["2026-03-01", "2026-03-02"]]
     assert gw.mailroom.clocks.find(Watchers.create_id(game)).emails == [EVE]
