@@ -38,8 +38,18 @@ def render(model: dict[str, Any]) -> tuple[str, str, str]:
     env = environment()
     subject = " ".join(env.get_template(f"mail/{lang}/subject.txt").render(m=model).split())
     text = env.get_template(f"mail/{lang}/body.txt").render(m=model)
+    text = capped(text)
     html = env.get_template(f"mail/{lang}/body.html").render(m=model, text=text)
-    return subject, text, html
+    return subject[:200], text, html
+
+
+MAX_TEXT = 64 * 1024  # characters of a mail's text; the rest is cut, and the mail says so
+
+
+def capped(text: str) -> str:
+    if len(text) <= MAX_TEXT:
+        return text
+    return text[:MAX_TEXT].rsplit("\n", 1)[0] + "\n\n[... cut here: the answer was longer than 64 KiB]\n"
 
 
 def message_id(key: str, domain: str) -> str:

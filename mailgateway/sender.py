@@ -53,10 +53,12 @@ class MaildirTransport:
 
     def send(self, key: str, to: str, message: bytes) -> None:
         for sub in ("tmp", "new", "cur"):
-            (self.path / sub).mkdir(parents=True, exist_ok=True)
+            (self.path / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
         name = hashlib.sha256(key.encode()).hexdigest()[:40] + ".eml"
         tmp = self.path / "tmp" / name
-        tmp.write_bytes(message)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # mail holds seat tokens
+        with os.fdopen(fd, "wb") as file:
+            file.write(message)
         os.replace(tmp, self.path / "new" / name)
 
 

@@ -64,7 +64,7 @@ class Settings:
             env["CIPHER_TOPIC"] = "eventsourcing.cryptography:AESCipher"
         if self.database_url:
             return env | postgres_env(self.database_url)
-        self.home.mkdir(parents=True, exist_ok=True)
+        private_directory(self.home)
         return env | {
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": str(self.home / "pbem.sqlite"),
@@ -85,3 +85,19 @@ def postgres_env(url: str) -> dict[str, str]:
         "POSTGRES_PASSWORD": unquote(parsed.password or ""),
         "POSTGRES_CONNECT_TIMEOUT": "5",
     }
+
+
+def private_directory(path: Path) -> Path:
+    """A data directory only its owner can read (0700), whatever the caller's umask: it holds
+    the database (game seeds decide every future die) and seat tokens."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.chmod(0o700)
+    return path
+
+
+def private_files(folder: Path, names: tuple[str, ...] = ("pbem.sqlite", "pbem.sqlite-wal", "pbem.sqlite-shm")) -> None:
+    """Make the named files in ``folder`` 0600 (SQLite creates them with the umask's mode)."""
+    for name in names:
+        target = folder / name
+        if target.exists():
+            target.chmod(0o600)

@@ -4,6 +4,7 @@ they are discovered, so the web site and the mail gateway add theirs without edi
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 
 import click
@@ -12,6 +13,7 @@ import click
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """pbem: board games by email and turn files, with signed, verifiable histories."""
+    os.umask(0o077)  # every file pbem writes (database, keys, outgoing mail) is its owner's only
 
 
 def _register_all() -> None:

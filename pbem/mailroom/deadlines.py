@@ -43,20 +43,21 @@ def hours_for(rules: dict[str, Any], phase: str) -> int:
 
 def deadline_at(since: datetime, hours: int, absences: list[list[str]]) -> datetime | None:
     """When a turn that began at ``since`` runs out; None without a deadline. The clock stands
-    still during absences: the deadline is the point where ``hours`` of present time have
-    passed, found as a fixed point (an extension may reach into the same or a later absence)."""
+    still during absences: the deadline is the moment when ``hours`` of present time have
+    passed, walking through the absences in order (overlapping ones merged)."""
     if hours <= 0:
         return None
-    periods = [_period(first, last) for first, last in absences]
-    due = since + timedelta(hours=hours)
-    for _ in range(len(periods) + 2):  # each round takes in at least one more period, or stops
-        away = sum((min(end, due) - max(start, since) for start, end in periods
-                    if min(end, due) > max(start, since)), timedelta(0))
-        extended = since + timedelta(hours=hours) + away
-        if extended == due:
-            break
-        due = extended
-    return due
+    remaining = timedelta(hours=hours)
+    cursor = since
+    for start, end in sorted(_period(first, last) for first, last in absences):
+        if end <= cursor:
+            continue
+        if start > cursor:
+            if remaining <= start - cursor:
+                break
+            remaining -= start - cursor
+        cursor = end
+    return cursor + remaining
 
 
 def _period(first: str, last: str) -> tuple[datetime, datetime]:

@@ -27,6 +27,7 @@ from pbem.service.service import GameService
 from pbem.service.store import GameRecord, Receipt
 
 HUMAN_SOURCES = ("email", "turnfile", "deadline")
+INVITATIONS_PER_DAY = 5  # to one address, from anyone: the service address cannot be used to flood
 log = logging.getLogger("pbem.mail")
 
 
@@ -135,11 +136,13 @@ class Outbox:
         return [Mail(key, to, model, budget)]
 
     def _over_budget(self, to: str, budget: str) -> bool:
+        window, limit = (timedelta(days=1), INVITATIONS_PER_DAY) if budget == "invite" else (
+            timedelta(hours=1), self.settings.replies_per_hour)
         counted = f"{to}|{budget}"
         if counted not in self.budgets:
-            self.budgets[counted] = self.views.recent(to, budget, self.now() - timedelta(hours=1))
+            self.budgets[counted] = self.views.recent(to, budget, self.now() - window)
         self.budgets[counted] += 1
-        return self.budgets[counted] > self.settings.replies_per_hour
+        return self.budgets[counted] > limit
 
     def notice(self, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any]) -> list[Any]:
         """A notice to one seat at the game's current version (reminders, missed deadlines)."""
@@ -157,7 +160,7 @@ class Outbox:
             block = self.game_block(game, 1, email)
             mails += self.queue(f"n{position}/{seat}/invitation", email,
                                 {"kind": "invitation", "game": block, "options": game.options},
-                                sender=block["address"])
+                                sender=block["address"], limited="invite")
         return mails
 
     def _notices(self, entries: list[dict[str, Any]], position: int) -> list[Any]:
@@ -251,7 +254,7 @@ class Outbox:
                                  "subject": context.get("subject", "")}
         attachment = None
         if game is not None and to in game.emails:
-            versions = [r["outcome"]["version"] for r in results if r.get("outcome")]
+            versions = [r["outcome"]["version"] for r in results if r.get("outcome") and r["outcome"]["version"]]
             version = max(versions) if versions else context.get("version") or game.version
             model["game"] = self.game_block(game, min(version, game.version), to)
             moved = [r["outcome"] for r in results if r.get("outcome") and r["outcome"]["ok"]

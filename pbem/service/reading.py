@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
-from pbem.config import Settings
+from pbem.config import Settings, private_files
 from pbem.games import catalog, get_spec
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
@@ -30,6 +30,8 @@ class GameReader:
     def __init__(self, settings: Settings | None = None, clock: Callable[[], str] = _now):
         self.settings = settings or Settings.from_env()
         self.store = PbemStore(self.settings.store_env(), self.settings.snapshot_interval)
+        if not self.settings.database_url:
+            private_files(self.settings.home)
         self.keys = KeyRing(self.settings.home, self.settings.origin)
         self.cache = StateCache()
         self._leaves: dict[str, list[bytes]] = {}  # leaf hashes per game; entries never change

@@ -1,0 +1,322 @@
+"""Issue "no single mail may stop, flood or impersonate": one regression test per attack, each
+through a real SMTP conversation with the gateway (aiosmtpd on loopback, smtplib as the
+attacker's MTA). Each asserts what an attack must not achieve and, where it helps, a positive
+control showing the same path works for the real player."""
+
+from __future__ import annotations
+
+import smtplib
+import stat
+from dataclasses import replace
+from datetime import timedelta
+from email.message import EmailMessage
+
+import pytest
+
+from mailgateway.smtp import controller
+from pbem.mailroom.deadlines import deadline_at
+from pbem.mailroom.records import Correspondent, GameClock
+from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail, text_of
+from tests.mailgateway.test_smtp import free_port
+
+ANN, BOB, EVE = "ann@example.com", "bob@example.com", "eve@evil.example"
+
+
+@pytest.fixture
+def smtp(gw):
+    """Send raw mail to the gateway over SMTP; returns the server's final status code."""
+    port = free_port()
+    server = controller(gw, "127.0.0.1", port)
+    server.start()
+
+    def send(raw: bytes, sender: str, to: str) -> int:
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")  # as an MTA sends it (smtplib leaves bytes)
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+            try:
+                client.sendmail(sender, [to], raw)
+            except smtplib.SMTPDataError as error:
+                return error.smtp_code
+        return 250
+
+    yield send
+    server.stop()
+    server.handler.close()
+
+
+def game_of(gw, players=(ANN, BOB)) -> str:
+    game_id = gw.service.create("hidden-pig", list(players), {}, seed=b"\x07" * 32)
+    for player in players:
+        gw.service.join(game_id, player)
+    gw.work()
+    return game_id
+
+
+def replies(transport, to):
+    return [m for m in transport.to(to) if m["In-Reply-To"]]
+
+
+# -- 1: values that overflow the scheduler ------------------------------------------------------
+@pytest.mark.parametrize("option", ["deadline=99999999", "reminder=99999999999", "robot-after=999", "deadline=0"])
+def test_out_of_range_mail_options_are_refused_and_create_nothing(gw, smtp, transport, option):
+    before = len(gw.service.game_ids())
+    assert smtp(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB} {option}"), ANN, SERVICE) == 250
+    gw.work()
+    assert len(gw.service.game_ids()) == before
+    assert "refused" in text_of(replies(transport, ANN)[0])
+
+
+def test_far_absence_dates_are_refused(gw, smtp, transport):
+    smtp(make_mail(ANN, SERVICE, "absence 9999-12-31 9999-12-31"), ANN, SERVICE)
+    gw.work()
+    assert "within two years" in text_of(replies(transport, ANN)[0])
+    assert gw.mailroom.clocks.find(Correspondent.create_id(ANN)) is None
+
+
+def test_a_stored_value_that_overflows_stops_only_its_own_game(gw, smtp, transport, clock):
+    bad, good = game_of(gw), game_of(gw, (EVE, "carol@example.com"))
+    poisoned = Correspondent(ANN)
+    poisoned.add_absence("9999-12-30", "9999-12-31")  # stored before the limits existed
+    clock_record = GameClock(bad, {"deadline": 99_999_999})
+    gw.service.store.save(poisoned, clock_record)
+    smtp(make_mail(ANN, address_of(gw, bad, ANN), "hold"), ANN, address_of(gw, bad, ANN))
+    gw.work()
+    clock.advance(hours=80)  # past the good game's 48 h deadline
+    gw.work()
+    gw.work()
+    assert gw.service.game(good).entries[-1]["source"] == "deadline"  # its deadline still ran
+    assert replies(transport, ANN)  # and mail still leaves
+
+
+# -- 2: flooding strangers -----------------------------------------------------------------------
+def test_new_games_only_for_the_sender_and_at_most_ten_a_day(gw, smtp, transport):
+    strangers = " ".join(f"s{n}@victim.example" for n in range(4))
+    smtp(make_mail(EVE, SERVICE, f"new hidden-pig {strangers}"), EVE, SERVICE)
+    lines = "\n".join(f"new hidden-pig {EVE} v{n}@victim.example" for n in range(40))
+    smtp(make_mail(EVE, SERVICE, lines), EVE, SERVICE)
+    gw.work()
+    invited = [m for m in transport.sent if m[1].endswith("@victim.example")]
+    assert len(gw.service.game_ids()) == 10 and len(invited) == 10
+    assert "one of its players" in text_of(replies(transport, EVE)[0])
+    assert "at most 10 new games a day" in text_of(replies(transport, EVE)[1])
+
+
+def test_one_address_gets_at_most_five_invitations_a_day(gw, smtp, transport):
+    for n in range(8):
+        sender = f"p{n}@example.org"
+        smtp(make_mail(sender, SERVICE, f"new hidden-pig {sender} target@victim.example"), sender, SERVICE)
+    gw.work()
+    assert len(transport.to("target@victim.example")) == 5
+
+
+def test_many_lines_are_refused_whole_and_a_reply_is_bounded(gw, smtp, transport):
+    smtp(make_mail(EVE, SERVICE, "catalog\n" * 6000), EVE, SERVICE)
+    gw.work()
+    (reply,) = replies(transport, EVE)
+    assert "at most 100 command lines" in text_of(reply) and len(reply.as_bytes()) < 70_000
+
+
+def test_a_forged_subscribe_needs_the_owners_confirmation(gw, smtp, transport):
+    game = game_of(gw)
+    smtp(make_mail(ANN, SERVICE, f"subscribe {game}"), EVE, SERVICE)  # eve forges ann's From
+    gw.work()
+    transport.clear()
+    for _ in range(3):
+        player = gw.service.game(game).emails[gw.service.game(game).spec.to_move(
+            gw.service.state(gw.service.game(game)))[0]]
+        smtp(make_mail(player, address_of(gw, game, player), "hold"), player, address_of(gw, game, player))
+    gw.work()
+    assert not any("update" in m["Subject"] for m in transport.to(ANN))  # no observer mail without consent
+
+
+# -- 3: internal keys ----------------------------------------------------------------------------
+def test_a_message_id_cannot_take_a_deadlines_key(gw, smtp, transport, clock):
+    game = game_of(gw)
+    version = gw.service.game(game).version
+    seat = gw.service.game(game).spec.to_move(gw.service.state(gw.service.game(game)))[0]
+    for key in (f"deadline/{game}/{version}/{seat}", f"deadline:{game}/{version}/{seat}"):
+        smtp(make_mail(EVE, SERVICE, "help", message_id=f"<{key}>"), EVE, SERVICE)
+    clock.advance(hours=49)
+    gw.work()
+    assert gw.service.game(game).entries[-1]["source"] == "deadline"  # the deadline still fired
+
+
+# -- 4: forged standing commands -----------------------------------------------------------------
+@pytest.mark.parametrize("command", ["absence 2026-01-06 2026-01-20", "absence off", "language cs",
+                                     "unsubscribe GAME"])
+def test_forged_standing_commands_change_nothing(gw, smtp, transport, command):
+    game = game_of(gw)
+    confirmed(gw, transport, ANN, f"subscribe {game}\nabsence 2026-02-01 2026-02-02")
+    before = gw.mailroom.clocks.find(Correspondent.create_id(ANN))
+    smtp(make_mail(ANN, SERVICE, command.replace("GAME", game)), EVE, SERVICE)  # From: ann, sent by eve
+    gw.work()
+    after = gw.mailroom.clocks.find(Correspondent.create_id(ANN))
+    assert (after.language, after.absences) == (before.language, before.absences)
+    assert ANN in gw.mailroom.clocks.find(__import__("pbem.mailroom.records", fromlist=["Watchers"]).Watchers
+                                          .create_id(game)).emails
+
+
+def test_standing_commands_from_the_private_address_apply_at_once(gw, smtp, transport):
+    game = game_of(gw)
+    address = address_of(gw, game, ANN)
+    smtp(make_mail(ANN, address, "absence 2026-01-06 2026-01-08"), ANN, address)
+    assert gw.mailroom.clocks.find(Correspondent.create_id(ANN)).absences == [["2026-01-06", "2026-01-08"]]
+
+
+def test_many_absences_are_refused(gw, smtp, transport):
+    game = game_of(gw)
+    address = address_of(gw, game, ANN)
+    lines = "\n".join(f"absence 2026-0{1 + n // 28}-{1 + n % 28:02d} 2026-0{1 + n // 28}-{1 + n % 28:02d}"
+                      for n in range(25))
+    smtp(make_mail(ANN, address, lines), ANN, address)
+    assert len(gw.mailroom.clocks.find(Correspondent.create_id(ANN)).absences) == 20
+
+
+# -- 5: absences longer than the deadline ----------------------------------------------------------
+def test_an_absence_longer_than_the_deadline_moves_it_past_the_absence():
+    from datetime import datetime, timezone
+
+    since = datetime(2026, 6, 30, 12, tzinfo=timezone.utc)
+    due = deadline_at(since, 72, [["2026-07-01", "2026-07-14"]])
+    assert due == datetime(2026, 7, 17, 12, tzinfo=timezone.utc)  # 12 h before, 60 h after the holiday
+    assert deadline_at(since, 72, []) == since + timedelta(hours=72)  # positive control: no absence
+
+
+# -- 6: junk ---------------------------------------------------------------------------------------
+def test_a_big_mail_of_junk_lines_is_refused_without_reading_each_line(gw, smtp, transport):
+    game = game_of(gw)
+    address = address_of(gw, game, ANN)
+    version = gw.service.game(game).version
+    smtp(make_mail(ANN, address, "xyzzy plugh\n" * 20_000), ANN, address)
+    gw.work()
+    assert gw.service.game(game).version == version
+    assert "at most 100 command lines" in text_of(replies(transport, ANN)[0])
+
+
+# -- 7, 8: From and header differentials ------------------------------------------------------------
+FORMS = [
+    "bob@example.com <eve@evil.example>",
+    '"bob@example.com" <eve@evil.example>',
+    "=?utf-8?q?bob=40example=2Ecom?= <eve@evil.example>",
+    "bob@example.com, eve@evil.example",
+    "<bob@example.com> <eve@evil.example>",
+    "bob@example.com (eve@evil.example)",
+    "eve@evil.example <bob@example.com",
+]
+
+
+@pytest.mark.parametrize("sender", FORMS)
+def test_from_forms_that_could_name_two_senders_are_refused(gw, smtp, transport, sender):
+    game = game_of(gw)
+    address = address_of(gw, game, BOB)
+    version = gw.service.game(game).version
+    raw = make_mail(BOB, address, "hold").replace(b"From: bob@example.com", f"From: {sender}".encode())
+    assert smtp(raw, EVE, address) == 250
+    gw.work()
+    assert gw.service.game(game).version == version
+    assert replies(transport, BOB) == []  # nothing goes to the address read from a bad header
+    assert "From header" in text_of(replies(transport, EVE)[0])  # the envelope sender learns why
+
+
+def test_two_from_or_two_message_id_headers_are_refused_with_a_reason(gw, smtp, transport):
+    game = game_of(gw)
+    address = address_of(gw, game, BOB)
+    version = gw.service.game(game).version
+    raw = make_mail(BOB, address, "hold")
+    smtp(b"From: eve@evil.example\r\n" + raw, EVE, address)
+    smtp(b"Message-ID: <new-id@evil.example>\r\n" + raw, EVE, address)
+    gw.work()
+    assert gw.service.game(game).version == version
+    texts = [text_of(m) for m in replies(transport, EVE)]
+    assert any("more than one From" in t for t in texts) and any("more than one Message-ID" in t for t in texts)
+
+
+def test_the_positive_control_a_plain_from_moves(gw, smtp, transport):
+    game = game_of(gw)
+    seat = gw.service.game(game).spec.to_move(gw.service.state(gw.service.game(game)))[0]
+    player = gw.service.game(game).emails[seat]
+    version = gw.service.game(game).version
+    raw = make_mail(player, address_of(gw, game, player), "hold")
+    raw = raw.replace(f"From: {player}".encode(), f"From: Ann Smith <{player}>".encode())
+    smtp(raw, player, address_of(gw, game, player))
+    assert gw.service.game(game).version == version + 1
+
+
+# -- 9, 10: content errors are answers, never 4xx ---------------------------------------------------
+def test_a_non_ascii_token_is_an_answer_not_a_temporary_failure(gw, smtp, transport):
+    game = game_of(gw)
+    raw = (f"From: {ANN}\r\nTo: pbem+{game}.tokenž@example.org\r\nSubject: x\r\nMessage-ID: <utf@x>\r\n"
+           f"Content-Type: text/plain; charset=utf-8\r\n\r\nhold\r\n").encode()
+    assert smtp(raw, ANN, SERVICE) == 250  # the envelope names the service, the header the game
+
+
+@pytest.mark.parametrize("version", ["²", "9" * 4300, "-3"])
+def test_a_turn_file_with_an_odd_version_is_answered(gw, smtp, transport, version):
+    game = game_of(gw)
+    address = address_of(gw, game, ANN)
+    before = gw.service.game(game).version
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = ANN, address, "turn", f"<v{len(version)}@x>"
+    msg.set_content("my turn file")
+    msg.add_attachment(f"game: {game}\nplayer: {ANN}\nversion: {version}\n\nhold\n", filename="turn.txt")
+    assert smtp(bytes(msg), ANN, address) == 250
+    gw.work()
+    assert gw.service.game(game).version == before
+    assert "nothing was applied" in text_of(replies(transport, ANN)[0]).lower()
+
+
+def test_a_refused_new_creates_nothing(gw, smtp, transport):
+    before = len(gw.service.game_ids())
+    smtp(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB} deadline=²"), ANN, SERVICE)
+    gw.work()
+    assert len(gw.service.game_ids()) == before and transport.to(BOB) == []
+
+
+def test_a_bug_hit_by_a_mail_is_answered_not_retried(gw, smtp, transport, monkeypatch):
+    monkeypatch.setattr(gw.desk, "_global", lambda *a: (_ for _ in ()).throw(KeyError("bug")))
+    assert smtp(make_mail(ANN, SERVICE, "help"), ANN, SERVICE) == 250
+    gw.work()
+    assert "could not be processed" in text_of(replies(transport, ANN)[0])
+
+
+# -- 11: automatic mail ------------------------------------------------------------------------
+AUTOMATIC = [
+    ({"X-Autoreply": "yes"}, ANN), ({"X-Autorespond": "vacation"}, ANN), ({"X-Autogenerated": "Reply"}, ANN),
+    ({"X-Vacation": "on"}, ANN), ({}, "no_reply@example.com"), ({}, "do-not-reply@example.com"),
+    ({}, "bounces+ann=example.com@lists.example"), ({"Return-Path": "<>"}, ANN),
+]
+
+
+@pytest.mark.parametrize(("headers", "sender"), AUTOMATIC)
+def test_automatic_mail_is_not_answered(gw, smtp, transport, headers, sender):
+    smtp(make_mail(sender, SERVICE, "help", headers=headers), sender, SERVICE)
+    gw.work()
+    assert transport.sent == []
+
+
+def test_positive_control_a_person_is_answered(gw, smtp, transport):
+    smtp(make_mail(ANN, SERVICE, "help"), ANN, SERVICE)
+    gw.work()
+    assert len(transport.to(ANN)) == 1
+
+
+# -- 12: files ----------------------------------------------------------------------------------
+def test_data_files_are_private(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    import os
+
+    old = os.umask(0o022)
+    try:
+        assert CliRunner().invoke(main, ["mail-in"], input=make_mail(ANN, "pbem@localhost", "help")).exit_code == 0
+        assert CliRunner().invoke(main, ["mail-work"]).exit_code == 0
+    finally:
+        os.umask(old)
+    home = tmp_path / "home"
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    files = [p for p in home.rglob("*") if p.is_file()]
+    assert any(p.name == "pbem.sqlite" for p in files) and any(p.suffix == ".eml" for p in files)
+    assert {stat.S_IMODE(p.stat().st_mode) for p in files} == {0o600}
+
