@@ -9,11 +9,13 @@ import logging
 import signal
 import sys
 import threading
+import uuid
 from pathlib import Path
 
 import click
 
 from pbem.logs import configure as configure_logs
+from pbem.mailroom.desk import Letter
 
 EX_OK = 0
 EX_TEMPFAIL = 75
@@ -120,6 +122,29 @@ def mail_dead(retry: tuple[str, ...], retry_all: bool, as_json: bool) -> None:
     click.echo(f"{len(rows)} dead letter(s)" + ("; pbem mail-dead --retry KEY (or --retry-all) sends again" if rows else ""))
 
 
+@click.command("rotate-token")
+@click.argument("game_id")
+@click.option("--as", "email", required=True, help="the player whose private address and link change")
+def rotate_token(game_id: str, email: str) -> None:
+    """Give a seat a new private address and web link; the old ones stop working at once.
+    The player is told by mail (from the new address)."""
+    from pbem.games.base import GameError
+    from pbem.mailroom.addresses import seat_address
+
+    gw = gateway()
+    try:
+        gw.desk.handle(Letter(key=f"rotate/{game_id}/{email}/{uuid.uuid4().hex}", sender=email.strip().lower(),
+                              game_id=game_id, token=None, lines=("rotate",), notes={"operator": True}),
+                       trusted=True)
+    except GameError as error:
+        click.echo(f"error ({error.code.value}): {error}", err=True)
+        sys.exit(2)
+    game = gw.service.game(game_id)
+    token = gw.service.seat_token(game_id, game.seat_of(email))
+    click.echo(seat_address(gw.settings.address, game_id, token))
+    click.echo(f"{gw.service.settings.base_url}/games/{game_id}/seat/{token}")
+
+
 @click.command("check-receipt")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--key", "keys", multiple=True, help="a trusted verifier key (from `pbem key`); repeat")
@@ -135,5 +160,5 @@ def check_receipt(file: Path, keys: tuple[str, ...]) -> None:
 
 
 def register(group: click.Group) -> None:
-    for command in (serve_mail, mail_in, mail_work, mail_dead, check_receipt):
+    for command in (serve_mail, mail_in, mail_work, mail_dead, rotate_token, check_receipt):
         group.add_command(command)

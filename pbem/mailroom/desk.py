@@ -80,9 +80,10 @@ class MailDesk:
     def seen(self, key: str) -> bool:
         return self.service.store.receipt(receipt_key(key)) is not None
 
-    def handle(self, letter: Letter) -> str:
+    def handle(self, letter: Letter, trusted: bool = False) -> str:
         """Apply a mail; returns "processed" or "duplicate". Store errors propagate (the
-        caller answers "try again later"); everything about the mail's content is an answer."""
+        caller answers "try again later"); everything about the mail's content is an answer.
+        ``trusted`` is for the operator's command line: the sender needs no token."""
         key = receipt_key(letter.key)
         for _ in range(MAX_ATTEMPTS):
             # No look-up first: the receipt's id is unique, so a second delivery fails to
@@ -100,7 +101,7 @@ class MailDesk:
             elif letter.game_id is None:
                 results = self._global(letter, work)
             else:
-                results = self._seat(letter, work, context)
+                results = self._seat(letter, work, context, trusted)
             work.add(Receipt(key, context["game"], {"kind": "mail", "results": results, "context": context}))
             try:
                 work.commit()
@@ -232,7 +233,7 @@ class MailDesk:
         return work.aggregate(Watchers.create_id(game_id), lambda: Watchers(game_id))  # type: ignore[no-any-return]
 
     # -- mail to a game's address ----------------------------------------------------------
-    def _seat(self, letter: Letter, work: Work, context: dict[str, Any]) -> list[dict[str, Any]]:
+    def _seat(self, letter: Letter, work: Work, context: dict[str, Any], trusted: bool = False) -> list[dict[str, Any]]:
         sender = letter.sender
         try:
             game = work.batch(letter.game_id or "").game
@@ -244,7 +245,9 @@ class MailDesk:
             context["dkim"] = letter.dkim
         dkim_ok = letter.dkim if self.settings.dkim == "require" else None
         verdict = authenticate(game.emails, seat, letter.token is not None, sender, dkim_ok)
-        if not verdict.ok:
+        if trusted:  # the operator, on the command line: no token to show
+            game.seat_of(sender)
+        elif not verdict.ok:
             context["reply_to"] = sender if sender in game.emails and verdict.reason != "forged" else None
             if verdict.owner and verdict.owner != context["reply_to"]:
                 context["notify"].append({"to": verdict.owner, "reason": verdict.reason, "sender": sender,
@@ -304,6 +307,9 @@ class MailDesk:
                 return result
             if name in ("language", "absence"):
                 return result | self._preference(email, command, work)
+            if name == "rotate":
+                self.service.rotate_plan(work, game_id, email)
+                return result
             return result  # help, status, history, template: the reply shows them
         except (GameError, ValueError) as error:
             return result | {"error": error_dict(error)}

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
+from eventsourcing.application import AggregateNotFoundError
+
 from pbem.config import Settings, private_files
 from pbem.games import catalog, get_spec
 from pbem.games.base import ErrorCode, GameError
@@ -19,7 +21,7 @@ from pbem.ledger.merkle import Frontier, consistency_proof, inclusion_proof, lea
 from pbem.service.cache import StateCache
 from pbem.service.game import LoadedGame, load
 from pbem.service.keys import KeyRing
-from pbem.service.store import PbemStore
+from pbem.service.store import PbemStore, SeatKeys
 
 
 def _now() -> str:
@@ -163,16 +165,27 @@ class GameReader:
                 "path": [p.hex() for p in proof]}
 
     # -- seat tokens: the secret in a seat's private mail address and web link ------------
-    def seat_token(self, game_id: str, seat: int) -> str:
-        digest = hmac.new(self.keys.token_secret(), f"seat/{game_id}/{seat}".encode(), hashlib.sha256).digest()
+    def seat_token(self, game_id: str, seat: int, keys: SeatKeys | None = None) -> str:
+        keys = keys if keys is not None else self.seat_keys(game_id)
+        generation = keys.generations.get(str(seat), 0) if keys else 0
+        label = f"seat/{game_id}/{seat}" + (f"/{generation}" if generation else "")
+        digest = hmac.new(self.keys.token_secret(), label.encode(), hashlib.sha256).digest()
         return base64.b32encode(digest[:10]).decode().lower()
+
+    def seat_keys(self, game_id: str) -> SeatKeys | None:
+        """Read on every use (not cached): a token changed by another process stops at once."""
+        try:
+            return self.store.repository.get(SeatKeys.create_id(game_id))  # type: ignore[no-any-return]
+        except AggregateNotFoundError:
+            return None
 
     def seat_by_token(self, game_id: str, token: str, game: LoadedGame | None = None) -> int | None:
         """The seat a token belongs to, or None (compared in constant time)."""
         game = game or self.game(game_id)
+        keys = self.seat_keys(game_id)
         for seat in range(len(game.names)):
             # bytes: compare_digest refuses str holding non-ASCII, and a token is any text a mail holds
-            if hmac.compare_digest(self.seat_token(game_id, seat).encode(), token.strip().lower().encode()):
+            if hmac.compare_digest(self.seat_token(game_id, seat, keys).encode(), token.strip().lower().encode()):
                 return seat
         return None
 

@@ -31,7 +31,7 @@ from pbem.logs import log_entries
 from pbem.service.game import LoadedGame
 from pbem.service.outcome import LineResult, Outcome
 from pbem.service.reading import GameReader
-from pbem.service.store import GameRecord, Receipt
+from pbem.service.store import GameRecord, Receipt, SeatKeys
 from pbem.service.turnfile import parse_turn_file
 
 __all__ = ["GameService", "LineResult", "Outcome", "Work", "seat_names"]
@@ -425,6 +425,25 @@ class GameService(GameReader):
             return [LineResult(0, reason, "applied")]
 
         return plan
+
+    def rotate_plan(self, work: Work, game_id: str, email: str) -> int:
+        """Change a seat's private token as part of ``work``; returns the seat."""
+        seat = work.batch(game_id).game.seat_of(email)
+        keys = work.aggregate(SeatKeys.create_id(game_id), lambda: SeatKeys(game_id))
+        keys.rotate(seat)
+        return seat
+
+    def rotate_token(self, game_id: str, email: str) -> str:
+        """A new private token for the player's seat (the old address and link stop working)."""
+        for _ in range(MAX_SAVE_ATTEMPTS):
+            work = Work(self)
+            seat = self.rotate_plan(work, game_id, email)
+            try:
+                work.commit()
+            except RecordConflictError:
+                continue
+            return self.seat_token(game_id, seat)
+        raise RuntimeError(f"game {game_id}: too many concurrent changes, gave up")
 
     @staticmethod
     def _check_open(game: LoadedGame, state: Any) -> None:

@@ -69,6 +69,25 @@ class Receipt(Aggregate):
         self.outcome = outcome
 
 
+class SeatKeys(Aggregate):
+    """How often each seat's private token was changed (``pbem rotate-token``, mail ``rotate``):
+    the token is derived from the seat and this number, so a changed one stops the old address
+    and link at once."""
+
+    @staticmethod
+    def create_id(game_id: str) -> UUID:
+        return uuid5(NAMESPACE_URL, f"pbem:seatkeys:{game_id}")
+
+    @event("Opened")
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+        self.generations: dict[str, int] = {}
+
+    @event("Rotated")
+    def rotate(self, seat: int) -> None:
+        self.generations[str(seat)] = self.generations.get(str(seat), 0) + 1
+
+
 class PbemStore(Application):
     name = "pbem"
     log_section_size = 500

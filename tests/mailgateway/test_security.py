@@ -320,3 +320,41 @@ def test_data_files_are_private(tmp_path, monkeypatch):
     assert any(p.name == "pbem.sqlite" for p in files) and any(p.suffix == ".eml" for p in files)
     assert {stat.S_IMODE(p.stat().st_mode) for p in files} == {0o600}
 
+
+
+# -- 13: a leaked seat token --------------------------------------------------------------------
+def test_rotate_by_mail_stops_the_old_address_at_once(gw, smtp, transport):
+    game = game_of(gw)
+    old = address_of(gw, game, ANN)
+    smtp(make_mail(ANN, old, "rotate"), ANN, old)
+    new = address_of(gw, game, ANN)
+    assert new != old
+    gw.work()
+    (reply,) = replies(transport, ANN)
+    assert new in text_of(reply) and reply["Reply-To"] == new
+    version = gw.service.game(game).version
+    seat = gw.service.game(game).seat_of(ANN)
+    to_move = gw.service.game(game).spec.to_move(gw.service.state(gw.service.game(game)))
+    smtp(make_mail(ANN, old, "hold"), ANN, old)  # the leaked address does nothing any more
+    assert gw.service.game(game).version == version
+    if seat in to_move:
+        smtp(make_mail(ANN, new, "hold"), ANN, new)  # positive control: the new one works
+        assert gw.service.game(game).version == version + 1
+
+
+def test_rotate_token_on_the_command_line(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    from pbem.service.service import GameService
+
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PBEM_MAIL_ADDRESS", SERVICE)
+    svc = GameService()
+    game = svc.create("hidden-pig", [ANN, BOB], {}, seed=b"\x08" * 32)
+    old = svc.seat_token(game, 0)
+    svc.close()
+    result = CliRunner().invoke(main, ["rotate-token", game, "--as", ANN])
+    assert result.exit_code == 0, result.output
+    assert old not in result.output and f"pbem+{game}." in result.output
+    assert CliRunner().invoke(main, ["rotate-token", game, "--as", EVE]).exit_code == 2
