@@ -221,3 +221,62 @@ def test_web_routes_answer_without_server_errors(tmp_path):
     check()
     assert client.get(f"/games/{game_id}").status_code == 200
     assert client.post(f"/games/{game_id}").status_code == 405
+
+
+PORT_MAILS = scale(5000, 100_000)  # the issue's bar: >= 5,000 in the default run, 100,000 in the long one
+MAIL_WORDS = st.sampled_from(["new hidden-pig", "absence 2026-01-01 2026-01-02", "absence off", "language cs",
+                              "subscribe", "unsubscribe", "confirm 0123456789ab", "status", "history", "games",
+                              "catalog", "help", "join", "resign", "rotate", "template", "hold", "roll",
+                              "deadline=2", "deadline=99999999", "x@example.org", "mallory@example.org"])
+
+
+def test_the_port_under_fuzzed_mail_changes_nothing_on_refusal_and_bounds_its_output(tmp_path):
+    """Generated mails, commands and turn files through the gateway and its port: no unhandled
+    exception, no state change by a refused mail, no reply over the size cap, and no mail to an
+    address that is neither in a game nor a sender."""
+    svc = service_at(tmp_path)
+    game_id = svc.create("hidden-pig", PLAYERS[:2], {"rounds": "5"}, seed=b"\x0b" * 32)
+    for player in PLAYERS[:2]:
+        svc.join(game_id, player)
+    sent: list[tuple[str, bytes]] = []
+
+    class Memory:
+        def send(self, key, to, message):
+            sent.append((to, message))
+
+    gw = Gateway(svc, MailSettings(address="pbem@example.org", maildir=tmp_path / "maildir",
+                                   replies_per_hour=10 ** 9), transport=Memory())
+    seats = [seat_address("pbem@example.org", game_id, svc.seat_token(game_id, s)) for s in range(2)]
+    senders = set(PLAYERS[:2]) | {"mallory@example.org"}
+    counter = iter(range(10 ** 9))
+
+    @settings(max_examples=PORT_MAILS, deadline=None, database=None, derandomize=not LONG,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(seat=st.integers(0, 1), forged=st.booleans(),
+           to=st.sampled_from(["seat", "service", "wrong"]),
+           lines=st.lists(st.one_of(MAIL_WORDS, st.lists(MAIL_WORDS, max_size=4).map(" ".join), TEXTS), max_size=6),
+           turn_file=st.booleans(), version=st.one_of(st.integers(-5, 400).map(str), st.sampled_from(["²", "x", ""])))
+    def check(seat, forged, to, lines, turn_file, version):
+        sender = "mallory@example.org" if forged else PLAYERS[seat]
+        address = {"seat": seats[seat], "service": "pbem@example.org", "wrong": seats[seat][:-3] + "aaa"}[to]
+        body = "\n".join(lines)
+        if turn_file:
+            body = f"game: {game_id}\nplayer: {PLAYERS[seat]}\nversion: {version}\n\n{body}"
+        raw = _mail(sender, address, "moves", body, {"Message-ID": f"<fuzz-{next(counter)}@example.org>"})
+        before = svc.game(game_id).version
+        assert gw.receive(raw, sender, (address,)) in ("processed", "duplicate", "ignored")
+        after = svc.game(game_id).version
+        if after != before:  # only an authenticated mail with an applied command may move the game
+            assert not forged and to == "seat"
+
+    check()
+    for _ in range(50):
+        before = len(sent)
+        gw.work()
+        if len(sent) == before:
+            break
+    players = set(svc.game(game_id).emails)
+    for to, message in sent:
+        assert to in players | senders, f"a mail went to {to}, who is neither a player nor a sender"
+        assert len(message) < 200_000  # the text is capped at 64 KiB (plus the HTML alternative)
+    assert gw.mailroom.dead_letters() == []
