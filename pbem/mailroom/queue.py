@@ -18,13 +18,14 @@ the same Message-ID.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import PersistenceError, Tracking
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 QUEUED, SENDING, SENT, DEAD, RETRIED, DROPPED = "queued", "sending", "sent", "dead", "retried", "dropped"
@@ -295,9 +296,17 @@ def _postgres_views() -> type:
     return PostgresMailViews
 
 
-def views_for(store: Any) -> MailViews:
-    """The views in the store's own database (so one transaction can hold both)."""
+def views_for(store: Any, attempts: int = 20) -> MailViews:
+    """The views in the store's own database (so one transaction can hold both). Processes
+    starting at once on PostgreSQL race in creating the tables ("tuple concurrently updated",
+    a duplicate type); creating them is idempotent, so the loser tries again."""
     factory = store.factory
-    if factory.__class__.__module__.startswith("eventsourcing.postgres"):
-        return factory.tracking_recorder(_postgres_views())  # type: ignore[no-any-return]
-    return factory.tracking_recorder(SQLiteMailViews)  # type: ignore[no-any-return]
+    kind = _postgres_views() if factory.__class__.__module__.startswith("eventsourcing.postgres") else SQLiteMailViews
+    for attempt in range(attempts):
+        try:
+            return factory.tracking_recorder(kind)  # type: ignore[no-any-return]
+        except PersistenceError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")

@@ -10,8 +10,6 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
-from eventsourcing.application import AggregateNotFoundError
-
 from pbem.config import Settings, private_files
 from pbem.games import catalog, get_spec
 from pbem.games.base import ErrorCode, GameError
@@ -174,10 +172,10 @@ class GameReader:
 
     def seat_keys(self, game_id: str) -> SeatKeys | None:
         """Read on every use (not cached): a token changed by another process stops at once."""
-        try:
-            return self.store.repository.get(SeatKeys.create_id(game_id))  # type: ignore[no-any-return]
-        except AggregateNotFoundError:
-            return None
+        keys: SeatKeys | None = None
+        for stored in self.store.events.get(SeatKeys.create_id(game_id)):  # one query; never snapshotted
+            keys = stored.mutate(keys)
+        return keys
 
     def seat_by_token(self, game_id: str, token: str, game: LoadedGame | None = None) -> int | None:
         """The seat a token belongs to, or None (compared in constant time)."""
