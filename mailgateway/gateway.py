@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from datetime import datetime
 from typing import Any
 
@@ -21,7 +22,7 @@ from mailgateway.auth import dkim_aligned
 from mailgateway.parse import Inbound, parse_message
 from mailgateway.sender import Sender, Transport, transport_for
 from pbem.logs import log_mail
-from pbem.mailroom.addresses import choose_target, parse_target
+from pbem.mailroom.addresses import Target, choose_target, parse_target, return_path, return_tag
 from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.desk import TEMPORARY, Letter, MailDesk
 from pbem.mailroom.followers import Mailroom
@@ -43,10 +44,16 @@ class Gateway:
         self.dnsfunc = dnsfunc
         self.desk = MailDesk(service, self.settings, clock)
         self.mailroom = Mailroom(service, self.settings, clock)
-        self.sender = Sender(self.mailroom.views, self.settings, transport or transport_for(self.settings), clock)
+        secret = service.keys.token_secret()
+        bounces = partial(_return_path, self.settings.address, secret)
+        self.sender = Sender(self.mailroom.views, self.settings, transport or transport_for(self.settings, bounces),
+                             clock)
 
     def accepts(self, address: str) -> bool:
-        return parse_target(address, self.settings.address) is not None
+        return self._target(address) is not None
+
+    def _target(self, address: str) -> Target | None:
+        return parse_target(address, self.settings.address)
 
     def work(self, now: datetime | None = None) -> None:
         """One round of background work: queue replies, run deadlines, send."""
@@ -63,6 +70,11 @@ class Gateway:
         except Exception:  # a message the email package cannot read at all: retrying cannot help
             log.exception("ignored an unreadable message from %s", envelope_from)
             return "ignored"
+        bounce = next((t.bounce for t in map(self._target, inbound.recipients) if t and t.bounce), None)
+        if bounce:  # a bounce of one of our mails: marks its address, is never answered
+            address = self.mailroom.views.bounced(bounce, self.clock())
+            log.warning("bounce for %s: %s marked undeliverable", bounce, address or "(no such mail)")
+            return "bounce"
         if inbound.auto:
             log.info("ignored %s: %s", inbound.key, inbound.auto)
             return "ignored"
@@ -89,3 +101,7 @@ class Gateway:
                       turn_file=inbound.turn_file, subject=inbound.subject, message_id=inbound.message_id,
                       references=inbound.references, dkim=dkim, too_large=inbound.too_large, size=inbound.size,
                       refusal=inbound.refusal)
+
+
+def _return_path(service_address: str, secret: bytes, key: str) -> str:
+    return return_path(service_address, return_tag(secret, key))

@@ -19,6 +19,7 @@ import uuid
 from datetime import datetime, timedelta
 from email import policy
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from jinja2 import TemplateError
@@ -63,13 +64,17 @@ class MaildirTransport:
 
 
 class RelayTransport:
-    """SMTP to a relay. The envelope sender is null (RFC 3834 section 3.3): bounces of our
-    automatic mail never come back to be answered."""
+    """SMTP to a relay. The envelope sender is a VERP return path per mail
+    (``pbem+bounce=TAG@domain``, given by ``return_path``): a bounce names the mail it is about,
+    the gateway marks that address undeliverable and never answers the bounce. Without
+    ``return_path`` the envelope sender is null (RFC 3834 section 3.3)."""
 
     def __init__(self, host: str, port: int, timeout: float = 30.0, starttls: bool = False,
-                 user: str | None = None, password: str | None = None):
+                 user: str | None = None, password: str | None = None,
+                 return_path: Callable[[str], str] | None = None):
         self.host, self.port, self.timeout = host, port, timeout
         self.starttls, self.user, self.password = starttls, user, password
+        self.return_path = return_path
 
     def send(self, key: str, to: str, message: bytes) -> None:
         try:
@@ -78,7 +83,7 @@ class RelayTransport:
                     smtp.starttls(context=ssl.create_default_context())
                 if self.user:
                     smtp.login(self.user, self.password or "")
-                smtp.sendmail("", [to], message)
+                smtp.sendmail(self.return_path(key) if self.return_path else "", [to], message)
         except smtplib.SMTPRecipientsRefused as error:
             codes = [code for code, _ in error.recipients.values()]
             if all(code >= 500 for code in codes):
@@ -163,8 +168,8 @@ class Sender:
         log_mail(mail.key, {QUEUED: "deferred", SENT: "sent", DEAD: "failed"}[status], attempts=mail.attempts + 1)
 
 
-def transport_for(settings: Any) -> Transport:
+def transport_for(settings: Any, return_path: Callable[[str], str] | None = None) -> Transport:
     if settings.relay:
         return RelayTransport(*settings.relay, starttls=settings.relay_starttls, user=settings.relay_user,
-                              password=settings.relay_password)
+                              password=settings.relay_password, return_path=return_path)
     return MaildirTransport(settings.maildir)

@@ -5,6 +5,8 @@ contain a dot, so the address splits unambiguously."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 
 
@@ -16,6 +18,21 @@ class Target:
     game_id: str | None
     token: str | None
     address: str
+    bounce: str | None = None  # the tag of a VERP return path: a bounce of one of our mails
+
+
+BOUNCE_PREFIX = "bounce="  # game ids never hold "=", so these return paths are told apart
+
+
+def return_tag(secret: bytes, key: str) -> str:
+    """The tag of a mail's VERP return path: unguessable, so a forged bounce cannot mark
+    somebody's address undeliverable."""
+    return hmac.new(secret, f"bounce/{key}".encode(), hashlib.sha256).hexdigest()[:20]
+
+
+def return_path(service_address: str, tag: str) -> str:
+    local, domain = service_address.split("@", 1)
+    return f"{local}+{BOUNCE_PREFIX}{tag}@{domain}"
 
 
 def seat_address(service_address: str, game_id: str, token: str) -> str:
@@ -40,6 +57,9 @@ def parse_target(address: str, service_address: str) -> Target | None:
     if not local.startswith(own_local + "+"):
         return None
     rest = local[len(own_local) + 1:]
+    if rest.startswith(BOUNCE_PREFIX):
+        tag = rest[len(BOUNCE_PREFIX):]
+        return Target(None, None, address, tag) if tag.isascii() and tag.isalnum() else None
     game_id, dot, token = rest.rpartition(".")
     if not dot:
         return Target(rest, None, address) if rest else None

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.games.base import GameError
-from pbem.mailroom.addresses import seat_address
+from pbem.mailroom.addresses import return_tag, seat_address
 from pbem.mailroom.deadlines import Clocks
 from pbem.mailroom.queue import DROPPED, Mail, MailViews
 from pbem.mailroom.records import Correspondent, GameClock, Watchers
@@ -129,11 +129,15 @@ class Outbox:
             "envelope": {"sender": sender or self.settings.address, "in_reply_to": in_reply_to,
                          "references": list(references), "attachment": attachment}}
         budget = limited or ""
+        tag = return_tag(self.service.keys.token_secret(), key)
+        if self.views.undeliverable(to):
+            log.warning("undeliverable: dropped %s to %s (a bounce came back; it clears when they write)", key, to)
+            return [Mail(key, to, model, budget, DROPPED, tag)]
         if limited and self._over_budget(to, budget):
             log.warning("rate limit: dropped %s to %s (%s budget, %d an hour)", key, to, budget,
                         self.settings.replies_per_hour)
-            return [Mail(key, to, model, budget, DROPPED)]
-        return [Mail(key, to, model, budget)]
+            return [Mail(key, to, model, budget, DROPPED, tag)]
+        return [Mail(key, to, model, budget, return_tag=tag)]
 
     def _over_budget(self, to: str, budget: str) -> bool:
         window, limit = (timedelta(days=1), INVITATIONS_PER_DAY) if budget == "invite" else (
@@ -249,6 +253,7 @@ class Outbox:
         to = context.get("reply_to")
         if not to:
             return mails
+        self.views.deliverable_again(to)  # they wrote to us, so mail to them works again
         results = [self._enrich(result, to) for result in outcome.get("results", [])]
         model: dict[str, Any] = {"kind": "reply", "results": results, "game": None, "receipt": None,
                                  "subject": context.get("subject", "")}

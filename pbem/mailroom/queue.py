@@ -35,7 +35,11 @@ TABLES = [
     "CREATE TABLE IF NOT EXISTS pbem_mail ("
     " key TEXT PRIMARY KEY, recipient TEXT NOT NULL, budget TEXT NOT NULL, model TEXT NOT NULL,"
     " created TEXT NOT NULL, source BIGINT NOT NULL, status TEXT NOT NULL,"
-    " attempts INTEGER NOT NULL DEFAULT 0, next_try TEXT NOT NULL, claimed_by TEXT, error TEXT)",
+    " attempts INTEGER NOT NULL DEFAULT 0, next_try TEXT NOT NULL, claimed_by TEXT, error TEXT,"
+    " return_tag TEXT)",
+    "CREATE INDEX IF NOT EXISTS pbem_mail_return_tag ON pbem_mail (return_tag)",
+    "CREATE TABLE IF NOT EXISTS pbem_undeliverable (address TEXT PRIMARY KEY, since TEXT NOT NULL,"
+    " reason TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS pbem_mail_due ON pbem_mail (status, next_try)",
     "CREATE INDEX IF NOT EXISTS pbem_mail_recipient ON pbem_mail (recipient, created)",
     "CREATE TABLE IF NOT EXISTS pbem_timers ("
@@ -65,6 +69,7 @@ class Mail:
     model: dict[str, Any]
     budget: str = ""  # which rate-limit budget it counts against ("" for none)
     status: str = "queued"  # or "dropped" (over a rate limit: kept, never sent)
+    return_tag: str = ""  # its VERP return path's tag (pbem.mailroom.addresses.return_tag)
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,7 @@ class QueuedMail:
     attempts: int
     source: int
     error: str | None
+    return_tag: str | None = None
 
 
 @dataclass(frozen=True)
@@ -125,9 +131,10 @@ class MailViews:
         for mail in mails:
             cursor.execute(self.sql(
                 "INSERT INTO pbem_mail (key, recipient, budget, model, created, source, status, attempts,"
-                " next_try, error) VALUES (%s, %s, %s, %s, %s, %s, %s, 0, %s, %s) ON CONFLICT (key) DO NOTHING"),
+                " next_try, error, return_tag) VALUES (%s, %s, %s, %s, %s, %s, %s, 0, %s, %s, %s)"
+                " ON CONFLICT (key) DO NOTHING"),
                 (mail.key, mail.to, mail.budget, json.dumps(mail.model, sort_keys=True), stamp(now), source,
-                 mail.status, stamp(now), error[:MAX_ERROR] if error else None))
+                 mail.status, stamp(now), error[:MAX_ERROR] if error else None, mail.return_tag or None))
 
     def recent(self, recipient: str, budget: str, since: datetime) -> int:
         """Mails queued (or dropped) for ``recipient`` in ``budget`` since a time."""
@@ -145,7 +152,7 @@ class MailViews:
                 "UPDATE pbem_mail SET status = %s, claimed_by = %s, next_try = %s WHERE key IN ("
                 " SELECT key FROM pbem_mail WHERE status IN (%s, %s) AND next_try <= %s ORDER BY next_try"
                 f" LIMIT %s{self.claim_lock}) RETURNING key, recipient, model, created, status, attempts, source,"
-                " error"),
+                " error, return_tag"),
                 (SENDING, owner, stamp(lease_until), QUEUED, SENDING, stamp(now), limit))
             return [self._mail(row) for row in cursor.fetchall()]
 
@@ -162,7 +169,7 @@ class MailViews:
     def dead(self, limit: int = 1000) -> list[QueuedMail]:
         with self._transaction(commit=False) as cursor:
             cursor.execute(self.sql(
-                "SELECT key, recipient, model, created, status, attempts, source, error FROM pbem_mail"
+                "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
                 " WHERE status = %s ORDER BY created LIMIT %s"), (DEAD, limit))
             return [self._mail(row) for row in cursor.fetchall()]
 
@@ -170,7 +177,7 @@ class MailViews:
         """Mails not sent yet: queued (maybe after a failed try) or claimed by a sender."""
         with self._transaction(commit=False) as cursor:
             cursor.execute(self.sql(
-                "SELECT key, recipient, model, created, status, attempts, source, error FROM pbem_mail"
+                "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
                 " WHERE status IN (%s, %s) ORDER BY created LIMIT %s"), (QUEUED, SENDING, limit))
             return [self._mail(row) for row in cursor.fetchall()]
 
@@ -185,7 +192,7 @@ class MailViews:
     def get(self, key: str) -> QueuedMail | None:
         with self._transaction(commit=False) as cursor:
             cursor.execute(self.sql(
-                "SELECT key, recipient, model, created, status, attempts, source, error FROM pbem_mail"
+                "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
                 " WHERE key = %s"), (key,))
             row = cursor.fetchone()
             return self._mail(row) if row else None
@@ -198,7 +205,30 @@ class MailViews:
     @staticmethod
     def _mail(row: Any) -> QueuedMail:
         return QueuedMail(row["key"], row["recipient"], json.loads(row["model"]), unstamp(row["created"]),
-                          row["status"], int(row["attempts"]), int(row["source"]), row["error"])
+                          row["status"], int(row["attempts"]), int(row["source"]), row["error"], row["return_tag"])
+
+    # -- bounces ---------------------------------------------------------------------------
+    def bounced(self, tag: str, now: datetime) -> str | None:
+        """Mark the recipient of the mail with this return-path tag undeliverable; returns it."""
+        with self._transaction(commit=True) as cursor:
+            cursor.execute(self.sql("SELECT recipient FROM pbem_mail WHERE return_tag = %s"), (tag,))
+            row = cursor.fetchone()
+            if row is None:
+                return None
+            cursor.execute(self.sql(
+                "INSERT INTO pbem_undeliverable (address, since, reason) VALUES (%s, %s, %s)"
+                " ON CONFLICT (address) DO NOTHING"), (row["recipient"], stamp(now), "bounce"))
+            return str(row["recipient"])
+
+    def undeliverable(self, address: str) -> bool:
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql("SELECT 1 AS x FROM pbem_undeliverable WHERE address = %s"), (address,))
+            return cursor.fetchone() is not None
+
+    def deliverable_again(self, address: str) -> None:
+        """The address wrote to us: mail to it works again."""
+        with self._transaction(commit=True) as cursor:
+            cursor.execute(self.sql("DELETE FROM pbem_undeliverable WHERE address = %s"), (address,))
 
     # -- timers ----------------------------------------------------------------------------
     def set_timers(self, game_ids: Iterable[str], timers: Sequence[Timer], mails: Sequence[Mail], now: datetime,

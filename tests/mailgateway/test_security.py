@@ -358,3 +358,36 @@ def test_rotate_token_on_the_command_line(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert old not in result.output and f"pbem+{game}." in result.output
     assert CliRunner().invoke(main, ["rotate-token", game, "--as", EVE]).exit_code == 2
+
+
+# -- 11: bounces to the VERP return path -----------------------------------------------------------
+def test_a_bounce_marks_the_address_undeliverable_until_it_writes_again(service, mail_settings, clock):
+    from aiosmtpd.controller import Controller
+
+    from mailgateway.gateway import Gateway
+    from tests.mailgateway.test_smtp import Sink
+
+    sink = Sink()
+    port = free_port()
+    relay = Controller(sink, hostname="127.0.0.1", port=port)
+    relay.start()
+    try:
+        gw = Gateway(service, replace(mail_settings, relay=("127.0.0.1", port)), clock=clock)
+        gw.receive(make_mail(ANN, SERVICE, "help"))
+        gw.work()
+        (envelope,) = sink.envelopes
+        assert envelope.mail_from.startswith("pbem+bounce=") and envelope.mail_from.endswith("@example.org")
+        forged = envelope.mail_from.replace("bounce=", "bounce=0")  # a guessed tag marks nobody
+        assert gw.receive(make_mail("MAILER-DAEMON@x.example", forged, "x"), "", [forged]) == "bounce"
+        assert not gw.mailroom.views.undeliverable(ANN)
+        dsn = make_mail("MAILER-DAEMON@mx.example.com", envelope.mail_from, "Delivery failed",
+                        headers={"Auto-Submitted": "auto-replied"})
+        assert gw.receive(dsn, "", [envelope.mail_from]) == "bounce"
+        assert gw.mailroom.views.undeliverable(ANN)
+        game_of(gw)  # mail to ann now stops: only bob gets his invitation and "started" ...
+        assert {tuple(e.rcpt_tos) for e in sink.envelopes[1:]} == {(BOB,)}
+        gw.receive(make_mail(ANN, SERVICE, "help"))  # ... until ann writes again
+        gw.work()
+        assert not gw.mailroom.views.undeliverable(ANN) and sink.envelopes[-1].rcpt_tos == [ANN]
+    finally:
+        relay.stop()
