@@ -213,20 +213,55 @@ def export(game_id: str, output: Path | None) -> None:
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--key", "keys", multiple=True, help="a trusted verifier key (repeat); default: the export's own")
-def verify(file: Path, keys: tuple[str, ...]) -> None:
+@click.option("--receipts", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="a folder of receipts and signed checkpoints you kept; each must be consistent with the export")
+def verify(file: Path, keys: tuple[str, ...], receipts: Path | None) -> None:
     """Verify an exported game offline. Exit 0 when valid."""
     try:
         trusted = [VerifierKey.parse(k) for k in keys]
-        report = verify_bytes(file.read_bytes(), trusted)
+        data = file.read_bytes()
+        report = verify_bytes(data, trusted)
     except (VerificationError, ValueError) as error:  # ValueError: a malformed --key
         click.echo(f"INVALID: {error}", err=True)
         sys.exit(1)
+    if receipts is not None:
+        _compare_with_held(json.loads(data), receipts, trusted, report)
     click.echo(f"valid: game {report.game}, {report.entries} entries, {report.checkpoints} checkpoints"
                f"{', ended' if report.ended else ', still running'}")
     for line in report.checked:
         click.echo(f"  checked: {line}")
     for line in report.not_checked:
         click.echo(f"  not checked: {line}")
+
+
+def _held_files(folder: Path) -> list[tuple[str, object]]:
+    """Every file under ``folder``: JSON (a receipt, a checkpoints list) or a signed note."""
+    items: list[tuple[str, object]] = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            items.append((path.name, json.loads(text)))
+        except json.JSONDecodeError:
+            items.append((path.name, text))
+    return items
+
+
+def _compare_with_held(document: dict, folder: Path, trusted: list[VerifierKey], report) -> None:
+    from pbem.ledger.consistency import compare, read_held
+
+    keys = trusted or [VerifierKey.parse(text) for text in document["keys"]]
+    reading = read_held(_held_files(folder), keys)
+    for line in reading.refused:
+        click.echo(f"  ignored (not valid evidence): {line}", err=True)
+    findings = compare(document, reading.held, keys)
+    for finding in findings:
+        click.echo(finding.evidence(), err=True)
+    if findings:
+        verdicts = sorted({f.verdict for f in findings})
+        click.echo(f"INVALID: {' and '.join(verdicts)}: the export contradicts what you hold", err=True)
+        sys.exit(1)
+    ours = sum(1 for h in reading.held if h.checkpoint.origin == document["origin"])
+    report.checked.append(f"{ours} checkpoints you hold are consistent with the export (RFC 9162 consistency proofs)")
 
 
 @click.command()

@@ -46,8 +46,10 @@ def checkpoints(game_id: str):
 
 
 @bp.get("/games/<game_id>/checkpoint.txt")
+@bp.get("/games/<game_id>/checkpoint")
 def checkpoint(game_id: str):
-    """The latest signed checkpoint as a C2SP signed note."""
+    """The latest signed checkpoint as a C2SP signed note (``/checkpoint`` is the tlog
+    convention witnesses fetch; ``.txt`` is the same note for browsers)."""
     game = game_or_404(game_id)
     return _text(game.checkpoint_at(), game)
 

@@ -82,3 +82,34 @@ def names_the_place(path: Path, where: str, message: str) -> bool:
     if path[0] == "checkpoints" and len(path) > 1:
         return where in (f"checkpoint {path[1]}", "checkpoints")
     return True
+
+
+def resigned_log(document: dict[str, Any], entries: list[dict[str, Any]], signer: Any) -> dict[str, Any]:
+    """The export a dishonest server holding the signing key would publish for ``entries``:
+    checkpoints at the old sizes that still fit, and one over the whole log, all signed."""
+    from pbem.ledger.canonical import canonical_bytes
+    from pbem.ledger.merkle import leaf_hash, prefix_roots
+    from pbem.ledger.notes import Checkpoint, sign_checkpoint
+
+    sizes = sorted({item["size"] for item in document["checkpoints"] if item["size"] < len(entries)} | {len(entries)})
+    roots = prefix_roots([leaf_hash(canonical_bytes(entry)) for entry in entries], sizes)
+    checkpoints = [{"size": size, "note": sign_checkpoint(Checkpoint(document["origin"], size, roots[size]), signer)}
+                   for size in sizes]
+    return {**copy.deepcopy(document), "entries": copy.deepcopy(entries), "checkpoints": checkpoints}
+
+
+def truncated(document: dict[str, Any], size: int) -> dict[str, Any]:
+    """The export cut back to its signed checkpoint of ``size`` entries (no new signature)."""
+    return {**copy.deepcopy(document), "entries": copy.deepcopy(document["entries"][:size]),
+            "checkpoints": [item for item in document["checkpoints"] if item["size"] <= size]}
+
+
+def rewritten_move(document: dict[str, Any], index: int, signer: Any, extra: int = 0) -> dict[str, Any]:
+    """The log rolled back to before entry ``index``, which is replaced by another (its time
+    moved on a second), then ``extra`` copies of it appended: a rollback when ``extra`` is 0,
+    a fork that grew past the original when more."""
+    entries = copy.deepcopy(document["entries"][:index + 1])
+    entries[index]["time"] = entries[index]["time"][:-2] + "59"
+    for number in range(extra):
+        entries.append({**copy.deepcopy(entries[index]), "index": index + 1 + number})
+    return resigned_log(document, entries, signer)
