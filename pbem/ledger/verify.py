@@ -18,7 +18,7 @@ from pbem.games import catalog
 from pbem.games.base import SECRET, GameError
 from pbem.ledger.canonical import NotCanonical, canonical_bytes
 from pbem.ledger.commitments import commit, public_fact
-from pbem.ledger.entries import FORMAT
+from pbem.ledger.entries import FORMAT, instant
 from pbem.ledger.fairness import DrawRng, rederive, seed_commitment
 from pbem.ledger.merkle import leaf_hash, prefix_roots
 from pbem.ledger.notes import NoteError, VerifierKey, verify_checkpoint
@@ -91,6 +91,7 @@ def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey]) -> Report:
     _check_sequence(document["game"], entries)
     report.checked.append(f"the {len(entries)} entries form one game's log in order")
     _check_checkpoints(document, entries, keys, report)
+    _check_times(entries, report)
     if entries[-1]["kind"] != "ended":
         if document.get("openings") is not None:
             raise VerificationError("openings", "a running game publishes no openings (they must be null)")
@@ -181,6 +182,22 @@ def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
             pass
         else:
             raise VerificationError(where, f"a '{kind}' entry cannot stand here")
+
+
+def _check_times(entries: list[dict[str, Any]], report: Report) -> None:
+    """Each entry's time is no earlier than the one before: the signer never goes backwards."""
+    previous = None
+    for index, entry in enumerate(entries):
+        where = _where(index, entry)
+        try:
+            when = instant(entry["time"])
+        except (TypeError, ValueError) as error:
+            raise VerificationError(where, f"its time {entry['time']!r} is not an ISO 8601 time") from error
+        if previous is not None and when < previous:
+            raise VerificationError(where, f"its time {entry['time']} is before the previous entry's "
+                                    f"({entries[index - 1]['time']}): a log's time never runs backwards")
+        previous = when
+    report.checked.append("the entries' times never run backwards")
 
 
 def _check_checkpoints(document: dict[str, Any], entries: list[dict], keys: list[VerifierKey], report: Report) -> None:

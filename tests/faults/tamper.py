@@ -108,8 +108,11 @@ def rewritten_move(document: dict[str, Any], index: int, signer: Any, extra: int
     """The log rolled back to before entry ``index``, which is replaced by another (its time
     moved on a second), then ``extra`` copies of it appended: a rollback when ``extra`` is 0,
     a fork that grew past the original when more."""
+    from datetime import datetime, timedelta
+
     entries = copy.deepcopy(document["entries"][:index + 1])
-    entries[index]["time"] = entries[index]["time"][:-2] + "59"
+    later = datetime.fromisoformat(entries[index]["time"]) + timedelta(seconds=1)
+    entries[index]["time"] = later.isoformat(timespec="seconds")
     for number in range(extra):
         entries.append({**copy.deepcopy(entries[index]), "index": index + 1 + number})
     return resigned_log(document, entries, signer)
