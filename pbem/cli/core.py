@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from pbem.games.base import GameError
-from pbem.ledger.notes import VerifierKey
+from pbem.ledger.notes import Revocation, VerifierKey
 from pbem.ledger.verify import VerificationError, export_bytes, verify_bytes
 from pbem.service.service import GameService, Outcome
 
@@ -215,12 +215,16 @@ def export(game_id: str, output: Path | None) -> None:
 @click.option("--key", "keys", multiple=True, help="a trusted verifier key (repeat); default: the export's own")
 @click.option("--receipts", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="a folder of receipts and signed checkpoints you kept; each must be consistent with the export")
-def verify(file: Path, keys: tuple[str, ...], receipts: Path | None) -> None:
+@click.option("--revoked", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="the server's revoked keys (/keys/revoked.txt: a key and a time per line)")
+def verify(file: Path, keys: tuple[str, ...], receipts: Path | None, revoked: Path | None) -> None:
     """Verify an exported game offline. Exit 0 when valid."""
     try:
         trusted = [VerifierKey.parse(k) for k in keys]
+        revocations = [Revocation.parse(line) for line in revoked.read_text(encoding="utf-8").splitlines()
+                       if line.strip()] if revoked else []
         data = file.read_bytes()
-        report = verify_bytes(data, trusted)
+        report = verify_bytes(data, trusted, revocations)
     except (VerificationError, ValueError) as error:  # ValueError: a malformed --key
         click.echo(f"INVALID: {error}", err=True)
         sys.exit(1)
@@ -230,6 +234,8 @@ def verify(file: Path, keys: tuple[str, ...], receipts: Path | None) -> None:
                f"{', ended' if report.ended else ', still running'}")
     for line in report.checked:
         click.echo(f"  checked: {line}")
+    for line in report.revoked:
+        click.echo(f"  revoked key: {line}")
     for line in report.not_checked:
         click.echo(f"  not checked: {line}")
 
@@ -315,12 +321,37 @@ def play_to_end(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 
     raise RuntimeError(f"game {game_id} did not end within {max_moves} moves")
 
 
-@click.command()
-@click.option("--rotate", is_flag=True, help="make a new signing key (old public keys stay valid)")
-def key(rotate: bool) -> None:
-    """Print the server's public verifier key (creating the key on first use)."""
-    keys = service().keys
-    click.echo(keys.rotate().verifier if rotate else keys.signer().verifier)
+@click.group(invoke_without_command=True)
+@click.option("--rotate", is_flag=True, help="the same as `pbem key rotate`")
+@click.pass_context
+def key(ctx: click.Context, rotate: bool) -> None:
+    """Print the server's public verifier key (creating the key on first use); rotate or
+    revoke keys with the subcommands."""
+    if ctx.invoked_subcommand is None:
+        keys = service().keys
+        click.echo(keys.rotate().verifier if rotate else keys.signer().verifier)
+
+
+@key.command("rotate")
+def key_rotate() -> None:
+    """Make a new signing key; the old public key stays valid for what it signed."""
+    click.echo(service().keys.rotate().verifier)
+
+
+@key.command("revoke")
+@click.option("--since", required=True, help="ISO 8601 time from which the key is not trusted (when it may have leaked)")
+@click.argument("verifier", required=False)
+def key_revoke(since: str, verifier: str | None) -> None:
+    """Revoke a key (default: the current one, after rotating to a new one). Signatures it
+    made at or after SINCE are reported by verify; the list is published at /keys and in
+    every export."""
+    try:
+        revoked = service().keys.revoke(since, VerifierKey.parse(verifier) if verifier else None)
+    except ValueError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+    click.echo(f"revoked {revoked.key} since {revoked.since}")
+    click.echo(f"signing now with {service().keys.signer().verifier}")
 
 
 def register(group: click.Group) -> None:

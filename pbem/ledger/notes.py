@@ -171,3 +171,28 @@ def sign_checkpoint(checkpoint: Checkpoint, signer: SignerKey) -> str:
 def verify_checkpoint(note: str, keys: Iterable[VerifierKey]) -> Checkpoint:
     text, _ = open_note(note, keys)
     return Checkpoint.parse(text)
+
+
+@dataclass(frozen=True)
+class Revocation:
+    """A verifier key that must not be trusted for anything signed at or after ``since`` (an
+    ISO 8601 time): the moment its private key may have leaked."""
+    key: VerifierKey
+    since: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"key": str(self.key), "since": self.since}
+
+    @classmethod
+    def from_dict(cls, item: dict[str, str]) -> Revocation:
+        return cls(VerifierKey.parse(item["key"]), item["since"])
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.since}"
+
+    @classmethod
+    def parse(cls, line: str) -> Revocation:
+        key, _, since = line.strip().partition(" ")
+        if not since:
+            raise NoteError(f"not a revocation (key and time): {line.strip()!r}")
+        return cls(VerifierKey.parse(key), since.strip())

@@ -21,11 +21,12 @@ from pbem.ledger.commitments import commit, public_fact
 from pbem.ledger.entries import FORMAT, instant
 from pbem.ledger.fairness import DrawRng, rederive, seed_commitment
 from pbem.ledger.merkle import leaf_hash, prefix_roots
-from pbem.ledger.notes import NoteError, VerifierKey, verify_checkpoint
+from pbem.ledger.notes import Checkpoint, NoteError, Revocation, VerifierKey, open_note
 
 EXPORT_FORMAT = "pbem-export/1"
-DOCUMENT_FIELDS = {"format", "game", "origin", "keys", "entries", "checkpoints", "openings"}
+DOCUMENT_FIELDS = {"format", "game", "origin", "keys", "entries", "checkpoints", "openings", "revocations"}
 CHECKPOINT_FIELDS = {"size", "note"}
+REVOCATION_FIELDS = {"key", "since"}
 OPENING_FIELDS = {"facts", "salts", "draws", "draws_salt", "command", "command_salt"}
 
 
@@ -44,6 +45,7 @@ class Report:
     ended: bool = False
     checked: list[str] = field(default_factory=list)
     not_checked: list[str] = field(default_factory=list)
+    revoked: list[str] = field(default_factory=list)  # signatures by a key after its revocation
 
 
 def export_bytes(document: dict[str, Any]) -> bytes:
@@ -51,7 +53,7 @@ def export_bytes(document: dict[str, Any]) -> bytes:
     return canonical_bytes(document) + b"\n"
 
 
-def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = ()) -> Report:
+def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = (), revoked: Sequence[Revocation] = ()) -> Report:
     try:
         document = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:
@@ -65,12 +67,15 @@ def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = ()) -> Report:
     if data != expected:
         offset = next((i for i, (a, b) in enumerate(zip(data, expected)) if a != b), min(len(data), len(expected)))
         raise VerificationError(f"byte {offset}", "the file is not in canonical form: it was changed after export")
-    return verify_export(document, trusted)
+    return verify_export(document, trusted, revoked)
 
 
-def verify_export(document: dict[str, Any], trusted: Sequence[VerifierKey] = ()) -> Report:
+def verify_export(document: dict[str, Any], trusted: Sequence[VerifierKey] = (),
+                  revoked: Sequence[Revocation] = ()) -> Report:
+    """``revoked`` are revocations the caller trusts (the server's published list); the
+    export's own ``revocations`` are added to them."""
     try:
-        return _verify(document, trusted)
+        return _verify(document, trusted, revoked)
     except VerificationError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
@@ -85,13 +90,14 @@ def _commitment_matches(salt: Any, value: Any, expected: Any) -> bool:
         return False
 
 
-def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey]) -> Report:
+def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey], revoked: Sequence[Revocation]) -> Report:
     report = Report()
     entries, keys = _check_shape(document, trusted, report)
     _check_sequence(document["game"], entries)
     report.checked.append(f"the {len(entries)} entries form one game's log in order")
-    _check_checkpoints(document, entries, keys, report)
+    signers = _check_checkpoints(document, entries, keys, report)
     _check_times(entries, report)
+    _check_revocations(entries, signers, [*revoked, *_revocations(document)], report)
     if entries[-1]["kind"] != "ended":
         if document.get("openings") is not None:
             raise VerificationError("openings", "a running game publishes no openings (they must be null)")
@@ -200,17 +206,54 @@ def _check_times(entries: list[dict[str, Any]], report: Report) -> None:
     report.checked.append("the entries' times never run backwards")
 
 
-def _check_checkpoints(document: dict[str, Any], entries: list[dict], keys: list[VerifierKey], report: Report) -> None:
+def _revocations(document: dict[str, Any]) -> list[Revocation]:
+    items = document.get("revocations") or []
+    try:
+        for number, item in enumerate(items):
+            _only(item, REVOCATION_FIELDS, f"revocation {number}")
+        revocations = [Revocation.from_dict(item) for item in items]
+        for revocation in revocations:
+            instant(revocation.since)
+    except (NoteError, KeyError, TypeError, ValueError) as error:
+        raise VerificationError("revocations", f"malformed ({error})") from error
+    return revocations
+
+
+def _check_revocations(entries: list[dict], signers: list[tuple[int, list[VerifierKey]]],
+                       revocations: list[Revocation], report: Report) -> None:
+    """A checkpoint is signed when its last entry was made (times never run backwards), so a
+    signature by a key revoked at or before that time is one the key's owner may not have
+    made. Only the last checkpoint vouches for the whole log: signed only by revoked keys, the
+    log is refused; earlier ones are reported (a later, good signature covers their entries)."""
+    if not revocations:
+        return
+    for number, (size, keys) in enumerate(signers):
+        signed_at = instant(entries[size - 1]["time"])
+        bad = [r for r in revocations if r.key in keys and instant(r.since) <= signed_at]
+        if not bad or len({r.key for r in bad}) < len(keys):
+            continue
+        what = (f"signed at {entries[size - 1]['time']} only by "
+                + ", ".join(f"key {r.key.name}+{r.key.id.hex()} (revoked since {r.since})" for r in bad))
+        if number == len(signers) - 1:
+            raise VerificationError(f"checkpoint {number}", f"{what}: no trusted signature covers the log")
+        report.revoked.append(f"checkpoint {number} (size {size}) was {what}")
+    report.checked.append(f"no signature relied on is by a key after its revocation ({len(revocations)} revoked)")
+
+
+def _check_checkpoints(document: dict[str, Any], entries: list[dict], keys: list[VerifierKey],
+                       report: Report) -> list[tuple[int, list[VerifierKey]]]:
     leaves = [leaf_hash(canonical_bytes(entry)) for entry in entries]
     checkpoints = document["checkpoints"]
     sizes = [item.get("size") for item in checkpoints if isinstance(item, dict)]
     roots = prefix_roots(leaves, [size for size in sizes if isinstance(size, int)])
     previous = 0
+    signers: list[tuple[int, list[VerifierKey]]] = []
     for number, item in enumerate(checkpoints):
         where = f"checkpoint {number}"
         try:
             size, note = item["size"], item["note"]
-            checkpoint = verify_checkpoint(note, keys)
+            text, good = open_note(note, keys)
+            checkpoint = Checkpoint.parse(text)
         except (NoteError, KeyError, TypeError) as error:
             raise VerificationError(where, f"signature does not verify ({error})") from error
         if checkpoint.size != size or not previous < size <= len(entries):
@@ -221,10 +264,12 @@ def _check_checkpoints(document: dict[str, Any], entries: list[dict], keys: list
             span = f"entry {previous}" if size - previous == 1 else f"entries {previous} to {size - 1}"
             raise VerificationError(where, f"root does not match the log: {span} or an earlier one was changed")
         previous = size
+        signers.append((size, good))
     if previous != len(entries):
         raise VerificationError("checkpoints", f"the last signed checkpoint covers {previous} of {len(entries)} entries")
     report.checkpoints = len(checkpoints)
     report.checked.append(f"{len(checkpoints)} signed checkpoints match the Merkle tree of the entries (RFC 9162)")
+    return signers
 
 
 def _check_openings(entries: list[dict], openings: list[Any], report: Report) -> None:

@@ -176,6 +176,7 @@ class GameReader:
     def export(self, game_id: str) -> dict[str, Any]:
         """The public history, checkpoints and keys; after the end also every opening."""
         game = self.game(game_id)
+        revocations = [r.to_dict() for r in self.keys.revocations()]
         return {
             "format": "pbem-export/1",
             "game": game.id,
@@ -184,4 +185,4 @@ class GameReader:
             "entries": game.entries,
             "checkpoints": [{"size": size, "note": note} for size, note in game.checkpoints],
             "openings": [log.opening(private) for private in game.privates] if game.ended else None,
-        }
+        } | ({"revocations": revocations} if revocations else {})

@@ -94,4 +94,11 @@ def keys_text():
 @bp.get("/keys.json")
 def keys_json():
     keys = service().keys
-    return _json({"current": str(keys.signer().verifier), "keys": [str(key) for key in keys.verifiers()]})
+    return _json({"current": str(keys.signer().verifier), "keys": [str(key) for key in keys.verifiers()],
+                  "revoked": [r.to_dict() for r in keys.revocations()]})
+
+
+@bp.get("/keys/revoked.txt")
+def keys_revoked():
+    """Revoked keys, one ``<verifier key> <since>`` per line (``pbem verify --revoked``)."""
+    return _text("".join(f"{revocation}\n" for revocation in service().keys.revocations()))
