@@ -10,6 +10,7 @@ from flask import Blueprint, abort, make_response
 
 from pbem.ledger.verify import export_bytes
 from pbem.service.game import LoadedGame
+from pbem.service.witnesses import received_cosignatures
 from pbem.web.helpers import game_or_404, int_arg, public_cache, service, size_or_404
 
 bp = Blueprint("downloads", __name__)
@@ -51,7 +52,7 @@ def checkpoint(game_id: str):
     """The latest signed checkpoint as a C2SP signed note (``/checkpoint`` is the tlog
     convention witnesses fetch; ``.txt`` is the same note for browsers)."""
     game = game_or_404(game_id)
-    return _text(game.checkpoint_at(), game)
+    return _text(received_cosignatures(service().settings.home, game.id, game.checkpoint_at()), game)
 
 
 def _note_at(game: LoadedGame, size: int) -> str | None:
