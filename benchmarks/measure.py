@@ -401,6 +401,35 @@ def web(work: Path, quick: bool) -> list[Row]:
     return rows
 
 
+# -- tamper ----------------------------------------------------------------------------------
+def tamper(work: Path, quick: bool) -> list[Row]:
+    """Detection, not speed: every kind of change to an export, truncation to every signed
+    size, and a rollback and a fork at every entry, each checked by ``verify`` as a player
+    holding one receipt (of the replaced entry) or the latest checkpoint would."""
+    from tests.faults.tamper import census
+    from tests.ops.helpers import finished_game
+
+    register_games()
+    svc = service_at(work)
+    games = [("hidden-pig finished", finished_game(svc, "hidden-pig", 3, seed=4))]
+    running = svc.create("hidden-pig", PLAYERS, {"rounds": "3"}, seed=b"\x08" * 32)
+    for player in PLAYERS:
+        svc.join(running, player)
+    for _ in range(4):
+        game = svc.game(running)
+        svc.submit(running, game.emails[game.spec.to_move(svc.state(game))[0]], "hold")
+    games.append(("hidden-pig running", running))
+    if not quick:
+        games.append(("kingsburg finished", finished_game(svc, "kingsburg", 2, seed=2)))
+    rows = []
+    for name, game_id in games:
+        for case, (tried, found, verdicts) in census(svc, game_id).items():
+            rows.append(Row("tamper", f"{name}: {case}", f"{tried:,} tried", f"{found:,} detected", f"{tried:,}",
+                            found / tried, f"detected / tried; said: {', '.join(sorted(verdicts))}"))
+    svc.close()
+    return rows
+
+
 SECTIONS: dict[str, Callable[[Path, bool], list[Row]]] = {
-    "past-state": past_state, "verify": verify, "games": games, "mail": mail, "web": web,
+    "past-state": past_state, "verify": verify, "games": games, "mail": mail, "web": web, "tamper": tamper,
 }
