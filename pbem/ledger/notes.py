@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -46,6 +47,12 @@ def key_id(name: str, public: bytes) -> bytes:
     return sha256(name.encode() + b"\n" + ALGORITHM_ED25519 + public)[:4]
 
 
+@functools.lru_cache(maxsize=64)
+def _public_key(raw: bytes) -> Ed25519PublicKey:
+    """Parsed once per key: a verifier checks hundreds of signatures by the same key."""
+    return Ed25519PublicKey.from_public_bytes(raw)
+
+
 @dataclass(frozen=True)
 class VerifierKey:
     name: str
@@ -75,7 +82,7 @@ class VerifierKey:
 
     def verify(self, message: bytes, signature: bytes) -> bool:
         try:
-            Ed25519PublicKey.from_public_bytes(self.public).verify(signature, message)
+            _public_key(self.public).verify(signature, message)
         except InvalidSignature:
             return False
         return True
