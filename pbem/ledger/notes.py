@@ -58,8 +58,8 @@ class VerifierKey:
     name: str
     public: bytes  # 32 raw bytes
 
-    @property
-    def id(self) -> bytes:
+    @functools.cached_property
+    def id(self) -> bytes:  # cached: every note checked looks keys up by id
         return key_id(self.name, self.public)
 
     def __str__(self) -> str:
