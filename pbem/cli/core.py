@@ -12,7 +12,7 @@ import click
 
 from pbem.games.base import GameError
 from pbem.ledger.notes import Revocation, VerifierKey
-from pbem.ledger.verify import VerificationError, export_bytes, verify_bytes
+from pbem.ledger.verify import Report, VerificationError, export_bytes, verify_bytes
 from pbem.service.service import GameService, Outcome
 
 
@@ -252,7 +252,7 @@ def _held_files(folder: Path) -> list[tuple[str, object]]:
     return items
 
 
-def _compare_with_held(document: dict, folder: Path, trusted: list[VerifierKey], report) -> None:
+def _compare_with_held(document: dict, folder: Path, trusted: list[VerifierKey], report: Report) -> None:
     from pbem.ledger.consistency import compare, read_held
 
     keys = trusted or [VerifierKey.parse(text) for text in document["keys"]]

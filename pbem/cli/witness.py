@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from pbem.ledger.notes import NoteError, VerifierKey
+from pbem.ledger.notes import NoteError, SignerKey, VerifierKey
 from pbem.ledger.witness import Observation, Seen, cosign, observe
 from pbem.service.witnesses import WitnessFolder, published
 
@@ -80,7 +80,7 @@ def witness(urls: tuple[str, ...], folder: Path, name: str | None, keys: tuple[s
     sys.exit(1 if alarms else 0)
 
 
-def _record(store: WitnessFolder, signer, state: dict[str, Seen], seen: Observation) -> int:
+def _record(store: WitnessFolder, signer: SignerKey, state: dict[str, Seen], seen: Observation) -> int:
     now = int(time.time())
     if seen.alarm:
         report = seen.report()
