@@ -13,6 +13,8 @@ pbem time / baseline time for overheads, as the row says):
 * mail: mail in -> parsed -> authenticated -> decided -> stored -> signed -> reply queued, per
   second, against a bare aiosmtpd handler receiving the same mails over the same loopback
   (SQLite, and PostgreSQL when reachable);
+* tamper: detection, not speed: every kind of change to an export, truncation, rollback and
+  fork, each checked as a player holding one receipt or checkpoint would;
 * web: page latency p50 and p95 for a long finished game under a bounded concurrent loopback
   load, against a bare Flask route on the same server under the same load.
 """
@@ -30,7 +32,7 @@ from pathlib import Path
 
 from benchmarks import measure
 
-SECTIONS = ("past-state", "verify", "games", "mail", "web")
+SECTIONS = ("past-state", "verify", "games", "mail", "web", "tamper")
 
 
 def machine() -> str:

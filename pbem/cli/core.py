@@ -11,8 +11,8 @@ from pathlib import Path
 import click
 
 from pbem.games.base import GameError
-from pbem.ledger.notes import VerifierKey
-from pbem.ledger.verify import VerificationError, export_bytes, verify_bytes
+from pbem.ledger.notes import Revocation, VerifierKey
+from pbem.ledger.verify import Report, VerificationError, export_bytes, verify_bytes
 from pbem.service.service import GameService, Outcome
 
 
@@ -213,20 +213,61 @@ def export(game_id: str, output: Path | None) -> None:
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--key", "keys", multiple=True, help="a trusted verifier key (repeat); default: the export's own")
-def verify(file: Path, keys: tuple[str, ...]) -> None:
+@click.option("--receipts", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="a folder of receipts and signed checkpoints you kept; each must be consistent with the export")
+@click.option("--revoked", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="the server's revoked keys (/keys/revoked.txt: a key and a time per line)")
+def verify(file: Path, keys: tuple[str, ...], receipts: Path | None, revoked: Path | None) -> None:
     """Verify an exported game offline. Exit 0 when valid."""
     try:
         trusted = [VerifierKey.parse(k) for k in keys]
-        report = verify_bytes(file.read_bytes(), trusted)
+        revocations = [Revocation.parse(line) for line in revoked.read_text(encoding="utf-8").splitlines()
+                       if line.strip()] if revoked else []
+        data = file.read_bytes()
+        report = verify_bytes(data, trusted, revocations)
     except (VerificationError, ValueError) as error:  # ValueError: a malformed --key
         click.echo(f"INVALID: {error}", err=True)
         sys.exit(1)
+    if receipts is not None:
+        _compare_with_held(json.loads(data), receipts, trusted, report)
     click.echo(f"valid: game {report.game}, {report.entries} entries, {report.checkpoints} checkpoints"
                f"{', ended' if report.ended else ', still running'}")
     for line in report.checked:
         click.echo(f"  checked: {line}")
+    for line in report.revoked:
+        click.echo(f"  revoked key: {line}")
     for line in report.not_checked:
         click.echo(f"  not checked: {line}")
+
+
+def _held_files(folder: Path) -> list[tuple[str, object]]:
+    """Every file under ``folder``: JSON (a receipt, a checkpoints list) or a signed note."""
+    items: list[tuple[str, object]] = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            items.append((path.name, json.loads(text)))
+        except json.JSONDecodeError:
+            items.append((path.name, text))
+    return items
+
+
+def _compare_with_held(document: dict, folder: Path, trusted: list[VerifierKey], report: Report) -> None:
+    from pbem.ledger.consistency import compare, read_held
+
+    keys = trusted or [VerifierKey.parse(text) for text in document["keys"]]
+    reading = read_held(_held_files(folder), keys)
+    for line in reading.refused:
+        click.echo(f"  ignored (not valid evidence): {line}", err=True)
+    findings = compare(document, reading.held, keys)
+    for finding in findings:
+        click.echo(finding.evidence(), err=True)
+    if findings:
+        verdicts = sorted({f.verdict for f in findings})
+        click.echo(f"INVALID: {' and '.join(verdicts)}: the export contradicts what you hold", err=True)
+        sys.exit(1)
+    ours = sum(1 for h in reading.held if h.checkpoint.origin == document["origin"])
+    report.checked.append(f"{ours} checkpoints you hold are consistent with the export (RFC 9162 consistency proofs)")
 
 
 @click.command()
@@ -280,12 +321,37 @@ def play_to_end(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 
     raise RuntimeError(f"game {game_id} did not end within {max_moves} moves")
 
 
-@click.command()
-@click.option("--rotate", is_flag=True, help="make a new signing key (old public keys stay valid)")
-def key(rotate: bool) -> None:
-    """Print the server's public verifier key (creating the key on first use)."""
-    keys = service().keys
-    click.echo(keys.rotate().verifier if rotate else keys.signer().verifier)
+@click.group(invoke_without_command=True)
+@click.option("--rotate", is_flag=True, help="the same as `pbem key rotate`")
+@click.pass_context
+def key(ctx: click.Context, rotate: bool) -> None:
+    """Print the server's public verifier key (creating the key on first use); rotate or
+    revoke keys with the subcommands."""
+    if ctx.invoked_subcommand is None:
+        keys = service().keys
+        click.echo(keys.rotate().verifier if rotate else keys.signer().verifier)
+
+
+@key.command("rotate")
+def key_rotate() -> None:
+    """Make a new signing key; the old public key stays valid for what it signed."""
+    click.echo(service().keys.rotate().verifier)
+
+
+@key.command("revoke")
+@click.option("--since", required=True, help="ISO 8601 time from which the key is not trusted (when it may have leaked)")
+@click.argument("verifier", required=False)
+def key_revoke(since: str, verifier: str | None) -> None:
+    """Revoke a key (default: the current one, after rotating to a new one). Signatures it
+    made at or after SINCE are reported by verify; the list is published at /keys and in
+    every export."""
+    try:
+        revoked = service().keys.revoke(since, VerifierKey.parse(verifier) if verifier else None)
+    except ValueError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+    click.echo(f"revoked {revoked.key} since {revoked.since}")
+    click.echo(f"signing now with {service().keys.signer().verifier}")
 
 
 def register(group: click.Group) -> None:

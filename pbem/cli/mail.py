@@ -150,11 +150,15 @@ def rotate_token(game_id: str, email: str) -> None:
 @click.option("--key", "keys", multiple=True, help="a trusted verifier key (from `pbem key`); repeat")
 def check_receipt(file: Path, keys: tuple[str, ...]) -> None:
     """Check a move's receipt (receipt.json from a reply mail) offline."""
-    from mailgateway.receipts import ReceiptError, check_receipt as check
+    from pbem.ledger.receipts import ReceiptError, check_receipt as check
 
     try:
-        click.echo(check(json.loads(file.read_text(encoding="utf-8")), list(keys) or None))
-    except (ReceiptError, KeyError, ValueError) as error:
+        checked = check(json.loads(file.read_text(encoding="utf-8")), list(keys) or None)
+        click.echo(checked.summary())
+        if not keys:
+            click.echo("checked against the keys inside the receipt; pass the server's key with --key "
+                       "to know that this server signed it")
+    except (ReceiptError, ValueError) as error:
         click.echo(f"invalid receipt: {error}", err=True)
         sys.exit(1)
 

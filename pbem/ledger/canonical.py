@@ -34,9 +34,21 @@ def _check(value: Any, where: str) -> None:
     raise NotCanonical(f"{where}: {type(value).__name__} has no canonical encoding")
 
 
+def check_canonical(value: Any) -> None:
+    """Raise NotCanonical unless ``value`` has a canonical encoding."""
+    _check(value, "$")
+
+
+def encode_checked(value: Any) -> bytes:
+    """The canonical bytes of a value already known to be plain (checked once, or decoded
+    from JSON with floats refused): walking every nested value again would cost more than
+    the encoding itself (the verifier encodes each entry after checking the whole file)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
 def canonical_bytes(value: Any) -> bytes:
     _check(value, "$")
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return encode_checked(value)
 
 
 def sha256(data: bytes) -> bytes:

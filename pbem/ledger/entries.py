@@ -19,6 +19,7 @@ full facts), ``draws`` and ``draws_salt``, and for a secret command ``command`` 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timezone
 from typing import Any
 
 from pbem.games.base import SECRET, Fact, Standing
@@ -27,6 +28,22 @@ from pbem.ledger.commitments import commit, new_salt, opened_fact, public_fact
 FORMAT = 1
 Entry = dict[str, Any]
 Private = dict[str, Any]
+
+
+def instant(time: str) -> datetime:
+    """An entry's time as an instant (ISO 8601; a time without a zone is read as UTC).
+    Raises ValueError for text that is not a time."""
+    parsed = datetime.fromisoformat(time)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def not_before(entry: Entry, previous: Entry) -> Entry:
+    """``entry`` with the time of ``previous`` when the clock reads earlier (a clock set back,
+    two servers a little apart): a log's times never go backwards, and ``verify`` checks it.
+    The time is not part of any commitment, so it may be set before the entry is hashed."""
+    if instant(entry["time"]) < instant(previous["time"]):
+        return entry | {"time": previous["time"]}
+    return entry
 
 
 def _base(game_id: str, index: int, kind: str, time: str) -> Entry:

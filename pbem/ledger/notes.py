@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -46,13 +47,19 @@ def key_id(name: str, public: bytes) -> bytes:
     return sha256(name.encode() + b"\n" + ALGORITHM_ED25519 + public)[:4]
 
 
+@functools.lru_cache(maxsize=64)
+def _public_key(raw: bytes) -> Ed25519PublicKey:
+    """Parsed once per key: a verifier checks hundreds of signatures by the same key."""
+    return Ed25519PublicKey.from_public_bytes(raw)
+
+
 @dataclass(frozen=True)
 class VerifierKey:
     name: str
     public: bytes  # 32 raw bytes
 
-    @property
-    def id(self) -> bytes:
+    @functools.cached_property
+    def id(self) -> bytes:  # cached: every note checked looks keys up by id
         return key_id(self.name, self.public)
 
     def __str__(self) -> str:
@@ -75,7 +82,7 @@ class VerifierKey:
 
     def verify(self, message: bytes, signature: bytes) -> bool:
         try:
-            Ed25519PublicKey.from_public_bytes(self.public).verify(signature, message)
+            _public_key(self.public).verify(signature, message)
         except InvalidSignature:
             return False
         return True
@@ -171,3 +178,28 @@ def sign_checkpoint(checkpoint: Checkpoint, signer: SignerKey) -> str:
 def verify_checkpoint(note: str, keys: Iterable[VerifierKey]) -> Checkpoint:
     text, _ = open_note(note, keys)
     return Checkpoint.parse(text)
+
+
+@dataclass(frozen=True)
+class Revocation:
+    """A verifier key that must not be trusted for anything signed at or after ``since`` (an
+    ISO 8601 time): the moment its private key may have leaked."""
+    key: VerifierKey
+    since: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"key": str(self.key), "since": self.since}
+
+    @classmethod
+    def from_dict(cls, item: dict[str, str]) -> Revocation:
+        return cls(VerifierKey.parse(item["key"]), item["since"])
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.since}"
+
+    @classmethod
+    def parse(cls, line: str) -> Revocation:
+        key, _, since = line.strip().partition(" ")
+        if not since:
+            raise NoteError(f"not a revocation (key and time): {line.strip()!r}")
+        return cls(VerifierKey.parse(key), since.strip())

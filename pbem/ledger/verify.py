@@ -9,6 +9,7 @@ gives exactly the stored facts and standings. ``VerificationError`` names what f
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,16 +17,17 @@ from typing import Any
 
 from pbem.games import catalog
 from pbem.games.base import SECRET, GameError
-from pbem.ledger.canonical import NotCanonical, canonical_bytes
-from pbem.ledger.commitments import commit, public_fact
-from pbem.ledger.entries import FORMAT
+from pbem.ledger.canonical import NotCanonical, canonical_bytes, check_canonical, encode_checked
+from pbem.ledger.commitments import public_fact
+from pbem.ledger.entries import FORMAT, instant
 from pbem.ledger.fairness import DrawRng, rederive, seed_commitment
 from pbem.ledger.merkle import leaf_hash, prefix_roots
-from pbem.ledger.notes import NoteError, VerifierKey, verify_checkpoint
+from pbem.ledger.notes import Checkpoint, NoteError, Revocation, VerifierKey, open_note
 
 EXPORT_FORMAT = "pbem-export/1"
-DOCUMENT_FIELDS = {"format", "game", "origin", "keys", "entries", "checkpoints", "openings"}
+DOCUMENT_FIELDS = {"format", "game", "origin", "keys", "entries", "checkpoints", "openings", "revocations"}
 CHECKPOINT_FIELDS = {"size", "note"}
+REVOCATION_FIELDS = {"key", "since"}
 OPENING_FIELDS = {"facts", "salts", "draws", "draws_salt", "command", "command_salt"}
 
 
@@ -44,6 +46,7 @@ class Report:
     ended: bool = False
     checked: list[str] = field(default_factory=list)
     not_checked: list[str] = field(default_factory=list)
+    revoked: list[str] = field(default_factory=list)  # signatures by a key after its revocation
 
 
 def export_bytes(document: dict[str, Any]) -> bytes:
@@ -51,26 +54,59 @@ def export_bytes(document: dict[str, Any]) -> bytes:
     return canonical_bytes(document) + b"\n"
 
 
-def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = ()) -> Report:
+def _refuse_float(text: str) -> Any:
+    raise NotCanonical(f"{text} is a float, which has no canonical encoding")
+
+
+def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = (), revoked: Sequence[Revocation] = (),
+                 replay: bool = True) -> Report:
     try:
-        document = json.loads(data.decode("utf-8"))
+        # Floats (and NaN, Infinity) are refused while parsing, so everything decoded is plain
+        # JSON and is encoded below without walking it again.
+        document = json.loads(data.decode("utf-8"), parse_float=_refuse_float, parse_constant=_refuse_float)
     except UnicodeDecodeError as error:
         raise VerificationError(f"byte {error.start}", "the file is not UTF-8") from error
     except json.JSONDecodeError as error:
         raise VerificationError(f"byte {error.pos}", f"the file is not JSON ({error.msg})") from error
-    try:
-        expected = export_bytes(document)
     except NotCanonical as error:
         raise VerificationError("file", str(error)) from error
+    expected, entry_bytes = _encoded(document)
     if data != expected:
         offset = next((i for i, (a, b) in enumerate(zip(data, expected)) if a != b), min(len(data), len(expected)))
         raise VerificationError(f"byte {offset}", "the file is not in canonical form: it was changed after export")
-    return verify_export(document, trusted)
+    return _guarded(document, trusted, revoked, replay, entry_bytes)
 
 
-def verify_export(document: dict[str, Any], trusted: Sequence[VerifierKey] = ()) -> Report:
+def _encoded(document: Any) -> tuple[bytes, list[bytes] | None]:
+    """The export's canonical bytes, and each entry's (the Merkle leaves hash them): the
+    document is assembled from its top-level fields (sorted keys, as the canonical form has
+    them), so that each entry is encoded once for both."""
+    entries = document.get("entries") if isinstance(document, dict) else None
+    if not isinstance(entries, list):
+        return encode_checked(document) + b"\n", None
+    entry_bytes = [encode_checked(entry) for entry in entries]
+    fields = [encode_checked(key) + b":" + (b"[" + b",".join(entry_bytes) + b"]" if key == "entries"
+                                             else encode_checked(document[key]))
+              for key in sorted(document)]
+    return b"{" + b",".join(fields) + b"}\n", entry_bytes
+
+
+def verify_export(document: dict[str, Any], trusted: Sequence[VerifierKey] = (),
+                  revoked: Sequence[Revocation] = (), replay: bool = True) -> Report:
+    """``revoked`` are revocations the caller trusts (the server's published list); the
+    export's own ``revocations`` are added to them. ``replay=False`` skips the rules replay
+    (said in the report), for a quick check of the signatures and commitments."""
     try:
-        return _verify(document, trusted)
+        check_canonical(document)
+    except NotCanonical as error:
+        raise VerificationError("document", str(error)) from error
+    return _guarded(document, trusted, revoked, replay, None)
+
+
+def _guarded(document: Any, trusted: Sequence[VerifierKey], revoked: Sequence[Revocation], replay: bool,
+             entry_bytes: list[bytes] | None) -> Report:
+    try:
+        return _verify(document, trusted, revoked, replay, entry_bytes)
     except VerificationError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
@@ -79,18 +115,23 @@ def verify_export(document: dict[str, Any], trusted: Sequence[VerifierKey] = ())
 
 
 def _commitment_matches(salt: Any, value: Any, expected: Any) -> bool:
+    """``commit(salt, value) == expected`` for a value from the checked document (encoded
+    without walking it again)."""
     try:
-        return commit(salt, value) == expected
+        return hashlib.sha256(bytes.fromhex(salt) + encode_checked(value)).hexdigest() == expected
     except (TypeError, ValueError, NotCanonical):
         return False
 
 
-def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey]) -> Report:
+def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey], revoked: Sequence[Revocation],
+            replay: bool, entry_bytes: list[bytes] | None) -> Report:
     report = Report()
     entries, keys = _check_shape(document, trusted, report)
     _check_sequence(document["game"], entries)
     report.checked.append(f"the {len(entries)} entries form one game's log in order")
-    _check_checkpoints(document, entries, keys, report)
+    signers = _check_checkpoints(document, entries, entry_bytes or [encode_checked(e) for e in entries], keys, report)
+    _check_times(entries, report)
+    _check_revocations(entries, signers, [*revoked, *_revocations(document)], report)
     if entries[-1]["kind"] != "ended":
         if document.get("openings") is not None:
             raise VerificationError("openings", "a running game publishes no openings (they must be null)")
@@ -105,8 +146,18 @@ def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey]) -> Report:
     openings = document.get("openings")
     if not isinstance(openings, list) or len(openings) != len(entries):
         raise VerificationError("openings", "an ended game must publish one opening per entry")
-    _check_openings(entries, openings, report)
-    _replay(entries, openings, report)
+    spec = _replayable(entries[0]) if replay else None
+    # The replay draws every number again through the same derivation, so when it runs the
+    # draws are re-derived there, once.
+    _check_openings(entries, openings, report, rederive_draws=spec is None)
+    if spec is not None:
+        _replay(spec, entries, openings, report)
+    elif replay:
+        created = entries[0]
+        report.not_checked.append(
+            f"the rules replay: this pbem has no {created['game_type']} rules of version {created['rules_version']}")
+    else:
+        report.not_checked.append("the rules replay (skipped on request)")
     return report
 
 
@@ -183,17 +234,70 @@ def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
             raise VerificationError(where, f"a '{kind}' entry cannot stand here")
 
 
-def _check_checkpoints(document: dict[str, Any], entries: list[dict], keys: list[VerifierKey], report: Report) -> None:
-    leaves = [leaf_hash(canonical_bytes(entry)) for entry in entries]
+def _check_times(entries: list[dict[str, Any]], report: Report) -> None:
+    """Each entry's time is no earlier than the one before: the signer never goes backwards."""
+    previous = None
+    for index, entry in enumerate(entries):
+        where = _where(index, entry)
+        try:
+            when = instant(entry["time"])
+        except (TypeError, ValueError) as error:
+            raise VerificationError(where, f"its time {entry['time']!r} is not an ISO 8601 time") from error
+        if previous is not None and when < previous:
+            raise VerificationError(where, f"its time {entry['time']} is before the previous entry's "
+                                    f"({entries[index - 1]['time']}): a log's time never runs backwards")
+        previous = when
+    report.checked.append("the entries' times never run backwards")
+
+
+def _revocations(document: dict[str, Any]) -> list[Revocation]:
+    items = document.get("revocations") or []
+    try:
+        for number, item in enumerate(items):
+            _only(item, REVOCATION_FIELDS, f"revocation {number}")
+        revocations = [Revocation.from_dict(item) for item in items]
+        for revocation in revocations:
+            instant(revocation.since)
+    except (NoteError, KeyError, TypeError, ValueError) as error:
+        raise VerificationError("revocations", f"malformed ({error})") from error
+    return revocations
+
+
+def _check_revocations(entries: list[dict], signers: list[tuple[int, list[VerifierKey]]],
+                       revocations: list[Revocation], report: Report) -> None:
+    """A checkpoint is signed when its last entry was made (times never run backwards), so a
+    signature by a key revoked at or before that time is one the key's owner may not have
+    made. Only the last checkpoint vouches for the whole log: signed only by revoked keys, the
+    log is refused; earlier ones are reported (a later, good signature covers their entries)."""
+    if not revocations:
+        return
+    for number, (size, keys) in enumerate(signers):
+        signed_at = instant(entries[size - 1]["time"])
+        bad = [r for r in revocations if r.key in keys and instant(r.since) <= signed_at]
+        if not bad or len({r.key for r in bad}) < len(keys):
+            continue
+        what = (f"signed at {entries[size - 1]['time']} only by "
+                + ", ".join(f"key {r.key.name}+{r.key.id.hex()} (revoked since {r.since})" for r in bad))
+        if number == len(signers) - 1:
+            raise VerificationError(f"checkpoint {number}", f"{what}: no trusted signature covers the log")
+        report.revoked.append(f"checkpoint {number} (size {size}) was {what}")
+    report.checked.append(f"no signature relied on is by a key after its revocation ({len(revocations)} revoked)")
+
+
+def _check_checkpoints(document: dict[str, Any], entries: list[dict], entry_bytes: list[bytes], keys: list[VerifierKey],
+                       report: Report) -> list[tuple[int, list[VerifierKey]]]:
+    leaves = [leaf_hash(data) for data in entry_bytes]
     checkpoints = document["checkpoints"]
     sizes = [item.get("size") for item in checkpoints if isinstance(item, dict)]
     roots = prefix_roots(leaves, [size for size in sizes if isinstance(size, int)])
     previous = 0
+    signers: list[tuple[int, list[VerifierKey]]] = []
     for number, item in enumerate(checkpoints):
         where = f"checkpoint {number}"
         try:
             size, note = item["size"], item["note"]
-            checkpoint = verify_checkpoint(note, keys)
+            text, good = open_note(note, keys)
+            checkpoint = Checkpoint.parse(text)
         except (NoteError, KeyError, TypeError) as error:
             raise VerificationError(where, f"signature does not verify ({error})") from error
         if checkpoint.size != size or not previous < size <= len(entries):
@@ -204,13 +308,15 @@ def _check_checkpoints(document: dict[str, Any], entries: list[dict], keys: list
             span = f"entry {previous}" if size - previous == 1 else f"entries {previous} to {size - 1}"
             raise VerificationError(where, f"root does not match the log: {span} or an earlier one was changed")
         previous = size
+        signers.append((size, good))
     if previous != len(entries):
         raise VerificationError("checkpoints", f"the last signed checkpoint covers {previous} of {len(entries)} entries")
     report.checkpoints = len(checkpoints)
     report.checked.append(f"{len(checkpoints)} signed checkpoints match the Merkle tree of the entries (RFC 9162)")
+    return signers
 
 
-def _check_openings(entries: list[dict], openings: list[Any], report: Report) -> None:
+def _check_openings(entries: list[dict], openings: list[Any], report: Report, rederive_draws: bool) -> None:
     created, ended = entries[0], entries[-1]
     seed = bytes.fromhex(ended.get("seed", ""))
     if seed_commitment(seed) != created["seed_commitment"]:
@@ -219,15 +325,16 @@ def _check_openings(entries: list[dict], openings: list[Any], report: Report) ->
     nonces: list[list] = []
     count = draws = 0
     for index, (entry, opening) in enumerate(zip(entries, openings)):
-        where = _where(index, entry)
         if entry["kind"] == "joined" and entry.get("nonce"):
             nonces.append([entry["seat"], entry["nonce"]])
         if entry["kind"] not in ("started", "moved"):
             continue
+        where = _where(index, entry)
         if not isinstance(opening, dict):
             raise VerificationError(f"opening {index}", "missing")
         count += _check_facts(where, entry, opening)
-        draws += _check_draws(where, entry, opening, seed, game_id, [list(n) for n in nonces], index)
+        draws += _check_draws(where, entry, opening, seed if rederive_draws else None, game_id,
+                              [list(n) for n in nonces], index)
         if "command_commitment" in entry and not _commitment_matches(
                 opening.get("command_salt"), opening.get("command"), entry["command_commitment"]):
             raise VerificationError(where, "the opened command does not match its commitment")
@@ -253,7 +360,9 @@ def _check_facts(where: str, entry: dict, opening: dict) -> int:
     return hidden
 
 
-def _check_draws(where: str, entry: dict, opening: dict, seed: bytes, game_id: str, nonces: list, index: int) -> int:
+def _check_draws(where: str, entry: dict, opening: dict, seed: bytes | None, game_id: str, nonces: list, index: int) -> int:
+    """The opened draws match their commitment and, given the seed, re-derive from it (the
+    replay passes no seed: it re-derives them itself)."""
     published = entry.get("draws")
     if published is None:
         if opening.get("draws"):
@@ -263,28 +372,35 @@ def _check_draws(where: str, entry: dict, opening: dict, seed: bytes, game_id: s
     if not _commitment_matches(opening.get("draws_salt"), transcript, published["commitment"]) \
             or len(transcript) != published["count"]:
         raise VerificationError(where, "the opened draws do not match their commitment")
-    bad = rederive(seed, game_id, nonces, index, transcript)
-    if bad is not None:
-        raise VerificationError(f"{where}, draw {bad}", "does not re-derive from the seed: the die or shuffle was not fair")
+    if seed is not None:
+        _fair_or_refuse(where, seed, game_id, nonces, index, transcript)
     return len(transcript)
 
 
-def _replay(entries: list[dict], openings: list[Any], report: Report) -> None:
-    created = entries[0]
+def _fair_or_refuse(where: str, seed: bytes, game_id: str, nonces: list, index: int, transcript: Any) -> None:
+    bad = rederive(seed, game_id, nonces, index, transcript)
+    if bad is not None:
+        raise VerificationError(f"{where}, draw {bad}", "does not re-derive from the seed: the die or shuffle was not fair")
+
+
+def _replayable(created: dict[str, Any]) -> Any:
+    """The rules the game was played by, when this pbem has them in that version."""
     spec = catalog().get(created["game_type"])
-    if spec is None or spec.rules_version != created["rules_version"]:
-        report.not_checked.append(
-            f"the rules replay: this pbem has no {created['game_type']} rules of version {created['rules_version']}")
-        return
+    return spec if spec is not None and spec.rules_version == created["rules_version"] else None
+
+
+def _replay(spec: Any, entries: list[dict], openings: list[Any], report: Report) -> None:
+    created = entries[0]
     seed = bytes.fromhex(entries[-1]["seed"])
     nonces: list[list] = []
     state = None
     for index, (entry, opening) in enumerate(zip(entries, openings)):
-        where, kind = _where(index, entry), entry["kind"]
+        kind = entry["kind"]
         if kind == "joined" and entry.get("nonce"):
             nonces.append([entry["seat"], entry["nonce"]])
         if kind not in ("started", "moved"):
             continue
+        where = _where(index, entry)
         rng = DrawRng(seed, created["game"], [list(n) for n in nonces], index)
         try:
             if kind == "started":
@@ -295,6 +411,8 @@ def _replay(entries: list[dict], openings: list[Any], report: Report) -> None:
                 facts = spec.decide(state, entry["seat"], move, rng)
         except GameError as error:
             raise VerificationError(where, f"the rules refuse this command: {error.message}") from error
+        if rng.transcript != (opening.get("draws") or []):
+            _fair_or_refuse(where, seed, created["game"], [list(n) for n in nonces], index, opening.get("draws") or [])
         if facts != opening["facts"] or rng.transcript != (opening.get("draws") or []):
             raise VerificationError(where, "replaying the command through the rules gives other facts")
         for fact in facts:

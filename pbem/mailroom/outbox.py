@@ -112,9 +112,9 @@ class Outbox:
             block["address"] = seat_address(self.settings.address, game.id, token)
         return block
 
-    def receipt(self, game: LoadedGame, index: int, size: int) -> dict[str, Any]:
-        proof = self.service.inclusion(game.id, index, size, game=game)
-        return proof | {"keys": [str(key) for key in self.service.keys.verifiers()]}
+    def receipt(self, game: LoadedGame, index: int, size: int, viewer: str) -> dict[str, Any]:
+        """A receipt that stands alone (``pbem check-receipt``), with the openings the player may see."""
+        return self.service.receipt(game.id, index, size, viewer=viewer, game=game)
 
     def queue(self, key: str, to: str, model: dict[str, Any], sender: str | None = None,
               reply: tuple[str | None, tuple[str, ...]] | None = None, attachment: dict[str, Any] | None = None,
@@ -265,7 +265,7 @@ class Outbox:
             moved = [r["outcome"] for r in results if r.get("outcome") and r["outcome"]["ok"]
                      and r["outcome"]["version"] > r["outcome"]["version_before"]]
             if moved:
-                attachment = self.receipt(game, moved[0]["version_before"], moved[-1]["version"])
+                attachment = self.receipt(game, moved[0]["version_before"], moved[-1]["version"], to)
                 model["receipt"] = attachment
         sender = model["game"]["address"] if model["game"] else None
         mails += self.queue(f"n{position}/reply", to, model, sender=sender,

@@ -1,7 +1,8 @@
 """The server's signing key on disk: created on first use (mode 0600), rotated on demand.
 
 ``keys/signing.pem`` holds the current private key; ``keys/verifiers.txt`` lists every public
-verifier key this server ever used, one per line, so old checkpoints stay verifiable.
+verifier key this server ever used, one per line, so old checkpoints stay verifiable;
+``keys/revoked.txt`` lists revoked keys, each with the time from which it is not trusted.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import os
 import secrets
 from pathlib import Path
 
-from pbem.ledger.notes import SignerKey, VerifierKey
+from pbem.ledger.entries import instant
+from pbem.ledger.notes import Revocation, SignerKey, VerifierKey
 
 
 class KeyRing:
@@ -18,6 +20,7 @@ class KeyRing:
         self.folder = home / "keys"
         self.name = name
         self._signer: SignerKey | None = None
+        self._signed_with: tuple[int, int] | None = None
 
     @property
     def _private_path(self) -> Path:
@@ -28,12 +31,24 @@ class KeyRing:
         return self.folder / "verifiers.txt"
 
     def signer(self) -> SignerKey:
-        if self._signer is None:
-            if self._private_path.exists():
+        # A key rotated or revoked by another process (``pbem key rotate``) is picked up at the
+        # next signature: one stat of the key file, so a running server never signs with a
+        # key the operator has replaced.
+        stamp = self._stamp()
+        if self._signer is None or stamp != self._signed_with:
+            if stamp is not None:
                 self._signer = SignerKey.from_pem(self.name, self._private_path.read_bytes())
             else:
                 self._signer = self._create()
+            self._signed_with = self._stamp()
         return self._signer
+
+    def _stamp(self) -> tuple[int, int] | None:
+        try:
+            status = self._private_path.stat()
+        except FileNotFoundError:
+            return None
+        return status.st_ino, status.st_mtime_ns
 
     def _create(self) -> SignerKey:
         signer = SignerKey.generate(self.name)
@@ -52,7 +67,33 @@ class KeyRing:
         self.signer()
         self._private_path.unlink()
         self._signer = self._create()
+        self._signed_with = self._stamp()
         return self._signer
+
+    @property
+    def _revoked_path(self) -> Path:
+        return self.folder / "revoked.txt"
+
+    def revoke(self, since: str, key: VerifierKey | None = None) -> Revocation:
+        """Distrust ``key`` (default: the current one) for everything signed from ``since`` on.
+        Revoking the current key first rotates, so the server keeps signing with a good key."""
+        instant(since)  # refuse a time that is not ISO 8601 before writing anything
+        current = self.signer().verifier
+        key = key or current
+        if key not in self.verifiers():
+            raise ValueError(f"{key} is not a key of this server")
+        if key == current:
+            self.rotate()
+        revocation = Revocation(key, since)
+        with self._revoked_path.open("a", encoding="utf-8") as handle:
+            handle.write(f"{revocation}\n")
+        return revocation
+
+    def revocations(self) -> list[Revocation]:
+        if not self._revoked_path.exists():
+            return []
+        lines = self._revoked_path.read_text(encoding="utf-8").splitlines()
+        return [Revocation.parse(line) for line in lines if line.strip()]
 
     def token_secret(self) -> bytes:
         """The secret behind seat tokens (private mail addresses and private web links)."""

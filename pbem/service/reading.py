@@ -16,6 +16,7 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import Frontier, consistency_proof, inclusion_proof, leaf_hash, root
+from pbem.ledger.receipts import make_receipt, opened_for
 from pbem.service.cache import StateCache
 from pbem.service.game import LoadedGame, load
 from pbem.service.keys import KeyRing
@@ -149,9 +150,24 @@ class GameReader:
         size = game.check_version(size)
         leaves = self.leaves(game)[:size]
         proof = inclusion_proof(index, leaves)
-        return {"origin": self.origin(game_id), "index": index, "size": size,
+        return {"origin": self.origin(game_id), "index": index, "size": size, "entry": game.entries[index],
                 "leaf_hash": leaves[index].hex(), "root": root(leaves).hex(),
                 "path": [p.hex() for p in proof], "checkpoint": game.checkpoint_at(size)}
+
+    def receipt(self, game_id: str, index: int, size: int | None = None, viewer: str | None = None,
+                game: LoadedGame | None = None) -> dict[str, Any]:
+        """A receipt that stands alone (``pbem check-receipt``): entry ``index`` as hashed, its
+        inclusion proof in the signed tree of ``size`` entries, the checkpoint and the keys; with
+        ``viewer``, also the openings of the entry's secrets that this player may see."""
+        game = game or self.game(game_id)
+        size = game.check_version(size)
+        leaves = self.leaves(game)[:size]
+        entry = game.entries[index] if 0 <= index < size else None
+        proof = inclusion_proof(index, leaves)
+        seat = game.seat_of(viewer) if viewer else None
+        opened = opened_for(entry, game.privates[index], seat, game.ended) if viewer or game.ended else None
+        return make_receipt(self.origin(game_id), entry, proof, size, game.checkpoint_at(size),
+                            [str(key) for key in self.keys.verifiers()], opened)
 
     def consistency(self, game_id: str, old: int, new: int | None = None) -> dict[str, Any]:
         game = self.game(game_id)
@@ -191,6 +207,7 @@ class GameReader:
     def export(self, game_id: str) -> dict[str, Any]:
         """The public history, checkpoints and keys; after the end also every opening."""
         game = self.game(game_id)
+        revocations = [r.to_dict() for r in self.keys.revocations()]
         return {
             "format": "pbem-export/1",
             "game": game.id,
@@ -199,4 +216,4 @@ class GameReader:
             "entries": game.entries,
             "checkpoints": [{"size": size, "note": note} for size, note in game.checkpoints],
             "openings": [log.opening(private) for private in game.privates] if game.ended else None,
-        }
+        } | ({"revocations": revocations} if revocations else {})

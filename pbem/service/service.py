@@ -71,7 +71,8 @@ class _Batch:
         return {e["seat"] for e in self.all_entries() if e["kind"] == kind}
 
     def add(self, made: tuple[log.Entry, log.Private]) -> None:
-        self.entries.append(made[0])
+        previous = self.entries[-1] if self.entries else self.game.entries[-1]
+        self.entries.append(log.not_before(made[0], previous))  # time never runs backwards
         self.privates.append(made[1])
 
     def mark(self) -> tuple[int, Any]:

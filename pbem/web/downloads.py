@@ -10,6 +10,7 @@ from flask import Blueprint, abort, make_response
 
 from pbem.ledger.verify import export_bytes
 from pbem.service.game import LoadedGame
+from pbem.service.witnesses import received_cosignatures
 from pbem.web.helpers import game_or_404, int_arg, public_cache, service, size_or_404
 
 bp = Blueprint("downloads", __name__)
@@ -46,10 +47,12 @@ def checkpoints(game_id: str):
 
 
 @bp.get("/games/<game_id>/checkpoint.txt")
+@bp.get("/games/<game_id>/checkpoint")
 def checkpoint(game_id: str):
-    """The latest signed checkpoint as a C2SP signed note."""
+    """The latest signed checkpoint as a C2SP signed note (``/checkpoint`` is the tlog
+    convention witnesses fetch; ``.txt`` is the same note for browsers)."""
     game = game_or_404(game_id)
-    return _text(game.checkpoint_at(), game)
+    return _text(received_cosignatures(service().settings.home, game.id, game.checkpoint_at()), game)
 
 
 def _note_at(game: LoadedGame, size: int) -> str | None:
@@ -92,4 +95,11 @@ def keys_text():
 @bp.get("/keys.json")
 def keys_json():
     keys = service().keys
-    return _json({"current": str(keys.signer().verifier), "keys": [str(key) for key in keys.verifiers()]})
+    return _json({"current": str(keys.signer().verifier), "keys": [str(key) for key in keys.verifiers()],
+                  "revoked": [r.to_dict() for r in keys.revocations()]})
+
+
+@bp.get("/keys/revoked.txt")
+def keys_revoked():
+    """Revoked keys, one ``<verifier key> <since>`` per line (``pbem verify --revoked``)."""
+    return _text("".join(f"{revocation}\n" for revocation in service().keys.revocations()))

@@ -102,6 +102,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "public_page": ("Public page of this game", "Veřejná stránka této hry"),
     "verify_title": ("How to verify a game offline", "Jak hru ověřit offline"),
     "keys_title": ("The server's public keys", "Veřejné klíče serveru"),
+    "revoked_since": ("revoked since %s", "zneplatněn od %s"),
     "keys_help": (
         "Every checkpoint is signed with one of these Ed25519 keys (signed-note format). "
         "Older keys stay listed so old checkpoints remain verifiable.",

@@ -120,7 +120,9 @@ def verify():
 def keys():
     verifiers = [str(key) for key in service().keys.verifiers()]
     current = str(service().keys.signer().verifier)
-    return public_cache(make_response(render_template("web/keys.html", keys=verifiers, current=current)))
+    revoked = {str(r.key): r.since for r in service().keys.revocations()}
+    return public_cache(make_response(render_template("web/keys.html", keys=verifiers, current=current,
+                                                      revoked=revoked)))
 
 
 # -- history rows, shared with the private pages ------------------------------------------------

@@ -82,3 +82,91 @@ def names_the_place(path: Path, where: str, message: str) -> bool:
     if path[0] == "checkpoints" and len(path) > 1:
         return where in (f"checkpoint {path[1]}", "checkpoints")
     return True
+
+
+def resigned_log(document: dict[str, Any], entries: list[dict[str, Any]], signer: Any) -> dict[str, Any]:
+    """The export a dishonest server holding the signing key would publish for ``entries``:
+    checkpoints at the old sizes that still fit, and one over the whole log, all signed."""
+    from pbem.ledger.canonical import canonical_bytes
+    from pbem.ledger.merkle import leaf_hash, prefix_roots
+    from pbem.ledger.notes import Checkpoint, sign_checkpoint
+
+    sizes = sorted({item["size"] for item in document["checkpoints"] if item["size"] < len(entries)} | {len(entries)})
+    roots = prefix_roots([leaf_hash(canonical_bytes(entry)) for entry in entries], sizes)
+    checkpoints = [{"size": size, "note": sign_checkpoint(Checkpoint(document["origin"], size, roots[size]), signer)}
+                   for size in sizes]
+    openings = document.get("openings") if entries[-1]["kind"] == "ended" else None  # as a running game
+    return {**copy.deepcopy(document), "entries": copy.deepcopy(entries), "checkpoints": checkpoints,
+            "openings": copy.deepcopy(openings)}
+
+
+def truncated(document: dict[str, Any], size: int) -> dict[str, Any]:
+    """The export cut back to its signed checkpoint of ``size`` entries (no new signature)."""
+    entries = copy.deepcopy(document["entries"][:size])
+    return {**copy.deepcopy(document), "entries": entries,
+            "checkpoints": [item for item in document["checkpoints"] if item["size"] <= size],
+            "openings": copy.deepcopy(document.get("openings")) if entries[-1]["kind"] == "ended" else None}
+
+
+def rewritten_move(document: dict[str, Any], index: int, signer: Any, extra: int = 0) -> dict[str, Any]:
+    """The log rolled back to before entry ``index``, which is replaced by another (its time
+    moved on a second), then ``extra`` copies of it appended: a rollback when ``extra`` is 0,
+    a fork that grew past the original when more."""
+    from datetime import datetime, timedelta
+
+    entries = copy.deepcopy(document["entries"][:index + 1])
+    later = datetime.fromisoformat(entries[index]["time"]) + timedelta(seconds=1)
+    entries[index]["time"] = later.isoformat(timespec="seconds")
+    for number in range(extra):
+        entries.append({**copy.deepcopy(entries[index]), "index": index + 1 + number})
+    return resigned_log(document, entries, signer)
+
+
+def kind_of(path: Path, change: str) -> tuple[Path, str]:
+    """A change's kind: the place (indexes generalised, two levels deep) and how it changed."""
+    return tuple("*" if isinstance(p, int) else p for p in path[:3]), change
+
+
+def detection(document: dict[str, Any], held: list[tuple[str, Any]]) -> str | None:
+    """What ``pbem verify --receipts`` says of ``document`` for a player holding ``held``: the
+    refusal, the verdict against what they hold, or None when it passes."""
+    from pbem.ledger.consistency import compare, read_held
+    from pbem.ledger.notes import VerifierKey
+    from pbem.ledger.verify import VerificationError, export_bytes, verify_bytes
+
+    try:
+        verify_bytes(export_bytes(document))
+    except VerificationError as error:
+        return f"refused ({error.where})"
+    keys = [VerifierKey.parse(k) for k in document["keys"]]
+    findings = compare(document, read_held(held, keys).held, keys)
+    return findings[0].verdict if findings else None
+
+
+def census(service: Any, game_id: str) -> dict[str, tuple[int, int, set[str]]]:
+    """Every kind of tampering with one game's export, each checked as a player holding one
+    receipt or the latest checkpoint would: {case: (tried, detected, verdicts)}."""
+    document = service.export(game_id)
+    latest = [("latest checkpoint", service.game(game_id).checkpoint_at())]
+    signer = service.keys.signer()
+    results: dict[str, tuple[int, int, set[str]]] = {}
+
+    def tally(case: str, outcome: str | None) -> None:
+        tried, found, verdicts = results.get(case, (0, 0, set()))
+        verdict = outcome.split(" (")[0] if outcome else None
+        results[case] = (tried + 1, found + (outcome is not None), verdicts | ({verdict} if verdict else set()))
+
+    kinds: dict[tuple[Path, str], tuple[Path, Any]] = {}
+    for path, change, new in all_changes(document):
+        kinds.setdefault(kind_of(path, change), (path, new))
+    for path, new in kinds.values():
+        tally("kinds of change to a value (place x change)", detection(replaced(document, path, new), latest))
+    for item in document["checkpoints"][:-1]:
+        tally("truncation to an earlier signed checkpoint", detection(truncated(document, item["size"]), latest))
+    for index in range(1, len(document["entries"])):
+        signed = min(item["size"] for item in document["checkpoints"] if item["size"] > index)
+        receipt = [("receipt", service.receipt(game_id, index, signed))]  # as the reply mail carried it
+        tally("rollback: entry replaced at its index", detection(rewritten_move(document, index, signer), receipt))
+        if document["entries"][index]["kind"] == "moved":  # the forged log grows on with moves
+            tally("fork: a move replaced, log grown on", detection(rewritten_move(document, index, signer, extra=2), receipt))
+    return results

@@ -12,7 +12,7 @@ from pbem.cli import main
 from pbem.games import catalog
 from pbem.ledger.verify import VerificationError, export_bytes, verify_bytes
 from tests.faults.conftest import LONG, scale
-from tests.faults.tamper import all_changes, names_the_place, replaced
+from tests.faults.tamper import all_changes, census, names_the_place, replaced
 from tests.ops.helpers import PLAYERS, finished_game, service_at
 
 # Changes the verifier does not notice (none: unknown fields, repeated keys and openings of a
@@ -111,3 +111,32 @@ def test_an_added_key_is_refused(exports):
 def test_openings_of_a_running_game_must_be_null(exports):
     with pytest.raises(VerificationError):
         verify_bytes(export_bytes(replaced(exports["running hidden-pig"], ("openings",), [])))
+
+
+@pytest.fixture(scope="module")
+def signed_games(tmp_path_factory):
+    """A finished and a running Hidden Pig game, with the service that signed them (so a
+    dishonest server's rewritten logs carry real signatures)."""
+    svc = service_at(tmp_path_factory.mktemp("signed"))
+    finished = finished_game(svc, "hidden-pig", 3, seed=4)
+    running = svc.create("hidden-pig", PLAYERS[:3], {"rounds": "3"}, seed=b"\x08" * 32)
+    for player in PLAYERS[:3]:
+        svc.join(running, player)
+    for _ in range(5):
+        game = svc.game(running)
+        svc.submit(running, game.emails[game.spec.to_move(svc.state(game))[0]], "hold")
+    yield svc, {"finished": finished, "running": running}
+    svc.close()
+
+
+@pytest.mark.parametrize("which", ["finished", "running"])
+def test_every_kind_of_tampering_is_detected_with_one_held_receipt_or_checkpoint(signed_games, which):
+    svc, ids = signed_games
+    results = census(svc, ids[which])
+    kinds = results["kinds of change to a value (place x change)"]
+    assert kinds[0] >= 50
+    assert {case: (tried, found) for case, (tried, found, _) in results.items()} == \
+        {case: (tried, tried) for case, (tried, _, _) in results.items()}
+    assert results["truncation to an earlier signed checkpoint"][2] == {"truncated"}
+    assert results["rollback: entry replaced at its index"][2] == {"rolled back"}
+    assert results["fork: a move replaced, log grown on"][2] == {"forked"}

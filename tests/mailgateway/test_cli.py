@@ -51,7 +51,7 @@ def test_check_receipt(tmp_path, monkeypatch):
     service.join(game_id, ANN)
     service.join(game_id, "bob@example.com")
     service.submit(game_id, ANN, ["hold"])
-    receipt = service.inclusion(game_id, 3, 4) | {"keys": [str(k) for k in service.keys.verifiers()]}
+    receipt = service.receipt(game_id, 3, 4)
     key = str(service.keys.signer().verifier)
     service.close()
     good = tmp_path / "receipt.json"
@@ -59,7 +59,7 @@ def test_check_receipt(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["check-receipt", str(good), "--key", key])
     assert result.exit_code == 0 and "entry 3" in result.output
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(receipt | {"index": 2}))
+    bad.write_text(json.dumps(receipt | {"path": receipt["path"][1:]}))
     result = CliRunner().invoke(main, ["check-receipt", str(bad)])
     assert result.exit_code == 1 and "inclusion proof" in result.output
 
