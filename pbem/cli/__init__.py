@@ -10,6 +10,7 @@ import click
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pbem", prog_name="pbem", message="%(prog)s %(version)s")
 def main() -> None:
     """pbem: board games by email and turn files, with signed, verifiable histories."""
 
