@@ -7,7 +7,7 @@ BIN = $(VENV)/bin
 PIP_INSTALL = $(BIN)/python -m pip install --quiet --constraint constraints.txt
 export PBEM_HOME ?= $(CURDIR)/pbem-data
 
-.PHONY: run test bench faults lock clean
+.PHONY: run test smoke bench faults lock clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# build the wheel, install it into a fresh venv outside the checkout and play through it
+smoke: $(VENV)/.installed
+	$(BIN)/python .ci/smoke.py
 
 bench: $(VENV)/.installed
 	$(BIN)/python -m benchmarks
