@@ -5,9 +5,11 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 PIP_INSTALL = $(BIN)/python -m pip install --quiet --constraint constraints.txt
+# pytest-xdist workers; the tests give each worker its own files, ports and databases
+PYTEST_WORKERS ?= 2
 export PBEM_HOME ?= $(CURDIR)/pbem-data
 
-.PHONY: run test smoke bench faults lock clean
+.PHONY: run test test-long smoke bench faults lock clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +20,16 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 run: $(VENV)/.installed
 	$(BIN)/pbem serve
 
+# the default suite: a few games per random suite, hypothesis profile "default" (small)
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+
+# the long suites: every random game (tests marked `long`), hypothesis profile "long", and the
+# fault suite in its long form (PBEM_FAULTS_LONG=1, as `make faults`); see docs/development.md
+test-long: $(VENV)/.installed
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m long --hypothesis-profile=long $(PYTEST_ARGS)
+	PBEM_FAULTS_LONG=1 $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --hypothesis-profile=long \
+	    tests/faults tests/ledger $(PYTEST_ARGS)
 
 # build the wheel, install it into a fresh venv outside the checkout and play through it
 smoke: $(VENV)/.installed
