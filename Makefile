@@ -24,12 +24,12 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
-# the long suites: every random game (tests marked `long`), hypothesis profile "long", and the
-# fault suite in its long form (PBEM_FAULTS_LONG=1, as `make faults`); see docs/development.md
+# the long suites (docs/development.md): every random game (the tests marked `long`), then the
+# property tests with hypothesis profile "long" and the parser fuzzing in its long form
 test-long: $(VENV)/.installed
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m long --hypothesis-profile=long $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m long $(PYTEST_ARGS)
 	PBEM_FAULTS_LONG=1 $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --hypothesis-profile=long \
-	    tests/faults tests/ledger $(PYTEST_ARGS)
+	    tests/ledger tests/faults/test_fuzz.py $(PYTEST_ARGS)
 
 # build the wheel, install it into a fresh venv outside the checkout and play through it
 smoke: $(VENV)/.installed

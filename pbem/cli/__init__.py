@@ -12,14 +12,14 @@ from pathlib import Path
 
 import click
 
+from pbem.cli.errors import describe
+
 
 class Commands(click.Group):
     """The command group; a settings or storage failure in any command becomes one sentence on
     standard error and its exit code (pbem.cli.errors, docs/cli.md) instead of a traceback."""
 
     def invoke(self, ctx: click.Context):
-        from pbem.cli.errors import describe
-
         try:
             return super().invoke(ctx)
         except Exception as error:
