@@ -15,12 +15,13 @@ from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from datetime import datetime
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, ChainableUndefined, select_autoescape
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = Path(str(files("pbem.templates")))  # templates/ in the checkout, package data in the wheel
 LANGUAGES = ("en", "cs")
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,10 +73,15 @@ class Settings:
         }
 
 
+class ConfigError(ValueError):
+    """A setting or the installation cannot work; the message is one sentence saying how to fix it."""
+
+
 def postgres_env(url: str) -> dict[str, str]:
     parsed = urlparse(url)
     if parsed.scheme not in ("postgres", "postgresql"):
-        raise ValueError(f"PBEM_DATABASE_URL must start with postgresql://, not {parsed.scheme}://")
+        raise ConfigError(f"PBEM_DATABASE_URL must start with postgresql://, not {parsed.scheme}://")
+    require_postgres_extra()
     return {
         "PERSISTENCE_MODULE": "eventsourcing.postgres",
         "POSTGRES_DBNAME": parsed.path.lstrip("/") or "postgres",
@@ -101,3 +107,11 @@ def private_files(folder: Path, names: tuple[str, ...] = ("pbem.sqlite", "pbem.s
         target = folder / name
         if target.exists():
             target.chmod(0o600)
+
+
+def require_postgres_extra() -> None:
+    """PostgreSQL support is the optional extra ``pbem[postgres]``; say so instead of failing
+    deep inside eventsourcing with an import error."""
+    if importlib.util.find_spec("psycopg") is None:
+        raise ConfigError("PBEM_DATABASE_URL names PostgreSQL but the PostgreSQL driver is not installed; "
+                          "install pbem with its extra: pip install 'pbem[postgres]'")

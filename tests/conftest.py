@@ -2,12 +2,36 @@ import os
 import uuid
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from pbem.config import Settings
 from pbem.games import register
 from tests.support import hiddenpig
 
 register(hiddenpig.SPEC)
+
+# Hypothesis: a small profile for `make test` and a large one for `make test-long`
+# (--hypothesis-profile=long). No deadline: on a shared 2-core machine timing is noise, and speed
+# is measured by the benchmarks, not by tests.
+hypothesis_settings.register_profile("default", max_examples=30, deadline=None)
+hypothesis_settings.register_profile("long", max_examples=1000, deadline=None,
+                                     suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("default")
+
+# Random-game suites play a few games by default; their full counts are the `long` variant.
+DEFAULT_RANDOM_GAMES = 8
+
+
+@pytest.fixture(params=[pytest.param("default"), pytest.param("long", marks=pytest.mark.long)])
+def random_games(request):
+    """``random_games(full)``: how many games of a random suite to play in this run: ``full``
+    in the long run (`make test-long`), at most DEFAULT_RANDOM_GAMES in the default one."""
+
+    def count(full: int, default: int = DEFAULT_RANDOM_GAMES) -> int:
+        return full if request.param == "long" else min(full, default)
+
+    return count
 
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -38,7 +62,8 @@ def postgres_url():
         pytest.skip(f"PostgreSQL unreachable: {problem}")
     import psycopg
 
-    name = f"pbem_test_{uuid.uuid4().hex[:12]}"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")  # each pytest-xdist worker its own names
+    name = f"pbem_test_{worker}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     yield f"postgresql://postgres@127.0.0.1:5432/{name}"

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import click
 
-from pbem.games.base import GameError
+from pbem.cli.errors import EXIT_INVALID, TOO_DEEP
+from pbem.games.base import ErrorCode, GameError
 from pbem.ledger.notes import Revocation, VerifierKey
 from pbem.ledger.verify import Report, VerificationError, export_bytes, verify_bytes
 from pbem.service.service import GameService, Outcome
@@ -113,14 +114,22 @@ def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ..
 
 
 @click.command()
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("file", type=click.File("rb"))
 @click.option("--as", "email", required=True)
 def turn(file, email: str) -> None:
     """Submit a turn file (checked whole; every error is listed)."""
     try:
-        _report(service().submit_turn_file(file.read(), email, "turnfile"))
+        _report(service().submit_turn_file(_turn_text(file.read()), email, "turnfile"))
     except GameError as error:
         _fail(error)
+
+
+def _turn_text(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise GameError(ErrorCode.SYNTAX, f"The turn file is not UTF-8 text (byte {raw[error.start]:#04x} at "
+                                          f"position {error.start}); save it as UTF-8 and submit it again.") from None
 
 
 @click.command()
@@ -227,7 +236,10 @@ def verify(file: Path, keys: tuple[str, ...], receipts: Path | None, revoked: Pa
         report = verify_bytes(data, trusted, revocations)
     except (VerificationError, ValueError) as error:  # ValueError: a malformed --key
         click.echo(f"INVALID: {error}", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_INVALID)
+    except RecursionError:
+        click.echo(f"INVALID: {TOO_DEEP.format(what='export')}", err=True)
+        sys.exit(EXIT_INVALID)
     if receipts is not None:
         _compare_with_held(json.loads(data), receipts, trusted, report)
     click.echo(f"valid: game {report.game}, {report.entries} entries, {report.checkpoints} checkpoints"

@@ -14,11 +14,9 @@ from pathlib import Path
 
 import click
 
+from pbem.cli.errors import EX_TEMPFAIL, EXIT_INVALID, EXIT_OK, TOO_DEEP
 from pbem.logs import configure as configure_logs
 from pbem.mailroom.desk import Letter
-
-EX_OK = 0
-EX_TEMPFAIL = 75
 
 
 def gateway():
@@ -80,7 +78,7 @@ def mail_in(envelope_from: str | None, recipients: tuple[str, ...]) -> None:
         click.echo(f"temporary failure: {type(error).__name__}: {error}", err=True)
         sys.exit(EX_TEMPFAIL)
     click.echo(result)
-    sys.exit(EX_OK)
+    sys.exit(EXIT_OK)
 
 
 @click.command("mail-work")
@@ -160,7 +158,10 @@ def check_receipt(file: Path, keys: tuple[str, ...]) -> None:
                        "to know that this server signed it")
     except (ReceiptError, ValueError) as error:
         click.echo(f"invalid receipt: {error}", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_INVALID)
+    except RecursionError:
+        click.echo(f"invalid receipt: {TOO_DEEP.format(what='receipt')}", err=True)
+        sys.exit(EXIT_INVALID)
 
 
 def register(group: click.Group) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from pbem.cli.errors import EXIT_INVALID, EXIT_REFUSED, TOO_DEEP
 from pbem.ledger.verify import VerificationError, export_bytes
 from pbem.service.importer import ImportRefused, import_game
 from pbem.service.service import GameService
@@ -30,13 +31,16 @@ def import_(file: Path, players: tuple[str, ...], adopt_keys: bool) -> None:
         result = import_game(GameService(), document, players, adopt_keys)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         click.echo(f"INVALID: the file is not a JSON export ({error})", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_INVALID)
     except VerificationError as error:
         click.echo(f"INVALID: {error}", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_INVALID)
+    except RecursionError:
+        click.echo(f"INVALID: {TOO_DEEP.format(what='export')}", err=True)
+        sys.exit(EXIT_INVALID)
     except ImportRefused as error:
         click.echo(f"refused: {error}", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_REFUSED)
     what = "was already here" if result.already_present else "imported"
     click.echo(f"{what}: game {result.game_id}, {result.entries} entries, {result.checkpoints} checkpoints")
     if not result.identical:

@@ -35,8 +35,9 @@ def serve_web(host: str, port: int, server: str, workers: int) -> None:
     """Serve the read-only web site. Put nginx (TLS) in front of it on the Internet."""
     if server == "auto":
         server = "gunicorn" if importlib.util.find_spec("gunicorn") else "werkzeug"
-    click.echo(f"pbem web site on http://{host}:{port}/ ({server}; Ctrl-C stops it)", err=True)
     if server == "gunicorn":
+        _open_store_once()
+        click.echo(f"pbem web site on http://{host}:{port}/ ({server}; Ctrl-C stops it)", err=True)
         _gunicorn(host, port, workers)
         return
     from werkzeug.serving import run_simple
@@ -44,8 +45,18 @@ def serve_web(host: str, port: int, server: str, workers: int) -> None:
     from pbem.logs import configure
     from pbem.web import create_app
 
+    app = create_app()  # opens the store: an unusable data directory stops here, before the banner
+    click.echo(f"pbem web site on http://{host}:{port}/ ({server}; Ctrl-C stops it)", err=True)
     configure()
-    run_simple(host, port, create_app(), threaded=True, use_reloader=False, use_debugger=False)
+    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
+
+
+def _open_store_once() -> None:
+    """gunicorn opens the store in each worker; opening it here first turns a read-only or full
+    data directory into one sentence (pbem.cli.errors) instead of a loop of failing workers."""
+    from pbem.service.service import GameService
+
+    GameService().close()
 
 
 def register(group: click.Group) -> None:

@@ -38,9 +38,14 @@ def parse_turn_file(text: str) -> TurnFile:
             continue
         in_header = False
         turn.orders.append((number, line))
-    if "version" in turn.header and not turn.header["version"].isdigit():
+    if "version" in turn.header and not _is_number(turn.header["version"]):
         turn.problems.append((0, f"version must be a number, not {turn.header['version']!r}"))
     return turn
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also accepts '²' and other digits int() refuses."""
+    return text.isascii() and text.isdigit()
 
 
 def looks_like_turn_file(text: str) -> bool:

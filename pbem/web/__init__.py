@@ -1,11 +1,15 @@
 """The read-only web site: an app factory with blueprints; GET and HEAD only.
 
 ``create_app(service)`` is what ``pbem serve-web`` and ``pbem serve`` (web and mail together)
-run. Templates come from the top-level ``templates/web/``; nothing here writes to the store.
+run. Templates come from the package ``pbem.templates`` (the checkout's top-level ``templates/``,
+package data in the wheel) and static files from ``pbem/web/static``, both found through
+``importlib.resources`` so an installed wheel works from any directory. Nothing here writes to
+the store.
 """
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +18,8 @@ from werkzeug.exceptions import HTTPException
 
 from pbem.web import i18n
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = Path(str(files("pbem.templates")))
+STATIC = Path(str(files("pbem.web") / "static"))
 READ_METHODS = ("GET", "HEAD")
 PAGE_POLICY = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
                "base-uri 'none'; frame-ancestors 'none'")
@@ -22,8 +27,8 @@ PAGE_POLICY = ("default-src 'none'; style-src 'self'; img-src 'self'; form-actio
 
 def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Flask:
     """The site for ``service`` (a ``GameService``; made from the environment when None)."""
-    templates = Path((config or {}).get("PBEM_TEMPLATES") or TEMPLATES)  # the checkout's templates/
-    app = Flask(__name__, template_folder=str(templates), static_folder="static")
+    templates = Path((config or {}).get("PBEM_TEMPLATES") or TEMPLATES)
+    app = Flask(__name__, template_folder=str(templates), static_folder=str(STATIC))
     app.config.update(JSON_SORT_KEYS=False, FINISHED_MAX_AGE=86400)
     app.config.update(config or {})
     if service is None:

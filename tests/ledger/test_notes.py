@@ -26,7 +26,7 @@ def test_verifier_key_text_round_trips(signer):
 
 
 def test_verifier_key_with_a_wrong_id_is_refused(signer):
-    name, key_id, encoded = str(signer.verifier).split("+", 2)
+    name, _, encoded = str(signer.verifier).split("+", 2)
     with pytest.raises(NoteError):
         VerifierKey.parse(f"{name}+00000000+{encoded}")
 

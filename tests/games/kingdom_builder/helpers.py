@@ -13,6 +13,7 @@ from pbem.games.base import SeededRng
 from pbem.games.kingdom_builder import SPEC
 from pbem.games.kingdom_builder.board import parse_hex
 from pbem.games.kingdom_builder.state import KBState
+from tests.support import contract
 
 LAYOUT = (("tavern", False), ("paddock", False), ("oasis", False), ("farm", False))
 OPTIONS = {"top-left": "tavern", "top-right": "paddock", "bottom-left": "oasis", "bottom-right": "farm",
@@ -72,10 +73,7 @@ def play(state: KBState, seat: int, *texts: str) -> tuple[KBState, list[dict]]:
     facts: list[dict] = []
     rng = SeededRng(7)
     for text in texts:
-        move = SPEC.parse_move(state, seat, text)
-        new = SPEC.decide(state, seat, move, rng)
-        for fact in new:
-            state = SPEC.evolve(state, fact)
+        state, new = contract.apply(SPEC, state, seat, text, rng)
         facts += new
     return state, facts
 

@@ -12,16 +12,16 @@ from pbem.games.base import ErrorCode, GameError, SeededRng
 from pbem.games.kingdom_builder import SPEC
 from pbem.games.kingdom_builder.board import name
 from pbem.games.kingdom_builder.locations import free_of_terrain
+from tests.support.contract import refused
 
 from .helpers import h, kinds, play, position, targets
 
 
 def _refused(state, seat, text):
-    before = replace(state)
-    with pytest.raises(GameError) as error:
-        SPEC.decide(state, seat, SPEC.parse_move(state, seat, text), SeededRng(1))
-    assert state == before and SPEC.legal_moves(state, seat) == SPEC.legal_moves(before, seat)
-    return error.value
+    legal = SPEC.legal_moves(state, seat)
+    error = refused(SPEC, state, seat, text, SeededRng(1))
+    assert SPEC.legal_moves(state, seat) == legal
+    return error
 
 
 def test_build_only_on_the_terrain_of_the_played_card():
@@ -123,6 +123,7 @@ def test_discards_are_reshuffled_when_the_deck_runs_out():
 def test_fewer_than_three_settlements_left_builds_what_remains():
     state, facts = play(position(played="G", supply={0: 2}), 0, "build E4 F4")
     assert state.supply[0] == 0 and state.ending and state.seat == 1
+    assert kinds(facts).count("SettlementBuilt") == 2
 
 
 def test_the_round_is_finished_after_the_last_settlement():

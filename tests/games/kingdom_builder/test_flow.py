@@ -47,7 +47,7 @@ def test_rotated_option_and_duplicates_are_refused():
 
 
 def test_deck_order_is_secret_to_all_and_each_card_to_its_holder():
-    facts, state = _start()
+    facts, _ = _start()
     assert facts[1]["kind"] == "DeckShuffled" and facts[1]["secret"]["to"] == []
     drawn = [f for f in facts if f["kind"] == "CardDrawn"]
     assert [f["secret"]["to"] for f in drawn] == [[0], [1], [2]]

@@ -6,6 +6,7 @@ import pytest
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.kingdom_builder import SPEC
+from tests.support.contract import refused_when_parsed
 
 from .helpers import h, position
 
@@ -13,11 +14,7 @@ LAYOUT2 = (("oracle", False), ("harbor", False), ("barn", False), ("tower", Fals
 
 
 def _refuse(state, seat, text):
-    before = replace(state)
-    with pytest.raises(GameError) as error:
-        SPEC.parse_move(state, seat, text)
-    assert state == before
-    return error.value
+    return refused_when_parsed(SPEC, state, seat, text)
 
 
 @pytest.mark.parametrize(("text", "move"), [

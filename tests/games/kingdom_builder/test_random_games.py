@@ -31,8 +31,8 @@ def _invariants(before, seat, move, facts, after):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_end_by_the_forty_settlement_rule(players):
-    for seed in range(GAMES_PER_COUNT):
+def test_random_games_end_by_the_forty_settlement_rule(players, random_games):
+    for seed in range(random_games(GAMES_PER_COUNT)):
         play = play_random(SPEC, players, seed, on_step=_invariants)
         state = play.state
         assert state.over and min(state.supply) == 0, f"seed {seed}"

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
 from pbem.games.base import GameError, SeededRng, secret
 from pbem.games.kingsburg import SPEC
 from pbem.games.kingsburg.flow import advance
 from pbem.games.kingsburg.state import Placement, State
 from pbem.games.simulate import fold
+from tests.support import contract
 
 ANN, BRIAN, CINDY, DAVID, EVE = range(5)
 NAMES = ["Ann", "Brian", "Cindy", "David", "Eve"]
@@ -57,9 +56,7 @@ def run(state: State, rng=None) -> tuple[State, list[dict]]:
 
 
 def play(state: State, seat: int, text: str, rng=None) -> tuple[State, list[dict]]:
-    move = SPEC.parse_move(state, seat, text)
-    facts = SPEC.decide(state, seat, move, rng or Script())
-    return fold(SPEC, facts, state), facts
+    return contract.apply(SPEC, state, seat, text, rng or Script())
 
 
 def with_players(state: State, **by_seat: dict) -> State:
@@ -93,12 +90,9 @@ def influencing(players=3, **by_seat):
     return with_players(state, **defaults)
 
 
-def refused(state, seat, text):
-    before = state
-    with pytest.raises(GameError) as error:
-        SPEC.decide(state, seat, SPEC.parse_move(state, seat, text), Script())
-    assert state == before  # nothing changed
-    return error.value
+def refused(state, seat, text) -> GameError:
+    """The command is refused and the state is unchanged (against a deep copy)."""
+    return contract.refused(SPEC, state, seat, text, Script())
 
 
 def gifts_for(advisor, seat=ANN, choice=None, **stock):

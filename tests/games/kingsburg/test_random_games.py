@@ -40,8 +40,8 @@ def _options(seed: int) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_random_games_keep_the_invariants_and_end_after_year_five(players):
-    for seed in range(GAMES_PER_COUNT):
+def test_random_games_keep_the_invariants_and_end_after_year_five(players, random_games):
+    for seed in range(random_games(GAMES_PER_COUNT)):
         hook = Invariants(players, check_text=seed < 10)
         play = play_random(SPEC, players, seed, options=_options(seed), on_step=hook)
         state = play.state

@@ -60,7 +60,7 @@ def test_kings_aid_white_die_only_in_spring():
 # -- rolling -------------------------------------------------------------------------------------
 def test_merchants_guild_gives_gold_before_the_roll():
     guild = {"inn", "market", "farms", "merchants_guild"}
-    state, facts = run(season(p1={"buildings": guild}), Script(seed=2))
+    _, facts = run(season(p1={"buildings": guild}), Script(seed=2))
     assert kinds(facts).index("GuildGoldTaken") < kinds(facts).index("DiceRolled")
     assert of_kind(facts, "GuildGoldTaken")[0]["seat"] == BRIAN
 
@@ -68,7 +68,7 @@ def test_merchants_guild_gives_gold_before_the_roll():
 def test_farms_give_a_white_die_every_season():
     farms = {"inn", "market", "farms"}
     for phase in ("spring", "summer", "autumn"):
-        state, facts = run(season(phase=phase, p2={"buildings": farms}), Script(seed=3))
+        _, facts = run(season(phase=phase, p2={"buildings": farms}), Script(seed=3))
         assert [len(w) for w in of_kind(facts, "DiceRolled")[0]["white"]] == [0, 0, 1]
 
 
@@ -111,7 +111,7 @@ def test_rerolls_are_simultaneous_in_any_order():
 
 def test_turn_order_lowest_total_first_ties_keep_previous_order():
     state = at(new_game(3), "spring", "start", order=(CINDY, BRIAN, ANN))
-    state, facts = run(state, Script(6, 6, 6, 1, 1, 1, 1, 1, 1))
+    state, _ = run(state, Script(6, 6, 6, 1, 1, 1, 1, 1, 1))
     assert state.order == (CINDY, BRIAN, ANN)
 
 
@@ -230,9 +230,10 @@ def end_of(phase, **stock):
 
 
 def test_inn_gives_a_plus2_token_at_the_end_of_summer_only():
-    state, facts = end_of("summer", buildings={"inn"})
+    summer, facts = end_of("summer", buildings={"inn"})
     assert of_kind(facts, "InnTokenTaken") == [{"kind": "InnTokenTaken", "seat": ANN, "delta": {"plus2": 1}}]
-    state, facts = end_of("spring", buildings={"inn"})
+    assert summer.players[ANN].plus2 == 1
+    _, facts = end_of("spring", buildings={"inn"})
     assert of_kind(facts, "InnTokenTaken") == []
 
 

@@ -22,7 +22,7 @@ def winter(deck_top="y1_goblins_3", players=3, **by_seat):
 
 
 def test_reinforcement_die_is_rolled_for_everybody():
-    state, facts = run(winter(p0={"soldiers": 2}), Script(4))
+    _, facts = run(winter(p0={"soldiers": 2}), Script(4))
     rolled = of_kind(facts, "ReinforcementsRolled")[0]
     assert rolled["seat"] == ANN and rolled["soldiers"] == 4  # Ann is first in turn order
     assert [f["strength"] for f in of_kind(facts, "BattleFought")] == [6, 4, 4]
@@ -53,7 +53,7 @@ def test_building_battle_modifiers():
 
 def test_stone_wall_wins_ties():
     wall = {"palisade", "stable", "stone_wall"}  # strength 2 + 1 soldier = 3 = goblins
-    state, facts = run(winter(p0={"buildings": wall}), Script(1))
+    _, facts = run(winter(p0={"buildings": wall}), Script(1))
     assert [f["result"] for f in of_kind(facts, "BattleFought")][0] == "won"
     assert [f["result"] for f in of_kind(facts, "BattleFought")][1] == "lost"
 
@@ -66,7 +66,7 @@ def test_draw_gives_nothing_and_costs_nothing():
 
 def test_losses_follow_the_card_and_nobody_loses_what_he_lacks():
     goblins = "y2_goblins_3"  # 2 wood, 2 stone, 1 building, 1 VP
-    state, facts = run(winter(goblins, p0={"wood": 5, "stone": 1, "vp": 4, "buildings": {"statue"}}), Script(1))
+    _, facts = run(winter(goblins, p0={"wood": 5, "stone": 1, "vp": 4, "buildings": {"statue"}}), Script(1))
     ann = of_kind(facts, "BattleFought")[0]
     assert ann["delta"] == {"wood": -2, "stone": -1, "vp": -4}  # Statue's 3 VP and 1 VP
     assert ann["destroyed"] == ["statue"]
@@ -109,7 +109,7 @@ def test_destroyed_building_can_be_rebuilt():
 
 def test_victory_rewards_and_fortress_vp():
     fortress = {"palisade", "stable", "stone_wall", "fortress"}
-    state, facts = run(winter("y1_barbarians_2", p0={"buildings": fortress}), Script(1))
+    _, facts = run(winter("y1_barbarians_2", p0={"buildings": fortress}), Script(1))
     ann = of_kind(facts, "BattleFought")[0]
     assert ann["result"] == "won" and ann["delta"] == {"gold": 1, "vp": 1}
 
@@ -122,14 +122,14 @@ def test_victory_goods_of_choice_are_chosen_by_the_winner():
 
 
 def test_best_defenders_get_one_vp_but_only_if_they_won():
-    state, facts = run(winter(p0={"soldiers": 5}, p1={"soldiers": 5}, p2={"soldiers": 1}), Script(1))
+    _, facts = run(winter(p0={"soldiers": 5}, p1={"soldiers": 5}, p2={"soldiers": 1}), Script(1))
     assert [f["seat"] for f in of_kind(facts, "BestDefenderRewarded")] == [ANN, BRIAN]
-    state, facts = run(winter("y5_dragons_9", p0={"soldiers": 7}), Script(1))
+    _, facts = run(winter("y5_dragons_9", p0={"soldiers": 7}), Script(1))
     assert of_kind(facts, "BestDefenderRewarded") == []  # strength 8 < 9: nobody won
 
 
 def test_soldiers_go_back_to_zero_after_the_battle():
-    state, facts = run(winter(p0={"soldiers": 5}), Script(1))
+    state, _ = run(winter(p0={"soldiers": 5}), Script(1))
     assert all(p.soldiers == 0 for p in state.players)
 
 

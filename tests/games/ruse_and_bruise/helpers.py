@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pbem.games.base import SeededRng
+from pbem.games.base import GameError, SeededRng
 from pbem.games.ruse_and_bruise import SPEC
 from pbem.games.ruse_and_bruise.cards import CARD_IDS, GOAL_IDS
 from pbem.games.ruse_and_bruise.moves import Move
 from pbem.games.ruse_and_bruise.state import Column, GameState, Slot
-from pbem.games.simulate import fold
+from tests.support import contract
 
 
 def up(owner: int, card: str) -> Slot:
@@ -48,9 +48,13 @@ def position(columns, hands=None, players=2, turn=0, decks=None, discards=None, 
 
 def apply(state: GameState, seat: int, text: str, seed: int = 0):
     """Parse and decide a command; return (facts, new state)."""
-    move = SPEC.parse_move(state, seat, text)
-    facts = SPEC.decide(state, seat, move, SeededRng(seed))
-    return facts, fold(SPEC, facts, state)
+    after, facts = contract.apply(SPEC, state, seat, text, SeededRng(seed))
+    return facts, after
+
+
+def refused(state: GameState, seat: int, text: str, seed: int = 0) -> GameError:
+    """The command is refused and the state is unchanged (against a deep copy)."""
+    return contract.refused(SPEC, state, seat, text, SeededRng(seed))
 
 
 def kinds(facts) -> list[str]:

@@ -54,7 +54,7 @@ def test_explorer_travels_right_goes_face_down_to_the_bottom_and_reveals_the_car
 
 def test_explorer_wraps_from_the_rightmost_column_to_the_leftmost():
     state = position([column(G5), column(G4), column(G3, down(1, "explorer"))], players=3, hands=[("king",), (), ()])
-    facts, after = apply(state, 0, "play KING 3")
+    facts, _ = apply(state, 0, "play KING 3")
     assert first(facts, "ExplorerTravelled")["to"] == 0
 
 
@@ -163,7 +163,7 @@ def test_a_tucked_card_never_triggers_its_on_reveal_ability():
     state = position([column("music-1", down(1, "cloak")), column("trade-1", up(0, "king"))],
                      hands=[("king", "queen"), ("explorer", "hermit")], decks=[("witch",), ("romeo",)])
     _, after = apply(state, 0, "play QUEEN 1")
-    facts, done = apply(after, 1, "tuck EXPLORER")
+    facts, _ = apply(after, 1, "tuck EXPLORER")
     assert "ExplorerTravelled" not in kinds(facts) and "RoundEnded" in kinds(facts)
     revealed = first(facts, "CardsRevealed")["cards"]
     assert {"column": 0, "position": 1, "owner": 1, "card": "explorer"} in revealed
@@ -194,7 +194,7 @@ def test_a_traitor_swap_that_fills_every_goal_ends_the_round():
 def test_the_round_ends_when_every_goal_is_filled_and_the_last_card_still_reveals_and_acts():
     state = position([column("music-2", up(1, "queen"), down(1, "storm")), column("trade-1", up(0, "hermit"))],
                      hands=[("king",), ("romeo",)])
-    facts, after = apply(state, 0, "play KING 1")
+    facts, _ = apply(state, 0, "play KING 1")
     order = kinds(facts)
     assert order.index("ColumnClosed") < order.index("RoundEnded")
 

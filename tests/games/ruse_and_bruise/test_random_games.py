@@ -33,8 +33,8 @@ def _invariants(players):
 
 
 @pytest.mark.parametrize("players", range(SPEC.min_players, SPEC.max_players + 1))
-def test_random_games_keep_every_invariant(players):
-    for seed in range(GAMES_PER_COUNT):
+def test_random_games_keep_every_invariant(players, random_games):
+    for seed in range(random_games(GAMES_PER_COUNT)):
         play = play_random(SPEC, players, seed, on_step=_invariants(players))
         standings = play.standings
         assert standings is not None and play.state.round == 6

@@ -79,7 +79,7 @@ def test_battle_example_fig28():
 
 
 def test_auto_assigns_the_rest_after_hits_by_hand():
-    state, (i1, i2, i3, cav), barb = _attack_wessex()
+    state, (i1, i2, i3, cav), _ = _attack_wessex()
     targets = [u for u in state.units if u.id in (i1, i2, i3, cav)]
     # cavalry already given 4 by hand: the other 3 kill one infantry and make one retreat
     assert auto_allocate(state, targets, 3, {cav: 4}) == {i1: 2, i2: 1}

@@ -34,7 +34,7 @@ def test_army_stops_after_entering_a_hostile_province():
     state = with_levels(start(2), 0, military=4)  # 3 AP
     state = clear(state, "w_munster")
     state, a = put(state, 0, "infantry", "w_munster")
-    state, b = put(state, 0, "infantry", "w_munster")
+    state, _ = put(state, 0, "infantry", "w_munster")
     state = at_maneuvers(state, 0, rest=(1,))
     state = act(state, 0, f"move {a} wessex")
     error = refused(state, 0, f"move {a} munster")
@@ -89,8 +89,8 @@ def test_attackers_defend_at_full_strength_when_attacked():
     whatever their action points (every unit in an attacked province strikes back)."""
     state = start(2)
     state = clear(state, "w_lothian", "w_strathclyde")
-    state, veteran = put(state, 1, "archer", "w_lothian", damage=1, battles=1, ap=0)
-    state, a = put(state, 0, "infantry", "w_strathclyde", engaged=False)
+    state, _ = put(state, 1, "archer", "w_lothian", damage=1, battles=1, ap=0)
+    state, _ = put(state, 0, "infantry", "w_strathclyde", engaged=False)
     state, _ = put(state, 0, "infantry", "w_lothian", engaged=True)
     assert start_battle(state, "w_lothian")["damage"] == [1, 2]
 
