@@ -290,9 +290,7 @@ class GameService(GameReader):
             problems.append("the header has no 'game:' line")
         if "player" not in turn.header:
             problems.append("the header has no 'player:' line")
-        version_text = turn.header.get("version", "").strip()
-        if version_text and not (version_text.isascii() and version_text.isdigit() and len(version_text) <= 9):
-            problems.append(f"the header's version {version_text[:20]!r} is not a whole number")
+        version_text = turn.header.get("version", "").strip()  # checked by parse_turn_file
         if problems:
             error = GameError(ErrorCode.SYNTAX, "The turn file's header is wrong: " + "; ".join(problems) + ".")
             return game_id, Outcome(game_id, 0, 0, error=error)

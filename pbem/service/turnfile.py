@@ -44,8 +44,9 @@ def parse_turn_file(text: str) -> TurnFile:
 
 
 def _is_number(text: str) -> bool:
-    """ASCII digits only: str.isdigit() also accepts '²' and other digits int() refuses."""
-    return text.isascii() and text.isdigit()
+    """ASCII digits only (str.isdigit() also accepts '²' and other digits int() refuses), and
+    at most 9 of them: no game has a billion entries, and int() refuses 4,301 digits."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def looks_like_turn_file(text: str) -> bool:
