@@ -12,6 +12,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
+from email import policy as email_policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -393,6 +394,42 @@ def _idle_round(work: Path, games: int) -> float:
     return seconds
 
 
+def _big_mail_delay(work: Path) -> tuple[float, float]:
+    """Seconds from sending a small mail to its 250, alone and right after a 256 KiB mail of
+    junk lines sent on another connection (issue: one big mail never delays others by > 1 s)."""
+    import threading
+
+    from mailgateway.gateway import Gateway
+    from mailgateway.smtp import controller
+    from pbem.mailroom.settings import MailSettings
+
+    svc = service_at(work)
+    gw = Gateway(svc, MailSettings(address=SERVICE, maildir=work / "maildir"))
+    port = _free_port()
+    server = controller(gw, "127.0.0.1", port)
+    server.start()
+
+    def mail(body: str, number: int) -> tuple[str, str, bytes]:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = PLAYERS[0], SERVICE, "x"
+        msg["Message-ID"] = f"<big-{number}@client.example>"
+        msg.set_content(body)
+        return PLAYERS[0], SERVICE, msg.as_bytes(policy=email_policy.SMTP)
+
+    try:
+        alone = _stream(port, [mail("help", 0)])
+        big = threading.Thread(target=_stream, args=(port, [mail("xyzzy plugh frob\n" * 15_000, 1)]))
+        big.start()
+        time.sleep(0.01)  # the big one is being received or processed
+        behind = _stream(port, [mail("help", 2)])
+        big.join()
+    finally:
+        server.stop()
+        server.handler.close()
+        svc.close()
+    return alone, behind
+
+
 def mail(work: Path, quick: bool) -> list[Row]:
     register_games()
     count = 60 if quick else 400
@@ -419,6 +456,9 @@ def mail(work: Path, quick: bool) -> list[Row]:
     per_move, per_floor = _move_and_floor(work / "floor", 50 if quick else 300)
     rows.append(Row("mail", "a move through the service vs its floor (SQLite append+commit + Ed25519 signature)",
                     "long-pig, SQLite", ms(per_move), ms(per_floor), per_move / per_floor, "move / floor"))
+    alone, behind = _big_mail_delay(work / "big")
+    rows.append(Row("mail", "a small mail's 250 right after a 256 KiB junk mail vs alone", "SQLite",
+                    ms(behind), ms(alone), behind / alone, "behind / alone (bar: behind < 1 s)"))
     small, large = (10, 40) if quick else (100, 1000)
     idle_small, idle_large = _idle_round(work / "idle-small", small), _idle_round(work / "idle-large", large)
     rows.append(Row("mail", f"idle worker round, {large} vs {small} finished games", "SQLite", ms(idle_large),
