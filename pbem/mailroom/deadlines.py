@@ -94,12 +94,21 @@ class Clocks:
         self.service = service
         self.settings = settings
         self.now = now
+        self.records: dict[Any, Any] | None = None  # a follower round's cache, while it runs
 
     def find(self, aggregate_id: Any) -> Any:
-        try:
-            return self.service.store.repository.get(aggregate_id)
-        except AggregateNotFoundError:
-            return None
+        """A mail record; read once per follower round while one runs (``records``)."""
+        if self.records is None:
+            try:
+                return self.service.store.repository.get(aggregate_id)
+            except AggregateNotFoundError:
+                return None
+        if aggregate_id not in self.records:
+            try:
+                self.records[aggregate_id] = self.service.store.repository.get(aggregate_id)
+            except AggregateNotFoundError:
+                self.records[aggregate_id] = None
+        return self.records[aggregate_id]
 
     def clock_of(self, game_id: str) -> GameClock | None:
         return self.find(GameClock.create_id(game_id, {}))  # type: ignore[no-any-return]

@@ -60,13 +60,16 @@ class Mailroom:
                 return handled
             round_ = Round(self.service)
             self.outbox.begin(round_)
-            for notification in page:
-                try:
-                    self._handle(notification, round_)
-                except IntegrityError:  # another gateway process recorded this position first
-                    log.info("another follower handled notification %s; this round stops", notification.id)
-                    return handled
-                handled += 1
+            try:
+                for notification in page:
+                    try:
+                        self._handle(notification, round_)
+                    except IntegrityError:  # another gateway process recorded this position first
+                        log.info("another follower handled notification %s; this round stops", notification.id)
+                        return handled
+                    handled += 1
+            finally:
+                self.outbox.end()
 
     def _handle(self, notification: Any, round_: Round) -> None:
         event = self.service.store.mapper.to_domain_event(notification)
@@ -129,7 +132,10 @@ class Mailroom:
         notification = self.service.store.notification_log.select(letter.source, 1)[0]
         round_ = Round(self.service)
         self.outbox.begin(round_)
-        mails = self.outbox.mails_for(self.service.store.mapper.to_domain_event(notification), letter.source)
+        try:
+            mails = self.outbox.mails_for(self.service.store.mapper.to_domain_event(notification), letter.source)
+        finally:
+            self.outbox.end()
         self.views.enqueue(mails, now, letter.source)
         self.views.mark(key, RETRIED, now)
         return [mail.key for mail in mails]

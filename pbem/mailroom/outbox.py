@@ -43,16 +43,24 @@ def when(moment: datetime | None) -> str | None:
 
 
 class Round:
-    """What one round of a follower has loaded: each game once."""
+    """What one round of a follower has loaded: each game, each game's seat keys and each mail
+    record once (a round is short; what other processes change meanwhile shows in the next)."""
 
     def __init__(self, service: GameService):
         self.service = service
         self.games: dict[str, LoadedGame] = {}
+        self.records: dict[Any, Any] = {}
+        self.keys: dict[str, Any] = {}
 
     def game(self, game_id: str) -> LoadedGame:
         if game_id not in self.games:
             self.games[game_id] = self.service.game(game_id)
         return self.games[game_id]
+
+    def seat_token(self, game_id: str, seat: int) -> str:
+        if game_id not in self.keys:
+            self.keys[game_id] = self.service.seat_keys(game_id)
+        return self.service.seat_token(game_id, seat, self.keys[game_id])
 
 
 class Outbox:
@@ -67,7 +75,12 @@ class Outbox:
 
     def begin(self, round_: Round) -> None:
         self.round = round_
+        self.clocks.records = round_.records
         self.budgets = {}
+
+    def end(self) -> None:
+        """After a round: mail records are read afresh again."""
+        self.clocks.records = None
 
     def mails_for(self, event: Any, position: int) -> list[Mail]:
         if isinstance(event, Receipt.Recorded):
@@ -107,7 +120,7 @@ class Outbox:
             "seat_url": None, "address": None,
         }
         if seat is not None:
-            token = self.service.seat_token(game.id, seat)
+            token = self.round.seat_token(game.id, seat)
             block["seat_url"] = f"{base}/games/{game.id}/seat/{token}"
             block["address"] = seat_address(self.settings.address, game.id, token)
         return block

@@ -89,8 +89,14 @@ class Scheduler:
     # -- firing --------------------------------------------------------------------------------
     def fire(self, now: datetime, limit: int = 50) -> int:
         """Act on every due timer; returns how many were acted on."""
-        done = 0
         round_ = Round(self.service)
+        try:
+            return self._fire_due(now, limit, round_)
+        finally:
+            self.outbox.end()
+
+    def _fire_due(self, now: datetime, limit: int, round_: Round) -> int:
+        done = 0
         for timer in self.views.due_timers(now, limit):
             try:
                 acted = self._fire(timer, now, round_)
