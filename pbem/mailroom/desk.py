@@ -207,8 +207,7 @@ class MailDesk:
         person.created_game(now.isoformat(), day_ago)
         if "lang" not in rules and person.language != "en":
             rules["lang"] = person.language  # invitations in the creator's language
-        if rules:
-            work.add(GameClock(game_id, rules))
+        work.add(GameClock(game_id, rules | {"invited_by": sender}))  # invitations name who sent them
         return {"game": game_id, "players": list(new.players), "rules": new.mail_options}
 
     def _preference(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:

@@ -172,12 +172,15 @@ class Outbox:
     # -- invitations and notices from game entries -----------------------------------------
     def _invitations(self, game_id: str, position: int) -> list[Any]:
         game = self.round.game(game_id)
+        clock = self.clocks.find(GameClock.create_id(game_id, {}))
+        creator = clock.rules.get("invited_by") if clock else None  # games created by mail name their creator
         mails: list[Any] = []
         for seat, email in enumerate(game.emails):
             block = self.game_block(game, 1, email)
-            mails += self.queue(f"n{position}/{seat}/invitation", email,
-                                {"kind": "invitation", "game": block, "options": game.options},
-                                sender=block["address"], limited="invite")
+            model = {"kind": "invitation", "game": block, "options": game.options,
+                     "invited_by": creator if creator != email else None}
+            mails += self.queue(f"n{position}/{seat}/invitation", email, model, sender=block["address"],
+                                limited="invite")
         return mails
 
     def _notices(self, entries: list[dict[str, Any]], position: int) -> list[Any]:

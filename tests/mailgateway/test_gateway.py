@@ -172,7 +172,7 @@ def test_new_game_invitations_and_join_on_the_service_address(gw, transport):
     assert "has no seat" in text_of(replies(transport, EVE)[0])
     assert not gw.service.game(game_id).joined
     from pbem.mailroom.records import GameClock
-    assert gw.mailroom.clocks.find(GameClock.create_id(game_id, {})).rules == {"deadline": 12, "policy": "wait"}
+    assert gw.mailroom.clocks.find(GameClock.create_id(game_id, {})).rules == {"deadline": 12, "policy": "wait", "invited_by": ANN}
 
 
 def test_status_games_history_and_observers(gw, transport, game):

@@ -391,3 +391,12 @@ def test_a_bounce_marks_the_address_undeliverable_until_it_writes_again(service,
         assert not gw.mailroom.views.undeliverable(ANN) and sink.envelopes[-1].rcpt_tos == [ANN]
     finally:
         relay.stop()
+
+
+def test_an_invitation_names_who_sent_it(gw, smtp, transport):
+    smtp(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB}"), ANN, SERVICE)
+    gw.work()
+    (invitation,) = [m for m in transport.to(BOB) if not m["In-Reply-To"]]
+    assert f"{ANN} created this game by mail and invited you" in text_of(invitation)
+    (own,) = [m for m in transport.to(ANN) if not m["In-Reply-To"]]
+    assert "invited you" not in text_of(own)  # positive control: not to the creator
