@@ -64,6 +64,29 @@ def export_all(folder: Path) -> None:
     click.echo(f"{count} games exported to {folder}")
 
 
+@click.command(name="fsck")
+@click.argument("game_ids", nargs=-1)
+def fsck(game_ids: tuple[str, ...]) -> None:
+    """Check games (all, or the ones named) against their signed histories: every entry hashes
+    to the signed checkpoints, the signatures are the server's, and no game is shorter than the
+    mail follower saw it. Exit 0 when every game is sound, 1 otherwise."""
+    from pbem.mailroom.followers import Mailroom
+    from pbem.mailroom.settings import MailSettings
+    from pbem.service.service import GameService
+
+    service = GameService()
+    Mailroom(service, MailSettings.from_env(service.settings.home))  # its heads are the witness
+    bad = 0
+    for game_id in game_ids or tuple(service.game_ids()):
+        problem = service.fsck(game_id)
+        bad += problem is not None
+        click.echo(f"{game_id}: {'FROZEN: ' + problem if problem else 'ok'}")
+    service.close()
+    click.echo(f"{bad} game(s) do not match their signed history" if bad else "every game matches its signed history")
+    sys.exit(1 if bad else 0)
+
+
 def register(group: click.Group) -> None:
     group.add_command(import_)
     group.add_command(export_all)
+    group.add_command(fsck)

@@ -44,6 +44,7 @@ class ErrorCode(str, Enum):
     UNKNOWN_GAME = "unknown-game"
     NOT_A_PLAYER = "not-a-player"
     NOT_STARTED = "not-started"  # seats are still waiting for their players to join
+    FROZEN = "frozen"  # the stored game does not match its signed history; the operator must look
 
 
 class GameError(Exception):

@@ -46,6 +46,7 @@ class Mailroom:
         self.clocks = Clocks(service, settings, clock)
         self.outbox = Outbox(service, settings, self.views, self.clocks)
         self.scheduler = Scheduler(service, self.views, self.clocks, self.outbox)
+        service.head_of = self.views.head  # the follower witnesses each game's size for the store's self-check
 
     # -- following -----------------------------------------------------------------------------
     def follow(self, page_size: int = 100) -> int:
@@ -89,7 +90,7 @@ class Mailroom:
                                error=_describe(error))
             return
         games, timers = self._timers(event, round_)
-        self.views.set_timers(games, timers, mails, now, notification.id, tracking)
+        self.views.set_timers(games, timers, mails, now, notification.id, tracking, _head(event))
 
     def _timers(self, event: Any, round_: Round) -> tuple[list[str], list[Timer]]:
         if not isinstance(event, (GameRecord.Created, GameRecord.Appended)):
@@ -139,6 +140,13 @@ class Mailroom:
         self.views.enqueue(mails, now, letter.source)
         self.views.mark(key, RETRIED, now)
         return [mail.key for mail in mails]
+
+
+def _head(event: Any) -> dict[str, int]:
+    """The size a game's log reached with this event (for the self-check of later loads)."""
+    if isinstance(event, (GameRecord.Created, GameRecord.Appended)) and event.entries:
+        return {event.entries[0]["game"]: event.entries[-1]["index"] + 1}
+    return {}
 
 
 def _describe(error: BaseException) -> str:

@@ -38,6 +38,7 @@ TABLES = [
     " attempts INTEGER NOT NULL DEFAULT 0, next_try TEXT NOT NULL, claimed_by TEXT, error TEXT,"
     " return_tag TEXT)",
     "CREATE INDEX IF NOT EXISTS pbem_mail_return_tag ON pbem_mail (return_tag)",
+    "CREATE TABLE IF NOT EXISTS pbem_heads (game_id TEXT PRIMARY KEY, size INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS pbem_undeliverable (address TEXT PRIMARY KEY, since TEXT NOT NULL,"
     " reason TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS pbem_mail_due ON pbem_mail (status, next_try)",
@@ -232,10 +233,14 @@ class MailViews:
 
     # -- timers ----------------------------------------------------------------------------
     def set_timers(self, game_ids: Iterable[str], timers: Sequence[Timer], mails: Sequence[Mail], now: datetime,
-                   source: int, tracking: Tracking | None) -> None:
-        """Replace the timers of ``game_ids`` and queue ``mails``, with the follower's position,
-        in one transaction."""
+                   source: int, tracking: Tracking | None, heads: dict[str, int] | None = None) -> None:
+        """Replace the timers of ``game_ids``, queue ``mails`` and note the games' newest sizes
+        (``heads``), with the follower's position, in one transaction."""
         with self._transaction(commit=True) as cursor:
+            for game_id, size in (heads or {}).items():
+                cursor.execute(self.sql(
+                    "INSERT INTO pbem_heads (game_id, size) VALUES (%s, %s) ON CONFLICT (game_id) DO UPDATE"
+                    " SET size = excluded.size WHERE pbem_heads.size < excluded.size"), (game_id, size))
             for game_id in game_ids:
                 cursor.execute(self.sql("DELETE FROM pbem_timers WHERE game_id = %s"), (game_id,))
             for timer in timers:
@@ -251,6 +256,13 @@ class MailViews:
             " hours = excluded.hours, due = excluded.due"),
             (timer.game_id, timer.seat, timer.kind, timer.version, timer.email, stamp(timer.since), timer.hours,
              stamp(timer.due)))
+
+    def head(self, game_id: str) -> int | None:
+        """The newest size of a game the follower has seen (rows are never lowered)."""
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql("SELECT size FROM pbem_heads WHERE game_id = %s"), (game_id,))
+            row = cursor.fetchone()
+            return int(row["size"]) if row else None
 
     def due_timers(self, now: datetime, limit: int = 50) -> list[Timer]:
         with self._transaction(commit=False) as cursor:

@@ -22,6 +22,7 @@ class LoadedGame:
     privates: list[Private]
     checkpoints: list[list[Any]]
     record: Any = field(repr=False, default=None)  # the aggregate, for appending
+    frozen: str | None = None  # why the stored game does not match its signed history, if it does not
 
     @property
     def created(self) -> Entry:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import logging
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
@@ -16,11 +17,14 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import Frontier, consistency_proof, inclusion_proof, leaf_hash, root
+from pbem.ledger.notes import verify_checkpoint
 from pbem.ledger.receipts import make_receipt, opened_for
 from pbem.service.cache import StateCache
 from pbem.service.game import LoadedGame, load
 from pbem.service.keys import KeyRing
 from pbem.service.store import PbemStore, SeatKeys
+
+alarms = logging.getLogger("pbem")
 
 
 def _now() -> str:
@@ -38,6 +42,10 @@ class GameReader:
         self._leaves: dict[str, list[bytes]] = {}  # leaf hashes per game; entries never change
         self._frontiers: dict[str, Frontier] = {}  # each game's compact range, for signing
         self.loads = 0  # games loaded from the store (tests count them per mail)
+        self.frozen: dict[str, str] = {}  # games whose store does not match their signed history
+        # the newest size of each game seen by the mail follower (a witness inside the server);
+        # set by pbem.mailroom when it runs
+        self.head_of: Callable[[str], int | None] | None = None
         self.clock = clock
 
     def close(self) -> None:
@@ -51,11 +59,54 @@ class GameReader:
         ]
 
     def game(self, game_id: str) -> LoadedGame:
+        """A game as stored, checked against its own signed checkpoints: the entries this process
+        has not checked yet must hash to the roots the server signed (and a head recorded by the
+        mail follower must not be ahead of the store). A game that fails is frozen: it can be
+        read, not changed, and every refusal says why (``pbem fsck`` lists them)."""
         self.loads += 1
         record = self.store.game(game_id)
         if record is None:
             raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
-        return load(record)
+        game = load(record)
+        if game_id not in self.frozen:
+            problem = self.integrity_problem(game)
+            if problem:
+                self.frozen[game_id] = problem
+                alarms.critical("ALARM: game %s is frozen: %s", game_id, problem)
+        game.frozen = self.frozen.get(game_id)
+        return game
+
+    def integrity_problem(self, game: LoadedGame) -> str | None:
+        """Why the stored game cannot be trusted, or None. Checks the entries not checked before
+        in this process (all of them on the first load): positions, the Merkle roots of every
+        signed checkpoint among them, the signatures; and the recorded head."""
+        kept = self._frontiers.get(game.id)
+        cold = kept is None or kept.size > game.version  # first look at this game in this process
+        if kept is None or kept.size > game.version:
+            kept = Frontier()
+        frontier = kept.copy()
+        checkpoints = {size: note for size, note in game.checkpoints if size > frontier.size}
+        keys = self.keys.verifiers() if checkpoints else []
+        for index in range(frontier.size, game.version):
+            entry = game.entries[index]
+            if entry.get("index") != index or entry.get("game") != game.id:
+                return f"entry {index} is out of place"
+            frontier.append(leaf_hash(canonical_bytes(entry)))
+            note = checkpoints.get(index + 1)
+            if note is not None:
+                try:
+                    signed = verify_checkpoint(note, keys)
+                except ValueError as error:
+                    return f"the checkpoint at {index + 1} entries does not verify ({error})"
+                if signed.size != index + 1 or signed.root != frontier.root():
+                    return f"the entries do not match the checkpoint signed at {index + 1} entries"
+        if game.checkpoints and game.checkpoints[-1][0] != game.version:
+            return "the newest entries have no signed checkpoint"
+        head = self.head_of(game.id) if self.head_of and cold else None
+        if head is not None and head > game.version:
+            return f"the store has {game.version} entries, but {head} were signed and seen before (rolled back)"
+        self._frontiers[game.id] = frontier
+        return None
 
     def game_ids(self) -> list[str]:
         return self.store.game_ids()
@@ -137,12 +188,25 @@ class GameReader:
         """The compact range of the game's log at its version, brought forward from the one
         kept for the game (O(new entries)), so a save signs in O(log n)."""
         kept = self._frontiers.get(game.id)
+        cold = kept is None or kept.size > game.version  # first look at this game in this process
         if kept is None or kept.size > game.version:
             kept = Frontier()
         for entry in game.entries[kept.size:]:
             kept.append(leaf_hash(canonical_bytes(entry)))
         self._frontiers[game.id] = kept
         return kept
+
+    def fsck(self, game_id: str) -> str | None:
+        """Check a game from scratch (all entries, all checkpoints, the recorded head); returns
+        the problem, or None when it is sound."""
+        self._frontiers.pop(game_id, None)
+        self.frozen.pop(game_id, None)
+        self.store.forget(game_id)
+        return self.game(game_id).frozen
+
+    def checked(self, game_id: str, frontier: Frontier) -> None:
+        """Entries this process has just signed and stored count as checked."""
+        self._frontiers[game_id] = frontier
 
     def inclusion(self, game_id: str, index: int, size: int | None = None,
                   game: LoadedGame | None = None) -> dict[str, Any]:

@@ -135,6 +135,9 @@ class Work:
         mark = batch.mark()
         outcome = Outcome(batch.game.id, batch.next_index, batch.next_index)
         try:
+            if batch.game.frozen:
+                raise GameError(ErrorCode.FROZEN, f"Game {game_id} is frozen and cannot change: "
+                                                  f"{batch.game.frozen}. The operator has been alerted.")
             outcome.lines = plan(batch.game, batch)
         except GameError as error:
             outcome.error = error
@@ -151,6 +154,7 @@ class Work:
         ``RecordConflictError``: then nothing was stored)."""
         aggregates = list(self.extra.values())
         changed = [b for b in self.batches.values() if b.entries]
+        frontiers = {}
         for batch in changed:
             game = batch.game
             frontier = self.service.frontier(game).copy()
@@ -158,11 +162,13 @@ class Work:
                 frontier.append(leaf_hash(canonical_bytes(entry)))
             game.record.append(batch.entries, batch.privates, self.service.sign(game.id, frontier))
             aggregates.append(game.record)
+            frontiers[game.id] = frontier
         if not aggregates:
             return
         self.service.store.save(*aggregates)
         for batch in changed:
             self.service.store.saved(batch.game.record)
+            self.service.checked(batch.game.id, frontiers[batch.game.id])  # signed here: no need to check again
             log_entries(batch.game.id, batch.entries, self.key)
 
 

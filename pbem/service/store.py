@@ -130,6 +130,11 @@ class PbemStore(Application):
         self._keep(kept)
         return _copy(kept)
 
+    def forget(self, game_id: str) -> None:
+        """Drop the kept record: the next load reads the game from the database again."""
+        with self._records_lock:
+            self._records.pop(game_id, None)
+
     def saved(self, record: GameRecord) -> None:
         """Keep a record that was just saved (its pending events are now stored)."""
         self._keep(_copy(record))
