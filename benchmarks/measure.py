@@ -71,8 +71,8 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:,.3f} ms" if seconds < 0.01 else f"{seconds * 1000:,.1f} ms"
 
 
-def service_at(home: Path, database_url: str | None = None) -> GameService:
-    return GameService(Settings(home=home, database_url=database_url))
+def service_at(home: Path, database_url: str | None = None, synchronous: str = "full") -> GameService:
+    return GameService(Settings(home=home, database_url=database_url, sqlite_synchronous=synchronous))
 
 
 # -- past state ------------------------------------------------------------------------------
@@ -291,7 +291,8 @@ def _bare_rate(mails) -> float:
         bare.stop()
 
 
-def _gateway_rate(work: Path, database_url: str | None, count: int) -> tuple[float, float, list]:
+def _gateway_rate(work: Path, database_url: str | None, count: int,
+                  synchronous: str = "full") -> tuple[float, float, list]:
     """Mails per second in (SMTP, parsed, decided, stored and signed with the reply intent, 250),
     and mails per second through the follower afterwards (replies and notices queued)."""
     from mailgateway.gateway import Gateway
@@ -302,7 +303,7 @@ def _gateway_rate(work: Path, database_url: str | None, count: int) -> tuple[flo
         def send(self, key, to, message):
             pass
 
-    svc = service_at(work, database_url)
+    svc = service_at(work, database_url, synchronous)
     game_id = svc.create("long-pig", PLAYERS, {"rounds": "1000000"}, seed=b"\x0c" * 32)
     for player in PLAYERS:
         svc.join(game_id, player)
@@ -434,13 +435,14 @@ def mail(work: Path, quick: bool) -> list[Row]:
     register_games()
     count = 60 if quick else 400
     rows = []
-    targets: list[tuple[str, str | None]] = [("SQLite", None)]
+    targets: list[tuple[str, str | None, str]] = [("SQLite", None, "full"),
+                                                  ("SQLite, PBEM_SQLITE_SYNCHRONOUS=normal", None, "normal")]
     database = _postgres_database()
     if database:
-        targets.append(("PostgreSQL", database[0]))
+        targets.append(("PostgreSQL", database[0], "full"))
     try:
-        for label, url in targets:
-            rate, following, mails = _gateway_rate(work / label, url, count)
+        for label, url, synchronous in targets:
+            rate, following, mails = _gateway_rate(work / label.split(",")[0] / synchronous, url, count, synchronous)
             bare = _bare_rate(mails)
             rows.append(Row("mail", f"mail in -> decided, stored, signed, reply intent queued, 250 ({label}) "
                                     "vs bare aiosmtpd", f"{count} move mails, 1 connection", f"{rate:,.0f} mails/s",

@@ -15,6 +15,8 @@ ENVIRONMENT = {
     "PBEM_ORIGIN": "name of this server in checkpoints and key names (default pbem.localhost)",
     "PBEM_BASE_URL": "public address of the web site, for links in mail (default http://127.0.0.1:8000)",
     "PBEM_SNAPSHOT_INTERVAL": "store a snapshot of a game every N events (default 50)",
+    "PBEM_SQLITE_SYNCHRONOUS": "full (default: every accepted mail survives a power cut) or normal (SQLite WAL's NORMAL: "
+                               "faster commits that survive a crash of pbem, not of the machine)",
     "CIPHER_KEY": "optional: base64 AES key; events are then encrypted at rest (eventsourcing)",
     # the mail gateway (mailgateway/settings.py; docs/mail.md)
     "PBEM_MAIL_ADDRESS": "the service address for global commands (default pbem@localhost); seats get LOCAL+GAME.TOKEN@DOMAIN",
@@ -45,6 +47,7 @@ class Settings:
     origin: str = "pbem.localhost"
     base_url: str = "http://127.0.0.1:8000"
     snapshot_interval: int = 50
+    sqlite_synchronous: str = "full"  # "normal": faster commits, durable against crashes but not power cuts
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -55,6 +58,7 @@ class Settings:
             origin=env.get("PBEM_ORIGIN") or "pbem.localhost",
             base_url=(env.get("PBEM_BASE_URL") or "http://127.0.0.1:8000").rstrip("/"),
             snapshot_interval=int(env.get("PBEM_SNAPSHOT_INTERVAL") or 50),
+            sqlite_synchronous=_synchronous(env.get("PBEM_SQLITE_SYNCHRONOUS") or "full"),
         )
 
     def store_env(self) -> dict[str, str]:
@@ -70,6 +74,7 @@ class Settings:
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": str(self.home / "pbem.sqlite"),
             "SQLITE_LOCK_TIMEOUT": "30",
+            "PBEM_SQLITE_SYNCHRONOUS": self.sqlite_synchronous,
         }
 
 
@@ -91,6 +96,12 @@ def postgres_env(url: str) -> dict[str, str]:
         "POSTGRES_PASSWORD": unquote(parsed.password or ""),
         "POSTGRES_CONNECT_TIMEOUT": "5",
     }
+
+
+def _synchronous(value: str) -> str:
+    if value.lower() not in ("full", "normal"):
+        raise ValueError(f"PBEM_SQLITE_SYNCHRONOUS must be full or normal, not {value!r}")
+    return value.lower()
 
 
 def private_directory(path: Path) -> Path:

@@ -106,11 +106,31 @@ class PbemStore(Application):
         for attempt in range(attempts):
             try:
                 super().__init__(env=env)
+                self._tune_sqlite(env.get("PBEM_SQLITE_SYNCHRONOUS", "full"))
                 return
             except InternalError:
                 if attempt == attempts - 1:
                     raise
                 time.sleep(0.05 * (attempt + 1))
+
+    def _tune_sqlite(self, synchronous: str) -> None:
+        """``PRAGMA synchronous`` on every SQLite connection of the store. The library sets WAL
+        mode but has no setting for this, so its connection pool is wrapped (eventsourcing is
+        pinned in constraints.txt). FULL (SQLite's default) syncs the log at every commit."""
+        pool = getattr(getattr(self.factory, "datastore", None), "pool", None)
+        if synchronous == "full" or pool is None or not hasattr(pool, "_create_connection"):
+            return
+        create = pool._create_connection
+        statement = f"PRAGMA synchronous={'NORMAL' if synchronous == 'normal' else 'FULL'}"
+
+        def tuned() -> Any:
+            connection = create()
+            connection._sqlite_conn.execute(statement)
+            return connection
+
+        pool._create_connection = tuned
+        for connection in list(pool._pool):  # made while the tables were set up
+            connection._sqlite_conn.execute(statement)
 
     def game(self, game_id: str) -> GameRecord | None:
         """The game's record, up to date. Records are kept per process and brought forward with

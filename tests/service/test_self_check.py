@@ -95,3 +95,12 @@ def test_pbem_fsck_lists_the_frozen_games(tmp_path, monkeypatch):
     assert result.exit_code == 1
     assert f"{good}: ok" in result.output and f"{bad}: FROZEN" in result.output
     assert CliRunner().invoke(main, ["fsck", good]).exit_code == 0
+
+
+@pytest.mark.parametrize(("setting", "pragma"), [("full", 2), ("normal", 1)])
+def test_the_sqlite_synchronous_setting_reaches_every_connection(tmp_path, setting, pragma):
+    svc = GameService(Settings(home=tmp_path, sqlite_synchronous=setting))
+    with svc.store.factory.datastore.transaction(commit=False) as cursor:
+        cursor.execute("PRAGMA synchronous")
+        assert cursor.fetchone()[0] == pragma
+    svc.close()
