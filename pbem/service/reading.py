@@ -243,9 +243,12 @@ class GameReader:
                 "path": [p.hex() for p in proof]}
 
     # -- seat tokens: the secret in a seat's private mail address and web link ------------
-    def seat_token(self, game_id: str, seat: int, keys: SeatKeys | None = None) -> str:
-        keys = keys if keys is not None else self.seat_keys(game_id)
-        generation = keys.generations.get(str(seat), 0) if keys else 0
+    def seat_token(self, game_id: str, seat: int, keys: SeatKeys | None | bool = False) -> str:
+        """``keys``: the game's seat keys when the caller has read them (None: never rotated);
+        left out, they are read here."""
+        if keys is False:
+            keys = self.seat_keys(game_id)
+        generation = keys.generations.get(str(seat), 0) if isinstance(keys, SeatKeys) else 0
         label = f"seat/{game_id}/{seat}" + (f"/{generation}" if generation else "")
         digest = hmac.new(self.keys.token_secret(), label.encode(), hashlib.sha256).digest()
         return base64.b32encode(digest[:10]).decode().lower()
