@@ -85,10 +85,11 @@ class MailDesk:
         caller answers "try again later"); everything about the mail's content is an answer.
         ``trusted`` is for the operator's command line: the sender needs no token."""
         key = receipt_key(letter.key)
-        for _ in range(MAX_ATTEMPTS):
-            # No look-up first: the receipt's id is unique, so a second delivery fails to
-            # save and is recognised then (a new mail, the common case, saves one query).
-            work = Work(self.service, key)
+        for attempt in range(MAX_ATTEMPTS):
+            # No look-ups first: the receipt's id is unique, so a second delivery fails to save
+            # and is recognised then; and the games are planned on as this process knows them,
+            # since a save after another process's write fails too (then loaded fresh).
+            work = Work(self.service, key, fresh=attempt > 0)
             context: dict[str, Any] = {
                 "reply_to": letter.sender, "message_id": letter.message_id, "references": list(letter.references),
                 "subject": cmd.subject_command(letter.subject)[:200], "game": letter.game_id, "notify": [],

@@ -58,13 +58,13 @@ class GameReader:
             for spec in catalog().values()
         ]
 
-    def game(self, game_id: str) -> LoadedGame:
+    def game(self, game_id: str, fresh: bool = True) -> LoadedGame:
         """A game as stored, checked against its own signed checkpoints: the entries this process
         has not checked yet must hash to the roots the server signed (and a head recorded by the
         mail follower must not be ahead of the store). A game that fails is frozen: it can be
         read, not changed, and every refusal says why (``pbem fsck`` lists them)."""
         self.loads += 1
-        record = self.store.game(game_id)
+        record = self.store.game(game_id, fresh)
         if record is None:
             raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
         game = load(record)

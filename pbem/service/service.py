@@ -90,20 +90,27 @@ class _Batch:
         return DrawRng(self.game.seed, self.game.id, nonces, self.next_index)
 
 
+class StalePlan(RecordConflictError):
+    """A plan made without reading the games afresh cannot be saved as it is (see Work.commit)."""
+
+
 class Work:
     """The changes of one transaction: every game it touches is loaded once, commands plan
     entries against it one after another, and ``commit`` signs each game once and saves all
     of it (entries, receipts, other aggregates) in a single ``store.save``."""
 
-    def __init__(self, service: GameService, key: str | None = None):
+    def __init__(self, service: GameService, key: str | None = None, fresh: bool = True):
         self.service = service
         self.key = key  # the idempotency key (a mail's Message-ID), for the log lines
+        # False on a first attempt: plan on the games as this process knows them; if another
+        # process wrote meanwhile the save fails, and the next attempt loads fresh
+        self.fresh = fresh
         self.batches: dict[str, _Batch] = {}
         self.extra: dict[Any, Any] = {}  # other aggregates to save, by id
 
     def batch(self, game_id: str) -> _Batch:
         if game_id not in self.batches:
-            game = self.service.game(game_id)
+            game = self.service.game(game_id, self.fresh)
             self.batches[game_id] = _Batch(game, self.service.state(game))
         return self.batches[game_id]
 
@@ -152,6 +159,10 @@ class Work:
     def commit(self) -> None:
         """Sign every changed game and save everything at once (may raise
         ``RecordConflictError``: then nothing was stored)."""
+        if not self.fresh and any(not b.entries for b in self.batches.values()):
+            # a game planned on without new entries adds nothing to the save that could conflict,
+            # so a refusal might rest on an old state: plan once more on fresh games
+            raise StalePlan("planned on games not read afresh")
         aggregates = list(self.extra.values())
         changed = [b for b in self.batches.values() if b.entries]
         frontiers = {}
@@ -463,10 +474,10 @@ class GameService(GameReader):
     def _transact(self, game_id: str, plan: Plan, idempotency_key: str | None = None,
                   context: dict[str, Any] | None = None) -> Outcome:
         """Load the game, let ``plan`` add entries, sign and save; retry on a conflict."""
-        for _ in range(MAX_SAVE_ATTEMPTS):
+        for attempt in range(MAX_SAVE_ATTEMPTS):
             if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
                 return Outcome.from_receipt(game_id, receipt.game_id, receipt.outcome)
-            work = Work(self, idempotency_key)
+            work = Work(self, idempotency_key, fresh=attempt > 0)
             outcome = work.run(game_id, plan)
             if idempotency_key:
                 work.add(Receipt(idempotency_key, outcome.game_id, outcome.to_dict() | {"context": context or {}}))

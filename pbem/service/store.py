@@ -132,17 +132,21 @@ class PbemStore(Application):
         for connection in list(pool._pool):  # made while the tables were set up
             connection._sqlite_conn.execute(statement)
 
-    def game(self, game_id: str) -> GameRecord | None:
+    def game(self, game_id: str, fresh: bool = True) -> GameRecord | None:
         """The game's record, up to date. Records are kept per process and brought forward with
         only the events stored since (entries are append-only), so loading a long game does not
         decode its whole log again. The caller gets its own copy: appending to it before a save
-        that then fails leaves the kept record untouched."""
+        that then fails leaves the kept record untouched. ``fresh=False`` skips asking the
+        database for newer events, for a writer whose save fails anyway when another process
+        wrote meanwhile (optimistic concurrency), and then loads fresh."""
         kept = self._records.get(game_id)
         if kept is None:
             try:
                 kept = self.repository.get(game_uuid(game_id))
             except AggregateNotFoundError:
                 return None
+        elif not fresh:
+            return _copy(kept)
         else:
             kept = _copy(kept)
             for stored in self.events.get(kept.id, gt=kept.version):
