@@ -1,6 +1,7 @@
 """Game states by (game, version), so that loading any past version does not replay the whole
 history. States are immutable, so sharing them is safe. Every ``stride``-th version and the
-latest version of each game are kept; a past version is folded from the nearest kept one."""
+last ``recent`` versions of each game are kept; a past version is folded from the nearest kept
+one."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from typing import Any
 
 
 class StateCache:
-    def __init__(self, stride: int = 32, max_games: int = 256):
+    def __init__(self, stride: int = 32, max_games: int = 256, recent: int = 16):
         self.stride = stride
+        self.recent = recent  # off-stride versions kept besides the newest: the last computed
         self.max_games = max_games
         self._games: OrderedDict[str, dict[int, Any]] = OrderedDict()
+        self._recent: dict[str, OrderedDict[int, bool]] = {}  # off-stride versions kept, oldest first
         self._lock = threading.Lock()
 
     def nearest(self, game_id: str, version: int) -> tuple[int, Any]:
@@ -27,14 +30,26 @@ class StateCache:
             return best, states.get(best)
 
     def keep(self, game_id: str, version: int, state: Any, latest: bool = False) -> None:
-        if not (latest or version % self.stride == 0):
-            return
         with self._lock:
             states = self._games.setdefault(game_id, {})
             self._games.move_to_end(game_id)
-            if latest:  # only one off-stride state per game: the newest
-                for old in [v for v in states if v % self.stride and v != version]:
-                    del states[old]
+            recent = self._recent.setdefault(game_id, OrderedDict())
             states[version] = state
             while len(self._games) > self.max_games:
-                self._games.popitem(last=False)
+                dropped, _ = self._games.popitem(last=False)
+                self._recent.pop(dropped, None)
+            if version % self.stride == 0:
+                return
+            # off-stride states: the latest, and the last few computed (the mail follower and
+            # the pages walk forward through recent versions, one after another)
+            recent[version] = latest
+            recent.move_to_end(version)
+            if latest:
+                for old in [v for v, was_latest in recent.items() if was_latest and v != version]:
+                    recent[old] = False
+            while len(recent) > self.recent:
+                old, was_latest = recent.popitem(last=False)
+                if was_latest:  # never drop the newest
+                    recent[old] = True
+                    continue
+                states.pop(old, None)

@@ -21,6 +21,8 @@ class KeyRing:
         self.name = name
         self._signer: SignerKey | None = None
         self._signed_with: tuple[int, int] | None = None
+        self._token_secret: bytes | None = None
+        self._verifiers: tuple[tuple[int, int] | None, list[VerifierKey]] | None = None
 
     @property
     def _private_path(self) -> Path:
@@ -105,9 +107,14 @@ class KeyRing:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(secrets.token_bytes(32))
             os.replace(temporary, path)
-        return path.read_bytes()
+        if self._token_secret is None:  # it never changes once made: read it once
+            self._token_secret = path.read_bytes()
+        return self._token_secret
 
     def verifiers(self) -> list[VerifierKey]:
+        """Every public key of this server; read again only when the signing key changed."""
         self.signer()
-        lines = self._verifiers_path.read_text(encoding="utf-8").split()
-        return [VerifierKey.parse(line) for line in lines]
+        if self._verifiers is None or self._verifiers[0] != self._signed_with:
+            lines = self._verifiers_path.read_text(encoding="utf-8").split()
+            self._verifiers = (self._signed_with, [VerifierKey.parse(line) for line in lines])
+        return list(self._verifiers[1])
