@@ -195,9 +195,9 @@ def verify(work: Path, quick: bool) -> list[Row]:
         full, quick_check, bare, engine = (timings[k] for k in ("verify", "verify, no replay", "bare", "engine"))
         rows.append(Row("verify", f"pbem verify {name} vs its bare hashes + signatures", size, ms(full),
                         ms(bare), full / bare, "verify / bare: cost of the extra checks (incl. the rules replay)"))
-        rows.append(Row("verify", f"  same, without the rules replay (replay=False)", size, ms(quick_check),
+        rows.append(Row("verify", "  same, without the rules replay (replay=False)", size, ms(quick_check),
                         ms(bare), quick_check / bare, "verify without replay / bare hashes + signatures"))
-        rows.append(Row("verify", f"  same, against bare hashes + signatures + the engine's own replay", size,
+        rows.append(Row("verify", "  same, against bare hashes + signatures + the engine's own replay", size,
                         ms(full), ms(bare + engine), full / (bare + engine), "verify / (bare + engine replay)"))
     svc.close()
     return rows

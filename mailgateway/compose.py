@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
-from datetime import datetime
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, ChainableUndefined, select_autoescape
+from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_autoescape
 
 TEMPLATES = Path(str(files("pbem.templates")))  # templates/ in the checkout, package data in the wheel
 LANGUAGES = ("en", "cs")

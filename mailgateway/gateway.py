@@ -14,8 +14,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from mailgateway.auth import dkim_aligned
@@ -62,8 +62,9 @@ class Gateway:
             self.mailroom.follow()
         self.sender.send_due(now)
 
-    def receive(self, raw: bytes, envelope_from: str | None = None, envelope_to: tuple[str, ...] | list[str] = ()) -> str:
-        """Process one message; returns "processed", "duplicate" or "ignored"."""
+    def receive(self, raw: bytes, envelope_from: str | None = None,
+                envelope_to: tuple[str, ...] | list[str] = ()) -> str:
+        """Process one message; returns "processed", "duplicate", "ignored" or "bounce"."""
         try:
             inbound = parse_message(raw, envelope_from, tuple(envelope_to), self.settings.address,
                                     self.settings.max_bytes)

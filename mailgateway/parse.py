@@ -226,8 +226,8 @@ def auto_reason(msg: Message, envelope_from: str | None, sender: str, own_addres
     local = sender.split("@", 1)[0]
     if not sender or AUTO_LOCAL_PARTS.match(local):
         return f"sender {sender or 'missing'}"
-    if own_address and (sender == own_address or sender.startswith(own_address.split("@", 1)[0] + "+")
-                        and sender.endswith("@" + own_address.split("@", 1)[1])):
+    if own_address and (sender == own_address or (sender.startswith(own_address.split("@", 1)[0] + "+")
+                        and sender.endswith("@" + own_address.split("@", 1)[1]))):
         return "our own address"
     if msg.get("X-Loop") is not None and own_address and own_address in _header(msg, "X-Loop").lower():
         return "X-Loop: our own mail came back"

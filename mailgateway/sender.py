@@ -16,10 +16,10 @@ import smtplib
 import socket
 import ssl
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from email import policy
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from jinja2 import TemplateError
@@ -27,7 +27,6 @@ from jinja2 import TemplateError
 from mailgateway import compose
 from pbem.logs import log_mail
 from pbem.mailroom.queue import DEAD, QUEUED, SENT, MailViews, QueuedMail
-
 
 log = logging.getLogger("pbem.mail")
 # How long a claim holds a mail: longer than one relay conversation (30 s timeout), so only a
@@ -93,7 +92,7 @@ class RelayTransport:
             if error.smtp_code >= 500:
                 raise PermanentFailure(f"{error.smtp_code} {error.smtp_error!r}") from error
             raise TemporaryFailure(f"{error.smtp_code} {error.smtp_error!r}") from error
-        except (smtplib.SMTPException, OSError, socket.timeout) as error:
+        except (TimeoutError, smtplib.SMTPException, OSError) as error:
             raise TemporaryFailure(str(error) or type(error).__name__) from error
 
 

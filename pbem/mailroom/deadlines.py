@@ -9,7 +9,7 @@ passed in, so tests never sleep.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError
@@ -21,7 +21,7 @@ from pbem.service.service import GameService
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def rules_for(clock: GameClock | None, settings: MailSettings) -> dict[str, Any]:
@@ -61,8 +61,8 @@ def deadline_at(since: datetime, hours: int, absences: list[list[str]]) -> datet
 
 
 def _period(first: str, last: str) -> tuple[datetime, datetime]:
-    start = datetime.combine(date.fromisoformat(first), datetime.min.time(), timezone.utc)
-    end = datetime.combine(date.fromisoformat(last), datetime.min.time(), timezone.utc) + timedelta(days=1)
+    start = datetime.combine(date.fromisoformat(first), datetime.min.time(), UTC)
+    end = datetime.combine(date.fromisoformat(last), datetime.min.time(), UTC) + timedelta(days=1)
     return start, end
 
 

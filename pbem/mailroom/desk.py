@@ -121,7 +121,7 @@ class MailDesk:
             subject = cmd.parse_command(cmd.subject_command(letter.subject))
             parsed, lines = ([subject], [subject.text]) if subject else ([cmd.Command("help", (), "")], [""])
         results = []
-        for line, command in zip(lines, parsed):
+        for line, command in zip(lines, parsed, strict=True):
             if command is None:
                 results.append({"action": "unknown", "text": line[:200]})
                 continue

@@ -22,7 +22,7 @@ from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking
 
 from pbem.mailroom.deadlines import Clocks, utcnow
 from pbem.mailroom.outbox import TOPICS, Outbox, Round, topic
-from pbem.mailroom.queue import DEAD, QUEUED, RETRIED, Mail, MailViews, QueuedMail, Timer, views_for
+from pbem.mailroom.queue import DEAD, QUEUED, RETRIED, Mail, QueuedMail, Timer, views_for
 from pbem.mailroom.records import Correspondent
 from pbem.mailroom.scheduler import Scheduler
 from pbem.mailroom.settings import MailSettings

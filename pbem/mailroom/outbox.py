@@ -249,7 +249,8 @@ class Outbox:
         email = game.emails[info["seat"]]
         version = outcome.get("version") or game.version
         block = self.game_block(game, version, email)
-        extra = dict(info) | {"moves": [line["text"] for line in outcome.get("lines", []) if line["status"] == "applied"]}
+        moves = [line["text"] for line in outcome.get("lines", []) if line["status"] == "applied"]
+        extra = dict(info) | {"moves": moves}
         return self.queue(f"n{position}/deadline", email, {"kind": "deadline", "game": block, "extra": extra},
                           sender=block["address"])
 

@@ -10,6 +10,7 @@ it never stops the others.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from datetime import datetime, timedelta
 from typing import Any
@@ -150,7 +151,5 @@ class Scheduler:
         return True
 
     def _to_robot(self, game_id: str, seat: int) -> None:
-        try:
+        with contextlib.suppress(GameError):  # already a robot, or the game ended meanwhile
             self.service.hand_to_robot(game_id, seat, "missed-turns")
-        except GameError:
-            pass  # already a robot, or the game ended meanwhile

@@ -8,7 +8,7 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from pbem.config import Settings, private_files
@@ -28,7 +28,7 @@ alarms = logging.getLogger("pbem")
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class GameReader:
@@ -188,7 +188,6 @@ class GameReader:
         """The compact range of the game's log at its version, brought forward from the one
         kept for the game (O(new entries)), so a save signs in O(log n)."""
         kept = self._frontiers.get(game.id)
-        cold = kept is None or kept.size > game.version  # first look at this game in this process
         if kept is None or kept.size > game.version:
             kept = Frontier()
         for entry in game.entries[kept.size:]:
@@ -243,7 +242,7 @@ class GameReader:
                 "path": [p.hex() for p in proof]}
 
     # -- seat tokens: the secret in a seat's private mail address and web link ------------
-    def seat_token(self, game_id: str, seat: int, keys: SeatKeys | None | bool = False) -> str:
+    def seat_token(self, game_id: str, seat: int, keys: SeatKeys | bool | None = False) -> str:
         """``keys``: the game's seat keys when the caller has read them (None: never rotated);
         left out, they are read here."""
         if keys is False:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import smtplib
 import stat
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, timedelta
 from email.message import EmailMessage
 
 import pytest
@@ -173,11 +173,11 @@ def test_many_absences_are_refused(gw, smtp, transport):
 
 # -- 5: absences longer than the deadline ----------------------------------------------------------
 def test_an_absence_longer_than_the_deadline_moves_it_past_the_absence():
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    since = datetime(2026, 6, 30, 12, tzinfo=timezone.utc)
+    since = datetime(2026, 6, 30, 12, tzinfo=UTC)
     due = deadline_at(since, 72, [["2026-07-01", "2026-07-14"]])
-    assert due == datetime(2026, 7, 17, 12, tzinfo=timezone.utc)  # 12 h before, 60 h after the holiday
+    assert due == datetime(2026, 7, 17, 12, tzinfo=UTC)  # 12 h before, 60 h after the holiday
     assert deadline_at(since, 72, []) == since + timedelta(hours=72)  # positive control: no absence
 
 

@@ -13,7 +13,7 @@ from email import policy
 from aiosmtpd.controller import Controller
 
 from benchmarks.longgame import register_games
-from tests.faults.test_delivery import SERVICE, GatewayProcess, _free_port, _send_with_retries, _wait_for_port
+from tests.faults.test_delivery import GatewayProcess, _free_port, _send_with_retries, _wait_for_port
 from tests.ops.helpers import PLAYERS, service_at
 from tests.ops.test_postgres_gateways import _mail
 
