@@ -25,6 +25,7 @@ Fact = dict[str, Any]
 class Kingsburg(GameSpec):
     name = "kingsburg"
     title = "Kingsburg"
+    rules_version = "2"  # 2: every advisor's help may be declined ("take nothing" with an influence)
     min_players = 2
     max_players = 5
     options = (
@@ -215,13 +216,14 @@ class Kingsburg(GameSpec):
 
 
 def _with_choices(moves: list[Influence]) -> list[Move]:
-    """Each influence, plus the same influence with each gift answer stated in advance."""
+    """Each influence, plus the same influence with each gift answer stated in advance. Every
+    advisor's help may be declined (Czech rulebook p. 4, step c: "Hráč se také může rozhodnout
+    pomoc ovlivněného rádce nevyužít"), so a fixed gift has one answer too: ``take nothing``."""
     out: list[Move] = []
     for m in moves:
         out.append(m)
-        if rules.asks(m.advisor):
-            out += [Influence(m.advisor, m.dice, m.white, m.plus2, m.envoy, rules.choice_move(c))
-                    for c in rules.static_choices(m.advisor)]
+        choices = rules.static_choices(m.advisor) if rules.asks(m.advisor) else (("take",),)
+        out += [Influence(m.advisor, m.dice, m.white, m.plus2, m.envoy, rules.choice_move(c)) for c in choices]
     return out
 
 
