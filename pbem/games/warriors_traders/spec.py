@@ -159,6 +159,15 @@ class WarriorsTraders(GameSpec):
         return render.turn_template(state, seat, names, self.phase_label(state),
                                     [self.format_move(m) for m in self.legal_moves(state, seat)])
 
+    def decision(self, state: State, seat: int) -> str:
+        """Turn, phase and step, and in a battle which one (attacker, province, round of Double
+        strike): the step alone does not tell one battle's damage assignment from the next."""
+        label = self.phase_label(state)
+        if state.phase == "maneuvers" and state.battle is not None:
+            battle = state.battle
+            label += f", seat {battle.attacker + 1} attacks {battle.province} (round {state.round})"
+        return label
+
     def end_of_turn_file(self, state: State, seat: int) -> tuple | None:
         """``done`` / ``pass`` / ``auto``; none in setup, where a file places all three tokens."""
         return None if state.phase == "setup" else self.default_move(state, seat)
