@@ -272,6 +272,9 @@ class GameService(GameReader):
                           results: list[LineResult]) -> None:
         if seat not in game.spec.to_move(batch.state) or game.spec.outcome(batch.state) is not None:
             return
+        # the file closes only the decision it was written for, never one that came after it
+        if game.spec.decision(self.state(game), seat) != game.spec.decision(batch.state, seat):
+            return
         move = game.spec.end_of_turn_file(batch.state, seat)
         if move is not None:
             self._decide(game, batch, seat, move, source)
