@@ -59,7 +59,9 @@ TEXT: dict[str, Callable[[Fact, Sequence[str]], str]] = {
     "TradeFinished": lambda f, n: f"{_name(n, f['seat'])} has finished trading.",
     "TradeEnded": lambda f, n: "The trade phase ends.",
     "DevelopmentEnded": lambda f, n: "The development phase ends.",
-    "ManeuverStarted": lambda f, n: f"{_name(n, f['seat'])} maneuvers.",
+    "ManeuverStarted": lambda f, n: f"{_name(n, f['seat'])} maneuvers" + (
+        "; retreated " + ", ".join(map(str, f["resting"])) + " lie on their side without action points."
+        if f.get("resting") else "."),
     "ArmyMoved": lambda f, n: f"{_name(n, f['seat'])} moves unit {f['unit']} to {f['to']}" + (
         " to attack." if f["attack"] else "."),
     "PrincessMoved": lambda f, n: f"{_name(n, f['seat'])} moves princess {f['unit']} to {f['to']}.",

@@ -164,8 +164,9 @@ def _maneuver(state: State, fact: dict[str, Any]) -> State:
     if kind == "ManeuverStarted":
         ap = RULES.track("military_action_points")
         points = ap[track_level(state, fact["seat"], "military") - 1]
-        changed = {u.id: replace(u, ap=points if u.is_army else 1) for u in state.units
-                   if u.owner == fact["seat"] and u.kind != "fort"}
+        resting = set(fact.get("resting", ()))  # retreated armies: no action points this turn
+        changed = {u.id: replace(u, ap=0 if u.id in resting else points if u.is_army else 1)
+                   for u in state.units if u.owner == fact["seat"] and u.kind != "fort"}
         return replace(_with_units(state, changed), step="move", round=1)
     if kind in ("ArmyMoved", "PrincessMoved"):
         u = next(x for x in state.units if x.id == fact["unit"])

@@ -56,6 +56,17 @@ def collection(state: State, seat: int) -> dict[str, int]:
     return gain
 
 
+def maneuver_started_fact(state: State, seat: int) -> Fact:
+    """The seat's maneuver begins. Its armies that retreated earlier this turn lie on their
+    side and get no action points (Czech rulebook, "Pravidla ustupování": "Armády, které
+    ustoupily, ztrácejí všechny své zbývající akční body"; they stand up at the end of turn)."""
+    fact: Fact = {"kind": "ManeuverStarted", "seat": seat}
+    resting = [u.id for u in state.units if u.owner == seat and u.is_army and u.retreated]
+    if resting:
+        fact["resting"] = resting
+    return fact
+
+
 def turn_end_fact(state: State) -> Fact:
     cap = RULES.value("storage_cap")
     doubled: dict[str, int] = {}
@@ -137,7 +148,7 @@ def next_auto(state: State) -> Fact | None:
             return turn_end_fact(state)
         seat = state.queue[0][1]
         if state.step == "":
-            return {"kind": "ManeuverStarted", "seat": seat}
+            return maneuver_started_fact(state, seat)
         if state.step == "battle":
             return _battle_step(state)
         return _auto_pass(state, seat)

@@ -37,6 +37,8 @@ def parse_teams(text: str, players: int) -> list[int]:
 class WarriorsTraders(GameSpec):
     name = "warriors-traders"
     title = "Warriors & Traders"
+    # 2: retreated armies get no action points; the turn-file and data fixes of issue 21
+    rules_version = "2"
     min_players = 2
     max_players = 6
     options = (

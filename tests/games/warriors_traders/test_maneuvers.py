@@ -1,6 +1,10 @@
 """Movement by action points, the FAQ answers on battles, princesses, forts, unification."""
 
+from dataclasses import replace
+
 from pbem.games.base import ErrorCode
+from pbem.games.warriors_traders import SPEC
+from pbem.games.warriors_traders.flow import follow_ups
 from pbem.games.warriors_traders.battle import resolve
 from pbem.games.warriors_traders.maneuvers import start_battle
 from pbem.games.warriors_traders.state import BARBARIAN, Battle, owner, unit
@@ -259,3 +263,20 @@ def test_a_player_names_the_refuge_of_its_own_retreating_armies():
     resolved = fact(facts, "BattleResolved")  # 2 damage kill the barbarian; 1 makes one retreat
     assert resolved["killed"] == [barb] and resolved["retreated"] == {str(a): "w_munster"}
     assert resolved["captured"] == 0
+
+
+def test_retreated_armies_lose_their_action_points_until_the_turn_ends():
+    """Czech rulebook, "Pravidla ustupování": armies that retreated lose all remaining action
+    points and lie on their side until the end of the turn, also when their owner's maneuver
+    comes after the battle they retreated from."""
+    state = with_levels(start(2), 1, military=4)  # 3 AP at level IV
+    state = clear(state, "w_lothian")
+    state, lying = put(state, 1, "infantry", "w_lothian", retreated=True, damage=1)
+    state, standing = put(state, 1, "infantry", "w_lothian")
+    facts, state = follow_ups(replace(state, turn=1, phase="maneuvers", step="", queue=(("maneuver", 1),)))
+    assert unit(state, lying).ap == 0 and unit(state, standing).ap == 3
+    assert fact(facts, "ManeuverStarted")["resting"] == [lying]
+    assert "lie on their side" in SPEC.describe_fact(fact(facts, "ManeuverStarted"), ["Ann", "Bob"])
+    error = refused(state, 1, f"move {lying} strathclyde")
+    assert error.code in (ErrorCode.ILLEGAL, ErrorCode.INVALID)
+    assert all(m[1] != lying for m in SPEC.legal_moves(state, 1) if m[0] == "move")
