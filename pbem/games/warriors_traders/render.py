@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from pbem.games.warriors_traders.data import LEVELS, MAPS
+from pbem.games.warriors_traders.data import LEVELS, MAPS, RULES
 from pbem.games.warriors_traders.state import State
 
 SHORT = {"infantry": "I", "archer": "A", "cavalry": "C", "princess": "P", "fort": "F"}
@@ -128,7 +128,10 @@ def turn_template(state: State, seat: int, names: Sequence[str], label: str, leg
              f"# {_who(names, seat)} plays {state.gmap.country(player.country).name}; "
              f"stock: food {player.stock[0]}, goods {player.stock[1]}, weapons {player.stock[2]}, gold {player.stock[3]}",
              "# One order per line; the file is checked whole. Czech keywords work too (see the docs).",
-             "# Legal orders now (first 60):"]
+             "# APPROXIMATE NUMBERS: these are invented until the real board is transcribed",
+             "# (docs/games/warriors-traders.md); the rules data holds them:"]
+    lines += [f"#   {line}" for line in RULES.invented()]
+    lines += ["# Legal orders now (first 60):"]
     lines += [f"#   {text}" for text in legal[:60]]
     if len(legal) > 60:
         lines.append(f"#   ... and {len(legal) - 60} more")

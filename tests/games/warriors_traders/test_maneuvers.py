@@ -280,3 +280,15 @@ def test_retreated_armies_lose_their_action_points_until_the_turn_ends():
     error = refused(state, 1, f"move {lying} strathclyde")
     assert error.code in (ErrorCode.ILLEGAL, ErrorCode.INVALID)
     assert all(m[1] != lying for m in SPEC.legal_moves(state, 1) if m[0] == "move")
+
+
+def test_an_army_at_military_level_one_can_attack_a_neighbouring_province():
+    """With the default attack cost of 2 AP (a step and a battle), the invented action points
+    must let an army without any military token attack: the maneuver rules presume it."""
+    state = with_levels(start(2), 0, military=1)
+    state = clear(state, "w_munster")
+    state, army = put(state, 0, "infantry", "w_munster")
+    state = at_maneuvers(state, 0, rest=(1,))
+    assert barbarians(state, "w_wessex")
+    state = act(state, 0, f"move {army} wessex")
+    assert unit(state, army).engaged and unit(state, army).province == "w_wessex"

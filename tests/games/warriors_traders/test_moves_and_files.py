@@ -9,7 +9,9 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.games.simulate import play_random
 from pbem.games.warriors_traders import SPEC
 
-from .support import act, at_development, at_maneuvers, clear, placed, put, refused, start, with_levels, with_stock
+from .support import (
+    RNG, act, at_development, at_maneuvers, clear, placed, put, refused, start, with_levels, with_stock,
+)
 
 NAMES = ["Ann", "Bob", "Cyril", "Dana"]
 
@@ -164,3 +166,12 @@ def test_random_move_is_always_legal():
         for seat in SPEC.to_move(state):
             move = SPEC.random_move(state, seat, rng)
             assert move in SPEC.legal_moves(state, seat)
+
+
+def test_turn_template_and_history_show_the_invented_numbers():
+    state = placed(start(2))
+    template = SPEC.turn_template(state, 0, NAMES)
+    assert "# APPROXIMATE NUMBERS" in template
+    assert "#   action points per military level I-VII: 2 2 2 3 3 4 4" in template
+    started = SPEC.describe_fact(SPEC.setup(2, {"countries": "order"}, RNG)[0], NAMES)
+    assert "Invented numbers in play" in started and "bank ratio (X:1) per trade level" in started
