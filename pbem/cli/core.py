@@ -31,8 +31,11 @@ def _report(outcome: Outcome) -> None:
     if outcome.error:
         _fail(outcome.error)
     for line in outcome.lines:
-        if line.status == "applied":
+        if line.status == "applied" and outcome.ok:
             click.echo(f"applied: {line.text}")
+        elif line.status == "applied":  # a good line of a refused batch: checked, never stored
+            label = f"line {line.line}: " if line.line else ""
+            click.echo(f"not applied: {label}{line.text!r}: fine, but another line was refused", err=True)
         else:
             error = line.error
             label = f"line {line.line}: " if line.line else ""
