@@ -95,3 +95,11 @@ def test_a_refused_turn_file_prints_no_line_as_applied(run, tmp_path):
     assert result.exit_code == 2 and "nothing was applied" in result.output
     assert "applied: hold" not in result.output.replace("not applied:", "")
     assert "not applied: line 3: 'hold'" in result.output
+
+
+def test_autoplay_stops_after_max_moves_and_says_the_game_is_not_over(run):
+    game_id = _new(run, "--seed", "03" * 32)
+    result = run("autoplay", game_id, "--max-moves", "3")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("3 moves;") and "is not over" in result.output
+    assert "is over" in run("autoplay", game_id, "--seed", "1").output
