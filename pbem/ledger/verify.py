@@ -19,7 +19,7 @@ from pbem.games.base import SECRET, GameError
 from pbem.ledger.canonical import NotCanonical, canonical_bytes
 from pbem.ledger.commitments import commit, public_fact
 from pbem.ledger.entries import FORMAT
-from pbem.ledger.fairness import DrawRng, rederive, seed_commitment
+from pbem.ledger.fairness import DrawRng, draw_scope, rederive, seed_commitment
 from pbem.ledger.merkle import leaf_hash, prefix_roots
 from pbem.ledger.notes import NoteError, VerifierKey, verify_checkpoint
 
@@ -215,7 +215,7 @@ def _check_openings(entries: list[dict], openings: list[Any], report: Report) ->
     seed = bytes.fromhex(ended.get("seed", ""))
     if seed_commitment(seed) != created["seed_commitment"]:
         raise VerificationError(_where(len(entries) - 1, ended), "the revealed seed does not match the commitment in entry 0")
-    game_id = created["game"]
+    game_id = draw_scope(created)
     nonces: list[list] = []
     count = draws = 0
     for index, (entry, opening) in enumerate(zip(entries, openings)):
@@ -285,7 +285,7 @@ def _replay(entries: list[dict], openings: list[Any], report: Report) -> None:
             nonces.append([entry["seat"], entry["nonce"]])
         if kind not in ("started", "moved"):
             continue
-        rng = DrawRng(seed, created["game"], [list(n) for n in nonces], index)
+        rng = DrawRng(seed, draw_scope(created), [list(n) for n in nonces], index)
         try:
             if kind == "started":
                 facts = spec.setup(len(created["seats"]), created["options"], rng)

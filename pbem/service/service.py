@@ -23,7 +23,7 @@ from pbem.games import get_spec
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
-from pbem.ledger.fairness import DrawRng, new_seed, seed_commitment
+from pbem.ledger.fairness import DrawRng, draw_scope, new_seed, seed_commitment
 from pbem.ledger.merkle import leaf_hash, root
 from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.logs import log_entries
@@ -70,7 +70,7 @@ class _Batch:
         """The draws of the next entry: seed, every nonce logged before it, its position."""
         nonces = [[e["seat"], e["nonce"]] for e in self.game.entries + self.entries
                   if e["kind"] == "joined" and e["nonce"]]
-        return DrawRng(self.game.seed, self.game.id, nonces, self.next_index)
+        return DrawRng(self.game.seed, draw_scope(self.game.created), nonces, self.next_index)
 
 
 class GameService(GameReader):
