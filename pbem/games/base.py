@@ -317,6 +317,15 @@ class GameSpec(ABC):
         phase label, suits games whose label changes with every step."""
         return self.phase_label(state)
 
+    def reveals(self, state: State, seat: int, facts: Sequence[Fact]) -> bool:
+        """Whether ``facts`` (what one command caused, from ``state`` on) show ``seat``
+        something that was hidden from it: a face-down card turned up, a card drawn or looked
+        at, secret choices opened. Such a command ends a batch as a draw does: the commands
+        after it were written without that knowledge, and neither their effect nor a refusal
+        of them may depend on it. Every game with hidden information overrides this; the
+        default is for games without any."""
+        return False
+
     def legal_texts(self, state: State, seat: int, limit: int = 40) -> list[str]:
         """Formatted legal moves for error messages and hints."""
         return [self.format_move(move) for move in self.legal_moves(state, seat)[:limit]]

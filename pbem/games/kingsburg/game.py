@@ -210,6 +210,11 @@ class Kingsburg(GameSpec):
         lines.append("# one command per line (see docs/games/kingsburg.md); legal now:")
         return "\n".join(lines + [f"# {text}" for text in self.legal_texts(state, seat)]) + "\n"
 
+    def reveals(self, state: State, seat: int, facts: Sequence[Fact]) -> bool:
+        # the winter's enemy turned up, soldier tokens opened, a card looked at by this seat
+        return any(f["kind"] in ("EnemyRevealed", "TokensRevealed")
+                   or (f["kind"] == "CardPeeked" and f["seat"] == seat) for f in facts)
+
     def end_of_turn_file(self, state: State, seat: int) -> Move | None:
         # a turn file in the influence step ends the seat's part with a pass
         return Pass() if state.step in ("influence", "reroll") and seat in self.to_move(state) else None

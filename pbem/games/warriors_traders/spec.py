@@ -170,6 +170,10 @@ class WarriorsTraders(GameSpec):
             label += f", seat {battle.attacker + 1} attacks {battle.province} (round {state.round})"
         return label
 
+    def reveals(self, state: State, seat: int, facts: Sequence[dict[str, Any]]) -> bool:
+        # the starting tokens opened together; a battle's secretly assigned damage opened
+        return any(f["kind"] in ("TokensRevealed", "BattleResolved") for f in facts)
+
     def end_of_turn_file(self, state: State, seat: int) -> tuple | None:
         """``done`` / ``pass`` / ``auto``; none in setup, where a file places all three tokens."""
         return None if state.phase == "setup" else self.default_move(state, seat)
