@@ -212,8 +212,8 @@ class GameService(GameReader):
         for number, text in orders:
             if drew:
                 results.append(LineResult(number, text, "skipped", GameError(
-                    ErrorCode.STALE, "Not applied: a command before it drew dice or cards. "
-                                     "Send it again once you have seen the result.")))
+                    ErrorCode.STALE, "Not applied: a command before it drew dice or cards or turned up "
+                                     "something hidden. Send it again once you have seen the result.")))
                 continue
             try:
                 drew = self._apply_move(game, batch, seat, text, source)
@@ -235,15 +235,20 @@ class GameService(GameReader):
 
     def _apply_move(self, game: LoadedGame, batch: _Batch, seat: int, text: str, source: str) -> bool:
         """Decide one move and add its entry (then any robot moves it makes due). Returns
-        whether anything was drawn at random."""
+        whether anything was drawn at random or revealed to the author (``spec.reveals``)."""
         spec = game.spec
         self._check_open(game, batch.state)
         if seat not in spec.to_move(batch.state):
             waiting = ", ".join(game.names[s] for s in spec.to_move(batch.state))
             raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not {game.names[seat]}'s turn; waiting for {waiting}.")
         move = spec.parse_move(batch.state, seat, text)
+        before, first = batch.state, len(batch.entries)
         drew = self._decide(game, batch, seat, move, source)
-        return self._play_robots(game, batch) or drew
+        drew = self._play_robots(game, batch) or drew
+        # a command that showed the author something hidden ends the batch like a draw: the
+        # next commands (and any refusal of them) must not depend on what was revealed
+        facts = [fact for private in batch.privates[first:] for fact in private.get("facts", [])]
+        return drew or spec.reveals(before, seat, facts)
 
     def _decide(self, game: LoadedGame, batch: _Batch, seat: int, move: Any, source: str) -> bool:
         spec = game.spec
