@@ -204,7 +204,12 @@ def _maneuver(state: State, fact: dict[str, Any]) -> State:
 def _flow(state: State, fact: dict[str, Any]) -> State:
     kind = fact["kind"]
     if kind == "TurnStarted":
-        return replace(state, turn=fact["turn"], phase="maintenance", step="feed")
+        return replace(state, turn=fact["turn"], phase="maintenance", step="feed", done=frozenset())
+    if kind == "ArmyStarved":  # left unfed by its owner's choice: it dies at once
+        state = _with_units(state, {fact["unit"]: None})
+        return recompute_owners(state, state.gmap.provinces)
+    if kind == "FeedingChosen":
+        return replace(state, done=state.done | {fact["seat"]})
     if kind == "ArmiesFed":
         state = _with_units(state, {i: None for i in fact["starved"]})
         for seat, food in fact["fed"].items():
@@ -237,6 +242,8 @@ def _turn_ended(state: State, fact: dict[str, Any]) -> State:
         for resource, n in fact["discarded"].get(str(seat), {}).items():
             gain[resource] = gain.get(resource, 0) - n
         state = set_player(state, seat, stock=add_stock(state.players[seat], gain))
+    if state.config.unify_each_turn:  # a unification may be declared again next turn
+        state = replace(state, players=tuple(replace(p, unified=False) for p in state.players))
     units = tuple(replace(u, damage=0, retreated=False, ap=0, battles=0, engaged=False)
                   if (u.damage or u.retreated or u.ap or u.battles or u.engaged) else u for u in state.units)
     ended = {tuple(pair) for pair, _ in fact["wars_ended"]}

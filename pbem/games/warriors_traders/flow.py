@@ -19,8 +19,9 @@ Fact = dict[str, Any]
 
 
 def feeding_fact(state: State) -> Fact:
-    """Armies eat in country order; a player feeds the strongest armies first and the ones the
-    remaining food cannot feed starve (FAQ: an army is fed in full or dies)."""
+    """Armies eat in country order. A player short of food has first chosen which armies
+    starve (``starve UNIT``, then ``done``); what is left is fed strongest first, and the
+    armies the remaining food cannot feed starve (FAQ: an army is fed in full or dies)."""
     fed: dict[str, int] = {}
     starved: list[int] = []
     for seat in order(state):
@@ -129,7 +130,7 @@ def next_auto(state: State) -> Fact | None:
         return game_end_fact(state) or {"kind": "TurnStarted", "turn": state.turn + 1}
     if phase == "maintenance":
         if state.step == "feed":
-            return feeding_fact(state)
+            return None if rules.to_move(state) else feeding_fact(state)
         return {"kind": "ResourcesCollected", "gains": {str(s): collection(state, s) for s in state.seats}}
     if phase == "trade":
         waiting = rules.to_move(state)

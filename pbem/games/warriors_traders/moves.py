@@ -24,6 +24,7 @@ VERBS = {
     "move": "move", "tah": "move", "pohyb": "move", "princess": "princess", "princezna": "princess",
     "unify": "unify", "sjednoceni": "unify", "sjednot": "unify", "hit": "hit", "zasah": "hit",
     "poskozeni": "hit", "auto": "auto", "automaticky": "auto", "refuge": "refuge", "ustup": "refuge",
+    "starve": "starve", "nekrmit": "starve", "nenakrm": "starve", "hladovi": "starve",
 }
 WORDS = {
     "produkce": "production", "obchod": "trade", "vojenstvi": "military",
@@ -33,13 +34,11 @@ WORDS = {
     "zlato": "gold",
 }
 NOT_SUPPORTED = {
-    "starve": "Feeding is automatic (the strongest armies eat first); there is no order to leave an "
-              "army unfed on purpose. Such an army would only die, as the FAQ says.",
     "disband": "Armies cannot be disbanded; an army you cannot feed dies in the maintenance phase.",
     "variant": "The revised rules' optional variants (variable turn order, 3-player rules) are not "
                "part of the first edition and are not implemented.",
 }
-NOT_SUPPORTED.update({"nekrmit": NOT_SUPPORTED["starve"], "rozpustit": NOT_SUPPORTED["disband"]})
+NOT_SUPPORTED.update({"rozpustit": NOT_SUPPORTED["disband"]})
 FILLER = {"for", "za", "vp", "vb", "body", "bodu", "to", "do", "x"}
 USAGE = {
     "develop": "develop TRACK", "build": "build ARMY PROVINCE", "fort": "fort PROVINCE",
@@ -47,6 +46,7 @@ USAGE = {
     "bank": "bank GIVE GET [COUNT]", "route": "route COUNTRY", "offer": "offer COUNTRY N GIVE for N GET",
     "accept": "accept OFFER", "decline": "decline OFFER", "buy": "buy [COUNT] vp", "peace": "peace COUNTRY",
     "move": "move UNIT PROVINCE", "refuge": "refuge PROVINCE", "princess": "princess UNIT PROVINCE", "hit": "hit UNIT [AMOUNT]",
+    "starve": "starve UNIT",
 }
 
 
@@ -134,6 +134,7 @@ def _pattern(reader: _Reader, verb: str) -> tuple:
         "princess": lambda: (r.number("unit"), r.named("province")),
         "hit": lambda: (r.number("unit"), r.number("amount")),
         "refuge": lambda: (r.named("province"),),
+        "starve": lambda: (r.number("unit"),),
     }
     args = readers[verb]() if verb in readers else ()
     if reader.words:

@@ -57,6 +57,8 @@ class WarriorsTraders(GameSpec):
                ("trade-centre", "anyone")),
         Option("edition", "first (the seed) or revised (one extra infantry in each capital)", "first",
                ("first", "revised")),
+        Option("unification", "once a game per player, or again in each later turn while the country is held "
+               "(the rulebook's 'whenever' leaves it open)", "once", ("once", "each-turn")),
     )
 
     # -- options and setup -----------------------------------------------------------------
@@ -80,6 +82,8 @@ class WarriorsTraders(GameSpec):
                   "cavalry_level": 5 if options["cavalry_level"] == "V" else 6,
                   "attack_ap": int(options["attack_ap"]), "vp_anyone": options["vp_purchase"] == "anyone",
                   "revised": options["edition"] == "revised"}
+        if options["unification"] == "each-turn":  # only when chosen, so older games' facts stay as they were
+            config["unify_each_turn"] = True
         facts = [{"kind": "GameStarted", "players": players, "config": config, "countries": chosen, "teams": teams}]
         more, _ = follow_ups(evolve(None, facts[0]))
         return facts + more

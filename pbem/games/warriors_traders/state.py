@@ -21,6 +21,7 @@ class Config:
     attack_ap: int = 2  # AP an army needs to enter a hostile province (move + battle)
     vp_anyone: bool = False  # may players without a trade centre buy VP?
     revised: bool = False  # the revised edition's starting infantry
+    unify_each_turn: bool = False  # unification again in a later turn (option unification=each-turn)
 
 
 @dataclass(frozen=True)

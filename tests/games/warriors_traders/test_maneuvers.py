@@ -2,9 +2,11 @@
 
 from dataclasses import replace
 
+import pytest
+
 from pbem.games.base import ErrorCode
 from pbem.games.warriors_traders import SPEC
-from pbem.games.warriors_traders.flow import follow_ups
+from pbem.games.warriors_traders.flow import follow_ups, turn_end_fact
 from pbem.games.warriors_traders.battle import resolve
 from pbem.games.warriors_traders.maneuvers import start_battle
 from pbem.games.warriors_traders.state import BARBARIAN, Battle, owner, unit
@@ -292,3 +294,24 @@ def test_an_army_at_military_level_one_can_attack_a_neighbouring_province():
     assert barbarians(state, "w_wessex")
     state = act(state, 0, f"move {army} wessex")
     assert unit(state, army).engaged and unit(state, army).province == "w_wessex"
+
+
+def _unified(state, seat=0):
+    country = state.gmap.country("ireland")
+    required = [p for p in country.provinces if state.gmap.provinces[p].type in ("trade_center", "ordinary")]
+    state = clear(state, *required)
+    for p in required:
+        state, _ = put(state, seat, "princess", p)
+    state = act(at_maneuvers(state, seat, rest=(1,)), seat, "unify")
+    return act(state, seat, "pass")  # no bonus actions: back to army movement
+
+
+@pytest.mark.parametrize(("option", "again"), [("once", False), ("each-turn", True)])
+def test_unification_option_once_a_game_or_again_each_turn(option, again):
+    """Czech rulebook p. 15: "Kdykoliv hráč ovládá všechny provincie ... může vyhlásit
+    sjednocení" does not say how often; the option chooses (default once a game)."""
+    state = _unified(with_levels(start(2, unification=option), 0, military=2))
+    assert state.players[0].unified
+    state = SPEC.evolve(state, turn_end_fact(state))
+    state = at_maneuvers(state, 0, turn=2, rest=(1,))
+    assert (("unify",) in SPEC.legal_moves(state, 0)) is again

@@ -66,8 +66,10 @@ def test_unknown_order_is_a_syntax_error_listing_legal_orders():
 
 def test_orders_the_engine_does_not_offer_are_refused_with_a_reason():
     state = at_development(start(2), (("action1", 0), ("action1", 1)))
-    error = refused(state, 0, "starve 12")
-    assert error.code == ErrorCode.INVALID and "Feeding is automatic" in error.message
+    error = refused(state, 0, "disband 12")
+    assert error.code == ErrorCode.INVALID and "cannot be disbanded" in error.message
+    error = refused(state, 0, "starve 12")  # an order of the feeding step only
+    assert error.code == ErrorCode.ILLEGAL and "feeding" not in SPEC.phase_label(state)
 
 
 def test_pass_and_done_both_close_a_step():
