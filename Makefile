@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN = $(VENV)/bin
 export PBEM_HOME ?= $(CURDIR)/pbem-data
 
-.PHONY: run test bench faults clean
+.PHONY: run test test-long bench faults clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# 10,000 seeded random games per game with the contract's invariants (hours; PBEM_LONG_GAMES=N for fewer)
+test-long: $(VENV)/.installed
+	$(BIN)/python -m pytest -m long -x $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed
 	$(BIN)/python -m benchmarks
