@@ -21,7 +21,10 @@ def test_kingdom_builder_reveals_a_drawn_terrain_card_to_its_drawer():
 def test_warriors_traders_reveals_starting_tokens_and_battle_damage():
     spec = get_spec("warriors-traders")
     assert spec.reveals(None, 0, [{"kind": "TokensRevealed", "tokens": []}])
-    assert spec.reveals(None, 0, [{"kind": "BattleResolved"}])
+    against_a_player = {"kind": "BattleResolved", "hits": [[0, 12, 1], [1, 31, 2]]}
+    against_barbarians = {"kind": "BattleResolved", "hits": [[0, 12, 1], [-1, 31, 2]]}
+    assert spec.reveals(None, 0, [against_a_player]) and spec.reveals(None, 1, [against_a_player])
+    assert not spec.reveals(None, 0, [against_barbarians])  # barbarians follow public priorities
     assert not spec.reveals(None, 0, [{"kind": "TokenPlaced", "seat": 0, "secret": {"to": [0], "data": {}}}])
 
 

@@ -13,7 +13,7 @@ from pbem.games.warriors_traders.data import MAPS
 from pbem.games.warriors_traders.evolve import evolve
 from pbem.games.warriors_traders.flow import follow_ups
 from pbem.games.warriors_traders.robot import choose
-from pbem.games.warriors_traders.state import State
+from pbem.games.warriors_traders.state import BARBARIAN, State
 from pbem.games.warriors_traders.view import view
 
 AUTO_TEAMS = {4: "12/34", 6: "123/456"}
@@ -175,8 +175,11 @@ class WarriorsTraders(GameSpec):
         return label
 
     def reveals(self, state: State, seat: int, facts: Sequence[dict[str, Any]]) -> bool:
-        # the starting tokens opened together; a battle's secretly assigned damage opened
-        return any(f["kind"] in ("TokensRevealed", "BattleResolved") for f in facts)
+        # the starting tokens opened together; a battle's damage that another player assigned
+        # in secret opened (the barbarians' damage follows public priorities: nothing hidden)
+        return any(f["kind"] == "TokensRevealed"
+                   or (f["kind"] == "BattleResolved" and any(hit[0] not in (seat, BARBARIAN) for hit in f["hits"]))
+                   for f in facts)
 
     def end_of_turn_file(self, state: State, seat: int) -> tuple | None:
         """``done`` / ``pass`` / ``auto``; none in setup, where a file places all three tokens."""

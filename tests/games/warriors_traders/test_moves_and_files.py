@@ -177,3 +177,18 @@ def test_turn_template_and_history_show_the_invented_numbers():
     assert "#   action points per military level I-VII: 2 2 2 3 3 4 4" in template
     started = SPEC.describe_fact(SPEC.setup(2, {"countries": "order"}, RNG)[0], NAMES)
     assert "Invented numbers in play" in started and "bank ratio (X:1) per trade level" in started
+
+
+def test_the_decision_of_a_damage_step_names_its_battle():
+    """A damage file answers one battle: the next battle's damage is another decision, so the
+    service adds no closing ``auto`` to it (GameSpec.decision)."""
+    from dataclasses import replace
+
+    from pbem.games.warriors_traders.state import Battle
+
+    state = replace(placed(start(2)), phase="maneuvers", step="battle", queue=(("maneuver", 0),))
+    first = replace(state, battle=Battle("w_wessex", 0, -1, (1,), (2,), (1, 1)))
+    second = replace(state, battle=Battle("w_munster", 0, -1, (1,), (3,), (1, 1)))
+    assert SPEC.phase_label(first) == SPEC.phase_label(second)
+    assert SPEC.decision(first, 0) != SPEC.decision(second, 0)
+    assert SPEC.decision(first, 0) != SPEC.decision(replace(first, round=2), 0)
