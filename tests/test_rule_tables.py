@@ -32,7 +32,8 @@ def _rows(markdown: str) -> list[dict[str, str]]:
 
 
 def test_every_game_has_a_rule_table():
-    assert set(DOCS) == {name for name in catalog() if name != "hidden-pig"}
+    shipped = {name for name, spec in catalog().items() if type(spec).__module__.startswith("pbem.games.")}
+    assert set(DOCS) == shipped  # test games registered by other tests do not count
     for doc in DOCS.values():
         assert "## Rule table" in (ROOT / "docs" / "games" / doc).read_text(encoding="utf-8")
 
