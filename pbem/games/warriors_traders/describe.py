@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pbem.games.warriors_traders.data import RULES
+from pbem.games.warriors_traders.state import bundle, bundle_text
 
 Fact = dict[str, Any]
 
@@ -60,7 +61,8 @@ TEXT: dict[str, Callable[[Fact, Sequence[str]], str]] = {
                                   f"{f['got']} {f['get']}{_approximate('trade_bank_ratio')}.",
     "RouteOpened": lambda f, n: f"{_name(n, f['seat'])} opens a trade route to {_name(n, f['to'])}.",
     "OfferMade": lambda f, n: f"Offer {f['offer']}: {_name(n, f['seat'])} offers {_name(n, f['to'])} "
-                              f"{f['give_n']} {f['give']} for {f['get_n']} {f['get']}.",
+                              f"{bundle_text(bundle(f['give'], f.get('give_n')))} for "
+                              f"{bundle_text(bundle(f['get'], f.get('get_n')))}.",
     "OfferAccepted": lambda f, n: f"{_name(n, f['seat'])} accepts offer {f['offer']}.",
     "OfferDeclined": lambda f, n: f"{_name(n, f['seat'])} declines offer {f['offer']}.",
     "VPBought": lambda f, n: f"{_name(n, f['seat'])} buys {f['count']} VP for {f['gold']} gold.",

@@ -9,7 +9,7 @@ from typing import Any
 from pbem.games.base import secret_data
 from pbem.games.warriors_traders.data import MAPS, RESOURCES, RULES, TRACKS
 from pbem.games.warriors_traders.state import (
-    BARBARIAN, Battle, Config, Offer, Player, State, Unit, War, add_stock, order,
+    BARBARIAN, Battle, Config, Offer, Player, State, Unit, War, add_stock, bundle, order,
     recompute_owners, set_player, track_level,
 )
 
@@ -96,7 +96,8 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
     if kind == "RouteOpened":
         return replace(state, routes=state.routes + ((seat, fact["to"]),))
     if kind == "OfferMade":
-        offer = Offer(fact["offer"], seat, fact["to"], fact["give"], fact["give_n"], fact["get"], fact["get_n"])
+        offer = Offer(fact["offer"], seat, fact["to"], bundle(fact["give"], fact.get("give_n")),
+                      bundle(fact["get"], fact.get("get_n")))
         state = set_player(state, seat, offers_made=state.players[seat].offers_made + 1)
         return replace(state, offers=state.offers + (offer,), next_offer=offer.id + 1,
                        done=state.done - {fact["to"]})
@@ -104,10 +105,11 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
         offer = next(o for o in state.offers if o.id == fact["offer"])
         state = replace(state, offers=tuple(o for o in state.offers if o.id != offer.id))
         if kind == "OfferAccepted":
-            state = set_player(state, offer.seat, stock=add_stock(
-                state.players[offer.seat], {offer.give: -offer.give_n, offer.get: offer.get_n}))
+            gives, gets = dict(offer.give), dict(offer.get)
+            to_offerer = {r: gets.get(r, 0) - gives.get(r, 0) for r in set(gives) | set(gets)}
+            state = set_player(state, offer.seat, stock=add_stock(state.players[offer.seat], to_offerer))
             state = set_player(state, offer.to, stock=add_stock(
-                state.players[offer.to], {offer.get: -offer.get_n, offer.give: offer.give_n}))
+                state.players[offer.to], {r: -n for r, n in to_offerer.items()}))
         return state
     if kind == "VPBought":
         player = state.players[seat]
