@@ -210,6 +210,9 @@ class GameService(GameReader):
         results: list[LineResult] = []
         drew = False
         for number, text in orders:
+            if drew and self._turn_already_over(game, batch, seat, text):
+                results.append(LineResult(number, text, "ignored"))  # a trailing "end" after a draw
+                continue
             if drew:
                 results.append(LineResult(number, text, "skipped", GameError(
                     ErrorCode.STALE, "Not applied: a command before it drew dice or cards or turned up "
@@ -225,6 +228,11 @@ class GameService(GameReader):
                 continue
             results.append(LineResult(number, text, "applied"))
         return results
+
+    @staticmethod
+    def _turn_already_over(game: LoadedGame, batch: _Batch, seat: int, text: str) -> bool:
+        """An "end" after the seat's turn ended by itself: nothing to apply, nothing learnt."""
+        return text.strip().lower() in game.spec.turn_end_words and seat not in game.spec.to_move(batch.state)
 
     @staticmethod
     def _ends_a_finished_turn(game: LoadedGame, error: GameError, text: str, results: list[LineResult]) -> bool:

@@ -47,3 +47,26 @@ def test_a_batch_ends_at_a_reveal_and_tells_nothing_of_the_hidden_card(hidden, s
     assert lines[0] == lines[1]  # the same words whichever card lay face down
     assert [line["status"] for line in lines[0]] == ["applied", "skipped"]
     assert outcomes[0].ok and outcomes[1].ok  # Bob's first play stands; he resends the second
+
+
+def test_a_trailing_end_after_a_turn_that_ended_with_a_drawn_card_is_ignored(sqlite_settings):
+    """Kingdom Builder: the third settlement ends the turn and draws the next terrain card (a
+    reveal, so the batch ends there); an "end" after it has nothing left to do."""
+    from pbem.games.base import SeededRng
+    from pbem.games.simulate import fold
+
+    service = GameService(sqlite_settings)
+    game_id = service.create("kingdom-builder", [ANN, BOB], seed=bytes(32))
+    for email in (ANN, BOB):
+        service.join(game_id, email)
+    game = service.game(game_id)
+    spec, state = game.spec, service.state(game)
+    seat = spec.to_move(state)[0]
+    orders = []
+    while seat in spec.to_move(state) and state.mandatory_pending():
+        move = spec.legal_moves(state, seat)[0]
+        orders.append(spec.format_move(move))
+        state = fold(spec, spec.decide(state, seat, move, SeededRng(0)), state)
+    assert seat not in spec.to_move(state)  # no tile yet: the turn ended by itself
+    outcome = service.submit(game_id, game.emails[seat], orders + ["end"])
+    assert outcome.ok and [line.status for line in outcome.lines] == ["applied"] * len(orders) + ["ignored"]
