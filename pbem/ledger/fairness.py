@@ -47,9 +47,9 @@ def draw_scope(created: Mapping[str, Any]) -> str:
 class DrawRng(RngBase):
     """The ``Rng`` a game gets from the service: derived, unbiased, and recorded."""
 
-    def __init__(self, seed: bytes, game_id: str, nonces: Nonces, index: int):
+    def __init__(self, seed: bytes, scope: str, nonces: Nonces, index: int):
         self._key = seed
-        self._context = [DRAW_LABEL, game_id, nonces, index]
+        self._context = [DRAW_LABEL, scope, nonces, index]
         self._block = 0
         self._pool: list[int] = []
         self.transcript: list[list[int]] = []
@@ -76,9 +76,9 @@ class DrawRng(RngBase):
 
 
 
-def rederive(seed: bytes, game_id: str, nonces: Nonces, index: int, transcript: Sequence[Sequence[int]]) -> int | None:
+def rederive(seed: bytes, scope: str, nonces: Nonces, index: int, transcript: Sequence[Sequence[int]]) -> int | None:
     """Re-draw a recorded transcript; the position of the first draw that differs, or None."""
-    rng = DrawRng(seed, game_id, nonces, index)
+    rng = DrawRng(seed, scope, nonces, index)
     for position, (low, high, value) in enumerate(transcript):
         if rng.randint(low, high) != value:
             return position

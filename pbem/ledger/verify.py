@@ -215,7 +215,7 @@ def _check_openings(entries: list[dict], openings: list[Any], report: Report) ->
     seed = bytes.fromhex(ended.get("seed", ""))
     if seed_commitment(seed) != created["seed_commitment"]:
         raise VerificationError(_where(len(entries) - 1, ended), "the revealed seed does not match the commitment in entry 0")
-    game_id = draw_scope(created)
+    scope = draw_scope(created)
     nonces: list[list] = []
     count = draws = 0
     for index, (entry, opening) in enumerate(zip(entries, openings)):
@@ -227,7 +227,7 @@ def _check_openings(entries: list[dict], openings: list[Any], report: Report) ->
         if not isinstance(opening, dict):
             raise VerificationError(f"opening {index}", "missing")
         count += _check_facts(where, entry, opening)
-        draws += _check_draws(where, entry, opening, seed, game_id, [list(n) for n in nonces], index)
+        draws += _check_draws(where, entry, opening, seed, scope, [list(n) for n in nonces], index)
         if "command_commitment" in entry and not _commitment_matches(
                 opening.get("command_salt"), opening.get("command"), entry["command_commitment"]):
             raise VerificationError(where, "the opened command does not match its commitment")
@@ -253,7 +253,7 @@ def _check_facts(where: str, entry: dict, opening: dict) -> int:
     return hidden
 
 
-def _check_draws(where: str, entry: dict, opening: dict, seed: bytes, game_id: str, nonces: list, index: int) -> int:
+def _check_draws(where: str, entry: dict, opening: dict, seed: bytes, scope: str, nonces: list, index: int) -> int:
     published = entry.get("draws")
     if published is None:
         if opening.get("draws"):
@@ -263,7 +263,7 @@ def _check_draws(where: str, entry: dict, opening: dict, seed: bytes, game_id: s
     if not _commitment_matches(opening.get("draws_salt"), transcript, published["commitment"]) \
             or len(transcript) != published["count"]:
         raise VerificationError(where, "the opened draws do not match their commitment")
-    bad = rederive(seed, game_id, nonces, index, transcript)
+    bad = rederive(seed, scope, nonces, index, transcript)
     if bad is not None:
         raise VerificationError(f"{where}, draw {bad}", "does not re-derive from the seed: the die or shuffle was not fair")
     return len(transcript)
