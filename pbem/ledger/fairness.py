@@ -47,9 +47,10 @@ def draw_scope(created: Mapping[str, Any]) -> str:
 class DrawRng(RngBase):
     """The ``Rng`` a game gets from the service: derived, unbiased, and recorded."""
 
-    def __init__(self, seed: bytes, scope: str, nonces: Nonces, index: int):
+    def __init__(self, seed: bytes, game_id: str, nonces: Nonces, index: int):
+        # game_id: the draw scope, see draw_scope (the game id, or "test-seed")
         self._key = seed
-        self._context = [DRAW_LABEL, scope, nonces, index]
+        self._context = [DRAW_LABEL, game_id, nonces, index]
         self._block = 0
         self._pool: list[int] = []
         self.transcript: list[list[int]] = []
@@ -76,9 +77,9 @@ class DrawRng(RngBase):
 
 
 
-def rederive(seed: bytes, scope: str, nonces: Nonces, index: int, transcript: Sequence[Sequence[int]]) -> int | None:
+def rederive(seed: bytes, game_id: str, nonces: Nonces, index: int, transcript: Sequence[Sequence[int]]) -> int | None:
     """Re-draw a recorded transcript; the position of the first draw that differs, or None."""
-    rng = DrawRng(seed, scope, nonces, index)
+    rng = DrawRng(seed, game_id, nonces, index)
     for position, (low, high, value) in enumerate(transcript):
         if rng.randint(low, high) != value:
             return position
