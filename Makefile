@@ -35,6 +35,10 @@ test-long: $(VENV)/.installed
 smoke: $(VENV)/.installed
 	$(BIN)/python .ci/smoke.py
 
+# 10,000 seeded random games per game with the contract's invariants (hours; PBEM_LONG_GAMES=N for fewer)
+test-long: $(VENV)/.installed
+	$(BIN)/python -m pytest -m long -x $(PYTEST_ARGS)
+
 bench: $(VENV)/.installed
 	$(BIN)/python -m benchmarks
 

@@ -16,7 +16,7 @@ from pbem.games import catalog, register
 from pbem.games.base import Option, invalid
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
-from pbem.ledger.fairness import DrawRng, seed_commitment
+from pbem.ledger.fairness import TEST_SEED_SCOPE, DrawRng, seed_commitment
 from pbem.ledger.merkle import leaf_hash, node_hash
 from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.service.service import GameService, seat_names
@@ -116,7 +116,7 @@ def build(svc: GameService, entries: int, seed: int = 0, finish: bool = False) -
     add([log.created(game_id, TIME, SPEC.name, SPEC.rules_version, options, seat_names(PLAYERS), PLAYERS,
                      game_seed, "test", seed_commitment(game_seed))])
     add([log.joined(game_id, 1, TIME, 0, None)])
-    rng = DrawRng(game_seed, game_id, [], 3)
+    rng = DrawRng(game_seed, TEST_SEED_SCOPE, [], 3)
     facts = SPEC.setup(2, options, rng)
     add([log.joined(game_id, 2, TIME, 1, None), log.started(game_id, 3, TIME, facts, rng.transcript)])
     state = None
@@ -127,7 +127,7 @@ def build(svc: GameService, entries: int, seed: int = 0, finish: bool = False) -
     while finish or index < entries:
         seat = SPEC.to_move(state)[0]
         move = "hold" if rolled or chooser.random() < 0.2 else "roll"
-        rng = DrawRng(game_seed, game_id, [], index)
+        rng = DrawRng(game_seed, TEST_SEED_SCOPE, [], index)
         facts = SPEC.decide(state, seat, move, rng)
         made = [log.moved(game_id, index, TIME, seat, "autoplay", move, move, facts, rng.transcript)]
         for fact in facts:

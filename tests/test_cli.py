@@ -82,3 +82,24 @@ def test_key_prints_a_verifier_key_that_parses(run):
 
     text = run("key").output.strip()
     assert VerifierKey.parse(text).name == "pbem.localhost"
+
+
+def test_a_refused_turn_file_prints_no_line_as_applied(run, tmp_path):
+    game_id = _new(run, "--seed", "02" * 32)
+    run("join", game_id, "--as", "ann@example.org")
+    run("join", game_id, "--as", "bob@example.org")
+    mover = json.loads(run("show", game_id, "--json").output)["waiting_for"][0]["name"] + "@example.org"
+    turn = tmp_path / "turn.txt"
+    turn.write_text(f"game: {game_id}\nplayer: {mover}\nhold\nfly\n")
+    result = run("turn", str(turn), "--as", mover)
+    assert result.exit_code == 2 and "nothing was applied" in result.output
+    assert "applied: hold" not in result.output.replace("not applied:", "")
+    assert "not applied: line 3: 'hold'" in result.output
+
+
+def test_autoplay_stops_after_max_moves_and_says_the_game_is_not_over(run):
+    game_id = _new(run, "--seed", "03" * 32)
+    result = run("autoplay", game_id, "--max-moves", "3")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("3 moves;") and "is not over" in result.output
+    assert "is over" in run("autoplay", game_id, "--seed", "1").output

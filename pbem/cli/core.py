@@ -32,8 +32,11 @@ def _report(outcome: Outcome) -> None:
     if outcome.error:
         _fail(outcome.error)
     for line in outcome.lines:
-        if line.status == "applied":
+        if line.status == "applied" and outcome.ok:
             click.echo(f"applied: {line.text}")
+        elif line.status == "applied":  # a good line of a refused batch: checked, never stored
+            label = f"line {line.line}: " if line.line else ""
+            click.echo(f"not applied: {label}{line.text!r}: fine, but another line was refused", err=True)
         else:
             error = line.error
             label = f"line {line.line}: " if line.line else ""
@@ -300,12 +303,12 @@ def games(as_json: bool) -> None:
 @click.command()
 @click.argument("game_id")
 @click.option("--seed", type=int, default=0, help="seed of the random players' choices")
-@click.option("--max-moves", type=int, default=100_000)
+@click.option("--max-moves", type=click.IntRange(min=0), default=100_000, help="stop after this many moves")
 def autoplay(game_id: str, seed: int, max_moves: int) -> None:
     """Play seeded random legal moves for every seat to the end (tests, demos, benchmarks)."""
     svc = service()
     try:
-        moves = play_to_end(svc, game_id, seed, max_moves)
+        moves = play_moves(svc, game_id, seed, max_moves)
     except GameError as error:
         _fail(error)
     summary = svc.summary(game_id)
@@ -313,7 +316,18 @@ def autoplay(game_id: str, seed: int, max_moves: int) -> None:
 
 
 def play_to_end(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 100_000) -> int:
-    """Join every seat still missing, then play random legal moves until the game ends."""
+    """Join every seat still missing, then play random legal moves until the game ends;
+    RuntimeError if it has not ended after ``max_moves``."""
+    count = play_moves(svc, game_id, seed, max_moves)
+    game = svc.game(game_id)
+    if not game.ended and game.spec.to_move(svc.state(game)):
+        raise RuntimeError(f"game {game_id} did not end within {max_moves} moves")
+    return count
+
+
+def play_moves(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 100_000) -> int:
+    """Join every seat still missing, then play random legal moves until the game ends or
+    ``max_moves`` were played; the number played."""
     chooser = random.Random(seed)
     game = svc.game(game_id)
     for seat, email in enumerate(game.emails):
@@ -330,7 +344,7 @@ def play_to_end(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 
         outcome = svc.submit(game_id, game.emails[seat], [game.spec.format_move(move)], "autoplay")
         if not outcome.ok:
             raise RuntimeError(f"autoplay move refused: {outcome.to_dict()}")
-    raise RuntimeError(f"game {game_id} did not end within {max_moves} moves")
+    return max_moves
 
 
 @click.group(invoke_without_command=True)

@@ -306,8 +306,26 @@ class GameSpec(ABC):
 
     def end_of_turn_file(self, state: State, seat: int) -> Move | None:
         """A move applied after the last order of a turn file when ``seat`` still has to
-        move (e.g. "done"), so a file always completes the seat's part of the phase."""
+        move (e.g. "done"), so a file always completes the seat's part of the phase. The core
+        applies it only while the seat still faces the decision the file was written for
+        (``decision``): a file never closes a step its author has not seen."""
         return None
+
+    def decision(self, state: State, seat: int) -> str:
+        """Names the decision ``seat`` faces now, precisely enough that two different
+        decisions never share a name (the second action vs the first, one battle's damage vs
+        the next one's). A turn file closes only the decision it began with. The default, the
+        phase label, suits games whose label changes with every step."""
+        return self.phase_label(state)
+
+    def reveals(self, state: State, seat: int, facts: Sequence[Fact]) -> bool:
+        """Whether ``facts`` (what one command caused, from ``state`` on) show ``seat``
+        something that was hidden from it: a face-down card turned up, a card drawn or looked
+        at, secret choices opened. Such a command ends a batch as a draw does: the commands
+        after it were written without that knowledge, and neither their effect nor a refusal
+        of them may depend on it. Every game with hidden information overrides this; the
+        default is for games without any."""
+        return False
 
     def legal_texts(self, state: State, seat: int, limit: int = 40) -> list[str]:
         """Formatted legal moves for error messages and hints."""

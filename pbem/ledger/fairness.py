@@ -2,9 +2,10 @@
 
 At creation the server draws a secret seed and publishes only ``SHA-256(seed)``. Players may
 add nonces when they join. Every draw of entry ``index`` comes from
-``HMAC-SHA256(seed, canonical(["pbem-draw/1", game_id, nonces, index, block]))``, read as
+``HMAC-SHA256(seed, canonical(["pbem-draw/1", scope, nonces, index, block]))``, read as
 64-bit numbers and mapped to a range by rejection sampling (no modulo bias). Each draw is
-recorded as ``[low, high, value]``; once the seed is revealed anyone can re-derive them.
+recorded as ``[low, high, value]``; once the seed is revealed anyone can re-derive them. The
+scope is the game id, or "test-seed" for a game created with a chosen seed (``draw_scope``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pbem.games.base import RngBase
 from pbem.ledger.canonical import canonical_bytes
@@ -31,10 +33,22 @@ def seed_commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+TEST_SEED_SCOPE = "test-seed"
+
+
+def draw_scope(created: Mapping[str, Any]) -> str:
+    """What a game's draws are bound to besides the seed, read from its ``created`` entry:
+    its own id, so that no two games share draws even if a seed were reused, except for a
+    seed given for tests and demos (``seed_source`` "test"), whose draws depend on the seed
+    alone: the same seed, players and moves give the same game, whatever its random id."""
+    return TEST_SEED_SCOPE if created.get("seed_source") == "test" else created["game"]
+
+
 class DrawRng(RngBase):
     """The ``Rng`` a game gets from the service: derived, unbiased, and recorded."""
 
     def __init__(self, seed: bytes, game_id: str, nonces: Nonces, index: int):
+        # game_id: the draw scope, see draw_scope (the game id, or "test-seed")
         self._key = seed
         self._context = [DRAW_LABEL, game_id, nonces, index]
         self._block = 0

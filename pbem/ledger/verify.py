@@ -20,7 +20,7 @@ from pbem.games.base import SECRET, GameError
 from pbem.ledger.canonical import NotCanonical, canonical_bytes, check_canonical, encode_checked
 from pbem.ledger.commitments import public_fact
 from pbem.ledger.entries import FORMAT, instant
-from pbem.ledger.fairness import DrawRng, rederive, seed_commitment
+from pbem.ledger.fairness import DrawRng, draw_scope, rederive, seed_commitment
 from pbem.ledger.merkle import leaf_hash, prefix_roots
 from pbem.ledger.notes import Checkpoint, NoteError, Revocation, VerifierKey, open_note
 
@@ -321,7 +321,7 @@ def _check_openings(entries: list[dict], openings: list[Any], report: Report, re
     seed = bytes.fromhex(ended.get("seed", ""))
     if seed_commitment(seed) != created["seed_commitment"]:
         raise VerificationError(_where(len(entries) - 1, ended), "the revealed seed does not match the commitment in entry 0")
-    game_id = created["game"]
+    scope = draw_scope(created)
     nonces: list[list] = []
     count = draws = 0
     for index, (entry, opening) in enumerate(zip(entries, openings)):
@@ -333,7 +333,7 @@ def _check_openings(entries: list[dict], openings: list[Any], report: Report, re
         if not isinstance(opening, dict):
             raise VerificationError(f"opening {index}", "missing")
         count += _check_facts(where, entry, opening)
-        draws += _check_draws(where, entry, opening, seed if rederive_draws else None, game_id,
+        draws += _check_draws(where, entry, opening, seed if rederive_draws else None, scope,
                               [list(n) for n in nonces], index)
         if "command_commitment" in entry and not _commitment_matches(
                 opening.get("command_salt"), opening.get("command"), entry["command_commitment"]):
@@ -360,7 +360,8 @@ def _check_facts(where: str, entry: dict, opening: dict) -> int:
     return hidden
 
 
-def _check_draws(where: str, entry: dict, opening: dict, seed: bytes | None, game_id: str, nonces: list, index: int) -> int:
+def _check_draws(where: str, entry: dict, opening: dict, seed: bytes | None, scope: str, nonces: list,
+                 index: int) -> int:
     """The opened draws match their commitment and, given the seed, re-derive from it (the
     replay passes no seed: it re-derives them itself)."""
     published = entry.get("draws")
@@ -373,12 +374,12 @@ def _check_draws(where: str, entry: dict, opening: dict, seed: bytes | None, gam
             or len(transcript) != published["count"]:
         raise VerificationError(where, "the opened draws do not match their commitment")
     if seed is not None:
-        _fair_or_refuse(where, seed, game_id, nonces, index, transcript)
+        _fair_or_refuse(where, seed, scope, nonces, index, transcript)
     return len(transcript)
 
 
-def _fair_or_refuse(where: str, seed: bytes, game_id: str, nonces: list, index: int, transcript: Any) -> None:
-    bad = rederive(seed, game_id, nonces, index, transcript)
+def _fair_or_refuse(where: str, seed: bytes, scope: str, nonces: list, index: int, transcript: Any) -> None:
+    bad = rederive(seed, scope, nonces, index, transcript)
     if bad is not None:
         raise VerificationError(f"{where}, draw {bad}", "does not re-derive from the seed: the die or shuffle was not fair")
 
@@ -401,7 +402,7 @@ def _replay(spec: Any, entries: list[dict], openings: list[Any], report: Report)
         if kind not in ("started", "moved"):
             continue
         where = _where(index, entry)
-        rng = DrawRng(seed, created["game"], [list(n) for n in nonces], index)
+        rng = DrawRng(seed, draw_scope(created), [list(n) for n in nonces], index)
         try:
             if kind == "started":
                 facts = spec.setup(len(created["seats"]), created["options"], rng)

@@ -22,7 +22,7 @@ class KeyRing:
         self._signer: SignerKey | None = None
         self._signed_with: tuple[int, int] | None = None
         self._token_secret: bytes | None = None
-        self._verifiers: tuple[tuple[int, int] | None, list[VerifierKey]] | None = None
+        self._verifiers: tuple[tuple[int, int, int], list[VerifierKey]] | None = None
 
     @property
     def _private_path(self) -> Path:
@@ -112,9 +112,11 @@ class KeyRing:
         return self._token_secret
 
     def verifiers(self) -> list[VerifierKey]:
-        """Every public key of this server; read again only when the signing key changed."""
+        """Every public key of this server (and adopted ones); read again when the list changed."""
         self.signer()
-        if self._verifiers is None or self._verifiers[0] != self._signed_with:
+        status = self._verifiers_path.stat()
+        stamp = (status.st_ino, status.st_mtime_ns, status.st_size)
+        if self._verifiers is None or self._verifiers[0] != stamp:
             lines = self._verifiers_path.read_text(encoding="utf-8").split()
-            self._verifiers = (self._signed_with, [VerifierKey.parse(line) for line in lines])
+            self._verifiers = (stamp, [VerifierKey.parse(line) for line in lines])
         return list(self._verifiers[1])

@@ -24,7 +24,7 @@ from pbem.games import get_spec
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
-from pbem.ledger.fairness import DrawRng, new_seed, seed_commitment
+from pbem.ledger.fairness import DrawRng, draw_scope, new_seed, seed_commitment
 from pbem.ledger.merkle import Frontier, leaf_hash
 from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.logs import log_entries
@@ -87,7 +87,7 @@ class _Batch:
     def rng(self) -> DrawRng:
         """The draws of the next entry: seed, every nonce logged before it, its position."""
         nonces = [[e["seat"], e["nonce"]] for e in self.all_entries() if e["kind"] == "joined" and e["nonce"]]
-        return DrawRng(self.game.seed, self.game.id, nonces, self.next_index)
+        return DrawRng(self.game.seed, draw_scope(self.game.created), nonces, self.next_index)
 
 
 class StalePlan(RecordConflictError):
@@ -350,10 +350,13 @@ class GameService(GameReader):
         results: list[LineResult] = []
         drew = False
         for number, text in orders:
+            if drew and self._turn_already_over(game, batch, seat, text):
+                results.append(LineResult(number, text, "ignored"))  # a trailing "end" after a draw
+                continue
             if drew:
                 results.append(LineResult(number, text, "skipped", GameError(
-                    ErrorCode.STALE, "Not applied: a command before it drew dice or cards. "
-                                     "Send it again once you have seen the result.")))
+                    ErrorCode.STALE, "Not applied: a command before it drew dice or cards or turned up "
+                                     "something hidden. Send it again once you have seen the result.")))
                 continue
             try:
                 drew = self._apply_move(game, batch, seat, text, source)
@@ -367,6 +370,11 @@ class GameService(GameReader):
         return results
 
     @staticmethod
+    def _turn_already_over(game: LoadedGame, batch: _Batch, seat: int, text: str) -> bool:
+        """An "end" after the seat's turn ended by itself: nothing to apply, nothing learnt."""
+        return text.strip().lower() in game.spec.turn_end_words and seat not in game.spec.to_move(batch.state)
+
+    @staticmethod
     def _ends_a_finished_turn(game: LoadedGame, error: GameError, text: str, results: list[LineResult]) -> bool:
         """A trailing "end" after the turn already ended by itself within this batch."""
         return (error.code is ErrorCode.NOT_YOUR_TURN
@@ -375,15 +383,20 @@ class GameService(GameReader):
 
     def _apply_move(self, game: LoadedGame, batch: _Batch, seat: int, text: str, source: str) -> bool:
         """Decide one move and add its entry (then any robot moves it makes due). Returns
-        whether anything was drawn at random."""
+        whether anything was drawn at random or revealed to the author (``spec.reveals``)."""
         spec = game.spec
         self._check_open(game, batch.state)
         if seat not in spec.to_move(batch.state):
             waiting = ", ".join(game.names[s] for s in spec.to_move(batch.state))
             raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not {game.names[seat]}'s turn; waiting for {waiting}.")
         move = spec.parse_move(batch.state, seat, text)
+        before, first = batch.state, len(batch.entries)
         drew = self._decide(game, batch, seat, move, source)
-        return self._play_robots(game, batch) or drew
+        drew = self._play_robots(game, batch) or drew
+        # a command that showed the author something hidden ends the batch like a draw: the
+        # next commands (and any refusal of them) must not depend on what was revealed
+        facts = [fact for private in batch.privates[first:] for fact in private.get("facts", [])]
+        return drew or spec.reveals(before, seat, facts)
 
     def _decide(self, game: LoadedGame, batch: _Batch, seat: int, move: Any, source: str) -> bool:
         spec = game.spec
@@ -411,6 +424,9 @@ class GameService(GameReader):
     def _finish_turn_file(self, game: LoadedGame, batch: _Batch, seat: int, source: str,
                           results: list[LineResult]) -> None:
         if seat not in game.spec.to_move(batch.state) or game.spec.outcome(batch.state) is not None:
+            return
+        # the file closes only the decision it was written for, never one that came after it
+        if game.spec.decision(self.state(game), seat) != game.spec.decision(batch.state, seat):
             return
         move = game.spec.end_of_turn_file(batch.state, seat)
         if move is not None:

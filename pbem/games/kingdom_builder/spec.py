@@ -110,6 +110,10 @@ class KingdomBuilder(GameSpec):
             return None
         return rules.legal_moves(state, seat)[0] if state.mandatory_pending() else ("end",)
 
+    def reveals(self, state: KBState, seat: int, facts: Sequence[dict[str, Any]]) -> bool:
+        # the seat's next terrain card, drawn from the face-down deck
+        return any(f["kind"] == "CardDrawn" and f["seat"] == seat for f in facts)
+
     def end_of_turn_file(self, state: KBState, seat: int) -> tuple | None:
         if state.over or seat != state.seat or state.mandatory_pending():
             return None

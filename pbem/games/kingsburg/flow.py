@@ -112,12 +112,19 @@ def _influence(state: State, rng: Rng) -> list[Fact]:
     return [{"kind": "InfluencePassed", "seat": seat, "auto": True}]
 
 
-def gift_facts(state: State, seat: int, advisor: int, choice: Choice | None) -> list[Fact]:
-    """The facts of one advisor's help to one seat (``choice`` None: the fixed gift)."""
+def gift_facts(state: State, seat: int, advisor: int, choice: Choice | None,
+               unable: str | None = None) -> list[Fact]:
+    """The facts of one advisor's help to one seat (``choice`` None: the fixed gift). A help
+    that gives nothing says whether the seat declined it or could not take it (``unable``:
+    "vp" or "goods", see ``rules.declined_because``), so the history never says "declines"
+    of a player who asked for the help."""
     if choice == ("take",):
-        return [{"kind": "GiftDeclined", "seat": seat, "advisor": advisor}]
+        fact: Fact = {"kind": "GiftDeclined", "seat": seat, "advisor": advisor}
+        if unable:
+            fact["unable"] = unable
+        return [fact]
     p = state.players[seat]
-    fact: Fact = {"kind": "GiftReceived", "seat": seat, "advisor": advisor,
+    fact = {"kind": "GiftReceived", "seat": seat, "advisor": advisor,
                   "delta": rules.gift_delta(p, advisor, choice)}
     if choice is not None:
         fact["choice"] = list(choice)
@@ -138,10 +145,12 @@ def _gifts(state: State, rng: Rng) -> list[Fact]:
             continue
         seen.add(seat)  # each seat's gifts come in advisor order: only its first one now
         if not rules.asks(advisor):
-            facts += gift_facts(state, seat, advisor, None)
+            # a fixed gift is given unless the seat declined it with its influence
+            facts += gift_facts(state, seat, advisor, ("take",) if stated == ("take",) else None)
         elif rules.gift_is_automatic(state, seat, advisor, stated):
             options = rules.gift_choices(state, seat, advisor)
-            facts += gift_facts(state, seat, advisor, stated if stated in options else ("take",))
+            facts += gift_facts(state, seat, advisor, stated if stated in options else ("take",),
+                                rules.declined_because(state, seat, advisor, stated))
     return facts
 
 

@@ -25,6 +25,7 @@ Fact = dict[str, Any]
 class Kingsburg(GameSpec):
     name = "kingsburg"
     title = "Kingsburg"
+    rules_version = "2"  # 2: every advisor's help may be declined ("take nothing" with an influence)
     min_players = 2
     max_players = 5
     options = (
@@ -209,19 +210,25 @@ class Kingsburg(GameSpec):
         lines.append("# one command per line (see docs/games/kingsburg.md); legal now:")
         return "\n".join(lines + [f"# {text}" for text in self.legal_texts(state, seat)]) + "\n"
 
+    def reveals(self, state: State, seat: int, facts: Sequence[Fact]) -> bool:
+        # the winter's enemy turned up, soldier tokens opened, a card looked at by this seat
+        return any(f["kind"] in ("EnemyRevealed", "TokensRevealed")
+                   or (f["kind"] == "CardPeeked" and f["seat"] == seat) for f in facts)
+
     def end_of_turn_file(self, state: State, seat: int) -> Move | None:
         # a turn file in the influence step ends the seat's part with a pass
         return Pass() if state.step in ("influence", "reroll") and seat in self.to_move(state) else None
 
 
 def _with_choices(moves: list[Influence]) -> list[Move]:
-    """Each influence, plus the same influence with each gift answer stated in advance."""
+    """Each influence, plus the same influence with each gift answer stated in advance. Every
+    advisor's help may be declined (Czech rulebook p. 4, step c: "Hráč se také může rozhodnout
+    pomoc ovlivněného rádce nevyužít"), so a fixed gift has one answer too: ``take nothing``."""
     out: list[Move] = []
     for m in moves:
         out.append(m)
-        if rules.asks(m.advisor):
-            out += [Influence(m.advisor, m.dice, m.white, m.plus2, m.envoy, rules.choice_move(c))
-                    for c in rules.static_choices(m.advisor)]
+        choices = rules.static_choices(m.advisor) if rules.asks(m.advisor) else (("take",),)
+        out += [Influence(m.advisor, m.dice, m.white, m.plus2, m.envoy, rules.choice_move(c)) for c in choices]
     return out
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS, ROWS, YEAR_RANGES
+from pbem.games.kingsburg.moves import goods_text
 from pbem.games.kingsburg.state import State
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
@@ -104,6 +105,27 @@ def _card_text(data: Mapping[str, Any]) -> str:
     return f" ({ENEMIES[card].name} {ENEMIES[card].strength})" if card in ENEMIES else ""
 
 
+def _stated_choice(choice: Sequence[str] | None) -> str:
+    """The gift answer given with an influence, as the history shows it."""
+    if not choice:
+        return ""
+    if choice[0] == "give":
+        return f", to give {choice[1]} for the help"
+    return ", declining the help" if len(choice) == 1 else f", to take {goods_text(tuple(choice[1:]))}"
+
+
+def _declined(fact: Mapping[str, Any], who: str) -> str:
+    """A help that gives nothing: declined by choice, or not possible (and why)."""
+    advisor = ADVISORS[fact["advisor"]]
+    unable = fact.get("unable")
+    if unable == "vp":
+        price = -advisor.gifts[0].get("vp", 0)
+        return f"{who} cannot pay the {advisor.name} {price} VP (has none), so gets no help."
+    if unable == "goods":
+        return f"{who} has no good to give the {advisor.name}, so gets no help."
+    return f"{who} declines the help of the {advisor.name}."
+
+
 def describe_fact(fact: Mapping[str, Any], names: Sequence[str]) -> str:
     kind = fact["kind"]
     who = _name(names, fact.get("seat"))
@@ -131,11 +153,12 @@ def describe_fact(fact: Mapping[str, Any], names: Sequence[str]) -> str:
         "AdvisorInfluenced": lambda: f"{who} influences advisor {fact['advisor']} "
         f"({ADVISORS[fact['advisor']].name}) with " + " ".join(map(str, fact["dice"]))
         + "".join(f" w{w}" for w in fact["white"]) + (" +2" if fact["plus2"] else "")
-        + (" and the Market" if fact["market"] else "") + (" using the King's envoy" if fact["envoy"] else "") + ".",
+        + (" and the Market" if fact["market"] else "") + (" using the King's envoy" if fact["envoy"] else "")
+        + _stated_choice(fact.get("choice")) + ".",
         "InfluencePassed": lambda: f"{who} passes" + (" (no group fits)" if fact.get("auto") else "") + ".",
         "GiftsBegan": lambda: "The advisors give their help.",
         "GiftReceived": lambda: f"{ADVISORS[fact['advisor']].name} gives {who} {delta}.",
-        "GiftDeclined": lambda: f"{who} declines the help of the {ADVISORS[fact['advisor']].name}.",
+        "GiftDeclined": lambda: _declined(fact, who),
         "CardPeeked": lambda: f"{who} looks at the top enemy card"
         + _card_text(fact.get("secret", {}).get("data", {})) + ".",
         "BuildingBuilt": lambda: f"{who} builds the {BUILDINGS[fact['building']].name}"

@@ -170,8 +170,9 @@ def gift_delta(p: Player, advisor: int, choice: Choice | None) -> dict[str, int]
 
 def names_fixed_gift(move: Influence) -> bool:
     """A stated ``take`` for an advisor without a choice, naming only goods it gives anyway
-    (``influence 8 with 5 3 take gold``): harmless, so the parser drops it."""
-    if asks(move.advisor) or not isinstance(move.choice, Take):
+    (``influence 8 with 5 3 take gold``): harmless, so the parser drops it. ``take nothing``
+    is not such a name: it declines the help, which the rulebook allows for every advisor."""
+    if asks(move.advisor) or not isinstance(move.choice, Take) or not move.choice.goods:
         return False
     bundle = ADVISORS[move.advisor].gifts[0]
     return all(bundle.get(g, 0) > 0 for g in move.choice.goods)
@@ -187,6 +188,19 @@ def choice_move(choice: Choice) -> Take | Give:
 
 def move_choice(move: Take | Give) -> Choice:
     return ("give", move.good) if isinstance(move, Give) else ("take", *move.goods)
+
+
+def declined_because(state: State, seat: int, advisor: int, stated: Choice | None) -> str | None:
+    """Why a gift that was not declined on purpose gives nothing: ``"vp"`` when the seat cannot
+    pay the advisor's price in VP (the Smuggler at 0 VP), ``"goods"`` when it has no good to
+    give (the Alchemist with empty stores); None when the seat declines by choice."""
+    if stated == ("take",):
+        return None
+    if state.players[seat].vp < advisor_price(advisor):
+        return "vp"
+    if any(c[0] == "give" for c in static_choices(advisor)) and gift_choices(state, seat, advisor) == [("take",)]:
+        return "goods"
+    return None
 
 
 def gift_is_automatic(state: State, seat: int, advisor: int, stated: Choice | None) -> bool:

@@ -88,6 +88,13 @@ class RuseAndBruise(GameSpec):
             return None
         return Move(moves.PASS) if state.pending is not None else legal[0]
 
+    def reveals(self, state: GameState, seat: int, facts: Sequence[Fact]) -> bool:
+        # another player's face-down card turned up (alone, or all at the round's end), new
+        # goal cards, or cards drawn into this seat's hand
+        return any((f["kind"] == "CardRevealed" and f["owner"] != seat)
+                   or f["kind"] in ("CardsRevealed", "RoundStarted")
+                   or (f["kind"] == "CardsDrawn" and f["seat"] == seat) for f in facts)
+
     def phase_label(self, state: GameState) -> str:
         return render.phase_label(state)
 

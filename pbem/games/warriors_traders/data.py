@@ -89,6 +89,9 @@ def validate_rules(raw: Mapping[str, Any]) -> list[str]:
         problems.append("trade I exchanges 7:1 with the bank (L932)")
     if any(r < 1 for r in table["trade_bank_ratio"]):
         problems.append("bank ratios must be at least 1")
+    if table["military_action_points"][0] < 2:
+        problems.append("an army at military level I must be able to step into a neighbouring province "
+                        "and fight (L633-652): military_action_points[0] must be at least 2")
     if table["trade_routes"] != [0, 1, 1, 2, 2, 3, 3]:
         problems.append("trade routes open at II, IV and VI (L460-463): expected 0,1,1,2,2,3,3")
     for key in keys[1:]:
@@ -217,6 +220,31 @@ class Rules:
 
     def value(self, key: str) -> Any:
         return self.raw[key]["value"]
+
+    def invented(self) -> list[str]:
+        """The numbers marked "approximation" (invented until the real play-mat and unit card
+        are transcribed), one short line each, for the turn template and the history."""
+        lines = []
+        for key, label in INVENTED_TRACKS.items():
+            table = self.raw["tracks"][key]
+            if table.get("confidence") == "approximation":
+                lines.append(f"{label} I-VII: {' '.join(map(str, table['value']))}")
+        for kind in ("princess", "fort"):
+            unit = self.raw["units"][kind]
+            if unit.get("confidence") == "approximation":
+                lines.append(f"{kind} strength/toughness: {unit['strength']}/{unit['toughness']}")
+        return lines
+
+
+# the track tables whose numbers the pictures did not give, as players read them
+INVENTED_TRACKS = {
+    "military_action_points": "action points per military level",
+    "trade_bank_ratio": "bank ratio (X:1) per trade level",
+    "production_food_multiplier": "food multiplier per production level",
+    "production_goods_multiplier": "goods multiplier per production level",
+    "military_weapons_multiplier": "weapons multiplier per military level",
+    "tokens_to_reach_level": "token spaces per level",
+}
 
 
 def _load(name: str) -> dict[str, Any]:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pbem.games.warriors_traders.data import RULES
+from pbem.games.warriors_traders.state import bundle, bundle_text
+
 Fact = dict[str, Any]
 
 
@@ -20,18 +23,26 @@ def _team_names(names: Sequence[str], fact: Fact) -> str:
     return " and ".join(f"side {t + 1}" for t in fact.get("teams", []))
 
 
+def _approximate(table: str) -> str:
+    """A mark on history lines whose numbers come from an invented table."""
+    return " (approximate numbers)" if RULES.raw["tracks"][table].get("confidence") == "approximation" else ""
+
+
 def _amounts(amounts: dict[str, int]) -> str:
     return ", ".join(f"{n} {r}" for r, n in amounts.items() if n) or "nothing"
 
 
 TEXT: dict[str, Callable[[Fact, Sequence[str]], str]] = {
-    "GameStarted": lambda f, n: f"The game starts on the {f['config']['map']} map: " + ", ".join(
-        f"{_name(n, s)} plays {c}" for s, c in enumerate(f["countries"])) + ".",
+    "GameStarted": lambda f, n: f"The game starts on the {f['config']['map']} map (approximate): " + ", ".join(
+        f"{_name(n, s)} plays {c}" for s, c in enumerate(f["countries"])) + ". Invented numbers in play "
+        "until the real board is known: " + "; ".join(RULES.invented()) + ".",
     "TurnStarted": lambda f, n: f"Turn {f['turn']} begins.",
+    "ArmyStarved": lambda f, n: f"{_name(n, f['seat'])} leaves army {f['unit']} unfed; it starves.",
+    "FeedingChosen": lambda f, n: f"{_name(n, f['seat'])} feeds the rest of its armies.",
     "ArmiesFed": lambda f, n: "Armies are fed: " + ", ".join(
         f"{_name(n, s)} {food} food" for s, food in f["fed"].items()) + (
         f"; units {', '.join(map(str, f['starved']))} starve." if f["starved"] else "."),
-    "ResourcesCollected": lambda f, n: "Collection: " + "; ".join(
+    "ResourcesCollected": lambda f, n: f"Collection{_approximate('production_goods_multiplier')}: " + "; ".join(
         f"{_name(n, s)} {_amounts(g)}" for s, g in f["gains"].items()) + ".",
     "TokenPlaced": lambda f, n: f"{_name(n, f['seat'])} places a starting development token "
                                 "(hidden until everybody has placed theirs).",
@@ -47,10 +58,11 @@ TEXT: dict[str, Callable[[Fact, Sequence[str]], str]] = {
     "Passed": lambda f, n: f"{_name(n, f['seat'])} passes ({f['step']}).",
     "TokenShifted": lambda f, n: f"{_name(n, f['seat'])} moves a development token from {f['from']} to {f['to']}.",
     "BankExchanged": lambda f, n: f"{_name(n, f['seat'])} trades {f['gave']} {f['give']} to the bank for "
-                                  f"{f['got']} {f['get']}.",
+                                  f"{f['got']} {f['get']}{_approximate('trade_bank_ratio')}.",
     "RouteOpened": lambda f, n: f"{_name(n, f['seat'])} opens a trade route to {_name(n, f['to'])}.",
     "OfferMade": lambda f, n: f"Offer {f['offer']}: {_name(n, f['seat'])} offers {_name(n, f['to'])} "
-                              f"{f['give_n']} {f['give']} for {f['get_n']} {f['get']}.",
+                              f"{bundle_text(bundle(f['give'], f.get('give_n')))} for "
+                              f"{bundle_text(bundle(f['get'], f.get('get_n')))}.",
     "OfferAccepted": lambda f, n: f"{_name(n, f['seat'])} accepts offer {f['offer']}.",
     "OfferDeclined": lambda f, n: f"{_name(n, f['seat'])} declines offer {f['offer']}.",
     "VPBought": lambda f, n: f"{_name(n, f['seat'])} buys {f['count']} VP for {f['gold']} gold.",
@@ -59,7 +71,9 @@ TEXT: dict[str, Callable[[Fact, Sequence[str]], str]] = {
     "TradeFinished": lambda f, n: f"{_name(n, f['seat'])} has finished trading.",
     "TradeEnded": lambda f, n: "The trade phase ends.",
     "DevelopmentEnded": lambda f, n: "The development phase ends.",
-    "ManeuverStarted": lambda f, n: f"{_name(n, f['seat'])} maneuvers.",
+    "ManeuverStarted": lambda f, n: f"{_name(n, f['seat'])} maneuvers" + (
+        "; retreated " + ", ".join(map(str, f["resting"])) + " lie on their side without action points."
+        if f.get("resting") else "."),
     "ArmyMoved": lambda f, n: f"{_name(n, f['seat'])} moves unit {f['unit']} to {f['to']}" + (
         " to attack." if f["attack"] else "."),
     "PrincessMoved": lambda f, n: f"{_name(n, f['seat'])} moves princess {f['unit']} to {f['to']}.",

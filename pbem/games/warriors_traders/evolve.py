@@ -9,7 +9,7 @@ from typing import Any
 from pbem.games.base import secret_data
 from pbem.games.warriors_traders.data import MAPS, RESOURCES, RULES, TRACKS
 from pbem.games.warriors_traders.state import (
-    BARBARIAN, Battle, Config, Offer, Player, State, Unit, War, add_stock, order,
+    BARBARIAN, Battle, Config, Offer, Player, State, Unit, War, add_stock, bundle, order,
     recompute_owners, set_player, track_level,
 )
 
@@ -96,7 +96,8 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
     if kind == "RouteOpened":
         return replace(state, routes=state.routes + ((seat, fact["to"]),))
     if kind == "OfferMade":
-        offer = Offer(fact["offer"], seat, fact["to"], fact["give"], fact["give_n"], fact["get"], fact["get_n"])
+        offer = Offer(fact["offer"], seat, fact["to"], bundle(fact["give"], fact.get("give_n")),
+                      bundle(fact["get"], fact.get("get_n")))
         state = set_player(state, seat, offers_made=state.players[seat].offers_made + 1)
         return replace(state, offers=state.offers + (offer,), next_offer=offer.id + 1,
                        done=state.done - {fact["to"]})
@@ -104,10 +105,11 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
         offer = next(o for o in state.offers if o.id == fact["offer"])
         state = replace(state, offers=tuple(o for o in state.offers if o.id != offer.id))
         if kind == "OfferAccepted":
-            state = set_player(state, offer.seat, stock=add_stock(
-                state.players[offer.seat], {offer.give: -offer.give_n, offer.get: offer.get_n}))
+            gives, gets = dict(offer.give), dict(offer.get)
+            to_offerer = {r: gets.get(r, 0) - gives.get(r, 0) for r in set(gives) | set(gets)}
+            state = set_player(state, offer.seat, stock=add_stock(state.players[offer.seat], to_offerer))
             state = set_player(state, offer.to, stock=add_stock(
-                state.players[offer.to], {offer.get: -offer.get_n, offer.give: offer.give_n}))
+                state.players[offer.to], {r: -n for r, n in to_offerer.items()}))
         return state
     if kind == "VPBought":
         player = state.players[seat]
@@ -164,8 +166,9 @@ def _maneuver(state: State, fact: dict[str, Any]) -> State:
     if kind == "ManeuverStarted":
         ap = RULES.track("military_action_points")
         points = ap[track_level(state, fact["seat"], "military") - 1]
-        changed = {u.id: replace(u, ap=points if u.is_army else 1) for u in state.units
-                   if u.owner == fact["seat"] and u.kind != "fort"}
+        resting = set(fact.get("resting", ()))  # retreated armies: no action points this turn
+        changed = {u.id: replace(u, ap=0 if u.id in resting else points if u.is_army else 1)
+                   for u in state.units if u.owner == fact["seat"] and u.kind != "fort"}
         return replace(_with_units(state, changed), step="move", round=1)
     if kind in ("ArmyMoved", "PrincessMoved"):
         u = next(x for x in state.units if x.id == fact["unit"])
@@ -203,7 +206,12 @@ def _maneuver(state: State, fact: dict[str, Any]) -> State:
 def _flow(state: State, fact: dict[str, Any]) -> State:
     kind = fact["kind"]
     if kind == "TurnStarted":
-        return replace(state, turn=fact["turn"], phase="maintenance", step="feed")
+        return replace(state, turn=fact["turn"], phase="maintenance", step="feed", done=frozenset())
+    if kind == "ArmyStarved":  # left unfed by its owner's choice: it dies at once
+        state = _with_units(state, {fact["unit"]: None})
+        return recompute_owners(state, state.gmap.provinces)
+    if kind == "FeedingChosen":
+        return replace(state, done=state.done | {fact["seat"]})
     if kind == "ArmiesFed":
         state = _with_units(state, {i: None for i in fact["starved"]})
         for seat, food in fact["fed"].items():
@@ -236,6 +244,8 @@ def _turn_ended(state: State, fact: dict[str, Any]) -> State:
         for resource, n in fact["discarded"].get(str(seat), {}).items():
             gain[resource] = gain.get(resource, 0) - n
         state = set_player(state, seat, stock=add_stock(state.players[seat], gain))
+    if state.config.unify_each_turn:  # a unification may be declared again next turn
+        state = replace(state, players=tuple(replace(p, unified=False) for p in state.players))
     units = tuple(replace(u, damage=0, retreated=False, ap=0, battles=0, engaged=False)
                   if (u.damage or u.retreated or u.ap or u.battles or u.engaged) else u for u in state.units)
     ended = {tuple(pair) for pair, _ in fact["wars_ended"]}

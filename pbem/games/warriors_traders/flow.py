@@ -19,8 +19,9 @@ Fact = dict[str, Any]
 
 
 def feeding_fact(state: State) -> Fact:
-    """Armies eat in country order; a player feeds the strongest armies first and the ones the
-    remaining food cannot feed starve (FAQ: an army is fed in full or dies)."""
+    """Armies eat in country order. A player short of food has first chosen which armies
+    starve (``starve UNIT``, then ``done``); what is left is fed strongest first, and the
+    armies the remaining food cannot feed starve (FAQ: an army is fed in full or dies)."""
     fed: dict[str, int] = {}
     starved: list[int] = []
     for seat in order(state):
@@ -54,6 +55,17 @@ def collection(state: State, seat: int) -> dict[str, int]:
     if has_ability(state, seat, "trade_tax"):
         gain["gold"] += sum(1 for p in provinces if p.type == "trade_center")
     return gain
+
+
+def maneuver_started_fact(state: State, seat: int) -> Fact:
+    """The seat's maneuver begins. Its armies that retreated earlier this turn lie on their
+    side and get no action points (Czech rulebook, "Pravidla ustupování": "Armády, které
+    ustoupily, ztrácejí všechny své zbývající akční body"; they stand up at the end of turn)."""
+    fact: Fact = {"kind": "ManeuverStarted", "seat": seat}
+    resting = [u.id for u in state.units if u.owner == seat and u.is_army and u.retreated]
+    if resting:
+        fact["resting"] = resting
+    return fact
 
 
 def turn_end_fact(state: State) -> Fact:
@@ -118,7 +130,7 @@ def next_auto(state: State) -> Fact | None:
         return game_end_fact(state) or {"kind": "TurnStarted", "turn": state.turn + 1}
     if phase == "maintenance":
         if state.step == "feed":
-            return feeding_fact(state)
+            return None if rules.to_move(state) else feeding_fact(state)
         return {"kind": "ResourcesCollected", "gains": {str(s): collection(state, s) for s in state.seats}}
     if phase == "trade":
         waiting = rules.to_move(state)
@@ -137,7 +149,7 @@ def next_auto(state: State) -> Fact | None:
             return turn_end_fact(state)
         seat = state.queue[0][1]
         if state.step == "":
-            return {"kind": "ManeuverStarted", "seat": seat}
+            return maneuver_started_fact(state, seat)
         if state.step == "battle":
             return _battle_step(state)
         return _auto_pass(state, seat)

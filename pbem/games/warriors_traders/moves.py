@@ -11,7 +11,7 @@ from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
 from pbem.games.warriors_traders import rules
 from pbem.games.warriors_traders.maneuvers import remaining
 from pbem.games.warriors_traders.data import ARMY_KINDS, RESOURCES, TRACKS
-from pbem.games.warriors_traders.state import State
+from pbem.games.warriors_traders.state import State, bundle, bundle_text
 
 VERBS = {
     "develop": "develop", "rozvoj": "develop", "rozvin": "develop",
@@ -24,6 +24,7 @@ VERBS = {
     "move": "move", "tah": "move", "pohyb": "move", "princess": "princess", "princezna": "princess",
     "unify": "unify", "sjednoceni": "unify", "sjednot": "unify", "hit": "hit", "zasah": "hit",
     "poskozeni": "hit", "auto": "auto", "automaticky": "auto", "refuge": "refuge", "ustup": "refuge",
+    "starve": "starve", "nekrmit": "starve", "nenakrm": "starve", "hladovi": "starve",
 }
 WORDS = {
     "produkce": "production", "obchod": "trade", "vojenstvi": "military",
@@ -33,20 +34,22 @@ WORDS = {
     "zlato": "gold",
 }
 NOT_SUPPORTED = {
-    "starve": "Feeding is automatic (the strongest armies eat first); there is no order to leave an "
-              "army unfed on purpose. Such an army would only die, as the FAQ says.",
     "disband": "Armies cannot be disbanded; an army you cannot feed dies in the maintenance phase.",
     "variant": "The revised rules' optional variants (variable turn order, 3-player rules) are not "
                "part of the first edition and are not implemented.",
 }
-NOT_SUPPORTED.update({"nekrmit": NOT_SUPPORTED["starve"], "rozpustit": NOT_SUPPORTED["disband"]})
+NOT_SUPPORTED.update({"rozpustit": NOT_SUPPORTED["disband"]})
 FILLER = {"for", "za", "vp", "vb", "body", "bodu", "to", "do", "x"}
+OFFER_SPLIT = {"for", "za"}
+OFFER_FILLER = {"and", "a", "+"}  # "5 food and 2 goods", "5 jídlo a 2 výrobky"
+SEPARATOR = "|"
 USAGE = {
     "develop": "develop TRACK", "build": "build ARMY PROVINCE", "fort": "fort PROVINCE",
     "upgrade": "upgrade UNIT ARMY", "war": "war COUNTRY", "shift": "shift FROM_TRACK TO_TRACK",
-    "bank": "bank GIVE GET [COUNT]", "route": "route COUNTRY", "offer": "offer COUNTRY N GIVE for N GET",
+    "bank": "bank GIVE GET [COUNT]", "route": "route COUNTRY", "offer": "offer COUNTRY N GIVE [N GIVE ...] for N GET [N GET ...]",
     "accept": "accept OFFER", "decline": "decline OFFER", "buy": "buy [COUNT] vp", "peace": "peace COUNTRY",
     "move": "move UNIT PROVINCE", "refuge": "refuge PROVINCE", "princess": "princess UNIT PROVINCE", "hit": "hit UNIT [AMOUNT]",
+    "starve": "starve UNIT",
 }
 
 
@@ -60,7 +63,7 @@ def format_move(move: tuple) -> str:
     if verb == "bank":
         return f"bank {move[1]} {move[2]} {move[3]}"
     if verb == "offer":
-        return f"offer {move[1]} {move[3]} {move[2]} for {move[5]} {move[4]}"
+        return f"offer {move[1]} {bundle_text(move[2])} for {bundle_text(move[3])}"
     if verb == "buy":
         return f"buy {move[1]} vp"
     return " ".join(str(part) for part in move)
@@ -134,6 +137,7 @@ def _pattern(reader: _Reader, verb: str) -> tuple:
         "princess": lambda: (r.number("unit"), r.named("province")),
         "hit": lambda: (r.number("unit"), r.number("amount")),
         "refuge": lambda: (r.named("province"),),
+        "starve": lambda: (r.number("unit"),),
     }
     args = readers[verb]() if verb in readers else ()
     if reader.words:
@@ -142,20 +146,40 @@ def _pattern(reader: _Reader, verb: str) -> tuple:
 
 
 def _offer(r: _Reader) -> tuple:
+    """``offer COUNTRY N RES [N RES ...] for N RES [N RES ...]``: any resources on either side."""
     country = r.named("country")
-    give_n = r.number("amount given")
-    give = r.choice(RESOURCES, "resource")
-    get_n = r.number("amount asked")
-    get = r.choice(RESOURCES, "resource")
-    if None in (country, give_n, give, get_n, get):
-        raise r.fail("write offer COUNTRY N RESOURCE for N RESOURCE")
-    return (country, give, give_n, get, get_n)
+    if SEPARATOR not in r.words:
+        raise r.fail("write offer COUNTRY N RESOURCE [N RESOURCE ...] for N RESOURCE [N RESOURCE ...]")
+    cut = r.words.index(SEPARATOR)
+    give_words, get_words = r.words[:cut], r.words[cut + 1:]
+    r.words = give_words
+    give = _bundle(r)
+    r.words = get_words
+    get = _bundle(r)
+    return (country, give, get)
+
+
+def _bundle(r: _Reader) -> tuple[tuple[str, int], ...]:
+    amounts: dict[str, int] = {}
+    while r.words:
+        n = r.number("amount")
+        resource = r.choice(RESOURCES, "resource")
+        if resource is None:
+            raise r.fail("each amount needs its resource, e.g. 5 food")
+        amounts[resource] = amounts.get(resource, 0) + (n or 0)
+    if not amounts:
+        raise r.fail("name at least one amount and resource on each side of 'for'")
+    return bundle(amounts)
 
 
 def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], list[str]]) -> tuple:
     if state.phase == "over":
         raise GameError(ErrorCode.GAME_OVER, "The game is over.")
-    words = [w for w in fold_text(text).replace(",", " ").split() if w not in FILLER]
+    raw = fold_text(text).replace(",", " ").split()
+    offer = bool(raw) and VERBS.get(raw[0]) == "offer"  # "for" / "za" parts an offer's two sides
+    words = [SEPARATOR if offer and w in OFFER_SPLIT else w for w in raw
+             if w not in FILLER or (offer and w in OFFER_SPLIT)]
+    words = [w for w in words if not (offer and w in OFFER_FILLER)]
     if words and words[0] in NOT_SUPPORTED:
         raise invalid(f"{text.strip()!r}: {NOT_SUPPORTED[words[0]]}", legal_texts())
     if not words or words[0] not in VERBS:

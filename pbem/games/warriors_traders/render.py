@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from pbem.games.warriors_traders.data import LEVELS, MAPS
-from pbem.games.warriors_traders.state import State
+from pbem.games.warriors_traders.data import LEVELS, MAPS, RULES
+from pbem.games.warriors_traders.state import State, bundle_text
 
 SHORT = {"infantry": "I", "archer": "A", "cavalry": "C", "princess": "P", "fort": "F"}
 COLOURS = ("#c0392b", "#2e6fba", "#2e8b57", "#d4a017", "#7d3c98", "#e67e22")
@@ -53,8 +53,8 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     for w in view["wars"]:
         lines.append(f"War: side {w['teams'][0] + 1} against side {w['teams'][1] + 1} since turn {w['since']}")
     for o in view["offers"]:
-        lines.append(f"Offer {o['id']}: {_who(names, o['from'])} gives {o['give_n']} {o['give']} "
-                     f"to {_who(names, o['to'])} for {o['get_n']} {o['get']}")
+        lines.append(f"Offer {o['id']}: {_who(names, o['from'])} gives {bundle_text(o['give'])} "
+                     f"to {_who(names, o['to'])} for {bundle_text(o['get'])}")
     if view["battle"]:
         b = view["battle"]
         lines.append(f"Battle in {b['province']}: {_who(names, b['attacker'])} ({b['damage'][0]} damage) against "
@@ -128,7 +128,10 @@ def turn_template(state: State, seat: int, names: Sequence[str], label: str, leg
              f"# {_who(names, seat)} plays {state.gmap.country(player.country).name}; "
              f"stock: food {player.stock[0]}, goods {player.stock[1]}, weapons {player.stock[2]}, gold {player.stock[3]}",
              "# One order per line; the file is checked whole. Czech keywords work too (see the docs).",
-             "# Legal orders now (first 60):"]
+             "# APPROXIMATE NUMBERS: these are invented until the real board is transcribed",
+             "# (docs/games/warriors-traders.md); the rules data holds them:"]
+    lines += [f"#   {line}" for line in RULES.invented()]
+    lines += ["# Legal orders now (first 60):"]
     lines += [f"#   {text}" for text in legal[:60]]
     if len(legal) > 60:
         lines.append(f"#   ... and {len(legal) - 60} more")

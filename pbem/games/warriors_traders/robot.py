@@ -10,7 +10,7 @@ from pbem.games.warriors_traders.data import TRACKS
 from pbem.games.warriors_traders.maneuvers import hostile
 from pbem.games.warriors_traders.state import State
 
-STAY = {"trade": 0.45, "special": 0.4, "shift": 0.85, "move": 0.2, "princess": 0.5, "battle": 0.3}
+STAY = {"feed": 0.6, "trade": 0.45, "special": 0.4, "shift": 0.85, "move": 0.2, "princess": 0.5, "battle": 0.3}
 PREFER = {"develop": 3, "build": 4, "fort": 4, "upgrade": 2, "war": 1, "move": 3, "buy": 3, "bank": 2,
           "offer": 1, "accept": 3, "route": 2, "peace": 2, "unify": 20, "hit": 1, "princess": 1,
           "refuge": 0.01}

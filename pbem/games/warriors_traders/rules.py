@@ -15,7 +15,7 @@ from pbem.games.warriors_traders import development as dev
 from pbem.games.warriors_traders import maneuvers as man
 from pbem.games.warriors_traders import trade
 from pbem.games.warriors_traders.data import RULES, TRACKS
-from pbem.games.warriors_traders.state import State, country_seat
+from pbem.games.warriors_traders.state import State, country_seat, order, unit
 
 TRADE_VERBS = ("bank", "route", "offer", "accept", "decline", "buy", "peace")
 
@@ -30,7 +30,15 @@ def current_step(state: State) -> str:
     return state.step
 
 
+def short_of_food(state: State, seat: int) -> bool:
+    """Whether the seat's food cannot feed all its armies (then it chooses which starve)."""
+    need = sum(RULES.unit(u.kind)["upkeep"] for u in state.units if u.owner == seat and u.is_army)
+    return need > state.players[seat].has("food")
+
+
 def to_move(state: State) -> list[int]:
+    if state.phase == "maintenance" and state.step == "feed":
+        return [s for s in order(state) if s not in state.done and short_of_food(state, s)]
     if state.phase == "setup":
         return [s for s in state.seats if state.players[s].placed < RULES.raw["setup"]["development_tokens"]]
     if state.phase == "trade":
@@ -51,7 +59,7 @@ def trivial_move(state: State, seat: int) -> tuple:
         return ("auto",)
     if step in ("action1", "action2", "shift", "bonus"):
         return ("pass",)
-    return ("done",)
+    return ("done",)  # trade, specials, movement, princesses, feeding
 
 
 def _action_steps(step: str) -> bool:
@@ -69,6 +77,10 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
         return None
     if state.phase == "trade":
         return _why_not_trade(state, seat, move)
+    if step == "feed" and verb == "starve":
+        army = unit(state, move[1])
+        return None if army is not None and army.owner == seat and army.is_army else \
+            f"Unit {move[1]} is not one of your armies."
     if _action_steps(step) and verb in dev.ACTIONS:
         return dev.why_not_action(state, seat, move)
     if step == "special" and verb in dev.ACTIONS:
@@ -76,8 +88,9 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
     if step == "shift" and verb == "shift":
         return dev.why_not_shift(state, seat, move[1], move[2])
     if step in ("move", "princess") and verb == "unify":
-        return None if man.unification_size(state, seat) else \
-            "Unification needs every capital, trade centre and ordinary province of your country, once a game."
+        return None if man.unification_size(state, seat) else (
+            "Unification needs every capital, trade centre and ordinary province of your country, once a game "
+            "(once a turn with the option unification=each-turn).")
     if step in ("move", "battle") and verb == "refuge":
         return man.why_not_refuge(state, seat, move[1])
     if step == "move" and verb == "move":
@@ -109,7 +122,8 @@ def _why_not_trade(state: State, seat: int, move: tuple) -> str | None:
 def phase_name(state: State) -> str:
     names = {"action1": "the first action", "action2": "the second action", "special": "special actions",
              "shift": "moving a development token", "move": "army movement", "battle": "damage assignment",
-             "princess": "princess movement", "bonus": "unification bonus actions"}
+             "princess": "princess movement", "bonus": "unification bonus actions",
+             "feed": "feeding the armies"}
     step = current_step(state)
     return names.get(step, f"the {state.phase} phase")
 
@@ -121,6 +135,8 @@ def candidates(state: State, seat: int) -> Iterator[tuple]:
         yield from (("develop", t) for t in TRACKS)
         return
     yield trivial_move(state, seat)
+    if step == "feed":
+        yield from (("starve", u.id) for u in state.units if u.owner == seat and u.is_army)
     if state.phase == "trade":
         yield from trade.trade_candidates(state, seat)
     elif _action_steps(step) or step == "special":
@@ -162,6 +178,10 @@ def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
         return [{"kind": "TokenPlaced", "seat": seat, "secret": secret([seat], {"track": move[1]})}]
     if state.phase == "trade":
         return _trade_facts(state, seat, move)
+    if step == "feed":
+        if verb == "starve":
+            return [{"kind": "ArmyStarved", "seat": seat, "unit": move[1]}]
+        return [{"kind": "FeedingChosen", "seat": seat}]
     if verb == "pass":
         return [{"kind": "Passed", "seat": seat, "step": step}]
     if verb in dev.ACTIONS:

@@ -13,7 +13,7 @@ from pbem.games.warriors_traders.data import MAPS
 from pbem.games.warriors_traders.evolve import evolve
 from pbem.games.warriors_traders.flow import follow_ups
 from pbem.games.warriors_traders.robot import choose
-from pbem.games.warriors_traders.state import State
+from pbem.games.warriors_traders.state import BARBARIAN, State
 from pbem.games.warriors_traders.view import view
 
 AUTO_TEAMS = {4: "12/34", 6: "123/456"}
@@ -37,6 +37,8 @@ def parse_teams(text: str, players: int) -> list[int]:
 class WarriorsTraders(GameSpec):
     name = "warriors-traders"
     title = "Warriors & Traders"
+    # 2: retreated armies get no action points; the turn-file and data fixes of issue 21
+    rules_version = "2"
     min_players = 2
     max_players = 6
     options = (
@@ -55,6 +57,8 @@ class WarriorsTraders(GameSpec):
                ("trade-centre", "anyone")),
         Option("edition", "first (the seed) or revised (one extra infantry in each capital)", "first",
                ("first", "revised")),
+        Option("unification", "once a game per player, or again in each later turn while the country is held "
+               "(the rulebook's 'whenever' leaves it open)", "once", ("once", "each-turn")),
     )
 
     # -- options and setup -----------------------------------------------------------------
@@ -78,6 +82,8 @@ class WarriorsTraders(GameSpec):
                   "cavalry_level": 5 if options["cavalry_level"] == "V" else 6,
                   "attack_ap": int(options["attack_ap"]), "vp_anyone": options["vp_purchase"] == "anyone",
                   "revised": options["edition"] == "revised"}
+        if options["unification"] == "each-turn":  # only when chosen, so older games' facts stay as they were
+            config["unify_each_turn"] = True
         facts = [{"kind": "GameStarted", "players": players, "config": config, "countries": chosen, "teams": teams}]
         more, _ = follow_ups(evolve(None, facts[0]))
         return facts + more
@@ -158,6 +164,22 @@ class WarriorsTraders(GameSpec):
     def turn_template(self, state: State, seat: int, names: Sequence[str]) -> str:
         return render.turn_template(state, seat, names, self.phase_label(state),
                                     [self.format_move(m) for m in self.legal_moves(state, seat)])
+
+    def decision(self, state: State, seat: int) -> str:
+        """Turn, phase and step, and in a battle which one (attacker, province, round of Double
+        strike): the step alone does not tell one battle's damage assignment from the next."""
+        label = self.phase_label(state)
+        if state.phase == "maneuvers" and state.battle is not None:
+            battle = state.battle
+            label += f", seat {battle.attacker + 1} attacks {battle.province} (round {state.round})"
+        return label
+
+    def reveals(self, state: State, seat: int, facts: Sequence[dict[str, Any]]) -> bool:
+        # the starting tokens opened together; a battle's damage that another player assigned
+        # in secret opened (the barbarians' damage follows public priorities: nothing hidden)
+        return any(f["kind"] == "TokensRevealed"
+                   or (f["kind"] == "BattleResolved" and any(hit[0] not in (seat, BARBARIAN) for hit in f["hits"]))
+                   for f in facts)
 
     def end_of_turn_file(self, state: State, seat: int) -> tuple | None:
         """``done`` / ``pass`` / ``auto``; none in setup, where a file places all three tokens."""

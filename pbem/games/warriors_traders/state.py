@@ -21,6 +21,7 @@ class Config:
     attack_ap: int = 2  # AP an army needs to enter a hostile province (move + battle)
     vp_anyone: bool = False  # may players without a trade centre buy VP?
     revised: bool = False  # the revised edition's starting infantry
+    unify_each_turn: bool = False  # unification again in a later turn (option unification=each-turn)
 
 
 @dataclass(frozen=True)
@@ -69,10 +70,8 @@ class Offer:
     id: int
     seat: int
     to: int
-    give: str
-    give_n: int
-    get: str
-    get_n: int
+    give: tuple[tuple[str, int], ...]  # (resource, amount), in resource order
+    get: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -124,6 +123,19 @@ def set_player(state: State, seat: int, **changes) -> State:
     players = list(state.players)
     players[seat] = replace(players[seat], **changes)
     return replace(state, players=tuple(players))
+
+
+def bundle(amounts: dict[str, int] | str, amount: int | None = None) -> tuple[tuple[str, int], ...]:
+    """Resources with amounts, in resource order; also reads an older fact's one resource
+    (``bundle("food", 5)``)."""
+    if isinstance(amounts, str):
+        return ((amounts, int(amount or 0)),)
+    return tuple((r, amounts[r]) for r in RESOURCES if amounts.get(r))
+
+
+def bundle_text(items: tuple[tuple[str, int], ...] | dict[str, int]) -> str:
+    pairs = items.items() if isinstance(items, dict) else items
+    return " ".join(f"{n} {r}" for r, n in pairs)
 
 
 def add_stock(player: Player, delta: dict[str, int]) -> tuple[int, int, int, int]:

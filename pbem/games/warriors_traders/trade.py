@@ -65,8 +65,10 @@ def why_not_route(state: State, seat: int, partner: int | None) -> str | None:
     return None
 
 
-def why_not_offer(state: State, seat: int, partner: int | None, give: str, give_n: int,
-                  get: str, get_n: int) -> str | None:
+def why_not_offer(state: State, seat: int, partner: int | None, give: tuple[tuple[str, int], ...],
+                  get: tuple[tuple[str, int], ...]) -> str | None:
+    """Exchanges between players over a route "in any ratio" (L348-349): any resources on
+    either side, none on both."""
     reason = _may_trade(state, seat)
     if reason:
         return reason
@@ -76,18 +78,20 @@ def why_not_offer(state: State, seat: int, partner: int | None, give: str, give_
         return "Players trade only over an open trade route."
     if _may_trade(state, partner):
         return "That player may not trade now (no trade centre, or Monopoly)."
-    if give == get or give_n < 1 or get_n < 1:
-        return "Offer a positive amount of one resource for a positive amount of another."
-    if state.players[seat].has(give) < give_n:
-        return f"You have only {state.players[seat].has(give)} {give}."
+    if not give or not get or any(n < 1 for _, n in give + get) or {r for r, _ in give} & {r for r, _ in get}:
+        return "Offer positive amounts of resources for positive amounts of other resources."
+    short = [r for r, n in give if state.players[seat].has(r) < n]
+    if short:
+        return f"You have only {state.players[seat].has(short[0])} {short[0]}."
     if state.players[seat].offers_made >= MAX_OFFERS:
         return f"You have made {MAX_OFFERS} offers this turn, the most allowed."
     return None
 
 
-def offer_fact(state: State, seat: int, partner: int, give: str, give_n: int, get: str, get_n: int) -> dict[str, Any]:
+def offer_fact(state: State, seat: int, partner: int, give: tuple[tuple[str, int], ...],
+               get: tuple[tuple[str, int], ...]) -> dict[str, Any]:
     return {"kind": "OfferMade", "offer": state.next_offer, "seat": seat, "to": partner,
-            "give": give, "give_n": give_n, "get": get, "get_n": get_n}
+            "give": dict(give), "get": dict(get)}
 
 
 def why_not_answer(state: State, seat: int, offer_id: int, accept: bool) -> str | None:
@@ -99,10 +103,12 @@ def why_not_answer(state: State, seat: int, offer_id: int, accept: bool) -> str 
     reason = _may_trade(state, seat) or _may_trade(state, offer.seat)
     if reason:
         return reason
-    if state.players[offer.seat].has(offer.give) < offer.give_n:
-        return f"The offering player no longer has {offer.give_n} {offer.give}."
-    if state.players[seat].has(offer.get) < offer.get_n:
-        return f"You have only {state.players[seat].has(offer.get)} {offer.get}."
+    for resource, n in offer.give:
+        if state.players[offer.seat].has(resource) < n:
+            return f"The offering player no longer has {n} {resource}."
+    for resource, n in offer.get:
+        if state.players[seat].has(resource) < n:
+            return f"You have only {state.players[seat].has(resource)} {resource}."
     return None
 
 
@@ -147,7 +153,8 @@ def trade_candidates(state: State, seat: int) -> list[tuple]:
     out += [("route", state.players[s].country) for s in others]
     for s in others:
         if route_between(state, seat, s):
-            out += [("offer", state.players[s].country, g, 1, w, 1) for g in RESOURCES for w in RESOURCES if g != w]
+            out += [("offer", state.players[s].country, ((g, 1),), ((w, 1),))
+                    for g in RESOURCES for w in RESOURCES if g != w]
     out += [(verb, o.id) for o in state.offers if o.to == seat for verb in ("accept", "decline")]
     out += [("buy", n) for n in range(1, player.has("gold") // RULES.value("vp_price_gold") + 1)]
     out += [("peace", state.players[s].country) for s in others]

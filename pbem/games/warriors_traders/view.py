@@ -53,8 +53,8 @@ def view(state: State, viewer: int | None, label: str) -> dict[str, Any]:
         "units": [{"id": u.id, "owner": u.owner, "kind": u.kind, "province": u.province, "damage": u.damage,
                    "retreated": u.retreated, "ap": u.ap, "engaged": u.engaged} for u in state.units],
         "wars": [{"teams": list(w.teams), "since": w.start, "damaged": w.damaged} for w in state.wars],
-        "offers": [{"id": o.id, "from": o.seat, "to": o.to, "give": o.give, "give_n": o.give_n,
-                    "get": o.get, "get_n": o.get_n} for o in state.offers],
+        "offers": [{"id": o.id, "from": o.seat, "to": o.to, "give": dict(o.give), "get": dict(o.get)}
+                   for o in state.offers],
         "peace_proposals": [list(p) for p in state.peace],
         "battle": _battle(state, viewer),
         "queue": [[step, seat] for step, seat in state.queue],

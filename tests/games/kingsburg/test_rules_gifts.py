@@ -2,7 +2,7 @@
 
 from pbem.games.kingsburg import SPEC
 
-from .support import ANN, BRIAN, CINDY, gifts_for, influencing, of_kind, play
+from .support import ANN, BRIAN, CINDY, NAMES, gifts_for, influencing, of_kind, play
 
 
 def test_gift_choice_stated_with_influence_saves_a_round_trip():
@@ -98,3 +98,41 @@ def test_stable_adds_a_soldier_to_soldier_gifts():
         assert of_kind(facts, "GiftReceived")[0]["delta"]["soldiers"] == soldiers
 
 
+
+
+def test_every_advisors_help_can_be_declined_with_the_influence():
+    """Czech rulebook p. 4, step c: a player may decline the help of an advisor he influenced,
+    fixed gifts included (e.g. to keep fewer goods for the envoy)."""
+    state = influencing(p0={"dice": (6, 2, 1)})
+    state, facts = play(state, ANN, "influence 8 with 6 2 take nothing")
+    assert facts[0]["choice"] == ["take"]
+    assert "declining the help" in SPEC.describe_fact(facts[0], NAMES)
+    gold = state.players[ANN].gold
+    state, _ = play(state, BRIAN, "pass")
+    state, _ = play(state, CINDY, "pass")
+    state, facts = play(state, ANN, "pass")
+    declined = of_kind(facts, "GiftDeclined")
+    assert [f["advisor"] for f in declined] == [8] and not of_kind(facts, "GiftReceived")
+    assert state.players[ANN].gold == gold
+    assert SPEC.describe_fact(declined[0], NAMES) == "Ann declines the help of the Treasurer."
+
+
+def test_a_fixed_gift_declined_in_advance_is_declined_for_each_fixed_advisor():
+    for advisor in (1, 2, 3, 5, 8, 10, 13, 15, 16, 18):
+        state, facts = gifts_for(advisor, choice=("take",))
+        assert of_kind(facts, "GiftDeclined")[0]["advisor"] == advisor
+        assert not of_kind(facts, "GiftReceived") and not of_kind(facts, "CardPeeked")
+
+
+def test_smuggler_at_zero_vp_says_why_it_gives_nothing():
+    state, facts = gifts_for(14, choice=("take", "wood", "wood", "wood"), vp=0)
+    declined = of_kind(facts, "GiftDeclined")[0]
+    assert declined["unable"] == "vp"
+    text = SPEC.describe_fact(declined, NAMES)
+    assert "cannot pay the Smuggler 1 VP" in text and "declines" not in text
+
+
+def test_alchemist_without_goods_says_why_it_gives_nothing():
+    state, facts = gifts_for(6, choice=("give", "stone"))
+    declined = of_kind(facts, "GiftDeclined")[0]
+    assert declined["unable"] == "goods" and "declines" not in SPEC.describe_fact(declined, NAMES)

@@ -74,6 +74,7 @@ def test_map_validator_rejects_broken_maps(change, message):
     ("tokens_to_reach_level", [0, 1, 2, 2, 3, 4, 4], "at least 3"),
     ("military_weapons_multiplier", [1, 1, 1, 2, 2, 3, 3], "weapons by 0"),
     ("military_action_points", [2, 1, 2, 3, 3, 4, 4], "not get worse"),
+    ("military_action_points", [1, 2, 2, 3, 3, 4, 4], "level I must be able to step"),
     ("military_action_points", [1, 2, 3], "7 non-negative"),
 ])
 def test_rules_validator_rejects_broken_tracks(key, value, message):
@@ -97,3 +98,12 @@ def test_a_corrected_map_loads_without_code_changes():
     raw["countries"][0]["provinces"][2]["resources"] = {"food": 3, "goods": 0, "weapons": 0}
     gmap = build_map(raw)
     assert gmap.provinces[raw["countries"][0]["provinces"][2]["id"]].amount("food") == 3
+
+
+def test_invented_numbers_are_listed_from_the_data_so_real_ones_can_replace_them():
+    invented = RULES.invented()
+    assert "action points per military level I-VII: 2 2 2 3 3 4 4" in invented
+    assert any(line.startswith("bank ratio") for line in invented)
+    raw = copy.deepcopy(RULES.raw)
+    raw["tracks"]["military_action_points"]["confidence"] = "confirmed"  # an owner of the box fixed it
+    assert not any(line.startswith("action points") for line in load_rules(raw).invented())

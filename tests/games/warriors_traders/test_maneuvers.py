@@ -1,6 +1,12 @@
 """Movement by action points, the FAQ answers on battles, princesses, forts, unification."""
 
+from dataclasses import replace
+
+import pytest
+
 from pbem.games.base import ErrorCode
+from pbem.games.warriors_traders import SPEC
+from pbem.games.warriors_traders.flow import follow_ups, turn_end_fact
 from pbem.games.warriors_traders.battle import resolve
 from pbem.games.warriors_traders.maneuvers import start_battle
 from pbem.games.warriors_traders.state import BARBARIAN, Battle, owner, unit
@@ -259,3 +265,53 @@ def test_a_player_names_the_refuge_of_its_own_retreating_armies():
     resolved = fact(facts, "BattleResolved")  # 2 damage kill the barbarian; 1 makes one retreat
     assert resolved["killed"] == [barb] and resolved["retreated"] == {str(a): "w_munster"}
     assert resolved["captured"] == 0
+
+
+def test_retreated_armies_lose_their_action_points_until_the_turn_ends():
+    """Czech rulebook, "Pravidla ustupování": armies that retreated lose all remaining action
+    points and lie on their side until the end of the turn, also when their owner's maneuver
+    comes after the battle they retreated from."""
+    state = with_levels(start(2), 1, military=4)  # 3 AP at level IV
+    state = clear(state, "w_lothian")
+    state, lying = put(state, 1, "infantry", "w_lothian", retreated=True, damage=1)
+    state, standing = put(state, 1, "infantry", "w_lothian")
+    facts, state = follow_ups(replace(state, turn=1, phase="maneuvers", step="", queue=(("maneuver", 1),)))
+    assert unit(state, lying).ap == 0 and unit(state, standing).ap == 3
+    assert fact(facts, "ManeuverStarted")["resting"] == [lying]
+    assert "lie on their side" in SPEC.describe_fact(fact(facts, "ManeuverStarted"), ["Ann", "Bob"])
+    error = refused(state, 1, f"move {lying} strathclyde")
+    assert error.code in (ErrorCode.ILLEGAL, ErrorCode.INVALID)
+    assert all(m[1] != lying for m in SPEC.legal_moves(state, 1) if m[0] == "move")
+
+
+def test_an_army_at_military_level_one_can_attack_a_neighbouring_province():
+    """With the default attack cost of 2 AP (a step and a battle), the invented action points
+    must let an army without any military token attack: the maneuver rules presume it."""
+    state = with_levels(start(2), 0, military=1)
+    state = clear(state, "w_munster")
+    state, army = put(state, 0, "infantry", "w_munster")
+    state = at_maneuvers(state, 0, rest=(1,))
+    assert barbarians(state, "w_wessex")
+    state = act(state, 0, f"move {army} wessex")
+    assert unit(state, army).engaged and unit(state, army).province == "w_wessex"
+
+
+def _unified(state, seat=0):
+    country = state.gmap.country("ireland")
+    required = [p for p in country.provinces if state.gmap.provinces[p].type in ("trade_center", "ordinary")]
+    state = clear(state, *required)
+    for p in required:
+        state, _ = put(state, seat, "princess", p)
+    state = act(at_maneuvers(state, seat, rest=(1,)), seat, "unify")
+    return act(state, seat, "pass")  # no bonus actions: back to army movement
+
+
+@pytest.mark.parametrize(("option", "again"), [("once", False), ("each-turn", True)])
+def test_unification_option_once_a_game_or_again_each_turn(option, again):
+    """Czech rulebook p. 15: "Kdykoliv hráč ovládá všechny provincie ... může vyhlásit
+    sjednocení" does not say how often; the option chooses (default once a game)."""
+    state = _unified(with_levels(start(2, unification=option), 0, military=2))
+    assert state.players[0].unified
+    state = SPEC.evolve(state, turn_end_fact(state))
+    state = at_maneuvers(state, 0, turn=2, rest=(1,))
+    assert (("unify",) in SPEC.legal_moves(state, 0)) is again

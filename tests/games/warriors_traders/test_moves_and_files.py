@@ -9,7 +9,9 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.games.simulate import play_random
 from pbem.games.warriors_traders import SPEC
 
-from .support import act, at_development, at_maneuvers, clear, placed, put, refused, start, with_levels, with_stock
+from .support import (
+    RNG, act, at_development, at_maneuvers, clear, placed, put, refused, start, with_levels, with_stock,
+)
 
 NAMES = ["Ann", "Bob", "Cyril", "Dana"]
 
@@ -64,8 +66,10 @@ def test_unknown_order_is_a_syntax_error_listing_legal_orders():
 
 def test_orders_the_engine_does_not_offer_are_refused_with_a_reason():
     state = at_development(start(2), (("action1", 0), ("action1", 1)))
-    error = refused(state, 0, "starve 12")
-    assert error.code == ErrorCode.INVALID and "Feeding is automatic" in error.message
+    error = refused(state, 0, "disband 12")
+    assert error.code == ErrorCode.INVALID and "cannot be disbanded" in error.message
+    error = refused(state, 0, "starve 12")  # an order of the feeding step only
+    assert error.code == ErrorCode.ILLEGAL and "feeding" not in SPEC.phase_label(state)
 
 
 def test_pass_and_done_both_close_a_step():
@@ -164,3 +168,27 @@ def test_random_move_is_always_legal():
         for seat in SPEC.to_move(state):
             move = SPEC.random_move(state, seat, rng)
             assert move in SPEC.legal_moves(state, seat)
+
+
+def test_turn_template_and_history_show_the_invented_numbers():
+    state = placed(start(2))
+    template = SPEC.turn_template(state, 0, NAMES)
+    assert "# APPROXIMATE NUMBERS" in template
+    assert "#   action points per military level I-VII: 2 2 2 3 3 4 4" in template
+    started = SPEC.describe_fact(SPEC.setup(2, {"countries": "order"}, RNG)[0], NAMES)
+    assert "Invented numbers in play" in started and "bank ratio (X:1) per trade level" in started
+
+
+def test_the_decision_of_a_damage_step_names_its_battle():
+    """A damage file answers one battle: the next battle's damage is another decision, so the
+    service adds no closing ``auto`` to it (GameSpec.decision)."""
+    from dataclasses import replace
+
+    from pbem.games.warriors_traders.state import Battle
+
+    state = replace(placed(start(2)), phase="maneuvers", step="battle", queue=(("maneuver", 0),))
+    first = replace(state, battle=Battle("w_wessex", 0, -1, (1,), (2,), (1, 1)))
+    second = replace(state, battle=Battle("w_munster", 0, -1, (1,), (3,), (1, 1)))
+    assert SPEC.phase_label(first) == SPEC.phase_label(second)
+    assert SPEC.decision(first, 0) != SPEC.decision(second, 0)
+    assert SPEC.decision(first, 0) != SPEC.decision(replace(first, round=2), 0)

@@ -2,7 +2,7 @@
 
 from dataclasses import replace
 
-from pbem.games.warriors_traders import SPEC
+from pbem.games.warriors_traders import SPEC, rules
 from pbem.games.warriors_traders.flow import collection, feeding_fact
 from pbem.games.warriors_traders.scoring import vp, vp_sources
 from pbem.games.warriors_traders.state import BARBARIAN, owner, track_level
@@ -100,7 +100,34 @@ def test_feeding_happens_before_collection():
     state, inf = put(state, 0, "cavalry", "w_meath")
     state = replace(state, phase="between", turn=1)
     state = act_turn_start(state)
+    assert SPEC.to_move(state) == [0] and rules.current_step(state) == "feed"  # 1 food is short
+    state = act(state, 0, "done")  # feed what can be fed
     assert all(u.id != inf for u in state.units)  # 1 food cannot feed a cavalry
+    assert state.phase != "maintenance"  # then collection, and on
+
+
+def test_a_player_short_of_food_chooses_which_armies_starve():
+    """Czech rulebook, maintenance (L294-307): each player feeds his armies, in country order;
+    an army not fed in full dies. FAQ: a player may leave armies unfed on purpose. The engine
+    asks the players whose food cannot feed every army which ones starve."""
+    state = placed(start(2))
+    state, cavalry = put(state, 0, "cavalry", "w_meath")
+    state, archer = put(state, 0, "archer", "w_meath")
+    state = with_stock(replace(state, phase="between", turn=1), 0, food=3)
+    state = act_turn_start(state)
+    assert SPEC.to_move(state) == [0]
+    assert ("starve", archer) in SPEC.legal_moves(state, 0) and ("starve", cavalry) in SPEC.legal_moves(state, 0)
+    state = act(state, 0, f"starve {cavalry}")  # the default would have fed the cavalry
+    alive = {u.id for u in state.units}
+    assert cavalry not in alive and archer in alive  # 3 food feed the archer now
+    assert state.phase != "maintenance"  # no longer short: the step ended by itself
+
+
+def test_a_player_with_enough_food_is_not_asked():
+    state = placed(start(2))
+    state, archer = put(state, 0, "archer", "w_meath")
+    state = act_turn_start(with_stock(replace(state, phase="between", turn=1), 0, food=2))
+    assert state.phase != "maintenance" and archer in {u.id for u in state.units}
 
 
 def act_turn_start(state):

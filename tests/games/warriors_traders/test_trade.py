@@ -119,3 +119,35 @@ def test_no_trading_after_the_trade_phase():
     assert state.phase == "development"
     error = refused(state, 0, "bank goods gold")
     assert error.code in (ErrorCode.ILLEGAL, ErrorCode.NOT_YOUR_TURN)
+
+
+def test_an_offer_may_bundle_several_resources_on_each_side():
+    """L348-349: players over a route exchange resources "in any ratio": an offer may name
+    several resources on either side ("5 food and 2 goods for 1 gold 1 weapons")."""
+    state = with_levels(_traders(), 0, trade=2)
+    state = with_stock(with_stock(state, 0, food=5, goods=2), 1, gold=1, weapons=1)
+    state = act(state, 0, "route scotland")
+    move = SPEC.parse_move(state, 0, "offer scotland 5 food and 2 goods for 1 gold 1 weapons")
+    assert move == ("offer", "scotland", (("food", 5), ("goods", 2)), (("weapons", 1), ("gold", 1)))
+    assert SPEC.parse_move(state, 0, SPEC.format_move(move)) == move
+    assert SPEC.parse_move(state, 0, "nabidka scotland 5 jidlo a 2 vyrobky za 1 zlato 1 zbrane") == move
+    before = [state.players[seat].stock for seat in (0, 1)]  # food, goods, weapons, gold
+    state = act(state, 0, SPEC.format_move(move))
+    state = act(state, 1, "accept 1")
+    change = (-5, -2, +1, +1)
+    assert state.players[0].stock == tuple(b + c for b, c in zip(before[0], change))
+    assert state.players[1].stock == tuple(b - c for b, c in zip(before[1], change))
+
+
+def test_an_offer_names_no_resource_on_both_sides():
+    state = with_levels(_traders(), 0, trade=2)
+    state = act(with_stock(state, 0, food=5), 0, "route scotland")
+    assert "other resources" in refused(state, 0, "offer scotland 2 food for 1 food 1 gold").message
+
+
+def test_an_offer_fact_of_the_older_one_resource_form_still_replays():
+    state = with_levels(_traders(), 0, trade=2)
+    state = act(with_stock(state, 0, food=5), 0, "route scotland")
+    old = {"kind": "OfferMade", "offer": state.next_offer, "seat": 0, "to": 1,
+           "give": "food", "give_n": 5, "get": "gold", "get_n": 1}
+    assert SPEC.evolve(state, old).offers[-1].give == (("food", 5),)
