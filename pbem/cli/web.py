@@ -18,9 +18,11 @@ def _gunicorn(host: str, port: int, workers: int) -> None:
             self.cfg.set("accesslog", "-")
 
         def load(self):  # in each worker, so no store connection crosses a fork
-            from pbem.web import create_app
+            from pbem.web import create_app, follow_summaries
 
-            return create_app()
+            app = create_app()
+            follow_summaries(app)
+            return app
 
     Site().run()
 
@@ -42,10 +44,12 @@ def serve_web(host: str, port: int, server: str, workers: int) -> None:
     from werkzeug.serving import run_simple
 
     from pbem.logs import configure
-    from pbem.web import create_app
+    from pbem.web import create_app, follow_summaries
 
     configure()
-    run_simple(host, port, create_app(), threaded=True, use_reloader=False, use_debugger=False)
+    app = create_app()
+    follow_summaries(app)
+    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
 
 
 def register(group: click.Group) -> None:

@@ -31,6 +31,12 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
 
         service = GameService()
     app.extensions["pbem.service"] = service
+    if "PBEM_SUMMARIES" in app.config:  # a GameSummaryQuery given by the caller (tests, benchmarks)
+        app.extensions["pbem.summaries"] = app.config["PBEM_SUMMARIES"]
+    else:
+        from pbem.service.summaries import follower_for
+
+        app.extensions["pbem.summaries"] = follower_for(service)
 
     from pbem.web import downloads, health, pages, private
 
@@ -40,6 +46,19 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
     app.register_blueprint(health.bp)
     _install_hooks(app)
     return app
+
+
+def follow_summaries(app: Flask, stop: Any = None, interval: float = 1.0) -> Any:
+    """Keep the games list's read model caught up in a background thread (``pbem serve`` and
+    ``pbem serve-web``); requests to ``/`` also catch up, so this only keeps them cheap after
+    bursts of moves. Returns the stop event."""
+    import threading
+
+    stop = stop or threading.Event()
+    follower = app.extensions["pbem.summaries"]
+    if hasattr(follower, "follow"):
+        follower.follow(stop, interval)
+    return stop
 
 
 def _install_hooks(app: Flask) -> None:

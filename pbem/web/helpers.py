@@ -20,6 +20,11 @@ def service() -> Any:
     return current_app.extensions["pbem.service"]
 
 
+def summaries() -> Any:
+    """The games list's query port (``pbem.service.summaries.GameSummaryQuery``)."""
+    return current_app.extensions["pbem.summaries"]
+
+
 def game_or_404(game_id: str) -> LoadedGame:
     if not GAME_ID.match(game_id):
         abort(404)

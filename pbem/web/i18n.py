@@ -120,6 +120,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "over": ("The game is over.", "Hra skončila."),
     "test_seed": ("This game uses a fixed test seed: it is a demo, not a fair game.",
                   "Tato hra používá pevné testovací semínko: je to ukázka, ne férová hra."),
+    "last_activity": ("Last activity", "Naposledy"),
+    "page_of": ("page %s of %s", "strana %s z %s"),
+    "pages": ("Pages", "Stránky"),
+    "newer": ("Newer", "Novější"),
+    "older": ("Older", "Starší"),
     "footer": ("Read-only. Every page can be checked against the signed log.",
                "Jen pro čtení. Každou stránku lze ověřit proti podepsanému záznamu."),
 }

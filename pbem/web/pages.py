@@ -11,7 +11,7 @@ from pbem.games import catalog
 from pbem.games.base import SECRET, GameError
 from pbem.service.game import LoadedGame
 from pbem.web.helpers import (
-    Snapshot, game_or_404, int_arg, public_cache, service, snapshot, turn_or_404,
+    Snapshot, game_or_404, int_arg, public_cache, service, snapshot, summaries, turn_or_404,
 )
 
 bp = Blueprint("pages", __name__)
@@ -27,6 +27,7 @@ def status_of(game: LoadedGame) -> str:
 
 @bp.get("/")
 def games():
+    """The list from the game-summary read model: no game is loaded."""
     types = catalog()
     wanted_type = request.args.get("game", "")
     wanted_status = request.args.get("status", "")
@@ -34,23 +35,13 @@ def games():
         abort(400, description=f"unknown game type {wanted_type!r}")
     if wanted_status and wanted_status not in STATUSES:
         abort(400, description="status is running or finished")
-    rows = []
-    for game_id in service().game_ids():
-        try:
-            game = service().game(game_id)
-        except GameError as error:  # e.g. a game type this server no longer offers
-            current_app.logger.warning("games list: skipping %s: %s", game_id, error)
-            continue
-        status = status_of(game)
-        if wanted_type and game.spec.name != wanted_type:
-            continue
-        if wanted_status == "finished" and status != "finished":
-            continue
-        if wanted_status == "running" and status == "finished":
-            continue
-        rows.append({"game": game, "status": status, "now": snapshot(game)})
-    rows.sort(key=lambda r: r["game"].entries[-1].get("time", ""), reverse=True)
-    body = render_template("web/games.html", rows=rows, types=types, wanted_type=wanted_type,
+    number = int_arg("page", 1)
+    if number < 1:
+        abort(404)
+    listing = summaries().list_games(wanted_type or None, wanted_status or None, number)
+    if number > listing.pages:
+        abort(404)
+    body = render_template("web/games.html", listing=listing, types=types, wanted_type=wanted_type,
                            wanted_status=wanted_status, statuses=STATUSES)
     return public_cache(make_response(body))
 

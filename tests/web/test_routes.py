@@ -117,7 +117,9 @@ def test_deadline_comes_from_the_applications_clock(games):
     body = page(client, f"/games/{game_id}").get_data(as_text=True)
     assert '<time datetime="2031-05-06T07:08:00+00:00">2031-05-06 07:08 UTC</time>' in body
     assert asked and all(a[0] == game_id and a[1] == games.service.game(game_id).version for a in asked)
-    assert "2031-05-06 07:08 UTC" in page(client, "/?status=running").get_data(as_text=True)
+    asked.clear()
+    page(client, "/?status=running")  # the list reads the summary view: no game, no clock
+    assert asked == []
     assert "2031-05-06" not in page(client, f"/games/{games.finished['kingsburg']}").get_data(as_text=True)
 
 
@@ -268,7 +270,8 @@ def test_keys_page_lists_every_key(client, games):
     assert base64.b64decode(keys[0].split("+", 2)[2])[:1] == b"\x01"  # Ed25519
 
 
-def test_health(client):
+def test_health(client, app):
+    app.extensions["pbem.summaries"].catch_up_all()  # what the serve commands' follower thread does
     response = page(client, "/health")
     assert response.json["status"] == "ok" and response.json["games"] >= 3 * len(GAME_TYPES)
     assert response.headers["Cache-Control"] == "no-store"
@@ -427,3 +430,33 @@ def test_a_game_of_a_type_no_longer_offered_does_not_break_the_list(tmp_path):
         page(client, f"/games/{gone}", 404)
     finally:
         service.close()
+
+
+def test_the_games_list_and_health_never_load_a_game(games):
+    from pbem.web import create_app
+
+    class NoLoading:
+        """The service, except that loading a game fails the test."""
+
+        def __getattr__(self, name):
+            if name in ("game", "state", "game_ids", "history"):
+                raise AssertionError(f"the page called service.{name}")
+            return getattr(games.service, name)
+
+    summaries = create_app(games.service).extensions["pbem.summaries"]
+    summaries.catch_up_all()
+    client = create_app(NoLoading(), {"PBEM_SUMMARIES": summaries}).test_client()
+    for url in ("/", "/?status=finished", "/?game=kingsburg", "/?status=running&game=ruse-and-bruise"):
+        page(client, url)
+    assert page(client, "/health").json["games"] == 3 * len(GAME_TYPES)
+
+
+def test_the_games_list_has_pages_newest_activity_first(client, games):
+    body = page(client, "/").get_data(as_text=True)
+    assert 'rel="next"' not in body  # fewer than 50 games: one page
+    page(client, "/?page=1")
+    page(client, "/?page=2", status=404)
+    page(client, "/?page=0", status=404)
+    page(client, "/?page=x", status=400)
+    times = re.findall(r'<time datetime="([^"]+)">', body)
+    assert times == sorted(times, reverse=True) and len(times) == 3 * len(GAME_TYPES)
