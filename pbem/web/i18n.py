@@ -125,6 +125,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "pages": ("Pages", "Stránky"),
     "newer": ("Newer", "Novější"),
     "older": ("Older", "Starší"),
+    "details": ("details", "podrobnosti"),
+    "newest_first": ("Newest first.", "Nejnovější nahoře."),
+    "oldest_first": ("In the order it happened.", "V pořadí, jak se to stalo."),
+    "nonce": ("Nonce", "Příspěvek k náhodě"),
     "footer": ("Read-only. Every page can be checked against the signed log.",
                "Jen pro čtení. Každou stránku lze ověřit proti podepsanému záznamu."),
 }

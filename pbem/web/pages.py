@@ -8,8 +8,8 @@ from typing import Any
 from flask import Blueprint, abort, current_app, make_response, render_template, request
 
 from pbem.games import catalog
-from pbem.games.base import SECRET, GameError
 from pbem.service.game import LoadedGame
+from pbem.web.history import HistoryWindow, history_row, history_rows, history_window, page_of_entry
 from pbem.web.helpers import (
     Snapshot, game_or_404, int_arg, public_cache, service, snapshot, summaries, turn_or_404,
 )
@@ -62,23 +62,44 @@ def game(game_id: str):
 def turn(game_id: str, turn: int):
     loaded = game_or_404(game_id)
     return _page("web/turn.html", loaded, snap=snapshot(loaded, turn), entry=history_row(loaded, turn, None),
-                 private=None)
+                 private=None, history_page=page_of_entry(loaded.version, turn))
+
+
+def window_or_404(game: LoadedGame) -> HistoryWindow:
+    """The page of the history the query asks for (``?page=``, ``?since=``)."""
+    since = int_arg("since")
+    if since is not None and since >= game.version:
+        abort(404)
+    window = history_window(game.version, since, int_arg("page", 1))
+    if window is None:
+        abort(404)
+    return window
 
 
 @bp.get("/games/<game_id>/history")
 def history(game_id: str):
     loaded = game_or_404(game_id)
-    since = int_arg("since")
-    if since is not None and since >= loaded.version:
+    window = window_or_404(loaded)
+    return _page("web/history.html", loaded, rows=history_rows(loaded, None, window.indices), window=window,
+                 since=window.since, private=None)
+
+
+@bp.get("/games/<game_id>/history/<int:index>")
+def entry(game_id: str, index: int):
+    """One entry's permalink: what it says, its leaf hash, the checkpoint signed after it and
+    the links to its proof and to the state after it."""
+    loaded = game_or_404(game_id)
+    if not 0 <= index < loaded.version:
         abort(404)
-    return _page("web/history.html", loaded, rows=history_rows(loaded, None, since), since=since, private=None)
+    return _page("web/entry.html", loaded, entry=history_row(loaded, index, None), private=None,
+                 history_page=page_of_entry(loaded.version, index))
 
 
 @bp.get("/games/<game_id>/feed.atom")
 def feed(game_id: str):
     """The newest entries as an Atom feed, for players who follow a game in a reader."""
     loaded = game_or_404(game_id)
-    rows = history_rows(loaded, None)[-FEED_ENTRIES:][::-1]
+    rows = history_rows(loaded, None, list(range(loaded.version - 1, max(-1, loaded.version - 1 - FEED_ENTRIES), -1)))
     response = make_response(render_template("web/feed.xml", game=loaded, rows=rows,
                                              updated=loaded.entries[-1].get("time", "")))
     response.mimetype = "application/atom+xml"
@@ -112,38 +133,3 @@ def keys():
     verifiers = [str(key) for key in service().keys.verifiers()]
     current = str(service().keys.signer().verifier)
     return public_cache(make_response(render_template("web/keys.html", keys=verifiers, current=current)))
-
-
-# -- history rows, shared with the private pages ------------------------------------------------
-def history_row(game: LoadedGame, index: int, seat: int | None) -> dict[str, Any]:
-    return _rows(game, seat, index, index + 1)[0]
-
-
-def history_rows(game: LoadedGame, seat: int | None, since: int | None = None) -> list[dict[str, Any]]:
-    """Every entry, or those after entry ``since`` ("what happened since turn N")."""
-    return _rows(game, seat, 0 if since is None else since + 1, game.version)
-
-
-def _rows(game: LoadedGame, seat: int | None, start: int, stop: int) -> list[dict[str, Any]]:
-    email = game.emails[seat] if seat is not None else None
-    rows = service().history(game.id, email)[start:stop]
-    names = game.names
-    result = []
-    for row in rows:
-        entry = row["entry"]
-        mine = []
-        if seat is not None and not game.ended:
-            for fact in entry.get("facts") or []:
-                part = fact.get(SECRET)
-                if part and "data" in part and seat in part["to"]:
-                    mine.append({"line": game.spec.describe_fact(fact, names), "data": part["data"]})
-        result.append({
-            "index": row["index"], "turn": row["index"], "kind": entry["kind"], "time": entry.get("time", ""),
-            "who": names[entry["seat"]] if isinstance(entry.get("seat"), int) else "",
-            "command": entry.get("command", ""), "source": entry.get("source", ""),
-            "lines": row["lines"], "mine": mine, "leaf_hash": row["leaf_hash"], "checkpoint": row["checkpoint"],
-            "hidden": sum(1 for f in entry.get("facts") or [] if SECRET in f and "data" not in f[SECRET]),
-            "seed": entry.get("seed") if entry["kind"] == "ended" else None,
-            "nonce": entry.get("nonce") if entry["kind"] == "joined" else None,
-        })
-    return result

@@ -175,6 +175,7 @@ def public_urls(service: GameService, game_id: str) -> list[tuple[str, int]]:
     base = f"/games/{game_id}"
     urls = [("/", now), (f"/?game={game.spec.name}", now), ("/?status=running", now), (base, now),
             (f"{base}/board.svg", now), (f"{base}/history", now), (f"{base}/feed.atom", now), (f"{base}/history?since={now // 2}", now),
+            (f"{base}/history?page=2", now), (f"{base}/history/{now - 1}", now), (f"{base}/history/{now // 2}", now),
             (f"{base}/export.json", now), (f"{base}/checkpoints.json", now), (f"{base}/checkpoint.txt", now),
             (f"{base}/proofs/inclusion/{now - 1}.json", now), (f"{base}/proofs/consistency/1/{now}.json", now),
             ("/keys.txt", now), ("/keys.json", now), ("/keys", now), ("/health", now), ("/verify", now)]
@@ -201,7 +202,8 @@ def check_running_game(service: GameService, client, game_id: str) -> int:
     searched = secrets + view_secrets(service, game_id, game.version)
     for seat in range(len(game.names)):
         base = f"/games/{game_id}/seat/{service.seat_token(game_id, seat)}"
-        for url in (base, f"{base}/history", f"{base}/board.svg", f"{base}/turn/{game.version - 1}"):
+        for url in (base, f"{base}/history", f"{base}/board.svg", f"{base}/turn/{game.version - 1}",
+                    f"{base}/history/{game.version - 1}", f"{base}/history?since=0"):
             problems += [f"{url} (seat {seat}): {leak}" for leak in leaks(fetch(client, url), searched, revealed, seat)]
     assert not problems, "hidden data shown:\n" + "\n".join(problems[:20])
     return sum(len(h.needles) for h in searched)

@@ -132,16 +132,40 @@ def test_finished_game_shows_standings(client, games):
         assert f"<th scope=\"row\">{game.names[standing.seat]}</th><td>{standing.score}</td>" in body
 
 
-def test_history_lists_every_entry_with_hash_and_checkpoint(client, games):
+def test_history_pages_hold_fifty_entries_newest_first_each_with_one_details_link(client, games):
+    game_id = games.finished["kingsburg"]
+    version = games.service.game(game_id).version
+    assert version > 50
+    seen = []
+    pages = -(-version // 50)
+    for number in range(1, pages + 1):
+        body = page(client, f"/games/{game_id}/history?page={number}").get_data(as_text=True)
+        shown = [int(i) for i in re.findall(r'<li id="entry-(\d+)">', body)]
+        assert shown == sorted(shown, reverse=True) and len(shown) == min(50, version - len(seen))
+        for index in shown:
+            assert body.count(f'href="/games/{game_id}/history/{index}"') == 1
+        assert ("rel=\"next\"" in body) == (number < pages)
+        seen += shown
+    assert seen == list(range(version - 1, -1, -1))
+    page(client, f"/games/{game_id}/history?page={pages + 1}", 404)
+    page(client, f"/games/{game_id}/history?page=0", 404)
+    forward = page(client, f"/games/{game_id}/history?since=0&page=2").get_data(as_text=True)
+    assert [int(i) for i in re.findall(r'<li id="entry-(\d+)">', forward)] == list(range(51, min(101, version)))
+
+
+def test_an_entrys_permalink_has_its_hash_checkpoint_proof_and_state(client, games):
     game_id = games.finished["ruse-and-bruise"]
     rows = games.service.history(game_id)
-    body = page(client, f"/games/{game_id}/history").get_data(as_text=True)
+    listed = page(client, f"/games/{game_id}/history").get_data(as_text=True)
     for row in rows:
-        assert f'id="entry-{row["index"]}"' in body
+        body = page(client, f"/games/{game_id}/history/{row['index']}").get_data(as_text=True)
         assert row["leaf_hash"] in body
         assert f'href="/games/{game_id}/turn/{row["index"]}"' in body
-    signed = [row["checkpoint"] for row in rows if row["checkpoint"]]
-    assert signed and all(note.split("\n\n")[1].split(" ")[-1].strip() in body for note in signed)
+        assert f'href="/games/{game_id}/proofs/inclusion/{row["index"]}.json"' in body
+        if row["checkpoint"]:
+            assert row["checkpoint"].split("\n\n")[1].split(" ")[-1].strip() in body
+        assert row["leaf_hash"] not in listed  # the list stays compact
+    page(client, f"/games/{game_id}/history/{len(rows)}", 404)
 
 
 def test_history_since_shows_only_later_entries(client, games):
