@@ -160,16 +160,27 @@ def entry_time(game: LoadedGame, index: int | None = None) -> datetime | None:
         return None
 
 
-def public_cache(response: Response, game: LoadedGame | None = None) -> Response:
-    """Finished games never change: let browsers and proxies keep them. Running games may be
-    stored but are revalidated (ETag) on every use."""
-    if game is not None and game.ended:
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def public_cache(response: Response, game: LoadedGame | None = None, immutable: bool = False,
+                 fixed: bool = False) -> Response:
+    """Caching for public responses, by how long their content can stay as it is:
+
+    * ``immutable``: bytes that can never change (an export or proof of a finished game, a
+      proof between two given sizes of an append-only log): kept for a year, never revalidated;
+    * finished games and ``fixed`` content (a past turn's board picture): kept a day (the
+      site's own words may change with a release);
+    * everything else (running games): stored, but revalidated with the ETag on every use."""
+    if immutable:
+        response.headers["Cache-Control"] = IMMUTABLE
+    elif fixed or (game is not None and game.ended):
         response.headers["Cache-Control"] = f"public, max-age={current_app.config['FINISHED_MAX_AGE']}"
     else:
         response.headers["Cache-Control"] = "public, no-cache"
     if game is not None and (modified := entry_time(game)) is not None:
         response.last_modified = modified
-    response.add_etag()
+    response.add_etag()  # keeps an ETag the caller set
     return response.make_conditional(request)
 
 

@@ -110,7 +110,8 @@ def feed(game_id: str):
 @bp.get("/games/<game_id>/turn/<int:turn>/board.svg")
 def board(game_id: str, turn: int | None = None):
     loaded = game_or_404(game_id)
-    return public_cache(svg_response(snapshot(loaded, turn)), loaded)
+    past = turn is not None and turn < loaded.version - 1  # a past turn's picture stays as it is
+    return public_cache(svg_response(snapshot(loaded, turn)), loaded, fixed=past)
 
 
 def svg_response(snap: Snapshot):

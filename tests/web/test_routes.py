@@ -400,6 +400,31 @@ def test_finished_games_are_cacheable_and_running_ones_revalidated(client, games
     assert again.status_code == 304 and again.data == b""
 
 
+def test_content_that_can_never_change_is_immutable(client, games):
+    done, running = games.finished["hidden-pig"], games.running["hidden-pig"]
+    version = games.service.game(running).version
+    for url in (f"/games/{done}/export.json", f"/games/{done}/checkpoints.json", f"/games/{done}/proofs/inclusion/0.json",
+                f"/games/{running}/proofs/consistency/1/{version}.json", f"/games/{running}/proofs/inclusion/0.json?size=2"):
+        assert "immutable" in page(client, url).headers["Cache-Control"], url
+    for url in (f"/games/{running}/export.json", f"/games/{running}/proofs/inclusion/0.json", f"/games/{running}",
+                f"/games/{running}/turn/1", f"/games/{done}"):
+        assert "immutable" not in page(client, url).headers["Cache-Control"], url
+    drawn = games.running["kingsburg"]
+    past_board = page(client, f"/games/{drawn}/turn/{games.service.game(drawn).version - 3}/board.svg")
+    assert past_board.headers["Cache-Control"].startswith("public, max-age=")
+
+
+def test_export_is_built_once_per_version_and_revalidated_by_etag(client, games, monkeypatch):
+    running = games.running["kingsburg"]
+    first = page(client, f"/games/{running}/export.json")
+    calls = []
+    monkeypatch.setattr(games.service, "export", lambda game_id: calls.append(game_id))
+    second = page(client, f"/games/{running}/export.json")  # from the built bytes: export is not called
+    assert calls == [] and second.data == first.data and second.headers["ETag"] == first.headers["ETag"]
+    again = client.get(f"/games/{running}/export.json", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+
+
 def test_security_headers(client, games):
     response = page(client, f"/games/{games.running['kingsburg']}")
     assert "default-src 'none'" in response.headers["Content-Security-Policy"]
