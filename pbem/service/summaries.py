@@ -59,7 +59,7 @@ class GameSummary:
     status: str  # one of STATUSES
     phase: str
     waiting: list[int]  # the seats the game waits for (none when finished)
-    turn: int  # the number of the latest turn: entries - 1 (the turn URL and mail's version)
+    turn: int  # the latest turn: the log's version (entries so far), as mails and turn URLs number it
     last_activity: str  # the time of the latest entry (ISO 8601, UTC)
     robots: list[int] = field(default_factory=list)
     deadline: str | None = None  # kept by the mail side's clocks; unknown to this view
@@ -102,7 +102,7 @@ def summarise(game_id: str, entries: list[dict[str, Any]], spec: Any, state: Any
     if started and state is not None and spec is not None:
         phase = spec.phase_label(state)
         waiting = [] if ended else list(spec.to_move(state))
-    return GameSummary(game_id, entries[0]["game_type"], names, status, phase, waiting, len(entries) - 1,
+    return GameSummary(game_id, entries[0]["game_type"], names, status, phase, waiting, len(entries),
                        entries[-1].get("time", ""), robots, None, notification_id)
 
 

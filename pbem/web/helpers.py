@@ -37,11 +37,11 @@ def game_or_404(game_id: str) -> LoadedGame:
 
 
 def turn_or_404(game: LoadedGame, turn: int) -> int:
-    """Turn N is the state after entry N of the log (0 = just created); returns the log
-    version that state has (N + 1 entries)."""
-    if not 0 <= turn < game.version:
+    """Turn N is the game at version N: the state after the first N entries of its log (1 = just
+    created), the number mails and ``pbem show --at`` use too. Returns N."""
+    if not 1 <= turn <= game.version:
         abort(404)
-    return turn + 1
+    return turn
 
 
 def size_or_404(game: LoadedGame, size: int) -> int:
@@ -75,7 +75,7 @@ class Snapshot:
     """A game at one turn, as one viewer (a seat, or None for the public) may see it."""
 
     game: LoadedGame
-    version: int  # entries covered: the state after entry ``version - 1``
+    version: int  # entries covered; also the turn number the site shows
     seat: int | None
     state: Any
     view: dict[str, Any] | None
@@ -85,11 +85,11 @@ class Snapshot:
 
     @property
     def turn(self) -> int:
-        return self.version - 1
+        return self.version
 
     @property
     def last(self) -> int:
-        return self.game.version - 1
+        return self.game.version
 
     @property
     def names(self) -> list[str]:
@@ -139,7 +139,7 @@ class Snapshot:
 
 
 def snapshot(game: LoadedGame, turn: int | None = None, seat: int | None = None) -> Snapshot:
-    """The game after entry ``turn`` (default: now)."""
+    """The game at turn ``turn`` (default: now)."""
     version = game.version if turn is None else turn_or_404(game, turn)
     state = service().state(game, version)
     if state is None:

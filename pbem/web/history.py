@@ -16,8 +16,9 @@ PAGE_SIZE = 50
 
 @dataclass(frozen=True)
 class HistoryWindow:
-    """Which entries one page of a history shows. Without ``since`` the pages run newest first
-    (page 1 ends at the latest entry); with ``since`` they read forward from the entry after it."""
+    """Which entries (log indices) one page of a history shows. Without ``since`` the pages run
+    newest first (page 1 ends at the latest entry); with ``since`` (a turn) they read forward
+    from the entry that made turn ``since + 1``."""
 
     indices: list[int]
     page: int
@@ -32,7 +33,7 @@ class HistoryWindow:
 def history_window(version: int, since: int | None, page: int, size: int = PAGE_SIZE) -> HistoryWindow | None:
     """The entries of page ``page`` of a log of ``version`` entries; None when there is no
     such page. Pure."""
-    first = 0 if since is None else since + 1
+    first = 0 if since is None else since
     pages = max(1, -(-(version - first) // size))
     if not 1 <= page <= pages:
         return None
@@ -66,7 +67,7 @@ def _row(game: LoadedGame, seat: int | None, index: int, leaf: str, checkpoint: 
     entry = log.visible_entry(game.entries[index], game.privates[index], seat, game.ended)
     facts = entry.get("facts") or []
     return {
-        "index": index, "turn": index, "kind": entry["kind"], "time": entry.get("time", ""),
+        "index": index, "turn": index + 1, "kind": entry["kind"], "time": entry.get("time", ""),
         "who": names[entry["seat"]] if isinstance(entry.get("seat"), int) else "",
         "command": entry.get("command", ""), "source": entry.get("source", ""),
         "lines": [game.spec.describe_fact(fact, names) for fact in facts],
@@ -95,5 +96,5 @@ def secrets_of(game: LoadedGame, seat: int) -> list[dict[str, Any]]:
         if not any(SECRET in fact and seat in fact[SECRET]["to"] for fact in entry.get("facts") or []):
             continue
         shown = log.visible_entry(entry, game.privates[index], seat, game.ended)
-        found += [item | {"turn": index} for item in _mine(game, seat, shown.get("facts") or [])]
+        found += [item | {"turn": index + 1} for item in _mine(game, seat, shown.get("facts") or [])]
     return found

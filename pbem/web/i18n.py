@@ -125,6 +125,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "pages": ("Pages", "Stránky"),
     "newer": ("Newer", "Novější"),
     "older": ("Older", "Starší"),
+    "log_index": ("Index in the log (for proofs)", "Pořadí v záznamu (pro důkazy)"),
     "details": ("details", "podrobnosti"),
     "newest_first": ("Newest first.", "Nejnovější nahoře."),
     "oldest_first": ("In the order it happened.", "V pořadí, jak se to stalo."),

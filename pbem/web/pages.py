@@ -61,14 +61,15 @@ def game(game_id: str):
 @bp.get("/games/<game_id>/turn/<int:turn>")
 def turn(game_id: str, turn: int):
     loaded = game_or_404(game_id)
-    return _page("web/turn.html", loaded, snap=snapshot(loaded, turn), entry=history_row(loaded, turn, None),
-                 private=None, history_page=page_of_entry(loaded.version, turn))
+    now = snapshot(loaded, turn)
+    return _page("web/turn.html", loaded, snap=now, entry=history_row(loaded, turn - 1, None),
+                 private=None, history_page=page_of_entry(loaded.version, turn - 1))
 
 
 def window_or_404(game: LoadedGame) -> HistoryWindow:
     """The page of the history the query asks for (``?page=``, ``?since=``)."""
     since = int_arg("since")
-    if since is not None and since >= game.version:
+    if since is not None and since > game.version:
         abort(404)
     window = history_window(game.version, since, int_arg("page", 1))
     if window is None:
@@ -84,13 +85,12 @@ def history(game_id: str):
                  since=window.since, private=None)
 
 
-@bp.get("/games/<game_id>/history/<int:index>")
-def entry(game_id: str, index: int):
-    """One entry's permalink: what it says, its leaf hash, the checkpoint signed after it and
-    the links to its proof and to the state after it."""
+@bp.get("/games/<game_id>/history/<int:turn>")
+def entry(game_id: str, turn: int):
+    """The permalink of the entry that made turn N (entry N - 1 of the log): what it says, its
+    leaf hash, the checkpoint signed after it, the links to its proof and to the state after it."""
     loaded = game_or_404(game_id)
-    if not 0 <= index < loaded.version:
-        abort(404)
+    index = turn_or_404(loaded, turn) - 1
     return _page("web/entry.html", loaded, entry=history_row(loaded, index, None), private=None,
                  history_page=page_of_entry(loaded.version, index))
 
@@ -110,7 +110,7 @@ def feed(game_id: str):
 @bp.get("/games/<game_id>/turn/<int:turn>/board.svg")
 def board(game_id: str, turn: int | None = None):
     loaded = game_or_404(game_id)
-    past = turn is not None and turn < loaded.version - 1  # a past turn's picture stays as it is
+    past = turn is not None and turn < loaded.version  # a past turn's picture stays as it is
     return public_cache(svg_response(snapshot(loaded, turn)), loaded, fixed=past)
 
 

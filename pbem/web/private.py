@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, make_response, render_template
 
-from pbem.web.helpers import game_or_404, private_cache, seat_or_404, snapshot
+from pbem.web.helpers import game_or_404, private_cache, seat_or_404, snapshot, turn_or_404
 from pbem.web.history import history_row, history_rows, page_of_entry, secrets_of
 from pbem.web.pages import status_of, svg_response, window_or_404
 
@@ -16,7 +16,7 @@ def _last_move(game, seat: int) -> int | None:
     """The seat's last own move (where "what happened since" starts)."""
     for entry in reversed(game.entries):
         if entry["kind"] == "moved" and entry.get("seat") == seat and entry.get("source") != "robot":
-            return entry["index"]
+            return entry["index"] + 1  # the turn it made
     return None
 
 
@@ -41,12 +41,11 @@ def history(game_id: str, token: str):
     return private_cache(make_response(body))
 
 
-@bp.get("/history/<int:index>")
-def entry(game_id: str, token: str, index: int):
+@bp.get("/history/<int:turn>")
+def entry(game_id: str, token: str, turn: int):
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
-    if not 0 <= index < game.version:
-        abort(404)
+    index = turn_or_404(game, turn) - 1
     body = render_template("web/entry.html", game=game, entry=history_row(game, index, seat),
                            private={"token": token, "seat": seat}, history_page=page_of_entry(game.version, index))
     return private_cache(make_response(body))
@@ -57,8 +56,8 @@ def turn(game_id: str, token: str, turn: int):
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     snap = snapshot(game, turn, seat)
-    body = render_template("web/turn.html", game=game, snap=snap, entry=history_row(game, turn, seat),
-                           private={"token": token, "seat": seat}, history_page=page_of_entry(game.version, turn))
+    body = render_template("web/turn.html", game=game, snap=snap, entry=history_row(game, turn - 1, seat),
+                           private={"token": token, "seat": seat}, history_page=page_of_entry(game.version, turn - 1))
     return private_cache(make_response(body))
 
 

@@ -54,10 +54,10 @@ def test_summary_rows_say_status_phase_whose_move_and_turn(service):
     assert rows[running].status == "running"
     assert rows[running].phase == game.spec.phase_label(state)
     assert rows[running].waiting == list(game.spec.to_move(state))
-    assert rows[running].turn == game.version - 1
+    assert rows[running].turn == game.version
     assert rows[running].names == ["ann", "bob"]
     assert rows[finished].status == "finished" and rows[finished].waiting == []
-    assert rows[finished].turn == service.game(finished).version - 1
+    assert rows[finished].turn == service.game(finished).version
     assert rows[finished].last_activity == service.game(finished).entries[-1]["time"]
 
 

@@ -104,6 +104,7 @@ def test_every_page_type_in_a_browser(browser, live, games, name):
         "turn": f"/games/{finished}/turn/{max(1, service.game(finished).version // 2)}",
         "private": f"/games/{running}/seat/{token}",
         "private-turn": f"/games/{running}/seat/{token}/turn/{middle - 1}",
+        "entry": f"/games/{finished}/history/{max(1, service.game(finished).version // 2)}",
         "waiting": f"/games/{games.waiting[name]}?lang=cs",
     }
     for shot, path in pages.items():
@@ -126,7 +127,7 @@ def test_replay_links_and_filters_work_without_javascript(browser, live, games):
     browser.find_element("css selector", 'a[rel="next"]').click()
     wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/2"))
     browser.find_element("css selector", 'a[rel="last"]').click()
-    wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/{games.service.game(game_id).version - 1}"))
+    wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/{games.service.game(game_id).version}"))
     browser.get(f"{live}/")
     browser.find_element("css selector", '#f-status option[value="finished"]').click()
     browser.find_element("css selector", "form.filters button").click()

@@ -42,8 +42,9 @@ def test_every_page_of_every_game(client, games, kind, name):
     game = games.service.game(game_id)
     token = games.service.seat_token(game_id, 0)
     base = f"/games/{game_id}"
-    last = game.version - 1
-    html = [base, f"{base}/history", f"{base}/history?since={last}", f"{base}/history?since=0", f"{base}/turn/0",
+    last = game.version
+    html = [base, f"{base}/history", f"{base}/history?since={last}", f"{base}/history?since=0", f"{base}/turn/1",
+            f"{base}/history/{last}", f"{base}/seat/{token}/history/{last}",
             f"{base}/turn/{last}", f"{base}/seat/{token}", f"{base}/seat/{token}/history",
             f"{base}/seat/{token}/history?since=0", f"{base}/seat/{token}/turn/{last}"]
     for url in html:
@@ -140,17 +141,17 @@ def test_history_pages_hold_fifty_entries_newest_first_each_with_one_details_lin
     pages = -(-version // 50)
     for number in range(1, pages + 1):
         body = page(client, f"/games/{game_id}/history?page={number}").get_data(as_text=True)
-        shown = [int(i) for i in re.findall(r'<li id="entry-(\d+)">', body)]
+        shown = [int(i) for i in re.findall(r'<li id="turn-(\d+)">', body)]
         assert shown == sorted(shown, reverse=True) and len(shown) == min(50, version - len(seen))
         for index in shown:
             assert body.count(f'href="/games/{game_id}/history/{index}"') == 1
         assert ("rel=\"next\"" in body) == (number < pages)
         seen += shown
-    assert seen == list(range(version - 1, -1, -1))
+    assert seen == list(range(version, 0, -1))
     page(client, f"/games/{game_id}/history?page={pages + 1}", 404)
     page(client, f"/games/{game_id}/history?page=0", 404)
     forward = page(client, f"/games/{game_id}/history?since=0&page=2").get_data(as_text=True)
-    assert [int(i) for i in re.findall(r'<li id="entry-(\d+)">', forward)] == list(range(51, min(101, version)))
+    assert [int(i) for i in re.findall(r'<li id="turn-(\d+)">', forward)] == list(range(51, min(101, version + 1)))
 
 
 def test_an_entrys_permalink_has_its_hash_checkpoint_proof_and_state(client, games):
@@ -158,14 +159,15 @@ def test_an_entrys_permalink_has_its_hash_checkpoint_proof_and_state(client, gam
     rows = games.service.history(game_id)
     listed = page(client, f"/games/{game_id}/history").get_data(as_text=True)
     for row in rows:
-        body = page(client, f"/games/{game_id}/history/{row['index']}").get_data(as_text=True)
+        body = page(client, f"/games/{game_id}/history/{row['index'] + 1}").get_data(as_text=True)
         assert row["leaf_hash"] in body
-        assert f'href="/games/{game_id}/turn/{row["index"]}"' in body
+        assert f'href="/games/{game_id}/turn/{row["index"] + 1}"' in body
         assert f'href="/games/{game_id}/proofs/inclusion/{row["index"]}.json"' in body
         if row["checkpoint"]:
             assert row["checkpoint"].split("\n\n")[1].split(" ")[-1].strip() in body
         assert row["leaf_hash"] not in listed  # the list stays compact
-    page(client, f"/games/{game_id}/history/{len(rows)}", 404)
+    page(client, f"/games/{game_id}/history/{len(rows) + 1}", 404)
+    page(client, f"/games/{game_id}/history/0", 404)
 
 
 def test_history_since_shows_only_later_entries(client, games):
@@ -173,34 +175,35 @@ def test_history_since_shows_only_later_entries(client, games):
     version = games.service.game(game_id).version
     since = version - 4
     body = page(client, f"/games/{game_id}/history?since={since}").get_data(as_text=True)
-    assert f'id="entry-{since + 1}"' in body and f'id="entry-{version - 1}"' in body
-    assert f'id="entry-{since}"' not in body
-    assert f"/proofs/consistency/{since + 1}/{version}.json" in body  # from the tree the player saw
-    nothing = page(client, f"/games/{game_id}/history?since={version - 1}").get_data(as_text=True)
+    assert f'id="turn-{since + 1}"' in body and f'id="turn-{version}"' in body
+    assert f'id="turn-{since}"' not in body
+    assert f"/proofs/consistency/{since}/{version}.json" in body  # from the tree the player saw at turn N
+    nothing = page(client, f"/games/{game_id}/history?since={version}").get_data(as_text=True)
     assert "Nothing has happened since then." in nothing
 
 
 def test_replay_navigation(client, games):
     game_id = games.finished["hidden-pig"]
-    last = games.service.game(game_id).version - 1
-    first = page(client, f"/games/{game_id}/turn/0").get_data(as_text=True)
+    last = games.service.game(game_id).version
+    first = page(client, f"/games/{game_id}/turn/1").get_data(as_text=True)
     assert 'rel="prev"' not in first and 'rel="first"' not in first
-    assert f'href="/games/{game_id}/turn/1" rel="next"' in first
+    assert f'href="/games/{game_id}/turn/2" rel="next"' in first
     assert f'href="/games/{game_id}/turn/{last}" rel="last"' in first
     middle = page(client, f"/games/{game_id}/turn/5").get_data(as_text=True)
-    for target, rel in ((0, "first"), (4, "prev"), (6, "next"), (last, "last")):
+    for target, rel in ((1, "first"), (4, "prev"), (6, "next"), (last, "last")):
         assert f'href="/games/{game_id}/turn/{target}" rel="{rel}"' in middle
     end = page(client, f"/games/{game_id}/turn/{last}").get_data(as_text=True)
     assert 'rel="next"' not in end and "Final standings" in end
 
 
-def test_state_at_a_turn_is_the_state_after_that_many_entries(client, games):
+def test_turn_n_is_the_game_at_version_n_as_mails_number_it(client, games):
     game_id = games.finished["hidden-pig"]
     spec = games.service.game(game_id).spec
     game = games.service.game(game_id)
-    for turn in range(game.version):
+    for turn in range(1, game.version + 1):
         body = page(client, f"/games/{game_id}/turn/{turn}").get_data(as_text=True)
-        summary = games.service.summary(game_id, turn + 1)  # after entry N: N + 1 entries
+        assert f"<title>State after turn {turn} ·" in body
+        summary = games.service.summary(game_id, turn)  # the version a mail names
         if summary["view"] is not None:
             text = spec.render_text(summary["view"], game.names)
             assert text.replace("&", "&amp;").replace('"', "&#34;") in body
@@ -231,7 +234,7 @@ def test_private_page_links_to_what_happened_since_the_seats_last_move(client, g
     seat = moved[-1]["seat"]
     token = games.service.seat_token(game_id, seat)
     body = page(client, f"/games/{game_id}/seat/{token}").get_data(as_text=True)
-    assert f'/seat/{token}/history?since={moved[-1]["index"]}"' in body
+    assert f'/seat/{token}/history?since={moved[-1]["index"] + 1}"' in body
 
 
 def test_export_is_the_cli_export_and_verifies_with_the_published_key(client, games):
@@ -278,7 +281,7 @@ def test_feed_is_atom_with_the_newest_entries(client, games):
     entries = root.findall(f"{atom}entry")
     assert 0 < len(entries) <= 50
     newest = entries[0]
-    assert newest.find(f"{atom}id").text == f"http://localhost/games/{game_id}/turn/{game.version - 1}"
+    assert newest.find(f"{atom}id").text == f"http://localhost/games/{game_id}/turn/{game.version}"
     assert "game ended" in newest.find(f"{atom}title").text
     assert root.find(f"{atom}updated").text == game.entries[-1]["time"]
     assert "feed.atom" in page(client, f"/games/{game_id}").get_data(as_text=True)
@@ -323,16 +326,16 @@ def test_unknown_turns_tokens_and_proofs_are_404(client, games):
     game = games.service.game(game_id)
     other = games.finished["ruse-and-bruise"]
     token = games.service.seat_token(game_id, 0)
-    for url in (f"/games/{game_id}/turn/{game.version}", f"/games/{game_id}/turn/{game.version + 1}",
-                f"/games/{game_id}/turn/{game.version}/board.svg",
+    for url in (f"/games/{game_id}/turn/0", f"/games/{game_id}/turn/{game.version + 1}",
+                f"/games/{game_id}/turn/{game.version + 1}/board.svg", f"/games/{game_id}/history/{game.version + 1}",
                 f"/games/{game_id}/seat/{token[:-1]}", f"/games/{game_id}/seat/{token}x",
                 f"/games/{game_id}/seat/NOT-A-TOKEN", f"/games/{other}/seat/{token}",
-                f"/games/{game_id}/seat/{token}/turn/{game.version}", f"/games/{game_id}/seat/wrongtoken/history",
+                f"/games/{game_id}/seat/{token}/turn/{game.version + 1}", f"/games/{game_id}/seat/wrongtoken/history",
                 f"/games/{game_id}/proofs/inclusion/{game.version}.json",
                 f"/games/{game_id}/proofs/inclusion/0.json?size={game.version + 1}",
                 f"/games/{game_id}/proofs/consistency/0/{game.version}.json",
                 f"/games/{game_id}/proofs/consistency/1/{game.version + 1}.json",
-                f"/games/{game_id}/history?since={game.version}",
+                f"/games/{game_id}/history?since={game.version + 1}",
                 f"/games/{game_id}/board.svg"):  # Hidden Pig has no picture
         page(client, url, 404)
 
@@ -509,3 +512,16 @@ def test_the_games_list_has_pages_newest_activity_first(client, games):
     page(client, "/?page=x", status=400)
     times = re.findall(r'<time datetime="([^"]+)">', body)
     assert times == sorted(times, reverse=True) and len(times) == 3 * len(GAME_TYPES)
+
+
+def test_the_version_a_mail_names_is_the_turn_the_site_shows(client, games):
+    """Mails (mailgateway's game block) name ``summary()["version"]``; the site's turn N is that
+    same state, at /games/<id>/turn/N, and its titles use the same number."""
+    game_id = games.running["kingsburg"]
+    version = games.service.summary(game_id)["version"]
+    game = page(client, f"/games/{game_id}").get_data(as_text=True)
+    assert f"<dt>Turn</dt><dd>{version}</dd>" in game
+    latest = page(client, f"/games/{game_id}/turn/{version}").get_data(as_text=True)
+    assert f"<h1>State after turn {version}:" in latest and 'rel="next"' not in latest
+    listed = page(client, "/?game=kingsburg").get_data(as_text=True)
+    assert f'<td data-label="Turn">{version}</td>' in listed
