@@ -115,6 +115,21 @@ class Snapshot:
             return None
         return min((d for d in found if d is not None), default=None)
 
+    @property
+    def my_move(self) -> bool:
+        """Whether the viewing seat is one the game waits for."""
+        return self.seat is not None and not self.over and self.seat in self.waiting
+
+    def legal_texts(self) -> list[str]:
+        """The viewing seat's legal moves now, as lines to send (empty when not its move)."""
+        if not self.my_move or self.state is None:
+            return []
+        try:
+            return self.game.spec.legal_texts(self.state, self.seat)
+        except Exception:  # a rules bug must not take the private page down
+            current_app.logger.exception("legal_texts failed for %s", self.game.id)
+            return []
+
     def svg(self) -> str | None:
         if self.view is None:
             return None

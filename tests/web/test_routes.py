@@ -525,3 +525,22 @@ def test_the_version_a_mail_names_is_the_turn_the_site_shows(client, games):
     assert f"<h1>State after turn {version}:" in latest and 'rel="next"' not in latest
     listed = page(client, "/?game=kingsburg").get_data(as_text=True)
     assert f'<td data-label="Turn">{version}</td>' in listed
+
+
+@pytest.mark.parametrize("name", GAME_TYPES)
+def test_the_private_page_says_it_is_your_move_with_the_legal_moves_to_copy(client, games, name):
+    import html
+
+    game_id = games.running[name]
+    game = games.service.game(game_id)
+    state = games.service.state(game)
+    waiting = list(game.spec.to_move(state))
+    for seat in range(len(game.names)):
+        body = page(client, f"/games/{game_id}/seat/{games.service.seat_token(game_id, seat)}").get_data(as_text=True)
+        if seat in waiting:
+            assert f"It is your move: {html.escape(game.spec.phase_label(state), quote=True)}" in body
+            moves = re.search(r'<pre class="moves">(.*?)</pre>', body, re.S).group(1)
+            assert html.unescape(moves).split("\n") == game.spec.legal_texts(state, seat)
+        else:
+            assert "It is your move" not in body and 'class="moves"' not in body
+    assert "It is your move" not in page(client, f"/games/{game_id}").get_data(as_text=True)
