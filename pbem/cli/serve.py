@@ -22,7 +22,9 @@ def start_web(service, host: str, port: int, deadline=None):
 
     app = create_app(service, {"PBEM_DEADLINE": deadline} if deadline else None)
     follow_summaries(app)
-    server = make_server(host, port, app, threaded=True)
+    from pbem.web.accesslog import RedactingRequestHandler
+
+    server = make_server(host, port, app, threaded=True, request_handler=RedactingRequestHandler)
     thread = threading.Thread(target=server.serve_forever, name="pbem-web", daemon=True)
     thread.start()
     click.echo(f"web site on http://{host}:{port}/")

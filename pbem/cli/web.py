@@ -16,6 +16,7 @@ def _gunicorn(host: str, port: int, workers: int) -> None:
             self.cfg.set("bind", f"{host}:{port}")
             self.cfg.set("workers", workers)
             self.cfg.set("accesslog", "-")
+            self.cfg.set("logger_class", "pbem.web.accesslog.GunicornLogger")  # no seat tokens in the log
 
         def load(self):  # in each worker, so no store connection crosses a fork
             from pbem.web import create_app, follow_summaries
@@ -49,7 +50,10 @@ def serve_web(host: str, port: int, server: str, workers: int) -> None:
     configure()
     app = create_app()
     follow_summaries(app)
-    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
+    from pbem.web.accesslog import RedactingRequestHandler
+
+    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False,
+               request_handler=RedactingRequestHandler)
 
 
 def register(group: click.Group) -> None:

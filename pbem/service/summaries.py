@@ -243,18 +243,18 @@ class PostgresSummaryView(SummaryView, PostgresTrackingRecorder):
 
 def open_view(store_env: dict[str, str], home: Any, attempts: int = 20) -> SummaryView:
     """The view next to the store described by ``store_env`` (``Settings.store_env()``)."""
-    env = dict(store_env)
-    if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+    infrastructure = dict(store_env)  # the store's settings, not the process environment
+    if infrastructure.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
         view_class: type[SummaryView] = PostgresSummaryView
     else:
-        env.update(PERSISTENCE_MODULE="eventsourcing.sqlite", SQLITE_DBNAME=str(home / "summaries.sqlite"),
-                   SQLITE_LOCK_TIMEOUT=env.get("SQLITE_LOCK_TIMEOUT", "30"))
+        infrastructure.update({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(home / "summaries.sqlite"),
+                         "SQLITE_LOCK_TIMEOUT": infrastructure.get("SQLITE_LOCK_TIMEOUT") or "30"})
         view_class = SQLiteSummaryView
-    env.pop("CIPHER_KEY", None)  # the rows are the public list; nothing here is encrypted
-    env.pop("CIPHER_TOPIC", None)
+    infrastructure.pop("CIPHER_KEY", None)  # the rows are the public list; nothing here is encrypted
+    infrastructure.pop("CIPHER_TOPIC", None)
     for attempt in range(attempts):  # processes starting at once race in creating the tables
         try:
-            return InfrastructureFactory.construct(Environment("summaries", env)).tracking_recorder(view_class)
+            return InfrastructureFactory.construct(Environment("summaries", infrastructure)).tracking_recorder(view_class)
         except Exception:
             if attempt == attempts - 1:
                 raise
