@@ -16,7 +16,7 @@ from pbem.web import i18n
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 READ_METHODS = ("GET", "HEAD")
-PAGE_POLICY = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+PAGE_POLICY = ("default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; form-action 'self'; "
                "base-uri 'none'; frame-ancestors 'none'")
 
 

@@ -130,6 +130,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "move": ("your move", "váš tah"),
     "moves_to_copy": ("Legal now: send one of these lines in a mail to your game address (one command a line).",
                       "Nyní povoleno: pošlete jeden z těchto řádků poštou na adresu své hry (jeden příkaz na řádek)."),
+    "replay_keys": ("Keys ← and → step through the turns.", "Klávesy ← a → listují tahy."),
     "details": ("details", "podrobnosti"),
     "newest_first": ("Newest first.", "Nejnovější nahoře."),
     "oldest_first": ("In the order it happened.", "V pořadí, jak se to stalo."),

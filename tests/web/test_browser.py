@@ -192,3 +192,21 @@ def test_replay_links_and_filters_work_without_javascript(browser, live, games):
     browser.find_element("css selector", "form.filters button").click()
     wait.until(arrived.url_contains("status=finished"))
     assert game_id in browser.page_source and games.running["ruse-and-bruise"] not in browser.page_source
+
+
+def test_arrow_keys_step_through_the_replay(browser, live, games):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as arrived
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    game_id = games.finished["kingsburg"]
+    wait = WebDriverWait(browser, 10)
+    browser.get(f"{live}/games/{game_id}/turn/5")
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/6"))
+    ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
+    wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/5"))
+    browser.get(f"{live}/games/{game_id}/turn/1")  # no previous turn: the key does nothing
+    ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
+    assert browser.current_url == f"{live}/games/{game_id}/turn/1"
