@@ -117,10 +117,15 @@ class SummaryPage:
 class SummaryView(TrackingRecorder, ABC):
     """The materialised view: summary rows plus the tracking position, written together."""
 
-    @abstractmethod
     def save(self, summary: GameSummary, tracking: Tracking) -> None:
         """The row (unless a later one is stored) and the tracking record, in one transaction;
         IntegrityError when ``tracking`` is already recorded."""
+        self.save_many([summary], tracking)
+
+    @abstractmethod
+    def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
+        """Rows from the notifications up to ``tracking`` and that tracking record, in one
+        transaction; IntegrityError when a position at or after it is already recorded."""
 
     @abstractmethod
     def select(self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int) -> list[GameSummary]:
@@ -163,13 +168,14 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
             f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.table} (status, last_activity DESC, id DESC)",
         ]
 
-    def save(self, summary: GameSummary, tracking: Tracking) -> None:
+    def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
         names = ", ".join(COLUMNS)
         marks = ", ".join(f":{c}" for c in COLUMNS)
         updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
         with self.datastore.transaction(commit=True) as c:
-            c.execute(f"INSERT INTO {self.table} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
-                      f"{updates} WHERE {self.table}.notification_id < excluded.notification_id", summary.to_row())
+            c.executemany(f"INSERT INTO {self.table} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
+                          f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
+                          [summary.to_row() for summary in summaries])
             self._insert_tracking(c, tracking)
 
     def select(self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int) -> list[GameSummary]:
@@ -211,14 +217,14 @@ class PostgresSummaryView(SummaryView, PostgresTrackingRecorder):
             f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.qualified} (status, last_activity DESC, id DESC)",
         ))
 
-    def save(self, summary: GameSummary, tracking: Tracking) -> None:
+    def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
         names = ", ".join(COLUMNS)
         marks = ", ".join(f"%({c})s" for c in COLUMNS)
         updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
         with self.datastore.transaction(commit=True) as curs:
-            curs.execute(f"INSERT INTO {self.qualified} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
-                         f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
-                         summary.to_row())
+            curs.executemany(f"INSERT INTO {self.qualified} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
+                             f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
+                             [summary.to_row() for summary in summaries])
             self._insert_tracking(curs, tracking)
 
     def select(self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int) -> list[GameSummary]:
@@ -274,9 +280,32 @@ class GameSummaries(Projection[SummaryView]):
         self.reader = reader
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        summary = self.summary_of(domain_event, tracking)
+        try:
+            self.view.save_many([summary] if summary else [], tracking)
+        except IntegrityError:  # another process recorded this notification first
+            pass
+
+    def process_page(self, page: list[tuple[Any, Tracking]]) -> None:
+        """A page of events in one transaction: the latest row of each game they touch and the
+        tracking record of the last event (the rows carry their own notification ids, so a row
+        is never replaced by an older one, whichever process commits first)."""
+        if not page:
+            return
+        latest: dict[str, GameSummary] = {}
+        for domain_event, tracking in page:
+            summary = self.summary_of(domain_event, tracking)
+            if summary is not None:
+                latest[summary.id] = summary
+        try:
+            self.view.save_many(list(latest.values()), page[-1][1])
+        except IntegrityError:  # another process recorded these notifications (or later) first
+            pass
+
+    def summary_of(self, domain_event: Any, tracking: Tracking) -> GameSummary | None:
         entries = domain_event.entries
         if not entries:
-            return
+            return None
         game_id = entries[-1]["game"]
         version = entries[-1]["index"] + 1
         record = self.reader.store.game(game_id)
@@ -286,11 +315,7 @@ class GameSummaries(Projection[SummaryView]):
             spec, state = game.spec, self.reader.state(game, version)
         except Exception as error:  # a type no longer offered, a rules bug: list it without a phase
             logger.warning("game summaries: %s at version %s without its rules: %s", game_id, version, error)
-        summary = summarise(game_id, record.entries[:version], spec, state, tracking.notification_id)
-        try:
-            self.view.save(summary, tracking)
-        except IntegrityError:  # another process recorded this notification first
-            pass
+        return summarise(game_id, record.entries[:version], spec, state, tracking.notification_id)
 
 
 class GameSummaryQuery(Protocol):
@@ -331,12 +356,10 @@ class SummaryFollower:
             done = 0
             wanted = limit or self.batch
             while done < wanted:
-                step = 0
-                for domain_event, tracking in self._notifications(self.position(), min(self.batch, wanted - done)):
-                    self.projection.process_event(domain_event, tracking)
-                    step += 1
-                done += step
-                if step == 0:
+                page = list(self._notifications(self.position(), min(self.batch, wanted - done)))
+                self.projection.process_page(page)
+                done += len(page)
+                if not page:
                     break
             return done
 
