@@ -47,6 +47,7 @@ STATUS_FILTERS = {  # what the site's status filter means, in stored statuses
     "running": ("waiting_join", "running"),
     "finished": ("finished",),
 }
+NOT_FINISHED = ("waiting_join", "running")
 
 
 @dataclass(frozen=True)
@@ -137,20 +138,30 @@ class SummaryView(TrackingRecorder, ABC):
     @abstractmethod
     def get(self, game_id: str) -> GameSummary | None: ...
 
+    @abstractmethod
+    def game_types(self) -> set[str]:
+        """The game types the rows have."""
+
 
 COLUMNS = ("id", "game_type", "names", "status", "phase", "waiting", "turn", "last_activity", "robots",
            "deadline", "notification_id")
 
 
 def _where(game_types: tuple[str, ...], statuses: tuple[str, ...], mark: str) -> tuple[str, list[Any]]:
+    """Conditions the indexes on (…, last_activity, id) can serve in order: equality for one
+    value, and "not finished" rather than a list of two statuses."""
     clauses: list[str] = []
     params: list[Any] = []
-    if game_types:
-        clauses.append(f"game_type IN ({', '.join([mark] * len(game_types))})")
-        params.extend(game_types)
-    if statuses:
-        clauses.append(f"status IN ({', '.join([mark] * len(statuses))})")
-        params.extend(statuses)
+    for column, values in (("game_type", game_types), ("status", statuses)):
+        if column == "status" and set(values) == set(NOT_FINISHED):
+            clauses.append(f"status <> {mark}")
+            params.append("finished")
+        elif len(values) == 1:
+            clauses.append(f"{column} = {mark}")
+            params.extend(values)
+        elif values:
+            clauses.append(f"{column} IN ({', '.join([mark] * len(values))})")
+            params.extend(values)
     return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 
@@ -190,6 +201,11 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
         with self.datastore.transaction(commit=False) as c:
             c.execute(f"SELECT COUNT(*) FROM {self.table}{where}", params)
             return int(c.fetchone()[0])
+
+    def game_types(self) -> set[str]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT DISTINCT game_type FROM {self.table}")
+            return {row[0] for row in c.fetchall()}
 
     def get(self, game_id: str) -> GameSummary | None:
         with self.datastore.transaction(commit=False) as c:
@@ -239,6 +255,11 @@ class PostgresSummaryView(SummaryView, PostgresTrackingRecorder):
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(f"SELECT COUNT(*) AS n FROM {self.qualified}{where}", params)
             return int(curs.fetchone()["n"])
+
+    def game_types(self) -> set[str]:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(f"SELECT DISTINCT game_type FROM {self.qualified}")
+            return {row["game_type"] for row in curs.fetchall()}
 
     def get(self, game_id: str) -> GameSummary | None:
         with self.datastore.transaction(commit=False) as curs:
@@ -339,6 +360,9 @@ class SummaryFollower:
         self.projection = GameSummaries(self.view, reader)
         self.batch = batch
         self._lock = threading.Lock()
+        self._known: int | None = None  # the view's position as this follower last saw it
+        self._counts: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[int, int]] = {}
+        self._types: tuple[int | None, tuple[str, ...]] = (None, ())
 
     def position(self) -> int:
         return self.view.max_tracking_id(self.store.name) or 0
@@ -355,12 +379,17 @@ class SummaryFollower:
         with self._lock:
             done = 0
             wanted = limit or self.batch
+            if self._known is None:
+                self._known = self.position()
             while done < wanted:
-                page = list(self._notifications(self.position(), min(self.batch, wanted - done)))
+                # From the position this follower knows: when another process went further, the
+                # page is refused whole (IntegrityError) and the next one starts after it.
+                page = list(self._notifications(self._known, min(self.batch, wanted - done)))
                 self.projection.process_page(page)
                 done += len(page)
                 if not page:
                     break
+                self._known = page[-1][1].notification_id
             return done
 
     def catch_up_all(self) -> int:
@@ -373,11 +402,32 @@ class SummaryFollower:
     def list_games(self, game_type: str | None, status: str | None, page: int = 1) -> SummaryPage:
         self.catch_up()
         statuses = STATUS_FILTERS.get(status or "", ())
-        types = (game_type,) if game_type else tuple(catalog())  # games of types no longer offered stay out
-        total = self.view.count(types, statuses)
+        types = (game_type,) if game_type else self._offered_types()
+        total = self._count(types, statuses)
         pages = max(1, -(-total // PAGE_SIZE))
         rows = self.view.select(types, statuses, (page - 1) * PAGE_SIZE, PAGE_SIZE) if page <= pages else []
         return SummaryPage(rows, page, pages, total)
+
+    def _offered_types(self) -> tuple[str, ...]:
+        """The type filter of an unfiltered list: none when every type in the view is offered
+        (the usual case, which the activity index serves in order), else the offered ones, so
+        games of a type no longer offered stay out. Kept until the position moves."""
+        known, types = self._types
+        if known is None or known != self._known:
+            offered = set(catalog())
+            present = self.view.game_types()
+            types = () if present <= offered else tuple(sorted(offered))
+            self._types = (self._known, types)
+        return types
+
+    def _count(self, types: tuple[str, ...], statuses: tuple[str, ...]) -> int:
+        """Row counts are kept until the position moves: the rows only change with events."""
+        known, cached = self._counts.get((types, statuses), (None, 0))
+        if known is not None and known == self._known:
+            return cached
+        total = self.view.count(types, statuses)
+        self._counts[types, statuses] = (self._known or 0, total)
+        return total
 
     def count(self) -> int:
         return self.view.count()

@@ -99,7 +99,7 @@ def _install_hooks(app: Flask) -> None:
 
     @app.context_processor
     def helpers() -> dict[str, Any]:
-        return {"t": i18n.t, "lang": getattr(g, "lang", i18n.DEFAULT), "link": link,
+        return {"t": i18n.t, "lang": getattr(g, "lang", i18n.DEFAULT), "link": link, "link_maker": link_maker,
                 "lang_explicit": getattr(g, "lang_explicit", False),
                 "switch_language": switch_language, "languages": i18n.LANGUAGES}
 
@@ -109,6 +109,17 @@ def link(endpoint: str, **values: Any) -> str:
     if getattr(g, "lang_explicit", False):
         values.setdefault("lang", g.lang)
     return url_for(endpoint, **values)
+
+
+SLOTS = {"game_id": "pbem-slot", "turn": 987654321, "page": 987654321}
+
+
+def link_maker(endpoint: str, slot: str, **values: Any):
+    """``link`` for many values of one URL part (a page listing 50 games or entries): the URL
+    is built once with a marker, and each link replaces the marker (the last one in the URL)."""
+    marker = SLOTS[slot]
+    head, _, tail = link(endpoint, **values, **{slot: marker}).rpartition(str(marker))
+    return lambda value: f"{head}{value}{tail}"
 
 
 def switch_language(lang: str) -> str:
