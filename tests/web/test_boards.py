@@ -27,21 +27,24 @@ def svg_says(svg: str) -> str:
     return " ".join(" ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split()) for _, body in said)
 
 
-def missing_from_svg(service, game_id: str, seat: int | None = None) -> list[str]:
+def pictures(service, game_id: str, seat: int | None = None) -> tuple[str, str]:
     summary = service.summary(game_id, viewer=service.game(game_id).emails[seat] if seat is not None else None)
     spec = get_spec(summary["game"])
-    if summary["view"] is None:
-        return []
-    text = spec.render_text(summary["view"], summary["seats"])
-    said = svg_says(spec.render_svg(summary["view"], summary["seats"]))
-    return sorted(item for item in text_items(text) if item not in said)
+    return spec.render_text(summary["view"], summary["seats"]), spec.render_svg(summary["view"], summary["seats"])
+
+
+def missing_from_svg(service, game_id: str, seat: int | None = None, skip_lines: int = 0) -> list[str]:
+    """The items of the text picture (after its first ``skip_lines`` lines) the SVG does not say."""
+    text, svg = pictures(service, game_id, seat)
+    said = svg_says(svg)
+    return sorted(item for item in text_items("\n".join(text.splitlines()[skip_lines:])) if item not in said)
 
 
 @pytest.fixture(scope="module")
 def played(games):
     """Games of each type stopped after each of LENGTHS moves."""
     made = {}
-    for name in ("kingsburg", "ruse-and-bruise"):
+    for name in ("kingsburg", "ruse-and-bruise", "kingdom-builder"):
         spec = get_spec(name)
         for moves in LENGTHS:
             game_id = games.service.create(name, players(spec, spec.max_players if moves == 30 else None),
@@ -63,6 +66,22 @@ def test_ruse_and_bruise_svg_shows_every_public_item_of_the_text_board(games, pl
     game_id = played["ruse-and-bruise", moves]
     assert missing_from_svg(games.service, game_id) == []
     assert missing_from_svg(games.service, game_id, seat=0) == []  # the seat's hand too
+
+
+@pytest.mark.parametrize("moves", LENGTHS)
+def test_kingdom_builder_svg_shows_every_public_item_of_the_text_board(games, played, moves):
+    """The text map's 21 lines are checked hex by hex (the SVG draws them as hexagons, each
+    settlement with a title naming its seat); every line after the map is checked item by item."""
+    game_id = played["kingdom-builder", moves]
+    for seat in (None, 0):
+        assert missing_from_svg(games.service, game_id, seat, skip_lines=21) == []
+    text, svg = pictures(games.service, game_id)
+    columns = "ABCDEFGHIJKLMNOPQRST"
+    settled = [(f"{columns[c]}{r}", cell[1]) for r, line in enumerate(text.splitlines()[1:21], start=1)
+               for c, cell in enumerate(line.split()[1:]) if cell[1:].isdigit()]
+    assert settled or moves < 10
+    for where, seat in settled:
+        assert f"<title>{where}: settlement of seat {seat}</title>" in svg
 
 
 def test_kingsburg_svg_has_whose_turn_a_dice_legend_and_every_advisors_gift(games, played):
