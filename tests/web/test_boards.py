@@ -44,7 +44,7 @@ def missing_from_svg(service, game_id: str, seat: int | None = None, skip_lines:
 def played(games):
     """Games of each type stopped after each of LENGTHS moves."""
     made = {}
-    for name in ("kingsburg", "ruse-and-bruise", "kingdom-builder"):
+    for name in ("kingsburg", "ruse-and-bruise", "kingdom-builder", "warriors-traders"):
         spec = get_spec(name)
         for moves in LENGTHS:
             game_id = games.service.create(name, players(spec, spec.max_players if moves == 30 else None),
@@ -82,6 +82,17 @@ def test_kingdom_builder_svg_shows_every_public_item_of_the_text_board(games, pl
     assert settled or moves < 10
     for where, seat in settled:
         assert f"<title>{where}: settlement of seat {seat}</title>" in svg
+
+
+@pytest.mark.parametrize("moves", LENGTHS)
+def test_warriors_and_traders_svg_shows_every_public_item_of_the_text_board(games, played, moves):
+    """Players, wars, offers, battles and the approximate-data label as lines; each province's
+    line of the text picture as its circle's title."""
+    game_id = played["warriors-traders", moves]
+    assert missing_from_svg(games.service, game_id) == []
+    assert missing_from_svg(games.service, game_id, seat=0) == []
+    text, svg = pictures(games.service, game_id)
+    assert "(approximate data)" in svg_says(svg) and "approximate map" in svg_says(svg)
 
 
 def test_kingsburg_svg_has_whose_turn_a_dice_legend_and_every_advisors_gift(games, played):

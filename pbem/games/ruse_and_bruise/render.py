@@ -154,6 +154,7 @@ def _svg_card(x: int, y: int, card: Mapping[str, Any], names: Sequence[str], pos
     say) names the position, the owner and the card as the text picture does."""
     colour = COLOURS[card["owner"] % len(COLOURS)]
     shown = _card_name(card["card"]) + ("" if card["card"] is None or card["face_up"] else " (face down)")
+    shown += " under the Cloak" if card["tucked"] else ""
     title = f'<title>{position}. {escape(_name(names, card["owner"]))}: {escape(shown)}</title>'
     return f"<g>{title}{_svg_card_face(x, y, card, names, colour)}</g>"
 
