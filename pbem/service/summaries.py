@@ -23,7 +23,7 @@ import threading
 import time
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -31,8 +31,8 @@ from eventsourcing.persistence import (
     InfrastructureFactory, IntegrityError, Tracking, TrackingRecorder,
 )
 from eventsourcing.postgres import PostgresTrackingRecorder
-from eventsourcing.sqlite import SQLiteTrackingRecorder
 from eventsourcing.projection import Projection
+from eventsourcing.sqlite import SQLiteTrackingRecorder
 from eventsourcing.utils import Environment, get_topic
 
 from pbem.games import catalog

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, make_response, render_template, request
+from flask import Blueprint, abort, make_response, render_template, request
 
 from pbem.games import catalog
 from pbem.service.game import LoadedGame

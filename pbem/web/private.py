@@ -3,7 +3,7 @@ and secrets, its history with its own secrets opened, and its replay. Never cach
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, make_response, render_template
+from flask import Blueprint, make_response, render_template
 
 from pbem.web.helpers import game_or_404, private_cache, seat_or_404, snapshot, turn_or_404
 from pbem.web.history import history_row, history_rows, page_of_entry, secrets_of

@@ -153,6 +153,9 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     width = LEFT + W * (SIZE + 0.5) + 10
     lines = _svg_lines(view, names)
     status = textwrap.wrap(_status(view, names), 85)
+    if view["over"]:  # the title says so; each player's gold gets a line of its own below
+        lines += [part.strip() for part in _status(view, names).split(";")]
+        status = ["Game over."]
     height = TOP + 1.5 * R * SIZE + R + 44 + 16 * (len(lines) + view["players"])
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
              f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
@@ -172,7 +175,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
         parts.append(f'<rect x="{x}" y="{y - 9:.0f}" width="10" height="10" fill="{FILL[code]}" stroke="#555"/>'
                      f'<text x="{x + 13}" y="{y:.0f}" font-size="11">{escape(label)}</text>')
         x += 22 + 6 * len(label)
-    parts.append(f'<title>Hexes: a digit is the seat whose settlement stands there.</title>')
+    parts.append('<title>Hexes: a digit is the seat whose settlement stands there.</title>')
     for seat in range(view["players"]):  # the colours' legend
         y += 16
         label = f"{_who(names, seat)} ({SEAT_COLOUR_NAMES[seat]}): {view['supply'][seat]} left"

@@ -275,7 +275,8 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
         dx = x + 4
         for g in groups.get(a, []):
             owner = "neutral" if g["seat"] < 0 else _name(names, g["seat"])
-            out.append(f'<g><title>{escape(owner)} [{_dice_text(g["dice"], g["white"], g["plus2"])}]</title>')
+            said = f'{owner} [{_dice_text(g["dice"], g["white"], g["plus2"])}]' + (" envoy" if g["envoy"] else "")
+            out.append(f'<g><title>{escape(said)}</title>')
             for value, white in [*((d, False) for d in g["dice"]), *((w, True) for w in g["white"])]:
                 out.append(_die_svg(dx, y + 18, value, g["seat"], white))
                 dx += 23
