@@ -15,8 +15,10 @@ pbem time / baseline time for overheads, as the row says):
   (SQLite, and PostgreSQL when reachable);
 * tamper: detection, not speed: every kind of change to an export, truncation, rollback and
   fork, each checked as a player holding one receipt or checkpoint would;
-* web: page latency p50 and p95 for a long finished game under a bounded concurrent loopback
-  load, against a bare Flask route on the same server under the same load.
+* web: page latency p50 and p95 under 8 concurrent loopback clients (and one client alone) for
+  a long finished game (game page, any turn, any history page, any entry, export.json), the games
+  list of a store of 10,000 games and /health, each against a bare Flask route measured just
+  before under the same load.
 """
 
 from __future__ import annotations

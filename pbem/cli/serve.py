@@ -14,14 +14,17 @@ def start_web(service, host: str, port: int, deadline=None):
     """The web site in a thread, or None when ``pbem.web`` is not installed yet. ``deadline``
     is the gateway's ``(game, version, seat) -> datetime | None``, shown on the pages."""
     try:
-        from pbem.web import create_app
+        from pbem.web import create_app, follow_summaries
     except ImportError as error:
         click.echo(f"web site not available ({error}); starting without it")
         return None
     from werkzeug.serving import make_server
 
     app = create_app(service, {"PBEM_DEADLINE": deadline} if deadline else None)
-    server = make_server(host, port, app, threaded=True)
+    follow_summaries(app)
+    from pbem.web.accesslog import RedactingRequestHandler
+
+    server = make_server(host, port, app, threaded=True, request_handler=RedactingRequestHandler)
     thread = threading.Thread(target=server.serve_forever, name="pbem-web", daemon=True)
     thread.start()
     click.echo(f"web site on http://{host}:{port}/")

@@ -16,11 +16,14 @@ def _gunicorn(host: str, port: int, workers: int) -> None:
             self.cfg.set("bind", f"{host}:{port}")
             self.cfg.set("workers", workers)
             self.cfg.set("accesslog", "-")
+            self.cfg.set("logger_class", "pbem.web.accesslog.GunicornLogger")  # no seat tokens in the log
 
         def load(self):  # in each worker, so no store connection crosses a fork
-            from pbem.web import create_app
+            from pbem.web import create_app, follow_summaries
 
-            return create_app()
+            app = create_app()
+            follow_summaries(app)
+            return app
 
     Site().run()
 
@@ -43,12 +46,16 @@ def serve_web(host: str, port: int, server: str, workers: int) -> None:
     from werkzeug.serving import run_simple
 
     from pbem.logs import configure
-    from pbem.web import create_app
+    from pbem.web import create_app, follow_summaries
 
     app = create_app()  # opens the store: an unusable data directory stops here, before the banner
     click.echo(f"pbem web site on http://{host}:{port}/ ({server}; Ctrl-C stops it)", err=True)
     configure()
-    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
+    follow_summaries(app)
+    from pbem.web.accesslog import RedactingRequestHandler
+
+    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False,
+               request_handler=RedactingRequestHandler)
 
 
 def _open_store_once() -> None:

@@ -21,7 +21,7 @@ from pbem.web import i18n
 TEMPLATES = Path(str(files("pbem.templates")))
 STATIC = Path(str(files("pbem.web") / "static"))
 READ_METHODS = ("GET", "HEAD")
-PAGE_POLICY = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+PAGE_POLICY = ("default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; form-action 'self'; "
                "base-uri 'none'; frame-ancestors 'none'")
 
 
@@ -36,6 +36,12 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
 
         service = GameService()
     app.extensions["pbem.service"] = service
+    if "PBEM_SUMMARIES" in app.config:  # a GameSummaryQuery given by the caller (tests, benchmarks)
+        app.extensions["pbem.summaries"] = app.config["PBEM_SUMMARIES"]
+    else:
+        from pbem.service.summaries import follower_for
+
+        app.extensions["pbem.summaries"] = follower_for(service)
 
     from pbem.web import downloads, health, pages, private
 
@@ -45,6 +51,19 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
     app.register_blueprint(health.bp)
     _install_hooks(app)
     return app
+
+
+def follow_summaries(app: Flask, stop: Any = None, interval: float = 1.0) -> Any:
+    """Keep the games list's read model caught up in a background thread (``pbem serve`` and
+    ``pbem serve-web``); requests to ``/`` also catch up, so this only keeps them cheap after
+    bursts of moves. Returns the stop event."""
+    import threading
+
+    stop = stop or threading.Event()
+    follower = app.extensions["pbem.summaries"]
+    if hasattr(follower, "follow"):
+        follower.follow(stop, interval)
+    return stop
 
 
 def _install_hooks(app: Flask) -> None:
@@ -85,7 +104,7 @@ def _install_hooks(app: Flask) -> None:
 
     @app.context_processor
     def helpers() -> dict[str, Any]:
-        return {"t": i18n.t, "lang": getattr(g, "lang", i18n.DEFAULT), "link": link,
+        return {"t": i18n.t, "lang": getattr(g, "lang", i18n.DEFAULT), "link": link, "link_maker": link_maker,
                 "lang_explicit": getattr(g, "lang_explicit", False),
                 "switch_language": switch_language, "languages": i18n.LANGUAGES}
 
@@ -95,6 +114,17 @@ def link(endpoint: str, **values: Any) -> str:
     if getattr(g, "lang_explicit", False):
         values.setdefault("lang", g.lang)
     return url_for(endpoint, **values)
+
+
+SLOTS = {"game_id": "pbem-slot", "turn": 987654321, "page": 987654321}
+
+
+def link_maker(endpoint: str, slot: str, **values: Any):
+    """``link`` for many values of one URL part (a page listing 50 games or entries): the URL
+    is built once with a marker, and each link replaces the marker (the last one in the URL)."""
+    marker = SLOTS[slot]
+    head, _, tail = link(endpoint, **values, **{slot: marker}).rpartition(str(marker))
+    return lambda value: f"{head}{value}{tail}"
 
 
 def switch_language(lang: str) -> str:

@@ -3,10 +3,14 @@ checkpoints, inclusion and consistency proofs (RFC 9162), and the server's publi
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, make_response
+from flask import Blueprint, abort, current_app, make_response, request
 
 from pbem.ledger.verify import export_bytes
 from pbem.service.game import LoadedGame
@@ -16,13 +20,44 @@ from pbem.web.helpers import game_or_404, int_arg, public_cache, service, size_o
 bp = Blueprint("downloads", __name__)
 
 
-def _json(document: Any, game: LoadedGame | None = None, filename: str | None = None, raw: bytes | None = None):
+def _json(document: Any, game: LoadedGame | None = None, filename: str | None = None, raw: bytes | None = None,
+          immutable: bool = False, etag: str | None = None):
     body = raw if raw is not None else json.dumps(document, indent=2, ensure_ascii=False).encode() + b"\n"
     response = make_response(body)
     response.mimetype = "application/json"
     if filename:
         response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return public_cache(response, game)
+    if etag:
+        response.set_etag(etag)
+    return public_cache(response, game, immutable=immutable)
+
+
+class ExportCache:
+    """Export bytes and their ETag per (game, version): built once per version, since a
+    version's export never changes. Bounded; the oldest built is dropped first."""
+
+    def __init__(self, size: int = 16):
+        self.size = size
+        self._built: OrderedDict[tuple[str, int], tuple[bytes, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game: LoadedGame, build: Callable[[], bytes]) -> tuple[bytes, str]:
+        key = (game.id, game.version)
+        with self._lock:
+            if key in self._built:
+                self._built.move_to_end(key)
+                return self._built[key]
+        body = build()
+        made = (body, hashlib.sha256(body).hexdigest()[:32])
+        with self._lock:
+            self._built[key] = made
+            while len(self._built) > self.size:
+                self._built.popitem(last=False)
+        return made
+
+
+def _exports() -> ExportCache:
+    return current_app.extensions.setdefault("pbem.exports", ExportCache())
 
 
 def _text(text: str, game: LoadedGame | None = None):
@@ -35,7 +70,8 @@ def _text(text: str, game: LoadedGame | None = None):
 def export(game_id: str):
     """Exactly the bytes of ``pbem export`` (the verifier checks they are canonical)."""
     game = game_or_404(game_id)
-    return _json(None, game, f"{game.id}.json", export_bytes(service().export(game.id)))
+    body, etag = _exports().get(game, lambda: export_bytes(service().export(game.id)))
+    return _json(None, game, f"{game.id}.json", body, immutable=game.ended, etag=etag)
 
 
 @bp.get("/games/<game_id>/checkpoints.json")
@@ -43,7 +79,7 @@ def checkpoints(game_id: str):
     game = game_or_404(game_id)
     document = {"game": game.id, "origin": service().origin(game.id),
                 "checkpoints": [{"size": size, "note": note} for size, note in game.checkpoints]}
-    return _json(document, game)
+    return _json(document, game, immutable=game.ended)
 
 
 @bp.get("/games/<game_id>/checkpoint.txt")
@@ -69,7 +105,8 @@ def inclusion(game_id: str, index: int):
     size_or_404(game, size)
     if index >= size:
         abort(400, description=f"entry {index} is not among the first {size} entries")
-    return _json(service().inclusion(game.id, index, size), game)
+    fixed = game.ended or request.args.get("size") is not None  # the tree of a given size never changes
+    return _json(service().inclusion(game.id, index, size), game, immutable=fixed)
 
 
 @bp.get("/games/<game_id>/proofs/consistency/<int:old>/<int:new>.json")
@@ -83,7 +120,7 @@ def consistency(game_id: str, old: int, new: int):
     proof = service().consistency(game.id, old, new)
     proof["old_checkpoint"] = _note_at(game, old)
     proof["new_checkpoint"] = _note_at(game, new)
-    return _json(proof, game)
+    return _json(proof, game, immutable=True)  # both trees are prefixes of an append-only log
 
 
 @bp.get("/keys.txt")

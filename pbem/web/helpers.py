@@ -20,6 +20,11 @@ def service() -> Any:
     return current_app.extensions["pbem.service"]
 
 
+def summaries() -> Any:
+    """The games list's query port (``pbem.service.summaries.GameSummaryQuery``)."""
+    return current_app.extensions["pbem.summaries"]
+
+
 def game_or_404(game_id: str) -> LoadedGame:
     if not GAME_ID.match(game_id):
         abort(404)
@@ -32,11 +37,11 @@ def game_or_404(game_id: str) -> LoadedGame:
 
 
 def turn_or_404(game: LoadedGame, turn: int) -> int:
-    """Turn N is the state after entry N of the log (0 = just created); returns the log
-    version that state has (N + 1 entries)."""
-    if not 0 <= turn < game.version:
+    """Turn N is the game at version N: the state after the first N entries of its log (1 = just
+    created), the number mails and ``pbem show --at`` use too. Returns N."""
+    if not 1 <= turn <= game.version:
         abort(404)
-    return turn + 1
+    return turn
 
 
 def size_or_404(game: LoadedGame, size: int) -> int:
@@ -70,7 +75,7 @@ class Snapshot:
     """A game at one turn, as one viewer (a seat, or None for the public) may see it."""
 
     game: LoadedGame
-    version: int  # entries covered: the state after entry ``version - 1``
+    version: int  # entries covered; also the turn number the site shows
     seat: int | None
     state: Any
     view: dict[str, Any] | None
@@ -80,11 +85,11 @@ class Snapshot:
 
     @property
     def turn(self) -> int:
-        return self.version - 1
+        return self.version
 
     @property
     def last(self) -> int:
-        return self.game.version - 1
+        return self.game.version
 
     @property
     def names(self) -> list[str]:
@@ -110,6 +115,21 @@ class Snapshot:
             return None
         return min((d for d in found if d is not None), default=None)
 
+    @property
+    def my_move(self) -> bool:
+        """Whether the viewing seat is one the game waits for."""
+        return self.seat is not None and not self.over and self.seat in self.waiting
+
+    def legal_texts(self) -> list[str]:
+        """The viewing seat's legal moves now, as lines to send (empty when not its move)."""
+        if not self.my_move or self.state is None:
+            return []
+        try:
+            return self.game.spec.legal_texts(self.state, self.seat)
+        except Exception:  # a rules bug must not take the private page down
+            current_app.logger.exception("legal_texts failed for %s", self.game.id)
+            return []
+
     def svg(self) -> str | None:
         if self.view is None:
             return None
@@ -134,7 +154,7 @@ class Snapshot:
 
 
 def snapshot(game: LoadedGame, turn: int | None = None, seat: int | None = None) -> Snapshot:
-    """The game after entry ``turn`` (default: now)."""
+    """The game at turn ``turn`` (default: now)."""
     version = game.version if turn is None else turn_or_404(game, turn)
     state = service().state(game, version)
     if state is None:
@@ -155,16 +175,27 @@ def entry_time(game: LoadedGame, index: int | None = None) -> datetime | None:
         return None
 
 
-def public_cache(response: Response, game: LoadedGame | None = None) -> Response:
-    """Finished games never change: let browsers and proxies keep them. Running games may be
-    stored but are revalidated (ETag) on every use."""
-    if game is not None and game.ended:
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def public_cache(response: Response, game: LoadedGame | None = None, immutable: bool = False,
+                 fixed: bool = False) -> Response:
+    """Caching for public responses, by how long their content can stay as it is:
+
+    * ``immutable``: bytes that can never change (an export or proof of a finished game, a
+      proof between two given sizes of an append-only log): kept for a year, never revalidated;
+    * finished games and ``fixed`` content (a past turn's board picture): kept a day (the
+      site's own words may change with a release);
+    * everything else (running games): stored, but revalidated with the ETag on every use."""
+    if immutable:
+        response.headers["Cache-Control"] = IMMUTABLE
+    elif fixed or (game is not None and game.ended):
         response.headers["Cache-Control"] = f"public, max-age={current_app.config['FINISHED_MAX_AGE']}"
     else:
         response.headers["Cache-Control"] = "public, no-cache"
     if game is not None and (modified := entry_time(game)) is not None:
         response.last_modified = modified
-    response.add_etag()
+    response.add_etag()  # keeps an ETag the caller set
     return response.make_conditional(request)
 
 

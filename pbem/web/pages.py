@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, make_response, render_template, request
+from flask import Blueprint, abort, make_response, render_template, request
 
 from pbem.games import catalog
-from pbem.games.base import SECRET, GameError
 from pbem.service.game import LoadedGame
+from pbem.web.history import HistoryWindow, history_row, history_rows, history_window, page_of_entry
 from pbem.web.helpers import (
-    Snapshot, game_or_404, int_arg, public_cache, service, snapshot, turn_or_404,
+    Snapshot, game_or_404, int_arg, public_cache, service, snapshot, summaries, turn_or_404,
 )
 
 bp = Blueprint("pages", __name__)
@@ -27,6 +27,7 @@ def status_of(game: LoadedGame) -> str:
 
 @bp.get("/")
 def games():
+    """The list from the game-summary read model: no game is loaded."""
     types = catalog()
     wanted_type = request.args.get("game", "")
     wanted_status = request.args.get("status", "")
@@ -34,23 +35,13 @@ def games():
         abort(400, description=f"unknown game type {wanted_type!r}")
     if wanted_status and wanted_status not in STATUSES:
         abort(400, description="status is running or finished")
-    rows = []
-    for game_id in service().game_ids():
-        try:
-            game = service().game(game_id)
-        except GameError as error:  # e.g. a game type this server no longer offers
-            current_app.logger.warning("games list: skipping %s: %s", game_id, error)
-            continue
-        status = status_of(game)
-        if wanted_type and game.spec.name != wanted_type:
-            continue
-        if wanted_status == "finished" and status != "finished":
-            continue
-        if wanted_status == "running" and status == "finished":
-            continue
-        rows.append({"game": game, "status": status, "now": snapshot(game)})
-    rows.sort(key=lambda r: r["game"].entries[-1].get("time", ""), reverse=True)
-    body = render_template("web/games.html", rows=rows, types=types, wanted_type=wanted_type,
+    number = int_arg("page", 1)
+    if number < 1:
+        abort(404)
+    listing = summaries().list_games(wanted_type or None, wanted_status or None, number)
+    if number > listing.pages:
+        abort(404)
+    body = render_template("web/games.html", listing=listing, types=types, wanted_type=wanted_type,
                            wanted_status=wanted_status, statuses=STATUSES)
     return public_cache(make_response(body))
 
@@ -70,24 +61,45 @@ def game(game_id: str):
 @bp.get("/games/<game_id>/turn/<int:turn>")
 def turn(game_id: str, turn: int):
     loaded = game_or_404(game_id)
-    return _page("web/turn.html", loaded, snap=snapshot(loaded, turn), entry=history_row(loaded, turn, None),
-                 private=None)
+    now = snapshot(loaded, turn)
+    return _page("web/turn.html", loaded, snap=now, entry=history_row(loaded, turn - 1, None),
+                 private=None, history_page=page_of_entry(loaded.version, turn - 1))
+
+
+def window_or_404(game: LoadedGame) -> HistoryWindow:
+    """The page of the history the query asks for (``?page=``, ``?since=``)."""
+    since = int_arg("since")
+    if since is not None and since > game.version:
+        abort(404)
+    window = history_window(game.version, since, int_arg("page", 1))
+    if window is None:
+        abort(404)
+    return window
 
 
 @bp.get("/games/<game_id>/history")
 def history(game_id: str):
     loaded = game_or_404(game_id)
-    since = int_arg("since")
-    if since is not None and since >= loaded.version:
-        abort(404)
-    return _page("web/history.html", loaded, rows=history_rows(loaded, None, since), since=since, private=None)
+    window = window_or_404(loaded)
+    return _page("web/history.html", loaded, rows=history_rows(loaded, None, window.indices), window=window,
+                 since=window.since, private=None)
+
+
+@bp.get("/games/<game_id>/history/<int:turn>")
+def entry(game_id: str, turn: int):
+    """The permalink of the entry that made turn N (entry N - 1 of the log): what it says, its
+    leaf hash, the checkpoint signed after it, the links to its proof and to the state after it."""
+    loaded = game_or_404(game_id)
+    index = turn_or_404(loaded, turn) - 1
+    return _page("web/entry.html", loaded, entry=history_row(loaded, index, None), private=None,
+                 history_page=page_of_entry(loaded.version, index))
 
 
 @bp.get("/games/<game_id>/feed.atom")
 def feed(game_id: str):
     """The newest entries as an Atom feed, for players who follow a game in a reader."""
     loaded = game_or_404(game_id)
-    rows = history_rows(loaded, None)[-FEED_ENTRIES:][::-1]
+    rows = history_rows(loaded, None, list(range(loaded.version - 1, max(-1, loaded.version - 1 - FEED_ENTRIES), -1)))
     response = make_response(render_template("web/feed.xml", game=loaded, rows=rows,
                                              updated=loaded.entries[-1].get("time", "")))
     response.mimetype = "application/atom+xml"
@@ -98,7 +110,8 @@ def feed(game_id: str):
 @bp.get("/games/<game_id>/turn/<int:turn>/board.svg")
 def board(game_id: str, turn: int | None = None):
     loaded = game_or_404(game_id)
-    return public_cache(svg_response(snapshot(loaded, turn)), loaded)
+    past = turn is not None and turn < loaded.version  # a past turn's picture stays as it is
+    return public_cache(svg_response(snapshot(loaded, turn)), loaded, fixed=past)
 
 
 def svg_response(snap: Snapshot):
@@ -123,38 +136,3 @@ def keys():
     revoked = {str(r.key): r.since for r in service().keys.revocations()}
     return public_cache(make_response(render_template("web/keys.html", keys=verifiers, current=current,
                                                       revoked=revoked)))
-
-
-# -- history rows, shared with the private pages ------------------------------------------------
-def history_row(game: LoadedGame, index: int, seat: int | None) -> dict[str, Any]:
-    return _rows(game, seat, index, index + 1)[0]
-
-
-def history_rows(game: LoadedGame, seat: int | None, since: int | None = None) -> list[dict[str, Any]]:
-    """Every entry, or those after entry ``since`` ("what happened since turn N")."""
-    return _rows(game, seat, 0 if since is None else since + 1, game.version)
-
-
-def _rows(game: LoadedGame, seat: int | None, start: int, stop: int) -> list[dict[str, Any]]:
-    email = game.emails[seat] if seat is not None else None
-    rows = service().history(game.id, email)[start:stop]
-    names = game.names
-    result = []
-    for row in rows:
-        entry = row["entry"]
-        mine = []
-        if seat is not None and not game.ended:
-            for fact in entry.get("facts") or []:
-                part = fact.get(SECRET)
-                if part and "data" in part and seat in part["to"]:
-                    mine.append({"line": game.spec.describe_fact(fact, names), "data": part["data"]})
-        result.append({
-            "index": row["index"], "turn": row["index"], "kind": entry["kind"], "time": entry.get("time", ""),
-            "who": names[entry["seat"]] if isinstance(entry.get("seat"), int) else "",
-            "command": entry.get("command", ""), "source": entry.get("source", ""),
-            "lines": row["lines"], "mine": mine, "leaf_hash": row["leaf_hash"], "checkpoint": row["checkpoint"],
-            "hidden": sum(1 for f in entry.get("facts") or [] if SECRET in f and "data" not in f[SECRET]),
-            "seed": entry.get("seed") if entry["kind"] == "ended" else None,
-            "nonce": entry.get("nonce") if entry["kind"] == "joined" else None,
-        })
-    return result

@@ -3,10 +3,11 @@ and secrets, its history with its own secrets opened, and its replay. Never cach
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, make_response, render_template
+from flask import Blueprint, make_response, render_template
 
-from pbem.web.helpers import game_or_404, int_arg, private_cache, seat_or_404, snapshot
-from pbem.web.pages import history_row, history_rows, status_of, svg_response
+from pbem.web.helpers import game_or_404, private_cache, seat_or_404, snapshot, turn_or_404
+from pbem.web.history import history_row, history_rows, page_of_entry, secrets_of
+from pbem.web.pages import status_of, svg_response, window_or_404
 
 bp = Blueprint("private", __name__, url_prefix="/games/<game_id>/seat/<token>")
 
@@ -15,7 +16,7 @@ def _last_move(game, seat: int) -> int | None:
     """The seat's last own move (where "what happened since" starts)."""
     for entry in reversed(game.entries):
         if entry["kind"] == "moved" and entry.get("seat") == seat and entry.get("source") != "robot":
-            return entry["index"]
+            return entry["index"] + 1  # the turn it made
     return None
 
 
@@ -23,8 +24,7 @@ def _last_move(game, seat: int) -> int | None:
 def seat(game_id: str, token: str):
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
-    rows = history_rows(game, seat)
-    secrets = [item | {"turn": row["turn"]} for row in reversed(rows) for item in row["mine"]]  # newest first
+    secrets = secrets_of(game, seat)
     body = render_template("web/game.html", game=game, snap=snapshot(game, None, seat), status=status_of(game),
                            checkpoint=game.checkpoint_at(), private={"token": token, "seat": seat},
                            secrets=secrets, since=_last_move(game, seat))
@@ -35,11 +35,19 @@ def seat(game_id: str, token: str):
 def history(game_id: str, token: str):
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
-    since = int_arg("since")
-    if since is not None and since >= game.version:
-        abort(404)
-    body = render_template("web/history.html", game=game, rows=history_rows(game, seat, since), since=since,
-                           private={"token": token, "seat": seat})
+    window = window_or_404(game)
+    body = render_template("web/history.html", game=game, rows=history_rows(game, seat, window.indices),
+                           window=window, since=window.since, private={"token": token, "seat": seat})
+    return private_cache(make_response(body))
+
+
+@bp.get("/history/<int:turn>")
+def entry(game_id: str, token: str, turn: int):
+    game = game_or_404(game_id)
+    seat = seat_or_404(game, token)
+    index = turn_or_404(game, turn) - 1
+    body = render_template("web/entry.html", game=game, entry=history_row(game, index, seat),
+                           private={"token": token, "seat": seat}, history_page=page_of_entry(game.version, index))
     return private_cache(make_response(body))
 
 
@@ -48,8 +56,8 @@ def turn(game_id: str, token: str, turn: int):
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     snap = snapshot(game, turn, seat)
-    body = render_template("web/turn.html", game=game, snap=snap, entry=history_row(game, turn, seat),
-                           private={"token": token, "seat": seat})
+    body = render_template("web/turn.html", game=game, snap=snap, entry=history_row(game, turn - 1, seat),
+                           private={"token": token, "seat": seat}, history_page=page_of_entry(game.version, turn - 1))
     return private_cache(make_response(body))
 
 

@@ -1,7 +1,8 @@
 """A real browser (Debian's headless Chromium, driven by Selenium through the system
 chromedriver) opens every page type of every game type on a live local server: no console
-errors (a blocked style or a broken picture is one), every image drawn, and a screenshot
-of each page under test-artifacts/web/.
+errors (a blocked style or a broken picture is one), every image drawn, at a phone's 390x844
+and a laptop's 1280x800: no sideways scrolling, the board across the phone's screen, no text
+under 12 px; a screenshot of each page at each size under test-artifacts/web/ (CI keeps it).
 
 Skips with the reason when Chromium, chromedriver or Selenium is missing, unless
 PBEM_REQUIRE_BROWSER=1 (CI), where a missing browser fails.
@@ -76,6 +77,16 @@ def live(app):
     server.server_close()
 
 
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+
+
+def set_size(driver, size: str) -> None:
+    """The viewport of a phone (mobile: the page's viewport meta tag counts) or a laptop."""
+    width, height = SIZES[size]
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
+
+
 def visit(driver, url: str, shot: str) -> None:
     driver.get_log("browser")  # forget what earlier pages said
     driver.get(url)
@@ -90,8 +101,30 @@ def visit(driver, url: str, shot: str) -> None:
     driver.save_screenshot(str(ARTIFACTS / f"{shot}.png"))
 
 
+LAYOUT = """
+const px = el => el ? parseFloat(getComputedStyle(el).fontSize) : null;
+const board = document.querySelector('.board img');
+return {overflow: document.documentElement.scrollWidth - window.innerWidth, viewport: window.innerWidth,
+        board: board ? board.getBoundingClientRect().width : null,
+        title: px(document.querySelector('.board-title')), h1: px(document.querySelector('h1')),
+        smallest: Math.min(...Array.from(document.querySelectorAll('main p, main li, main td, main dd, main a'))
+                           .filter(e => e.offsetParent !== null).map(px))};
+"""
+
+
+def check_layout(driver, url: str, size: str) -> None:
+    """No sideways scrolling; on a phone the board spans the screen; titles and text readable."""
+    found = driver.execute_script(LAYOUT)
+    assert found["overflow"] <= 0, f"{url} at {size}: {found['overflow']} px wider than the screen"
+    if found["board"] is not None and size == "phone":
+        assert found["board"] >= 0.9 * found["viewport"], f"{url}: board {found['board']} px of {found['viewport']}"
+    for what in ("title", "h1", "smallest"):
+        assert found[what] is None or found[what] >= 12, f"{url} at {size}: {what} text {found[what]} px"
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize("name", sorted(catalog()))
-def test_every_page_type_in_a_browser(browser, live, games, name):
+def test_every_page_type_in_a_browser(browser, live, games, name, size):
     running = games.running[name]
     finished = games.finished[name]
     service = games.service
@@ -100,20 +133,47 @@ def test_every_page_type_in_a_browser(browser, live, games, name):
     pages = {
         "game-running": f"/games/{running}",
         "game-finished": f"/games/{finished}",
-        "history": f"/games/{running}/history?since={max(0, middle - 4)}",
+        "history": f"/games/{running}/history",
+        "history-since": f"/games/{running}/history?since={max(0, middle - 4)}",
+        "entry": f"/games/{finished}/history/{max(1, service.game(finished).version // 2)}",
         "turn": f"/games/{finished}/turn/{max(1, service.game(finished).version // 2)}",
         "private": f"/games/{running}/seat/{token}",
+        "private-history": f"/games/{running}/seat/{token}/history",
         "private-turn": f"/games/{running}/seat/{token}/turn/{middle - 1}",
         "waiting": f"/games/{games.waiting[name]}?lang=cs",
     }
-    for shot, path in pages.items():
-        visit(browser, live + path, f"{name}-{shot}")
+    set_size(browser, size)
+    try:
+        for shot, path in pages.items():
+            visit(browser, live + path, f"{name}-{shot}-{size}")
+            check_layout(browser, path, size)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def test_site_pages_in_a_browser(browser, live):
-    for shot, path in {"games": "/", "games-filtered": "/?status=finished&lang=cs", "verify": "/verify",
-                       "keys": "/keys"}.items():
-        visit(browser, live + path, shot)
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_site_pages_in_a_browser(browser, live, size):
+    set_size(browser, size)
+    try:
+        for shot, path in {"games": "/", "games-filtered": "/?status=finished&lang=cs", "verify": "/verify",
+                           "keys": "/keys"}.items():
+            visit(browser, live + path, f"{shot}-{size}")
+            check_layout(browser, path, size)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_games_list_is_cards_on_a_phone(browser, live):
+    set_size(browser, "phone")
+    try:
+        browser.get(live + "/")
+        rows = browser.find_elements("css selector", "table.games tbody tr")
+        assert rows and all(row.value_of_css_property("display") == "block" for row in rows)
+        assert browser.find_element("css selector", "table.games thead").location["x"] < 0  # headers hidden
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.get(live + "/")
+    assert browser.find_element("css selector", "table.games tbody tr").value_of_css_property("display") == "table-row"
 
 
 def test_replay_links_and_filters_work_without_javascript(browser, live, games):
@@ -126,7 +186,7 @@ def test_replay_links_and_filters_work_without_javascript(browser, live, games):
     browser.find_element("css selector", 'a[rel="next"]').click()
     wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/2"))
     browser.find_element("css selector", 'a[rel="last"]').click()
-    wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/{games.service.game(game_id).version - 1}"))
+    wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/{games.service.game(game_id).version}"))
     browser.get(f"{live}/")
     browser.find_element("css selector", '#f-status option[value="finished"]').click()
     browser.find_element("css selector", "form.filters button").click()
@@ -134,14 +194,19 @@ def test_replay_links_and_filters_work_without_javascript(browser, live, games):
     assert game_id in browser.page_source and games.running["ruse-and-bruise"] not in browser.page_source
 
 
-def test_phone_width(browser, live, games):
-    browser.set_window_size(390, 844)
-    try:
-        for shot, path in {"phone-game": f"/games/{games.running['kingdom-builder']}",
-                           "phone-history": f"/games/{games.running['ruse-and-bruise']}/history"}.items():
-            visit(browser, live + path, shot)
-            overflow = browser.execute_script(
-                "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
-            assert overflow <= 1, f"{path} is wider than a phone screen by {overflow}px"
-    finally:
-        browser.set_window_size(1100, 1400)
+def test_arrow_keys_step_through_the_replay(browser, live, games):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as arrived
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    game_id = games.finished["kingsburg"]
+    wait = WebDriverWait(browser, 10)
+    browser.get(f"{live}/games/{game_id}/turn/5")
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/6"))
+    ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
+    wait.until(arrived.url_to_be(f"{live}/games/{game_id}/turn/5"))
+    browser.get(f"{live}/games/{game_id}/turn/1")  # no previous turn: the key does nothing
+    ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
+    assert browser.current_url == f"{live}/games/{game_id}/turn/1"

@@ -45,7 +45,9 @@ def test_serve_web_serves_a_fresh_installation(tmp_path):
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as response:
                     health = json.loads(response.read())
-                break
+                if health["games"] == 1:  # the games list's follower has caught up
+                    break
+                time.sleep(0.2)
             except OSError:
                 if server.poll() is not None:
                     break

@@ -175,13 +175,14 @@ def public_urls(service: GameService, game_id: str) -> list[tuple[str, int]]:
     base = f"/games/{game_id}"
     urls = [("/", now), (f"/?game={game.spec.name}", now), ("/?status=running", now), (base, now),
             (f"{base}/board.svg", now), (f"{base}/history", now), (f"{base}/feed.atom", now), (f"{base}/history?since={now // 2}", now),
+            (f"{base}/history?page=2", now), (f"{base}/history/{now}", now), (f"{base}/history/{now // 2 + 1}", now),
             (f"{base}/export.json", now), (f"{base}/checkpoints.json", now), (f"{base}/checkpoint.txt", now),
             (f"{base}/proofs/inclusion/{now - 1}.json", now), (f"{base}/proofs/consistency/1/{now}.json", now),
             ("/keys.txt", now), ("/keys.json", now), ("/keys", now), ("/health", now), ("/verify", now)]
     step = max(1, now // MAX_TURN_PAGES)
-    for version in sorted(set(range(1, now + 1, step)) | {now}):  # turn N shows the first N + 1 entries
-        urls += [(f"{base}/turn/{version - 1}", version), (f"{base}/turn/{version - 1}/board.svg", version)]
-    urls.append((f"{base}/turn/{now - 1}?lang=cs", now))
+    for version in sorted(set(range(1, now + 1, step)) | {now}):  # turn N shows the first N entries
+        urls += [(f"{base}/turn/{version}", version), (f"{base}/turn/{version}/board.svg", version)]
+    urls.append((f"{base}/turn/{now}?lang=cs", now))
     return urls
 
 
@@ -199,10 +200,16 @@ def check_running_game(service: GameService, client, game_id: str) -> int:
         problems += [f"{url}: {leak}" for leak in leaks(fetch(client, url), searched, revealed, None)]
     revealed = public_log(service, game_id, game.version)
     searched = secrets + view_secrets(service, game_id, game.version)
+    state = service.state(game)
     for seat in range(len(game.names)):
         base = f"/games/{game_id}/seat/{service.seat_token(game_id, seat)}"
-        for url in (base, f"{base}/history", f"{base}/board.svg", f"{base}/turn/{game.version - 1}"):
-            problems += [f"{url} (seat {seat}): {leak}" for leak in leaks(fetch(client, url), searched, revealed, seat)]
+        # the seat's own legal moves are its to see (made from its own hand; with two decks
+        # alike they can read like another seat's secret command)
+        moves = game.spec.legal_texts(state, seat) if seat in game.spec.to_move(state) else []
+        mine = revealed + "\n" + "\n".join(moves)
+        for url in (base, f"{base}/history", f"{base}/board.svg", f"{base}/turn/{game.version}",
+                    f"{base}/history/{game.version}", f"{base}/history?since=0"):
+            problems += [f"{url} (seat {seat}): {leak}" for leak in leaks(fetch(client, url), searched, mine, seat)]
     assert not problems, "hidden data shown:\n" + "\n".join(problems[:20])
     return sum(len(h.needles) for h in searched)
 

@@ -27,7 +27,9 @@ def page(client, url, status=200, **kwargs):
     if response.mimetype == "text/html":
         errors = html_errors(response.get_data(as_text=True))
         assert not errors, (url, errors)
-        assert "<script" not in response.get_data(as_text=True)  # every page works without JavaScript
+        scripts = re.findall(r"<script[^>]*>", response.get_data(as_text=True))
+        # every page works without JavaScript: the only script is the replay's keys, from a file
+        assert set(scripts) <= {'<script src="/static/replay.js" defer>'}, scripts
     return response
 
 
@@ -42,8 +44,9 @@ def test_every_page_of_every_game(client, games, kind, name):
     game = games.service.game(game_id)
     token = games.service.seat_token(game_id, 0)
     base = f"/games/{game_id}"
-    last = game.version - 1
-    html = [base, f"{base}/history", f"{base}/history?since={last}", f"{base}/history?since=0", f"{base}/turn/0",
+    last = game.version
+    html = [base, f"{base}/history", f"{base}/history?since={last}", f"{base}/history?since=0", f"{base}/turn/1",
+            f"{base}/history/{last}", f"{base}/seat/{token}/history/{last}",
             f"{base}/turn/{last}", f"{base}/seat/{token}", f"{base}/seat/{token}/history",
             f"{base}/seat/{token}/history?since=0", f"{base}/seat/{token}/turn/{last}"]
     for url in html:
@@ -117,7 +120,9 @@ def test_deadline_comes_from_the_applications_clock(games):
     body = page(client, f"/games/{game_id}").get_data(as_text=True)
     assert '<time datetime="2031-05-06T07:08:00+00:00">2031-05-06 07:08 UTC</time>' in body
     assert asked and all(a[0] == game_id and a[1] == games.service.game(game_id).version for a in asked)
-    assert "2031-05-06 07:08 UTC" in page(client, "/?status=running").get_data(as_text=True)
+    asked.clear()
+    page(client, "/?status=running")  # the list reads the summary view: no game, no clock
+    assert asked == []
     assert "2031-05-06" not in page(client, f"/games/{games.finished['kingsburg']}").get_data(as_text=True)
 
 
@@ -130,16 +135,41 @@ def test_finished_game_shows_standings(client, games):
         assert f"<th scope=\"row\">{game.names[standing.seat]}</th><td>{standing.score}</td>" in body
 
 
-def test_history_lists_every_entry_with_hash_and_checkpoint(client, games):
+def test_history_pages_hold_fifty_entries_newest_first_each_with_one_details_link(client, games):
+    game_id = games.finished["kingsburg"]
+    version = games.service.game(game_id).version
+    assert version > 50
+    seen = []
+    pages = -(-version // 50)
+    for number in range(1, pages + 1):
+        body = page(client, f"/games/{game_id}/history?page={number}").get_data(as_text=True)
+        shown = [int(i) for i in re.findall(r'<li id="turn-(\d+)">', body)]
+        assert shown == sorted(shown, reverse=True) and len(shown) == min(50, version - len(seen))
+        for index in shown:
+            assert body.count(f'href="/games/{game_id}/history/{index}"') == 1
+        assert ("rel=\"next\"" in body) == (number < pages)
+        seen += shown
+    assert seen == list(range(version, 0, -1))
+    page(client, f"/games/{game_id}/history?page={pages + 1}", 404)
+    page(client, f"/games/{game_id}/history?page=0", 404)
+    forward = page(client, f"/games/{game_id}/history?since=0&page=2").get_data(as_text=True)
+    assert [int(i) for i in re.findall(r'<li id="turn-(\d+)">', forward)] == list(range(51, min(101, version + 1)))
+
+
+def test_an_entrys_permalink_has_its_hash_checkpoint_proof_and_state(client, games):
     game_id = games.finished["ruse-and-bruise"]
     rows = games.service.history(game_id)
-    body = page(client, f"/games/{game_id}/history").get_data(as_text=True)
+    listed = page(client, f"/games/{game_id}/history").get_data(as_text=True)
     for row in rows:
-        assert f'id="entry-{row["index"]}"' in body
+        body = page(client, f"/games/{game_id}/history/{row['index'] + 1}").get_data(as_text=True)
         assert row["leaf_hash"] in body
-        assert f'href="/games/{game_id}/turn/{row["index"]}"' in body
-    signed = [row["checkpoint"] for row in rows if row["checkpoint"]]
-    assert signed and all(note.split("\n\n")[1].split(" ")[-1].strip() in body for note in signed)
+        assert f'href="/games/{game_id}/turn/{row["index"] + 1}"' in body
+        assert f'href="/games/{game_id}/proofs/inclusion/{row["index"]}.json"' in body
+        if row["checkpoint"]:
+            assert row["checkpoint"].split("\n\n")[1].split(" ")[-1].strip() in body
+        assert row["leaf_hash"] not in listed  # the list stays compact
+    page(client, f"/games/{game_id}/history/{len(rows) + 1}", 404)
+    page(client, f"/games/{game_id}/history/0", 404)
 
 
 def test_history_since_shows_only_later_entries(client, games):
@@ -147,34 +177,35 @@ def test_history_since_shows_only_later_entries(client, games):
     version = games.service.game(game_id).version
     since = version - 4
     body = page(client, f"/games/{game_id}/history?since={since}").get_data(as_text=True)
-    assert f'id="entry-{since + 1}"' in body and f'id="entry-{version - 1}"' in body
-    assert f'id="entry-{since}"' not in body
-    assert f"/proofs/consistency/{since + 1}/{version}.json" in body  # from the tree the player saw
-    nothing = page(client, f"/games/{game_id}/history?since={version - 1}").get_data(as_text=True)
+    assert f'id="turn-{since + 1}"' in body and f'id="turn-{version}"' in body
+    assert f'id="turn-{since}"' not in body
+    assert f"/proofs/consistency/{since}/{version}.json" in body  # from the tree the player saw at turn N
+    nothing = page(client, f"/games/{game_id}/history?since={version}").get_data(as_text=True)
     assert "Nothing has happened since then." in nothing
 
 
 def test_replay_navigation(client, games):
     game_id = games.finished["hidden-pig"]
-    last = games.service.game(game_id).version - 1
-    first = page(client, f"/games/{game_id}/turn/0").get_data(as_text=True)
+    last = games.service.game(game_id).version
+    first = page(client, f"/games/{game_id}/turn/1").get_data(as_text=True)
     assert 'rel="prev"' not in first and 'rel="first"' not in first
-    assert f'href="/games/{game_id}/turn/1" rel="next"' in first
+    assert f'href="/games/{game_id}/turn/2" rel="next"' in first
     assert f'href="/games/{game_id}/turn/{last}" rel="last"' in first
     middle = page(client, f"/games/{game_id}/turn/5").get_data(as_text=True)
-    for target, rel in ((0, "first"), (4, "prev"), (6, "next"), (last, "last")):
+    for target, rel in ((1, "first"), (4, "prev"), (6, "next"), (last, "last")):
         assert f'href="/games/{game_id}/turn/{target}" rel="{rel}"' in middle
     end = page(client, f"/games/{game_id}/turn/{last}").get_data(as_text=True)
     assert 'rel="next"' not in end and "Final standings" in end
 
 
-def test_state_at_a_turn_is_the_state_after_that_many_entries(client, games):
+def test_turn_n_is_the_game_at_version_n_as_mails_number_it(client, games):
     game_id = games.finished["hidden-pig"]
     spec = games.service.game(game_id).spec
     game = games.service.game(game_id)
-    for turn in range(game.version):
+    for turn in range(1, game.version + 1):
         body = page(client, f"/games/{game_id}/turn/{turn}").get_data(as_text=True)
-        summary = games.service.summary(game_id, turn + 1)  # after entry N: N + 1 entries
+        assert f"<title>State after turn {turn} ·" in body
+        summary = games.service.summary(game_id, turn)  # the version a mail names
         if summary["view"] is not None:
             text = spec.render_text(summary["view"], game.names)
             assert text.replace("&", "&amp;").replace('"', "&#34;") in body
@@ -205,7 +236,7 @@ def test_private_page_links_to_what_happened_since_the_seats_last_move(client, g
     seat = moved[-1]["seat"]
     token = games.service.seat_token(game_id, seat)
     body = page(client, f"/games/{game_id}/seat/{token}").get_data(as_text=True)
-    assert f'/seat/{token}/history?since={moved[-1]["index"]}"' in body
+    assert f'/seat/{token}/history?since={moved[-1]["index"] + 1}"' in body
 
 
 def test_export_is_the_cli_export_and_verifies_with_the_published_key(client, games):
@@ -252,7 +283,7 @@ def test_feed_is_atom_with_the_newest_entries(client, games):
     entries = root.findall(f"{atom}entry")
     assert 0 < len(entries) <= 50
     newest = entries[0]
-    assert newest.find(f"{atom}id").text == f"http://localhost/games/{game_id}/turn/{game.version - 1}"
+    assert newest.find(f"{atom}id").text == f"http://localhost/games/{game_id}/turn/{game.version}"
     assert "game ended" in newest.find(f"{atom}title").text
     assert root.find(f"{atom}updated").text == game.entries[-1]["time"]
     assert "feed.atom" in page(client, f"/games/{game_id}").get_data(as_text=True)
@@ -268,7 +299,8 @@ def test_keys_page_lists_every_key(client, games):
     assert base64.b64decode(keys[0].split("+", 2)[2])[:1] == b"\x01"  # Ed25519
 
 
-def test_health(client):
+def test_health(client, app):
+    app.extensions["pbem.summaries"].catch_up_all()  # what the serve commands' follower thread does
     response = page(client, "/health")
     assert response.json["status"] == "ok" and response.json["games"] >= 3 * len(GAME_TYPES)
     assert response.headers["Cache-Control"] == "no-store"
@@ -296,16 +328,16 @@ def test_unknown_turns_tokens_and_proofs_are_404(client, games):
     game = games.service.game(game_id)
     other = games.finished["ruse-and-bruise"]
     token = games.service.seat_token(game_id, 0)
-    for url in (f"/games/{game_id}/turn/{game.version}", f"/games/{game_id}/turn/{game.version + 1}",
-                f"/games/{game_id}/turn/{game.version}/board.svg",
+    for url in (f"/games/{game_id}/turn/0", f"/games/{game_id}/turn/{game.version + 1}",
+                f"/games/{game_id}/turn/{game.version + 1}/board.svg", f"/games/{game_id}/history/{game.version + 1}",
                 f"/games/{game_id}/seat/{token[:-1]}", f"/games/{game_id}/seat/{token}x",
                 f"/games/{game_id}/seat/NOT-A-TOKEN", f"/games/{other}/seat/{token}",
-                f"/games/{game_id}/seat/{token}/turn/{game.version}", f"/games/{game_id}/seat/wrongtoken/history",
+                f"/games/{game_id}/seat/{token}/turn/{game.version + 1}", f"/games/{game_id}/seat/wrongtoken/history",
                 f"/games/{game_id}/proofs/inclusion/{game.version}.json",
                 f"/games/{game_id}/proofs/inclusion/0.json?size={game.version + 1}",
                 f"/games/{game_id}/proofs/consistency/0/{game.version}.json",
                 f"/games/{game_id}/proofs/consistency/1/{game.version + 1}.json",
-                f"/games/{game_id}/history?since={game.version}",
+                f"/games/{game_id}/history?since={game.version + 1}",
                 f"/games/{game_id}/board.svg"):  # Hidden Pig has no picture
         page(client, url, 404)
 
@@ -373,6 +405,31 @@ def test_finished_games_are_cacheable_and_running_ones_revalidated(client, games
     assert again.status_code == 304 and again.data == b""
 
 
+def test_content_that_can_never_change_is_immutable(client, games):
+    done, running = games.finished["hidden-pig"], games.running["hidden-pig"]
+    version = games.service.game(running).version
+    for url in (f"/games/{done}/export.json", f"/games/{done}/checkpoints.json", f"/games/{done}/proofs/inclusion/0.json",
+                f"/games/{running}/proofs/consistency/1/{version}.json", f"/games/{running}/proofs/inclusion/0.json?size=2"):
+        assert "immutable" in page(client, url).headers["Cache-Control"], url
+    for url in (f"/games/{running}/export.json", f"/games/{running}/proofs/inclusion/0.json", f"/games/{running}",
+                f"/games/{running}/turn/1", f"/games/{done}"):
+        assert "immutable" not in page(client, url).headers["Cache-Control"], url
+    drawn = games.running["kingsburg"]
+    past_board = page(client, f"/games/{drawn}/turn/{games.service.game(drawn).version - 3}/board.svg")
+    assert past_board.headers["Cache-Control"].startswith("public, max-age=")
+
+
+def test_export_is_built_once_per_version_and_revalidated_by_etag(client, games, monkeypatch):
+    running = games.running["kingsburg"]
+    first = page(client, f"/games/{running}/export.json")
+    calls = []
+    monkeypatch.setattr(games.service, "export", lambda game_id: calls.append(game_id))
+    second = page(client, f"/games/{running}/export.json")  # from the built bytes: export is not called
+    assert calls == [] and second.data == first.data and second.headers["ETag"] == first.headers["ETag"]
+    again = client.get(f"/games/{running}/export.json", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+
+
 def test_security_headers(client, games):
     response = page(client, f"/games/{games.running['kingsburg']}")
     assert "default-src 'none'" in response.headers["Content-Security-Policy"]
@@ -427,3 +484,65 @@ def test_a_game_of_a_type_no_longer_offered_does_not_break_the_list(tmp_path):
         page(client, f"/games/{gone}", 404)
     finally:
         service.close()
+
+
+def test_the_games_list_and_health_never_load_a_game(games):
+    from pbem.web import create_app
+
+    class NoLoading:
+        """The service, except that loading a game fails the test."""
+
+        def __getattr__(self, name):
+            if name in ("game", "state", "game_ids", "history"):
+                raise AssertionError(f"the page called service.{name}")
+            return getattr(games.service, name)
+
+    summaries = create_app(games.service).extensions["pbem.summaries"]
+    summaries.catch_up_all()
+    client = create_app(NoLoading(), {"PBEM_SUMMARIES": summaries}).test_client()
+    for url in ("/", "/?status=finished", "/?game=kingsburg", "/?status=running&game=ruse-and-bruise"):
+        page(client, url)
+    assert page(client, "/health").json["games"] == 3 * len(GAME_TYPES)
+
+
+def test_the_games_list_has_pages_newest_activity_first(client, games):
+    body = page(client, "/").get_data(as_text=True)
+    assert 'rel="next"' not in body  # fewer than 50 games: one page
+    page(client, "/?page=1")
+    page(client, "/?page=2", status=404)
+    page(client, "/?page=0", status=404)
+    page(client, "/?page=x", status=400)
+    times = re.findall(r'<time datetime="([^"]+)">', body)
+    assert times == sorted(times, reverse=True) and len(times) == 3 * len(GAME_TYPES)
+
+
+def test_the_version_a_mail_names_is_the_turn_the_site_shows(client, games):
+    """Mails (mailgateway's game block) name ``summary()["version"]``; the site's turn N is that
+    same state, at /games/<id>/turn/N, and its titles use the same number."""
+    game_id = games.running["kingsburg"]
+    version = games.service.summary(game_id)["version"]
+    game = page(client, f"/games/{game_id}").get_data(as_text=True)
+    assert f"<dt>Turn</dt><dd>{version}</dd>" in game
+    latest = page(client, f"/games/{game_id}/turn/{version}").get_data(as_text=True)
+    assert f"<h1>State after turn {version}:" in latest and 'rel="next"' not in latest
+    listed = page(client, "/?game=kingsburg").get_data(as_text=True)
+    assert f'<td data-label="Turn">{version}</td>' in listed
+
+
+@pytest.mark.parametrize("name", GAME_TYPES)
+def test_the_private_page_says_it_is_your_move_with_the_legal_moves_to_copy(client, games, name):
+    import html
+
+    game_id = games.running[name]
+    game = games.service.game(game_id)
+    state = games.service.state(game)
+    waiting = list(game.spec.to_move(state))
+    for seat in range(len(game.names)):
+        body = page(client, f"/games/{game_id}/seat/{games.service.seat_token(game_id, seat)}").get_data(as_text=True)
+        if seat in waiting:
+            assert f"It is your move: {html.escape(game.spec.phase_label(state), quote=True)}" in body
+            moves = re.search(r'<pre class="moves">(.*?)</pre>', body, re.S).group(1)
+            assert html.unescape(moves).split("\n") == game.spec.legal_texts(state, seat)
+        else:
+            assert "It is your move" not in body and 'class="moves"' not in body
+    assert "It is your move" not in page(client, f"/games/{game_id}").get_data(as_text=True)

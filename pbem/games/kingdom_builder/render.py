@@ -6,6 +6,7 @@ Coordinates are printed on every picture: column letters A-T across the top, row
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
@@ -104,7 +105,7 @@ def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
 # -- SVG -------------------------------------------------------------------------------------
 R = 18  # hex radius
 W = R * 1.7320508  # hex width
-TOP, LEFT = 34, 30
+TOP, LEFT = 66, 30  # room above the map for the title line
 
 
 def _centre(r: int, c: int) -> tuple[float, float]:
@@ -117,14 +118,50 @@ def _hexagon(x: float, y: float, fill: str) -> str:
     return f'<polygon points="{points}" fill="{fill}" stroke="#555" stroke-width="0.8"/>'
 
 
+TERRAIN_LEGEND = (("G", "g grass"), ("C", "c canyon"), ("D", "d desert"), ("F", "f flower field"),
+                  ("T", "t forest"), ("W", "w water"), ("M", "m mountain"), ("K", "KK castle"))
+
+
+def _wrapped(items: Sequence[str], head: str, width: int = 95) -> list[str]:
+    """``head`` and the items, comma-separated, in lines of at most about ``width`` characters."""
+    lines, line = [], head
+    for number, item in enumerate(items):
+        piece = item + ("," if number < len(items) - 1 else "")
+        if len(line) + len(piece) + 1 > width and line.strip():
+            lines.append(line)
+            line = "  "
+        line += (" " if line.strip() else "") + piece
+    return lines + [line]
+
+
+def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """The text under the map: the locations with their tiles, the kingdom cards, and each
+    player's settlements left and location tiles (as the text picture says them)."""
+    lines = _wrapped([f"{ABBREV[loc['type']]} {location_name(loc['type'])} {loc['hex']} ({loc['tiles']})"
+                      for loc in view["locations"]], "Locations (tiles left):")
+    lines.append("Kingdom cards: " + ", ".join(card_name(c) for c in view["cards"]))
+    for seat in range(view["players"]):
+        tiles = ", ".join(f"{location_name(t['type'])} {t['hex']}" + ("" if t["state"] == "ready" else f" ({t['state']})")
+                          for t in view["tiles"][seat]) or "no tiles"
+        lines.append(f"{seat + 1} {_who(names, seat)}: {view['supply'][seat]} settlements left; {tiles}")
+    return lines
+
+
 def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     occupants = _occupants(view)
     locs = {parse_hex(loc["hex"]): loc for loc in view["locations"]}
     width = LEFT + W * (SIZE + 0.5) + 10
-    height = TOP + 1.5 * R * SIZE + R + 30 + 16 * view["players"]
+    lines = _svg_lines(view, names)
+    status = textwrap.wrap(_status(view, names), 85)
+    if view["over"]:  # the title says so; each player's gold gets a line of its own below
+        lines += [part.strip() for part in _status(view, names).split(";")]
+        status = ["Game over."]
+    height = TOP + 1.5 * R * SIZE + R + 44 + 16 * (len(lines) + view["players"])
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
              f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
              f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fafafa"/>']
+    for number, line in enumerate(status[:3]):  # the title line: whose turn and what they play
+        parts.append(f'<text x="8" y="{14 + 14 * number}" font-size="12.5" font-weight="bold">{escape(line)}</text>')
     for c in range(SIZE):
         parts.append(f'<text x="{LEFT + W * (c + 0.5):.1f}" y="{TOP - 8}" font-size="11" text-anchor="middle">{COLUMNS[c]}</text>')
     for r, row in enumerate(view["terrain"]):
@@ -132,10 +169,14 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
         parts.append(f'<text x="4" y="{y + 4:.1f}" font-size="11">{r + 1}</text>')
         for c, code in enumerate(row):
             parts += _hex_parts(r, c, code, occupants.get(r * SIZE + c), locs.get(r * SIZE + c))
-    y = TOP + 1.5 * R * SIZE + R + 16
-    cards = ", ".join(card_name(c) for c in view["cards"])
-    parts.append(f'<text x="{LEFT}" y="{y:.0f}" font-size="12">Kingdom cards: {escape(cards)}</text>')
-    for seat in range(view["players"]):
+    y = TOP + 1.5 * R * SIZE + R + 12
+    x = 8
+    for code, label in TERRAIN_LEGEND:  # "Hexes:" of the text picture, as colours
+        parts.append(f'<rect x="{x}" y="{y - 9:.0f}" width="10" height="10" fill="{FILL[code]}" stroke="#555"/>'
+                     f'<text x="{x + 13}" y="{y:.0f}" font-size="11">{escape(label)}</text>')
+        x += 22 + 6 * len(label)
+    parts.append('<title>Hexes: a digit is the seat whose settlement stands there.</title>')
+    for seat in range(view["players"]):  # the colours' legend
         y += 16
         label = f"{_who(names, seat)} ({SEAT_COLOUR_NAMES[seat]}): {view['supply'][seat]} left"
         if view["over"]:
@@ -144,6 +185,9 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
             label += f", to move ({terrain_name(view['played'])})"
         parts.append(f'<circle cx="{LEFT + 6}" cy="{y - 4:.0f}" r="5" fill="{SEAT_COLOURS[seat]}" stroke="#000"/>')
         parts.append(f'<text x="{LEFT + 16}" y="{y:.0f}" font-size="12">{escape(label)}</text>')
+    for line in lines:
+        y += 16
+        parts.append(f'<text x="8" y="{y:.0f}" font-size="12">{escape(line)}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -152,6 +196,8 @@ def _hex_parts(r: int, c: int, code: str, occupant: int | None, loc: Mapping[str
     x, y = _centre(r, c)
     parts = [_hexagon(x, y, FILL.get(code, "#fff"))]
     label = f"{COLUMNS[c]}{r + 1}"
+    if occupant is not None:
+        parts.append(f"<title>{label}: settlement of seat {occupant + 1}</title>")
     if loc is not None:
         parts.append(f'<text x="{x:.1f}" y="{y + 1:.1f}" font-size="8" text-anchor="middle" '
                      f'font-weight="bold">{ABBREV[loc["type"]]} {loc["tiles"]}</text>')

@@ -253,48 +253,112 @@ def _colour(seat: int) -> str:
     return "#7f8c8d" if seat < 0 else COLOURS[seat % len(COLOURS)]
 
 
+def gift_text(advisor: int) -> str:
+    """An advisor's help in a few characters ("1g or 1w"; g/w/s = gold, wood, stone)."""
+    def bundle(gift: Mapping[str, Any]) -> str:
+        parts = []
+        for key in ("vp", "gold", "wood", "stone", "any", "soldiers", "plus2", "peek", "alchemist"):
+            n = gift.get(key)
+            if not n:
+                continue
+            parts.append({"vp": f"{n:+d} VP" if n < 0 else f"{n} VP", "gold": f"{n}g", "wood": f"{n}w",
+                          "stone": f"{n}s", "any": f"{n} any", "soldiers": f"{n} soldier" + ("s" if n > 1 else ""),
+                          "plus2": "+2 token", "peek": "see enemy", "alchemist": "1 good: 1 of each other"}[key])
+        return " ".join(parts)
+
+    return " or ".join(bundle(gift) for gift in ADVISORS[advisor].gifts)
+
+
 def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
     cell_w, cell_h = 150, 64
     sheet_w = 4 * 92 + 20
     width = max(6 * cell_w + 20, len(v["players"]) * (sheet_w + 10) + 10)
-    height = 3 * cell_h + 60 + 250
+    court_top = 70
+    height = court_top + 3 * cell_h + 24 + 300
     enemy = v["enemy"]
+    waiting = ", ".join(_name(names, s) for s in v["to_move"])
     facts = [f"turn order: {', '.join(_name(names, s) for s in v['order'])}",
-             f"enemy: {enemy['name']} {enemy['strength']}" if enemy else
-             "enemy: strength {}-{}".format(*v["enemy_range"]),
-             f"envoy: {_name(names, v['envoy'])}"]
+             f"Enemy: {enemy['name']} strength {enemy['strength']}" if enemy else
+             "Enemy this year: strength {}-{} ({} cards left)".format(*v["enemy_range"], v["deck_left"]),
+             f"King's envoy: {_name(names, v['envoy'])}"]
+    if v["aid"] is not None:
+        facts.append(f"King's aid (white die): {_name(names, v['aid'])}")
+    title = f"Kingsburg - {v['label']}" + (f" - Waiting for: {waiting}" if waiting else "")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="sans-serif" font-size="11">',
-           f'<text x="10" y="18" font-size="14">Kingsburg - {escape(v["label"])}</text>',
-           f'<text x="{width - 10}" y="18" text-anchor="end">{escape(" | ".join(facts))}</text>']
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+           f'<text x="10" y="22" font-size="18" font-weight="bold">{escape(title)}</text>',
+           f'<text x="10" y="42" font-size="12">{escape(" | ".join(facts))}</text>']
+    out += _legend_svg(v, names, 10, 50)
     groups = {spot["advisor"]: spot["groups"] for spot in v["court"]}
     for a in range(1, 19):
-        x, y = 10 + ((a - 1) % 6) * cell_w, 28 + ((a - 1) // 6) * cell_h
+        x, y = 10 + ((a - 1) % 6) * cell_w, court_top + ((a - 1) // 6) * cell_h
         out.append(f'<rect x="{x}" y="{y}" width="{cell_w - 6}" height="{cell_h - 6}" fill="#f8f4e8" stroke="#555"/>')
         out.append(f'<text x="{x + 4}" y="{y + 13}">{a} {escape(ADVISORS[a].name)}</text>')
+        out.append(f'<text x="{x + 4}" y="{y + 54}" font-size="9" fill="#444">{escape(gift_text(a))}</text>')
         dx = x + 4
         for g in groups.get(a, []):
+            owner = "neutral" if g["seat"] < 0 else _name(names, g["seat"])
+            said = f'{owner} [{_dice_text(g["dice"], g["white"], g["plus2"])}]' + (" envoy" if g["envoy"] else "")
+            out.append(f'<g><title>{escape(said)}</title>')
             for value, white in [*((d, False) for d in g["dice"]), *((w, True) for w in g["white"])]:
-                fill = "#ffffff" if white else _colour(g["seat"])
-                out.append(f'<rect x="{dx}" y="{y + 22}" width="20" height="20" rx="3" fill="{fill}" stroke="#222"/>'
-                           f'<text x="{dx + 6}" y="{y + 36}" fill="{"#000" if white else "#fff"}">{value}</text>')
+                out.append(_die_svg(dx, y + 18, value, g["seat"], white))
                 dx += 23
             if g["plus2"]:
-                out.append(f'<text x="{dx}" y="{y + 36}">+2</text>')
+                out.append(f'<text x="{dx}" y="{y + 32}">+2</text>')
                 dx += 18
+            if g["envoy"]:
+                out.append(f'<text x="{dx}" y="{y + 32}" font-weight="bold">envoy</text>')
+                dx += 36
+            out.append("</g>")
             dx += 6
-    top = 28 + 3 * cell_h + 10
-    for i, p in enumerate(v["players"]):
-        out += _sheet_svg(p, _name(names, p["seat"]), 10 + i * (sheet_w + 10), top)
+    out.append(f'<text x="{width - 10}" y="{court_top - 4}" text-anchor="end" fill="#444">Court: '
+               'each group of dice in its owner colour</text>')
+    top = court_top + 3 * cell_h + 14
+    for i, seat in enumerate(v["order"]):
+        p = v["players"][seat]
+        out += _sheet_svg(p, f"{i + 1}. {_name(names, seat)}", 10 + i * (sheet_w + 10), top, seat == v["envoy"])
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int) -> list[str]:
+def _die_svg(x: int, y: int, value: int, seat: int, white: bool) -> str:
+    """One die: the seat's colour, grey for the neutral dice, white for the King's aid."""
+    fill = "#ffffff" if white else _colour(seat)
+    return (f'<rect x="{x}" y="{y}" width="20" height="20" rx="3" fill="{fill}" stroke="#222"/>'
+            f'<text x="{x + 6}" y="{y + 14}" fill="{"#000" if white else "#fff"}">{value}</text>')
+
+
+def _legend_svg(v: Mapping[str, Any], names: Sequence[str], x: int, y: int) -> list[str]:
+    """What the colours of the dice mean: each seat's, the neutral (grey) dice that block an
+    advisor, the King's aid (white)."""
+    out = []
+    entries = [(seat, False, _name(names, seat)) for seat in v["order"]]
+    entries += [(-1, False, "neutral (blocks the advisor)"), (0, True, "King's aid die")]
+    for seat, white, label in entries:
+        fill = "#ffffff" if white else _colour(seat)
+        out.append(f'<rect x="{x}" y="{y + 2}" width="10" height="10" fill="{fill}" stroke="#222"/>'
+                   f'<text x="{x + 14}" y="{y + 11}">{escape(label)}</text>')
+        x += 24 + 6 * len(label)
+    return out
+
+
+def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = False) -> list[str]:
     colour = _colour(p["seat"])
-    out = [f'<text x="{x}" y="{y + 12}" fill="{colour}" font-size="13">{escape(name)}: {p["vp"]} VP</text>',
+    out = [f'<text x="{x}" y="{y + 12}" fill="{colour}" font-size="13" font-weight="bold">{escape(name)}: '
+           f'{p["vp"]} VP{", envoy" if envoy else ""}</text>',
            f'<text x="{x}" y="{y + 28}">{p["gold"]} gold, {p["wood"]} wood, {p["stone"]} stone, '
            f'{p["plus2"]} +2, {p["soldiers"]} soldiers</text>']
+    lines = []
+    if p["dice"] or p["white"]:
+        lines.append(f"dice in hand: {_dice_text(p['dice'], p['white'])}" + (" (passed)" if p["passed"] else ""))
+    if p["tokens"]:
+        lines.append("soldier tokens: " + " ".join(map(str, p["tokens"])))
+    if p.get("token") is not None:
+        lines.append(f"your token this winter: {p['token']}")
+    lines += [f"you saw the enemy: {card['name']} strength {card['strength']}" for card in p.get("peeked", [])]
+    for line in lines:
+        out.append(f'<text x="{x}" y="{y + 44}">{escape(line)}</text>')
+        y += 16
     owned = set(p["buildings"])
     for r, row in enumerate(ROWS.values()):
         for c, b in enumerate(row):

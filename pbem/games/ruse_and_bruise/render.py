@@ -96,32 +96,75 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str, bool]]:
+    """The lines under the columns: the players (counts, colours, goals won), the viewer's hand,
+    the scores; (text, bold)."""
+    lines: list[tuple[str, bool]] = []
+    for player in view["players"]:
+        won = ", ".join(goal_text(goal) for goal in player["won"]) or "none"
+        lines.append((f"{_name(names, player['seat'])} ({player['colour']}): hand {player['hand']}, "
+                      f"deck {player['deck']}, discard {len(player['discard'])}", True))
+        lines.append((f"goals won: {won}", False))
+    if view.get("hand") is not None:
+        lines.append(("Your hand: " + (", ".join(CARDS[card].en for card in view["hand"]) or "empty"), True))
+    if view["scores"] is not None:
+        lines.append(("Final scores: " + ", ".join(
+            f"{_name(names, seat)} {score}" for seat, score in enumerate(view["scores"])), True))
+    return lines
+
+
 def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
-    width = 20 + 130 * max(1, len(view["columns"]))
+    title = f"Ruse & Bruise: {view['phase']}"
+    if view["to_move"]:
+        title += " - To move: " + ", ".join(_name(names, seat) for seat in view["to_move"])
+    notes = []
+    if view["pending"]:
+        pending = view["pending"]
+        notes.append(f"Waiting for {_name(names, pending['seat'])}'s {pending['choice']} choice in column "
+                     f"{pending['column']}.")
+    lines = _svg_lines(view, names)
+    width = max(20 + 130 * max(1, len(view["columns"])), 20 + 7 * max(len(t) for t in [title, *notes, *(l for l, _ in lines)]))
     tallest = max([len(column["cards"]) for column in view["columns"]] + [0])
-    height = 150 + 34 * tallest
+    top = 30 + 16 * len(notes)
+    below = top + 70 + 34 * tallest + 10
+    height = below + 18 * (len(lines) + 1) + 10
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
-             f'<text x="10" y="18" font-size="14">{escape("Ruse & Bruise: " + view["phase"])}</text>']
+             f'<text x="10" y="18" font-size="14" font-weight="bold">{escape(title)}</text>']
+    parts += [f'<text x="10" y="{34 + 16 * i}">{escape(note)}</text>' for i, note in enumerate(notes)]
     for index, column in enumerate(view["columns"]):
         x = 10 + 130 * index
         goal = column["goal"]
+        state = "closed by a Storm" if column["closed"] else ("filled" if column["filled"] else "open")
         fill = "#ddd" if column["closed"] else ("#cfe8cf" if column["filled"] else "#fff")
-        parts.append(f'<rect x="{x}" y="30" width="120" height="60" rx="6" fill="{fill}" stroke="#333"/>')
-        parts.append(f'<text x="{x + 8}" y="52">{column["number"]}. {escape(SUITS[goal["suit"]]["en"])}</text>')
-        parts.append(f'<text x="{x + 8}" y="78" font-size="20">{goal["value"]}</text>')
+        parts.append(f'<rect x="{x}" y="{top}" width="120" height="60" rx="6" fill="{fill}" stroke="#333"/>')
+        parts.append(f'<text x="{x + 8}" y="{top + 20}">Column {column["number"]}: {escape(SUITS[goal["suit"]]["en"])}</text>')
+        parts.append(f'<text x="{x + 8}" y="{top + 48}"><tspan font-size="20">{goal["value"]}</tspan> ({state})</text>')
         for position, card in enumerate(column["cards"]):
-            parts.append(_svg_card(x, 100 + 34 * position, card, names))
+            parts.append(_svg_card(x, top + 70 + 34 * position, card, names, position + 1))
+    lines.insert(0, ("Players:", True))
+    for i, (line, bold) in enumerate(lines):
+        weight = ' font-weight="bold"' if bold else ""
+        parts.append(f'<text x="10" y="{below + 14 + 18 * i}"{weight}>{escape(line)}</text>')
     return "\n".join(parts + ["</svg>"]) + "\n"
 
 
-def _svg_card(x: int, y: int, card: Mapping[str, Any], names: Sequence[str]) -> str:
+def _svg_card(x: int, y: int, card: Mapping[str, Any], names: Sequence[str], position: int = 0) -> str:
+    """A card in a column, in its owner's colour; its title (a tooltip, and what screen readers
+    say) names the position, the owner and the card as the text picture does."""
     colour = COLOURS[card["owner"] % len(COLOURS)]
+    shown = _card_name(card["card"]) + ("" if card["card"] is None or card["face_up"] else " (face down)")
+    shown += " under the Cloak" if card["tucked"] else ""
+    title = f'<title>{position}. {escape(_name(names, card["owner"]))}: {escape(shown)}</title>'
+    return f"<g>{title}{_svg_card_face(x, y, card, names, colour)}</g>"
+
+
+def _svg_card_face(x: int, y: int, card: Mapping[str, Any], names: Sequence[str], colour: str) -> str:
     if card["card"] is None:
         return (f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="{colour}" stroke="#333" '
                 f'stroke-dasharray="4 2"/><text x="{x + 8}" y="{y + 20}" fill="#fff">'
                 f'{escape(_name(names, card["owner"]))}: card back</text>')
-    label = CARDS[card["card"]].en + ("" if card["face_up"] else " (down)") + (" ↳" if card["tucked"] else "")
+    label = CARDS[card["card"]].en + ("" if card["face_up"] else " (face down)") + (" ↳" if card["tucked"] else "")
     return (f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="#fff" stroke="{colour}" stroke-width="3"/>'
             f'<text x="{x + 8}" y="{y + 20}">{escape(label)}</text>')
 

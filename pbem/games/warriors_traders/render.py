@@ -88,36 +88,57 @@ def layout(map_name: str) -> dict[str, tuple[int, int]]:
     return points
 
 
+def _header_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """The text picture's lines before the provinces: title, victory, players, wars, offers,
+    battle."""
+    lines = render_text(view, names).splitlines()
+    return lines[:next((i for i, line in enumerate(lines) if line.startswith("[")), len(lines))]
+
+
 def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     gmap = MAPS[view["map"]]
     pos = layout(view["map"])
     units = _units_by_province(view)
     rows = (len(gmap.countries) + 3) // 4
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 980 {rows * 240 + 60}" font-family="sans-serif">',
+    header = _header_lines(view, names)
+    top = 14 + 17 * len(header)
+    height = top + rows * 240 + 60
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 980 {height}" font-family="sans-serif">',
            f'<title>{escape(view["map_title"])} — {escape(view["label"])}</title>']
+    for number, line in enumerate(header):  # the title line first, bold
+        bold = ' font-weight="bold" font-size="15"' if number == 0 else ' font-size="12.5"'
+        out.append(f'<text x="10" y="{18 + 17 * number}"{bold}>{escape(line)}</text>')
+    out.append(f'<g transform="translate(0 {top})">')
     for a, b, kind in gmap.edges:
         (x1, y1), (x2, y2) = pos[a], pos[b]
         dash = ' stroke-dasharray="6 4"' if kind == "sea" else ""
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#999"{dash}/>')
     for i, country in enumerate(gmap.countries):
         cx, cy = 130 + (i % 4) * 240, 130 + (i // 4) * 240
-        out.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" font-size="13" fill="#555">'
-                   f'{escape(country.name)} ({country.order})</text>')
+        out.append(f'<g><title>[{escape(country.id)}]</title><text x="{cx}" y="{cy + 4}" text-anchor="middle" '
+                   f'font-size="13" fill="#555">{escape(country.name)} ({country.order})</text></g>')
     for prov in view["provinces"]:
         x, y = pos[prov["id"]]
         owner = prov["owner"]
-        fill = COLOURS[owner % len(COLOURS)] if owner is not None else (
-            "#777" if any(u["owner"] == -1 for u in units.get(prov["id"], [])) else "#eee")
+        present = units.get(prov["id"], [])
+        holder = _who(names, owner)
+        if owner is None and any(u["owner"] == -1 for u in present):
+            holder = "barbarians"
+        fill = COLOURS[owner % len(COLOURS)] if owner is not None else ("#777" if holder == "barbarians" else "#eee")
         width = ' stroke-width="3"' if prov["type"] == "capital" else ""
-        out.append(f'<g><title>{escape(prov["name"])} ({prov["type"]}): {escape(_who(names, owner))}</title>'
+        said = f"{prov['id']}{TYPE_MARK[prov['type']]} ({holder}): {' '.join(_unit_text(u) for u in present)}"
+        out.append(f'<g><title>{escape(prov["name"])} ({prov["type"]}): {escape(said)}</title>'
                    f'<circle cx="{x}" cy="{y}" r="26" fill="{fill}" stroke="#333"'
                    f'{width}/>'
                    f'<text x="{x}" y="{y - 30}" text-anchor="middle" font-size="10">'
                    f'{escape(prov["id"].split("_", 1)[-1])}{TYPE_MARK[prov["type"]]}</text>'
                    f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="9" fill="#fff">'
-                   f'{escape(" ".join(SHORT[u["kind"]] for u in units.get(prov["id"], [])))}</text></g>')
+                   f'{escape(" ".join(SHORT[u["kind"]] for u in present))}</text></g>')
+    out.append("</g>")
     legend = "  ".join(f"{_who(names, p['seat'])}: {p.get('vp', '?')} VP" for p in view["players"])
-    out.append(f'<text x="10" y="{rows * 240 + 40}" font-size="13">{escape(legend)} — approximate map</text>')
+    out.append(f'<text x="10" y="{top + rows * 240 + 20}" font-size="13">{escape(legend)} — approximate map</text>')
+    units_legend = render_text(view, names).splitlines()[-1]
+    out.append(f'<text x="10" y="{top + rows * 240 + 42}" font-size="11">{escape(units_legend)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
