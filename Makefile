@@ -24,8 +24,9 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
-# the long suites (docs/development.md): every random game (the tests marked `long`), then the
-# property tests with hypothesis profile "long" and the parser fuzzing in its long form
+# the long suites (docs/development.md): every random game and 10,000 seeded games per game
+# with the contract's invariants (the tests marked `long`; PBEM_LONG_GAMES=N for fewer), then the
+# property tests with hypothesis profile "long" and the fuzzing in its long form
 test-long: $(VENV)/.installed
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m long $(PYTEST_ARGS)
 	PBEM_FAULTS_LONG=1 $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --hypothesis-profile=long \
@@ -34,10 +35,6 @@ test-long: $(VENV)/.installed
 # build the wheel, install it into a fresh venv outside the checkout and play through it
 smoke: $(VENV)/.installed
 	$(BIN)/python .ci/smoke.py
-
-# 10,000 seeded random games per game with the contract's invariants (hours; PBEM_LONG_GAMES=N for fewer)
-test-long: $(VENV)/.installed
-	$(BIN)/python -m pytest -m long -x $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed
 	$(BIN)/python -m benchmarks
