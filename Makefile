@@ -11,10 +11,10 @@ export PBEM_HOME ?= $(CURDIR)/pbem-data
 
 .PHONY: run test test-long smoke bench faults lock clean
 
-$(VENV)/.installed: pyproject.toml constraints.txt
+$(VENV)/.installed: pyproject.toml constraints.txt Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(PIP_INSTALL) -e '.[test,postgres]'
+	$(PIP_INSTALL) -e '.[test,postgres,deploy]'
 	touch $@
 
 run: $(VENV)/.installed
