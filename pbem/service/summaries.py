@@ -30,7 +30,6 @@ from typing import Any, Protocol
 from eventsourcing.persistence import (
     InfrastructureFactory, IntegrityError, Tracking, TrackingRecorder,
 )
-from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 from eventsourcing.utils import Environment, get_topic
@@ -214,65 +213,71 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
             return GameSummary.from_row(row) if row else None
 
 
-class PostgresSummaryView(SummaryView, PostgresTrackingRecorder):
-    table = "game_summaries"
+def _postgres_view_class() -> type[SummaryView]:
+    """Made on first use: psycopg is only installed with the ``postgres`` extra."""
+    from eventsourcing.postgres import PostgresTrackingRecorder
 
-    def __init__(self, datastore: Any, **kwargs: Any):
-        super().__init__(datastore, **kwargs)
-        schema = self.datastore.schema
-        self.qualified = f'"{schema}".{self.table}' if schema else self.table
-        from psycopg.sql import SQL
+    class PostgresSummaryView(SummaryView, PostgresTrackingRecorder):
+        table = "game_summaries"
 
-        self.sql_create_statements.extend(SQL(statement) for statement in (
-            f"CREATE TABLE IF NOT EXISTS {self.qualified} (id text PRIMARY KEY, game_type text NOT NULL, "
-            "names text NOT NULL, status text NOT NULL, phase text NOT NULL, waiting text NOT NULL, "
-            "turn integer NOT NULL, last_activity text NOT NULL, robots text NOT NULL, deadline text, "
-            "notification_id bigint NOT NULL)",
-            f"CREATE INDEX IF NOT EXISTS {self.table}_activity ON {self.qualified} (last_activity DESC, id DESC)",
-            f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.qualified} (game_type, last_activity DESC, id DESC)",
-            f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.qualified} (status, last_activity DESC, id DESC)",
-        ))
+        def __init__(self, datastore: Any, **kwargs: Any):
+            super().__init__(datastore, **kwargs)
+            schema = self.datastore.schema
+            self.qualified = f'"{schema}".{self.table}' if schema else self.table
+            from psycopg.sql import SQL
 
-    def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
-        names = ", ".join(COLUMNS)
-        marks = ", ".join(f"%({c})s" for c in COLUMNS)
-        updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
-        with self.datastore.transaction(commit=True) as curs:
-            curs.executemany(f"INSERT INTO {self.qualified} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
-                             f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
-                             [summary.to_row() for summary in summaries])
-            self._insert_tracking(curs, tracking)
+            self.sql_create_statements.extend(SQL(statement) for statement in (
+                f"CREATE TABLE IF NOT EXISTS {self.qualified} (id text PRIMARY KEY, game_type text NOT NULL, "
+                "names text NOT NULL, status text NOT NULL, phase text NOT NULL, waiting text NOT NULL, "
+                "turn integer NOT NULL, last_activity text NOT NULL, robots text NOT NULL, deadline text, "
+                "notification_id bigint NOT NULL)",
+                f"CREATE INDEX IF NOT EXISTS {self.table}_activity ON {self.qualified} (last_activity DESC, id DESC)",
+                f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.qualified} (game_type, last_activity DESC, id DESC)",
+                f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.qualified} (status, last_activity DESC, id DESC)",
+            ))
 
-    def select(self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int) -> list[GameSummary]:
-        where, params = _where(game_types, statuses, "%s")
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.qualified}{where} "
-                         "ORDER BY last_activity DESC, id DESC LIMIT %s OFFSET %s", [*params, limit, offset])
-            return [GameSummary.from_row(row) for row in curs.fetchall()]
+        def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
+            names = ", ".join(COLUMNS)
+            marks = ", ".join(f"%({c})s" for c in COLUMNS)
+            updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
+            with self.datastore.transaction(commit=True) as curs:
+                curs.executemany(f"INSERT INTO {self.qualified} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
+                                 f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
+                                 [summary.to_row() for summary in summaries])
+                self._insert_tracking(curs, tracking)
 
-    def count(self, game_types: tuple[str, ...] = (), statuses: tuple[str, ...] = ()) -> int:
-        where, params = _where(game_types, statuses, "%s")
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(f"SELECT COUNT(*) AS n FROM {self.qualified}{where}", params)
-            return int(curs.fetchone()["n"])
+        def select(self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int) -> list[GameSummary]:
+            where, params = _where(game_types, statuses, "%s")
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.qualified}{where} "
+                             "ORDER BY last_activity DESC, id DESC LIMIT %s OFFSET %s", [*params, limit, offset])
+                return [GameSummary.from_row(row) for row in curs.fetchall()]
 
-    def game_types(self) -> set[str]:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(f"SELECT DISTINCT game_type FROM {self.qualified}")
-            return {row["game_type"] for row in curs.fetchall()}
+        def count(self, game_types: tuple[str, ...] = (), statuses: tuple[str, ...] = ()) -> int:
+            where, params = _where(game_types, statuses, "%s")
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT COUNT(*) AS n FROM {self.qualified}{where}", params)
+                return int(curs.fetchone()["n"])
 
-    def get(self, game_id: str) -> GameSummary | None:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.qualified} WHERE id = %s", [game_id])
-            row = curs.fetchone()
-            return GameSummary.from_row(row) if row else None
+        def game_types(self) -> set[str]:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT DISTINCT game_type FROM {self.qualified}")
+                return {row["game_type"] for row in curs.fetchall()}
+
+        def get(self, game_id: str) -> GameSummary | None:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.qualified} WHERE id = %s", [game_id])
+                row = curs.fetchone()
+                return GameSummary.from_row(row) if row else None
+
+    return PostgresSummaryView
 
 
 def open_view(store_env: dict[str, str], home: Any, attempts: int = 20) -> SummaryView:
     """The view next to the store described by ``store_env`` (``Settings.store_env()``)."""
     infrastructure = dict(store_env)  # the store's settings, not the process environment
     if infrastructure.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
-        view_class: type[SummaryView] = PostgresSummaryView
+        view_class: type[SummaryView] = _postgres_view_class()
     else:
         infrastructure.update({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(home / "summaries.sqlite"),
                          "SQLITE_LOCK_TIMEOUT": infrastructure.get("SQLITE_LOCK_TIMEOUT") or "30"})
