@@ -51,7 +51,7 @@ def table(rows: list[Row]) -> str:
     widths = [max(len(str(line[i])) for line in [head, *body]) for i in range(len(head))]
 
     def fmt(line: tuple) -> str:
-        return " | ".join(str(cell).ljust(width) for cell, width in zip(line, widths)).rstrip()
+        return " | ".join(str(cell).ljust(width) for cell, width in zip(line, widths, strict=False)).rstrip()
 
     return "\n".join([fmt(head), "-+-".join("-" * w for w in widths), *map(fmt, body)])
 
@@ -132,8 +132,8 @@ def bare_checks(document: dict[str, Any]) -> None:
     root(leaves)
     for item in document["checkpoints"]:
         verify_checkpoint(item["note"], keys)
-    for entry, opening in zip(document["entries"], document.get("openings") or []):
-        for fact, salt in zip(opening.get("facts") or [], opening.get("salts") or []):
+    for _entry, opening in zip(document["entries"], document.get("openings") or [], strict=False):
+        for fact, salt in zip(opening.get("facts") or [], opening.get("salts") or [], strict=False):
             if salt is not None:
                 commit(salt, fact)
         if opening.get("draws"):
@@ -153,7 +153,7 @@ def bare_replay(document: dict[str, Any]) -> None:
     created = entries[0]
     spec = catalog()[created["game_type"]]
     seed, nonces, state = bytes.fromhex(entries[-1]["seed"]), [], None
-    for index, (entry, opening) in enumerate(zip(entries, openings)):
+    for index, (entry, opening) in enumerate(zip(entries, openings, strict=False)):
         if entry["kind"] == "joined" and entry.get("nonce"):
             nonces.append([entry["seat"], entry["nonce"]])
         if entry["kind"] not in ("started", "moved"):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import IO, Any
 
 LOGGER = logging.getLogger("pbem")
@@ -28,7 +28,7 @@ class JsonLines(logging.Formatter):
     """Formats a record as one JSON line: time, level, event and the record's fields."""
 
     def format(self, record: logging.LogRecord) -> str:
-        when = datetime.fromtimestamp(record.created, timezone.utc)
+        when = datetime.fromtimestamp(record.created, UTC)
         line: dict[str, Any] = {
             "time": when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z",
             "level": record.levelname.lower(),

@@ -24,5 +24,5 @@ def test_a_full_game_through_the_service_verifies(name, sqlite_settings):
 
     fresh = GameService(sqlite_settings)
     assert fresh.state(fresh.game(game_id)) == live.state(live.game(game_id))
-    for seat, email in enumerate(players):
+    for _seat, email in enumerate(players):
         assert fresh.summary(game_id, viewer=email) == live.summary(game_id, viewer=email)

@@ -12,7 +12,7 @@ from functools import cache
 
 from pbem.games.base import ErrorCode, GameError, GameSpec
 
-__all__ = ["catalog", "get_spec", "register", "GameSpec"]
+__all__ = ["GameSpec", "catalog", "get_spec", "register"]
 
 _extra: dict[str, GameSpec] = {}
 _broken: dict[str, str] = {}
@@ -29,7 +29,7 @@ def _discovered() -> dict[str, GameSpec]:
             continue
         try:
             package = importlib.import_module(f"{__name__}.{module.name}")
-        except Exception as error:  # noqa: BLE001 - reported through broken()
+        except Exception as error:
             _broken[module.name] = f"{type(error).__name__}: {error}"
             log.error("game package %s does not import: %s", module.name, _broken[module.name])
             continue

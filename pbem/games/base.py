@@ -22,7 +22,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
 Fact = dict[str, Any]
@@ -31,7 +31,7 @@ State = Any
 T = TypeVar("T")
 
 
-class ErrorCode(str, Enum):
+class ErrorCode(StrEnum):
     """Stable codes for every way a command can be refused (shown to players and in JSON)."""
 
     SYNTAX = "syntax"  # the text is not a command of this game at all

@@ -19,7 +19,7 @@ full facts), ``draws`` and ``draws_salt``, and for a secret command ``command`` 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from pbem.games.base import SECRET, Fact, Standing
@@ -34,7 +34,7 @@ def instant(time: str) -> datetime:
     """An entry's time as an instant (ISO 8601; a time without a zone is read as UTC).
     Raises ValueError for text that is not a time."""
     parsed = datetime.fromisoformat(time)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 def not_before(entry: Entry, previous: Entry) -> Entry:
@@ -71,7 +71,7 @@ def resigned(game_id: str, index: int, time: str, seat: int, reason: str) -> tup
 
 def _facts_and_draws(facts: Sequence[Fact], draws: list[list[int]]) -> tuple[dict[str, Any], Private]:
     salts = [new_salt() if SECRET in fact else None for fact in facts]
-    public = [public_fact(fact, salt) for fact, salt in zip(facts, salts)]
+    public = [public_fact(fact, salt) for fact, salt in zip(facts, salts, strict=False)]
     private: Private = {"facts": list(facts), "salts": salts}
     visible: dict[str, Any] = {"facts": public, "draws": None}
     if draws:
@@ -118,7 +118,7 @@ def visible_entry(entry: Entry, private: Private, viewer: int | None, everything
             opened_fact(fact, full[SECRET]["data"])
             if SECRET in fact and (everything or (viewer is not None and viewer in fact[SECRET]["to"]))
             else fact
-            for fact, full in zip(facts, private["facts"])
+            for fact, full in zip(facts, private["facts"], strict=False)
         ]
     if "command_commitment" in entry and (everything or viewer == entry.get("seat")):
         shown["command"] = private["command"]

@@ -78,8 +78,8 @@ def inclusion_proof(index: int, leaves: Sequence[bytes]) -> list[bytes]:
         return []
     k = _split(len(leaves))
     if index < k:
-        return inclusion_proof(index, leaves[:k]) + [root(leaves[k:])]
-    return inclusion_proof(index - k, leaves[k:]) + [root(leaves[:k])]
+        return [*inclusion_proof(index, leaves[:k]), root(leaves[k:])]
+    return [*inclusion_proof(index - k, leaves[k:]), root(leaves[:k])]
 
 
 def verify_inclusion(index: int, size: int, leaf: bytes, path: Sequence[bytes], expected_root: bytes) -> None:
@@ -118,8 +118,8 @@ def _subproof(m: int, leaves: Sequence[bytes], complete: bool) -> list[bytes]:
         return [] if complete else [root(leaves)]
     k = _split(n)
     if m <= k:
-        return _subproof(m, leaves[:k], complete) + [root(leaves[k:])]
-    return _subproof(m - k, leaves[k:], False) + [root(leaves[:k])]
+        return [*_subproof(m, leaves[:k], complete), root(leaves[k:])]
+    return [*_subproof(m - k, leaves[k:], False), root(leaves[:k])]
 
 
 def verify_consistency(old_size: int, new_size: int, old_root: bytes, new_root: bytes, path: Sequence[bytes]) -> None:

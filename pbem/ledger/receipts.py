@@ -52,7 +52,7 @@ def opened_for(entry: dict[str, Any], private: dict[str, Any], viewer: int | Non
     fulls, salts = private.get("facts") or [], private.get("salts") or []
     shown_facts: list[Any] = []
     shown_salts: list[Any] = []
-    for fact, full, salt in zip(facts, fulls, salts):
+    for fact, full, salt in zip(facts, fulls, salts, strict=False):
         visible = SECRET in fact and (everything or (viewer is not None and viewer in fact[SECRET]["to"]))
         shown_facts.append(full[SECRET]["data"] if visible else None)
         shown_salts.append(salt if visible else None)
@@ -124,7 +124,7 @@ def _check_opened(entry: dict[str, Any], opened: dict[str, Any]) -> int:
     """Each opening the holder was given must match the entry's commitment."""
     count = 0
     facts = entry.get("facts") or []
-    for number, (data, salt) in enumerate(zip(opened.get("facts") or [], opened.get("salts") or [])):
+    for number, (data, salt) in enumerate(zip(opened.get("facts") or [], opened.get("salts") or [], strict=False)):
         if salt is None:
             continue
         fact = facts[number] if number < len(facts) else {}

@@ -72,7 +72,7 @@ def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = (), revoked: Sequ
         raise VerificationError("file", str(error)) from error
     expected, entry_bytes = _encoded(document)
     if data != expected:
-        offset = next((i for i, (a, b) in enumerate(zip(data, expected)) if a != b), min(len(data), len(expected)))
+        offset = next((i for i, (a, b) in enumerate(zip(data, expected, strict=False)) if a != b), min(len(data), len(expected)))
         raise VerificationError(f"byte {offset}", "the file is not in canonical form: it was changed after export")
     return _guarded(document, trusted, revoked, replay, entry_bytes)
 
@@ -226,9 +226,7 @@ def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
             joined.add(seat)
         elif kind == "started" and not started and joined == set(range(seats)):
             started = True
-        elif kind in ("moved", "resigned") and started:
-            pass
-        elif kind == "ended" and started and index == len(entries) - 1:
+        elif (kind in ("moved", "resigned") and started) or (kind == "ended" and started and index == len(entries) - 1):
             pass
         else:
             raise VerificationError(where, f"a '{kind}' entry cannot stand here")
@@ -324,7 +322,7 @@ def _check_openings(entries: list[dict], openings: list[Any], report: Report, re
     scope = draw_scope(created)
     nonces: list[list] = []
     count = draws = 0
-    for index, (entry, opening) in enumerate(zip(entries, openings)):
+    for index, (entry, opening) in enumerate(zip(entries, openings, strict=False)):
         if entry["kind"] == "joined" and entry.get("nonce"):
             nonces.append([entry["seat"], entry["nonce"]])
         if entry["kind"] not in ("started", "moved"):
@@ -348,7 +346,7 @@ def _check_facts(where: str, entry: dict, opening: dict) -> int:
     if not isinstance(full, list) or not isinstance(salts, list) or not len(public) == len(full) == len(salts):
         raise VerificationError(where, "the opening does not list one fact and salt per fact")
     hidden = 0
-    for number, (shown, fact, salt) in enumerate(zip(public, full, salts)):
+    for number, (shown, fact, salt) in enumerate(zip(public, full, salts, strict=False)):
         try:
             well_formed = (salt is None) == (SECRET not in fact)
             matches = well_formed and public_fact(fact, salt) == shown
@@ -395,7 +393,7 @@ def _replay(spec: Any, entries: list[dict], openings: list[Any], report: Report)
     seed = bytes.fromhex(entries[-1]["seed"])
     nonces: list[list] = []
     state = None
-    for index, (entry, opening) in enumerate(zip(entries, openings)):
+    for index, (entry, opening) in enumerate(zip(entries, openings, strict=False)):
         kind = entry["kind"]
         if kind == "joined" and entry.get("nonce"):
             nonces.append([entry["seat"], entry["nonce"]])

@@ -24,7 +24,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from pbem.ledger.canonical import sha256
 from pbem.ledger.merkle import ProofError, verify_consistency
 from pbem.ledger.notes import (
-    SIGNATURE_PREFIX, Checkpoint, NoteError, SignerKey, VerifierKey, b64decode_strict, open_note,
+    SIGNATURE_PREFIX,
+    Checkpoint,
+    NoteError,
+    SignerKey,
+    VerifierKey,
+    b64decode_strict,
+    open_note,
 )
 
 ALGORITHM_COSIGNATURE = b"\x04"
@@ -66,7 +72,7 @@ class WitnessKey:
 
 
 def _signed_message(text: str, timestamp: int) -> bytes:
-    return f"{COSIGNATURE_LABEL}\ntime {timestamp}\n{text}".encode("utf-8")
+    return f"{COSIGNATURE_LABEL}\ntime {timestamp}\n{text}".encode()
 
 
 def cosign(note: str, signer: SignerKey, timestamp: int) -> str:

@@ -120,7 +120,7 @@ def _record(document: dict[str, Any], emails: list[str]) -> GameRecord:
     """The aggregate as the original server had it: one event per signed checkpoint."""
     entries = document["entries"]
     openings = [dict(opening) for opening in document["openings"]]
-    privates = [{"seed": entries[-1]["seed"], "emails": emails}] + openings[1:]
+    privates = [{"seed": entries[-1]["seed"], "emails": emails}, *openings[1:]]
     record: GameRecord | None = None
     start = 0
     for checkpoint in document["checkpoints"]:

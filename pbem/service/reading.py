@@ -167,7 +167,7 @@ class GameReader:
         seat = game.seat_of(viewer) if viewer else None
         notes = {size: note for size, note in game.checkpoints}
         rows = []
-        for index, (entry, private) in enumerate(zip(game.entries, game.privates)):
+        for index, (entry, private) in enumerate(zip(game.entries, game.privates, strict=False)):
             shown = log.visible_entry(entry, private, seat, game.ended)
             rows.append({
                 "index": index, "entry": shown,

@@ -28,7 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from eventsourcing.persistence import (
-    InfrastructureFactory, IntegrityError, Tracking, TrackingRecorder,
+    InfrastructureFactory,
+    IntegrityError,
+    Tracking,
+    TrackingRecorder,
 )
 from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteTrackingRecorder
@@ -168,15 +171,7 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
     table = "game_summaries"
 
     def construct_create_table_statements(self) -> list[str]:
-        return super().construct_create_table_statements() + [
-            f"CREATE TABLE IF NOT EXISTS {self.table} (id TEXT PRIMARY KEY, game_type TEXT NOT NULL, "
-            "names TEXT NOT NULL, status TEXT NOT NULL, phase TEXT NOT NULL, waiting TEXT NOT NULL, "
-            "turn INTEGER NOT NULL, last_activity TEXT NOT NULL, robots TEXT NOT NULL, deadline TEXT, "
-            "notification_id INTEGER NOT NULL)",
-            f"CREATE INDEX IF NOT EXISTS {self.table}_activity ON {self.table} (last_activity DESC, id DESC)",
-            f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.table} (game_type, last_activity DESC, id DESC)",
-            f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.table} (status, last_activity DESC, id DESC)",
-        ]
+        return [*super().construct_create_table_statements(), f"CREATE TABLE IF NOT EXISTS {self.table} (id TEXT PRIMARY KEY, game_type TEXT NOT NULL, " "names TEXT NOT NULL, status TEXT NOT NULL, phase TEXT NOT NULL, waiting TEXT NOT NULL, " "turn INTEGER NOT NULL, last_activity TEXT NOT NULL, robots TEXT NOT NULL, deadline TEXT, " "notification_id INTEGER NOT NULL)", f"CREATE INDEX IF NOT EXISTS {self.table}_activity ON {self.table} (last_activity DESC, id DESC)", f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.table} (game_type, last_activity DESC, id DESC)", f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.table} (status, last_activity DESC, id DESC)"]
 
     def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
         names = ", ".join(COLUMNS)

@@ -16,10 +16,10 @@ def value_paths(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
     yield path, value
     if isinstance(value, dict):
         for key, item in value.items():
-            yield from value_paths(item, path + (key,))
+            yield from value_paths(item, (*path, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from value_paths(item, path + (index,))
+            yield from value_paths(item, (*path, index))
 
 
 def changes(value: Any) -> Iterator[tuple[str, Any]]:
@@ -37,7 +37,7 @@ def changes(value: Any) -> Iterator[tuple[str, Any]]:
     elif value is None:
         yield "null to 0", 0
     elif isinstance(value, list):
-        yield "item added", value + [copy.deepcopy(value[-1]) if value else 0]
+        yield "item added", [*value, copy.deepcopy(value[-1]) if value else 0]
         if value:
             yield "last item removed", value[:-1]
         if len(value) > 1:

@@ -3,8 +3,6 @@ client streams mail with retries."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import email
 import json
 import os
@@ -16,14 +14,15 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
 from benchmarks.longgame import register_games
-from pbem.mailroom.addresses import seat_address
 from mailgateway.gateway import Gateway
 from mailgateway.sender import LEASE_SECONDS
+from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.settings import MailSettings
 from tests.faults.conftest import scale
 from tests.ops.helpers import PLAYERS, service_at
@@ -235,7 +234,7 @@ def test_kill_9_of_the_gateway_loses_and_doubles_nothing(tmp_path):
 
     # every reply is sent: a killed process's claims run out after the lease, then another
     # sender (here, in-process) sends them through the same relay
-    later = datetime.now(timezone.utc) + timedelta(seconds=LEASE_SECONDS + 1)
+    later = datetime.now(UTC) + timedelta(seconds=LEASE_SECONDS + 1)
     drain = Gateway(svc, MailSettings(address=SERVICE, relay=("127.0.0.1", relay.port),
                                       replies_per_hour=1_000_000), clock=lambda: later)
     drain.work()

@@ -9,15 +9,16 @@ import string
 from email.message import EmailMessage
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from pbem.mailroom.addresses import seat_address
 from mailgateway.gateway import Gateway
 from mailgateway.parse import parse_message
-from pbem.mailroom.settings import MailSettings
 from pbem.games import catalog
 from pbem.games.base import GameError
 from pbem.games.simulate import play_random
+from pbem.mailroom.addresses import seat_address
+from pbem.mailroom.settings import MailSettings
 from pbem.service.turnfile import parse_turn_file
 from tests.faults.conftest import LONG, scale
 from tests.ops.helpers import PLAYERS, finished_game, service_at

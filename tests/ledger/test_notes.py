@@ -6,7 +6,14 @@ import hashlib
 import pytest
 
 from pbem.ledger.notes import (
-    Checkpoint, NoteError, SignerKey, VerifierKey, open_note, sign_checkpoint, sign_note, verify_checkpoint,
+    Checkpoint,
+    NoteError,
+    SignerKey,
+    VerifierKey,
+    open_note,
+    sign_checkpoint,
+    sign_note,
+    verify_checkpoint,
 )
 
 

@@ -11,8 +11,8 @@ from email import policy
 from email.message import EmailMessage
 
 from benchmarks.longgame import register_games
-from pbem.mailroom.addresses import seat_address
 from pbem.ledger.verify import export_bytes, verify_bytes
+from pbem.mailroom.addresses import seat_address
 from tests.faults.test_delivery import SERVICE, GatewayProcess, _free_port, _send_with_retries, _wait_for_port
 from tests.ops.helpers import PLAYERS, service_at
 

@@ -78,7 +78,7 @@ def kingdom_builder(state: Any, facts: list[dict]) -> Result:
         assert turns[-1]["seat"] == players - 1, "the last round was not completed"
     homes = [set(h) for h in state.homes]
     near = board.neighbours
-    special = set(board.locations) | set(board.castles)
+    set(board.locations) | set(board.castles)
     scores = []
     for seat in range(players):
         mine = homes[seat]
@@ -124,7 +124,7 @@ def _kb_card(card: str, seat: int, mine: set[int], homes: list[set[int]], state:
         for quarter in range(4):
             counts = {s: sum(1 for h in homes[s] if board.sector[h] == quarter) for s in range(len(homes))}
             levels = sorted({c for c in counts.values() if c > 0}, reverse=True)
-            for award, level in zip((12, 6), levels):
+            for award, level in zip((12, 6), levels, strict=False):
                 if counts[seat] == level:
                     gold += award
         return gold
@@ -161,7 +161,7 @@ def warriors_traders(state: Any, facts: list[dict]) -> Result:
     gmap = state.gmap
     scores = {}
     for seat, player in enumerate(state.players):
-        provinces = sum(PROVINCE_VP[gmap.provinces[p].type] for p, o in zip(gmap.provinces, state.owners) if o == seat)
+        provinces = sum(PROVINCE_VP[gmap.provinces[p].type] for p, o in zip(gmap.provinces, state.owners, strict=False) if o == seat)
         forts = 3 * sum(1 for u in state.units if u.owner == seat and u.kind == "fort")
         scores[seat] = provinces + forts + player.kills + player.bought
     for track in range(3):  # a title goes to the one player with the most tokens on the track

@@ -42,7 +42,7 @@ def test_a_batch_ends_at_a_reveal_and_tells_nothing_of_the_hidden_card(hidden, s
     seed, plain = _seed_with(sqlite_settings, hidden)
     twins = [GameService(Settings(home=tmp_path / name)) for name in ("hidden", "plain")]
     outcomes = [_bobs_two_plays(service, _game(service, seed), card)
-                for service, card in zip(twins, (hidden, plain))]
+                for service, card in zip(twins, (hidden, plain), strict=False)]
     lines = [[line.to_dict() for line in outcome.lines] for outcome in outcomes]
     assert lines[0] == lines[1]  # the same words whichever card lay face down
     assert [line["status"] for line in lines[0]] == ["applied", "skipped"]
@@ -68,5 +68,5 @@ def test_a_trailing_end_after_a_turn_that_ended_with_a_drawn_card_is_ignored(sql
         orders.append(spec.format_move(move))
         state = fold(spec, spec.decide(state, seat, move, SeededRng(0)), state)
     assert seat not in spec.to_move(state)  # no tile yet: the turn ended by itself
-    outcome = service.submit(game_id, game.emails[seat], orders + ["end"])
+    outcome = service.submit(game_id, game.emails[seat], [*orders, "end"])
     assert outcome.ok and [line.status for line in outcome.lines] == ["applied"] * len(orders) + ["ignored"]

@@ -17,7 +17,7 @@ def _what_happened(service: GameService, game_id: str) -> list[tuple]:
     return [(entry["kind"], entry.get("seat"), private.get("command", entry.get("command")),
              private.get("facts"), private.get("draws"),
              [game.spec.describe_fact(f, game.names) for f in private.get("facts") or []])
-            for entry, private in zip(game.entries, game.privates)]
+            for entry, private in zip(game.entries, game.privates, strict=False)]
 
 
 def _seeded_game(service: GameService, name: str, seed: bytes) -> str:

@@ -10,7 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from pbem.games.base import (
-    GameSpec, Option, Rng, Standing, illegal, rank_by, secret, secret_data, syntax,
+    GameSpec,
+    Option,
+    Rng,
+    Standing,
+    illegal,
+    rank_by,
+    secret,
+    secret_data,
+    syntax,
 )
 
 

@@ -131,7 +131,7 @@ def _wrapped(items: Sequence[str], head: str, width: int = 95) -> list[str]:
             lines.append(line)
             line = "  "
         line += (" " if line.strip() else "") + piece
-    return lines + [line]
+    return [*lines, line]
 
 
 def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:

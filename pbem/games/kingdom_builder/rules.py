@@ -190,12 +190,12 @@ def step_facts(state: KBState, seat: int, move: Move) -> list[Fact]:
         fact: Fact = {"kind": "SettlementBuilt", "seat": seat, "hex": name(move[1]), "action": kind}
         if kind != "build":
             fact["tile"] = name(ready_tiles(state, seat)[kind][0])
-        return [fact] + _tile_gains(evolve(state, fact), seat, move[1])
+        return [fact, *_tile_gains(evolve(state, fact), seat, move[1])]
     fact = {"kind": "SettlementMoved", "seat": seat, "from": name(move[1]), "to": name(move[2]),
             "action": kind, "tile": name(ready_tiles(state, seat)[kind][0])}
     after = evolve(state, fact)
     losses = _tile_losses(after, seat)
-    return [fact] + losses + _tile_gains(apply(after, losses), seat, move[2])
+    return [fact, *losses, *_tile_gains(apply(after, losses), seat, move[2])]
 
 
 # -- follow-ups: cards, end of turn, end of game ----------------------------------------------
@@ -235,11 +235,11 @@ def end_turn_facts(state: KBState, rng: Rng) -> list[Fact]:
         state = evolve(state, new[-1])
     facts += new
     if state.ending and seat == state.players - 1:
-        return facts + [{"kind": "GameEnded", "scores": final_scores(state)}]
+        return [*facts, {"kind": "GameEnded", "scores": final_scores(state)}]
     following = (seat + 1) % state.players
     start = {"kind": "TurnStarted", "seat": following, "round": state.round + (following == 0),
              "terrain": state.hands[following]}
-    return facts + [start]
+    return [*facts, start]
 
 
 def settle(state: KBState, rng: Rng) -> list[Fact]:
@@ -255,7 +255,7 @@ def settle(state: KBState, rng: Rng) -> list[Fact]:
             break
         idle += not state.mandatory_pending() and state.built == 0
         if idle > state.players:  # no terrain card can be played by anyone: score now
-            return facts + [{"kind": "GameEnded", "blocked": True, "scores": final_scores(state)}]
+            return [*facts, {"kind": "GameEnded", "blocked": True, "scores": final_scores(state)}]
         new = end_turn_facts(state, rng)
         state = apply(state, new)
         facts += new

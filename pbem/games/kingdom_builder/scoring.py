@@ -125,7 +125,7 @@ def lords(state: KBState) -> Gold:
     for sector in range(4):
         counts = [per_seat[s][sector] for s in range(state.players)]
         levels = sorted({c for c in counts if c > 0}, reverse=True)
-        for award, level in zip((12, 6), levels):
+        for award, level in zip((12, 6), levels, strict=False):
             for s in range(state.players):
                 if counts[s] == level:
                     gold[s] += award

@@ -63,7 +63,7 @@ def _initial(fact: dict[str, Any]) -> KBState:
 
 
 def _set(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
+    return (*items[:index], value, *items[index + 1:])
 
 
 def _place(state: KBState, seat: int, hex_: int) -> KBState:

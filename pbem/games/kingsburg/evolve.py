@@ -4,7 +4,8 @@ applied generically, the rest by one small function per kind."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pbem.games.base import secret_data
 from pbem.games.kingsburg.data import SOLDIER_TOKENS
@@ -131,7 +132,7 @@ def _neutral(state: State, fact: Fact) -> State:
 @on("DiceRolled")
 def _rolled(state: State, fact: Fact) -> State:
     players = tuple(update(p, dice=tuple(d), white=tuple(w))
-                    for p, d, w in zip(state.players, fact["dice"], fact["white"]))
+                    for p, d, w in zip(state.players, fact["dice"], fact["white"], strict=False))
     return update(state, players=players, step="reroll")
 
 
@@ -203,7 +204,7 @@ def _gift(state: State, fact: Fact) -> State:
 def _peeked(state: State, fact: Fact) -> State:
     seat = fact["seat"]
     card = secret_data(fact)["card"]
-    return _player(state, seat, peeks=state.players[seat].peeks + (card,))
+    return _player(state, seat, peeks=(*state.players[seat].peeks, card))
 
 
 @on("BuildingBuilt")
@@ -253,7 +254,7 @@ def _token(state: State, fact: Fact) -> State:
 @on("TokensRevealed")
 def _tokens(state: State, fact: Fact) -> State:
     players = []
-    for p, t in zip(state.players, fact["tokens"]):
+    for p, t in zip(state.players, fact["tokens"], strict=False):
         rest = list(p.tokens)
         rest.remove(t)
         players.append(update(p, soldiers=p.soldiers + t, tokens=tuple(rest), token=None))

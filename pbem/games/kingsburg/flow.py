@@ -8,7 +8,8 @@ must wait for a seat, else the next facts (ending with the fact that moves the g
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pbem.games.base import Rng, secret
 from pbem.games.kingsburg import rules
@@ -166,7 +167,7 @@ def _build(state: State, rng: Rng) -> list[Fact]:
     pending = [s for s in state.order if state.players[s].has("town_hall")
                and (state.players[s].goods or state.players[s].plus2
                     or (inn and state.players[s].has("inn")))]
-    return facts + [{"kind": "StepBegan", "step": "townhall", "pending": pending}]
+    return [*facts, {"kind": "StepBegan", "step": "townhall", "pending": pending}]
 
 
 def _townhall(state: State, rng: Rng) -> list[Fact]:
@@ -174,7 +175,7 @@ def _townhall(state: State, rng: Rng) -> list[Fact]:
         return []
     facts: list[Fact] = [{"kind": "EmbassyScored", "seat": s, "delta": {"vp": 1}}
                          for s in state.order if state.players[s].has("embassy")]
-    return facts + [{"kind": "SeasonEnded", "season": state.phase}, next_phase(state)]
+    return [*facts, {"kind": "SeasonEnded", "season": state.phase}, next_phase(state)]
 
 
 # -- phases 3, 5, 7 -----------------------------------------------------------------------------------
@@ -182,7 +183,7 @@ def _reward(state: State, rng: Rng) -> list[Fact]:
     most = max(len(p.buildings) for p in state.players)
     facts: list[Fact] = [{"kind": "KingsRewardGiven", "seat": s, "delta": {"vp": 1}}
                          for s in state.order if len(state.players[s].buildings) == most]
-    return facts + [next_phase(state)]
+    return [*facts, next_phase(state)]
 
 
 def _envoy(state: State, rng: Rng) -> list[Fact]:
@@ -191,7 +192,7 @@ def _envoy(state: State, rng: Rng) -> list[Fact]:
         facts.append({"kind": "EnvoyReturned", "seat": state.envoy})
     seats = neediest(state)
     facts.append({"kind": "EnvoyAwarded", "seat": seats[0] if len(seats) == 1 else None})
-    return facts + [next_phase(state)]
+    return [*facts, next_phase(state)]
 
 
 def _recruit_start(state: State, rng: Rng) -> list[Fact]:
@@ -217,14 +218,14 @@ def _winter_start(state: State, rng: Rng) -> list[Fact]:
     facts: list[Fact] = [{"kind": "EnemyRevealed", "card": card.id, "name": card.name, "type": card.type,
                           "strength": card.strength, "defeat": defeat, "victory": victory}]
     if state.reinforcements == "tokens":
-        return facts + [{"kind": "StepBegan", "step": "tokens", "pending": list(state.order)}]
+        return [*facts, {"kind": "StepBegan", "step": "tokens", "pending": list(state.order)}]
     if state.reinforcements == "difference":
         dice = [rng.randint(1, 6), rng.randint(1, 6)]
         soldiers = abs(dice[0] - dice[1]) + 1
     else:
         dice = [rng.randint(1, 6)]
         soldiers = dice[0]
-    return facts + [{"kind": "ReinforcementsRolled", "seat": state.order[0], "dice": dice, "soldiers": soldiers}]
+    return [*facts, {"kind": "ReinforcementsRolled", "seat": state.order[0], "dice": dice, "soldiers": soldiers}]
 
 
 def _tokens(state: State, rng: Rng) -> list[Fact]:
@@ -238,7 +239,7 @@ def _battle(state: State, rng: Rng) -> list[Fact]:
     defeat, victory = card.reading(state.demons)
     power = [rules.strength(p, card) for p in state.players]
     results = []
-    for p, value in zip(state.players, power):
+    for p, value in zip(state.players, power, strict=False):
         won = value > card.strength or (value == card.strength and p.has("stone_wall"))
         results.append("won" if won else "draw" if value == card.strength else "lost")
     facts = [battle_fact(state, seat, power[seat], results[seat], defeat, victory)
@@ -248,7 +249,7 @@ def _battle(state: State, rng: Rng) -> list[Fact]:
         best = max(power[s] for s in winners)
         facts += [{"kind": "BestDefenderRewarded", "seat": s, "delta": {"vp": 1}}
                   for s in winners if power[s] == best]
-    return facts + [{"kind": "StepBegan", "step": "spoils"}]
+    return [*facts, {"kind": "StepBegan", "step": "spoils"}]
 
 
 def battle_fact(state: State, seat: int, power: int, result: str, defeat: dict[str, int],
@@ -285,7 +286,7 @@ def _spoils(state: State, rng: Rng) -> list[Fact]:
         return []
     facts: list[Fact] = [{"kind": "SoldiersDismissed"}]
     if state.year < YEARS:
-        return facts + [{"kind": "YearEnded", "year": state.year}]
+        return [*facts, {"kind": "YearEnded", "year": state.year}]
     return facts + final_scoring(state)
 
 
@@ -297,7 +298,7 @@ def final_scoring(state: State) -> list[Fact]:
             facts.append({"kind": "CathedralScored", "seat": seat, "delta": {"vp": p.goods // 2}})
         if sum(p.tokens):  # variant: unused soldier tokens are worth their value
             facts.append({"kind": "TokensScored", "seat": seat, "delta": {"vp": sum(p.tokens)}})
-    return facts + [{"kind": "GameEnded"}]
+    return [*facts, {"kind": "GameEnded"}]
 
 
 STEPS: dict[tuple[str, str], Callable[[State, Rng], list[Fact]]] = {

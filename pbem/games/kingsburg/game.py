@@ -7,7 +7,15 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.games.base import (
-    ErrorCode, GameError, GameSpec, Option, Rng, Standing, illegal, rank_by, secret,
+    ErrorCode,
+    GameError,
+    GameSpec,
+    Option,
+    Rng,
+    Standing,
+    illegal,
+    rank_by,
+    secret,
 )
 from pbem.games.kingsburg import render, rules
 from pbem.games.kingsburg.data import BUILDINGS, ENEMIES, GOODS
@@ -15,7 +23,16 @@ from pbem.games.kingsburg.evolve import evolve
 from pbem.games.kingsburg.explain import why_illegal
 from pbem.games.kingsburg.flow import advance, can_recruit, fold, gift_facts
 from pbem.games.kingsburg.moves import (
-    Influence, Lose, Move, Pass, Recruit, Reroll, Take, Token, format_move, parse_text,
+    Influence,
+    Lose,
+    Move,
+    Pass,
+    Recruit,
+    Reroll,
+    Take,
+    Token,
+    format_move,
+    parse_text,
 )
 from pbem.games.kingsburg.state import State, delta_of
 
@@ -87,7 +104,7 @@ class Kingsburg(GameSpec):
         if step == "reroll":
             return rules.reroll_moves(p)
         if step == "influence":
-            return _with_choices(rules.influence_moves(state, seat)) + [Pass()]
+            return [*_with_choices(rules.influence_moves(state, seat)), Pass()]
         if step == "gifts":
             advisor = next(a for a, s, _ in state.gifts if s == seat)
             return [rules.choice_move(c) for c in rules.gift_choices(state, seat, advisor)]

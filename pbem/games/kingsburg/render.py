@@ -373,5 +373,5 @@ def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = Fa
 
 def _cost_text(building: str) -> str:
     b = BUILDINGS[building]
-    cost = " ".join(f"{n}{g[0]}" for g, n in zip(GOODS, b.cost) if n)
+    cost = " ".join(f"{n}{g[0]}" for g, n in zip(GOODS, b.cost, strict=False) if n)
     return f"{cost} / {b.vp} VP"

@@ -8,12 +8,23 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, GOODS, ROWS, Enemy
 from pbem.games.kingsburg.moves import (
-    Build, Give, Influence, Lose, Move, Pass, Recruit, Reroll, Take, Token, TownHall, sort_goods,
+    Build,
+    Give,
+    Influence,
+    Lose,
+    Move,
+    Pass,
+    Recruit,
+    Reroll,
+    Take,
+    Token,
+    TownHall,
+    sort_goods,
 )
 from pbem.games.kingsburg.state import Choice, Player, State
 
@@ -52,7 +63,7 @@ def reroll_moves(p: Player) -> list[Move]:
             moves.append(Reroll(False, p.white[0], True))
     if chapel_ready(p):
         moves.append(Reroll(True))
-    return moves + [Pass()]
+    return [*moves, Pass()]
 
 
 def new_order(state: State) -> tuple[int, ...]:
@@ -106,7 +117,7 @@ def asks(advisor: int) -> bool:
     return len(gifts) > 1 or "any" in g or "alchemist" in g or g.get("vp", 0) < 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def static_choices(advisor: int) -> tuple[Choice, ...]:
     """Every answer the advisor's gift allows in principle (stock not considered); the
     first is declining. Choices are ("take", goods...) or ("give", good)."""
@@ -300,7 +311,7 @@ def token_moves(p: Player) -> list[Token]:
 
 def townhall_moves(p: Player) -> list[Move]:
     moves: list[Move] = [TownHall(k) for k in ("gold", "wood", "stone", "plus2") if p.stock(k) > 0]
-    return moves + [Pass()] if moves else []
+    return [*moves, Pass()] if moves else []
 
 
 def aid_moves() -> list[Move]:

@@ -125,5 +125,5 @@ def row_prefix_ok(buildings: frozenset[str]) -> bool:
 
 def delta_of(gold: int = 0, wood: int = 0, stone: int = 0, **more: int) -> dict[str, int]:
     """A delta dict without zero entries (facts stay short)."""
-    values = dict(zip(GOODS, (gold, wood, stone)), **more)
+    values = dict(zip(GOODS, (gold, wood, stone), strict=False), **more)
     return {k: v for k, v in values.items() if v}

@@ -41,7 +41,7 @@ class CardType:
 
 
 def _halves(value: float | int | None) -> int | None:
-    return None if value is None else int(round(value * 2))
+    return None if value is None else round(value * 2)
 
 
 CARDS: dict[str, CardType] = {

@@ -146,7 +146,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     for i, (line, bold) in enumerate(lines):
         weight = ' font-weight="bold"' if bold else ""
         parts.append(f'<text x="10" y="{below + 14 + 18 * i}"{weight}>{escape(line)}</text>')
-    return "\n".join(parts + ["</svg>"]) + "\n"
+    return "\n".join([*parts, "</svg>"]) + "\n"
 
 
 def _svg_card(x: int, y: int, card: Mapping[str, Any], names: Sequence[str], position: int = 0) -> str:

@@ -12,8 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import (
-    CARDS, DRAGON_HALVES, GIANT_STEP_HALVES, GOALS, HERMIT_STEP_HALVES, ROMEO_WITH_JULIET_HALVES,
-    WITCH_MAX_HALVES, WIZARD_MIN_HALVES,
+    CARDS,
+    DRAGON_HALVES,
+    GIANT_STEP_HALVES,
+    GOALS,
+    HERMIT_STEP_HALVES,
+    ROMEO_WITH_JULIET_HALVES,
+    WITCH_MAX_HALVES,
+    WIZARD_MIN_HALVES,
 )
 from .state import Column, Slot
 
@@ -46,8 +52,8 @@ def test_halves(entries: Sequence[Entry], index: int, suit: str) -> int | None:
 
 def _remove(entries: list[Entry], suit: str, keep) -> tuple[list[Entry], list[Entry]]:
     tests = [test_halves(entries, i, suit) for i in range(len(entries))]
-    kept = [entry for entry, test in zip(entries, tests) if keep(entry[1], test)]
-    gone = [entry for entry, test in zip(entries, tests) if not keep(entry[1], test)]
+    kept = [entry for entry, test in zip(entries, tests, strict=False) if keep(entry[1], test)]
+    gone = [entry for entry, test in zip(entries, tests, strict=False) if not keep(entry[1], test)]
     return kept, gone
 
 
@@ -101,7 +107,7 @@ def numbers(entries: Sequence[Entry], suit: str, abilities: bool) -> list[int | 
     values = [own_number(entries, i, suit, abilities) for i in range(len(entries))]
     dragons = [slot.owner for _, slot in entries if slot.card == "dragon"] if abilities else []
     result: list[int | None] = []
-    for (_, slot), value in zip(entries, values):
+    for (_, slot), value in zip(entries, values, strict=False):
         if value is not None:
             value = max(0, value - DRAGON_HALVES * sum(1 for owner in dragons if owner != slot.owner))
         result.append(value)
@@ -126,7 +132,7 @@ def score_column(column: Column) -> ColumnResult:
             return ColumnResult(pair, "prince-and-squire", tuple(removed))
     values = numbers(entries, suit, abilities=not musketeers)
     beggar = not musketeers and _count(entries, "beggar") > 0
-    by_position = {pos: value for (pos, _), value in zip(entries, values)}
+    by_position = {pos: value for (pos, _), value in zip(entries, values, strict=False)}
     winner, sums = _winner(entries, values, beggar)
     reason = "lowest" if beggar else "highest"
     return ColumnResult(winner, reason if winner is not None else "empty", tuple(removed), by_position, sums, musketeers)
@@ -137,7 +143,7 @@ def _winner(entries: Sequence[Entry], values: Sequence[int | None], beggar: bool
     closest: dict[int, int] = {}
     farthest: dict[int, int] = {}
     numbered: set[int] = set()
-    for (pos, slot), value in zip(entries, values):
+    for (pos, slot), value in zip(entries, values, strict=False):
         seat = slot.owner
         sums[seat] = sums.get(seat, 0) + (value or 0)
         closest[seat] = min(closest.get(seat, pos), pos)

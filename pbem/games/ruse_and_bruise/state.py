@@ -70,7 +70,7 @@ class GameState:
 
 
 def _put(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
+    return (*items[:index], value, *items[index + 1:])
 
 
 def _set_column(state: GameState, index: int, column: Column) -> GameState:
@@ -133,7 +133,7 @@ def _played(state: GameState, fact: Fact) -> GameState:
     seat, column = fact["seat"], fact["column"]
     card = secret_data(fact)["card"]
     state = replace(state, hands=_put(state.hands, seat, _without(state.hands[seat], card)), plays=state.plays + 1)
-    return _set_slots(state, column, state.columns[column].slots + (Slot(seat, card),))
+    return _set_slots(state, column, (*state.columns[column].slots, Slot(seat, card)))
 
 
 def _revealed(state: GameState, fact: Fact) -> GameState:
@@ -149,7 +149,7 @@ def _travelled(state: GameState, fact: Fact) -> GameState:
     state = _set_slots(state, fact["from"], source.slots[:index] + source.slots[index + 1:])
     target = state.columns[fact["to"]]
     arrived = Slot(fact["owner"], "explorer", face_up=False, known=True)
-    return _set_slots(state, fact["to"], target.slots + (arrived,))
+    return _set_slots(state, fact["to"], (*target.slots, arrived))
 
 
 def _assassinated(state: GameState, fact: Fact) -> GameState:
@@ -177,7 +177,7 @@ def _tucked(state: GameState, fact: Fact) -> GameState:
     card = secret_data(fact)["card"]
     column = state.columns[index]
     below = find_slot(column, seat, "cloak") + 1
-    slots = column.slots[:below] + (Slot(seat, card, tucked=True),) + column.slots[below:]
+    slots = (*column.slots[:below], Slot(seat, card, tucked=True), *column.slots[below:])
     state = replace(state, hands=_put(state.hands, seat, _without(state.hands[seat], card)), pending=None)
     return _set_slots(state, index, slots)
 

@@ -7,7 +7,12 @@ from typing import Any
 
 from pbem.games.warriors_traders.data import RULES
 from pbem.games.warriors_traders.state import (
-    BARBARIAN, Battle, State, Unit, allied, has_ability,
+    BARBARIAN,
+    Battle,
+    State,
+    Unit,
+    allied,
+    has_ability,
 )
 
 SIZE = {"cavalry": 3, "archer": 2, "infantry": 1, "fort": 0, "princess": -1}

@@ -9,6 +9,7 @@ package refuses to load data that breaks them.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -97,7 +98,7 @@ def validate_rules(raw: Mapping[str, Any]) -> list[str]:
     for key in keys[1:]:
         values = table[key]
         ordered = values if key != "trade_bank_ratio" else [-v for v in values]
-        if any(b < a for a, b in zip(ordered, ordered[1:])):
+        if any(b < a for a, b in itertools.pairwise(ordered)):
             problems.append(f"tracks.{key} must not get worse at a higher level")
     units = raw.get("units", {})
     for kind in (*ARMY_KINDS, "princess", "fort"):
@@ -142,7 +143,7 @@ def validate_map(raw: Mapping[str, Any]) -> list[str]:
             elif province.get("vp") != vp[province["type"]]:
                 problems.append(f"{pid}: a {province['type']} gives {vp[province['type']]} VP (L529-537)")
             resources = province.get("resources", {})
-            if "gold" in resources and resources["gold"]:
+            if resources.get("gold"):
                 problems.append(f"{pid}: gold never comes from provinces (L328)")
             if any(r not in RESOURCES or not isinstance(n, int) or n < 0 for r, n in resources.items()):
                 problems.append(f"{pid}: resources must be non-negative counts of food, goods, weapons")

@@ -7,7 +7,15 @@ from typing import Any
 
 from pbem.games.warriors_traders.data import ARMY_KINDS, MAX_TOKENS, RESOURCES, RULES, TRACKS
 from pbem.games.warriors_traders.state import (
-    State, allied, can_build_kind, country_seat, has_ability, owner, pieces_on_board, team, unit,
+    State,
+    allied,
+    can_build_kind,
+    country_seat,
+    has_ability,
+    owner,
+    pieces_on_board,
+    team,
+    unit,
 )
 
 ACTIONS = ("develop", "build", "fort", "upgrade", "war")

@@ -9,8 +9,20 @@ from typing import Any
 from pbem.games.base import secret_data
 from pbem.games.warriors_traders.data import MAPS, RESOURCES, RULES, TRACKS
 from pbem.games.warriors_traders.state import (
-    BARBARIAN, Battle, Config, Offer, Player, State, Unit, War, add_stock, bundle, order,
-    recompute_owners, set_player, track_level,
+    BARBARIAN,
+    Battle,
+    Config,
+    Offer,
+    Player,
+    State,
+    Unit,
+    War,
+    add_stock,
+    bundle,
+    order,
+    recompute_owners,
+    set_player,
+    track_level,
 )
 
 
@@ -56,7 +68,7 @@ def _after_action(state: State, fact: dict[str, Any]) -> State:
         left = state.bonus - 1
         return replace(state, bonus=left, step=state.step if left else state.bonus_return)
     if source in ("university", "voivode", "master_trader"):
-        used = state.players[seat].specials_used + (source,)
+        used = (*state.players[seat].specials_used, source)
         return set_player(state, seat, specials_used=used)
     return state
 
@@ -83,7 +95,7 @@ def _development(state: State, fact: dict[str, Any]) -> State:
         state = _with_units(state, {old.id: replace(old, kind=fact["army"])})
     elif kind == "WarDeclared":
         pair = tuple(fact["teams"])
-        wars = tuple(w for w in state.wars if w.teams != pair) + (War(pair, state.turn),)
+        wars = (*tuple(w for w in state.wars if w.teams != pair), War(pair, state.turn))
         state = replace(state, wars=wars)
     return _after_action(state, fact)
 
@@ -94,12 +106,12 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
         delta = {fact["give"]: -fact["gave"], fact["get"]: fact["got"]}
         return set_player(state, seat, stock=add_stock(state.players[seat], delta))
     if kind == "RouteOpened":
-        return replace(state, routes=state.routes + ((seat, fact["to"]),))
+        return replace(state, routes=(*state.routes, (seat, fact["to"])))
     if kind == "OfferMade":
         offer = Offer(fact["offer"], seat, fact["to"], bundle(fact["give"], fact.get("give_n")),
                       bundle(fact["get"], fact.get("get_n")))
         state = set_player(state, seat, offers_made=state.players[seat].offers_made + 1)
-        return replace(state, offers=state.offers + (offer,), next_offer=offer.id + 1,
+        return replace(state, offers=(*state.offers, offer), next_offer=offer.id + 1,
                        done=state.done - {fact["to"]})
     if kind in ("OfferAccepted", "OfferDeclined"):
         offer = next(o for o in state.offers if o.id == fact["offer"])
@@ -117,7 +129,7 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
                           stock=add_stock(player, {"gold": -fact["gold"]}))
     if kind == "PeaceProposed":
         targets = {s for s in state.seats if state.players[s].team == fact["teams"][1]}
-        return replace(state, peace=state.peace + (tuple(fact["teams"]),), done=state.done - targets)
+        return replace(state, peace=(*state.peace, tuple(fact["teams"])), done=state.done - targets)
     if kind == "PeaceMade":
         pair = tuple(sorted(fact["teams"]))
         return replace(state, wars=tuple(w for w in state.wars if w.teams != pair),
@@ -187,7 +199,7 @@ def _maneuver(state: State, fact: dict[str, Any]) -> State:
     if kind == "DamageAssigned":
         data = secret_data(fact)
         b = state.battle
-        return replace(state, battle=replace(b, hits=b.hits + ((fact["seat"], data["unit"], data["amount"]),)))
+        return replace(state, battle=replace(b, hits=(*b.hits, (fact["seat"], data["unit"], data["amount"]))))
     if kind == "BattleResolved":
         return _battle_resolved(state, fact)
     if kind == "BattlesOver":
@@ -197,7 +209,7 @@ def _maneuver(state: State, fact: dict[str, Any]) -> State:
         return replace(state, bonus=fact["actions"], bonus_return=state.step, step="bonus")
     if kind == "RefugeChosen":
         others = tuple(r for r in state.refuges if r[0] != fact["seat"])
-        return replace(state, refuges=others + ((fact["seat"], fact["province"]),))
+        return replace(state, refuges=(*others, (fact["seat"], fact["province"])))
     if kind == "ManeuverEnded":
         return replace(_pop(state), step="", refuges=())
     raise ValueError(f"unknown fact {kind}")
@@ -272,7 +284,7 @@ def evolve(state: State | None, fact: dict[str, Any]) -> State:
         tokens[TRACKS.index(secret_data(fact)["track"])] += 1
         return set_player(state, fact["seat"], tokens=tuple(tokens), placed=player.placed + 1)
     if kind == "TokensRevealed":
-        players = tuple(replace(p, tokens=tuple(t)) for p, t in zip(state.players, fact["tokens"]))
+        players = tuple(replace(p, tokens=tuple(t)) for p, t in zip(state.players, fact["tokens"], strict=False))
         return replace(state, players=players, phase="between")
     if kind == "Passed":
         if fact["step"] == "bonus":

@@ -7,12 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.warriors_traders import maneuvers as man
-from pbem.games.warriors_traders import rules
-from pbem.games.warriors_traders import scoring
+from pbem.games.warriors_traders import rules, scoring
 from pbem.games.warriors_traders.data import RESOURCES, RULES
 from pbem.games.warriors_traders.evolve import evolve
 from pbem.games.warriors_traders.state import (
-    State, has_ability, order, owned, track_value,
+    State,
+    has_ability,
+    order,
+    owned,
+    track_value,
 )
 
 Fact = dict[str, Any]
@@ -73,7 +76,7 @@ def turn_end_fact(state: State) -> Fact:
     doubled: dict[str, int] = {}
     discarded: dict[str, dict[str, int]] = {}
     for seat, player in enumerate(state.players):
-        stock = dict(zip(RESOURCES, player.stock))
+        stock = dict(zip(RESOURCES, player.stock, strict=False))
         if has_ability(state, seat, "merchant") and stock["gold"]:
             doubled[str(seat)] = stock["gold"]
             stock["gold"] *= 2

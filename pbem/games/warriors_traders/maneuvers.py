@@ -9,7 +9,14 @@ from pbem.games.base import secret
 from pbem.games.warriors_traders import battle as combat
 from pbem.games.warriors_traders.data import RULES
 from pbem.games.warriors_traders.state import (
-    BARBARIAN, Battle, State, allied, at_war, has_ability, owner, unit,
+    BARBARIAN,
+    Battle,
+    State,
+    allied,
+    at_war,
+    has_ability,
+    owner,
+    unit,
 )
 
 

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
 from pbem.games.warriors_traders import rules
-from pbem.games.warriors_traders.maneuvers import remaining
 from pbem.games.warriors_traders.data import ARMY_KINDS, RESOURCES, TRACKS
+from pbem.games.warriors_traders.maneuvers import remaining
 from pbem.games.warriors_traders.state import State, bundle, bundle_text
 
 VERBS = {
@@ -199,7 +199,7 @@ def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], lis
             raise illegal(f"{text.strip()!r} is not legal now: {reason}", legal_texts())
         return pattern
     matches = [m for m in rules.legal(state, seat)
-               if len(m) == len(pattern) and all(p is None or p == v for p, v in zip(pattern, m))]
+               if len(m) == len(pattern) and all(p is None or p == v for p, v in zip(pattern, m, strict=False))]
     if len(matches) == 1:
         return matches[0]
     if not matches:

@@ -229,4 +229,4 @@ def _trade_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
     raise ValueError(f"no facts for {move!r}")
 
 
-__all__ = ["legal", "why_not", "move_facts", "to_move", "has_choice", "trivial_move"]
+__all__ = ["has_choice", "legal", "move_facts", "to_move", "trivial_move", "why_not"]

@@ -23,7 +23,7 @@ def title_holders(state: State) -> dict[str, int | None]:
 def vp_sources(state: State, seat: int) -> dict[str, int]:
     player = state.players[seat]
     gmap = state.gmap
-    provinces = sum(gmap.provinces[p].vp for p, o in zip(gmap.provinces, state.owners) if o == seat)
+    provinces = sum(gmap.provinces[p].vp for p, o in zip(gmap.provinces, state.owners, strict=False) if o == seat)
     forts = sum(1 for u in state.units if u.owner == seat and u.kind == "fort")
     titles = sum(1 for holder in title_holders(state).values() if holder == seat)
     return {

@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from pbem.games.warriors_traders.data import (
-    ARMY_KINDS, CUMULATIVE, MAPS, RESOURCES, RULES, TRACKS, GameMap,
+    ARMY_KINDS,
+    CUMULATIVE,
+    MAPS,
+    RESOURCES,
+    RULES,
+    TRACKS,
+    GameMap,
 )
 
 BARBARIAN = -1
@@ -232,11 +238,11 @@ def friendly(state: State, seat: int, province: str) -> bool:
 def owns_trade_center(state: State, seat: int) -> bool:
     gmap = state.gmap
     return any(o == seat and gmap.provinces[p].type == "trade_center"
-               for p, o in zip(gmap.provinces, state.owners))
+               for p, o in zip(gmap.provinces, state.owners, strict=False))
 
 
 def owned(state: State, seat: int) -> list[str]:
-    return [p for p, o in zip(state.gmap.provinces, state.owners) if o == seat]
+    return [p for p, o in zip(state.gmap.provinces, state.owners, strict=False) if o == seat]
 
 
 def pieces_on_board(state: State, seat: int, kind: str) -> int:

@@ -7,7 +7,13 @@ from typing import Any
 
 from pbem.games.warriors_traders.data import RESOURCES, RULES
 from pbem.games.warriors_traders.state import (
-    State, at_war, country_seat, has_ability, owns_trade_center, team, track_value,
+    State,
+    at_war,
+    country_seat,
+    has_ability,
+    owns_trade_center,
+    team,
+    track_value,
 )
 
 MAX_OFFERS = 10  # per seat and trade phase, so that mail play cannot loop forever

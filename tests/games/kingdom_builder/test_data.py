@@ -5,7 +5,14 @@ from collections import Counter
 import pytest
 
 from pbem.games.kingdom_builder.data import (
-    BUILDABLE, CARD_NAMES, LOCATION_NAMES, SECTIONS, SETTLEMENTS, TERRAIN_DECK, TERRAINS, TILES_PER_HEX,
+    BUILDABLE,
+    CARD_NAMES,
+    LOCATION_NAMES,
+    SECTIONS,
+    SETTLEMENTS,
+    TERRAIN_DECK,
+    TERRAINS,
+    TILES_PER_HEX,
 )
 
 NAMES = {code: t["id"] for code, t in TERRAINS.items()}
@@ -53,7 +60,7 @@ def test_eight_sections_one_per_location_and_ten_kingdom_cards():
 def test_terrain_deck_has_25_cards_5_per_buildable_terrain():
     assert len(TERRAIN_DECK) == 25
     assert Counter(TERRAIN_DECK) == {code: 5 for code in BUILDABLE}
-    assert BUILDABLE == {"G", "C", "D", "F", "T"}
+    assert {"G", "C", "D", "F", "T"} == BUILDABLE
 
 
 def test_forty_settlements_per_player():

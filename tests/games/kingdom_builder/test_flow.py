@@ -135,4 +135,4 @@ def test_svg_map_shows_coordinates_locations_castles_and_settlements():
     assert len(list(root.iter("{http://www.w3.org/2000/svg}polygon"))) == 400
     fills = [c.get("fill") for c in root.iter("{http://www.w3.org/2000/svg}circle")]
     assert fills.count("#e41a1c") == 2 and fills.count("#ffffff") == 2  # on the map and in the legend
-    assert any("Ann (red): 39 left, to move (Grass)" == t for t in texts)
+    assert any(t == "Ann (red): 39 left, to move (Grass)" for t in texts)

@@ -1,8 +1,7 @@
 """The 10 kingdom cards and the castles (rulebook p. 4-5), with the rulebook's examples."""
 
 from pbem.games.base import SeededRng
-from pbem.games.kingdom_builder import SPEC
-from pbem.games.kingdom_builder import scoring
+from pbem.games.kingdom_builder import SPEC, scoring
 from pbem.games.kingdom_builder.board import name
 
 from .helpers import position

@@ -3,7 +3,14 @@
 from collections import Counter
 
 from pbem.games.kingsburg.data import (
-    ADVISORS, BUILDING_KEYS, BUILDINGS, COMPONENTS, ENEMIES, ROWS, SOLDIER_TOKENS, YEAR_RANGES,
+    ADVISORS,
+    BUILDING_KEYS,
+    BUILDINGS,
+    COMPONENTS,
+    ENEMIES,
+    ROWS,
+    SOLDIER_TOKENS,
+    YEAR_RANGES,
 )
 
 

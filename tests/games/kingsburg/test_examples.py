@@ -10,7 +10,17 @@ from pbem.games.kingsburg.moves import Influence
 from pbem.games.kingsburg.state import Placement
 
 from .support import (
-    ANN, BRIAN, CINDY, DAVID, Script, at, new_game, of_kind, play, run, with_players,
+    ANN,
+    BRIAN,
+    CINDY,
+    DAVID,
+    Script,
+    at,
+    new_game,
+    of_kind,
+    play,
+    run,
+    with_players,
 )
 
 SPRING_DICE = (1, 3, 5, 4, 4, 5, 2, 2, 6, 2, 3, 5)  # Ann, Brian, Cindy, David (seat order)

@@ -7,9 +7,19 @@ import pytest
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.kingsburg import SPEC
 from pbem.games.kingsburg.moves import (
-    Build, Give, Influence, Lose, Pass, Recruit, Reroll, Take, Token, TownHall, format_move, parse_text,
+    Build,
+    Give,
+    Influence,
+    Lose,
+    Pass,
+    Recruit,
+    Reroll,
+    Take,
+    Token,
+    TownHall,
+    format_move,
+    parse_text,
 )
-
 from tests.support.contract import refused_when_parsed
 
 from .support import ANN, BRIAN, at, new_game, play, run, with_players

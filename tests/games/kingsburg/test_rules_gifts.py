@@ -119,13 +119,13 @@ def test_every_advisors_help_can_be_declined_with_the_influence():
 
 def test_a_fixed_gift_declined_in_advance_is_declined_for_each_fixed_advisor():
     for advisor in (1, 2, 3, 5, 8, 10, 13, 15, 16, 18):
-        state, facts = gifts_for(advisor, choice=("take",))
+        _state, facts = gifts_for(advisor, choice=("take",))
         assert of_kind(facts, "GiftDeclined")[0]["advisor"] == advisor
         assert not of_kind(facts, "GiftReceived") and not of_kind(facts, "CardPeeked")
 
 
 def test_smuggler_at_zero_vp_says_why_it_gives_nothing():
-    state, facts = gifts_for(14, choice=("take", "wood", "wood", "wood"), vp=0)
+    _state, facts = gifts_for(14, choice=("take", "wood", "wood", "wood"), vp=0)
     declined = of_kind(facts, "GiftDeclined")[0]
     assert declined["unable"] == "vp"
     text = SPEC.describe_fact(declined, NAMES)
@@ -133,6 +133,6 @@ def test_smuggler_at_zero_vp_says_why_it_gives_nothing():
 
 
 def test_alchemist_without_goods_says_why_it_gives_nothing():
-    state, facts = gifts_for(6, choice=("give", "stone"))
+    _state, facts = gifts_for(6, choice=("give", "stone"))
     declined = of_kind(facts, "GiftDeclined")[0]
     assert declined["unable"] == "goods" and "declines" not in SPEC.describe_fact(declined, NAMES)

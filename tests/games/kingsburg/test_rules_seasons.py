@@ -11,7 +11,18 @@ from pbem.games.kingsburg.flow import neutral_groups
 from pbem.games.kingsburg.moves import Build, Influence
 
 from .support import (
-    ANN, BRIAN, CINDY, Script, at, influencing, kinds, new_game, of_kind, play, refused, run,
+    ANN,
+    BRIAN,
+    CINDY,
+    Script,
+    at,
+    influencing,
+    kinds,
+    new_game,
+    of_kind,
+    play,
+    refused,
+    run,
     with_players,
 )
 

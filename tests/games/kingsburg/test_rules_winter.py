@@ -54,7 +54,7 @@ def test_building_battle_modifiers():
 def test_stone_wall_wins_ties():
     wall = {"palisade", "stable", "stone_wall"}  # strength 2 + 1 soldier = 3 = goblins
     _, facts = run(winter(p0={"buildings": wall}), Script(1))
-    assert [f["result"] for f in of_kind(facts, "BattleFought")][0] == "won"
+    assert next(f["result"] for f in of_kind(facts, "BattleFought")) == "won"
     assert [f["result"] for f in of_kind(facts, "BattleFought")][1] == "lost"
 
 

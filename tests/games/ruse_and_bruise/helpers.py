@@ -65,4 +65,4 @@ def first(facts, kind: str) -> dict:
     return next(fact for fact in facts if fact["kind"] == kind)
 
 
-__all__ = ["Move", "SPEC", "apply", "column", "down", "first", "kinds", "position", "under_cloak", "up"]
+__all__ = ["SPEC", "Move", "apply", "column", "down", "first", "kinds", "position", "under_cloak", "up"]

@@ -23,8 +23,8 @@ def _invariants(players):
         for viewer in [None, *range(players)]:
             view = SPEC.view(after, viewer)
             assert view.get("hand") == (None if viewer is None else list(after.hands[viewer]))
-            for column, shown in zip(after.columns, view["columns"]):
-                for slot, card in zip(column.slots, shown["cards"]):
+            for column, shown in zip(after.columns, view["columns"], strict=False):
+                for slot, card in zip(column.slots, shown["cards"], strict=False):
                     visible = slot.face_up or slot.known or slot.owner == viewer
                     assert card["card"] == (slot.card if visible else None)
         if not after.finished:

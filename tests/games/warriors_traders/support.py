@@ -43,7 +43,7 @@ def with_levels(state: State, seat: int, production: int = 1, trade: int = 1, mi
 
 
 def with_stock(state: State, seat: int, **amounts: int) -> State:
-    stock = dict(zip(RESOURCES, state.players[seat].stock))
+    stock = dict(zip(RESOURCES, state.players[seat].stock, strict=False))
     stock.update(amounts)
     return set_player(state, seat, stock=tuple(stock[r] for r in RESOURCES))
 
@@ -56,7 +56,7 @@ def clear(state: State, *provinces: str) -> State:
 def put(state: State, owner: int, kind: str, province: str, **fields) -> tuple[State, int]:
     unit_id = state.next_unit
     new = Unit(unit_id, owner, kind, province, **fields)
-    state = replace(state, units=state.units + (new,), next_unit=unit_id + 1)
+    state = replace(state, units=(*state.units, new), next_unit=unit_id + 1)
     return recompute_owners(state, [province]), unit_id
 
 
@@ -64,7 +64,7 @@ def placed(state: State, tokens: dict[int, tuple[int, int, int]] | None = None) 
     """Every seat places its three starting tokens (default: 1 on each track)."""
     for seat in state.seats:
         counts = (tokens or {}).get(seat, (1, 1, 1))
-        for track, n in zip(TRACKS, counts):
+        for track, n in zip(TRACKS, counts, strict=False):
             for _ in range(n):
                 state = act(state, seat, f"develop {track}")
     return state
@@ -110,4 +110,4 @@ def at_war(state: State, a: int, b: int, since: int = 1) -> State:
     from pbem.games.warriors_traders.state import War
 
     pair = tuple(sorted((state.players[a].team, state.players[b].team)))
-    return replace(state, wars=state.wars + (War(pair, since),))
+    return replace(state, wars=(*state.wars, War(pair, since)))

@@ -5,7 +5,15 @@ from pbem.games.warriors_traders.battle import auto_allocate
 from pbem.games.warriors_traders.state import BARBARIAN, owner, unit
 
 from .support import (
-    act, at_maneuvers, at_war, clear, fact, put, start, step, with_levels,
+    act,
+    at_maneuvers,
+    at_war,
+    clear,
+    fact,
+    put,
+    start,
+    step,
+    with_levels,
 )
 
 

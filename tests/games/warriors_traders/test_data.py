@@ -6,7 +6,13 @@ import copy
 import pytest
 
 from pbem.games.warriors_traders.data import (
-    MAPS, RAW_MAPS, RULES, build_map, load_rules, validate_map, validate_rules,
+    MAPS,
+    RAW_MAPS,
+    RULES,
+    build_map,
+    load_rules,
+    validate_map,
+    validate_rules,
 )
 
 

@@ -4,7 +4,15 @@ from pbem.games.warriors_traders import SPEC
 from pbem.games.warriors_traders.state import order, set_player, unit
 
 from .support import (
-    act, at_development, fact, put, refused, start, step, with_levels, with_stock,
+    act,
+    at_development,
+    fact,
+    put,
+    refused,
+    start,
+    step,
+    with_levels,
+    with_stock,
 )
 
 

@@ -6,13 +6,23 @@ import pytest
 
 from pbem.games.base import ErrorCode
 from pbem.games.warriors_traders import SPEC
-from pbem.games.warriors_traders.flow import follow_ups, turn_end_fact
 from pbem.games.warriors_traders.battle import resolve
+from pbem.games.warriors_traders.flow import follow_ups, turn_end_fact
 from pbem.games.warriors_traders.maneuvers import start_battle
 from pbem.games.warriors_traders.state import BARBARIAN, Battle, owner, unit
 
 from .support import (
-    act, at_maneuvers, at_war, barbarians, clear, fact, put, refused, start, step, with_levels,
+    act,
+    at_maneuvers,
+    at_war,
+    barbarians,
+    clear,
+    fact,
+    put,
+    refused,
+    start,
+    step,
+    with_levels,
 )
 
 

@@ -10,7 +10,17 @@ from pbem.games.simulate import play_random
 from pbem.games.warriors_traders import SPEC
 
 from .support import (
-    RNG, act, at_development, at_maneuvers, clear, placed, put, refused, start, with_levels, with_stock,
+    RNG,
+    act,
+    at_development,
+    at_maneuvers,
+    clear,
+    placed,
+    put,
+    refused,
+    start,
+    with_levels,
+    with_stock,
 )
 
 NAMES = ["Ann", "Bob", "Cyril", "Dana"]

@@ -35,7 +35,7 @@ CASES = _cases()
 def _expected_vp(state, seat):
     """VP recomputed from the board, independently of scoring.py."""
     gmap = state.gmap
-    provinces = sum(gmap.provinces[p].vp for p, o in zip(gmap.provinces, state.owners) if o == seat)
+    provinces = sum(gmap.provinces[p].vp for p, o in zip(gmap.provinces, state.owners, strict=False) if o == seat)
     forts = 3 * sum(1 for u in state.units if u.owner == seat and u.kind == "fort")
     titles = 0
     for track in range(3):
@@ -49,7 +49,7 @@ def _expected_vp(state, seat):
 def check_invariants(state):
     for seat, player in enumerate(state.players):
         assert min(player.stock) >= 0, f"negative stock {player.stock}"
-        for kind in ARMY_KINDS + ("princess",):
+        for kind in (*ARMY_KINDS, "princess"):
             assert sum(1 for u in state.units if u.owner == seat and u.kind == kind) <= 4
         assert sum(1 for u in state.units if u.owner == seat and u.kind == "fort") <= 8
         assert vp(state, seat) == _expected_vp(state, seat)
@@ -58,7 +58,7 @@ def check_invariants(state):
         assert u.damage >= 0
         if not u.engaged:
             present.setdefault(u.province, set()).add(u.owner)
-    for province, holder in zip(state.gmap.provinces, state.owners):
+    for province, holder in zip(state.gmap.provinces, state.owners, strict=False):
         here = present.get(province, set())
         players_here = {o for o in here if o != BARBARIAN}
         if holder is None:

@@ -7,7 +7,7 @@ from pbem.games.warriors_traders.flow import collection, feeding_fact
 from pbem.games.warriors_traders.scoring import vp, vp_sources
 from pbem.games.warriors_traders.state import BARBARIAN, owner, track_level
 
-from .support import act, clear, step, put, placed, refused, start, with_levels, with_stock
+from .support import act, clear, placed, put, refused, start, step, with_levels, with_stock
 
 
 def test_setup_barbarian_forts_in_capitals_and_armies_elsewhere():

@@ -4,7 +4,7 @@ from pbem.games.base import ErrorCode
 from pbem.games.warriors_traders import SPEC
 from pbem.games.warriors_traders.scoring import vp_sources
 
-from .support import act, at_trade, settle, clear, put, refused, start, with_levels, with_stock
+from .support import act, at_trade, clear, put, refused, settle, start, with_levels, with_stock
 
 
 def _traders(players=2, **options):
@@ -135,8 +135,8 @@ def test_an_offer_may_bundle_several_resources_on_each_side():
     state = act(state, 0, SPEC.format_move(move))
     state = act(state, 1, "accept 1")
     change = (-5, -2, +1, +1)
-    assert state.players[0].stock == tuple(b + c for b, c in zip(before[0], change))
-    assert state.players[1].stock == tuple(b - c for b, c in zip(before[1], change))
+    assert state.players[0].stock == tuple(b + c for b, c in zip(before[0], change, strict=False))
+    assert state.players[1].stock == tuple(b - c for b, c in zip(before[1], change, strict=False))
 
 
 def test_an_offer_names_no_resource_on_both_sides():

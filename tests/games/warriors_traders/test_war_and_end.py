@@ -8,8 +8,21 @@ from pbem.games.warriors_traders.scoring import standings, threshold, title_hold
 from pbem.games.warriors_traders.state import War, at_war, set_player
 
 from .support import (
-    act, at_development, at_maneuvers, at_trade, at_war as make_war, clear, fact, put, refused,
-    start, step, with_levels, with_stock,
+    act,
+    at_development,
+    at_maneuvers,
+    at_trade,
+    clear,
+    fact,
+    put,
+    refused,
+    start,
+    step,
+    with_levels,
+    with_stock,
+)
+from .support import (
+    at_war as make_war,
 )
 
 
