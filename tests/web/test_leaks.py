@@ -140,7 +140,9 @@ def leaks(body: str, secrets: list[Hidden], revealed: str, viewer: int | None) -
         if viewer is not None and viewer in hidden.seats:
             continue
         for needle in hidden.needles:
-            if needle in revealed or needle in seen:
+            # ... or a part of what the viewer itself may see ("Wizard (face down)" of another
+            # seat inside the viewer's own "Wizard (face down) under the Cloak")
+            if needle in revealed or needle in seen or any(needle in own for own in seen):
                 continue
             if shows(body, needle) or shows(body, str(escape(needle))):
                 found.append(f"{hidden.what}: {needle[:80]!r}")
