@@ -12,13 +12,17 @@ notifications of that game the round handles.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.games.base import GameError
 from pbem.mailroom.addresses import seat_address
+from pbem.mailroom.commands import subject_command
 from pbem.mailroom.deadlines import Clocks
+from pbem.mailroom.news import breakdown, decision, name_seats, since_lines
 from pbem.mailroom.queue import DROPPED, Mail, MailViews
 from pbem.mailroom.records import Correspondent, GameClock, Watchers
 from pbem.mailroom.settings import MailSettings
@@ -27,7 +31,14 @@ from pbem.service.service import GameService
 from pbem.service.store import GameRecord, Receipt
 
 HUMAN_SOURCES = ("email", "turnfile", "deadline")
+# Replies to a player's own moves at their private address are not held to the hourly limit
+# while the game runs; this guard per player and game only stops a runaway loop. Live play is
+# far below it (a Kingsburg move by mail every 10 s is 360 an hour).
+FLOOD_PER_HOUR = 720
+LIVE = "live:"  # budget prefix of those replies: "live:GAME"
+NOTICE = "notice:"  # budget prefix of the one "replies resume at ..." notice per limit and hour
 log = logging.getLogger("pbem.mail")
+GAME_TAG = re.compile(r"^\s*[a-z][a-z0-9-]*-[0-9a-f]{6,}:\s*", re.IGNORECASE)  # "kingsburg-4449cbf6: "
 
 
 def topic(cls: type) -> str:
@@ -35,6 +46,35 @@ def topic(cls: type) -> str:
 
 
 TOPICS = [topic(GameRecord.Created), topic(GameRecord.Appended), topic(Receipt.Recorded)]
+
+
+def plain_subject(subject: str) -> str:
+    """An incoming subject without any "Re:", "[pbem]" or "GAME:" layers, however many a
+    chain of replies stacked up, so the subject of our answer never grows."""
+    previous = None
+    while subject != previous:
+        previous = subject
+        subject = GAME_TAG.sub("", subject_command(subject))
+    return subject[:60]
+
+
+def reply_summary(results: list[dict[str, Any]]) -> str:
+    """What a reply is, in one word for the subject and first line: "applied" (every move
+    was), "refused" (something was refused; nothing applied) or "answer"."""
+    outcomes = [r["outcome"] for r in results if r.get("outcome")]
+    if any(r.get("error") or r.get("action") in ("refused", "unknown", "too-large") for r in results) \
+            or any(not o["ok"] for o in outcomes if not o.get("duplicate")):
+        return "refused"
+    if any(o["version"] > o["version_before"] for o in outcomes):
+        return "applied"
+    return "answer"
+
+
+def thread_id(game_id: str, email: str, domain: str) -> str:
+    """The Message-ID every mail of one game to one player refers to in ``References``, so
+    mail clients thread a game's mails together (it names no real message)."""
+    digest = hashlib.sha256(f"{game_id}/{email}".encode()).hexdigest()[:16]
+    return f"<{game_id}.{digest}@{domain}>"
 
 
 def when(moment: datetime | None) -> str | None:
@@ -63,10 +103,12 @@ class Outbox:
         self.now = clocks.now
         self.round = Round(service)
         self.budgets: dict[str, int] = {}  # mails counted against each budget in this round
+        self.mailed: dict[tuple[str, str], int | None] = {}  # (email, game) -> version last mailed
 
     def begin(self, round_: Round) -> None:
         self.round = round_
         self.budgets = {}
+        self.mailed = {}
 
     def mails_for(self, event: Any, position: int) -> list[Mail]:
         if isinstance(event, Receipt.Recorded):
@@ -87,29 +129,54 @@ class Outbox:
         return clock.rules.get("lang", "en") if clock else "en"
 
     def game_block(self, game: LoadedGame, version: int, email: str | None) -> dict[str, Any]:
+        """The per-game part of a model, as ``email`` may see it at ``version``: for a player
+        also what happened since their last mail and, on their turn, the decision."""
         seat = game.emails.index(email) if email in game.emails else None
         viewer = email if seat is not None else None
         summary = self.service.summary(game.id, version, viewer=viewer, game=game)
         base = self.service.settings.base_url
+        names = game.names
         waiting = []
         for item in summary["waiting_for"]:
             due = self.clocks.deadline(game, version, item["seat"]) if summary["started"] else None
             waiting.append({"seat": item["seat"], "name": item["name"], "deadline": when(due)})
+        your_turn = seat is not None and summary["started"] and any(w["seat"] == seat for w in waiting)
         block: dict[str, Any] = {
-            "id": game.id, "title": game.spec.title, "version": version, "phase": summary["phase"],
-            "started": summary["started"], "over": summary["over"], "seats": game.names, "waiting": waiting,
-            "your_turn": seat is not None and any(w["seat"] == seat for w in waiting),
-            "standings": [{"rank": s["rank"], "name": game.names[s["seat"]], "score": s["score"]}
+            "id": game.id, "title": game.spec.title, "version": version, "turn": version,
+            "turn_url": f"{base}/games/{game.id}/turn/{version}",
+            "phase": name_seats(summary["phase"], names), "started": summary["started"], "over": summary["over"],
+            "seats": names, "waiting": waiting, "your_turn": your_turn,
+            "deadline": next((w["deadline"] for w in waiting if w["seat"] == seat), None),
+            "standings": [{"rank": s["rank"], "name": names[s["seat"]], "score": s["score"],
+                           "breakdown": breakdown(s.get("details") or {})}
                           for s in sorted(summary["standings"] or [], key=lambda s: s["rank"])],
-            "view": game.spec.render_text(summary["view"], game.names) if summary["view"] is not None else "",
-            "url": f"{base}/games/{game.id}", "seat": seat, "name": game.names[seat] if seat is not None else None,
-            "seat_url": None, "address": None,
+            "view": game.spec.render_text(summary["view"], names) if summary["view"] is not None else "",
+            "url": f"{base}/games/{game.id}", "seat": seat, "name": names[seat] if seat is not None else None,
+            "joined": seat is not None and seat in {e["seat"] for e in game.entries[:version] if e["kind"] == "joined"},
+            "seat_url": None, "address": None, "since": None, "since_version": None, "decision": None,
         }
-        if seat is not None:
-            token = self.service.seat_token(game.id, seat)
-            block["seat_url"] = f"{base}/games/{game.id}/seat/{token}"
-            block["address"] = seat_address(self.settings.address, game.id, token)
+        if seat is None:
+            return block
+        token = self.service.seat_token(game.id, seat)
+        block["seat_url"] = f"{base}/games/{game.id}/seat/{token}"
+        block["address"] = seat_address(self.settings.address, game.id, token)
+        last = self.last_mailed(email or "", game.id)
+        start = 1 if last is None else min(last, version)
+        block["since_version"] = start
+        block["since"] = since_lines(game, start, version, seat)
+        if your_turn and version == game.version:
+            block["decision"] = decision(game, self.service.state(game, version), seat)
         return block
+
+    def last_mailed(self, email: str, game_id: str) -> int | None:
+        """The version of ``game_id`` that the last mail to ``email`` showed (None: no mail yet):
+        from this round's mails, else from the queue."""
+        key = (email, game_id)
+        if key not in self.mailed:
+            versions = [m["game"]["version"] for m in self.views.latest_models(email)
+                        if (m.get("game") or {}).get("id") == game_id and "version" in m["game"]]
+            self.mailed[key] = max(versions) if versions else None
+        return self.mailed[key]
 
     def receipt(self, game: LoadedGame, index: int, size: int) -> dict[str, Any]:
         proof = self.service.inclusion(game.id, index, size, game=game)
@@ -119,27 +186,53 @@ class Outbox:
               reply: tuple[str | None, tuple[str, ...]] | None = None, attachment: dict[str, Any] | None = None,
               limited: str | None = None) -> list[Mail]:
         """One mail to queue. ``limited`` names the rate-limit budget: "service" (answers to
-        the service address), "game" (answers to moves) or "notify" (refusal notices), so mail
-        forged in someone's name to one cannot use up the others. Over the limit the mail is
-        kept as "dropped" (visible in the queue) and a line is logged."""
-        game_id = (model.get("game") or {}).get("id")
+        the service address), "game" (answers to mail at a game's address that is not the
+        owner's live play), "notify" (refusal notices), or "live:GAME" (answers to a player's
+        own moves: only the flood guard), so mail forged in someone's name to one cannot use
+        up the others. Over the limit the mail is kept as "dropped" (visible in the queue), a
+        line is logged, and the recipient gets one notice saying when replies resume."""
+        block = model.get("game") or {}
+        game_id = block.get("id")
         in_reply_to, references = reply or (None, ())
+        thread = thread_id(game_id, to, self.settings.domain) if game_id else None
         model = {"lang": self.language(to, game_id), "service": self.settings.address} | model | {
             "envelope": {"sender": sender or self.settings.address, "in_reply_to": in_reply_to,
-                         "references": list(references), "attachment": attachment}}
+                         "references": list(references), "attachment": attachment, "thread": thread}}
         budget = limited or ""
-        if limited and self._over_budget(to, budget):
-            log.warning("rate limit: dropped %s to %s (%s budget, %d an hour)", key, to, budget,
-                        self.settings.replies_per_hour)
-            return [Mail(key, to, model, budget, DROPPED)]
+        if limited:
+            cap = FLOOD_PER_HOUR if limited.startswith(LIVE) else self.settings.replies_per_hour
+            if self._over_budget(to, budget, cap):
+                log.warning("rate limit: dropped %s to %s (%s budget, %d an hour)", key, to, budget, cap)
+                return [Mail(key, to, model, budget, DROPPED)] + self._limit_notice(to, budget, model)
+        if game_id and "version" in block and block.get("seat") is not None:
+            self.mailed[(to, game_id)] = block["version"]
         return [Mail(key, to, model, budget)]
 
-    def _over_budget(self, to: str, budget: str) -> bool:
+    def _over_budget(self, to: str, budget: str, cap: int) -> bool:
         counted = f"{to}|{budget}"
         if counted not in self.budgets:
             self.budgets[counted] = self.views.recent(to, budget, self.now() - timedelta(hours=1))
         self.budgets[counted] += 1
-        return self.budgets[counted] > self.settings.replies_per_hour
+        return self.budgets[counted] > cap
+
+    def _limit_notice(self, to: str, budget: str, dropped: dict[str, Any]) -> list[Mail]:
+        """The one notice to a sender whose reply a limit dropped: when replies resume (at the
+        latest an hour from now, when the oldest counted mail leaves the window). One per
+        budget and hour: the notice counts against its own budget "notice:BUDGET"."""
+        notice_budget = NOTICE + budget
+        counted = f"{to}|{notice_budget}"
+        if counted not in self.budgets:
+            self.budgets[counted] = self.views.recent(to, notice_budget, self.now() - timedelta(hours=1))
+        if self.budgets[counted] > 0:
+            return []
+        self.budgets[counted] = 1
+        now = self.now()
+        model = {"lang": dropped.get("lang", "en"), "service": self.settings.address, "kind": "limited",
+                 "game": dropped.get("game"),
+                 "extra": {"resume": when(now + timedelta(hours=1)), "per_hour": self.settings.replies_per_hour,
+                           "live": budget.startswith(LIVE)},
+                 "envelope": dropped["envelope"] | {"attachment": None}}
+        return [Mail(f"limited/{to}/{budget}/{now:%Y%m%dT%H%M%S}", to, model, notice_budget)]
 
     def notice(self, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any]) -> list[Any]:
         """A notice to one seat at the game's current version (reminders, missed deadlines)."""
@@ -176,10 +269,12 @@ class Outbox:
                                         {"kind": "robot", "game": block,
                                          "extra": {"name": game.names[entry["seat"]], "reason": entry["reason"]}},
                                         sender=block["address"])
+        # the player whose join started the game hears of the start in the reply to that join
+        starter = {e["seat"] for e in entries if e["kind"] == "joined"} if "started" in kinds else set()
         if "ended" in kinds or "started" in kinds:
             kind = "ended" if "ended" in kinds else "started"
             for seat, email in people:
-                if seat in robots and kind == "started":
+                if kind == "started" and (seat in robots or seat in starter):
                     continue
                 block = self.game_block(game, after, email)
                 mails += self.queue(f"n{position}/{seat}/{kind}", email, {"kind": kind, "game": block},
@@ -238,17 +333,19 @@ class Outbox:
                 game = self.round.game(context["game"])
             except GameError:
                 game = None
+        thread = (context.get("message_id"), tuple(context.get("references") or ()))
         for n, note in enumerate(context.get("notify") or []):
             block = self.game_block(game, game.version, note["to"]) if game and note["to"] in game.emails else None
             mails += self.queue(f"n{position}/notify/{n}", note["to"],
                                 {"kind": "refused", "game": block, "extra": note},
                                 sender=block["address"] if block else None, limited="notify")
+            mails += self._wrong_address(game, note, position, n, thread)
         to = context.get("reply_to")
         if not to:
             return mails
         results = [self._enrich(result, to) for result in outcome.get("results", [])]
         model: dict[str, Any] = {"kind": "reply", "results": results, "game": None, "receipt": None,
-                                 "subject": context.get("subject", "")}
+                                 "subject": plain_subject(context.get("subject", ""))}
         attachment = None
         if game is not None and to in game.emails:
             versions = [r["outcome"]["version"] for r in results if r.get("outcome")]
@@ -258,12 +355,47 @@ class Outbox:
                      and r["outcome"]["version"] > r["outcome"]["version_before"]]
             if moved:
                 attachment = self.receipt(game, moved[0]["version_before"], moved[-1]["version"])
-                model["receipt"] = attachment
-        sender = model["game"]["address"] if model["game"] else None
-        mails += self.queue(f"n{position}/reply", to, model, sender=sender,
-                            reply=(context.get("message_id"), tuple(context.get("references") or ())),
-                            attachment=attachment, limited="game" if context.get("game") else "service")
+                model["receipt"] = {"index": attachment.get("index"), "size": attachment.get("size")}
+        model["summary"] = reply_summary(results)
+        sender = model["game"]["address"] if model["game"] else self._private_address_in(results, to)
+        mails += self.queue(f"n{position}/reply", to, model, sender=sender, reply=thread, attachment=attachment,
+                            limited=self._reply_budget(game, to, results, context))
         return mails
+
+    @staticmethod
+    def _reply_budget(game: LoadedGame | None, to: str, results: list[dict[str, Any]],
+                      context: dict[str, Any]) -> str:
+        """Answers to a player's own mail at their private address, while the game is not
+        over, count only against the flood guard: the hourly limit must not silence play."""
+        if not context.get("game"):
+            return "service"
+        refused = any(r.get("action") == "refused" for r in results)
+        if game is not None and to in game.emails and not refused and not game.ended:
+            return LIVE + game.id
+        return "game"
+
+    @staticmethod
+    def _private_address_in(results: list[dict[str, Any]], to: str) -> str | None:
+        """A reply from the service address about one game (``join GAME``) comes from the
+        player's private address, so that "Reply" goes where moves count."""
+        for result in results:
+            block = result.get("block") or {}
+            if block.get("address") and block.get("seat") is not None:
+                return str(block["address"])
+        return None
+
+    def _wrong_address(self, game: LoadedGame | None, note: dict[str, Any], position: int, n: int,
+                       thread: tuple[str | None, tuple[str, ...]]) -> list[Any]:
+        """A player who wrote to another player's private address is answered (at their own
+        registered address, so nothing leaks) with their own private address."""
+        sender = note.get("sender")
+        if game is None or note.get("reason") != "forged" or sender not in game.emails or sender == note["to"]:
+            return []
+        block = self.game_block(game, game.version, sender)
+        extra = {"owner": game.names[game.emails.index(note["to"])], "subject": note.get("subject", "")}
+        return self.queue(f"n{position}/wrong-address/{n}", sender, {"kind": "wrong-address", "game": block,
+                                                                    "extra": extra},
+                          sender=block["address"], reply=thread, limited="notify")
 
     def _enrich(self, result: dict[str, Any], email: str) -> dict[str, Any]:
         """Add what a reply shows for global commands, read now."""
@@ -290,6 +422,12 @@ class Outbox:
                     + (f": {row['entry']['command']}" if row["entry"].get("command") else "")
                     + (f" ({'; '.join(row['lines'])})" if row["lines"] else "")
                     for row in rows[-40:]]
+            elif action == "legal" and not result.get("error"):
+                game = self.round.game(result["game"])
+                state = self.service.state(game)
+                seat = game.emails.index(email) if email in game.emails else None
+                waiting = state is not None and seat is not None and seat in game.spec.to_move(state)
+                result["moves"] = game.spec.legal_texts(state, seat, limit=10_000) if waiting else []
             elif action in ("template", "invite") and not result.get("error"):
                 game = self.round.game(result["game"])
                 result["block"] = self.game_block(game, game.version, email)
