@@ -93,6 +93,7 @@ def build(model: dict[str, Any], key: str, to: str, sender: str, now: datetime,
     msg["X-Auto-Response-Suppress"] = "All"
     msg["X-Loop"] = sender.split("+", 1)[0].split("@", 1)[0] + "@" + sender.split("@", 1)[1]
     msg["Content-Language"] = model.get("lang", "en")
+    msg["X-Pbem-Kind"] = str(model.get("kind", ""))  # for mail filters: reply, turn, reminder, ...
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
     chain = reference_chain(thread, references, in_reply_to)

@@ -27,6 +27,25 @@ def name_seats(text: str, names: Sequence[str]) -> str:
     return SEAT_WORD.sub(named, text)
 
 
+def named_errors(result: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """A reply's result with every error message speaking of players by name."""
+    def fix(error: Any) -> Any:
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            return error | {"message": name_seats(error["message"], names)}
+        return error
+
+    result = dict(result)
+    if result.get("error"):
+        result["error"] = fix(result["error"])
+    outcome = result.get("outcome")
+    if isinstance(outcome, dict):
+        result["outcome"] = outcome | {
+            "error": fix(outcome.get("error")),
+            "lines": [line | {"error": fix(line["error"])} if line.get("error") else line
+                      for line in outcome.get("lines") or []]}
+    return result
+
+
 def since_lines(game: LoadedGame, start: int, stop: int, viewer: int | None) -> list[str]:
     """Every fact of entries ``start``..``stop`` (exclusive) as ``viewer`` may see it, one
     plain sentence a line: moves, dice, battles, scoring, robot and deadline moves."""

@@ -22,7 +22,7 @@ from pbem.games.base import GameError
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.commands import subject_command
 from pbem.mailroom.deadlines import Clocks
-from pbem.mailroom.news import breakdown, decision, name_seats, since_lines
+from pbem.mailroom.news import breakdown, decision, name_seats, named_errors, since_lines
 from pbem.mailroom.queue import DROPPED, Mail, MailViews
 from pbem.mailroom.records import Correspondent, GameClock, Watchers
 from pbem.mailroom.settings import MailSettings
@@ -163,6 +163,7 @@ class Outbox:
         last = self.last_mailed(email or "", game.id)
         start = 1 if last is None else min(last, version)
         block["since_version"] = start
+        block["first"] = last is None
         block["since"] = since_lines(game, start, version, seat)
         if your_turn and version == game.version:
             block["decision"] = decision(game, self.service.state(game, version), seat)
@@ -229,7 +230,8 @@ class Outbox:
         now = self.now()
         model = {"lang": dropped.get("lang", "en"), "service": self.settings.address, "kind": "limited",
                  "game": dropped.get("game"),
-                 "extra": {"resume": when(now + timedelta(hours=1)), "per_hour": self.settings.replies_per_hour,
+                 "extra": {"resume": when(now + timedelta(hours=1)), "resume_time": f"{now + timedelta(hours=1):%H:%M} UTC",
+                           "per_hour": self.settings.replies_per_hour,
                            "live": budget.startswith(LIVE)},
                  "envelope": dropped["envelope"] | {"attachment": None}}
         return [Mail(f"limited/{to}/{budget}/{now:%Y%m%dT%H%M%S}", to, model, notice_budget)]
@@ -270,11 +272,13 @@ class Outbox:
                                          "extra": {"name": game.names[entry["seat"]], "reason": entry["reason"]}},
                                         sender=block["address"])
         # the player whose join started the game hears of the start in the reply to that join
-        starter = {e["seat"] for e in entries if e["kind"] == "joined"} if "started" in kinds else set()
+        # (and the player whose move ended it, in the reply to that move)
+        answered = {e["seat"] for e in entries if e["kind"] == "joined"
+                    or (e["kind"] == "moved" and e.get("source") in ("email", "turnfile"))}
         if "ended" in kinds or "started" in kinds:
             kind = "ended" if "ended" in kinds else "started"
             for seat, email in people:
-                if kind == "started" and (seat in robots or seat in starter):
+                if seat in answered or (kind == "started" and seat in robots):
                     continue
                 block = self.game_block(game, after, email)
                 mails += self.queue(f"n{position}/{seat}/{kind}", email, {"kind": kind, "game": block},
@@ -344,6 +348,8 @@ class Outbox:
         if not to:
             return mails
         results = [self._enrich(result, to) for result in outcome.get("results", [])]
+        if game is not None:
+            results = [named_errors(result, game.names) for result in results]
         model: dict[str, Any] = {"kind": "reply", "results": results, "game": None, "receipt": None,
                                  "subject": plain_subject(context.get("subject", ""))}
         attachment = None
@@ -370,9 +376,13 @@ class Outbox:
         if not context.get("game"):
             return "service"
         refused = any(r.get("action") == "refused" for r in results)
-        if game is not None and to in game.emails and not refused and not game.ended:
-            return LIVE + game.id
-        return "game"
+        if game is None or to not in game.emails or refused:
+            return "game"
+        # the game as it was when the mail came (a follower may be catching up on old mail)
+        befores = [r["outcome"]["version_before"] for r in results if r.get("outcome")]
+        arrived = min(befores) if befores else game.version
+        ended = [e["index"] for e in game.entries[:arrived] if e["kind"] == "ended"]
+        return "game" if ended else LIVE + game.id
 
     @staticmethod
     def _private_address_in(results: list[dict[str, Any]], to: str) -> str | None:

@@ -197,7 +197,8 @@ class Kingsburg(GameSpec):
             if advisor is not None:
                 step_need = (f"the {ADVISORS[advisor].name} (advisor {advisor}) helps you; choose its gift "
                              "from the lines below")
-        return f"{self.phase_label(state).capitalize()}: {step_need}."
+        label = self.phase_label(state)
+        return f"{label[:1].upper()}{label[1:]} — {step_need}."
 
     def default_move(self, state: State, seat: int) -> Move | None:
         legal = self.legal_moves(state, seat)
