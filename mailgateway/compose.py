@@ -50,16 +50,16 @@ def render(model: dict[str, Any]) -> tuple[str, str, str]:
 
 def fit_subject(subject: str, limit: int = SUBJECT_MAX) -> str:
     """The subject within ``limit`` characters: a closing "(...)" (the phase) is shortened
-    first, then the end is cut."""
+    first, then the end is cut. Plain ASCII marks, so an English subject needs no encoding."""
     if len(subject) <= limit:
         return subject
     head, opening, tail = subject.rpartition(" (")
     if opening and tail.endswith(")"):
-        room = limit - len(head) - len(" (…)")
+        room = limit - len(head) - len(" (...)")
         if room >= 4:
-            return f"{head} ({tail[:-1][:room].rstrip()}…)"
+            return f"{head} ({tail[:-1][:room].rstrip()}...)"
         subject = head
-    return subject if len(subject) <= limit else subject[:limit - 1].rstrip() + "…"
+    return subject if len(subject) <= limit else subject[:limit - 3].rstrip() + "..."
 
 
 def reference_chain(thread: str | None, theirs: tuple[str, ...] | list[str], in_reply_to: str | None) -> list[str]:
