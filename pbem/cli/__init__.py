@@ -8,8 +8,11 @@ import pkgutil
 
 import click
 
+from pbem import __version__
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="pbem", message="%(prog)s %(version)s")
 def main() -> None:
     """pbem: board games by email and turn files, with signed, verifiable histories."""
 

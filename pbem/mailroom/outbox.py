@@ -236,8 +236,16 @@ class Outbox:
                  "envelope": dropped["envelope"] | {"attachment": None}}
         return [Mail(f"limited/{to}/{budget}/{now:%Y%m%dT%H%M%S}", to, model, notice_budget)]
 
+    def quiet(self, game_id: str) -> bool:
+        """A game played without mail (``pbem new --no-mail``): no invitations or notices;
+        only a mail someone sends about it is answered."""
+        clock = self.clocks.find(GameClock.create_id(game_id, {}))
+        return bool(clock and clock.rules.get("mail") == "off")
+
     def notice(self, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any]) -> list[Any]:
         """A notice to one seat at the game's current version (reminders, missed deadlines)."""
+        if self.quiet(game.id):
+            return []
         email = game.emails[seat]
         block = self.game_block(game, game.version, email)
         extra = {k: (when(v) if isinstance(v, datetime) else v) for k, v in extra.items()}
@@ -247,6 +255,8 @@ class Outbox:
     # -- invitations and notices from game entries -----------------------------------------
     def _invitations(self, game_id: str, position: int) -> list[Any]:
         game = self.round.game(game_id)
+        if self.quiet(game_id):
+            return []
         mails: list[Any] = []
         for seat, email in enumerate(game.emails):
             block = self.game_block(game, 1, email)
@@ -258,6 +268,8 @@ class Outbox:
     def _notices(self, entries: list[dict[str, Any]], position: int) -> list[Any]:
         game_id = entries[0]["game"]
         game = self.round.game(game_id)
+        if self.quiet(game_id):
+            return []
         before, after = entries[0]["index"], entries[-1]["index"] + 1
         kinds = [e["kind"] for e in entries]
         robots = {e["seat"] for e in game.entries[:after] if e["kind"] == "resigned"}
