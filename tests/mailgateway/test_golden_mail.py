@@ -113,3 +113,22 @@ def test_every_kind_of_mail_matches_its_golden_file(gw, transport, clock, game, 
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         assert text == path.read_text(encoding="utf-8"), f"{path} differs"
+
+
+def test_the_examples_in_docs_mail_are_the_golden_files():
+    page = Path(__file__).resolve().parents[2] / "docs" / "mail.md"
+    docs = page.read_text(encoding="utf-8")
+    if os.environ.get("PBEM_UPDATE_GOLDEN") == "1":
+        head, *rest = docs.split("<!-- golden: ")
+        for n, example in enumerate(rest):
+            name, _, after = example.partition(" -->\n```text\n")
+            rest[n] = f"{name} -->\n```text\n{(GOLDEN / name).read_text(encoding='utf-8')}```\n" + \
+                after.split("```\n", 1)[1]
+        docs = "<!-- golden: ".join([head, *rest])
+        page.write_text(docs, encoding="utf-8")
+    examples = docs.split("<!-- golden: ")[1:]
+    assert len(examples) >= len(KINDS)
+    for example in examples:
+        name, _, rest = example.partition(" -->\n```text\n")
+        shown = rest.split("```\n", 1)[0]
+        assert shown == (GOLDEN / name).read_text(encoding="utf-8"), name
