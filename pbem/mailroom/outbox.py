@@ -175,7 +175,7 @@ class Outbox:
         key = (email, game_id)
         if key not in self.mailed:
             versions = [m["game"]["version"] for m in self.views.latest_models(email)
-                        if (m.get("game") or {}).get("id") == game_id and "version" in m["game"]]
+                        if (m.get("game") or {}).get("id") == game_id and m["game"].get("seat") is not None]
             self.mailed[key] = max(versions) if versions else None
         return self.mailed[key]
 
