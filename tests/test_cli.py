@@ -65,7 +65,7 @@ def test_move_show_and_history(run):
     assert run("move", game_id, "--as", mover, "hold").exit_code == 0
     refused = run("move", game_id, "--as", mover, "hold")
     assert refused.exit_code == 2 and "It is not" in refused.output and "nothing was applied" in refused.output
-    assert "version 4 of 5" in run("show", game_id, "--at", "4").output
+    assert "turn 4 of 5" in run("show", game_id, "--at", "4").output
     history = run("history", game_id).output
     assert "started" in history and "moved" in history
 

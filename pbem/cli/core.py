@@ -227,10 +227,10 @@ def resign(game_id: str, email: str) -> None:
 @click.command()
 @click.argument("game_id")
 @click.option("--as", "email", help="show this player's private view")
-@click.option("--at", "version", type=int, help="the state at this version")
+@click.option("--at", "version", type=int, help="the state at this turn (the number that mails and web pages name)")
 @click.option("--json", "as_json", is_flag=True)
 def show(game_id: str, email: str | None, version: int | None, as_json: bool) -> None:
-    """Show a game's state (now, or at any past version)."""
+    """Show a game's state (now, or at any past turn)."""
     svc = service()
     try:
         if as_json:
