@@ -375,7 +375,9 @@ class Outbox:
                 attachment = self.receipt(game, moved[0]["version_before"], moved[-1]["version"])
                 model["receipt"] = {"index": attachment.get("index"), "size": attachment.get("size")}
         model["summary"] = reply_summary(results)
-        sender = model["game"]["address"] if model["game"] else self._private_address_in(results, to)
+        if model["game"] is None:  # e.g. "join GAME" at the service address: a mail about that game
+            model["game"] = self._own_block_in(results)
+        sender = model["game"]["address"] if model["game"] else None
         mails += self.queue(f"n{position}/reply", to, model, sender=sender, reply=thread, attachment=attachment,
                             limited=self._reply_budget(game, to, results, context))
         return mails
@@ -397,13 +399,14 @@ class Outbox:
         return "game" if ended else LIVE + game.id
 
     @staticmethod
-    def _private_address_in(results: list[dict[str, Any]], to: str) -> str | None:
-        """A reply from the service address about one game (``join GAME``) comes from the
+    def _own_block_in(results: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The recipient's own game block among the results of a mail to the service address
+        (``join GAME``, ``status GAME``): the answer is then a mail about that game, from the
         player's private address, so that "Reply" goes where moves count."""
         for result in results:
             block = result.get("block") or {}
             if block.get("address") and block.get("seat") is not None:
-                return str(block["address"])
+                return block
         return None
 
     def _wrong_address(self, game: LoadedGame | None, note: dict[str, Any], position: int, n: int,
