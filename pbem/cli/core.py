@@ -63,10 +63,11 @@ def mail_choice(command: Any) -> Any:
     return click.option("--yes", "-y", is_flag=True, help="mail may go out through the relay: go ahead")(command)
 
 
-def check_mail(svc: GameService, yes: bool, no_mail: bool) -> None:
+def check_mail(svc: GameService, yes: bool, no_mail: bool, game_id: str | None = None) -> None:
     """Warn when a running gateway would mail real people about this change, and stop unless
-    the user chose: ``--yes``, ``--no-mail``, or "y" at the prompt of a terminal."""
-    if yes or no_mail:
+    the user chose: ``--yes``, ``--no-mail``, or "y" at the prompt of a terminal. A game whose
+    mail is already off needs no choice."""
+    if yes or no_mail or (game_id and mail_is_off(svc, game_id)):
         return
     relay = MailSettings.from_env(svc.settings.home).relay
     if relay is None:
@@ -77,6 +78,11 @@ def check_mail(svc: GameService, yes: bool, no_mail: bool) -> None:
         return
     click.echo("Nothing done. Add --yes to send the mail, or --no-mail to play this game without mail.", err=True)
     sys.exit(2)
+
+
+def mail_is_off(svc: GameService, game_id: str) -> bool:
+    clock = Work(svc).find(GameClock.create_id(game_id, {}))
+    return bool(clock and clock.rules.get("mail") == "off")
 
 
 def silence(svc: GameService, game_id: str) -> None:
@@ -152,7 +158,7 @@ def new(game: str, players: tuple[str, ...], options: tuple[str, ...], seed: str
 def join(game_id: str, email: str, nonce: str | None, yes: bool, no_mail: bool) -> None:
     """Take your seat in a game (the game starts when every seat has joined)."""
     svc = service()
-    check_mail(svc, yes, no_mail)
+    check_mail(svc, yes, no_mail, game_id)
     try:
         if no_mail:
             svc.game(game_id)  # an unknown game is refused before anything is stored
@@ -172,7 +178,7 @@ def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ..
          no_mail: bool) -> None:
     """Apply one or more commands (all or nothing)."""
     svc = service()
-    check_mail(svc, yes, no_mail)
+    check_mail(svc, yes, no_mail, game_id)
     try:
         if no_mail:
             svc.game(game_id)
@@ -322,7 +328,7 @@ def games(as_json: bool) -> None:
 def autoplay(game_id: str, seed: int, max_moves: int, yes: bool, no_mail: bool) -> None:
     """Play seeded random legal moves for every seat to the end (tests, demos, benchmarks)."""
     svc = service()
-    check_mail(svc, yes, no_mail)
+    check_mail(svc, yes, no_mail, game_id)
     try:
         if no_mail:
             svc.game(game_id)

@@ -191,7 +191,7 @@ def test_cli_no_mail_game_sends_no_invitation_or_notice(tmp_path, monkeypatch):
     runner = CliRunner()
     made = runner.invoke(main, ["new", "hidden-pig", "--player", ANN, "--player", BOB, "--no-mail"])
     game_id = made.output.strip()
-    played = runner.invoke(main, ["autoplay", game_id, "--no-mail"])
+    played = runner.invoke(main, ["autoplay", game_id])  # its mail is off: no choice needed
     assert played.exit_code == 0 and "winner:" in played.output
     from mailgateway.gateway import Gateway
     from pbem.mailroom.settings import MailSettings
