@@ -104,11 +104,13 @@ class Outbox:
         self.round = Round(service)
         self.budgets: dict[str, int] = {}  # mails counted against each budget in this round
         self.mailed: dict[tuple[str, str], int | None] = {}  # (email, game) -> version last mailed
+        self.quiet_games: dict[str, bool] = {}  # games whose mail is off, as read in this round
 
     def begin(self, round_: Round) -> None:
         self.round = round_
         self.budgets = {}
         self.mailed = {}
+        self.quiet_games = {}
 
     def mails_for(self, event: Any, position: int) -> list[Mail]:
         if isinstance(event, Receipt.Recorded):
@@ -239,8 +241,10 @@ class Outbox:
     def quiet(self, game_id: str) -> bool:
         """A game played without mail (``pbem new --no-mail``): no invitations or notices;
         only a mail someone sends about it is answered."""
-        clock = self.clocks.find(GameClock.create_id(game_id, {}))
-        return bool(clock and clock.rules.get("mail") == "off")
+        if game_id not in self.quiet_games:
+            clock = self.clocks.find(GameClock.create_id(game_id, {}))
+            self.quiet_games[game_id] = bool(clock and clock.rules.get("mail") == "off")
+        return self.quiet_games[game_id]
 
     def notice(self, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any]) -> list[Any]:
         """A notice to one seat at the game's current version (reminders, missed deadlines)."""
