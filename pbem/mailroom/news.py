@@ -87,14 +87,20 @@ def decision(game: LoadedGame, state: Any, seat: int, limit: int = MOVES_SHOWN) 
 
 
 def breakdown(details: Mapping[str, Any]) -> str:
-    """A standing's details as "gold: castles 6, fishermen 4; goods 3" (nested dicts flattened)."""
+    """A standing's details as "gold: castles 6, fishermen 4; goods 3" (nested dicts
+    flattened, empty values left out, ``six_suits`` written "six suits")."""
+    def word(key: Any) -> str:
+        return str(key).replace("_", " ")
+
     parts = []
     for key, value in details.items():
+        if value is None or value == [] or value == {}:
+            continue
         if isinstance(value, Mapping):
-            inner = ", ".join(f"{k} {v}" for k, v in value.items())
-            parts.append(f"{key}: {inner}" if inner else str(key))
+            inner = ", ".join(f"{word(k)} {v}" for k, v in value.items() if v is not None)
+            parts.append(f"{word(key)}: {inner}")
         elif isinstance(value, (list, tuple)):
-            parts.append(f"{key} {', '.join(str(v) for v in value)}")
+            parts.append(f"{word(key)} {', '.join(str(v) for v in value)}")
         else:
-            parts.append(f"{key} {value}")
+            parts.append(f"{word(key)} {value}")
     return "; ".join(parts)

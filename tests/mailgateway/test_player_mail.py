@@ -218,3 +218,10 @@ def test_autoplay_prints_the_winner_and_the_breakdown(tmp_path, monkeypatch):
     game_id = runner.invoke(main, ["new", "kingdom-builder", "--player", ANN, "--player", BOB]).output.strip()
     output = runner.invoke(main, ["autoplay", game_id]).output
     assert "winner: " in output and "  1. " in output and "gold: " in output
+
+
+def test_the_breakdown_is_plain_words():
+    from pbem.mailroom.news import breakdown
+
+    details = {"gold": {"castles": 6, "fishermen": 4}, "six_suits": None, "goods": 3, "goals": ["trade-1", "music-2"]}
+    assert breakdown(details) == "gold: castles 6, fishermen 4; goods 3; goals trade-1, music-2"
