@@ -13,6 +13,7 @@ notifications of that game the round handles.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
 from datetime import datetime, timedelta
@@ -176,7 +177,8 @@ class Outbox:
         from this round's mails, else from the queue."""
         key = (email, game_id)
         if key not in self.mailed:
-            versions = [m["game"]["version"] for m in self.views.latest_models(email)
+            models = self.views.latest_models(email, json.dumps({"id": game_id})[1:-1])
+            versions = [m["game"]["version"] for m in models
                         if (m.get("game") or {}).get("id") == game_id and m["game"].get("seat") is not None]
             self.mailed[key] = max(versions) if versions else None
         return self.mailed[key]
@@ -421,7 +423,7 @@ class Outbox:
         if game is None or note.get("reason") != "forged" or sender not in game.emails or sender == note["to"]:
             return []
         block = self.game_block(game, game.version, sender)
-        extra = {"owner": game.names[game.emails.index(note["to"])], "subject": note.get("subject", "")}
+        extra = {"owner": game.names[game.emails.index(note["to"])], "subject": plain_subject(note.get("subject", ""))}
         return self.queue(f"n{position}/wrong-address/{n}", sender, {"kind": "wrong-address", "game": block,
                                                                     "extra": extra},
                           sender=block["address"], reply=thread, limited="notify")

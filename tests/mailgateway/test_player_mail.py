@@ -225,3 +225,26 @@ def test_the_breakdown_is_plain_words():
 
     details = {"gold": {"castles": 6, "fishermen": 4}, "six_suits": None, "goods": 3, "goals": ["trade-1", "music-2"]}
     assert breakdown(details) == "gold: castles 6, fishermen 4; goods 3; goals trade-1, music-2"
+
+
+def test_since_your_last_mail_on_each_store(settings, mail_settings, clock, transport):
+    """The version a player was last told is read back from the queue (SQLite and PostgreSQL)."""
+    from mailgateway.gateway import Gateway
+
+    service = GameService(settings, clock=lambda: clock().isoformat(timespec="seconds"))
+    try:
+        gw = Gateway(service, mail_settings, clock=clock, transport=transport)
+        game_id = service.create("hidden-pig", [ANN, BOB], {"rounds": "2"}, seed=b"\x01" * 32)
+        for player in (ANN, BOB):
+            gw.receive(make_mail(player, address_of(gw, game_id, player), "join"))
+        gw.work()
+        gw.mailroom.outbox.begin(gw.mailroom.outbox.round)  # forget the round's memory: read the queue
+        told = gw.mailroom.outbox.last_mailed(ANN, game_id)
+        assert told == max(m["game"]["version"] for m in gw.mailroom.views.latest_models(ANN, game_id)
+                           if m["game"] and m["game"]["seat"] is not None)
+        gw.receive(make_mail(ANN, address_of(gw, game_id, ANN), "status"))
+        gw.work()
+        news = text_of(transport.to(ANN)[-1]).split("Since your last mail:")[1]
+        assert "nothing new." in news.split("\n\n")[0]
+    finally:
+        service.close()
