@@ -82,3 +82,13 @@ def test_key_prints_a_verifier_key_that_parses(run):
 
     text = run("key").output.strip()
     assert VerifierKey.parse(text).name == "pbem.localhost"
+
+
+def test_docs_cli_lists_every_command():
+    from pathlib import Path
+
+    from pbem.cli import main as group
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    missing = [name for name in group.commands if f"`pbem {name}" not in page]
+    assert missing == [] and "`pbem --version`" in page
