@@ -4,7 +4,12 @@
 Templates per language: ``<lang>/subject.txt`` (one line), ``<lang>/body.txt`` (the plain
 text) and ``<lang>/body.html`` (the HTML alternative). The model's ``kind`` says which mail
 it is: reply, invitation, started, turn, ended, robot, deadline, missed, reminder, watch,
-refused.
+refused, wrong-address, limited.
+
+Subjects have one fixed form, rebuilt from the game each time (never from the incoming
+subject): ``[pbem] GAME: WHAT - Turn N (PHASE)``, at most ``SUBJECT_MAX`` characters (the phase
+is shortened first). Every mail about a game names the game's thread id for the player in
+``References``, so mail clients keep a game's mails in one thread.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_aut
 
 TEMPLATES = Path(str(files("pbem.templates")))  # templates/ in the checkout, package data in the wheel
 LANGUAGES = ("en", "cs")
+SUBJECT_MAX = 78  # RFC 5322's recommended line length
 
 
 @lru_cache(maxsize=1)
@@ -37,7 +43,7 @@ def render(model: dict[str, Any]) -> tuple[str, str, str]:
     """(subject, text, html) for a model."""
     lang = model.get("lang") if model.get("lang") in LANGUAGES else "en"
     env = environment()
-    subject = " ".join(env.get_template(f"mail/{lang}/subject.txt").render(m=model).split())
+    subject = fit_subject(" ".join(env.get_template(f"mail/{lang}/subject.txt").render(m=model).split()))
     text = env.get_template(f"mail/{lang}/body.txt").render(m=model)
     text = capped(text)
     html = env.get_template(f"mail/{lang}/body.html").render(m=model, text=text)
@@ -53,13 +59,37 @@ def capped(text: str) -> str:
     return text[:MAX_TEXT].rsplit("\n", 1)[0] + "\n\n[... cut here: the answer was longer than 64 KiB]\n"
 
 
+def fit_subject(subject: str, limit: int = SUBJECT_MAX) -> str:
+    """The subject within ``limit`` characters: a closing "(...)" (the phase) is shortened
+    first, then the end is cut. Plain ASCII marks, so an English subject needs no encoding."""
+    if len(subject) <= limit:
+        return subject
+    head, opening, tail = subject.rpartition(" (")
+    if opening and tail.endswith(")"):
+        room = limit - len(head) - len(" (...)")
+        if room >= 4:
+            return f"{head} ({tail[:-1][:room].rstrip()}...)"
+        subject = head
+    return subject if len(subject) <= limit else subject[:limit - 3].rstrip() + "..."
+
+
+def reference_chain(thread: str | None, theirs: tuple[str, ...] | list[str], in_reply_to: str | None) -> list[str]:
+    """The ``References`` of a mail: the game's thread id, the last ones the player's mail
+    named, and the mail it answers (RFC 5322 section 3.6.4)."""
+    chain = [thread] if thread else []
+    chain += [ref for ref in list(theirs)[-8:] if ref not in chain]
+    if in_reply_to and in_reply_to not in chain:
+        chain.append(in_reply_to)
+    return chain
+
+
 def message_id(key: str, domain: str) -> str:
     return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
 
 
 def build(model: dict[str, Any], key: str, to: str, sender: str, now: datetime,
           in_reply_to: str | None = None, references: tuple[str, ...] | list[str] = (),
-          attachment: dict[str, Any] | None = None) -> EmailMessage:
+          attachment: dict[str, Any] | None = None, thread: str | None = None) -> EmailMessage:
     """The whole message. Replies carry ``Auto-Submitted: auto-replied`` and the thread
     headers; notices ``auto-generated`` (RFC 3834)."""
     subject, text, html = render(model)
@@ -74,9 +104,12 @@ def build(model: dict[str, Any], key: str, to: str, sender: str, now: datetime,
     msg["X-Auto-Response-Suppress"] = "All"
     msg["X-Loop"] = sender.split("+", 1)[0].split("@", 1)[0] + "@" + sender.split("@", 1)[1]
     msg["Content-Language"] = model.get("lang", "en")
+    msg["X-Pbem-Kind"] = str(model.get("kind", ""))  # for mail filters: reply, turn, reminder, ...
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
-        msg["References"] = " ".join(list(references)[-10:] + [in_reply_to])
+    chain = reference_chain(thread, references, in_reply_to)
+    if chain:
+        msg["References"] = " ".join(chain)
     msg.set_content(text)
     msg.add_alternative(html, subtype="html")
     if attachment is not None:

@@ -105,7 +105,7 @@ def compose_mail(mail: QueuedMail) -> bytes:
     envelope = mail.model.get("envelope") or {}
     message = compose.build(mail.model, mail.key, mail.to, envelope.get("sender") or mail.model.get("service", ""),
                             mail.created, envelope.get("in_reply_to"), tuple(envelope.get("references") or ()),
-                            envelope.get("attachment"))
+                            envelope.get("attachment"), envelope.get("thread"))
     return message.as_bytes(policy=policy.SMTP)
 
 

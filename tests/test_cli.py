@@ -65,7 +65,7 @@ def test_move_show_and_history(run):
     assert run("move", game_id, "--as", mover, "hold").exit_code == 0
     refused = run("move", game_id, "--as", mover, "hold")
     assert refused.exit_code == 2 and "It is not" in refused.output and "nothing was applied" in refused.output
-    assert "version 4 of 5" in run("show", game_id, "--at", "4").output
+    assert "turn 4 of 5" in run("show", game_id, "--at", "4").output
     history = run("history", game_id).output
     assert "started" in history and "moved" in history
 
@@ -103,3 +103,13 @@ def test_autoplay_stops_after_max_moves_and_says_the_game_is_not_over(run):
     assert result.exit_code == 0, result.output
     assert result.output.startswith("3 moves;") and "is not over" in result.output
     assert "is over" in run("autoplay", game_id, "--seed", "1").output
+
+
+def test_docs_cli_lists_every_command():
+    from pathlib import Path
+
+    from pbem.cli import main as group
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    missing = [name for name in group.commands if f"`pbem {name}" not in page]
+    assert missing == [] and "`pbem --version`" in page

@@ -1,5 +1,10 @@
 """Core commands: catalog, new, join, move, turn, resign, show, history, export, verify,
-games, autoplay, template, key."""
+games, autoplay, template, key.
+
+``new``, ``join``, ``move`` and ``autoplay`` change games that a running gateway (``pbem
+serve``) mails about. When a relay is configured (``PBEM_SMTP_RELAY``) those mails reach real
+people, so these commands warn and need ``--yes`` (send) or ``--no-mail`` (switch the game's
+mail off: no invitations, notices or deadlines)."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -14,7 +20,12 @@ from pbem.cli.errors import EXIT_INVALID, TOO_DEEP
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger.notes import Revocation, VerifierKey
 from pbem.ledger.verify import Report, VerificationError, export_bytes, verify_bytes
-from pbem.service.service import GameService, Outcome
+from pbem.mailroom.news import breakdown
+from pbem.mailroom.records import GameClock
+from pbem.mailroom.settings import MailSettings
+from pbem.service.service import GameService, Outcome, Work
+
+MAIL_OFF = {"mail": "off", "deadline": 0}  # the rules of a game played without mail
 
 
 def service() -> GameService:
@@ -49,6 +60,47 @@ def _report(outcome: Outcome) -> None:
         sys.exit(2)
 
 
+def mail_choice(command: Any) -> Any:
+    """``--yes`` / ``--no-mail`` on a command whose game changes may be mailed."""
+    command = click.option("--no-mail", is_flag=True,
+                           help="switch this game's mail off (no invitations, notices or deadlines)")(command)
+    return click.option("--yes", "-y", is_flag=True, help="mail may go out through the relay: go ahead")(command)
+
+
+def check_mail(svc: GameService, yes: bool, no_mail: bool, game_id: str | None = None) -> None:
+    """Warn when a running gateway would mail real people about this change, and stop unless
+    the user chose: ``--yes``, ``--no-mail``, or "y" at the prompt of a terminal. A game whose
+    mail is already off needs no choice."""
+    if yes or no_mail or (game_id and mail_is_off(svc, game_id)):
+        return
+    relay = MailSettings.from_env(svc.settings.home).relay
+    if relay is None:
+        return
+    click.echo(f"warning: PBEM_SMTP_RELAY is set ({relay[0]}:{relay[1]}): a running gateway will mail the "
+               "players of this game through it.", err=True)
+    if sys.stdin.isatty() and click.confirm("Send mail to them?", err=True):
+        return
+    click.echo("Nothing done. Add --yes to send the mail, or --no-mail to play this game without mail.", err=True)
+    sys.exit(2)
+
+
+def mail_is_off(svc: GameService, game_id: str) -> bool:
+    clock = Work(svc).find(GameClock.create_id(game_id, {}))
+    return bool(clock and clock.rules.get("mail") == "off")
+
+
+def silence(svc: GameService, game_id: str) -> None:
+    """Switch a game's mail off (``--no-mail``), before the change that would be mailed."""
+    work = Work(svc)
+    clock = work.find(GameClock.create_id(game_id, {}))
+    if clock is None:
+        work.add(GameClock(game_id, dict(MAIL_OFF)))
+    elif any(clock.rules.get(key) != value for key, value in MAIL_OFF.items()):
+        clock.change(dict(MAIL_OFF))
+        work.add(clock)
+    work.commit()
+
+
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     options = {}
     for pair in pairs:
@@ -79,14 +131,25 @@ def catalog(as_json: bool) -> None:
 @click.option("--player", "players", multiple=True, required=True, help="a seat's mail address (repeat)")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE game option (repeat)")
 @click.option("--seed", help="hex seed, FOR TESTS AND DEMOS ONLY: the game is marked as test-seeded")
-def new(game: str, players: tuple[str, ...], options: tuple[str, ...], seed: str | None) -> None:
+@mail_choice
+def new(game: str, players: tuple[str, ...], options: tuple[str, ...], seed: str | None, yes: bool,
+        no_mail: bool) -> None:
     """Create a game; prints its id. Each player must then join."""
     try:
         seed_bytes = bytes.fromhex(seed) if seed else None
     except ValueError:
         raise click.BadParameter("the seed must be hexadecimal", param_hint="--seed") from None
+    svc = service()
+    check_mail(svc, yes, no_mail)
     try:
-        click.echo(service().create(game, players, _parse_options(options), seed_bytes))
+        if no_mail:  # the game and its mail rule in one transaction: no invitation can slip out
+            work = Work(svc)
+            game_id = svc.new_game(work, game, players, _parse_options(options), seed_bytes)
+            work.add(GameClock(game_id, dict(MAIL_OFF)))
+            work.commit()
+            click.echo(game_id)
+        else:
+            click.echo(svc.create(game, players, _parse_options(options), seed_bytes))
     except GameError as error:
         _fail(error)
 
@@ -95,10 +158,16 @@ def new(game: str, players: tuple[str, ...], options: tuple[str, ...], seed: str
 @click.argument("game_id")
 @click.option("--as", "email", required=True, help="the joining player's mail address")
 @click.option("--nonce", help="any text: your contribution to the game's randomness")
-def join(game_id: str, email: str, nonce: str | None) -> None:
+@mail_choice
+def join(game_id: str, email: str, nonce: str | None, yes: bool, no_mail: bool) -> None:
     """Take your seat in a game (the game starts when every seat has joined)."""
+    svc = service()
+    check_mail(svc, yes, no_mail, game_id)
     try:
-        _report(service().join(game_id, email, nonce))
+        if no_mail:
+            svc.game(game_id)  # an unknown game is refused before anything is stored
+            silence(svc, game_id)
+        _report(svc.join(game_id, email, nonce))
     except GameError as error:
         _fail(error)
 
@@ -108,10 +177,17 @@ def join(game_id: str, email: str, nonce: str | None) -> None:
 @click.option("--as", "email", required=True)
 @click.option("--version", "expected", type=int, help="refuse as stale unless the game is at this version")
 @click.argument("commands", nargs=-1, required=True)
-def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ...]) -> None:
+@mail_choice
+def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ...], yes: bool,
+         no_mail: bool) -> None:
     """Apply one or more commands (all or nothing)."""
+    svc = service()
+    check_mail(svc, yes, no_mail, game_id)
     try:
-        _report(service().submit(game_id, email, list(commands), "cli", expected))
+        if no_mail:
+            svc.game(game_id)
+            silence(svc, game_id)
+        _report(svc.submit(game_id, email, list(commands), "cli", expected))
     except GameError as error:
         _fail(error)
 
@@ -169,10 +245,10 @@ def resign(game_id: str, email: str) -> None:
 @click.command()
 @click.argument("game_id")
 @click.option("--as", "email", help="show this player's private view")
-@click.option("--at", "version", type=int, help="the state at this version")
+@click.option("--at", "version", type=int, help="the state at this turn (the number that mails and web pages name)")
 @click.option("--json", "as_json", is_flag=True)
 def show(game_id: str, email: str | None, version: int | None, as_json: bool) -> None:
-    """Show a game's state (now, or at any past version)."""
+    """Show a game's state (now, or at any past turn)."""
     svc = service()
     try:
         if as_json:
@@ -304,15 +380,36 @@ def games(as_json: bool) -> None:
 @click.argument("game_id")
 @click.option("--seed", type=int, default=0, help="seed of the random players' choices")
 @click.option("--max-moves", type=click.IntRange(min=0), default=100_000, help="stop after this many moves")
-def autoplay(game_id: str, seed: int, max_moves: int) -> None:
+@mail_choice
+def autoplay(game_id: str, seed: int, max_moves: int, yes: bool, no_mail: bool) -> None:
     """Play seeded random legal moves for every seat to the end (tests, demos, benchmarks)."""
     svc = service()
+    check_mail(svc, yes, no_mail, game_id)
     try:
+        if no_mail:
+            svc.game(game_id)
+            silence(svc, game_id)
         moves = play_moves(svc, game_id, seed, max_moves)
     except GameError as error:
         _fail(error)
     summary = svc.summary(game_id)
     click.echo(f"{moves} moves; game {game_id} {'is over' if summary['over'] else 'is not over'} at version {summary['version']}")
+    for line in standings_lines(summary):
+        click.echo(line)
+
+
+def standings_lines(summary: dict[str, Any]) -> list[str]:
+    """The winner and the final standings with each player's scoring breakdown."""
+    standings = sorted(summary.get("standings") or [], key=lambda s: s["rank"])
+    if not standings:
+        return []
+    names = summary["seats"]
+    winners = [names[s["seat"]] for s in standings if s["rank"] == 1]
+    lines = [f"winner: {' and '.join(winners)}"]
+    for s in standings:
+        detail = breakdown(s.get("details") or {})
+        lines.append(f"  {s['rank']}. {names[s['seat']]}: {s['score']}" + (f" ({detail})" if detail else ""))
+    return lines
 
 
 def play_to_end(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 100_000) -> int:

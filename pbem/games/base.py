@@ -327,6 +327,12 @@ class GameSpec(ABC):
         default is for games without any."""
         return False
 
+    def decision_text(self, state: State, seat: int, names: Sequence[str]) -> str:
+        """The decision ``seat`` faces now, in one sentence, for mails ("Choose which gift of
+        the Merchant (advisor 4) to take"). Override to name the advisor, card or building."""
+        phase = self.phase_label(state)
+        return f"{phase[:1].upper()}{phase[1:]}: choose your move." if phase else "Choose your move."
+
     def legal_texts(self, state: State, seat: int, limit: int = 40) -> list[str]:
         """Formatted legal moves for error messages and hints."""
         return [self.format_move(move) for move in self.legal_moves(state, seat)[:limit]]

@@ -25,11 +25,12 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "template": ("template", "turnfile", "sablona", "formular"),
     "confirm": ("confirm", "potvrdit", "potvrzuji"),
     "rotate": ("rotate", "newaddress", "novaadresa", "zmenitadresu"),
+    "legal": ("moves", "legal", "tahy"),  # every legal move now (a mail lists only the first few)
 }
 LOOKUP = {word: name for name, words in KEYWORDS.items() for word in words}
 # commands that make sense on a seat's private address, besides the game's own commands
 SEAT_COMMANDS = ("help", "join", "status", "history", "resign", "template", "language", "absence",
-                 "subscribe", "unsubscribe", "rotate")
+                 "subscribe", "unsubscribe", "rotate", "legal")
 LANGUAGES = ("en", "cs")
 LANGUAGE_WORDS = {"en": "en", "english": "en", "anglicky": "en", "cs": "cs", "cz": "cs", "czech": "cs",
                   "cesky": "cs", "cestina": "cs"}

@@ -12,13 +12,18 @@ notifications of that game the round handles.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.games.base import GameError
 from pbem.mailroom.addresses import return_tag, seat_address
+from pbem.mailroom.commands import subject_command
 from pbem.mailroom.deadlines import Clocks
+from pbem.mailroom.news import breakdown, decision, name_seats, named_errors, since_lines
 from pbem.mailroom.queue import DROPPED, Mail, MailViews
 from pbem.mailroom.records import Correspondent, GameClock, Watchers
 from pbem.mailroom.settings import MailSettings
@@ -28,7 +33,14 @@ from pbem.service.store import GameRecord, Receipt
 
 HUMAN_SOURCES = ("email", "turnfile", "deadline")
 INVITATIONS_PER_DAY = 5  # to one address, from anyone: the service address cannot be used to flood
+# Replies to a player's own moves at their private address are not held to the hourly limit
+# while the game runs; this guard per player and game only stops a runaway loop. Live play is
+# far below it (a Kingsburg move by mail every 10 s is 360 an hour).
+FLOOD_PER_HOUR = 720
+LIVE = "live:"  # budget prefix of those replies: "live:GAME"
+NOTICE = "notice:"  # budget prefix of the one "replies resume at ..." notice per limit and hour
 log = logging.getLogger("pbem.mail")
+GAME_TAG = re.compile(r"^\s*[a-z][a-z0-9-]*-[0-9a-f]{6,}:\s*", re.IGNORECASE)  # "kingsburg-4449cbf6: "
 
 
 def topic(cls: type) -> str:
@@ -36,6 +48,35 @@ def topic(cls: type) -> str:
 
 
 TOPICS = [topic(GameRecord.Created), topic(GameRecord.Appended), topic(Receipt.Recorded)]
+
+
+def plain_subject(subject: str) -> str:
+    """An incoming subject without any "Re:", "[pbem]" or "GAME:" layers, however many a
+    chain of replies stacked up, so the subject of our answer never grows."""
+    previous = None
+    while subject != previous:
+        previous = subject
+        subject = GAME_TAG.sub("", subject_command(subject))
+    return subject[:60]
+
+
+def reply_summary(results: list[dict[str, Any]]) -> str:
+    """What a reply is, in one word for the subject and first line: "applied" (every move
+    was), "refused" (something was refused; nothing applied) or "answer"."""
+    outcomes = [r["outcome"] for r in results if r.get("outcome")]
+    if any(r.get("error") or r.get("action") in ("refused", "unknown", "too-large") for r in results) \
+            or any(not o["ok"] for o in outcomes if not o.get("duplicate")):
+        return "refused"
+    if any(o["version"] > o["version_before"] for o in outcomes):
+        return "applied"
+    return "answer"
+
+
+def thread_id(game_id: str, email: str, domain: str) -> str:
+    """The Message-ID every mail of one game to one player refers to in ``References``, so
+    mail clients thread a game's mails together (it names no real message)."""
+    digest = hashlib.sha256(f"{game_id}/{email}".encode()).hexdigest()[:16]
+    return f"<{game_id}.{digest}@{domain}>"
 
 
 def when(moment: datetime | None) -> str | None:
@@ -72,11 +113,15 @@ class Outbox:
         self.now = clocks.now
         self.round = Round(service)
         self.budgets: dict[str, int] = {}  # mails counted against each budget in this round
+        self.mailed: dict[tuple[str, str], int | None] = {}  # (email, game) -> version last mailed
+        self.quiet_games: dict[str, bool] = {}  # games whose mail is off, as read in this round
 
     def begin(self, round_: Round) -> None:
         self.round = round_
         self.clocks.records = round_.records
         self.budgets = {}
+        self.mailed = {}
+        self.quiet_games = {}
 
     def end(self) -> None:
         """After a round: mail records are read afresh again."""
@@ -101,29 +146,56 @@ class Outbox:
         return clock.rules.get("lang", "en") if clock else "en"
 
     def game_block(self, game: LoadedGame, version: int, email: str | None) -> dict[str, Any]:
+        """The per-game part of a model, as ``email`` may see it at ``version``: for a player
+        also what happened since their last mail and, on their turn, the decision."""
         seat = game.emails.index(email) if email in game.emails else None
         viewer = email if seat is not None else None
         summary = self.service.summary(game.id, version, viewer=viewer, game=game)
         base = self.service.settings.base_url
+        names = game.names
         waiting = []
         for item in summary["waiting_for"]:
             due = self.clocks.deadline(game, version, item["seat"]) if summary["started"] else None
             waiting.append({"seat": item["seat"], "name": item["name"], "deadline": when(due)})
+        your_turn = seat is not None and summary["started"] and any(w["seat"] == seat for w in waiting)
         block: dict[str, Any] = {
-            "id": game.id, "title": game.spec.title, "version": version, "phase": summary["phase"],
-            "started": summary["started"], "over": summary["over"], "seats": game.names, "waiting": waiting,
-            "your_turn": seat is not None and any(w["seat"] == seat for w in waiting),
-            "standings": [{"rank": s["rank"], "name": game.names[s["seat"]], "score": s["score"]}
+            "id": game.id, "title": game.spec.title, "version": version, "turn": version,
+            "turn_url": f"{base}/games/{game.id}/turn/{version}",
+            "phase": name_seats(summary["phase"], names), "started": summary["started"], "over": summary["over"],
+            "seats": names, "waiting": waiting, "your_turn": your_turn,
+            "deadline": next((w["deadline"] for w in waiting if w["seat"] == seat), None),
+            "standings": [{"rank": s["rank"], "name": names[s["seat"]], "score": s["score"],
+                           "breakdown": breakdown(s.get("details") or {})}
                           for s in sorted(summary["standings"] or [], key=lambda s: s["rank"])],
-            "view": game.spec.render_text(summary["view"], game.names) if summary["view"] is not None else "",
-            "url": f"{base}/games/{game.id}", "seat": seat, "name": game.names[seat] if seat is not None else None,
-            "seat_url": None, "address": None,
+            "view": game.spec.render_text(summary["view"], names) if summary["view"] is not None else "",
+            "url": f"{base}/games/{game.id}", "seat": seat, "name": names[seat] if seat is not None else None,
+            "joined": seat is not None and seat in {e["seat"] for e in game.entries[:version] if e["kind"] == "joined"},
+            "seat_url": None, "address": None, "since": None, "since_version": None, "decision": None,
         }
-        if seat is not None:
-            token = self.round.seat_token(game.id, seat)
-            block["seat_url"] = f"{base}/games/{game.id}/seat/{token}"
-            block["address"] = seat_address(self.settings.address, game.id, token)
+        if seat is None:
+            return block
+        token = self.round.seat_token(game.id, seat)
+        block["seat_url"] = f"{base}/games/{game.id}/seat/{token}"
+        block["address"] = seat_address(self.settings.address, game.id, token)
+        last = self.last_mailed(email or "", game.id)
+        start = 1 if last is None else min(last, version)
+        block["since_version"] = start
+        block["first"] = last is None
+        block["since"] = since_lines(game, start, version, seat)
+        if your_turn and version == game.version:
+            block["decision"] = decision(game, self.service.state(game, version), seat)
         return block
+
+    def last_mailed(self, email: str, game_id: str) -> int | None:
+        """The version of ``game_id`` that the last mail to ``email`` showed (None: no mail yet):
+        from this round's mails, else from the queue."""
+        key = (email, game_id)
+        if key not in self.mailed:
+            models = self.views.latest_models(email, json.dumps({"id": game_id})[1:-1])
+            versions = [m["game"]["version"] for m in models
+                        if (m.get("game") or {}).get("id") == game_id and m["game"].get("seat") is not None]
+            self.mailed[key] = max(versions) if versions else None
+        return self.mailed[key]
 
     def receipt(self, game: LoadedGame, index: int, size: int, viewer: str) -> dict[str, Any]:
         """A receipt that stands alone (``pbem check-receipt``), with the openings the player may see."""
@@ -133,36 +205,76 @@ class Outbox:
               reply: tuple[str | None, tuple[str, ...]] | None = None, attachment: dict[str, Any] | None = None,
               limited: str | None = None) -> list[Mail]:
         """One mail to queue. ``limited`` names the rate-limit budget: "service" (answers to
-        the service address), "game" (answers to moves) or "notify" (refusal notices), so mail
-        forged in someone's name to one cannot use up the others. Over the limit the mail is
-        kept as "dropped" (visible in the queue) and a line is logged."""
-        game_id = (model.get("game") or {}).get("id")
+        the service address), "game" (answers to mail at a game's address that is not the
+        owner's live play), "notify" (refusal notices), or "live:GAME" (answers to a player's
+        own moves: only the flood guard), so mail forged in someone's name to one cannot use
+        up the others. Over the limit the mail is kept as "dropped" (visible in the queue), a
+        line is logged, and the recipient gets one notice saying when replies resume."""
+        block = model.get("game") or {}
+        game_id = block.get("id")
         in_reply_to, references = reply or (None, ())
+        thread = thread_id(game_id, to, self.settings.domain) if game_id else None
         model = {"lang": self.language(to, game_id), "service": self.settings.address} | model | {
             "envelope": {"sender": sender or self.settings.address, "in_reply_to": in_reply_to,
-                         "references": list(references), "attachment": attachment}}
+                         "references": list(references), "attachment": attachment, "thread": thread}}
         budget = limited or ""
         tag = return_tag(self.service.keys.token_secret(), key)
         if self.views.undeliverable(to):
             log.warning("undeliverable: dropped %s to %s (a bounce came back; it clears when they write)", key, to)
             return [Mail(key, to, model, budget, DROPPED, tag)]
-        if limited and self._over_budget(to, budget):
-            log.warning("rate limit: dropped %s to %s (%s budget, %d an hour)", key, to, budget,
-                        self.settings.replies_per_hour)
-            return [Mail(key, to, model, budget, DROPPED, tag)]
+        if limited == "invite":  # a day's invitations to one address, from anyone: no notice to send
+            if self._over_budget(to, budget, INVITATIONS_PER_DAY, timedelta(days=1)):
+                log.warning("invitation limit: dropped %s to %s", key, to)
+                return [Mail(key, to, model, budget, DROPPED, tag)]
+        elif limited:
+            cap = FLOOD_PER_HOUR if limited.startswith(LIVE) else self.settings.replies_per_hour
+            if self._over_budget(to, budget, cap):
+                log.warning("rate limit: dropped %s to %s (%s budget, %d an hour)", key, to, budget, cap)
+                return [Mail(key, to, model, budget, DROPPED, tag), *self._limit_notice(to, budget, model)]
+        if game_id and "version" in block and block.get("seat") is not None:
+            self.mailed[(to, game_id)] = block["version"]
         return [Mail(key, to, model, budget, return_tag=tag)]
 
-    def _over_budget(self, to: str, budget: str) -> bool:
-        window, limit = (timedelta(days=1), INVITATIONS_PER_DAY) if budget == "invite" else (
-            timedelta(hours=1), self.settings.replies_per_hour)
+    def _over_budget(self, to: str, budget: str, cap: int, window: timedelta = timedelta(hours=1)) -> bool:
         counted = f"{to}|{budget}"
         if counted not in self.budgets:
             self.budgets[counted] = self.views.recent(to, budget, self.now() - window)
         self.budgets[counted] += 1
-        return self.budgets[counted] > limit
+        return self.budgets[counted] > cap
+
+    def _limit_notice(self, to: str, budget: str, dropped: dict[str, Any]) -> list[Mail]:
+        """The one notice to a sender whose reply a limit dropped: when replies resume (at the
+        latest an hour from now, when the oldest counted mail leaves the window). One per
+        budget and hour: the notice counts against its own budget "notice:BUDGET"."""
+        notice_budget = NOTICE + budget
+        counted = f"{to}|{notice_budget}"
+        if counted not in self.budgets:
+            self.budgets[counted] = self.views.recent(to, notice_budget, self.now() - timedelta(hours=1))
+        if self.budgets[counted] > 0:
+            return []
+        self.budgets[counted] = 1
+        now = self.now()
+        model = {"lang": dropped.get("lang", "en"), "service": self.settings.address, "kind": "limited",
+                 "game": dropped.get("game"),
+                 "extra": {"resume": when(now + timedelta(hours=1)), "resume_time": f"{now + timedelta(hours=1):%H:%M} UTC",
+                           "per_hour": self.settings.replies_per_hour,
+                           "live": budget.startswith(LIVE)},
+                 "envelope": dropped["envelope"] | {"attachment": None}}
+        key = f"limited/{to}/{budget}/{now:%Y%m%dT%H%M%S}"
+        return [Mail(key, to, model, notice_budget, return_tag=return_tag(self.service.keys.token_secret(), key))]
+
+    def quiet(self, game_id: str) -> bool:
+        """A game played without mail (``pbem new --no-mail``): no invitations or notices;
+        only a mail someone sends about it is answered."""
+        if game_id not in self.quiet_games:
+            clock = self.clocks.find(GameClock.create_id(game_id, {}))
+            self.quiet_games[game_id] = bool(clock and clock.rules.get("mail") == "off")
+        return self.quiet_games[game_id]
 
     def notice(self, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any]) -> list[Any]:
         """A notice to one seat at the game's current version (reminders, missed deadlines)."""
+        if self.quiet(game.id):
+            return []
         email = game.emails[seat]
         block = self.game_block(game, game.version, email)
         extra = {k: (when(v) if isinstance(v, datetime) else v) for k, v in extra.items()}
@@ -172,6 +284,8 @@ class Outbox:
     # -- invitations and notices from game entries -----------------------------------------
     def _invitations(self, game_id: str, position: int) -> list[Any]:
         game = self.round.game(game_id)
+        if self.quiet(game_id):
+            return []
         clock = self.clocks.find(GameClock.create_id(game_id, {}))
         creator = clock.rules.get("invited_by") if clock else None  # games created by mail name their creator
         mails: list[Any] = []
@@ -186,6 +300,8 @@ class Outbox:
     def _notices(self, entries: list[dict[str, Any]], position: int) -> list[Any]:
         game_id = entries[0]["game"]
         game = self.round.game(game_id)
+        if self.quiet(game_id):
+            return []
         before, after = entries[0]["index"], entries[-1]["index"] + 1
         kinds = [e["kind"] for e in entries]
         robots = {e["seat"] for e in game.entries[:after] if e["kind"] == "resigned"}
@@ -199,10 +315,14 @@ class Outbox:
                                         {"kind": "robot", "game": block,
                                          "extra": {"name": game.names[entry["seat"]], "reason": entry["reason"]}},
                                         sender=block["address"])
+        # the player whose join started the game hears of the start in the reply to that join
+        # (and the player whose move ended it, in the reply to that move)
+        answered = {e["seat"] for e in entries if e["kind"] == "joined"
+                    or (e["kind"] == "moved" and e.get("source") in ("email", "turnfile"))}
         if "ended" in kinds or "started" in kinds:
             kind = "ended" if "ended" in kinds else "started"
             for seat, email in people:
-                if seat in robots and kind == "started":
+                if seat in answered or (kind == "started" and seat in robots):
                     continue
                 block = self.game_block(game, after, email)
                 mails += self.queue(f"n{position}/{seat}/{kind}", email, {"kind": kind, "game": block},
@@ -262,18 +382,22 @@ class Outbox:
                 game = self.round.game(context["game"])
             except GameError:
                 game = None
+        thread = (context.get("message_id"), tuple(context.get("references") or ()))
         for n, note in enumerate(context.get("notify") or []):
             block = self.game_block(game, game.version, note["to"]) if game and note["to"] in game.emails else None
             mails += self.queue(f"n{position}/notify/{n}", note["to"],
                                 {"kind": "refused", "game": block, "extra": note},
                                 sender=block["address"] if block else None, limited="notify")
+            mails += self._wrong_address(game, note, position, n, thread)
         to = context.get("reply_to")
         if not to:
             return mails
         self.views.deliverable_again(to)  # they wrote to us, so mail to them works again
         results = [self._enrich(result, to) for result in outcome.get("results", [])]
+        if game is not None:
+            results = [named_errors(result, game.names) for result in results]
         model: dict[str, Any] = {"kind": "reply", "results": results, "game": None, "receipt": None,
-                                 "subject": context.get("subject", "")}
+                                 "subject": plain_subject(context.get("subject", ""))}
         attachment = None
         if game is not None and to in game.emails:
             versions = [r["outcome"]["version"] for r in results if r.get("outcome") and r["outcome"]["version"]]
@@ -283,12 +407,54 @@ class Outbox:
                      and r["outcome"]["version"] > r["outcome"]["version_before"]]
             if moved:
                 attachment = self.receipt(game, moved[0]["version_before"], moved[-1]["version"], to)
-                model["receipt"] = attachment
+                model["receipt"] = {"index": attachment.get("index"), "size": attachment.get("size")}
+        model["summary"] = reply_summary(results)
+        if model["game"] is None:  # e.g. "join GAME" at the service address: a mail about that game
+            model["game"] = self._own_block_in(results)
         sender = model["game"]["address"] if model["game"] else None
-        mails += self.queue(f"n{position}/reply", to, model, sender=sender,
-                            reply=(context.get("message_id"), tuple(context.get("references") or ())),
-                            attachment=attachment, limited="game" if context.get("game") else "service")
+        mails += self.queue(f"n{position}/reply", to, model, sender=sender, reply=thread, attachment=attachment,
+                            limited=self._reply_budget(game, to, results, context))
         return mails
+
+    @staticmethod
+    def _reply_budget(game: LoadedGame | None, to: str, results: list[dict[str, Any]],
+                      context: dict[str, Any]) -> str:
+        """Answers to a player's own mail at their private address, while the game is not
+        over, count only against the flood guard: the hourly limit must not silence play."""
+        if not context.get("game"):
+            return "service"
+        refused = any(r.get("action") == "refused" for r in results)
+        if game is None or to not in game.emails or refused:
+            return "game"
+        # the game as it was when the mail came (a follower may be catching up on old mail)
+        befores = [r["outcome"]["version_before"] for r in results if r.get("outcome")]
+        arrived = min(befores) if befores else game.version
+        ended = [e["index"] for e in game.entries[:arrived] if e["kind"] == "ended"]
+        return "game" if ended else LIVE + game.id
+
+    @staticmethod
+    def _own_block_in(results: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The recipient's own game block among the results of a mail to the service address
+        (``join GAME``, ``status GAME``): the answer is then a mail about that game, from the
+        player's private address, so that "Reply" goes where moves count."""
+        for result in results:
+            block = result.get("block") or {}
+            if block.get("address") and block.get("seat") is not None:
+                return block
+        return None
+
+    def _wrong_address(self, game: LoadedGame | None, note: dict[str, Any], position: int, n: int,
+                       thread: tuple[str | None, tuple[str, ...]]) -> list[Any]:
+        """A player who wrote to another player's private address is answered (at their own
+        registered address, so nothing leaks) with their own private address."""
+        sender = note.get("sender")
+        if game is None or note.get("reason") != "forged" or sender not in game.emails or sender == note["to"]:
+            return []
+        block = self.game_block(game, game.version, sender)
+        extra = {"owner": game.names[game.emails.index(note["to"])], "subject": plain_subject(note.get("subject", ""))}
+        return self.queue(f"n{position}/wrong-address/{n}", sender, {"kind": "wrong-address", "game": block,
+                                                                    "extra": extra},
+                          sender=block["address"], reply=thread, limited="notify")
 
     def _enrich(self, result: dict[str, Any], email: str) -> dict[str, Any]:
         """Add what a reply shows for global commands, read now."""
@@ -315,6 +481,12 @@ class Outbox:
                     + (f": {row['entry']['command']}" if row["entry"].get("command") else "")
                     + (f" ({'; '.join(row['lines'])})" if row["lines"] else "")
                     for row in rows[-40:]]
+            elif action == "legal" and not result.get("error"):
+                game = self.round.game(result["game"])
+                state = self.service.state(game)
+                seat = game.emails.index(email) if email in game.emails else None
+                waiting = state is not None and seat is not None and seat in game.spec.to_move(state)
+                result["moves"] = game.spec.legal_texts(state, seat, limit=10_000) if waiting else []
             elif action in ("template", "invite") and not result.get("error"):
                 game = self.round.game(result["game"])
                 result["block"] = self.game_block(game, game.version, email)

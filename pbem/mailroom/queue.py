@@ -145,6 +145,17 @@ class MailViews:
                            (recipient, stamp(since), budget, DROPPED))
             return int(cursor.fetchone()["n"])
 
+    def latest_models(self, recipient: str, containing: str, limit: int = 20) -> list[dict[str, Any]]:
+        """The models of the last mails queued for ``recipient`` whose text contains
+        ``containing`` (dropped ones left out), newest first: what the player was last told
+        about a game (the outbox's "since your last mail")."""
+        pattern = "%" + containing.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql("SELECT model FROM pbem_mail WHERE recipient = %s AND status <> %s"
+                                    " AND model LIKE %s ESCAPE '\\' ORDER BY created DESC, source DESC LIMIT %s"),
+                           (recipient, DROPPED, pattern, limit))
+            return [json.loads(row["model"]) for row in cursor.fetchall()]
+
     def claim(self, owner: str, now: datetime, lease_until: datetime, limit: int = 20) -> list[QueuedMail]:
         """Take up to ``limit`` due mails for sending: queued ones whose time has come, and
         claims of others whose lease ran out."""

@@ -110,6 +110,11 @@ class GameClock(Aggregate):
         self.done: list[str] = []  # "reminder/VERSION/SEAT", "deadline/VERSION/SEAT"
         self.misses: dict[str, int] = {}  # seat -> misses without a default move
 
+    @event("RulesChanged")
+    def change(self, rules: dict[str, Any]) -> None:
+        """New values for some rules (e.g. ``mail=off`` from ``pbem move --no-mail``)."""
+        self.rules.update(rules)
+
     @event("Done")
     def mark(self, marker: str, missed_seat: int | None = None) -> None:
         self.done.append(marker)

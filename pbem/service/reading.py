@@ -147,7 +147,7 @@ class GameReader:
         summary = self.summary(game_id, version, viewer)
         spec = get_spec(summary["game"])
         head = [
-            f"{summary['title']} - game {summary['id']}, version {summary['version']} of {summary['latest_version']}",
+            f"{summary['title']} - game {summary['id']}, turn {summary['version']} of {summary['latest_version']}",
             f"Players: {', '.join(summary['seats'])}",
             f"Now: {summary['phase']}",
         ]

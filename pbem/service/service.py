@@ -215,12 +215,14 @@ class GameService(GameReader):
                 continue
         raise RuntimeError("could not find a free game id")
 
-    def new_game(self, work: Work, game_type: str, players: Sequence[str], options: dict[str, str] | None) -> str:
+    def new_game(self, work: Work, game_type: str, players: Sequence[str], options: dict[str, str] | None,
+                 seed: bytes | None = None) -> str:
         """A new game as part of ``work`` (a mail's transaction); returns its id. A clash of
-        the random id with an existing game fails the whole save, which is then retried."""
+        the random id with an existing game fails the whole save, which is then retried.
+        ``seed`` is for tests and demos, as in ``create``."""
         spec, emails, normalized = self.checked_new(game_type, players, options)
         game_id = f"{spec.name}-{secrets.token_hex(4)}"
-        work.add(self._new_record(spec, game_id, emails, normalized, new_seed(), False))
+        work.add(self._new_record(spec, game_id, emails, normalized, seed or new_seed(), seed is not None))
         return game_id
 
     def checked_new(self, game_type: str, players: Sequence[str],

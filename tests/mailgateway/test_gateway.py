@@ -56,7 +56,7 @@ def test_moves_reply_with_result_view_turn_and_receipt(gw, transport, game):
     text = text_of(reply)
     assert "applied: hold" in text
     assert "Waiting for bob (deadline 2026-01-07 12:00 UTC)" in text
-    assert f"/games/{game}/seat/" in text and "-- receipt --" in text
+    assert f"/games/{game}/seat/" in text and "attached as receipt.json" in text
     assert reply["From"].addresses[0].addr_spec == address_of(gw, game, ANN)
     assert reply["Auto-Submitted"] == "auto-replied" and reply["References"]
     assert reply.get_body(("html",)) is not None
@@ -132,7 +132,10 @@ def test_forged_sender_changes_nothing_and_the_owner_is_told(gw, transport, game
     gw.receive(make_mail(BOB, address_of(gw, game, ANN), "hold"))
     gw.work()
     assert gw.service.game(game).version == version
-    assert transport.to(EVE) == [] and transport.to(BOB) == []
+    assert transport.to(EVE) == []
+    (wrong,) = transport.to(BOB)  # a player who used another player's address learns their own
+    assert "wrong address" in wrong["Subject"] and address_of(gw, game, BOB) in text_of(wrong)
+    assert wrong["Reply-To"] == address_of(gw, game, BOB)
     told = transport.to(ANN)
     assert len(told) == 2 and all("refused" in m["Subject"] for m in told)
     assert "eve@evil.example" in text_of(told[0]) and "did not come from your registered address" in text_of(told[0])
@@ -203,7 +206,9 @@ def test_rate_limit_on_replies_per_sender(gw, transport, mail_settings):
     for _ in range(mail_settings.replies_per_hour + 3):
         gw.receive(make_mail(EVE, SERVICE, "help"))
     gw.work()
-    assert len(transport.to(EVE)) == mail_settings.replies_per_hour
+    sent = transport.to(EVE)
+    assert len(sent) == mail_settings.replies_per_hour + 1  # the replies, then one notice
+    assert "replies paused" in sent[-1]["Subject"] and "Replies resume by" in text_of(sent[-1])
 
 
 def test_too_large_mail_gets_a_short_answer(gw, transport):
@@ -250,8 +255,10 @@ def test_forged_flood_on_the_service_address_does_not_silence_move_replies(gw, t
         gw.receive(make_mail(ANN, SERVICE, "help"))  # perhaps forged in ann's name
     gw.receive(make_mail(ANN, address_of(gw, game, ANN), "hold"))
     gw.work()
-    assert len(transport.to(ANN)) == mail_settings.replies_per_hour + 1
-    assert "applied: hold" in text_of(transport.to(ANN)[-1])
+    sent = transport.to(ANN)
+    assert len(sent) == mail_settings.replies_per_hour + 2  # the notice of the pause, and the move's reply
+    assert sum("replies paused" in m["Subject"] for m in sent) == 1
+    assert "applied: hold" in text_of(sent[-1])
 
 
 def test_status_and_history_at_the_private_address_show_the_players_secrets(gw, transport, game):

@@ -9,7 +9,7 @@ from pbem.games.base import GameSpec, Option, Rng, Standing, invalid, rank_by, s
 
 from . import moves, render, rules
 from .board import QUADRANTS
-from .data import CARD_NAMES, SECTION_NAMES, TERRAIN_DECK, card_name, location_name, terrain_name
+from .data import CARD_NAMES, MANDATORY, SECTION_NAMES, TERRAIN_DECK, card_name, location_name, terrain_name
 from .state import KBState, evolve
 
 RANDOM = "random"
@@ -118,6 +118,13 @@ class KingdomBuilder(GameSpec):
         if state.over or seat != state.seat or state.mandatory_pending():
             return None
         return ("end",)
+
+    def decision_text(self, state: KBState, seat: int, names: Sequence[str]) -> str:
+        if state.mandatory_pending():
+            owed = MANDATORY - state.built
+            return (f"Round {state.round}: your terrain card is {terrain_name(state.played)}; build {owed} more "
+                    f"settlement{'s' if owed != 1 else ''} on {terrain_name(state.played)} (or use a tile first).")
+        return f"Round {state.round}: use a location tile, or end your turn ('end')."
 
     def phase_label(self, state: KBState) -> str:
         return "game over" if state.over else f"round {state.round}, seat {state.seat + 1}"

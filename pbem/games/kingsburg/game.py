@@ -18,9 +18,9 @@ from pbem.games.base import (
     secret,
 )
 from pbem.games.kingsburg import render, rules
-from pbem.games.kingsburg.data import BUILDINGS, ENEMIES, GOODS
+from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS
 from pbem.games.kingsburg.evolve import evolve
-from pbem.games.kingsburg.explain import why_illegal
+from pbem.games.kingsburg.explain import STEP_NEEDS, why_illegal
 from pbem.games.kingsburg.flow import advance, can_recruit, fold, gift_facts
 from pbem.games.kingsburg.moves import (
     Influence,
@@ -207,6 +207,16 @@ class Kingsburg(GameSpec):
 
     def phase_label(self, state: State) -> str:
         return render.phase_label(state)
+
+    def decision_text(self, state: State, seat: int, names: Sequence[str]) -> str:
+        step_need = STEP_NEEDS.get(state.step, "choose your move")
+        if state.step == "gifts":
+            advisor = next((a for a, s, _ in state.gifts if s == seat), None)
+            if advisor is not None:
+                step_need = (f"the {ADVISORS[advisor].name} (advisor {advisor}) helps you; choose its gift "
+                             "from the lines below")
+        label = self.phase_label(state)
+        return f"{label[:1].upper()}{label[1:]} — {step_need}."
 
     def default_move(self, state: State, seat: int) -> Move | None:
         legal = self.legal_moves(state, seat)

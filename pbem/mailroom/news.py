@@ -1,0 +1,106 @@
+"""What a player's mail tells them, in plain words: what happened since their last mail, the
+decision they face with the moves ready to send, and the final breakdown. Pure functions of a
+loaded game; the outbox puts their results into mail models.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.ledger import entries as log
+from pbem.service.game import LoadedGame
+
+MOVES_SHOWN = 12  # legal moves listed in a mail; the rest come with the "moves" command
+SEAT_WORD = re.compile(r"\b([Ss])eat (\d+)\b")
+SOURCE_NOTES = {"deadline": "deadline passed, default move", "robot": "robot"}
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """``seat 2`` in a game's message becomes the name of that seat (games count seats from 1
+    in their texts), so a mail never makes a player decode seat numbers."""
+    def named(match: re.Match[str]) -> str:
+        number = int(match.group(2))
+        return names[number - 1] if 1 <= number <= len(names) else match.group(0)
+
+    return SEAT_WORD.sub(named, text)
+
+
+def named_errors(result: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """A reply's result with every error message speaking of players by name."""
+    def fix(error: Any) -> Any:
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            return error | {"message": name_seats(error["message"], names)}
+        return error
+
+    result = dict(result)
+    if result.get("error"):
+        result["error"] = fix(result["error"])
+    outcome = result.get("outcome")
+    if isinstance(outcome, dict):
+        result["outcome"] = outcome | {
+            "error": fix(outcome.get("error")),
+            "lines": [line | {"error": fix(line["error"])} if line.get("error") else line
+                      for line in outcome.get("lines") or []]}
+    return result
+
+
+def since_lines(game: LoadedGame, start: int, stop: int, viewer: int | None) -> list[str]:
+    """Every fact of entries ``start``..``stop`` (exclusive) as ``viewer`` may see it, one
+    plain sentence a line: moves, dice, battles, scoring, robot and deadline moves."""
+    names = game.names
+    lines: list[str] = []
+    for index in range(max(start, 1), min(stop, game.version)):
+        entry = log.visible_entry(game.entries[index], game.privates[index], viewer, game.ended)
+        lines += [name_seats(line, names) for line in entry_lines(game, entry)]
+    return lines
+
+
+def entry_lines(game: LoadedGame, entry: Mapping[str, Any]) -> list[str]:
+    names = game.names
+    kind = entry["kind"]
+    who = names[entry["seat"]] if "seat" in entry else ""
+    if kind == "joined":
+        return [f"{who} joined."]
+    if kind == "resigned":
+        reason = "too many missed deadlines" if entry.get("reason") == "missed-turns" else entry.get("reason", "")
+        return [f"From now on the robot plays {who} ({reason})."]
+    if kind == "ended":
+        return ["The game ended."]
+    facts = [game.spec.describe_fact(fact, names) for fact in entry.get("facts") or []]
+    if kind == "started":
+        return ["The game started."] + facts
+    note = SOURCE_NOTES.get(str(entry.get("source")))
+    if note:
+        return [f"({who}: {note}: {entry.get('command', '')})"] + facts
+    return facts or [f"{who}: {entry.get('command', '')}"]
+
+
+def decision(game: LoadedGame, state: Any, seat: int, limit: int = MOVES_SHOWN) -> dict[str, Any]:
+    """The pending decision of ``seat``: one sentence, the first ``limit`` legal moves as lines
+    ready to send, and how many more there are."""
+    spec = game.spec
+    moves = spec.legal_texts(state, seat, limit=10_000)
+    sentence = name_seats(spec.decision_text(state, seat, game.names), game.names)
+    return {"sentence": sentence, "moves": moves[:limit], "more": max(0, len(moves) - limit), "all": len(moves)}
+
+
+def breakdown(details: Mapping[str, Any]) -> str:
+    """A standing's details as "gold: castles 6, fishermen 4; goods 3" (nested dicts
+    flattened, empty values left out, ``six_suits`` written "six suits")."""
+    def word(key: Any) -> str:
+        return str(key).replace("_", " ")
+
+    parts = []
+    for key, value in details.items():
+        if value is None or value == [] or value == {}:
+            continue
+        if isinstance(value, Mapping):
+            inner = ", ".join(f"{word(k)} {v}" for k, v in value.items() if v is not None)
+            parts.append(f"{word(key)}: {inner}")
+        elif isinstance(value, (list, tuple)):
+            parts.append(f"{word(key)} {', '.join(str(v) for v in value)}")
+        else:
+            parts.append(f"{word(key)} {value}")
+    return "; ".join(parts)

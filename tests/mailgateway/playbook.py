@@ -1,0 +1,45 @@
+"""Reading mails as a player does: the ready-to-send lines of "Your decision", the sections a
+player mail must have, and a stable text of a mail for golden files."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+DECISION_HEADS = ("Reply with one of these lines", "Odpovězte jedním z těchto řádků")
+SINCE_HEADS = ("Since your last mail:", "Od vaší poslední zprávy:")
+MORE_WORDS = ("and ", "a dalších ")
+
+
+def text_of(msg: EmailMessage) -> str:
+    return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+
+
+def decision_lines(text: str) -> list[str]:
+    """The moves a mail offers under "Your decision", as a player would copy them."""
+    lines = text.split("\n")
+    start = next((n for n, line in enumerate(lines) if line.startswith(DECISION_HEADS)), None)
+    if start is None:
+        return []
+    moves = []
+    for line in lines[start + 1:]:
+        if not line.startswith("  ") or line.strip().startswith(MORE_WORDS):
+            break
+        moves.append(line.strip())
+    return moves
+
+
+def has_since(text: str) -> bool:
+    return any(head in text for head in SINCE_HEADS)
+
+
+def stable(msg: EmailMessage, replacements: dict[str, str]) -> str:
+    """Headers a player sees and the plain text, with the game's random id and the seats'
+    secret tokens replaced, for golden files."""
+    head = "".join(f"{name}: {msg[name]}\n" for name in ("Subject", "From", "Reply-To", "To") if msg[name])
+    attachments = [part.get_filename() for part in msg.iter_attachments()]
+    if attachments:
+        head += f"Attachments: {', '.join(attachments)}\n"
+    out = head + "\n" + text_of(msg)
+    for old, new in replacements.items():
+        out = out.replace(old, new)
+    return out

@@ -1,0 +1,250 @@
+"""What a player's mail says and where its answer goes: one test per promise of docs/mail.md
+("What a mail to a player contains", "Subjects and threads", "Rate limits")."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+import pytest
+
+from mailgateway.compose import SUBJECT_MAX, fit_subject
+from pbem.cli import main
+from pbem.mailroom.news import name_seats
+from pbem.mailroom.outbox import FLOOD_PER_HOUR, plain_subject
+from pbem.service.service import GameService
+from pbem.config import Settings
+from tests.mailgateway.conftest import SERVICE, address_of, make_mail
+from tests.mailgateway.playbook import decision_lines, text_of
+
+ANN, BOB = "ann@example.net", "bob@example.com"
+
+
+@pytest.fixture
+def kingsburg(gw, transport):
+    game_id = gw.service.create("kingsburg", [ANN, BOB], {}, seed=b"\x05" * 32)
+    for player in (ANN, BOB):
+        gw.receive(make_mail(player, address_of(gw, game_id, player), "join"))
+    gw.work()
+    return game_id
+
+
+def latest(transport, player):
+    return transport.to(player)[-1]
+
+
+def test_since_your_last_mail_tells_every_fact_of_the_other_players_move(gw, transport, kingsburg):
+    game = gw.service.game(kingsburg)
+    mover = game.emails[game.spec.to_move(gw.service.state(game))[0]]
+    other = next(e for e in game.emails if e != mover)
+    gw.receive(make_mail(mover, address_of(gw, kingsburg, mover), decision_lines(text_of(latest(transport, mover)))[0]))
+    gw.work()
+    gw.receive(make_mail(other, address_of(gw, kingsburg, other), "status"))
+    gw.work()
+    after = gw.service.game(kingsburg)
+    facts = [line for row in gw.service.history(kingsburg, viewer=other)[game.version:after.version]
+             for line in row["lines"]]
+    news = text_of(latest(transport, other)).split("Since your last mail:")[1]
+    assert facts and all(f"  - {line}\n" in news for line in facts)
+
+
+def test_your_decision_lists_at_most_twelve_lines_and_the_moves_command_lists_all(gw, transport, kingsburg):
+    game = gw.service.game(kingsburg)
+    state = gw.service.state(game)
+    seat = game.spec.to_move(state)[0]
+    player = game.emails[seat]
+    text = text_of(latest(transport, player))
+    shown = decision_lines(text)
+    legal = game.spec.legal_texts(state, seat, limit=10_000)
+    assert shown == legal[:12]
+    if len(legal) > 12:
+        assert f'and {len(legal) - 12} more: send "moves"' in text
+    gw.receive(make_mail(player, address_of(gw, kingsburg, player), "moves"))
+    gw.work()
+    answer = text_of(latest(transport, player))
+    assert all(f"  {move}\n" in answer for move in legal)
+
+
+def test_every_decision_line_is_accepted_as_sent(gw, transport, kingsburg):
+    game = gw.service.game(kingsburg)
+    player = game.emails[game.spec.to_move(gw.service.state(game))[0]]
+    before = game.version
+    line = decision_lines(text_of(latest(transport, player)))[-1]
+    gw.receive(make_mail(player, address_of(gw, kingsburg, player), line))
+    gw.work()
+    assert gw.service.game(kingsburg).version > before
+    assert "moves applied" in [m for m in transport.to(player) if m["X-Pbem-Kind"] == "reply"][-1]["Subject"]
+
+
+def test_the_join_that_starts_the_game_gets_one_mail(gw, transport):
+    game_id = gw.service.create("kingsburg", [ANN, BOB], {}, seed=b"\x06" * 32)
+    gw.receive(make_mail(ANN, address_of(gw, game_id, ANN), "join"))
+    gw.work()
+    transport.clear()
+    gw.receive(make_mail(BOB, address_of(gw, game_id, BOB), "join"))
+    gw.work()
+    (only,) = transport.to(BOB)
+    assert only["X-Pbem-Kind"] == "reply" and "The game started." in text_of(only)
+    assert [m["X-Pbem-Kind"] for m in transport.to(ANN)] == ["started"]
+
+
+def test_join_on_the_service_address_when_seated_says_so_and_replies_go_to_the_private_address(
+        gw, transport, kingsburg):
+    gw.receive(make_mail(ANN, SERVICE, f"join {kingsburg}"))
+    gw.work()
+    answer = latest(transport, ANN)
+    assert "You have already joined" in text_of(answer) and 'Send "join" there' not in text_of(answer)
+    assert answer["Reply-To"] == address_of(gw, kingsburg, ANN)
+
+
+def test_a_mail_to_another_players_address_is_answered_to_its_sender(gw, transport, kingsburg):
+    version = gw.service.game(kingsburg).version
+    transport.clear()
+    gw.receive(make_mail(ANN, address_of(gw, kingsburg, BOB), "pass"))
+    gw.work()
+    assert gw.service.game(kingsburg).version == version
+    (answer,) = transport.to(ANN)
+    assert answer["X-Pbem-Kind"] == "wrong-address"
+    assert "private address of bob" in text_of(answer) and address_of(gw, kingsburg, ANN) in text_of(answer)
+    assert answer["Reply-To"] == address_of(gw, kingsburg, ANN)
+
+
+def test_subjects_are_rebuilt_from_the_game_and_do_not_grow(gw, transport, kingsburg):
+    subject = f"Re: [pbem] {kingsburg}: Re: {kingsburg}: Re: Re: your turn - Turn 4 (year 1)"
+    gw.receive(make_mail(ANN, address_of(gw, kingsburg, ANN), "status", subject=subject))
+    gw.work()
+    answer = latest(transport, ANN)["Subject"]
+    assert answer.count(kingsburg) == 1 and "Re:" not in answer and len(answer) <= SUBJECT_MAX
+    assert plain_subject(subject) == "your turn - Turn 4 (year 1)"
+
+
+def test_long_subjects_shorten_the_phase_first():
+    subject = "[pbem] kingdom-builder-0a1b2c3d: moves applied, your turn - Turn 123 (" + "x" * 40 + ")"
+    short = fit_subject(subject)
+    assert len(short) <= SUBJECT_MAX and short.startswith(subject[:70]) and short.endswith("...)")
+
+
+def test_every_mail_of_a_game_names_the_same_thread(gw, transport, kingsburg):
+    mails = transport.to(ANN)
+    roots = {m["References"].split()[0] for m in mails}
+    assert len(mails) >= 2 and len(roots) == 1 and kingsburg in roots.pop()
+
+
+def test_the_receipt_is_an_attachment_and_one_line(gw, transport, kingsburg):
+    game = gw.service.game(kingsburg)
+    player = game.emails[game.spec.to_move(gw.service.state(game))[0]]
+    line = decision_lines(text_of(latest(transport, player)))[0]
+    gw.receive(make_mail(player, address_of(gw, kingsburg, player), line))
+    gw.work()
+    reply = [m for m in transport.to(player) if m["X-Pbem-Kind"] == "reply"][-1]
+    text = text_of(reply)
+    assert "attached as receipt.json" in text and "Inclusion proof" not in text and "Leaf hash" not in text
+    assert [p.get_filename() for p in reply.iter_attachments()] == ["receipt.json"]
+
+
+def test_errors_name_players_not_seats():
+    assert name_seats("It is not your turn; seat 2 is to move.", ["ann", "bob"]) == "It is not your turn; bob is to move."
+    assert name_seats("seat 7 and Seat 1", ["ann", "bob"]) == "seat 7 and ann"
+
+
+def test_live_play_is_not_limited_by_the_hourly_limit(gw, transport, game_of_pig, mail_settings):
+    for _ in range(mail_settings.replies_per_hour + 5):
+        gw.receive(make_mail(ANN, address_of(gw, game_of_pig, ANN), "status"))
+    gw.work()
+    assert len(transport.to(ANN)) == mail_settings.replies_per_hour + 5
+    assert "dropped" not in gw.mailroom.views.counts()
+    assert FLOOD_PER_HOUR >= 360  # a mail every 10 seconds, sustained, stays below the guard
+
+
+def test_a_dropped_reply_brings_one_notice_and_a_log_line(gw, transport, mail_settings, caplog):
+    for _ in range(mail_settings.replies_per_hour + 4):
+        gw.receive(make_mail("eve@evil.example", SERVICE, "help"))
+    gw.work()
+    notices = [m for m in transport.to("eve@evil.example") if m["X-Pbem-Kind"] == "limited"]
+    assert len(notices) == 1 and "Replies resume by" in text_of(notices[0])
+    assert sum("rate limit: dropped" in r.message for r in caplog.records) == 4
+
+
+@pytest.fixture
+def game_of_pig(gw, transport):
+    game_id = gw.service.create("hidden-pig", [ANN, BOB], {"rounds": "2"}, seed=b"\x01" * 32)
+    gw.service.join(game_id, ANN)
+    gw.service.join(game_id, BOB)
+    gw.work()
+    transport.clear()
+    return game_id
+
+
+def test_cli_warns_before_mail_would_go_to_a_relay(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PBEM_SMTP_RELAY", "127.0.0.1:2525")
+    runner = CliRunner()
+    refused = runner.invoke(main, ["new", "hidden-pig", "--player", ANN, "--player", BOB])
+    assert refused.exit_code == 2 and "PBEM_SMTP_RELAY is set" in refused.output
+    assert GameService(Settings(home=tmp_path / "home")).game_ids() == []
+    sent = runner.invoke(main, ["new", "hidden-pig", "--player", ANN, "--player", BOB, "--yes"])
+    assert sent.exit_code == 0
+
+
+def test_cli_no_mail_game_sends_no_invitation_or_notice(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PBEM_SMTP_RELAY", "127.0.0.1:2525")
+    runner = CliRunner()
+    made = runner.invoke(main, ["new", "hidden-pig", "--player", ANN, "--player", BOB, "--no-mail"])
+    game_id = made.output.strip()
+    played = runner.invoke(main, ["autoplay", game_id])  # its mail is off: no choice needed
+    assert played.exit_code == 0 and "winner:" in played.output
+    from mailgateway.gateway import Gateway
+    from pbem.mailroom.settings import MailSettings
+
+    service = GameService(Settings(home=tmp_path / "home"))
+    gw = Gateway(service, MailSettings(address=SERVICE, maildir=tmp_path / "maildir"), transport=_Nowhere())
+    gw.work()
+    assert gw.mailroom.views.counts() == {}
+
+
+class _Nowhere:
+    def send(self, key, to, message):
+        raise AssertionError(f"mail {key} to {to} should not exist")
+
+
+def test_pbem_version():
+    result = CliRunner().invoke(main, ["--version"])
+    assert result.exit_code == 0 and result.output.startswith("pbem ")
+
+
+def test_autoplay_prints_the_winner_and_the_breakdown(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    runner = CliRunner()
+    game_id = runner.invoke(main, ["new", "kingdom-builder", "--player", ANN, "--player", BOB]).output.strip()
+    output = runner.invoke(main, ["autoplay", game_id]).output
+    assert "winner: " in output and "  1. " in output and "gold: " in output
+
+
+def test_the_breakdown_is_plain_words():
+    from pbem.mailroom.news import breakdown
+
+    details = {"gold": {"castles": 6, "fishermen": 4}, "six_suits": None, "goods": 3, "goals": ["trade-1", "music-2"]}
+    assert breakdown(details) == "gold: castles 6, fishermen 4; goods 3; goals trade-1, music-2"
+
+
+def test_since_your_last_mail_on_each_store(settings, mail_settings, clock, transport):
+    """The version a player was last told is read back from the queue (SQLite and PostgreSQL)."""
+    from mailgateway.gateway import Gateway
+
+    service = GameService(settings, clock=lambda: clock().isoformat(timespec="seconds"))
+    try:
+        gw = Gateway(service, mail_settings, clock=clock, transport=transport)
+        game_id = service.create("hidden-pig", [ANN, BOB], {"rounds": "2"}, seed=b"\x01" * 32)
+        for player in (ANN, BOB):
+            gw.receive(make_mail(player, address_of(gw, game_id, player), "join"))
+        gw.work()
+        gw.mailroom.outbox.begin(gw.mailroom.outbox.round)  # forget the round's memory: read the queue
+        told = gw.mailroom.outbox.last_mailed(ANN, game_id)
+        assert told == max(m["game"]["version"] for m in gw.mailroom.views.latest_models(ANN, game_id)
+                           if m["game"] and m["game"]["seat"] is not None)
+        gw.receive(make_mail(ANN, address_of(gw, game_id, ANN), "status"))
+        gw.work()
+        news = text_of(transport.to(ANN)[-1]).split("Since your last mail:")[1]
+        assert "nothing new." in news.split("\n\n")[0]
+    finally:
+        service.close()
