@@ -169,7 +169,7 @@ class MailDesk:
             work.batch(command.args[0].lower())
 
     def _ask(self, sender: str, command: cmd.Command, work: Work) -> str:
-        token = secrets.token_hex(6)
+        token = secrets.token_bytes(6).hex()
         work.add(Confirmation(token, sender, command.text, self.clock().isoformat()))
         return token
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.mailgateway.conftest import SERVICE, address_of, make_mail
+from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail
 from tests.mailgateway.playbook import decision_lines, stable, text_of
 
 GAMES = ("kingsburg", "kingdom-builder", "warriors-traders", "ruse-and-bruise")
@@ -99,8 +99,7 @@ def test_every_kind_of_mail_matches_its_golden_file(gw, transport, clock, game, 
     # the game id is mixed into every draw: a fixed one makes the dice the same on every run
     monkeypatch.setattr("pbem.service.service.secrets.token_hex", lambda n: "0a1b2c3d")
     for player in PLAYERS:
-        gw.receive(make_mail(player, SERVICE, f"language {lang}"))
-    gw.work()
+        confirmed(gw, transport, player, f"language {lang}")
     transport.clear()
     table = play(gw, transport, clock, game)
     names = replacements(gw, table.game_id, game)
