@@ -114,7 +114,8 @@ def past_state(work: Path, quick: bool) -> list[Row]:
         service_time = per_call(via_service, budget, min_runs=runs)
         replay_time = per_call(via_replay, budget, min_runs=runs, max_runs=50)
         rows.append(Row("past state", "load + state at a past turn: service vs replay all events", f"{size:,} events",
-                        ms(service_time), ms(replay_time), replay_time / service_time, "replay / service; >1: service faster"))
+                        ms(service_time), ms(replay_time), replay_time / service_time,
+                        "replay / service; >1: service faster"))
         cached, folded = per_call(cached_only, budget), per_call(fold_only, budget, max_runs=200)
         rows.append(Row("past state", "state only, game loaded: state cache vs fold from the start",
                         f"{size:,} events", ms(cached), ms(folded), folded / cached, "fold / cache; >1: cache faster"))
@@ -543,7 +544,8 @@ def created_games(svc: GameService, count: int, chunk: int = 500) -> None:
         spec = specs[number % len(specs)]
         emails = [f"p{seat}.{number}@bench.example" for seat in range(spec.min_players)]
         game_id = f"{spec.name}-bench{number:06d}"
-        moment = f"2026-01-{1 + number // 86400 % 28:02d}T{number // 3600 % 24:02d}:{number // 60 % 60:02d}:{number % 60:02d}+00:00"
+        day, hour, minute, second = 1 + number // 86400 % 28, number // 3600 % 24, number // 60 % 60, number % 60
+        moment = f"2026-01-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}+00:00"
         entry, private = log.created(game_id, moment, spec.name, spec.rules_version,
                                      spec.normalize_options({}, len(emails)), seat_names(emails), emails, seed,
                                      "test", seed_commitment(seed))

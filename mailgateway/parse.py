@@ -17,6 +17,7 @@ from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses
 from html.parser import HTMLParser
+from typing import ClassVar
 
 from pbem.service.turnfile import looks_like_turn_file
 
@@ -178,7 +179,8 @@ def _too_much(lines: tuple[str, ...], attachments: list[Attachment]) -> str | No
     texts = [a.text.splitlines() for a in attachments if a.text and looks_like_turn_file(a.text)]
     for written in [list(lines), *texts]:
         if len(written) > MAX_LINES:
-            return f"A mail may hold at most {MAX_LINES} command lines, this one has {len(written)}; nothing was applied."
+            return (f"A mail may hold at most {MAX_LINES} command lines, this one has {len(written)}; "
+                    "nothing was applied.")
         for number, line in enumerate(written, start=1):
             if len(line) > MAX_LINE_CHARS:
                 return (f"Line {number} is longer than {MAX_LINE_CHARS} characters; nothing was applied.")
@@ -271,7 +273,7 @@ def _body(msg: Message) -> tuple[str, list[Attachment]]:
 
 
 class _TextMaker(HTMLParser):
-    BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "pre", "table", "ul", "ol"}
+    BLOCKS: ClassVar[set[str]] = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "pre", "table", "ul", "ol"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

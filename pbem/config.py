@@ -15,11 +15,13 @@ ENVIRONMENT = {
     "PBEM_ORIGIN": "name of this server in checkpoints and key names (default pbem.localhost)",
     "PBEM_BASE_URL": "public address of the web site, for links in mail (default http://127.0.0.1:8000)",
     "PBEM_SNAPSHOT_INTERVAL": "store a snapshot of a game every N events (default 50)",
-    "PBEM_SQLITE_SYNCHRONOUS": "full (default: every accepted mail survives a power cut) or normal (SQLite WAL's NORMAL: "
-                               "faster commits that survive a crash of pbem, not of the machine)",
+    "PBEM_SQLITE_SYNCHRONOUS": "full (default: every accepted mail survives a power cut) or normal "
+                               "(SQLite WAL's NORMAL: faster commits that survive a crash of pbem, "
+                               "not of the machine)",
     "CIPHER_KEY": "optional: base64 AES key; events are then encrypted at rest (eventsourcing)",
     # the mail gateway (mailgateway/settings.py; docs/mail.md)
-    "PBEM_MAIL_ADDRESS": "the service address for global commands (default pbem@localhost); seats get LOCAL+GAME.TOKEN@DOMAIN",
+    "PBEM_MAIL_ADDRESS": "the service address for global commands (default pbem@localhost); "
+                         "seats get LOCAL+GAME.TOKEN@DOMAIN",
     "PBEM_SMTP_RELAY": "host:port of the relay for outgoing mail; unset: mail goes to the maildir",
     "PBEM_MAIL_TLS_CERT": "PEM certificate (chain): the gateway's SMTP server then offers STARTTLS",
     "PBEM_MAIL_TLS_KEY": "PEM private key for PBEM_MAIL_TLS_CERT (when not in the same file)",

@@ -139,7 +139,8 @@ def test_describe_follows_the_cause_chain_of_wrapped_driver_errors():
             raise RuntimeError("the store's own wrapper") from driver
     except RuntimeError as wrapped:
         failure = describe(wrapped, "/srv/pbem")
-    assert failure is not None and failure.exit_code == EXIT_STORAGE and "/srv/pbem cannot be opened" in failure.sentence
+    assert failure is not None
+    assert failure.exit_code == EXIT_STORAGE and "/srv/pbem cannot be opened" in failure.sentence
 
 
 def test_describe_names_the_file_of_an_os_error():

@@ -28,7 +28,8 @@ def _rows(markdown: str) -> list[dict[str, str]]:
     section = markdown.split("## Rule table", 1)[1].split("\n## ", 1)[0]
     lines = [line for line in section.splitlines() if line.startswith("|")]
     header = [cell.strip() for cell in lines[0].strip("|").split("|")]
-    return [dict(zip(header, (cell.strip() for cell in line.strip("|").split("|")), strict=False)) for line in lines[2:]]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
+    return [dict(zip(header, cells, strict=False)) for cells in rows]
 
 
 def test_every_game_has_a_rule_table():

@@ -80,7 +80,9 @@ def _facts_and_draws(facts: Sequence[Fact], draws: list[list[int]]) -> tuple[dic
     return visible, private
 
 
-def started(game_id: str, index: int, time: str, facts: Sequence[Fact], draws: list[list[int]]) -> tuple[Entry, Private]:
+def started(
+    game_id: str, index: int, time: str, facts: Sequence[Fact], draws: list[list[int]]
+) -> tuple[Entry, Private]:
     visible, private = _facts_and_draws(facts, draws)
     return _base(game_id, index, "started", time) | visible, private
 

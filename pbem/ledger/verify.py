@@ -72,7 +72,8 @@ def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = (), revoked: Sequ
         raise VerificationError("file", str(error)) from error
     expected, entry_bytes = _encoded(document)
     if data != expected:
-        offset = next((i for i, (a, b) in enumerate(zip(data, expected, strict=False)) if a != b), min(len(data), len(expected)))
+        differing = (i for i, (a, b) in enumerate(zip(data, expected, strict=False)) if a != b)
+        offset = next(differing, min(len(data), len(expected)))
         raise VerificationError(f"byte {offset}", "the file is not in canonical form: it was changed after export")
     return _guarded(document, trusted, revoked, replay, entry_bytes)
 
@@ -308,7 +309,8 @@ def _check_checkpoints(document: dict[str, Any], entries: list[dict], entry_byte
         previous = size
         signers.append((size, good))
     if previous != len(entries):
-        raise VerificationError("checkpoints", f"the last signed checkpoint covers {previous} of {len(entries)} entries")
+        raise VerificationError("checkpoints",
+                                f"the last signed checkpoint covers {previous} of {len(entries)} entries")
     report.checkpoints = len(checkpoints)
     report.checked.append(f"{len(checkpoints)} signed checkpoints match the Merkle tree of the entries (RFC 9162)")
     return signers
@@ -318,7 +320,8 @@ def _check_openings(entries: list[dict], openings: list[Any], report: Report, re
     created, ended = entries[0], entries[-1]
     seed = bytes.fromhex(ended.get("seed", ""))
     if seed_commitment(seed) != created["seed_commitment"]:
-        raise VerificationError(_where(len(entries) - 1, ended), "the revealed seed does not match the commitment in entry 0")
+        raise VerificationError(_where(len(entries) - 1, ended),
+                                "the revealed seed does not match the commitment in entry 0")
     scope = draw_scope(created)
     nonces: list[list] = []
     count = draws = 0
@@ -353,7 +356,8 @@ def _check_facts(where: str, entry: dict, opening: dict) -> int:
         except (KeyError, TypeError, ValueError, AssertionError):
             matches = False
         if not matches:
-            raise VerificationError(f"{where}, fact {number}", "the opened fact does not match the published one or its commitment")
+            raise VerificationError(f"{where}, fact {number}",
+                                    "the opened fact does not match the published one or its commitment")
         hidden += SECRET in fact
     return hidden
 
@@ -379,7 +383,8 @@ def _check_draws(where: str, entry: dict, opening: dict, seed: bytes | None, sco
 def _fair_or_refuse(where: str, seed: bytes, scope: str, nonces: list, index: int, transcript: Any) -> None:
     bad = rederive(seed, scope, nonces, index, transcript)
     if bad is not None:
-        raise VerificationError(f"{where}, draw {bad}", "does not re-derive from the seed: the die or shuffle was not fair")
+        raise VerificationError(f"{where}, draw {bad}",
+                                "does not re-derive from the seed: the die or shuffle was not fair")
 
 
 def _replayable(created: dict[str, Any]) -> Any:
@@ -419,4 +424,5 @@ def _replay(spec: Any, entries: list[dict], openings: list[Any], report: Report)
     standings = spec.outcome(state)
     if standings is None or [s.to_dict() for s in standings] != entries[-1]["standings"]:
         raise VerificationError(_where(len(entries) - 1, entries[-1]), "the standings are not what the rules give")
-    report.checked.append(f"replaying every command through the {spec.title} rules gives the stored facts and standings")
+    report.checked.append(f"replaying every command through the {spec.title} rules "
+                          "gives the stored facts and standings")

@@ -102,7 +102,8 @@ def cosignature_time(note: str, witness: WitnessKey) -> int | None:
             continue
         timestamp = int.from_bytes(raw[4:12], "big")
         try:
-            Ed25519PublicKey.from_public_bytes(witness.public).verify(raw[12:], _signed_message(message_text, timestamp))
+            key = Ed25519PublicKey.from_public_bytes(witness.public)
+            key.verify(raw[12:], _signed_message(message_text, timestamp))
         except InvalidSignature:
             continue
         return timestamp

@@ -24,6 +24,7 @@ import time
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -131,7 +132,9 @@ class SummaryView(TrackingRecorder, ABC):
         transaction; IntegrityError when a position at or after it is already recorded."""
 
     @abstractmethod
-    def select(self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int) -> list[GameSummary]:
+    def select(
+        self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int
+    ) -> list[GameSummary]:
         """Rows newest activity first."""
 
     @abstractmethod
@@ -171,7 +174,16 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
     table = "game_summaries"
 
     def construct_create_table_statements(self) -> list[str]:
-        return [*super().construct_create_table_statements(), f"CREATE TABLE IF NOT EXISTS {self.table} (id TEXT PRIMARY KEY, game_type TEXT NOT NULL, " "names TEXT NOT NULL, status TEXT NOT NULL, phase TEXT NOT NULL, waiting TEXT NOT NULL, " "turn INTEGER NOT NULL, last_activity TEXT NOT NULL, robots TEXT NOT NULL, deadline TEXT, " "notification_id INTEGER NOT NULL)", f"CREATE INDEX IF NOT EXISTS {self.table}_activity ON {self.table} (last_activity DESC, id DESC)", f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.table} (game_type, last_activity DESC, id DESC)", f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.table} (status, last_activity DESC, id DESC)"]
+        return [
+            *super().construct_create_table_statements(),
+            f"CREATE TABLE IF NOT EXISTS {self.table} (id TEXT PRIMARY KEY, game_type TEXT NOT NULL, "
+            "names TEXT NOT NULL, status TEXT NOT NULL, phase TEXT NOT NULL, waiting TEXT NOT NULL, "
+            "turn INTEGER NOT NULL, last_activity TEXT NOT NULL, robots TEXT NOT NULL, deadline TEXT, "
+            "notification_id INTEGER NOT NULL)",
+            f"CREATE INDEX IF NOT EXISTS {self.table}_activity ON {self.table} (last_activity DESC, id DESC)",
+            f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.table} (game_type, last_activity DESC, id DESC)",
+            f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.table} (status, last_activity DESC, id DESC)",
+        ]
 
     def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
         names = ", ".join(COLUMNS)
@@ -183,7 +195,9 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
                           [summary.to_row() for summary in summaries])
             self._insert_tracking(c, tracking)
 
-    def select(self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int) -> list[GameSummary]:
+    def select(
+        self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int
+    ) -> list[GameSummary]:
         where, params = _where(game_types, statuses, "?")
         with self.datastore.transaction(commit=False) as c:
             c.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.table}{where} "
@@ -227,8 +241,10 @@ def _postgres_view_class() -> type[SummaryView]:
                 "turn integer NOT NULL, last_activity text NOT NULL, robots text NOT NULL, deadline text, "
                 "notification_id bigint NOT NULL)",
                 f"CREATE INDEX IF NOT EXISTS {self.table}_activity ON {self.qualified} (last_activity DESC, id DESC)",
-                f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.qualified} (game_type, last_activity DESC, id DESC)",
-                f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.qualified} (status, last_activity DESC, id DESC)",
+                f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.qualified} "
+                "(game_type, last_activity DESC, id DESC)",
+                f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.qualified} "
+                "(status, last_activity DESC, id DESC)",
             ))
 
         def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
@@ -236,12 +252,15 @@ def _postgres_view_class() -> type[SummaryView]:
             marks = ", ".join(f"%({c})s" for c in COLUMNS)
             updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
             with self.datastore.transaction(commit=True) as curs:
-                curs.executemany(f"INSERT INTO {self.qualified} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
+                curs.executemany(f"INSERT INTO {self.qualified} ({names}) VALUES ({marks}) "
+                                 f"ON CONFLICT (id) DO UPDATE SET "
                                  f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
                                  [summary.to_row() for summary in summaries])
                 self._insert_tracking(curs, tracking)
 
-        def select(self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int) -> list[GameSummary]:
+        def select(
+            self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int
+        ) -> list[GameSummary]:
             where, params = _where(game_types, statuses, "%s")
             with self.datastore.transaction(commit=False) as curs:
                 curs.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.qualified}{where} "
@@ -274,14 +293,18 @@ def open_view(store_env: dict[str, str], home: Any, attempts: int = 20) -> Summa
     if infrastructure.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
         view_class: type[SummaryView] = _postgres_view_class()
     else:
-        infrastructure.update({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(home / "summaries.sqlite"),
-                         "SQLITE_LOCK_TIMEOUT": infrastructure.get("SQLITE_LOCK_TIMEOUT") or "30"})
+        infrastructure.update({
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(home / "summaries.sqlite"),
+            "SQLITE_LOCK_TIMEOUT": infrastructure.get("SQLITE_LOCK_TIMEOUT") or "30",
+        })
         view_class = SQLiteSummaryView
     infrastructure.pop("CIPHER_KEY", None)  # the rows are the public list; nothing here is encrypted
     infrastructure.pop("CIPHER_TOPIC", None)
     for attempt in range(attempts):  # processes starting at once race in creating the tables
         try:
-            return InfrastructureFactory.construct(Environment("summaries", infrastructure)).tracking_recorder(view_class)
+            factory = InfrastructureFactory.construct(Environment("summaries", infrastructure))
+            return factory.tracking_recorder(view_class)
         except Exception:
             if attempt == attempts - 1:
                 raise
@@ -302,10 +325,8 @@ class GameSummaries(Projection[SummaryView]):
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         summary = self.summary_of(domain_event, tracking)
-        try:
+        with suppress(IntegrityError):  # another process recorded this notification first
             self.view.save_many([summary] if summary else [], tracking)
-        except IntegrityError:  # another process recorded this notification first
-            pass
 
     def process_page(self, page: list[tuple[Any, Tracking]]) -> None:
         """A page of events in one transaction: the latest row of each game they touch and the
@@ -318,10 +339,8 @@ class GameSummaries(Projection[SummaryView]):
             summary = self.summary_of(domain_event, tracking)
             if summary is not None:
                 latest[summary.id] = summary
-        try:
+        with suppress(IntegrityError):  # another process recorded these notifications (or later) first
             self.view.save_many(list(latest.values()), page[-1][1])
-        except IntegrityError:  # another process recorded these notifications (or later) first
-            pass
 
     def summary_of(self, domain_event: Any, tracking: Tracking) -> GameSummary | None:
         entries = domain_event.entries

@@ -64,8 +64,9 @@ def all_changes(document: dict[str, Any]) -> list[tuple[Path, str, Any]]:
 
 def names_the_place(path: Path, where: str, message: str) -> bool:
     """The error's place is a known one and fits the changed path: a change to entry i (or
-    its opening) is named by entry i or the first later entry that no longer fits, or by the first checkpoint whose signed root covers
-    entry i (its message names the span of entries it covers anew)."""
+    its opening) is named by entry i or the first later entry that no longer fits, or by the
+    first checkpoint whose signed root covers entry i (its message names the span of entries
+    it covers anew)."""
     if not PLACE.match(where):
         return False
     if path[0] in ("entries", "openings") and len(path) > 1:
@@ -168,5 +169,6 @@ def census(service: Any, game_id: str) -> dict[str, tuple[int, int, set[str]]]:
         receipt = [("receipt", service.receipt(game_id, index, signed))]  # as the reply mail carried it
         tally("rollback: entry replaced at its index", detection(rewritten_move(document, index, signer), receipt))
         if document["entries"][index]["kind"] == "moved":  # the forged log grows on with moves
-            tally("fork: a move replaced, log grown on", detection(rewritten_move(document, index, signer, extra=2), receipt))
+            forked = rewritten_move(document, index, signer, extra=2)
+            tally("fork: a move replaced, log grown on", detection(forked, receipt))
     return results

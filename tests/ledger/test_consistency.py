@@ -73,7 +73,8 @@ def test_a_fork_that_grew_on_is_named_with_a_failing_proof(game):
     document = service.export(game_id)
     forked = rewritten_move(document, 5, service.keys.signer(), extra=3)
     [finding] = _findings(service, forked, [("r5", service.receipt(game_id, 5, 6))])
-    assert finding.verdict == FORKED and finding.other_note == next(c["note"] for c in forked["checkpoints"] if c["size"] == 6)
+    note_at_six = next(c["note"] for c in forked["checkpoints"] if c["size"] == 6)
+    assert finding.verdict == FORKED and finding.other_note == note_at_six
     forked["checkpoints"] = forked["checkpoints"][-1:]  # only the newest signed: a proof is needed
     [finding] = _findings(service, forked, [("r5", service.receipt(game_id, 5, 6))])
     assert finding.verdict == FORKED and finding.proof and finding.other_note == forked["checkpoints"][0]["note"]

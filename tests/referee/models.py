@@ -161,7 +161,8 @@ def warriors_traders(state: Any, facts: list[dict]) -> Result:
     gmap = state.gmap
     scores = {}
     for seat, player in enumerate(state.players):
-        provinces = sum(PROVINCE_VP[gmap.provinces[p].type] for p, o in zip(gmap.provinces, state.owners, strict=False) if o == seat)
+        owned = [p for p, o in zip(gmap.provinces, state.owners, strict=False) if o == seat]
+        provinces = sum(PROVINCE_VP[gmap.provinces[p].type] for p in owned)
         forts = 3 * sum(1 for u in state.units if u.owner == seat and u.kind == "fort")
         scores[seat] = provinces + forts + player.kills + player.bought
     for track in range(3):  # a title goes to the one player with the most tokens on the track

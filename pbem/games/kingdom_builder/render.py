@@ -58,6 +58,12 @@ def _who(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
+def _tile_text(tile: Mapping[str, Any]) -> str:
+    """A location tile a player holds, with its state unless it is ready to use."""
+    state = "" if tile["state"] == "ready" else f" ({tile['state']})"
+    return f"{location_name(tile['type'])} {tile['hex']}{state}"
+
+
 def _occupants(view: Mapping[str, Any]) -> dict[int, int]:
     return {parse_hex(h): seat for seat, hexes in enumerate(view["settlements"]) for h in hexes}
 
@@ -80,11 +86,11 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     lines.append("Hexes: g grass, c canyon, d desert, f flower field, t forest, w water, m mountain, "
                  "KK castle; a digit is the seat whose settlement stands there.")
     lines.append("Locations (tiles left): " + ", ".join(
-        f"{ABBREV[loc['type']]} {location_name(loc['type'])} {loc['hex']} ({loc['tiles']})" for loc in view["locations"]))
+        f"{ABBREV[loc['type']]} {location_name(loc['type'])} {loc['hex']} ({loc['tiles']})"
+        for loc in view["locations"]))
     lines.append("Kingdom cards: " + ", ".join(card_name(c) for c in view["cards"]))
     for seat in range(view["players"]):
-        tiles = ", ".join(f"{location_name(t['type'])} {t['hex']}" + ("" if t["state"] == "ready" else f" ({t['state']})")
-                          for t in view["tiles"][seat]) or "no tiles"
+        tiles = ", ".join(_tile_text(t) for t in view["tiles"][seat]) or "no tiles"
         lines.append(f"{seat + 1} {_who(names, seat)}: {view['supply'][seat]} settlements left; {tiles}")
     lines.append(_status(view, names))
     return "\n".join(lines) + "\n"
@@ -141,8 +147,7 @@ def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
                       for loc in view["locations"]], "Locations (tiles left):")
     lines.append("Kingdom cards: " + ", ".join(card_name(c) for c in view["cards"]))
     for seat in range(view["players"]):
-        tiles = ", ".join(f"{location_name(t['type'])} {t['hex']}" + ("" if t["state"] == "ready" else f" ({t['state']})")
-                          for t in view["tiles"][seat]) or "no tiles"
+        tiles = ", ".join(_tile_text(t) for t in view["tiles"][seat]) or "no tiles"
         lines.append(f"{seat + 1} {_who(names, seat)}: {view['supply'][seat]} settlements left; {tiles}")
     return lines
 
@@ -163,7 +168,8 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     for number, line in enumerate(status[:3]):  # the title line: whose turn and what they play
         parts.append(f'<text x="8" y="{14 + 14 * number}" font-size="12.5" font-weight="bold">{escape(line)}</text>')
     for c in range(SIZE):
-        parts.append(f'<text x="{LEFT + W * (c + 0.5):.1f}" y="{TOP - 8}" font-size="11" text-anchor="middle">{COLUMNS[c]}</text>')
+        parts.append(f'<text x="{LEFT + W * (c + 0.5):.1f}" y="{TOP - 8}" font-size="11" '
+                     f'text-anchor="middle">{COLUMNS[c]}</text>')
     for r, row in enumerate(view["terrain"]):
         _, y = _centre(r, 0)
         parts.append(f'<text x="4" y="{y + 4:.1f}" font-size="11">{r + 1}</text>')
@@ -208,5 +214,6 @@ def _hex_parts(r: int, c: int, code: str, occupant: int | None, loc: Mapping[str
         parts.append(f'<circle cx="{x:.1f}" cy="{y + 3:.1f}" r="{R * 0.42:.1f}" fill="{SEAT_COLOURS[occupant]}" '
                      f'stroke="#000" stroke-width="1.2"/>')
     colour = "#fff" if code in "TM" and occupant is None else "#333"
-    parts.append(f'<text x="{x:.1f}" y="{y - R * 0.45:.1f}" font-size="6" text-anchor="middle" fill="{colour}">{label}</text>')
+    parts.append(f'<text x="{x:.1f}" y="{y - R * 0.45:.1f}" font-size="6" text-anchor="middle" '
+                 f'fill="{colour}">{label}</text>')
     return parts

@@ -95,7 +95,12 @@ def check(state: KBState, seat: int, move: Move) -> None:
     _check_tile(state, seat, move)
 
 
-_ARITY = {"end": (1,), "build": (2,), **{k: (2,) for k in BUILD_TILES}, **{k: (3,) for k in LOCATIONS if k not in BUILD_TILES}}
+_ARITY = {
+    "end": (1,),
+    "build": (2,),
+    **{k: (2,) for k in BUILD_TILES},
+    **{k: (3,) for k in LOCATIONS if k not in BUILD_TILES},
+}
 
 
 def _check_shape(move: Move) -> None:

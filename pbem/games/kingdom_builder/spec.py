@@ -168,13 +168,15 @@ def describe(fact: dict[str, Any], names: Sequence[str]) -> str:
     if kind == "TurnStarted":
         return f"Round {fact['round']}: {person} plays {terrain_name(fact['terrain'])}."
     if kind == "CardReplaced":
-        gone = "" if fact["unusable"] is None else f"{terrain_name(fact['unusable'])} has no free hex and leaves the game; "
+        unusable = fact["unusable"]
+        gone = "" if unusable is None else f"{terrain_name(unusable)} has no free hex and leaves the game; "
         return f"{person}: {gone}the next card is {terrain_name(fact['terrain'])}."
     if kind == "SettlementBuilt":
         how = "" if fact["action"] == "build" else f" with the {location_name(fact['action'])}"
         return f"{person} built on {fact['hex']}{how}."
     if kind == "SettlementMoved":
-        return f"{person} moved a settlement from {fact['from']} to {fact['to']} with the {location_name(fact['action'])}."
+        return (f"{person} moved a settlement from {fact['from']} to {fact['to']} "
+                f"with the {location_name(fact['action'])}.")
     if kind == "TileTaken":
         return f"{person} took a {location_name(fact['location'])} tile at {fact['hex']}."
     if kind == "TileLost":

@@ -67,7 +67,8 @@ def _set(items: tuple, index: int, value: Any) -> tuple:
 
 
 def _place(state: KBState, seat: int, hex_: int) -> KBState:
-    return replace(state, owner=_set(state.owner, hex_, seat), homes=_set(state.homes, seat, state.homes[seat] | {hex_}))
+    homes = _set(state.homes, seat, state.homes[seat] | {hex_})
+    return replace(state, owner=_set(state.owner, hex_, seat), homes=homes)
 
 
 def _lift(state: KBState, seat: int, hex_: int) -> KBState:

@@ -83,7 +83,8 @@ def parse(state: GameState, seat: int, text: str, legal_texts: list[str]) -> Mov
     rest = words[1:] if kind else words
     if kind is None:
         if not any(word.isdigit() for word in words):
-            raise syntax(f"{text.strip()!r} is not a Ruse & Bruise command; write for example 'play KING 3'.", legal_texts)
+            raise syntax(f"{text.strip()!r} is not a Ruse & Bruise command; write for example 'play KING 3'.",
+                         legal_texts)
         kind = PLAY
     numbers = [word for word in rest if word.isdigit()]
     names = [word for word in rest if not word.isdigit()]
@@ -108,7 +109,8 @@ def _one_column(text: str, numbers: list[str], extra: list[str], state: GameStat
         raise syntax(f"{text.strip()!r} needs exactly one column number.", legal_texts)
     column = int(numbers[0])
     if not 1 <= column <= len(state.columns):
-        raise invalid(f"{text.strip()!r}: there is no column {column}; the columns are 1 to {len(state.columns)}.", legal_texts)
+        raise invalid(f"{text.strip()!r}: there is no column {column}; the columns are 1 to {len(state.columns)}.",
+                      legal_texts)
     return column
 
 

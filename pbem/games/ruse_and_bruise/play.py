@@ -51,7 +51,8 @@ def draw(turn: Turn, seat: int, count: int, rng: Rng) -> None:
                       "secret": secret([], {"order": rng.shuffle(pile)})})
             deck = turn.state.decks[seat]
         take = min(count, len(deck))
-        turn.add({"kind": "CardsDrawn", "seat": seat, "count": take, "secret": secret([seat], {"cards": list(deck[:take])})})
+        drawn = secret([seat], {"cards": list(deck[:take])})
+        turn.add({"kind": "CardsDrawn", "seat": seat, "count": take, "secret": drawn})
         count -= take
 
 

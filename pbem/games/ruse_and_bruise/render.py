@@ -48,7 +48,9 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
         "viewer": viewer, "round": state.round, "rounds": ROUNDS, "phase": phase_label(state),
         "turn": state.turn, "to_move": to_move(state), "columns": columns, "players": players,
         "goal_deck": len(state.goal_deck),
-        "pending": None if pending is None else {"choice": pending.kind, "seat": pending.seat, "column": pending.column + 1},
+        "pending": None if pending is None else {
+            "choice": pending.kind, "seat": pending.seat, "column": pending.column + 1,
+        },
         "scores": None if state.scores is None else list(state.scores),
     }
     if viewer is not None:
@@ -72,7 +74,8 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
         lines.append("To move: " + ", ".join(_name(names, seat) for seat in view["to_move"]))
     if view["pending"]:
         pending = view["pending"]
-        lines.append(f"Waiting for {_name(names, pending['seat'])}'s {pending['choice']} choice in column {pending['column']}.")
+        lines.append(f"Waiting for {_name(names, pending['seat'])}'s {pending['choice']} choice in column "
+                     f"{pending['column']}.")
     for column in view["columns"]:
         state = "closed by a Storm" if column["closed"] else ("filled" if column["filled"] else "open")
         goal = column["goal"]
@@ -123,7 +126,8 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
         notes.append(f"Waiting for {_name(names, pending['seat'])}'s {pending['choice']} choice in column "
                      f"{pending['column']}.")
     lines = _svg_lines(view, names)
-    width = max(20 + 130 * max(1, len(view["columns"])), 20 + 7 * max(len(t) for t in [title, *notes, *(l for l, _ in lines)]))
+    longest_text = max(len(t) for t in [title, *notes, *(text for text, _ in lines)])
+    width = max(20 + 130 * max(1, len(view["columns"])), 20 + 7 * longest_text)
     tallest = max([len(column["cards"]) for column in view["columns"]] + [0])
     top = 30 + 16 * len(notes)
     below = top + 70 + 34 * tallest + 10
@@ -138,7 +142,8 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
         state = "closed by a Storm" if column["closed"] else ("filled" if column["filled"] else "open")
         fill = "#ddd" if column["closed"] else ("#cfe8cf" if column["filled"] else "#fff")
         parts.append(f'<rect x="{x}" y="{top}" width="120" height="60" rx="6" fill="{fill}" stroke="#333"/>')
-        parts.append(f'<text x="{x + 8}" y="{top + 20}">Column {column["number"]}: {escape(SUITS[goal["suit"]]["en"])}</text>')
+        suit = escape(SUITS[goal["suit"]]["en"])
+        parts.append(f'<text x="{x + 8}" y="{top + 20}">Column {column["number"]}: {suit}</text>')
         parts.append(f'<text x="{x + 8}" y="{top + 48}"><tspan font-size="20">{goal["value"]}</tspan> ({state})</text>')
         for position, card in enumerate(column["cards"]):
             parts.append(_svg_card(x, top + 70 + 34 * position, card, names, position + 1))
@@ -183,7 +188,10 @@ def _column_scored(fact: Fact, names: Sequence[str]) -> str:
     goal = goal_text(fact["goal"])
     if fact["winner"] is None:
         return f"Column {fact['column'] + 1} ({goal}) has no winner; the goal card leaves the game."
-    how = {"prince-and-squire": " with Prince and Squire", "lowest": " with the lowest sum (Beggar)"}.get(fact["reason"], "")
+    how = {
+        "prince-and-squire": " with Prince and Squire",
+        "lowest": " with the lowest sum (Beggar)",
+    }.get(fact["reason"], "")
     sums = [f"{_name(names, s)} {show_halves(h)}" for s, h in enumerate(fact["half_point_sums"]) if h is not None]
     removed = ", ".join(f"{_name(names, r['owner'])}'s {CARDS[r['card']].en}" for r in fact["removed"])
     tail = f"; removed: {removed}" if removed else ""
@@ -220,9 +228,11 @@ _DESCRIBERS = {
     "TurnEnded": lambda f, n: (f"{_seat(f, 'next', n)} is next"
                                + ("".join(f"; {_name(n, s)} has no cards and is skipped" for s in f["skipped"])) + "."),
     "RoundEnded": lambda f, n: (f"Round {f['round']} ends with {_seat(f, 'by', n)}'s turn"
-                                + (" (every goal card is filled)." if f["reason"] == "filled" else " (nobody has cards left).")),
+                                + (" (every goal card is filled)." if f["reason"] == "filled"
+                                   else " (nobody has cards left).")),
     "CardsRevealed": lambda f, n: "Face-down cards revealed: " + (", ".join(
-        f"{_name(n, c['owner'])}'s {CARDS[c['card']].en} in column {c['column'] + 1}" for c in f["cards"]) or "none") + ".",
+        f"{_name(n, c['owner'])}'s {CARDS[c['card']].en} in column {c['column'] + 1}" for c in f["cards"])
+        or "none") + ".",
     "ColumnScored": _column_scored,
     "TableCleared": lambda f, n: "Every player puts their cards from the table on their discard pile.",
     "GameEnded": lambda f, n: "The game ends: " + ", ".join(

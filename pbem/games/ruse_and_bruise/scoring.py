@@ -134,8 +134,8 @@ def score_column(column: Column) -> ColumnResult:
     beggar = not musketeers and _count(entries, "beggar") > 0
     by_position = {pos: value for (pos, _), value in zip(entries, values, strict=False)}
     winner, sums = _winner(entries, values, beggar)
-    reason = "lowest" if beggar else "highest"
-    return ColumnResult(winner, reason if winner is not None else "empty", tuple(removed), by_position, sums, musketeers)
+    reason = ("lowest" if beggar else "highest") if winner is not None else "empty"
+    return ColumnResult(winner, reason, tuple(removed), by_position, sums, musketeers)
 
 
 def _winner(entries: Sequence[Entry], values: Sequence[int | None], beggar: bool) -> tuple[int | None, dict[int, int]]:

@@ -46,9 +46,11 @@ SEPARATOR = "|"
 USAGE = {
     "develop": "develop TRACK", "build": "build ARMY PROVINCE", "fort": "fort PROVINCE",
     "upgrade": "upgrade UNIT ARMY", "war": "war COUNTRY", "shift": "shift FROM_TRACK TO_TRACK",
-    "bank": "bank GIVE GET [COUNT]", "route": "route COUNTRY", "offer": "offer COUNTRY N GIVE [N GIVE ...] for N GET [N GET ...]",
+    "bank": "bank GIVE GET [COUNT]", "route": "route COUNTRY",
+    "offer": "offer COUNTRY N GIVE [N GIVE ...] for N GET [N GET ...]",
     "accept": "accept OFFER", "decline": "decline OFFER", "buy": "buy [COUNT] vp", "peace": "peace COUNTRY",
-    "move": "move UNIT PROVINCE", "refuge": "refuge PROVINCE", "princess": "princess UNIT PROVINCE", "hit": "hit UNIT [AMOUNT]",
+    "move": "move UNIT PROVINCE", "refuge": "refuge PROVINCE", "princess": "princess UNIT PROVINCE",
+    "hit": "hit UNIT [AMOUNT]",
     "starve": "starve UNIT",
 }
 
@@ -104,7 +106,8 @@ class _Reader:
         if word is None:
             return None
         if kind == "province":
-            table = {pid: (pid, pid.split("_", 1)[-1], fold_text(p.name)) for pid, p in self.state.gmap.provinces.items()}
+            provinces = self.state.gmap.provinces
+            table = {pid: (pid, pid.split("_", 1)[-1], fold_text(p.name)) for pid, p in provinces.items()}
         else:
             table = {c.id: (c.id, fold_text(c.name)) for c in self.state.gmap.countries}
         exact = [key for key, names in table.items() if word in names]

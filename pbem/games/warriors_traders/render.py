@@ -147,7 +147,8 @@ def turn_template(state: State, seat: int, names: Sequence[str], label: str, leg
     player = state.players[seat]
     lines = [f"# Warriors & Traders: {label}",
              f"# {_who(names, seat)} plays {state.gmap.country(player.country).name}; "
-             f"stock: food {player.stock[0]}, goods {player.stock[1]}, weapons {player.stock[2]}, gold {player.stock[3]}",
+             f"stock: food {player.stock[0]}, goods {player.stock[1]}, "
+             f"weapons {player.stock[2]}, gold {player.stock[3]}",
              "# One order per line; the file is checked whole. Czech keywords work too (see the docs).",
              "# APPROXIMATE NUMBERS: these are invented until the real board is transcribed",
              "# (docs/games/warriors-traders.md); the rules data holds them:"]

@@ -26,7 +26,8 @@ def parse_teams(text: str, players: int) -> list[int]:
     seats = [c for g in groups for c in g]
     if sorted(seats) != [str(i) for i in range(1, players + 1)] or len({len(g) for g in groups}) != 1 \
             or len(groups) < 2:
-        raise invalid(f"teams={text!r} must split seats 1..{players} into equal teams, like 12/34, 123/456 or 12/34/56.")
+        raise invalid(f"teams={text!r} must split seats 1..{players} into equal teams, "
+                      "like 12/34, 123/456 or 12/34/56.")
     teams = [0] * players
     for number, group in enumerate(groups):
         for c in group:

@@ -20,7 +20,8 @@ def _player(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
     return {
         "seat": seat, "country": p.country, "country_name": state.gmap.country(p.country).name,
         "team": p.team, "stock": dict(zip(RESOURCES, p.stock, strict=False)),
-        "tokens": dict(zip(TRACKS, p.tokens, strict=False)), "levels": {t: level(n) for t, n in zip(TRACKS, p.tokens, strict=False)},
+        "tokens": dict(zip(TRACKS, p.tokens, strict=False)),
+        "levels": {t: level(n) for t, n in zip(TRACKS, p.tokens, strict=False)},
         "action_points": track_value(state, seat, "military", "military_action_points"),
         "bank_ratio": track_value(state, seat, "trade", "trade_bank_ratio"),
         "vp": scoring.vp(state, seat), "vp_sources": scoring.vp_sources(state, seat),

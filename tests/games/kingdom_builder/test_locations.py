@@ -149,7 +149,9 @@ def test_barn_moves_a_settlement_to_the_played_terrain_next_to_the_others():
     assert [m for m in moves if m.startswith("barn K11")] == ["barn K11 to G12", "barn K11 to H12", "barn K11 to I13"]
     assert [m for m in moves if m.startswith("barn H13")] == ["barn H13 to J11", "barn H13 to J12"]
     state, facts = play(state, 0, "barn K11 to I13")
-    assert facts[0] == {"kind": "SettlementMoved", "seat": 0, "from": "K11", "to": "I13", "action": "barn", "tile": "G13"}
+    assert facts[0] == {
+        "kind": "SettlementMoved", "seat": 0, "from": "K11", "to": "I13", "action": "barn", "tile": "G13",
+    }
     assert state.supply[0] == 38 and state.owner[h("K11")] == -1
 
 

@@ -52,7 +52,8 @@ def test_end_in_czech_and_english():
 def test_format_and_parse_round_trip_for_every_legal_move():
     states = [
         position({0: ["B6", "H9", "I9", "J9", "K8"]}, played="G", held={0: ["C7", "L7"]}),
-        position({0: ["R8", "M8", "I4", "H13", "Q14"]}, played="D", held={0: ["Q8", "H4", "G13", "P14"]}, layout=LAYOUT2),
+        position({0: ["R8", "M8", "I4", "H13", "Q14"]}, played="D", held={0: ["Q8", "H4", "G13", "P14"]},
+                 layout=LAYOUT2),
     ]
     for state in states:
         for move in SPEC.legal_moves(state, 0):

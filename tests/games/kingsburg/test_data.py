@@ -52,7 +52,8 @@ def test_disputed_demons_card_keeps_both_readings():
 
 def test_goblins_3_card_matches_the_battle_example():
     goblins = ENEMIES["y1_goblins_3"]
-    assert (goblins.strength, goblins.defeat["gold"], goblins.defeat["buildings"], goblins.victory["stone"]) == (3, 1, 1, 1)
+    numbers = (goblins.strength, goblins.defeat["gold"], goblins.defeat["buildings"], goblins.victory["stone"])
+    assert numbers == (3, 1, 1, 1)
 
 
 def test_component_counts():

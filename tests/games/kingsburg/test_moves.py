@@ -40,7 +40,8 @@ def test_format_then_parse_gives_the_move_back(move):
 
 @pytest.mark.parametrize(("czech", "english"), [
     ("ovlivni 8 s 5 3 vezmi zlato", "influence 8 with 5 3 take gold"),
-    ("Ovlivni 12 kostky 6 4 bílá 2 +2 vyslanec vezmi dřevo kámen", "influence 12 with 6 4 white 2 +2 envoy take wood stone"),
+    ("Ovlivni 12 kostky 6 4 bílá 2 +2 vyslanec vezmi dřevo kámen",
+     "influence 12 with 6 4 white 2 +2 envoy take wood stone"),
     ("postav strážní věž", "build guard tower"),
     ("postav Obchodnickou gildu", "build merchants' guild"),
     ("naverbuj 2 zaplať 2 zlato 2 dřevo", "recruit 2 pay 2 gold 2 wood"),

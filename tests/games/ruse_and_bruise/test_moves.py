@@ -40,7 +40,9 @@ def test_english_czech_and_german_card_names_with_or_without_accents(text):
     assert SPEC.parse_move(_state(), 0, text) == Move("play", "king", 1)
 
 
-@pytest.mark.parametrize("text", ["play little giant 3", "hraj Paleček 3", "play LITTLE-GIANT 3", "play lit 3", "hraj pal 3"])
+@pytest.mark.parametrize(
+    "text", ["play little giant 3", "hraj Paleček 3", "play LITTLE-GIANT 3", "play lit 3", "hraj pal 3"],
+)
 def test_names_of_several_words_and_abbreviations(text):
     assert SPEC.parse_move(_state(), 0, text) == Move("play", "little_giant", 3)
 

@@ -13,7 +13,9 @@ def test_a_played_card_goes_face_down_to_the_bottom_and_reveals_the_card_above_w
     state = position([column(G5, down(1, "king")), column(G4)], hands=[("queen", "romeo", "hermit"), ()])
     facts, after = apply(state, 0, "play QUEEN 1")
     assert kinds(facts)[:2] == ["CardPlayed", "CardRevealed"]
-    assert first(facts, "CardRevealed") == {"kind": "CardRevealed", "column": 0, "position": 0, "owner": 1, "card": "king"}
+    assert first(facts, "CardRevealed") == {
+        "kind": "CardRevealed", "column": 0, "position": 0, "owner": 1, "card": "king",
+    }
     slots = after.columns[0].slots
     assert (slots[1].owner, slots[1].card, slots[1].face_up) == (0, "queen", False)
     assert slots[0].face_up
@@ -105,7 +107,9 @@ def test_an_explorer_with_no_other_open_column_stays_face_up():
 def test_assassin_sends_the_card_that_revealed_it_to_its_owners_discard_pile_openly():
     state = position([column(G5, down(1, "assassin")), column(G4)], hands=[("king", "queen"), ()])
     facts, after = apply(state, 0, "play KING 1")
-    assert first(facts, "CardAssassinated") == {"kind": "CardAssassinated", "column": 0, "position": 1, "owner": 0, "card": "king"}
+    assert first(facts, "CardAssassinated") == {
+        "kind": "CardAssassinated", "column": 0, "position": 1, "owner": 0, "card": "king",
+    }
     assert [s.card for s in after.columns[0].slots] == ["assassin"] and after.discards[0] == ("king",)
 
 
@@ -134,7 +138,8 @@ def test_storm_closes_its_column_and_fills_its_goal():
 
 
 def test_cloak_owner_may_tuck_a_card_face_down_under_it_and_draws_at_once():
-    state = position([column(G5, down(1, "cloak")), column(G4)], hands=[("king", "queen"), ("romeo", "hermit", "juliet")])
+    state = position([column(G5, down(1, "cloak")), column(G4)],
+                     hands=[("king", "queen"), ("romeo", "hermit", "juliet")])
     facts, after = apply(state, 0, "play KING 1")
     assert SPEC.to_move(after) == [1]
     assert after.pending.kind == "cloak"
@@ -142,7 +147,9 @@ def test_cloak_owner_may_tuck_a_card_face_down_under_it_and_draws_at_once():
     assert kinds(facts)[:2] == ["CardTucked", "CardsDrawn"]
     assert facts[1]["seat"] == 1
     slots = done.columns[0].slots
-    assert [(s.card, s.tucked, s.face_up) for s in slots] == [("cloak", False, True), ("juliet", True, False), ("king", False, False)]
+    assert [(s.card, s.tucked, s.face_up) for s in slots] == [
+        ("cloak", False, True), ("juliet", True, False), ("king", False, False),
+    ]
     assert len(done.hands[1]) == 3 and done.turn == 1 and done.pending is None
 
 
@@ -170,7 +177,8 @@ def test_a_tucked_card_never_triggers_its_on_reveal_ability():
 
 
 def test_traitor_owner_may_swap_this_columns_goal_with_another_column():
-    state = position([column(G5, down(1, "traitor")), column(G4), column(G3)], players=3, hands=[("king",), ("romeo",), ()])
+    state = position([column(G5, down(1, "traitor")), column(G4), column(G3)], players=3,
+                     hands=[("king",), ("romeo",), ()])
     _, after = apply(state, 0, "play KING 1")
     assert after.pending.kind == "traitor" and SPEC.to_move(after) == [1]
     assert [SPEC.format_move(m) for m in SPEC.legal_moves(after, 1)] == ["swap 2", "swap 3", "pass"]
@@ -205,7 +213,8 @@ def test_at_round_end_face_down_cards_are_revealed_without_their_abilities():
     facts, _ = apply(state, 0, "play KING 1")
     # the King reveals the Explorer, which travels to column 2, fills it and reveals the Assassin
     assert "CardAssassinated" in kinds(facts) and "RoundEnded" not in kinds(facts)
-    state = position([column("music-2", up(1, "queen"), down(1, "explorer")), column("trade-1", up(0, "hermit"), down(1, "assassin"))],
+    state = position([column("music-2", up(1, "queen"), down(1, "explorer")),
+                      column("trade-1", up(0, "hermit"), down(1, "assassin"))],
                      hands=[("witch",), ("romeo",)])
     facts, _ = apply(state, 0, "play WITCH 2")
     assert "CardAssassinated" in kinds(facts)  # the last card still reveals and acts
@@ -252,7 +261,8 @@ def test_the_player_who_ends_the_round_still_draws():
 
 def test_a_goal_swapped_into_a_storm_column_is_filled_and_specialists_follow_the_new_goal():
     from pbem.games.ruse_and_bruise.scoring import score_column
-    state = position([column("trade-5", down(1, "traitor")), column("music-4", up(1, "storm"), up(0, "merchant"), closed=True)],
+    state = position([column("trade-5", down(1, "traitor")),
+                      column("music-4", up(1, "storm"), up(0, "merchant"), closed=True)],
                      hands=[("king",), ("romeo",)])
     _, after = apply(state, 0, "play KING 1")
     _, done = apply(after, 1, "swap 2")
