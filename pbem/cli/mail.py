@@ -148,7 +148,8 @@ def rotate_token(game_id: str, email: str) -> None:
 @click.option("--key", "keys", multiple=True, help="a trusted verifier key (from `pbem key`); repeat")
 def check_receipt(file: Path, keys: tuple[str, ...]) -> None:
     """Check a move's receipt (receipt.json from a reply mail) offline."""
-    from pbem.ledger.receipts import ReceiptError, check_receipt as check
+    from pbem.ledger.receipts import ReceiptError
+    from pbem.ledger.receipts import check_receipt as check
 
     try:
         checked = check(json.loads(file.read_text(encoding="utf-8")), list(keys) or None)

@@ -70,10 +70,10 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any]) -> list[str]:
         return ["The game ended."]
     facts = [game.spec.describe_fact(fact, names) for fact in entry.get("facts") or []]
     if kind == "started":
-        return ["The game started."] + facts
+        return ["The game started.", *facts]
     note = SOURCE_NOTES.get(str(entry.get("source")))
     if note:
-        return [f"({who}: {note}: {entry.get('command', '')})"] + facts
+        return [f"({who}: {note}: {entry.get('command', '')})", *facts]
     return facts or [f"{who}: {entry.get('command', '')}"]
 
 

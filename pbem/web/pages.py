@@ -9,10 +9,17 @@ from flask import Blueprint, abort, make_response, render_template, request
 
 from pbem.games import catalog
 from pbem.service.game import LoadedGame
-from pbem.web.history import HistoryWindow, history_row, history_rows, history_window, page_of_entry
 from pbem.web.helpers import (
-    Snapshot, game_or_404, int_arg, public_cache, service, snapshot, summaries, turn_or_404,
+    Snapshot,
+    game_or_404,
+    int_arg,
+    public_cache,
+    service,
+    snapshot,
+    summaries,
+    turn_or_404,
 )
+from pbem.web.history import HistoryWindow, history_row, history_rows, history_window, page_of_entry
 
 bp = Blueprint("pages", __name__)
 STATUSES = ("running", "finished")

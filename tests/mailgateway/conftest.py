@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import email
 import itertools
-from datetime import datetime, timedelta, timezone
+import socket
+from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 
 import pytest
+from aiosmtpd.controller import Controller
 
-from pbem.mailroom.addresses import seat_address
 from mailgateway.gateway import Gateway
+from mailgateway.sender import RelayTransport
+from mailgateway.smtp import controller
+from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.settings import MailSettings
 from pbem.service.service import GameService
 
@@ -22,7 +26,7 @@ _ids = itertools.count(1)
 
 class Clock:
     def __init__(self) -> None:
-        self.now = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
+        self.now = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now
@@ -116,3 +120,54 @@ def confirmed(gw: Gateway, transport: Memory, sender: str, body: str) -> None:
     assert tokens, "the reply asks for a confirmation"
     gw.receive(make_mail(sender, SERVICE, "\n".join(f"confirm {token}" for token in tokens)))
     gw.work()
+
+
+# -- a real SMTP relay (a sink) and the gateway's own SMTP server on loopback ----------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Sink:
+    """The relay: keeps every envelope; ``refuse`` answers RCPT with a status instead."""
+
+    def __init__(self) -> None:
+        self.envelopes: list = []
+        self.refuse: list[str] = []
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.refuse:
+            return self.refuse.pop(0)
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+
+@pytest.fixture
+def sink():
+    handler = Sink()
+    port = free_port()
+    server = Controller(handler, hostname="127.0.0.1", port=port)
+    server.start()
+    handler.port = port
+    yield handler
+    server.stop()
+
+
+@pytest.fixture
+def relay_gw(service, mail_settings, clock, sink):
+    return Gateway(service, mail_settings, clock=clock, transport=RelayTransport("127.0.0.1", sink.port, timeout=5))
+
+
+@pytest.fixture
+def smtp_server(relay_gw):
+    port = free_port()
+    server = controller(relay_gw, "127.0.0.1", port)
+    server.start()
+    yield port
+    server.stop()
+    server.handler.close()

@@ -16,8 +16,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.service.service import GameService
 from pbem.config import Settings
+from pbem.service.service import GameService
 from tests.mailgateway.conftest import make_mail
 
 ANN = "ann@example.net"

@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from pbem.mailroom.deadlines import deadline_at, hours_for
 from pbem.mailroom.records import Correspondent
-from tests.mailgateway.conftest import confirmed, SERVICE, make_mail, text_of
+from tests.mailgateway.conftest import SERVICE, confirmed, make_mail, text_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
-T0 = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 
 def test_deadline_arithmetic():
     assert deadline_at(T0, 0, []) is None
-    assert deadline_at(T0, 48, []) == datetime(2026, 1, 7, 12, 0, tzinfo=timezone.utc)
+    assert deadline_at(T0, 48, []) == datetime(2026, 1, 7, 12, 0, tzinfo=UTC)
     # away the whole of 6 January: the clock stops for that day
-    assert deadline_at(T0, 48, [["2026-01-06", "2026-01-06"]]) == datetime(2026, 1, 8, 12, 0, tzinfo=timezone.utc)
+    assert deadline_at(T0, 48, [["2026-01-06", "2026-01-06"]]) == datetime(2026, 1, 8, 12, 0, tzinfo=UTC)
     # an absence long before or after does not count
     assert deadline_at(T0, 48, [["2025-12-01", "2025-12-02"], ["2026-02-01", "2026-02-02"]]) == \
-        datetime(2026, 1, 7, 12, 0, tzinfo=timezone.utc)
+        datetime(2026, 1, 7, 12, 0, tzinfo=UTC)
     rules = {"deadline": 48, "deadline.trade": 6}
     assert hours_for(rules, "Turn 3, Trade") == 6 and hours_for(rules, "turn 3, build") == 48
 

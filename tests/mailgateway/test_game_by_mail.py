@@ -32,7 +32,7 @@ def test_hidden_pig_from_new_to_final_standings(gw, transport):
         gw.receive(make_mail(player, address_of(gw, game_id, player), "hold"))
         gw.work()
         turns += 1
-        reply = [m for m in transport.to(player) if m["In-Reply-To"]][0]
+        reply = next(m for m in transport.to(player) if m["In-Reply-To"])
         assert "applied: hold" in text_of(reply)
         assert reply["Auto-Submitted"] == "auto-replied"
         attachment = next(part for part in reply.iter_attachments() if part.get_filename() == "receipt.json")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pbem.mailroom.addresses import game_address
-from tests.mailgateway.conftest import confirmed, SERVICE, address_of, make_mail, text_of
+from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail, text_of
 
 ANN, BOB, EVE = "ann@example.net", "bob@example.com", "eve@evil.example"
 MESSAGES = Path(__file__).parent / "messages"
@@ -165,7 +165,7 @@ def test_new_game_invitations_and_join_on_the_service_address(gw, transport):
     gw.receive(make_mail(ANN, SERVICE, f"nová hidden-pig {ANN} {BOB} deadline=12 policy=wait"))
     gw.work()
     (game_id,) = gw.service.game_ids()
-    invitation = [m for m in transport.to(BOB) if "invited" in m["Subject"]][0]
+    invitation = next(m for m in transport.to(BOB) if "invited" in m["Subject"])
     assert address_of(gw, game_id, BOB) in text_of(invitation)
     transport.clear()
     gw.receive(make_mail(BOB, SERVICE, f"join {game_id}"))
@@ -287,8 +287,8 @@ def test_invitations_in_the_creators_language_unless_the_player_chose_one(gw, tr
     confirmed(gw, transport, EVE, "language en")
     gw.receive(make_mail(ANN, SERVICE, f"nová hidden-pig {ANN} {BOB} {EVE}"))
     gw.work()
-    assert "pozvánka" in [m for m in transport.to(BOB) if not m["In-Reply-To"]][0]["Subject"]
-    assert "invited" in [m for m in transport.to(EVE) if not m["In-Reply-To"]][0]["Subject"]
+    assert "pozvánka" in next(m for m in transport.to(BOB) if not m["In-Reply-To"])["Subject"]
+    assert "invited" in next(m for m in transport.to(EVE) if not m["In-Reply-To"])["Subject"]
 
 
 def test_iso_8859_2_mail_is_answered_with_its_lines_intact(gw, transport):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail
+from tests.mailgateway.conftest import address_of, confirmed, make_mail
 from tests.mailgateway.playbook import decision_lines, stable, text_of
 
 GAMES = ("kingsburg", "kingdom-builder", "warriors-traders", "ruse-and-bruise")

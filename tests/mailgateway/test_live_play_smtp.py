@@ -13,11 +13,8 @@ import smtplib
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
-import pytest
-
 from tests.mailgateway.conftest import SERVICE, make_mail
 from tests.mailgateway.playbook import decision_lines, has_since, text_of
-from tests.mailgateway.test_smtp import relay_gw, sink, smtp_server  # noqa: F401  (fixtures)
 
 MAX_MAILS = 1500
 SECONDS_BETWEEN_MAILS = 10  # a quick player at the keyboard
@@ -101,7 +98,7 @@ def check_the_mails(gw, players: Players) -> None:
     busiest = max(players.senders.count(player) for player in players.emails)
     hours = len(players.sent) * SECONDS_BETWEEN_MAILS / 3600
     assert busiest / max(hours, 1) > gw.settings.replies_per_hour, "the pace is above the hourly limit"
-    for player, box in players.inbox.items():
+    for _player, box in players.inbox.items():
         final = box[-1]
         assert "game over" in final["Subject"] and "Final standings:" in text_of(final)
 

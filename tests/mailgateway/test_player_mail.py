@@ -3,16 +3,15 @@
 
 from __future__ import annotations
 
-from click.testing import CliRunner
-
 import pytest
+from click.testing import CliRunner
 
 from mailgateway.compose import SUBJECT_MAX, fit_subject
 from pbem.cli import main
+from pbem.config import Settings
 from pbem.mailroom.news import name_seats
 from pbem.mailroom.outbox import FLOOD_PER_HOUR, plain_subject
 from pbem.service.service import GameService
-from pbem.config import Settings
 from tests.mailgateway.conftest import SERVICE, address_of, make_mail
 from tests.mailgateway.playbook import decision_lines, text_of
 

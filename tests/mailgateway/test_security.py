@@ -16,8 +16,7 @@ import pytest
 from mailgateway.smtp import controller
 from pbem.mailroom.deadlines import deadline_at
 from pbem.mailroom.records import Correspondent, GameClock
-from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail, text_of
-from tests.mailgateway.test_smtp import free_port
+from tests.mailgateway.conftest import SERVICE, address_of, confirmed, free_port, make_mail, text_of
 
 ANN, BOB, EVE = "ann@example.com", "bob@example.com", "eve@evil.example"
 
@@ -365,7 +364,7 @@ def test_a_bounce_marks_the_address_undeliverable_until_it_writes_again(service,
     from aiosmtpd.controller import Controller
 
     from mailgateway.gateway import Gateway
-    from tests.mailgateway.test_smtp import Sink
+    from tests.mailgateway.conftest import Sink
 
     sink = Sink()
     port = free_port()

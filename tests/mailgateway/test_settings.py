@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import pbem.mailroom.settings as module
-from pbem.mailroom.settings import MailSettings
 from pbem.config import ENVIRONMENT
+from pbem.mailroom.settings import MailSettings
 
 
 def test_every_variable_is_documented():

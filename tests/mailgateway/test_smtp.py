@@ -4,7 +4,6 @@ instance as the relay (the sink). Also the crash cases of the exactly-once promi
 from __future__ import annotations
 
 import smtplib
-import socket
 from email import message_from_bytes, policy
 
 import pytest
@@ -14,59 +13,9 @@ from mailgateway.gateway import Gateway
 from mailgateway.sender import MaildirTransport, RelayTransport
 from mailgateway.smtp import controller
 from pbem.service.store import Receipt
-from tests.mailgateway.conftest import SERVICE, make_mail
+from tests.mailgateway.conftest import SERVICE, Sink, free_port, make_mail
 
 ANN = "ann@example.net"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Sink:
-    """The relay: keeps every envelope; ``refuse`` answers RCPT with a status instead."""
-
-    def __init__(self) -> None:
-        self.envelopes: list = []
-        self.refuse: list[str] = []
-
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if self.refuse:
-            return self.refuse.pop(0)
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server, session, envelope):
-        self.envelopes.append(envelope)
-        return "250 OK"
-
-
-@pytest.fixture
-def sink():
-    handler = Sink()
-    port = free_port()
-    server = Controller(handler, hostname="127.0.0.1", port=port)
-    server.start()
-    handler.port = port
-    yield handler
-    server.stop()
-
-
-@pytest.fixture
-def relay_gw(service, mail_settings, clock, sink):
-    return Gateway(service, mail_settings, clock=clock, transport=RelayTransport("127.0.0.1", sink.port, timeout=5))
-
-
-@pytest.fixture
-def smtp_server(relay_gw):
-    port = free_port()
-    server = controller(relay_gw, "127.0.0.1", port)
-    server.start()
-    yield port
-    server.stop()
-    server.handler.close()
 
 
 def test_smtp_in_relay_out(relay_gw, smtp_server, sink):
@@ -245,7 +194,7 @@ def test_starttls_on_the_gateway(service, mail_settings, clock, transport, tmp_p
 
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
             .serial_number(1).not_valid_before(now - datetime.timedelta(days=1))
             .not_valid_after(now + datetime.timedelta(days=1))

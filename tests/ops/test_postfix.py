@@ -22,9 +22,8 @@ from mailgateway.gateway import Gateway
 from mailgateway.smtp import controller
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.settings import MailSettings
-from tests.mailgateway.conftest import Memory, make_mail, text_of
+from tests.mailgateway.conftest import Memory, free_port, make_mail, text_of
 from tests.mailgateway.test_security import FORMS
-from tests.mailgateway.test_smtp import free_port
 from tests.ops.helpers import service_at
 
 DOMAIN = "play.example.org"

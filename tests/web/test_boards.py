@@ -10,7 +10,7 @@ import re
 import pytest
 
 from pbem.games import get_spec
-from tests.web.conftest import players, play_some
+from tests.web.conftest import play_some, players
 
 SEPARATORS = re.compile(r"[,;:()|]|\s{2,}|\[[ x]\]")
 LENGTHS = (6, 30, 90, 400)  # moves: early, middle, late, to the end
@@ -91,7 +91,7 @@ def test_warriors_and_traders_svg_shows_every_public_item_of_the_text_board(game
     game_id = played["warriors-traders", moves]
     assert missing_from_svg(games.service, game_id) == []
     assert missing_from_svg(games.service, game_id, seat=0) == []
-    text, svg = pictures(games.service, game_id)
+    _text, svg = pictures(games.service, game_id)
     assert "(approximate data)" in svg_says(svg) and "approximate map" in svg_says(svg)
 
 

@@ -57,7 +57,7 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = _find("chromium", "chromium-browser")
-    for flag in FLAGS + ("--window-size=1100,1400",):
+    for flag in (*FLAGS, "--window-size=1100,1400"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=_find("chromedriver")), options=options)

@@ -88,7 +88,7 @@ def hidden_data(service: GameService, game_id: str) -> list[Hidden]:
         *(Hidden(f"the private link of seat {s}", frozenset({service.seat_token(game_id, s)}), frozenset({s}))
           for s in range(len(game.names))),
     ]
-    for index, (entry, private) in enumerate(zip(game.entries, game.privates)):
+    for index, (entry, private) in enumerate(zip(game.entries, game.privates, strict=False)):
         for number, fact in enumerate(private.get("facts") or []):
             if SECRET in fact:
                 part = fact[SECRET]

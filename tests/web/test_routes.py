@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from datetime import UTC
 
 import pytest
 
@@ -105,7 +106,7 @@ def test_game_page_shows_turn_board_and_checkpoint(client, games):
 
 
 def test_deadline_comes_from_the_applications_clock(games):
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem.web import create_app
 
@@ -113,7 +114,7 @@ def test_deadline_comes_from_the_applications_clock(games):
 
     def deadline(game, version, seat):
         asked.append((game.id, version, seat))
-        return datetime(2031, 5, 6, 7, 8, tzinfo=timezone.utc)
+        return datetime(2031, 5, 6, 7, 8, tzinfo=UTC)
 
     client = create_app(games.service, {"PBEM_DEADLINE": deadline}).test_client()
     game_id = games.running["kingsburg"]
