@@ -9,7 +9,7 @@ PIP_INSTALL = $(BIN)/python -m pip install --quiet --constraint constraints.txt
 PYTEST_WORKERS ?= 2
 export PBEM_HOME ?= $(CURDIR)/pbem-data
 
-.PHONY: run test test-long smoke bench faults lock clean
+.PHONY: run test test-long smoke lint bench faults lock clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ test-long: $(VENV)/.installed
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m long $(PYTEST_ARGS)
 	PBEM_FAULTS_LONG=1 $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --hypothesis-profile=long \
 	    tests/ledger tests/faults/test_fuzz.py $(PYTEST_ARGS)
+
+# the machine checks: ruff with the rules chosen in pyproject.toml, 0 findings
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
 
 # build the wheel, install it into a fresh venv outside the checkout and play through it
 smoke: $(VENV)/.installed

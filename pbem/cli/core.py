@@ -368,12 +368,14 @@ def games(as_json: bool) -> None:
     svc = service()
     rows = [svc.summary(game_id) for game_id in svc.game_ids()]
     if as_json:
-        click.echo(json.dumps([{k: v for k, v in r.items() if k != "view"} for r in rows], indent=2, ensure_ascii=False))
+        listed = [{k: v for k, v in r.items() if k != "view"} for r in rows]
+        click.echo(json.dumps(listed, indent=2, ensure_ascii=False))
         return
     for row in rows:
         state = "over" if row["over"] else row["phase"]
         waiting = ", ".join(w["name"] for w in row["waiting_for"])
-        click.echo(f"{row['id']}  {row['title']}  v{row['version']}  {state}" + (f"  waiting for {waiting}" if waiting else ""))
+        line = f"{row['id']}  {row['title']}  v{row['version']}  {state}"
+        click.echo(line + (f"  waiting for {waiting}" if waiting else ""))
 
 
 @click.command()
@@ -393,7 +395,8 @@ def autoplay(game_id: str, seed: int, max_moves: int, yes: bool, no_mail: bool) 
     except GameError as error:
         _fail(error)
     summary = svc.summary(game_id)
-    click.echo(f"{moves} moves; game {game_id} {'is over' if summary['over'] else 'is not over'} at version {summary['version']}")
+    over = "is over" if summary["over"] else "is not over"
+    click.echo(f"{moves} moves; game {game_id} {over} at version {summary['version']}")
     for line in standings_lines(summary):
         click.echo(line)
 
@@ -462,7 +465,8 @@ def key_rotate() -> None:
 
 
 @key.command("revoke")
-@click.option("--since", required=True, help="ISO 8601 time from which the key is not trusted (when it may have leaked)")
+@click.option("--since", required=True,
+              help="ISO 8601 time from which the key is not trusted (when it may have leaked)")
 @click.argument("verifier", required=False)
 def key_revoke(since: str, verifier: str | None) -> None:
     """Revoke a key (default: the current one, after rotating to a new one). Signatures it

@@ -36,7 +36,8 @@ def run_mail(gw, host: str, port: int, lmtp: bool, stop: threading.Event) -> Non
     server.start()
     worker = Worker(gw)
     worker.start()
-    where = "maildir " + str(gw.settings.maildir) if gw.settings.relay is None else "relay %s:%d" % gw.settings.relay
+    relay = gw.settings.relay
+    where = f"maildir {gw.settings.maildir}" if relay is None else f"relay {relay[0]}:{relay[1]}"
     click.echo(f"mail gateway: {'LMTP' if lmtp else 'SMTP'} on {host}:{port} for {gw.settings.address}; "
                f"outgoing mail to {where}")
     try:
@@ -88,7 +89,8 @@ def mail_work() -> None:
     gw.work()
     counts = gw.mailroom.views.counts()
     waiting, dead = counts.get("queued", 0) + counts.get("sending", 0), counts.get("dead", 0)
-    notes = [f"{waiting} mail(s) waiting for a retry"] * bool(waiting) + [f"{dead} dead letter(s): pbem mail-dead"] * bool(dead)
+    notes = [f"{waiting} mail(s) waiting for a retry"] * bool(waiting)
+    notes += [f"{dead} dead letter(s): pbem mail-dead"] * bool(dead)
     click.echo("done; " + "; ".join(notes) if notes else "done")
 
 
@@ -117,7 +119,8 @@ def mail_dead(retry: tuple[str, ...], retry_all: bool, as_json: bool) -> None:
     for row in rows:
         click.echo(f"{row['key']}  to {row['to'] or '-'}  queued {row['queued']}  attempts {row['attempts']}\n"
                    f"    {row['error']}")
-    click.echo(f"{len(rows)} dead letter(s)" + ("; pbem mail-dead --retry KEY (or --retry-all) sends again" if rows else ""))
+    hint = "; pbem mail-dead --retry KEY (or --retry-all) sends again" if rows else ""
+    click.echo(f"{len(rows)} dead letter(s){hint}")
 
 
 @click.command("rotate-token")

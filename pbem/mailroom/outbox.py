@@ -256,7 +256,8 @@ class Outbox:
         now = self.now()
         model = {"lang": dropped.get("lang", "en"), "service": self.settings.address, "kind": "limited",
                  "game": dropped.get("game"),
-                 "extra": {"resume": when(now + timedelta(hours=1)), "resume_time": f"{now + timedelta(hours=1):%H:%M} UTC",
+                 "extra": {"resume": when(now + timedelta(hours=1)),
+                           "resume_time": f"{now + timedelta(hours=1):%H:%M} UTC",
                            "per_hour": self.settings.replies_per_hour,
                            "live": budget.startswith(LIVE)},
                  "envelope": dropped["envelope"] | {"attachment": None}}

@@ -119,7 +119,8 @@ def test_no_message_id_is_deduplicated_by_content(gw, transport):
 
 @pytest.mark.parametrize("name", ["vacation_auto_reply.eml", "list_mail.eml", "bounce.eml"])
 def test_automatic_mail_gets_no_answer(gw, transport, game, name):
-    raw = (MESSAGES / name).read_bytes().replace(b"hidden-pig-0a1b2c3d.abcdefgh", address_of(gw, game, ANN).split("+")[1].split("@")[0].encode())
+    local = address_of(gw, game, ANN).split("+")[1].split("@")[0]
+    raw = (MESSAGES / name).read_bytes().replace(b"hidden-pig-0a1b2c3d.abcdefgh", local.encode())
     version = gw.service.game(game).version
     assert gw.receive(raw) == "ignored"
     gw.work()
@@ -175,7 +176,8 @@ def test_new_game_invitations_and_join_on_the_service_address(gw, transport):
     assert "has no seat" in text_of(replies(transport, EVE)[0])
     assert not gw.service.game(game_id).joined
     from pbem.mailroom.records import GameClock
-    assert gw.mailroom.clocks.find(GameClock.create_id(game_id, {})).rules == {"deadline": 12, "policy": "wait", "invited_by": ANN}
+    rules = gw.mailroom.clocks.find(GameClock.create_id(game_id, {})).rules
+    assert rules == {"deadline": 12, "policy": "wait", "invited_by": ANN}
 
 
 def test_status_games_history_and_observers(gw, transport, game):

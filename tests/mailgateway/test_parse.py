@@ -52,7 +52,8 @@ def test_turn_file_attachment_is_found_and_other_attachments_kept_aside():
 
 
 def test_turn_file_in_the_body():
-    raw = b"From: a@x.org\r\nTo: pbem@example.org\r\nMessage-ID: <t@x>\r\n\r\n# my orders\r\ngame: g-1\r\nplayer: a@x.org\r\nroll\r\n"
+    raw = (b"From: a@x.org\r\nTo: pbem@example.org\r\nMessage-ID: <t@x>\r\n\r\n"
+           b"# my orders\r\ngame: g-1\r\nplayer: a@x.org\r\nroll\r\n")
     assert parse_message(raw).turn_file == "# my orders\ngame: g-1\nplayer: a@x.org\nroll"
 
 

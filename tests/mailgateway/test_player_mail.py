@@ -141,7 +141,8 @@ def test_the_receipt_is_an_attachment_and_one_line(gw, transport, kingsburg):
 
 
 def test_errors_name_players_not_seats():
-    assert name_seats("It is not your turn; seat 2 is to move.", ["ann", "bob"]) == "It is not your turn; bob is to move."
+    named = name_seats("It is not your turn; seat 2 is to move.", ["ann", "bob"])
+    assert named == "It is not your turn; bob is to move."
     assert name_seats("seat 7 and Seat 1", ["ann", "bob"]) == "seat 7 and ann"
 
 

@@ -100,5 +100,6 @@ def html_errors(text: str) -> list[str]:
         errors.append(f"unclosed elements: {checker.stack}")
     if checker.h1 != 1:
         errors.append(f"{checker.h1} <h1> elements, want one")
-    errors += [f"<label for={target!r}> points at nothing" for target in checker.label_targets if target not in checker.ids]
+    errors += [f"<label for={target!r}> points at nothing"
+               for target in checker.label_targets if target not in checker.ids]
     return errors

@@ -66,8 +66,8 @@ def test_gunicorn_logger_redacts_every_atom():
 
 
 def _gunicorn_commands() -> list[list[str]]:
-    commands = [shlex.split(line.split("=", 1)[1]) for line in (DEPLOY / "systemd" / "pbem-web.service").read_text().splitlines()
-                if line.startswith("ExecStart=")]
+    unit = (DEPLOY / "systemd" / "pbem-web.service").read_text().splitlines()
+    commands = [shlex.split(line.split("=", 1)[1]) for line in unit if line.startswith("ExecStart=")]
     container = re.search(r"^CMD (\[.*\])$", (DEPLOY / "Containerfile").read_text(), re.M)
     commands.append(yaml.safe_load(container.group(1)))
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())

@@ -94,7 +94,8 @@ def hidden_data(service: GameService, game_id: str) -> list[Hidden]:
                 part = fact[SECRET]
                 found.append(Hidden(f"entry {index} fact {number} {fact['kind']} {part['data']}",
                                     frozenset(forms(part["data"])), frozenset(part["to"])))
-        salts = [s for s in private.get("salts") or [] if s] + ([private["draws_salt"]] if "draws_salt" in private else [])
+        salts = [s for s in private.get("salts") or [] if s]
+        salts += [private["draws_salt"]] if "draws_salt" in private else []
         if salts:
             found.append(Hidden(f"entry {index} salts", frozenset(salts), everyone))
         if private.get("draws"):
@@ -122,8 +123,9 @@ def view_secrets(service: GameService, game_id: str, turn: int) -> list[Hidden]:
         return []
     spec, names = game.spec, game.names
     public = _pieces(spec, spec.view(state, None), names)
-    return [Hidden(f"seat {seat}'s picture at turn {turn}", frozenset(_pieces(spec, spec.view(state, seat), names) - public),
-                   frozenset({seat})) for seat in range(len(names))]
+    return [Hidden(f"seat {seat}'s picture at turn {turn}",
+                   frozenset(_pieces(spec, spec.view(state, seat), names) - public), frozenset({seat}))
+            for seat in range(len(names))]
 
 
 def public_log(service: GameService, game_id: str, turn: int) -> str:
@@ -176,7 +178,8 @@ def public_urls(service: GameService, game_id: str) -> list[tuple[str, int]]:
     now = game.version
     base = f"/games/{game_id}"
     urls = [("/", now), (f"/?game={game.spec.name}", now), ("/?status=running", now), (base, now),
-            (f"{base}/board.svg", now), (f"{base}/history", now), (f"{base}/feed.atom", now), (f"{base}/history?since={now // 2}", now),
+            (f"{base}/board.svg", now), (f"{base}/history", now), (f"{base}/feed.atom", now),
+            (f"{base}/history?since={now // 2}", now),
             (f"{base}/history?page=2", now), (f"{base}/history/{now}", now), (f"{base}/history/{now // 2 + 1}", now),
             (f"{base}/export.json", now), (f"{base}/checkpoints.json", now), (f"{base}/checkpoint.txt", now),
             (f"{base}/proofs/inclusion/{now - 1}.json", now), (f"{base}/proofs/consistency/1/{now}.json", now),

@@ -269,7 +269,8 @@ def test_checkpoints_and_proofs_verify(client, games):
     assert proof["old_checkpoint"] == old_note and proof["new_checkpoint"] == game.checkpoint_at()
     verify_consistency(old_size, game.version, old.root, latest.root, [bytes.fromhex(p) for p in proof["path"]])
     sized = json.loads(page(client, f"/games/{game_id}/proofs/inclusion/1.json?size={old_size}").data)
-    verify_inclusion(1, old_size, bytes.fromhex(sized["leaf_hash"]), [bytes.fromhex(p) for p in sized["path"]], old.root)
+    path = [bytes.fromhex(p) for p in sized["path"]]
+    verify_inclusion(1, old_size, bytes.fromhex(sized["leaf_hash"]), path, old.root)
 
 
 def test_feed_is_atom_with_the_newest_entries(client, games):
@@ -409,8 +410,9 @@ def test_finished_games_are_cacheable_and_running_ones_revalidated(client, games
 def test_content_that_can_never_change_is_immutable(client, games):
     done, running = games.finished["hidden-pig"], games.running["hidden-pig"]
     version = games.service.game(running).version
-    for url in (f"/games/{done}/export.json", f"/games/{done}/checkpoints.json", f"/games/{done}/proofs/inclusion/0.json",
-                f"/games/{running}/proofs/consistency/1/{version}.json", f"/games/{running}/proofs/inclusion/0.json?size=2"):
+    for url in (f"/games/{done}/export.json", f"/games/{done}/checkpoints.json",
+                f"/games/{done}/proofs/inclusion/0.json", f"/games/{running}/proofs/consistency/1/{version}.json",
+                f"/games/{running}/proofs/inclusion/0.json?size=2"):
         assert "immutable" in page(client, url).headers["Cache-Control"], url
     for url in (f"/games/{running}/export.json", f"/games/{running}/proofs/inclusion/0.json", f"/games/{running}",
                 f"/games/{running}/turn/1", f"/games/{done}"):
