@@ -148,7 +148,7 @@ def bare_checks(document: dict[str, Any]) -> None:
 def bare_replay(document: dict[str, Any]) -> None:
     """The game engine's own share of a replay: parse, decide with the derived draws, and fold
     every fact, with nothing compared."""
-    from pbem.ledger.fairness import DrawRng
+    from pbem.ledger.fairness import DrawRng, draw_scope
 
     entries, openings = document["entries"], document["openings"]
     created = entries[0]
@@ -159,7 +159,7 @@ def bare_replay(document: dict[str, Any]) -> None:
             nonces.append([entry["seat"], entry["nonce"]])
         if entry["kind"] not in ("started", "moved"):
             continue
-        rng = DrawRng(seed, created["game"], [list(n) for n in nonces], index)
+        rng = DrawRng(seed, draw_scope(created), [list(n) for n in nonces], index)
         if entry["kind"] == "started":
             facts = spec.setup(len(created["seats"]), created["options"], rng)
         else:
