@@ -374,6 +374,9 @@ def _move_and_floor(work: Path, count: int) -> tuple[float, float]:
 
 def _idle_round(work: Path, games: int) -> float:
     """Seconds of one idle worker round (follow, fire timers, send) over a store of finished games."""
+    import logging
+
+    logging.getLogger("pbem.mail").setLevel(logging.ERROR)  # building the store says nothing worth reading
     from mailgateway.gateway import Gateway
     from pbem.mailroom.settings import MailSettings
 

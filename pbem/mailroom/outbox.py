@@ -294,8 +294,10 @@ class Outbox:
             block = self.game_block(game, 1, email)
             model = {"kind": "invitation", "game": block, "options": game.options,
                      "invited_by": creator if creator != email else None}
+            # only strangers are limited: invitations sent by mail to an address that never wrote
+            stranger = creator is not None and email != creator and not self.views.has_written(email)
             mails += self.queue(f"n{position}/{seat}/invitation", email, model, sender=block["address"],
-                                limited="invite")
+                                limited="invite" if stranger else None)
         return mails
 
     def _notices(self, entries: list[dict[str, Any]], position: int) -> list[Any]:

@@ -156,6 +156,14 @@ class MailViews:
                            (recipient, DROPPED, pattern, limit))
             return [json.loads(row["model"]) for row in cursor.fetchall()]
 
+    def has_written(self, address: str) -> bool:
+        """Whether mail from this address was ever answered (its answers are in the queue)."""
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql(
+                "SELECT 1 AS x FROM pbem_mail WHERE recipient = %s AND (budget IN (%s, %s, %s) OR budget LIKE %s)"
+                " LIMIT 1"), (address, "service", "game", "notify", "live:%"))
+            return cursor.fetchone() is not None
+
     def claim(self, owner: str, now: datetime, lease_until: datetime, limit: int = 20) -> list[QueuedMail]:
         """Take up to ``limit`` due mails for sending: queued ones whose time has come, and
         claims of others whose lease ran out."""

@@ -107,6 +107,18 @@ def test_one_address_gets_at_most_five_invitations_a_day(gw, smtp, transport):
     assert len(transport.to("target@victim.example")) == 5
 
 
+def test_invitations_to_known_players_and_from_the_operator_are_not_limited(gw, smtp, transport):
+    smtp(make_mail("target@example.org", SERVICE, "help"), "target@example.org", SERVICE)  # it wrote to us
+    for n in range(7):
+        sender = f"p{n}@example.org"
+        smtp(make_mail(sender, SERVICE, f"new hidden-pig {sender} target@example.org"), sender, SERVICE)
+    for _ in range(7):  # the operator's own games (pbem new) are not strangers' mail
+        gw.service.create("hidden-pig", ["op1@example.org", "op2@example.org"])
+    gw.work()
+    assert len([m for m in transport.to("target@example.org") if not m["In-Reply-To"]]) == 7
+    assert len(transport.to("op1@example.org")) == 7
+
+
 def test_many_lines_are_refused_whole_and_a_reply_is_bounded(gw, smtp, transport):
     smtp(make_mail(EVE, SERVICE, "catalog\n" * 6000), EVE, SERVICE)
     gw.work()
