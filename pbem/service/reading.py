@@ -85,7 +85,11 @@ class GameReader:
         if kept is None or kept.size > game.version:
             kept = Frontier()
         frontier = kept.copy()
-        checkpoints = {size: note for size, note in game.checkpoints if size > frontier.size}
+        checkpoints = {}  # the ones not checked yet: the newest, read from the end
+        for size, note in reversed(game.checkpoints):
+            if size <= frontier.size:
+                break
+            checkpoints[size] = note
         keys = self.keys.verifiers() if checkpoints else []
         for index in range(frontier.size, game.version):
             entry = game.entries[index]
