@@ -411,3 +411,53 @@ def test_an_invitation_names_who_sent_it(gw, smtp, transport):
     assert f"{ANN} created this game by mail and invited you" in text_of(invitation)
     (own,) = [m for m in transport.to(ANN) if not m["In-Reply-To"]]
     assert "invited you" not in text_of(own)  # positive control: not to the creator
+
+
+def test_an_absence_sent_by_mail_moves_the_deadline_past_it(gw, smtp, transport, clock):
+    """Row 5 through SMTP: the docs' example, a 72-hour turn from noon on 30 June and a holiday
+    from 1 to 14 July: 12 hours before it, 60 after it."""
+    from datetime import datetime, timezone
+
+    from pbem.mailroom.records import GameClock
+
+    clock.now = datetime(2026, 6, 30, 12, tzinfo=timezone.utc)
+    game = gw.service.create("hidden-pig", [ANN, BOB], {}, seed=b"\x07" * 32)
+    gw.service.store.save(GameClock(game, {"deadline": 72}))
+    for player in (ANN, BOB):
+        gw.service.join(game, player)
+    gw.work()
+    seat = gw.service.game(game).spec.to_move(gw.service.state(gw.service.game(game)))[0]
+    player = gw.service.game(game).emails[seat]
+    assert gw.mailroom.views.timer(game, seat, "deadline").due == datetime(2026, 7, 3, 12, tzinfo=timezone.utc)
+    address = address_of(gw, game, player)
+    smtp(make_mail(player, address, "absence 2026-07-01 2026-07-14"), player, address)
+    gw.work()
+    assert gw.mailroom.views.timer(game, seat, "deadline").due == datetime(2026, 7, 17, 12, tzinfo=timezone.utc)
+
+
+def test_files_written_while_mail_flows_are_private(service, mail_settings, clock, tmp_path):
+    """Row 12 through SMTP: the database and the outgoing maildir are the owner's only."""
+    import os
+
+    from mailgateway.gateway import Gateway
+
+    old = os.umask(0o022)  # a careless caller's umask
+    try:
+        gw = Gateway(service, replace(mail_settings, maildir=service.settings.home / "maildir"), clock=clock)
+        port = free_port()
+        server = controller(gw, "127.0.0.1", port)
+        server.start()
+        try:
+            with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+                client.sendmail(ANN, [SERVICE], make_mail(ANN, SERVICE, "help").replace(b"\n", b"\r\n"))
+        finally:
+            server.stop()
+            server.handler.close()
+        gw.work()
+    finally:
+        os.umask(old)
+    home = service.settings.home
+    mails = list((home / "maildir" / "new").iterdir())
+    assert mails and {stat.S_IMODE(p.stat().st_mode) for p in mails} == {0o600}
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    assert stat.S_IMODE((home / "pbem.sqlite").stat().st_mode) == 0o600
