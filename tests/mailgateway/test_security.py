@@ -416,11 +416,11 @@ def test_an_invitation_names_who_sent_it(gw, smtp, transport):
 def test_an_absence_sent_by_mail_moves_the_deadline_past_it(gw, smtp, transport, clock):
     """Row 5 through SMTP: the docs' example, a 72-hour turn from noon on 30 June and a holiday
     from 1 to 14 July: 12 hours before it, 60 after it."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem.mailroom.records import GameClock
 
-    clock.now = datetime(2026, 6, 30, 12, tzinfo=timezone.utc)
+    clock.now = datetime(2026, 6, 30, 12, tzinfo=UTC)
     game = gw.service.create("hidden-pig", [ANN, BOB], {}, seed=b"\x07" * 32)
     gw.service.store.save(GameClock(game, {"deadline": 72}))
     for player in (ANN, BOB):
@@ -428,11 +428,11 @@ def test_an_absence_sent_by_mail_moves_the_deadline_past_it(gw, smtp, transport,
     gw.work()
     seat = gw.service.game(game).spec.to_move(gw.service.state(gw.service.game(game)))[0]
     player = gw.service.game(game).emails[seat]
-    assert gw.mailroom.views.timer(game, seat, "deadline").due == datetime(2026, 7, 3, 12, tzinfo=timezone.utc)
+    assert gw.mailroom.views.timer(game, seat, "deadline").due == datetime(2026, 7, 3, 12, tzinfo=UTC)
     address = address_of(gw, game, player)
     smtp(make_mail(player, address, "absence 2026-07-01 2026-07-14"), player, address)
     gw.work()
-    assert gw.mailroom.views.timer(game, seat, "deadline").due == datetime(2026, 7, 17, 12, tzinfo=timezone.utc)
+    assert gw.mailroom.views.timer(game, seat, "deadline").due == datetime(2026, 7, 17, 12, tzinfo=UTC)
 
 
 def test_files_written_while_mail_flows_are_private(service, mail_settings, clock, tmp_path):
