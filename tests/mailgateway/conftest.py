@@ -102,6 +102,17 @@ def gw(service, mail_settings, clock, transport) -> Gateway:
     return Gateway(service, mail_settings, clock=clock, transport=transport)
 
 
+def started_pig(gw: Gateway, transport: Memory, players: list[str], rounds: str = "2",
+                seed: bytes = b"\x01" * 32) -> str:
+    """A started Hidden Pig game (the first player moves first), its start mails sent and cleared."""
+    game_id = gw.service.create("hidden-pig", players, {"rounds": rounds}, seed=seed)
+    for player in players:
+        gw.service.join(game_id, player)
+    gw.work()
+    transport.clear()
+    return game_id
+
+
 def address_of(gw: Gateway, game_id: str, player: str) -> str:
     game = gw.service.game(game_id)
     return seat_address(SERVICE, game_id, gw.service.seat_token(game_id, game.emails.index(player)))

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.mailroom.deadlines import deadline_at, hours_for
 from pbem.mailroom.records import Correspondent
-from tests.mailgateway.conftest import SERVICE, confirmed, make_mail, text_of
+from tests.mailgateway.conftest import SERVICE, confirmed, make_mail, started_pig, text_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
@@ -28,12 +28,7 @@ def test_deadline_arithmetic():
 
 @pytest.fixture
 def game(gw, transport):
-    game_id = gw.service.create("hidden-pig", [ANN, BOB], {"rounds": "3"}, seed=b"\x03" * 32)
-    gw.service.join(game_id, ANN)
-    gw.service.join(game_id, BOB)
-    gw.work()
-    transport.clear()
-    return game_id
+    return started_pig(gw, transport, [ANN, BOB], rounds="3", seed=b"\x03" * 32)
 
 
 def test_reminder_once_then_default_move_then_robot_after_two_misses(gw, transport, clock, game):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pbem.mailroom.addresses import game_address
-from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail, text_of
+from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail, started_pig, text_of
 
 ANN, BOB, EVE = "ann@example.net", "bob@example.com", "eve@evil.example"
 MESSAGES = Path(__file__).parent / "messages"
@@ -17,12 +17,7 @@ MESSAGES = Path(__file__).parent / "messages"
 @pytest.fixture
 def game(gw, transport):
     """A started two-seat Hidden Pig game (ann moves first), with the start mails sent."""
-    game_id = gw.service.create("hidden-pig", [ANN, BOB], {"rounds": "2"}, seed=b"\x01" * 32)
-    gw.service.join(game_id, ANN)
-    gw.service.join(game_id, BOB)
-    gw.work()
-    transport.clear()
-    return game_id
+    return started_pig(gw, transport, [ANN, BOB])
 
 
 def replies(transport, to):

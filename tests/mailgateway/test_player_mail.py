@@ -12,7 +12,7 @@ from pbem.config import Settings
 from pbem.mailroom.news import name_seats
 from pbem.mailroom.outbox import FLOOD_PER_HOUR, plain_subject
 from pbem.service.service import GameService
-from tests.mailgateway.conftest import SERVICE, address_of, make_mail
+from tests.mailgateway.conftest import SERVICE, address_of, make_mail, started_pig
 from tests.mailgateway.playbook import decision_lines, text_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
@@ -166,12 +166,7 @@ def test_a_dropped_reply_brings_one_notice_and_a_log_line(gw, transport, mail_se
 
 @pytest.fixture
 def game_of_pig(gw, transport):
-    game_id = gw.service.create("hidden-pig", [ANN, BOB], {"rounds": "2"}, seed=b"\x01" * 32)
-    gw.service.join(game_id, ANN)
-    gw.service.join(game_id, BOB)
-    gw.work()
-    transport.clear()
-    return game_id
+    return started_pig(gw, transport, [ANN, BOB])
 
 
 def test_cli_warns_before_mail_would_go_to_a_relay(tmp_path, monkeypatch):
