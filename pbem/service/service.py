@@ -263,7 +263,7 @@ class GameService(GameReader):
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
             seat = game.seat_of(email)
             joined = batch.seats_of("joined")
-            if batch.seats_of("started") or batch.state is not None or seat in joined:
+            if batch.of_kind("started") or batch.state is not None or seat in joined:
                 raise GameError(ErrorCode.ILLEGAL, f"{game.names[seat]} has already joined game {game.id}.")
             batch.add(log.joined(game.id, batch.next_index, self.clock(), seat, nonce))
             if joined | {seat} == set(range(len(game.names))):

@@ -461,3 +461,13 @@ def test_files_written_while_mail_flows_are_private(service, mail_settings, cloc
     assert mails and {stat.S_IMODE(p.stat().st_mode) for p in mails} == {0o600}
     assert stat.S_IMODE(home.stat().st_mode) == 0o700
     assert stat.S_IMODE((home / "pbem.sqlite").stat().st_mode) == 0o600
+
+
+def test_join_after_the_start_is_answered_as_already_joined(gw, smtp, transport):
+    """Found by the long fuzz run: a second 'join' once the game had started hit a KeyError."""
+    game = game_of(gw)
+    address = address_of(gw, game, ANN)
+    assert smtp(make_mail(ANN, address, "join"), ANN, address) == 250
+    gw.work()
+    text = text_of(replies(transport, ANN)[-1])
+    assert "already joined" in text and "could not be processed" not in text
