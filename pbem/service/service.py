@@ -17,14 +17,13 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import RecordConflictError
 
 from pbem.games import get_spec
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
-from pbem.ledger.fairness import DrawRng, draw_scope, new_seed, seed_commitment
+from pbem.ledger.fairness import new_seed, seed_commitment
 from pbem.ledger.merkle import Frontier, leaf_hash
 from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.logs import log_entries
@@ -33,6 +32,7 @@ from pbem.service.outcome import LineResult, Outcome
 from pbem.service.reading import GameReader
 from pbem.service.store import GameRecord, Receipt, SeatKeys
 from pbem.service.turnfile import parse_turn_file
+from pbem.service.work import Work, _Batch
 
 __all__ = ["GameService", "LineResult", "Outcome", "Work", "seat_names"]
 
@@ -49,143 +49,6 @@ def seat_names(emails: Sequence[str]) -> list[str]:
         name = email.split("@", 1)[0]
         names.append(f"{name}-{seat + 1}" if name in names or emails[:seat].count(email) else name)
     return names
-
-
-class _Batch:
-    """One game's entries to append in the next save, and the state they lead to."""
-
-    def __init__(self, game: LoadedGame, state: Any):
-        self.game = game
-        self.state = state
-        self.entries: list[log.Entry] = []
-        self.privates: list[log.Private] = []
-        self._stored: dict[str, list[log.Entry]] = {}  # the stored entries of a kind, read once
-
-    @property
-    def next_index(self) -> int:
-        return self.game.version + len(self.entries)
-
-    def of_kind(self, kind: str) -> list[log.Entry]:
-        """Entries of one kind, stored and planned (the stored ones scanned once per batch, so
-        a move in a long game does not walk its whole log again)."""
-        if kind not in self._stored:
-            self._stored[kind] = self.game.kinds(kind)
-        return self._stored[kind] + [e for e in self.entries if e["kind"] == kind]
-
-    def seats_of(self, kind: str) -> set[int]:
-        return {e["seat"] for e in self.of_kind(kind)}
-
-    def add(self, made: tuple[log.Entry, log.Private]) -> None:
-        previous = self.entries[-1] if self.entries else self.game.entries[-1]
-        self.entries.append(log.not_before(made[0], previous))  # time never runs backwards
-        self.privates.append(made[1])
-
-    def mark(self) -> tuple[int, Any]:
-        return len(self.entries), self.state
-
-    def rollback(self, mark: tuple[int, Any]) -> None:
-        """Forget what was added since ``mark``: a refused command leaves nothing behind."""
-        del self.entries[mark[0]:]
-        del self.privates[mark[0]:]
-        self.state = mark[1]
-
-    def rng(self) -> DrawRng:
-        """The draws of the next entry: seed, every nonce logged before it, its position."""
-        nonces = [[e["seat"], e["nonce"]] for e in self.of_kind("joined") if e["nonce"]]
-        return DrawRng(self.game.seed, draw_scope(self.game.created), nonces, self.next_index)
-
-
-class StalePlan(RecordConflictError):
-    """A plan made without reading the games afresh cannot be saved as it is (see Work.commit)."""
-
-
-class Work:
-    """The changes of one transaction: every game it touches is loaded once, commands plan
-    entries against it one after another, and ``commit`` signs each game once and saves all
-    of it (entries, receipts, other aggregates) in a single ``store.save``."""
-
-    def __init__(self, service: GameService, key: str | None = None, fresh: bool = True):
-        self.service = service
-        self.key = key  # the idempotency key (a mail's Message-ID), for the log lines
-        # False on a first attempt: plan on the games as this process knows them; if another
-        # process wrote meanwhile the save fails, and the next attempt loads fresh
-        self.fresh = fresh
-        self.batches: dict[str, _Batch] = {}
-        self.extra: dict[Any, Any] = {}  # other aggregates to save, by id
-
-    def batch(self, game_id: str) -> _Batch:
-        if game_id not in self.batches:
-            game = self.service.game(game_id, self.fresh)
-            self.batches[game_id] = _Batch(game, self.service.state(game))
-        return self.batches[game_id]
-
-    def add(self, *aggregates: Any) -> None:
-        for aggregate in aggregates:
-            self.extra[aggregate.id] = aggregate
-
-    def find(self, aggregate_id: Any) -> Any:
-        """An aggregate as this transaction sees it, or None; nothing is added."""
-        if aggregate_id in self.extra:
-            return self.extra[aggregate_id]
-        try:
-            return self.service.store.repository.get(aggregate_id)
-        except AggregateNotFoundError:
-            return None
-
-    def aggregate(self, aggregate_id: Any, make: Callable[[], Any]) -> Any:
-        """Another aggregate this transaction changes (loaded once, or made when new)."""
-        if aggregate_id not in self.extra:
-            try:
-                self.extra[aggregate_id] = self.service.store.repository.get(aggregate_id)
-            except AggregateNotFoundError:
-                self.extra[aggregate_id] = make()
-        return self.extra[aggregate_id]
-
-    def run(self, game_id: str, plan: Callable[[LoadedGame, _Batch], list[LineResult]]) -> Outcome:
-        """Plan one command (or batch of commands) on a game: all or nothing."""
-        batch = self.batch(game_id)
-        mark = batch.mark()
-        outcome = Outcome(batch.game.id, batch.next_index, batch.next_index)
-        try:
-            if batch.game.frozen:
-                raise GameError(ErrorCode.FROZEN, f"Game {game_id} is frozen and cannot change: "
-                                                  f"{batch.game.frozen}. The operator has been alerted.")
-            outcome.lines = plan(batch.game, batch)
-        except GameError as error:
-            outcome.error = error
-        if outcome.ok:
-            if len(batch.entries) > mark[0]:
-                self.service.end_if_over(batch)
-            outcome.version = batch.next_index
-        else:
-            batch.rollback(mark)
-        return outcome
-
-    def commit(self) -> None:
-        """Sign every changed game and save everything at once (may raise
-        ``RecordConflictError``: then nothing was stored)."""
-        if not self.fresh and any(not b.entries for b in self.batches.values()):
-            # a game planned on without new entries adds nothing to the save that could conflict,
-            # so a refusal might rest on an old state: plan once more on fresh games
-            raise StalePlan("planned on games not read afresh")
-        aggregates = list(self.extra.values())
-        changed = [b for b in self.batches.values() if b.entries]
-        frontiers = {}
-        for batch in changed:
-            game = batch.game
-            frontier = self.service.frontier(game).copy()
-            for entry in batch.entries:
-                frontier.append(leaf_hash(canonical_bytes(entry)))
-            game.record.append(batch.entries, batch.privates, self.service.sign(game.id, frontier))
-            aggregates.append(game.record)
-            frontiers[game.id] = frontier
-        if not aggregates:
-            return
-        self.service.store.save(*aggregates)
-        for batch in changed:
-            self.service.store.saved(batch.game.record)
-            self.service.checked(batch.game.id, frontiers[batch.game.id])  # signed here: no need to check again
-            log_entries(batch.game.id, batch.entries, self.key)
 
 
 class GameService(GameReader):
