@@ -43,6 +43,19 @@ def _check_name(name: str) -> None:
         raise NoteError(f"key name {name!r} must be non-empty, without spaces or '+'")
 
 
+def split_key(text: str, algorithm: bytes, what: str, kind: str) -> tuple[str, str, bytes]:
+    """NAME+HEXID+BASE64(ALGORITHM || 32-byte public key) -> (name, hex id, public key); the
+    one text form of C2SP note verifier keys and of witness keys."""
+    try:
+        name, hex_id, encoded = text.strip().split("+", 2)
+        raw = b64decode_strict(encoded)
+    except (ValueError, binascii.Error) as error:
+        raise NoteError(f"not a {what}: {text.strip()!r}") from error
+    if len(raw) != 33 or raw[:1] != algorithm:
+        raise NoteError(f"{what} {name!r} is not {kind}")
+    return name, hex_id, raw[1:]
+
+
 def key_id(name: str, public: bytes) -> bytes:
     return sha256(name.encode() + b"\n" + ALGORITHM_ED25519 + public)[:4]
 
@@ -68,14 +81,8 @@ class VerifierKey:
 
     @classmethod
     def parse(cls, text: str) -> VerifierKey:
-        try:
-            name, hex_id, encoded = text.strip().split("+", 2)
-            raw = b64decode_strict(encoded)
-        except (ValueError, binascii.Error) as error:
-            raise NoteError(f"not a verifier key: {text.strip()!r}") from error
-        if len(raw) != 33 or raw[:1] != ALGORITHM_ED25519:
-            raise NoteError(f"verifier key {name!r} is not an Ed25519 key")
-        key = cls(name, raw[1:])
+        name, hex_id, public = split_key(text, ALGORITHM_ED25519, "verifier key", "an Ed25519 key")
+        key = cls(name, public)
         if key.id.hex() != hex_id:
             raise NoteError(f"verifier key {name!r} has a wrong key id {hex_id}")
         return key

@@ -31,6 +31,7 @@ from pbem.ledger.notes import (
     VerifierKey,
     b64decode_strict,
     open_note,
+    split_key,
 )
 
 ALGORITHM_COSIGNATURE = b"\x04"
@@ -54,14 +55,8 @@ class WitnessKey:
 
     @classmethod
     def parse(cls, text: str) -> WitnessKey:
-        try:
-            name, hex_id, encoded = text.strip().split("+", 2)
-            raw = b64decode_strict(encoded)
-        except (ValueError, binascii.Error) as error:
-            raise NoteError(f"not a witness key: {text.strip()!r}") from error
-        if len(raw) != 33 or raw[:1] != ALGORITHM_COSIGNATURE:
-            raise NoteError(f"witness key {name!r} is not a cosignature/v1 key")
-        key = cls(name, raw[1:])
+        name, hex_id, public = split_key(text, ALGORITHM_COSIGNATURE, "witness key", "a cosignature/v1 key")
+        key = cls(name, public)
         if key.id.hex() != hex_id:
             raise NoteError(f"witness key {name!r} has a wrong key id {hex_id}")
         return key

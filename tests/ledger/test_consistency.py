@@ -3,7 +3,6 @@ forks are named, with the two signed checkpoints as evidence."""
 
 import json
 
-import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
@@ -13,17 +12,7 @@ from pbem.ledger.notes import VerifierKey
 from pbem.ledger.verify import export_bytes, verify_export
 from pbem.service.service import GameService
 from tests.faults.tamper import rewritten_move, truncated
-from tests.service.helpers import ANN, started_pig, to_move_email
-
-
-@pytest.fixture(scope="module")
-def game(tmp_path_factory):
-    service = GameService(Settings(home=tmp_path_factory.mktemp("home")))
-    game_id = started_pig(service, rounds="3")
-    for _ in range(4):
-        service.submit(game_id, to_move_email(service, game_id), ["hold"])
-    yield service, game_id
-    service.close()
+from tests.service.helpers import ANN
 
 
 def _findings(service, document, items):

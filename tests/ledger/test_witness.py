@@ -9,26 +9,13 @@ from flask import Flask, abort, jsonify
 from werkzeug.serving import make_server
 
 from pbem.cli import main
-from pbem.config import Settings
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import consistency_proof, leaf_hash
 from pbem.ledger.notes import SignerKey, VerifierKey
 from pbem.ledger.witness import WitnessKey, cosign, cosignature_time, observe
-from pbem.service.service import GameService
 from pbem.service.witnesses import WitnessFolder, received_cosignatures
 from pbem.web import create_app
 from tests.faults.tamper import rewritten_move
-from tests.service.helpers import started_pig, to_move_email
-
-
-@pytest.fixture(scope="module")
-def game(tmp_path_factory):
-    service = GameService(Settings(home=tmp_path_factory.mktemp("home")))
-    game_id = started_pig(service, rounds="3")
-    for _ in range(4):
-        service.submit(game_id, to_move_email(service, game_id), ["hold"])
-    yield service, game_id
-    service.close()
 
 
 def _proofs(document):
