@@ -189,8 +189,11 @@ def _too_much(lines: tuple[str, ...], attachments: list[Attachment]) -> str | No
 
 def _decoded(value: object) -> str:
     """A header's text with RFC 2047 encoded words decoded (as written when they are broken)."""
+    text = str(value)
+    if "=?" not in text:  # no encoded word: nothing to decode (the common case, and much cheaper)
+        return " ".join(text.split())
     try:
-        text = str(make_header(decode_header(str(value))))
+        text = str(make_header(decode_header(text)))
     except (ValueError, LookupError, UnicodeError, HeaderParseError):
         text = str(value)
     return " ".join(text.split())
