@@ -108,3 +108,35 @@ def test_fold_drops_accents_case_and_the_polish_l():
     assert fold("Přehoď") == "prehod"
     assert fold("WEŹ") == "wez"
     assert fold("zapłać") == "zaplac"
+
+
+def data_file(game: str, name: str) -> dict:
+    return json.loads((glossary_path(game).parent / name).read_text(encoding="utf-8"))
+
+
+def test_kingsburg_glossary_names_advisors_and_buildings_as_the_rules_data_does():
+    terms = load("kingsburg")["terms"]
+    data = data_file("kingsburg", "kingsburg.json")
+    for item in data["advisors"] + data["buildings"]:
+        names = item["names"]
+        entry = terms[names["en"]]
+        assert entry["cs"] == names["cs"], names["en"]
+        if names["pl"] is None:  # the Polish rules never name it: the glossary proposes a word
+            assert "pl" in entry["proposed"], names["en"]
+        else:
+            assert entry["pl"] == names["pl"], names["en"]
+
+
+def test_kingdom_builder_glossary_names_terrain_locations_and_cards_as_the_rules_data_does():
+    terms = load("kingdom_builder")["terms"]
+    data = data_file("kingdom_builder", "kingdom_builder.json")
+    items = [*data["terrains"].values(), *data["locations"].values(), *data["kingdom_cards"].values()]
+    for item in items:
+        assert terms[item["en"]]["cs"] == item["cs"], item["en"]
+
+
+def test_ruse_and_bruise_glossary_names_cards_and_suits_as_the_rules_data_does():
+    terms = load("ruse_and_bruise")["terms"]
+    data = data_file("ruse_and_bruise", "cards.json")
+    for item in data["influence_cards"] + data["suits"]:
+        assert terms[item["en"]]["cs"] == item["cs"], item["en"]
