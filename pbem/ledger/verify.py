@@ -115,7 +115,7 @@ def _guarded(document: Any, trusted: Sequence[VerifierKey], revoked: Sequence[Re
         raise VerificationError("document", f"malformed ({type(error).__name__}: {error})") from error
 
 
-def _commitment_matches(salt: Any, value: Any, expected: Any) -> bool:
+def _commitment_matches(salt: Any, value: Any, expected: object) -> bool:
     """``commit(salt, value) == expected`` for a value from the checked document (encoded
     without walking it again)."""
     try:
@@ -162,7 +162,8 @@ def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey], revoked: S
     return report
 
 
-def _check_shape(document: Any, trusted: Sequence[VerifierKey], report: Report) -> tuple[list[dict], list[VerifierKey]]:
+def _check_shape(document: Any, trusted: Sequence[VerifierKey],
+                 report: Report) -> tuple[list[dict[str, Any]], list[VerifierKey]]:
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise VerificationError("format", f"not a {EXPORT_FORMAT} document")
     for key in ("game", "origin", "keys", "entries", "checkpoints"):
@@ -223,7 +224,7 @@ def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
             raise VerificationError(where, f"names seat {seat!r}, which does not exist")
         if index == 0:
             continue
-        if kind == "joined" and not started and seat not in joined:
+        if kind == "joined" and not started and isinstance(seat, int) and seat not in joined:
             joined.add(seat)
         elif kind == "started" and not started and joined == set(range(seats)):
             started = True
@@ -262,7 +263,7 @@ def _revocations(document: dict[str, Any]) -> list[Revocation]:
     return revocations
 
 
-def _check_revocations(entries: list[dict], signers: list[tuple[int, list[VerifierKey]]],
+def _check_revocations(entries: list[dict[str, Any]], signers: list[tuple[int, list[VerifierKey]]],
                        revocations: list[Revocation], report: Report) -> None:
     """A checkpoint is signed when its last entry was made (times never run backwards), so a
     signature by a key revoked at or before that time is one the key's owner may not have
@@ -283,8 +284,8 @@ def _check_revocations(entries: list[dict], signers: list[tuple[int, list[Verifi
     report.checked.append(f"no signature relied on is by a key after its revocation ({len(revocations)} revoked)")
 
 
-def _check_checkpoints(document: dict[str, Any], entries: list[dict], entry_bytes: list[bytes], keys: list[VerifierKey],
-                       report: Report) -> list[tuple[int, list[VerifierKey]]]:
+def _check_checkpoints(document: dict[str, Any], entries: list[dict[str, Any]], entry_bytes: list[bytes],
+                       keys: list[VerifierKey], report: Report) -> list[tuple[int, list[VerifierKey]]]:
     leaves = [leaf_hash(data) for data in entry_bytes]
     checkpoints = document["checkpoints"]
     sizes = [item.get("size") for item in checkpoints if isinstance(item, dict)]
@@ -316,14 +317,14 @@ def _check_checkpoints(document: dict[str, Any], entries: list[dict], entry_byte
     return signers
 
 
-def _check_openings(entries: list[dict], openings: list[Any], report: Report, rederive_draws: bool) -> None:
+def _check_openings(entries: list[dict[str, Any]], openings: list[Any], report: Report, rederive_draws: bool) -> None:
     created, ended = entries[0], entries[-1]
     seed = bytes.fromhex(ended.get("seed", ""))
     if seed_commitment(seed) != created["seed_commitment"]:
         raise VerificationError(_where(len(entries) - 1, ended),
                                 "the revealed seed does not match the commitment in entry 0")
     scope = draw_scope(created)
-    nonces: list[list] = []
+    nonces: list[list[Any]] = []
     count = draws = 0
     for index, (entry, opening) in enumerate(zip(entries, openings, strict=False)):
         if entry["kind"] == "joined" and entry.get("nonce"):
@@ -344,7 +345,7 @@ def _check_openings(entries: list[dict], openings: list[Any], report: Report, re
     report.checked.append(f"{draws} random draws re-derive from the seed, the players' nonces and their positions")
 
 
-def _check_facts(where: str, entry: dict, opening: dict) -> int:
+def _check_facts(where: str, entry: dict[str, Any], opening: dict[str, Any]) -> int:
     public, full, salts = entry.get("facts") or [], opening.get("facts"), opening.get("salts")
     if not isinstance(full, list) or not isinstance(salts, list) or not len(public) == len(full) == len(salts):
         raise VerificationError(where, "the opening does not list one fact and salt per fact")
@@ -362,8 +363,8 @@ def _check_facts(where: str, entry: dict, opening: dict) -> int:
     return hidden
 
 
-def _check_draws(where: str, entry: dict, opening: dict, seed: bytes | None, scope: str, nonces: list,
-                 index: int) -> int:
+def _check_draws(where: str, entry: dict[str, Any], opening: dict[str, Any], seed: bytes | None, scope: str,
+                 nonces: list[list[Any]], index: int) -> int:
     """The opened draws match their commitment and, given the seed, re-derive from it (the
     replay passes no seed: it re-derives them itself)."""
     published = entry.get("draws")
@@ -371,7 +372,7 @@ def _check_draws(where: str, entry: dict, opening: dict, seed: bytes | None, sco
         if opening.get("draws"):
             raise VerificationError(where, "draws are opened but none were committed")
         return 0
-    transcript = opening.get("draws")
+    transcript: Any = opening.get("draws")  # unchecked JSON until its commitment matches
     if not _commitment_matches(opening.get("draws_salt"), transcript, published["commitment"]) \
             or len(transcript) != published["count"]:
         raise VerificationError(where, "the opened draws do not match their commitment")
@@ -380,7 +381,7 @@ def _check_draws(where: str, entry: dict, opening: dict, seed: bytes | None, sco
     return len(transcript)
 
 
-def _fair_or_refuse(where: str, seed: bytes, scope: str, nonces: list, index: int, transcript: Any) -> None:
+def _fair_or_refuse(where: str, seed: bytes, scope: str, nonces: list[list[Any]], index: int, transcript: Any) -> None:
     bad = rederive(seed, scope, nonces, index, transcript)
     if bad is not None:
         raise VerificationError(f"{where}, draw {bad}",
@@ -393,10 +394,10 @@ def _replayable(created: dict[str, Any]) -> Any:
     return spec if spec is not None and spec.rules_version == created["rules_version"] else None
 
 
-def _replay(spec: Any, entries: list[dict], openings: list[Any], report: Report) -> None:
+def _replay(spec: Any, entries: list[dict[str, Any]], openings: list[Any], report: Report) -> None:
     created = entries[0]
     seed = bytes.fromhex(entries[-1]["seed"])
-    nonces: list[list] = []
+    nonces: list[list[Any]] = []
     state = None
     for index, (entry, opening) in enumerate(zip(entries, openings, strict=False)):
         kind = entry["kind"]
