@@ -12,7 +12,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import click
 
@@ -195,7 +195,7 @@ def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ..
 @click.command()
 @click.argument("file", type=click.File("rb"))
 @click.option("--as", "email", required=True)
-def turn(file, email: str) -> None:
+def turn(file: BinaryIO, email: str) -> None:
     """Submit a turn file (checked whole; every error is listed)."""
     try:
         _report(service().submit_turn_file(_turn_text(file.read()), email, "turnfile"))
@@ -343,7 +343,7 @@ def _held_files(folder: Path) -> list[tuple[str, object]]:
     return items
 
 
-def _compare_with_held(document: dict, folder: Path, trusted: list[VerifierKey], report: Report) -> None:
+def _compare_with_held(document: dict[str, Any], folder: Path, trusted: list[VerifierKey], report: Report) -> None:
     from pbem.ledger.consistency import compare, read_held
 
     keys = trusted or [VerifierKey.parse(text) for text in document["keys"]]
