@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +27,7 @@ from pbem.ledger.notes import Checkpoint, NoteError, Revocation, VerifierKey, op
 EXPORT_FORMAT = "pbem-export/1"
 DOCUMENT_FIELDS = {"format", "game", "origin", "keys", "entries", "checkpoints", "openings", "revocations"}
 CHECKPOINT_FIELDS = {"size", "note"}
+Progress = Callable[[int, int | None], None]  # (done, total): how far a long check has come
 REVOCATION_FIELDS = {"key", "since"}
 OPENING_FIELDS = {"facts", "salts", "draws", "draws_salt", "command", "command_salt"}
 
@@ -59,7 +60,8 @@ def _refuse_float(text: str) -> Any:
 
 
 def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = (), revoked: Sequence[Revocation] = (),
-                 replay: bool = True) -> Report:
+                 replay: bool = True, progress: Progress | None = None) -> Report:
+    """``progress(done, total)`` is told how far the rules replay (the long part) has come."""
     try:
         # Floats (and NaN, Infinity) are refused while parsing, so everything decoded is plain
         # JSON and is encoded below without walking it again.
@@ -75,7 +77,7 @@ def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = (), revoked: Sequ
         differing = (i for i, (a, b) in enumerate(zip(data, expected, strict=False)) if a != b)
         offset = next(differing, min(len(data), len(expected)))
         raise VerificationError(f"byte {offset}", "the file is not in canonical form: it was changed after export")
-    return _guarded(document, trusted, revoked, replay, entry_bytes)
+    return _guarded(document, trusted, revoked, replay, entry_bytes, progress)
 
 
 def _encoded(document: Any) -> tuple[bytes, list[bytes] | None]:
@@ -105,9 +107,9 @@ def verify_export(document: dict[str, Any], trusted: Sequence[VerifierKey] = (),
 
 
 def _guarded(document: Any, trusted: Sequence[VerifierKey], revoked: Sequence[Revocation], replay: bool,
-             entry_bytes: list[bytes] | None) -> Report:
+             entry_bytes: list[bytes] | None, progress: Progress | None = None) -> Report:
     try:
-        return _verify(document, trusted, revoked, replay, entry_bytes)
+        return _verify(document, trusted, revoked, replay, entry_bytes, progress)
     except VerificationError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
@@ -125,7 +127,7 @@ def _commitment_matches(salt: Any, value: Any, expected: object) -> bool:
 
 
 def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey], revoked: Sequence[Revocation],
-            replay: bool, entry_bytes: list[bytes] | None) -> Report:
+            replay: bool, entry_bytes: list[bytes] | None, progress: Progress | None) -> Report:
     report = Report()
     entries, keys = _check_shape(document, trusted, report)
     _check_sequence(document["game"], entries)
@@ -152,7 +154,7 @@ def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey], revoked: S
     # draws are re-derived there, once.
     _check_openings(entries, openings, report, rederive_draws=spec is None)
     if spec is not None:
-        _replay(spec, entries, openings, report)
+        _replay(spec, entries, openings, report, progress)
     elif replay:
         created = entries[0]
         report.not_checked.append(
@@ -394,12 +396,15 @@ def _replayable(created: dict[str, Any]) -> Any:
     return spec if spec is not None and spec.rules_version == created["rules_version"] else None
 
 
-def _replay(spec: Any, entries: list[dict[str, Any]], openings: list[Any], report: Report) -> None:
+def _replay(spec: Any, entries: list[dict[str, Any]], openings: list[Any], report: Report,
+            progress: Progress | None = None) -> None:
     created = entries[0]
     seed = bytes.fromhex(entries[-1]["seed"])
     nonces: list[list[Any]] = []
     state = None
     for index, (entry, opening) in enumerate(zip(entries, openings, strict=False)):
+        if progress is not None:
+            progress(index, len(entries))
         kind = entry["kind"]
         if kind == "joined" and entry.get("nonce"):
             nonces.append([entry["seat"], entry["nonce"]])
