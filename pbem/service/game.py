@@ -56,7 +56,7 @@ class LoadedGame:
         return {entry["seat"] for entry in self.kinds("joined")}
 
     @property
-    def nonces(self) -> list[list]:
+    def nonces(self) -> list[list[Any]]:
         return [[entry["seat"], entry["nonce"]] for entry in self.kinds("joined") if entry["nonce"]]
 
     @property
@@ -69,7 +69,7 @@ class LoadedGame:
 
     @property
     def ended(self) -> bool:
-        return self.entries[-1]["kind"] == "ended"
+        return bool(self.entries[-1]["kind"] == "ended")
 
     def seat_of(self, email: str) -> int:
         address = email.strip().lower()
@@ -103,7 +103,7 @@ class LoadedGame:
     def checkpoint_at(self, size: int | None = None) -> str:
         """The signed checkpoint for a tree size (the latest at or below it)."""
         size = self.version if size is None else size
-        chosen = [note for at, note in self.checkpoints if at <= size]
+        chosen: list[str] = [note for at, note in self.checkpoints if at <= size]
         if not chosen:
             raise GameError(ErrorCode.INVALID, f"Game {self.id} has no checkpoint at size {size}.")
         return chosen[-1]

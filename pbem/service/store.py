@@ -12,11 +12,11 @@ import copy
 import threading
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Aggregate, CanMutateProtocol, event
 from eventsourcing.persistence import InternalError
 
 Entry = dict[str, Any]
@@ -32,6 +32,18 @@ def receipt_uuid(key: str) -> UUID:
 
 class GameRecord(Aggregate):
     """A game's log: public entries, their private parts, and signed checkpoints."""
+
+    if TYPE_CHECKING:  # the event classes @event makes at run time, as mypy should see them
+        class Created(Aggregate.Created):
+            game_id: str
+            entries: list[Entry]
+            privates: list[Entry]
+            checkpoint: str
+
+        class Appended(Aggregate.Event):
+            entries: list[Entry]
+            privates: list[Entry]
+            checkpoint: str
 
     @staticmethod
     def create_id(game_id: str, entries: list[Entry], privates: list[Entry], checkpoint: str) -> UUID:
@@ -57,6 +69,12 @@ class GameRecord(Aggregate):
 
 class Receipt(Aggregate):
     """Marks an idempotency key (a mail's Message-ID) as processed, with what it did."""
+
+    if TYPE_CHECKING:  # made by @event at run time
+        class Recorded(Aggregate.Created):
+            key: str
+            game_id: str | None
+            outcome: dict[str, Any]
 
     @staticmethod
     def create_id(key: str, game_id: str | None, outcome: dict[str, Any]) -> UUID:
@@ -88,7 +106,7 @@ class SeatKeys(Aggregate):
         self.generations[str(seat)] = self.generations.get(str(seat), 0) + 1
 
 
-class PbemStore(Application):
+class PbemStore(Application[UUID]):
     name = "pbem"
     log_section_size = 500
     # eventsourcing decides from the class whether to create the snapshot store; the
@@ -98,7 +116,8 @@ class PbemStore(Application):
     max_records = 256
 
     def __init__(self, env: dict[str, str], snapshot_interval: int = 50, attempts: int = 20):
-        self.snapshotting_intervals = {GameRecord: snapshot_interval}
+        # the library declares this a ClassVar but reads it through the instance (see above)
+        self.snapshotting_intervals = {GameRecord: snapshot_interval}  # type: ignore[misc]
         self._records: OrderedDict[str, GameRecord] = OrderedDict()
         self._records_lock = threading.Lock()
         # Processes starting at once on PostgreSQL race in the library's table and function
@@ -150,7 +169,7 @@ class PbemStore(Application):
         else:
             kept = _copy(kept)
             for stored in self.events.get(kept.id, gt=kept.version):
-                stored.mutate(kept)
+                cast("CanMutateProtocol[GameRecord]", stored).mutate(kept)
         self._keep(kept)
         return _copy(kept)
 
@@ -184,7 +203,7 @@ class PbemStore(Application):
         while True:
             page = self.notification_log.select(start=start, limit=self.log_section_size, topics=[topic])
             for notification in page:
-                ids.append(self.mapper.to_domain_event(notification).game_id)
+                ids.append(cast(GameRecord.Created, self.mapper.to_domain_event(notification)).game_id)
             if len(page) < self.log_section_size:
                 return ids
             start = page[-1].id + 1
