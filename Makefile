@@ -9,7 +9,7 @@ PIP_INSTALL = $(BIN)/python -m pip install --quiet --constraint constraints.txt
 PYTEST_WORKERS ?= 2
 export PBEM_HOME ?= $(CURDIR)/pbem-data
 
-.PHONY: run test test-long smoke lint bench faults lock clean
+.PHONY: run test test-long mutation smoke lint bench faults lock clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,14 @@ test-long: $(VENV)/.installed
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m long $(PYTEST_ARGS)
 	PBEM_FAULTS_LONG=1 $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --hypothesis-profile=long \
 	    tests/ledger tests/faults/test_fuzz.py $(PYTEST_ARGS)
+
+# mutation testing (mutmut, configured in pyproject.toml): every mutant of the ledger and of
+# each game's rules modules against the tests that reach it; MUTANTS='pbem.ledger*' picks a part.
+# Results stay in mutants/, so a second run only retests what changed; the summary is printed.
+MUTANTS ?=
+mutation: $(VENV)/.installed
+	$(BIN)/mutmut run --max-children $(PYTEST_WORKERS) $(MUTANTS) > /dev/null
+	$(BIN)/python .ci/mutation_score.py
 
 # the machine checks: ruff with the rules chosen in pyproject.toml, 0 findings, and mypy with
 # [tool.mypy] there (strict outside the games), 0 errors
