@@ -363,6 +363,10 @@ class GameSummaryQuery(Protocol):
 
     def list_games(self, game_type: str | None, status: str | None, page: int) -> SummaryPage: ...
 
+    def position_now(self) -> int:
+        """Catch up; the list's rows change only when this number does."""
+        ...
+
     def count(self) -> int: ...
 
 
@@ -382,6 +386,8 @@ class SummaryFollower:
         self._known: int | None = None  # the view's position as this follower last saw it
         self._counts: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[int, int]] = {}
         self._types: tuple[int | None, tuple[str, ...]] = (None, ())
+        self._head: int | None = None  # the store's position at the last complete catch-up
+        self._total: tuple[int | None, int] = (None, 0)  # the view's position and its row count
 
     def position(self) -> int:
         return self.view.max_tracking_id(self.store.name) or 0
@@ -418,6 +424,17 @@ class SummaryFollower:
         return total
 
     # -- the query port ---------------------------------------------------------------------
+    def position_now(self) -> int:
+        """Catch up, then the position the view is at as far as this follower knows: the rows
+        change only when it moves (the site keeps a rendered page of the list per position).
+        While the store's own position stays where it was at the last complete catch-up,
+        nothing new can be projected, and the store is asked only that."""
+        head = self.reader.position()
+        # fewer than a batch: the end of the log as it was at ``head`` (or later) was reached
+        if head != self._head and self.catch_up() < self.batch:
+            self._head = head
+        return self._known or 0
+
     def list_games(self, game_type: str | None, status: str | None, page: int = 1) -> SummaryPage:
         self.catch_up()
         statuses = STATUS_FILTERS.get(status or "", ())
@@ -449,7 +466,14 @@ class SummaryFollower:
         return total
 
     def count(self) -> int:
-        return self.view.count()
+        """All rows. The view is asked its position every time (``/health`` checks that it
+        answers); the count is kept while the position stays."""
+        position = self.position()
+        known, total = self._total
+        if known != position:
+            total = self.view.count()
+            self._total = (position, total)
+        return total
 
     def follow(self, stop: threading.Event, interval: float = 1.0) -> threading.Thread:
         """Keep catching up in a daemon thread until ``stop`` is set (for ``pbem serve``)."""

@@ -17,6 +17,7 @@ from flask import Flask, abort, g, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from pbem.web import i18n
+from pbem.web.helpers import ReadGames
 
 TEMPLATES = Path(str(files("pbem.templates")))
 STATIC = Path(str(files("pbem.web") / "static"))
@@ -43,7 +44,10 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
 
         app.extensions["pbem.summaries"] = follower_for(service)
 
-    from pbem.web import downloads, health, pages, private
+    from pbem.web import downloads, health, pagecache, pages, private
+
+    pagecache.install(app.extensions)
+    app.extensions["pbem.games"] = ReadGames()
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(private.bp)
@@ -127,9 +131,14 @@ def link_maker(endpoint: str, slot: str, **values: Any):
     return lambda value: f"{head}{value}{tail}"
 
 
+PAGE_ARGS = ("game", "status", "page", "since")  # the query arguments a page's content depends on
+
+
 def switch_language(lang: str) -> str:
-    """This page's address in another language."""
+    """This page's address in another language. Only the arguments pages read are kept: a
+    rendered page is kept and served to everyone who asks for the same content, so nothing
+    else a request carries may end up in it."""
     if request.endpoint is None or request.url_rule is None:
         return url_for("pages.games", lang=lang)
-    args = {key: value for key, value in request.args.items() if key != "lang"}
+    args = {key: value for key, value in request.args.items() if key in PAGE_ARGS}
     return url_for(request.endpoint, **(request.view_args or {}), **args, lang=lang)

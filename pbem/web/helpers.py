@@ -4,6 +4,8 @@ as a page needs it, and caching headers."""
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,11 +31,37 @@ def game_or_404(game_id: str) -> LoadedGame:
     if not GAME_ID.match(game_id):
         abort(404)
     try:
-        return service().game(game_id)
+        return current_app.extensions["pbem.games"].get(service(), game_id)
     except GameError as error:
         if error.code == ErrorCode.UNKNOWN_GAME:
             abort(404)
         raise
+
+
+class ReadGames:
+    """Games as the site last read them, reused while the store's position stays the same (one
+    cheap query per request instead of reading a game's new events and copying its log). The
+    site only reads a game, so one loaded copy serves every thread. Bounded."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self._read: OrderedDict[str, tuple[int, LoadedGame]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, reader: Any, game_id: str) -> LoadedGame:
+        position = reader.position()  # first: a save after it makes the next request read again
+        with self._lock:
+            found = self._read.get(game_id)
+            if found is not None and found[0] == position:
+                self._read.move_to_end(game_id)
+                return found[1]
+        game = reader.game(game_id)
+        with self._lock:
+            self._read[game_id] = (position, game)
+            self._read.move_to_end(game_id)
+            while len(self._read) > self.size:
+                self._read.popitem(last=False)
+        return game
 
 
 def turn_or_404(game: LoadedGame, turn: int) -> int:
@@ -105,15 +133,9 @@ class Snapshot:
         """The earliest deadline of the seats the game waits for now, if the application
         gave the site a ``PBEM_DEADLINE(game, version, seat)`` function (the mail gateway
         keeps the clocks)."""
-        find = current_app.config.get("PBEM_DEADLINE")
-        if find is None or self.over or self.version != self.game.version:
+        if self.over or self.version != self.game.version:
             return None
-        try:
-            found = [find(self.game, self.version, seat) for seat in self.waiting]
-        except Exception:  # a clock problem must not take the page down
-            current_app.logger.exception("deadline lookup failed for %s", self.game.id)
-            return None
-        return min((d for d in found if d is not None), default=None)
+        return deadline_of(self.game, self.waiting)
 
     @property
     def my_move(self) -> bool:
@@ -151,6 +173,31 @@ class Snapshot:
         except Exception:
             current_app.logger.exception("render_text failed for %s at turn %s", self.game.id, self.turn)
             return ""
+
+
+def deadline_of(game: LoadedGame, waiting: list[int]) -> datetime | None:
+    """The earliest deadline of the ``waiting`` seats of ``game`` now, from the application's
+    ``PBEM_DEADLINE`` (None without one)."""
+    find = current_app.config.get("PBEM_DEADLINE")
+    if find is None or game.ended:
+        return None
+    try:
+        found = [find(game, game.version, seat) for seat in waiting]
+    except Exception:  # a clock problem must not take the page down
+        current_app.logger.exception("deadline lookup failed for %s", game.id)
+        return None
+    return min((d for d in found if d is not None), default=None)
+
+
+def deadline_now(game: LoadedGame) -> datetime | None:
+    """The game's deadline now, without building a page's snapshot (part of a kept page's key:
+    a deadline can move without a move, when a player declares an absence)."""
+    if current_app.config.get("PBEM_DEADLINE") is None or game.ended:
+        return None
+    state = service().state(game)
+    if state is None:
+        return None
+    return deadline_of(game, list(game.spec.to_move(state)))
 
 
 def snapshot(game: LoadedGame, turn: int | None = None, seat: int | None = None) -> Snapshot:

@@ -380,7 +380,9 @@ def test_head_has_headers_and_no_body(client, games):
     assert response.headers["ETag"]
 
 
-def test_a_broken_board_drawing_falls_back_to_text(client, games, monkeypatch):
+def test_a_broken_board_drawing_falls_back_to_text(games, monkeypatch):
+    from pbem.web import create_app
+
     game_id = games.running["kingdom-builder"]
     spec = games.service.game(game_id).spec
 
@@ -388,6 +390,7 @@ def test_a_broken_board_drawing_falls_back_to_text(client, games, monkeypatch):
         raise ValueError("drawing bug")
 
     monkeypatch.setattr(spec, "render_svg", broken)
+    client = create_app(games.service).test_client()  # its own kept pages: none drawn before the bug
     body = page(client, f"/games/{game_id}").get_data(as_text=True)
     assert '<pre class="text-board"' in body
     page(client, f"/games/{game_id}/board.svg", 404)
