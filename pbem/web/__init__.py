@@ -42,7 +42,9 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
     else:
         from pbem.service.summaries import follower_for
 
-        app.extensions["pbem.summaries"] = follower_for(service)
+        app.extensions["pbem.summaries"] = follower = follower_for(service)
+        if app.config.get("PBEM_DEADLINE"):  # the list shows the same deadlines as the game pages
+            follower.projection.deadline = app.config["PBEM_DEADLINE"]
 
     from pbem.web import downloads, health, pagecache, pages, private
 
