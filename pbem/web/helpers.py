@@ -14,6 +14,8 @@ from flask import Response, abort, current_app, request
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.service.game import LoadedGame
+from pbem.web.boards import BoardSize, board_size
+from pbem.web.pagecache import board_key, pages
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
 
@@ -153,6 +155,19 @@ class Snapshot:
             return []
 
     def svg(self) -> str | None:
+        """The picture; the public one of a version is drawn once (its page and its
+        ``board.svg`` share it)."""
+        if self.seat is not None:
+            return self.draw()
+        body, _ = pages().get(board_key(self.game.id, self.version, self.game.frozen), lambda: self.draw() or "")
+        return body.decode() or None
+
+    def board_size(self) -> BoardSize | None:
+        """The size to show the picture at, legible on a phone (``pbem.web.boards``)."""
+        picture = self.svg()
+        return board_size(picture) if picture else None
+
+    def draw(self) -> str | None:
         if self.view is None:
             return None
         try:

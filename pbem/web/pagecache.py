@@ -60,6 +60,12 @@ def exports() -> BodyCache:
     return current_app.extensions["pbem.exports"]  # type: ignore[no-any-return]
 
 
+def board_key(game_id: str, version: int, frozen: str | None) -> tuple[Hashable, ...]:
+    """A public board picture's key: the picture of version N never changes, whatever came
+    after it, and has no words of the site's language."""
+    return ("board", game_id, version, frozen)
+
+
 def page_key(*parts: Hashable) -> tuple[Hashable, ...]:
     """A page's key: its own parts and the language the request chose (and whether the links
     must carry it)."""

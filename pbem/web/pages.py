@@ -22,7 +22,7 @@ from pbem.web.helpers import (
     turn_or_404,
 )
 from pbem.web.history import HistoryWindow, history_row, history_rows, history_window, page_of_entry
-from pbem.web.pagecache import page_key, pages
+from pbem.web.pagecache import board_key, page_key, pages
 
 bp = Blueprint("pages", __name__)
 STATUSES = ("running", "finished")
@@ -68,10 +68,11 @@ def _games_body(types: dict[str, Any], wanted_type: str, wanted_status: str, num
 
 
 def kept(game: LoadedGame, parts: tuple[Hashable, ...], render: Callable[[], str], mimetype: str = "text/html",
-         fixed: bool = False):
+         fixed: bool = False, key: tuple[Hashable, ...] | None = None):
     """A public page of ``game``, rendered once per game version (and ``parts``: the page and
-    its arguments) and then served from memory; an empty rendering is a 404."""
-    body, etag = pages().get(page_key(game.id, game.version, game.frozen, *parts), render)
+    its arguments; or once per ``key``) and then served from memory; an empty rendering is a 404."""
+    key = key or page_key(game.id, game.version, game.frozen, *parts)
+    body, etag = pages().get(key, render)
     if not body:
         abort(404)
     response = make_response(body)
@@ -153,7 +154,8 @@ def board(game_id: str, turn: int | None = None):
     loaded = game_or_404(game_id)
     version = loaded.version if turn is None else turn_or_404(loaded, turn)
     past = version < loaded.version  # a past turn's picture stays as it is
-    response = kept(loaded, ("board", version), lambda: snapshot(loaded, version).svg() or "", SVG, fixed=past)
+    response = kept(loaded, (), lambda: snapshot(loaded, version).draw() or "", SVG, fixed=past,
+                    key=board_key(loaded.id, version, loaded.frozen))
     response.headers["Content-Security-Policy"] = SVG_POLICY
     return response
 

@@ -101,7 +101,8 @@ def test_game_page_shows_turn_board_and_checkpoint(client, games):
     # Hidden Pig draws no SVG: the text board stands in for it
     assert '<pre class="text-board"' in body and "<img" not in body
     board = page(client, f"/games/{games.running['kingdom-builder']}").get_data(as_text=True)
-    assert re.search(r'<img src="/games/[^"]+/board.svg" alt="Board of Kingdom Builder at turn \d+">', board)
+    assert re.search(r'<img src="/games/[^"]+/board.svg" alt="Board of Kingdom Builder at turn \d+" '
+                     r'width="\d+" height="\d+" data-text-px="[0-9.]+" data-view-width="[0-9.]+">', board)
 
 
 def test_deadline_comes_from_the_applications_clock(tmp_path):
