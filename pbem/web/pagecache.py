@@ -2,8 +2,8 @@
 
 A key names everything a body depends on: the game and its version (a page of a past version
 never changes, and a new move makes a new version, so nothing has to be invalidated: the old
-keys age out), the page and its validated arguments, the language. Bounded: the least recently
-used body is dropped first. Public bodies only; a seat's private pages are never kept.
+keys age out), the page and its validated arguments, the language. Bounded in bytes: the least
+recently used bodies are dropped first. Public bodies only; a seat's private pages are never kept.
 """
 
 from __future__ import annotations
@@ -12,15 +12,18 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import cast
 
 from flask import current_app, g
 
 
 class BodyCache:
-    """Bodies and their ETags by key, at most ``size`` of them (least recently used dropped)."""
+    """Bodies and their ETags by key, at most ``budget`` bytes of bodies (least recently used
+    dropped first; a body larger than the budget is served but not kept)."""
 
-    def __init__(self, size: int):
-        self.size = size
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.size = 0  # bytes of the kept bodies
         self._kept: OrderedDict[Hashable, tuple[bytes, str]] = OrderedDict()
         self._lock = threading.Lock()
         self.built = 0  # bodies built (tests count them)
@@ -36,14 +39,17 @@ class BodyCache:
         made = (data, hashlib.sha256(data).hexdigest()[:32])
         with self._lock:
             self.built += 1
-            self._kept[key] = made
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+            if key not in self._kept and len(data) <= self.budget:
+                self._kept[key] = made
+                self.size += len(data)
+            while self.size > self.budget:
+                self.size -= len(self._kept.popitem(last=False)[1][0])
         return made
 
 
-PAGES = 2048  # HTML pages and board pictures (tens of KB each at most)
-EXPORTS = 16  # export.json files (up to a few MB each)
+MIB = 1 << 20
+PAGES = 64 * MIB  # HTML pages (a few KB to some 25 KB) and board pictures (up to some 100 KB)
+EXPORTS = 64 * MIB  # export.json files (up to a few MB each)
 
 
 def install(extensions: dict[str, object]) -> None:
@@ -53,11 +59,11 @@ def install(extensions: dict[str, object]) -> None:
 
 
 def pages() -> BodyCache:
-    return current_app.extensions["pbem.pages"]  # type: ignore[no-any-return]
+    return cast(BodyCache, current_app.extensions["pbem.pages"])
 
 
 def exports() -> BodyCache:
-    return current_app.extensions["pbem.exports"]  # type: ignore[no-any-return]
+    return cast(BodyCache, current_app.extensions["pbem.exports"])
 
 
 def board_key(game_id: str, version: int, frozen: str | None) -> tuple[Hashable, ...]:

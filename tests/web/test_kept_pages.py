@@ -90,3 +90,19 @@ def test_private_pages_are_never_kept(site):
     for path in ("", "/history", "/turn/2", "/history/2", "/board.svg"):
         get(client, f"/games/{game_id}/seat/{token}{path}")
     assert built(app) == before
+
+
+def test_the_kept_bodies_stay_within_their_byte_budget():
+    from pbem.web.pagecache import BodyCache
+
+    cache = BodyCache(budget=10)
+    assert cache.get("a", lambda: "12345")[0] == b"12345"
+    cache.get("b", lambda: "67890")
+    cache.get("a", lambda: "never built")  # used: now the most recent
+    cache.get("c", lambda: "xyz")  # 13 bytes: the least recently used ("b") goes
+    assert cache.size == 8 and cache.get("b", lambda: "again")[0] == b"again"
+    assert cache.size <= 10
+    assert cache.get("big", lambda: "x" * 11)[0] == b"x" * 11 and cache.size <= 10  # served, not kept
+    built = cache.built
+    cache.get("big", lambda: "x" * 11)
+    assert cache.built == built + 1
