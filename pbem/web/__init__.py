@@ -50,6 +50,7 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
 
     pagecache.install(app.extensions)
     app.extensions["pbem.games"] = ReadGames()
+    app.extensions["pbem.deadlines"] = {}  # (game, version, store position) -> deadline
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(private.bp)

@@ -65,6 +65,13 @@ class ReadGames:
                 self._read.popitem(last=False)
         return game
 
+    def position_of(self, game: LoadedGame) -> int | None:
+        """The store's position ``game`` was read (or found unchanged) at; None when it is not
+        the copy kept here."""
+        with self._lock:
+            found = self._read.get(game.id)
+        return found[0] if found is not None and found[1] is game else None
+
 
 def turn_or_404(game: LoadedGame, turn: int) -> int:
     """Turn N is the game at version N: the state after the first N entries of its log (1 = just
@@ -206,13 +213,23 @@ def deadline_of(game: LoadedGame, waiting: list[int]) -> datetime | None:
 
 def deadline_now(game: LoadedGame) -> datetime | None:
     """The game's deadline now, without building a page's snapshot (part of a kept page's key:
-    a deadline can move without a move, when a player declares an absence)."""
+    a deadline can move without a move, when a player declares an absence). What it depends on
+    (the game, its clock's rules, the players' absences) is all stored, so it is asked again only
+    when the store's position has moved."""
     if current_app.config.get("PBEM_DEADLINE") is None or game.ended:
         return None
+    known: dict[tuple[str, int, int], datetime | None] = current_app.extensions["pbem.deadlines"]
+    position = current_app.extensions["pbem.games"].position_of(game)
+    key = (game.id, game.version, position)
+    if position is not None and key in known:
+        return known[key]
     state = service().state(game)
-    if state is None:
-        return None
-    return deadline_of(game, list(game.spec.to_move(state)))
+    found = None if state is None else deadline_of(game, list(game.spec.to_move(state)))
+    if position is not None:
+        if len(known) > 4096:  # old positions are never asked again
+            known.clear()
+        known[key] = found
+    return found
 
 
 def snapshot(game: LoadedGame, turn: int | None = None, seat: int | None = None) -> Snapshot:

@@ -131,6 +131,12 @@ def test_deadline_comes_from_the_applications_clock(tmp_path):
         body = page(client, f"/games/{game_id}").get_data(as_text=True)
         assert '<dt>Deadline</dt><dd><time datetime="2031-05-06T09:08:00+02:00">' in body
         assert asked and all(a[0] == game_id and a[1] == service.game(game_id).version for a in asked)
+        asked.clear()
+        page(client, f"/games/{game_id}")
+        assert asked == []  # nothing stored since: the clock is not asked again
+        service.create("kingsburg", ["c@example.org", "d@example.org"])  # the store moves (an absence would)
+        page(client, f"/games/{game_id}")
+        assert asked
         listed = page(client, "/").get_data(as_text=True)
         assert '<td data-label="Deadline"><time datetime="2031-05-06T07:08:00+00:00">2031-05-06 07:08 UTC</time>' \
             in listed
