@@ -18,8 +18,12 @@ from flask import current_app, g
 
 
 class BodyCache:
-    """Bodies and their ETags by key, at most ``budget`` bytes of bodies (least recently used
-    dropped first; a body larger than the budget is served but not kept)."""
+    """Bodies and their ETags by key, at most ``budget`` bytes (each body counted with
+    ``OVERHEAD`` more for its key and ETag; least recently used dropped first). An empty body
+    (a page that does not exist) or one larger than the budget is returned but not kept, so
+    asking for a billion missing pages keeps nothing."""
+
+    OVERHEAD = 256
 
     def __init__(self, budget: int):
         self.budget = budget
@@ -39,11 +43,11 @@ class BodyCache:
         made = (data, hashlib.sha256(data).hexdigest()[:32])
         with self._lock:
             self.built += 1
-            if key not in self._kept and len(data) <= self.budget:
+            if data and key not in self._kept and len(data) + self.OVERHEAD <= self.budget:
                 self._kept[key] = made
-                self.size += len(data)
+                self.size += len(data) + self.OVERHEAD
             while self.size > self.budget:
-                self.size -= len(self._kept.popitem(last=False)[1][0])
+                self.size -= len(self._kept.popitem(last=False)[1][0]) + self.OVERHEAD
         return made
 
 

@@ -95,14 +95,25 @@ def test_private_pages_are_never_kept(site):
 def test_the_kept_bodies_stay_within_their_byte_budget():
     from pbem.web.pagecache import BodyCache
 
-    cache = BodyCache(budget=10)
+    overhead = BodyCache.OVERHEAD
+    cache = BodyCache(budget=2 * overhead + 10)
     assert cache.get("a", lambda: "12345")[0] == b"12345"
     cache.get("b", lambda: "67890")
     cache.get("a", lambda: "never built")  # used: now the most recent
-    cache.get("c", lambda: "xyz")  # 13 bytes: the least recently used ("b") goes
-    assert cache.size == 8 and cache.get("b", lambda: "again")[0] == b"again"
-    assert cache.size <= 10
-    assert cache.get("big", lambda: "x" * 11)[0] == b"x" * 11 and cache.size <= 10  # served, not kept
+    cache.get("c", lambda: "xyz")  # over the budget: the least recently used ("b") goes
+    assert cache.size == 2 * overhead + 8 and cache.get("b", lambda: "again")[0] == b"again"
+    assert cache.size <= cache.budget
+    big = "x" * (2 * overhead + 11)
+    assert cache.get("big", lambda: big)[0] == big.encode() and cache.size <= cache.budget  # served, not kept
     built = cache.built
-    cache.get("big", lambda: "x" * 11)
+    cache.get("big", lambda: big)
     assert cache.built == built + 1
+
+
+def test_missing_pages_are_not_kept(site):
+    app = site[2]
+    client = app.test_client()
+    kept = len(app.extensions["pbem.pages"]._kept)
+    for number in range(2, 40):
+        get(client, f"/?page={number}", 404)
+    assert len(app.extensions["pbem.pages"]._kept) == kept
