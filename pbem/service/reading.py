@@ -114,6 +114,12 @@ class GameReader:
         self._frontiers[game.id] = frontier
         return None
 
+    def position(self) -> int:
+        """How far the store's notification log goes. Every save of anything adds to it, in
+        commit order (PostgreSQL inserts under a table lock), so a game read at one position
+        is still the same while this number is."""
+        return int(self.store.recorder.max_notification_id() or 0)
+
     def game_ids(self) -> list[str]:
         return self.store.game_ids()
 

@@ -23,9 +23,10 @@ import threading
 import time
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from eventsourcing.persistence import (
@@ -66,7 +67,7 @@ class GameSummary:
     turn: int  # the latest turn: the log's version (entries so far), as mails and turn URLs number it
     last_activity: str  # the time of the latest entry (ISO 8601, UTC)
     robots: list[int] = field(default_factory=list)
-    deadline: str | None = None  # kept by the mail side's clocks; unknown to this view
+    deadline: str | None = None  # the earliest deadline of the seats waited for (ISO 8601), from the clock given
     notification_id: int = 0
 
     @property
@@ -87,10 +88,10 @@ class GameSummary:
 
 
 def summarise(game_id: str, entries: list[dict[str, Any]], spec: Any, state: Any,
-              notification_id: int) -> GameSummary:
+              notification_id: int, deadline: datetime | None = None) -> GameSummary:
     """The summary of a game whose log so far is ``entries``, with its rules ``spec`` and the
     state they lead to (None before the start, or when the rules cannot be used: then the
-    phase and whose move are left out). Pure."""
+    phase and whose move are left out), and its deadline if known. Pure."""
     names = list(entries[0]["seats"])
     ended = entries[-1]["kind"] == "ended"
     started = any(e["kind"] == "started" for e in entries)
@@ -106,8 +107,9 @@ def summarise(game_id: str, entries: list[dict[str, Any]], spec: Any, state: Any
     if started and state is not None and spec is not None:
         phase = spec.phase_label(state)
         waiting = [] if ended else list(spec.to_move(state))
+    due = deadline.astimezone(UTC).isoformat() if deadline and status == "running" else None
     return GameSummary(game_id, entries[0]["game_type"], names, status, phase, waiting, len(entries),
-                       entries[-1].get("time", ""), robots, None, notification_id)
+                       entries[-1].get("time", ""), robots, due, notification_id)
 
 
 @dataclass(frozen=True)
@@ -334,6 +336,9 @@ class GameSummaries(Projection[SummaryView]):
     def __init__(self, view: SummaryView, reader: Any):
         super().__init__(view)
         self.reader = reader
+        # the mail side's ``(game, version, seat) -> datetime | None`` (``pbem serve``); without
+        # it the rows have no deadline
+        self.deadline: Callable[[Any, int, int], datetime | None] | None = None
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         summary = self.summary_of(domain_event, tracking)
@@ -361,19 +366,37 @@ class GameSummaries(Projection[SummaryView]):
         game_id = entries[-1]["game"]
         version = entries[-1]["index"] + 1
         record = self.reader.store.game(game_id)
-        spec = state = None
+        spec = state = deadline = None
         try:
             game = load(record)
             spec, state = game.spec, self.reader.state(game, version)
         except Exception as error:  # a type no longer offered, a rules bug: list it without a phase
             logger.warning("game summaries: %s at version %s without its rules: %s", game_id, version, error)
-        return summarise(game_id, record.entries[:version], spec, state, tracking.notification_id)
+        else:
+            if version == game.version:  # the game's latest event: only its row is kept
+                deadline = self.deadline_of(game, state)
+        return summarise(game_id, record.entries[:version], spec, state, tracking.notification_id, deadline)
+
+    def deadline_of(self, game: Any, state: Any) -> datetime | None:
+        """The earliest deadline of the seats the game waits for now (None without a clock)."""
+        if self.deadline is None or state is None or game.ended:
+            return None
+        try:
+            found = [self.deadline(game, game.version, seat) for seat in game.spec.to_move(state)]
+        except Exception:  # a clock problem must not stop the list
+            logger.exception("game summaries: the deadline of %s failed", game.id)
+            return None
+        return min((moment for moment in found if moment is not None), default=None)
 
 
 class GameSummaryQuery(Protocol):
     """What the web site may ask about the list of games (its query port)."""
 
     def list_games(self, game_type: str | None, status: str | None, page: int) -> SummaryPage: ...
+
+    def position_now(self) -> int:
+        """Catch up; the list's rows change only when this number does."""
+        ...
 
     def count(self) -> int: ...
 
@@ -394,6 +417,8 @@ class SummaryFollower:
         self._known: int | None = None  # the view's position as this follower last saw it
         self._counts: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[int, int]] = {}
         self._types: tuple[int | None, tuple[str, ...]] = (None, ())
+        self._head: int | None = None  # the store's position at the last complete catch-up
+        self._total: tuple[int | None, int] = (None, 0)  # the view's position and its row count
 
     def position(self) -> int:
         return self.view.max_tracking_id(self.store.name) or 0
@@ -430,6 +455,17 @@ class SummaryFollower:
         return total
 
     # -- the query port ---------------------------------------------------------------------
+    def position_now(self) -> int:
+        """Catch up, then the position the view is at as far as this follower knows: the rows
+        change only when it moves (the site keeps a rendered page of the list per position).
+        While the store's own position stays where it was at the last complete catch-up,
+        nothing new can be projected, and the store is asked only that."""
+        head = self.reader.position()
+        # fewer than a batch: the end of the log as it was at ``head`` (or later) was reached
+        if head != self._head and self.catch_up() < self.batch:
+            self._head = head
+        return self._known or 0
+
     def list_games(self, game_type: str | None, status: str | None, page: int = 1) -> SummaryPage:
         self.catch_up()
         statuses = STATUS_FILTERS.get(status or "", ())
@@ -461,7 +497,14 @@ class SummaryFollower:
         return total
 
     def count(self) -> int:
-        return self.view.count()
+        """All rows. The view is asked its position every time (``/health`` checks that it
+        answers); the count is kept while the position stays."""
+        position = self.position()
+        known, total = self._total
+        if known != position:
+            total = self.view.count()
+            self._total = (position, total)
+        return total
 
     def follow(self, stop: threading.Event, interval: float = 1.0) -> threading.Thread:
         """Keep catching up in a daemon thread until ``stop`` is set (for ``pbem serve``)."""

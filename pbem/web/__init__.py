@@ -18,6 +18,7 @@ from flask import Flask, Response, abort, g, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from pbem.web import i18n
+from pbem.web.helpers import ReadGames
 
 TEMPLATES = Path(str(files("pbem.templates")))
 STATIC = Path(str(files("pbem.web") / "static"))
@@ -42,9 +43,15 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
     else:
         from pbem.service.summaries import follower_for
 
-        app.extensions["pbem.summaries"] = follower_for(service)
+        app.extensions["pbem.summaries"] = follower = follower_for(service)
+        if app.config.get("PBEM_DEADLINE"):  # the list shows the same deadlines as the game pages
+            follower.projection.deadline = app.config["PBEM_DEADLINE"]
 
-    from pbem.web import downloads, health, pages, private
+    from pbem.web import downloads, health, pagecache, pages, private
+
+    pagecache.install(app.extensions)
+    app.extensions["pbem.games"] = ReadGames()
+    app.extensions["pbem.deadlines"] = {}  # (game, version, store position) -> deadline
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(private.bp)
@@ -128,11 +135,16 @@ def link_maker(endpoint: str, slot: str, **values: Any) -> Callable[[object], st
     return lambda value: f"{head}{value}{tail}"
 
 
+PAGE_ARGS = ("game", "status", "page", "since")  # the query arguments a page's content depends on
+
+
 def switch_language(lang: str) -> str:
-    """This page's address in another language."""
+    """This page's address in another language. Only the arguments pages read are kept: a
+    rendered page is kept and served to everyone who asks for the same content, so nothing
+    else a request carries may end up in it."""
     if request.endpoint is None or request.url_rule is None:
         return url_for("pages.games", lang=lang)
-    args = {key: value for key, value in request.args.items() if key != "lang"}
+    args = {key: value for key, value in request.args.items() if key in PAGE_ARGS}
     # the page's own URL parts win over a query argument of the same name
     values: dict[str, Any] = {**args, **(request.view_args or {}), "lang": lang}
     return url_for(request.endpoint, **values)

@@ -3,19 +3,16 @@ checkpoints, inclusion and consistency proofs (RFC 9162), and the server's publi
 
 from __future__ import annotations
 
-import hashlib
 import json
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, make_response, request
+from flask import Blueprint, Response, abort, make_response, request
 
 from pbem.ledger.verify import export_bytes
 from pbem.service.game import LoadedGame
 from pbem.service.witnesses import received_cosignatures
 from pbem.web.helpers import game_or_404, int_arg, public_cache, service, size_or_404
+from pbem.web.pagecache import exports
 
 bp = Blueprint("downloads", __name__)
 
@@ -32,35 +29,6 @@ def _json(document: Any, game: LoadedGame | None = None, filename: str | None = 
     return public_cache(response, game, immutable=immutable)
 
 
-class ExportCache:
-    """Export bytes and their ETag per (game, version): built once per version, since a
-    version's export never changes. Bounded; the oldest built is dropped first."""
-
-    def __init__(self, size: int = 16):
-        self.size = size
-        self._built: OrderedDict[tuple[str, int], tuple[bytes, str]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, game: LoadedGame, build: Callable[[], bytes]) -> tuple[bytes, str]:
-        key = (game.id, game.version)
-        with self._lock:
-            if key in self._built:
-                self._built.move_to_end(key)
-                return self._built[key]
-        body = build()
-        made = (body, hashlib.sha256(body).hexdigest()[:32])
-        with self._lock:
-            self._built[key] = made
-            while len(self._built) > self.size:
-                self._built.popitem(last=False)
-        return made
-
-
-def _exports() -> ExportCache:
-    cache: ExportCache = current_app.extensions.setdefault("pbem.exports", ExportCache())
-    return cache
-
-
 def _text(text: str, game: LoadedGame | None = None) -> Response:
     response = make_response(text)
     response.mimetype = "text/plain"
@@ -71,7 +39,7 @@ def _text(text: str, game: LoadedGame | None = None) -> Response:
 def export(game_id: str) -> Response:
     """Exactly the bytes of ``pbem export`` (the verifier checks they are canonical)."""
     game = game_or_404(game_id)
-    body, etag = _exports().get(game, lambda: export_bytes(service().export(game.id)))
+    body, etag = exports().get((game.id, game.version), lambda: export_bytes(service().export(game.id)))
     return _json(None, game, f"{game.id}.json", body, immutable=game.ended, etag=etag)
 
 

@@ -4,6 +4,8 @@ as a page needs it, and caching headers."""
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, overload
@@ -12,6 +14,8 @@ from flask import Response, abort, current_app, request
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.service.game import LoadedGame
+from pbem.web.boards import BoardSize, board_size
+from pbem.web.pagecache import board_key, pages
 
 if TYPE_CHECKING:  # the ports the app is given; the web never builds them
     from pbem.service.service import GameService
@@ -35,11 +39,45 @@ def game_or_404(game_id: str) -> LoadedGame:
     if not GAME_ID.match(game_id):
         abort(404)
     try:
-        return service().game(game_id)
+        games: ReadGames = current_app.extensions["pbem.games"]
+        return games.get(service(), game_id)
     except GameError as error:
         if error.code == ErrorCode.UNKNOWN_GAME:
             abort(404)
         raise
+
+
+class ReadGames:
+    """Games as the site last read them, reused while the store's position stays the same (one
+    cheap query per request instead of reading a game's new events and copying its log). The
+    site only reads a game, so one loaded copy serves every thread. Bounded."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self._read: OrderedDict[str, tuple[int, LoadedGame]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, reader: Any, game_id: str) -> LoadedGame:
+        position = reader.position()  # first: a save after it makes the next request read again
+        with self._lock:
+            found = self._read.get(game_id)
+            if found is not None and found[0] == position:
+                self._read.move_to_end(game_id)
+                return found[1]
+        game: LoadedGame = reader.game(game_id)
+        with self._lock:
+            self._read[game_id] = (position, game)
+            self._read.move_to_end(game_id)
+            while len(self._read) > self.size:
+                self._read.popitem(last=False)
+        return game
+
+    def position_of(self, game: LoadedGame) -> int | None:
+        """The store's position ``game`` was read (or found unchanged) at; None when it is not
+        the copy kept here."""
+        with self._lock:
+            found = self._read.get(game.id)
+        return found[0] if found is not None and found[1] is game else None
 
 
 def turn_or_404(game: LoadedGame, turn: int) -> int:
@@ -119,15 +157,9 @@ class Snapshot:
         """The earliest deadline of the seats the game waits for now, if the application
         gave the site a ``PBEM_DEADLINE(game, version, seat)`` function (the mail gateway
         keeps the clocks)."""
-        find = current_app.config.get("PBEM_DEADLINE")
-        if find is None or self.over or self.version != self.game.version:
+        if self.over or self.version != self.game.version:
             return None
-        try:
-            found = [find(self.game, self.version, seat) for seat in self.waiting]
-        except Exception:  # a clock problem must not take the page down
-            current_app.logger.exception("deadline lookup failed for %s", self.game.id)
-            return None
-        return min((d for d in found if d is not None), default=None)
+        return deadline_of(self.game, self.waiting)
 
     @property
     def my_move(self) -> bool:
@@ -145,6 +177,19 @@ class Snapshot:
             return []
 
     def svg(self) -> str | None:
+        """The picture; the public one of a version is drawn once (its page and its
+        ``board.svg`` share it)."""
+        if self.seat is not None:
+            return self.draw()
+        body, _ = pages().get(board_key(self.game.id, self.version, self.game.frozen), lambda: self.draw() or "")
+        return body.decode() or None
+
+    def board_size(self) -> BoardSize | None:
+        """The size to show the picture at, legible on a phone (``pbem.web.boards``)."""
+        picture = self.svg()
+        return board_size(picture) if picture else None
+
+    def draw(self) -> str | None:
         if self.view is None:
             return None
         try:
@@ -165,6 +210,41 @@ class Snapshot:
         except Exception:
             current_app.logger.exception("render_text failed for %s at turn %s", self.game.id, self.turn)
             return ""
+
+
+def deadline_of(game: LoadedGame, waiting: list[int]) -> datetime | None:
+    """The earliest deadline of the ``waiting`` seats of ``game`` now, from the application's
+    ``PBEM_DEADLINE`` (None without one)."""
+    find = current_app.config.get("PBEM_DEADLINE")
+    if find is None or game.ended:
+        return None
+    try:
+        found = [find(game, game.version, seat) for seat in waiting]
+    except Exception:  # a clock problem must not take the page down
+        current_app.logger.exception("deadline lookup failed for %s", game.id)
+        return None
+    return min((d for d in found if d is not None), default=None)
+
+
+def deadline_now(game: LoadedGame) -> datetime | None:
+    """The game's deadline now, without building a page's snapshot (part of a kept page's key:
+    a deadline can move without a move, when a player declares an absence). What it depends on
+    (the game, its clock's rules, the players' absences) is all stored, so it is asked again only
+    when the store's position has moved."""
+    if current_app.config.get("PBEM_DEADLINE") is None or game.ended:
+        return None
+    known: dict[tuple[str, int, int], datetime | None] = current_app.extensions["pbem.deadlines"]
+    position = current_app.extensions["pbem.games"].position_of(game)
+    key = (game.id, game.version, position)
+    if position is not None and key in known:
+        return known[key]
+    state = service().state(game)
+    found = None if state is None else deadline_of(game, list(game.spec.to_move(state)))
+    if position is not None:
+        if len(known) > 4096:  # old positions are never asked again
+            known.clear()
+        known[key] = found
+    return found
 
 
 def snapshot(game: LoadedGame, turn: int | None = None, seat: int | None = None) -> Snapshot:

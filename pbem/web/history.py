@@ -3,6 +3,7 @@ entry, the feed), so a long game's history costs the same as a short one's."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,8 +55,16 @@ def page_of_entry(version: int, index: int, size: int = PAGE_SIZE) -> int:
 def history_rows(game: LoadedGame, seat: int | None, indices: list[int]) -> list[dict[str, Any]]:
     """The entries ``indices`` as ``seat`` (None: the public) may see them."""
     leaves = service().leaves(game)
-    notes = {size: note for size, note in game.checkpoints}
-    return [_row(game, seat, index, leaves[index].hex(), notes.get(index + 1)) for index in indices]
+    return [_row(game, seat, index, leaves[index].hex(), note_at(game, index + 1)) for index in indices]
+
+
+def note_at(game: LoadedGame, size: int) -> str | None:
+    """The checkpoint signed at exactly ``size`` entries, if one was (the list is in order of
+    size: a binary search, not a walk through a long game's thousand checkpoints)."""
+    at = bisect_left(game.checkpoints, size, key=lambda checkpoint: checkpoint[0])
+    if at < len(game.checkpoints) and game.checkpoints[at][0] == size:
+        return str(game.checkpoints[at][1])
+    return None
 
 
 def history_row(game: LoadedGame, index: int, seat: int | None) -> dict[str, Any]:

@@ -3,6 +3,7 @@ how to verify, the server's keys."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, render_template, request
@@ -11,6 +12,7 @@ from pbem.games import catalog
 from pbem.service.game import LoadedGame
 from pbem.web.helpers import (
     Snapshot,
+    deadline_now,
     game_or_404,
     int_arg,
     public_cache,
@@ -20,6 +22,7 @@ from pbem.web.helpers import (
     turn_or_404,
 )
 from pbem.web.history import HistoryWindow, history_row, history_rows, history_window, page_of_entry
+from pbem.web.pagecache import board_key, page_key, pages
 
 bp = Blueprint("pages", __name__)
 STATUSES = ("running", "finished")
@@ -45,32 +48,62 @@ def games() -> Response:
     number = int_arg("page", 1)
     if number < 1:
         abort(404)
+    # The rows change only when the view's position moves: a page is rendered once per position.
+    key = page_key("games", summaries().position_now(), wanted_type, wanted_status, number)
+    body, etag = pages().get(key, lambda: _games_body(types, wanted_type, wanted_status, number))
+    if not body:
+        abort(404)
+    response = make_response(body)
+    response.set_etag(etag)
+    return public_cache(response)
+
+
+def _games_body(types: dict[str, Any], wanted_type: str, wanted_status: str, number: int) -> str:
+    """The list's page ``number``; empty when there is no such page."""
     listing = summaries().list_games(wanted_type or None, wanted_status or None, number)
     if number > listing.pages:
-        abort(404)
-    body = render_template("web/games.html", listing=listing, types=types, wanted_type=wanted_type,
+        return ""
+    return render_template("web/games.html", listing=listing, types=types, wanted_type=wanted_type,
                            wanted_status=wanted_status, statuses=STATUSES)
-    return public_cache(make_response(body))
 
 
-def _page(template: str, game: LoadedGame, **context: Any) -> Response:
-    return public_cache(make_response(render_template(template, game=game, **context)), game)
+def kept(game: LoadedGame, parts: tuple[Hashable, ...], render: Callable[[], str], mimetype: str = "text/html",
+         fixed: bool = False, key: tuple[Hashable, ...] | None = None) -> Response:
+    """A public page of ``game``, rendered once per game version (and ``parts``: the page and
+    its arguments; or once per ``key``) and then served from memory; an empty rendering is a 404."""
+    key = key or page_key(game.id, game.version, game.frozen, *parts)
+    body, etag = pages().get(key, render)
+    if not body:
+        abort(404)
+    response = make_response(body)
+    response.mimetype = mimetype
+    response.set_etag(etag)
+    return public_cache(response, game, fixed=fixed)
+
+
+def _page(template: str, game: LoadedGame, parts: tuple[Hashable, ...], **context: Any) -> Response:
+    """``kept`` for a template whose context is built by the callables in ``context`` (only
+    when the page is rendered)."""
+    def render() -> str:
+        return render_template(template, game=game, **{name: make() if callable(make) else make
+                                                       for name, make in context.items()})
+    return kept(game, parts, render)
 
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Response:
     loaded = game_or_404(game_id)
-    now = snapshot(loaded)
-    return _page("web/game.html", loaded, snap=now, status=status_of(loaded),
-                 checkpoint=loaded.checkpoint_at(), private=None, since=None)
+    return _page("web/game.html", loaded, ("game", deadline_now(loaded)), snap=lambda: snapshot(loaded),
+                 status=lambda: status_of(loaded), checkpoint=loaded.checkpoint_at, private=None, since=None)
 
 
 @bp.get("/games/<game_id>/turn/<int:turn>")
 def turn(game_id: str, turn: int) -> Response:
     loaded = game_or_404(game_id)
-    now = snapshot(loaded, turn)
-    return _page("web/turn.html", loaded, snap=now, entry=history_row(loaded, turn - 1, None),
-                 private=None, history_page=page_of_entry(loaded.version, turn - 1))
+    turn_or_404(loaded, turn)
+    return _page("web/turn.html", loaded, ("turn", turn), snap=lambda: snapshot(loaded, turn),
+                 entry=lambda: history_row(loaded, turn - 1, None), private=None,
+                 history_page=page_of_entry(loaded.version, turn - 1))
 
 
 def window_or_404(game: LoadedGame) -> HistoryWindow:
@@ -88,8 +121,9 @@ def window_or_404(game: LoadedGame) -> HistoryWindow:
 def history(game_id: str) -> Response:
     loaded = game_or_404(game_id)
     window = window_or_404(loaded)
-    return _page("web/history.html", loaded, rows=history_rows(loaded, None, window.indices), window=window,
-                 since=window.since, private=None)
+    return _page("web/history.html", loaded, ("history", window.page, window.since),
+                 rows=lambda: history_rows(loaded, None, window.indices), window=window, since=window.since,
+                 private=None)
 
 
 @bp.get("/games/<game_id>/history/<int:turn>")
@@ -98,27 +132,36 @@ def entry(game_id: str, turn: int) -> Response:
     leaf hash, the checkpoint signed after it, the links to its proof and to the state after it."""
     loaded = game_or_404(game_id)
     index = turn_or_404(loaded, turn) - 1
-    return _page("web/entry.html", loaded, entry=history_row(loaded, index, None), private=None,
-                 history_page=page_of_entry(loaded.version, index))
+    return _page("web/entry.html", loaded, ("entry", turn), entry=lambda: history_row(loaded, index, None),
+                 private=None, history_page=page_of_entry(loaded.version, index))
 
 
 @bp.get("/games/<game_id>/feed.atom")
 def feed(game_id: str) -> Response:
     """The newest entries as an Atom feed, for players who follow a game in a reader."""
     loaded = game_or_404(game_id)
-    rows = history_rows(loaded, None, list(range(loaded.version - 1, max(-1, loaded.version - 1 - FEED_ENTRIES), -1)))
-    response = make_response(render_template("web/feed.xml", game=loaded, rows=rows,
-                                             updated=loaded.entries[-1].get("time", "")))
-    response.mimetype = "application/atom+xml"
-    return public_cache(response, loaded)
+
+    def render() -> str:
+        newest = range(loaded.version - 1, max(-1, loaded.version - 1 - FEED_ENTRIES), -1)
+        return render_template("web/feed.xml", game=loaded, rows=history_rows(loaded, None, list(newest)),
+                               updated=loaded.entries[-1].get("time", ""))
+    return kept(loaded, ("feed",), render, "application/atom+xml")
 
 
 @bp.get("/games/<game_id>/board.svg")
 @bp.get("/games/<game_id>/turn/<int:turn>/board.svg")
 def board(game_id: str, turn: int | None = None) -> Response:
     loaded = game_or_404(game_id)
-    past = turn is not None and turn < loaded.version  # a past turn's picture stays as it is
-    return public_cache(svg_response(snapshot(loaded, turn)), loaded, fixed=past)
+    version = loaded.version if turn is None else turn_or_404(loaded, turn)
+    past = version < loaded.version  # a past turn's picture stays as it is
+    response = kept(loaded, (), lambda: snapshot(loaded, version).draw() or "", SVG, fixed=past,
+                    key=board_key(loaded.id, version, loaded.frozen))
+    response.headers["Content-Security-Policy"] = SVG_POLICY
+    return response
+
+
+SVG = "image/svg+xml"
+SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
 def svg_response(snap: Snapshot) -> Response:
@@ -126,8 +169,8 @@ def svg_response(snap: Snapshot) -> Response:
     if picture is None:
         abort(404)
     response = make_response(picture)
-    response.mimetype = "image/svg+xml"
-    response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+    response.mimetype = SVG
+    response.headers["Content-Security-Policy"] = SVG_POLICY
     return response
 
 

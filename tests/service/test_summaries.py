@@ -152,3 +152,44 @@ def test_an_event_whose_game_cannot_be_read_fails_only_its_row(service, monkeypa
     assert follower.catch_up() == 3
     row = follower.view.get(game_id)
     assert (row.status, row.phase, row.waiting) == ("running", "", [])
+
+
+def test_the_row_keeps_the_deadline_the_clock_gives_for_the_latest_event(service):
+    from datetime import UTC, datetime, timedelta, timezone
+
+    asked = []
+
+    def clock(game, version, seat):
+        asked.append((version, seat))
+        return datetime(2031, 1, 2, 3 + seat, 4, tzinfo=timezone(timedelta(hours=1)))
+
+    follower = SummaryFollower(service)
+    follower.projection.deadline = clock
+    game_id = started_pig(service)
+    follower.catch_up_all()
+    game = service.game(game_id)
+    waiting = list(game.spec.to_move(service.state(game)))
+    assert waiting and asked and {version for version, _ in asked} == {game.version}  # the latest event only
+    first = min(datetime(2031, 1, 2, 3 + seat, 4, tzinfo=timezone(timedelta(hours=1))) for seat in waiting)
+    assert follower.view.get(game_id).deadline == first.astimezone(UTC).isoformat()
+
+    def broken(game, version, seat):
+        raise OSError("the clock is gone")
+
+    follower.projection.deadline = broken
+    service.submit(game_id, ANN if waiting[0] == 0 else BOB, ["hold"], "cli")
+    follower.catch_up_all()
+    row = follower.view.get(game_id)
+    assert row.turn == game.version + 1 and row.deadline is None  # listed, without a deadline
+
+
+def test_the_list_asks_only_the_stores_position_while_nothing_is_new(service):
+    follower = SummaryFollower(service)
+    started_pig(service)
+    position = follower.position_now()
+    calls = []
+    follower.catch_up = lambda *args: calls.append(args) or 0
+    assert follower.position_now() == position and calls == []
+    started_pig(service)
+    follower.position_now()
+    assert len(calls) == 1

@@ -2,7 +2,8 @@
 chromedriver) opens every page type of every game type on a live local server: no console
 errors (a blocked style or a broken picture is one), every image drawn, at a phone's 390x844
 and a laptop's 1280x800: no sideways scrolling, the board across the phone's screen, no text
-under 12 px; a screenshot of each page at each size under test-artifacts/web/ (CI keeps it).
+under 12 px (the board picture's main text included, as scaled on the screen); a screenshot of
+each page at each size under test-artifacts/screenshots/ (or $PBEM_SCREENSHOTS; CI keeps them).
 
 Skips with the reason when Chromium, chromedriver or Selenium is missing, unless
 PBEM_REQUIRE_BROWSER=1 (CI), where a missing browser fails.
@@ -20,7 +21,8 @@ from werkzeug.serving import make_server
 
 from pbem.games import catalog
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+ARTIFACTS = Path(os.environ.get("PBEM_SCREENSHOTS") or Path(__file__).resolve().parents[2] / "test-artifacts"
+                 / "screenshots")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run")
 
@@ -106,6 +108,8 @@ const px = el => el ? parseFloat(getComputedStyle(el).fontSize) : null;
 const board = document.querySelector('.board img');
 return {overflow: document.documentElement.scrollWidth - window.innerWidth, viewport: window.innerWidth,
         board: board ? board.getBoundingClientRect().width : null,
+        boardText: board && board.dataset.textPx ? board.getBoundingClientRect().width
+                   / parseFloat(board.dataset.viewWidth) * parseFloat(board.dataset.textPx) : null,
         title: px(document.querySelector('.board-title')), h1: px(document.querySelector('h1')),
         smallest: Math.min(...Array.from(document.querySelectorAll('main p, main li, main td, main dd, main a'))
                            .filter(e => e.offsetParent !== null).map(px))};
@@ -118,6 +122,8 @@ def check_layout(driver, url: str, size: str) -> None:
     assert found["overflow"] <= 0, f"{url} at {size}: {found['overflow']} px wider than the screen"
     if found["board"] is not None and size == "phone":
         assert found["board"] >= 0.9 * found["viewport"], f"{url}: board {found['board']} px of {found['viewport']}"
+        # the words of the picture itself (its main text size, scaled as shown), not only the page's
+        assert found["boardText"] is None or found["boardText"] >= 11.9, f"{url}: board text {found['boardText']} px"
     for what in ("title", "h1", "smallest"):
         assert found[what] is None or found[what] >= 12, f"{url} at {size}: {what} text {found[what]} px"
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-from datetime import UTC
 
 import pytest
 
@@ -102,29 +101,52 @@ def test_game_page_shows_turn_board_and_checkpoint(client, games):
     # Hidden Pig draws no SVG: the text board stands in for it
     assert '<pre class="text-board"' in body and "<img" not in body
     board = page(client, f"/games/{games.running['kingdom-builder']}").get_data(as_text=True)
-    assert re.search(r'<img src="/games/[^"]+/board.svg" alt="Board of Kingdom Builder at turn \d+">', board)
+    assert re.search(r'<img src="/games/[^"]+/board.svg" alt="Board of Kingdom Builder at turn \d+" '
+                     r'width="\d+" height="\d+" data-text-px="[0-9.]+" data-view-width="[0-9.]+">', board)
 
 
-def test_deadline_comes_from_the_applications_clock(games):
-    from datetime import datetime
+def test_deadline_comes_from_the_applications_clock(tmp_path):
+    """The game page asks the clock; the list shows the deadline its view kept when it
+    projected the game's latest event (the list itself asks no clock)."""
+    from datetime import datetime, timedelta, timezone
 
+    from pbem.cli.core import play_moves
+    from pbem.config import Settings
+    from pbem.service.service import GameService
     from pbem.web import create_app
 
     asked = []
 
     def deadline(game, version, seat):
         asked.append((game.id, version, seat))
-        return datetime(2031, 5, 6, 7, 8, tzinfo=UTC)
+        return datetime(2031, 5, 6, 9, 8, tzinfo=timezone(timedelta(hours=2)))  # 07:08 UTC
 
-    client = create_app(games.service, {"PBEM_DEADLINE": deadline}).test_client()
-    game_id = games.running["kingsburg"]
-    body = page(client, f"/games/{game_id}").get_data(as_text=True)
-    assert '<time datetime="2031-05-06T07:08:00+00:00">2031-05-06 07:08 UTC</time>' in body
-    assert asked and all(a[0] == game_id and a[1] == games.service.game(game_id).version for a in asked)
-    asked.clear()
-    page(client, "/?status=running")  # the list reads the summary view: no game, no clock
-    assert asked == []
-    assert "2031-05-06" not in page(client, f"/games/{games.finished['kingsburg']}").get_data(as_text=True)
+    service = GameService(Settings(home=tmp_path))
+    try:
+        game_id = service.create("kingsburg", ["a@example.org", "b@example.org"], seed=bytes([7]) * 32)
+        done = service.create("hidden-pig", ["a@example.org", "b@example.org"], seed=bytes([7]) * 32)
+        play_moves(service, game_id, seed=1, max_moves=2)
+        play_moves(service, done, seed=1)
+        client = create_app(service, {"PBEM_DEADLINE": deadline}).test_client()
+        body = page(client, f"/games/{game_id}").get_data(as_text=True)
+        assert '<dt>Deadline</dt><dd><time datetime="2031-05-06T09:08:00+02:00">' in body
+        assert asked and all(a[0] == game_id and a[1] == service.game(game_id).version for a in asked)
+        asked.clear()
+        page(client, f"/games/{game_id}")
+        assert asked == []  # nothing stored since: the clock is not asked again
+        service.create("kingsburg", ["c@example.org", "d@example.org"])  # the store moves (an absence would)
+        page(client, f"/games/{game_id}")
+        assert asked
+        listed = page(client, "/").get_data(as_text=True)
+        assert '<td data-label="Deadline"><time datetime="2031-05-06T07:08:00+00:00">2031-05-06 07:08 UTC</time>' \
+            in listed
+        asked.clear()
+        again = page(client, "/?status=running").get_data(as_text=True)
+        assert asked == [] and "2031-05-06 07:08 UTC" in again  # from the view: no clock asked
+        assert "2031-05-06" not in page(client, f"/games/{done}").get_data(as_text=True)
+        assert listed.count("2031-05-06 07:08 UTC") == 1  # the finished game has none
+    finally:
+        service.close()
 
 
 def test_finished_game_shows_standings(client, games):
@@ -380,7 +402,9 @@ def test_head_has_headers_and_no_body(client, games):
     assert response.headers["ETag"]
 
 
-def test_a_broken_board_drawing_falls_back_to_text(client, games, monkeypatch):
+def test_a_broken_board_drawing_falls_back_to_text(games, monkeypatch):
+    from pbem.web import create_app
+
     game_id = games.running["kingdom-builder"]
     spec = games.service.game(game_id).spec
 
@@ -388,6 +412,7 @@ def test_a_broken_board_drawing_falls_back_to_text(client, games, monkeypatch):
         raise ValueError("drawing bug")
 
     monkeypatch.setattr(spec, "render_svg", broken)
+    client = create_app(games.service).test_client()  # its own kept pages: none drawn before the bug
     body = page(client, f"/games/{game_id}").get_data(as_text=True)
     assert '<pre class="text-board"' in body
     page(client, f"/games/{game_id}/board.svg", 404)
