@@ -348,14 +348,15 @@ class GameSummaries(Projection[SummaryView]):
             return None
         game_id = entries[-1]["game"]
         version = entries[-1]["index"] + 1
-        record = self.reader.store.game(game_id)
+        store = self.reader.store
+        record = store.game(game_id)
         spec = state = None
         try:
-            game = load(record)
+            game = load(record, lambda: store.log(record))
             spec, state = game.spec, self.reader.state(game, version)
         except Exception as error:  # a type no longer offered, a rules bug: list it without a phase
             logger.warning("game summaries: %s at version %s without its rules: %s", game_id, version, error)
-        return summarise(game_id, record.entries[:version], spec, state, tracking.notification_id)
+        return summarise(game_id, store.log(record).entries[:version], spec, state, tracking.notification_id)
 
 
 class GameSummaryQuery(Protocol):
