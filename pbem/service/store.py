@@ -158,10 +158,7 @@ class PbemStore(Application):
 
     def __init__(self, env: dict[str, str], snapshot_interval: int = 50, attempts: int = 20):
         self.snapshotting_intervals = {GameRecord: snapshot_interval}
-        self._records: OrderedDict[str, GameRecord] = OrderedDict()
-        self._records_lock = threading.Lock()
-        self._logs: OrderedDict[str, StoredLog] = OrderedDict()
-        self._logs_lock = threading.Lock()
+        self.start_caches()
         # Processes starting at once on PostgreSQL race in the library's table and function
         # set-up ("tuple concurrently updated" in the loser); the set-up is idempotent, so retry.
         for attempt in range(attempts):
@@ -173,6 +170,13 @@ class PbemStore(Application):
                 if attempt == attempts - 1:
                     raise
                 time.sleep(0.05 * (attempt + 1))
+
+    def start_caches(self) -> None:
+        """The records and logs kept in this process (empty at the start)."""
+        self._records: OrderedDict[str, GameRecord] = OrderedDict()
+        self._records_lock = threading.Lock()
+        self._logs: OrderedDict[str, StoredLog] = OrderedDict()
+        self._logs_lock = threading.Lock()
 
     def _tune_sqlite(self, synchronous: str) -> None:
         """``PRAGMA synchronous`` on every SQLite connection of the store. The library sets WAL
