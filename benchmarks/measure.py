@@ -89,7 +89,7 @@ def _replayed(store: EventsOnlyStore, game_id: str):
     """The game as a replay of every stored event (no snapshot, nothing kept)."""
     record = store.repository.get(game_uuid(game_id))
     store.forget(game_id)
-    return load(record, lambda: store.log(record))
+    return load(record, lambda: store.game_log(record))
 
 
 def _cold_state(home: Path, game_id: str, version: int) -> float:

@@ -189,8 +189,11 @@ def _too_much(lines: tuple[str, ...], attachments: list[Attachment]) -> str | No
 
 def _decoded(value: object) -> str:
     """A header's text with RFC 2047 encoded words decoded (as written when they are broken)."""
+    text = str(value)
+    if "=?" not in text:  # no encoded word: nothing to decode (the common case, and much cheaper)
+        return " ".join(text.split())
     try:
-        text = str(make_header(decode_header(str(value))))
+        text = str(make_header(decode_header(text)))
     except (ValueError, LookupError, UnicodeError, HeaderParseError):
         text = str(value)
     return " ".join(text.split())
@@ -237,7 +240,8 @@ def auto_reason(msg: Message, envelope_from: str | None, sender: str, own_addres
 
 
 def _decode(part: Message) -> str:
-    payload = part.get_payload(decode=True) or b""
+    decoded = part.get_payload(decode=True)  # bytes for a leaf part, None for a multipart one
+    payload = decoded if isinstance(decoded, bytes) else b""
     charset = part.get_content_charset() or "utf-8"
     try:
         return payload.decode(charset)
@@ -281,7 +285,7 @@ class _TextMaker(HTMLParser):
         self.skip = 0
         self.quote = 0
 
-    def handle_starttag(self, tag: str, attrs: list) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style", "head", "title"):
             self.skip += 1
         elif tag == "blockquote":

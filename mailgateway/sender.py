@@ -27,6 +27,7 @@ from jinja2 import TemplateError
 from mailgateway import compose
 from pbem.logs import log_mail
 from pbem.mailroom.queue import DEAD, QUEUED, SENT, MailViews, QueuedMail
+from pbem.mailroom.settings import MailSettings
 
 log = logging.getLogger("pbem.mail")
 # How long a claim holds a mail: longer than one relay conversation (30 s timeout), so only a
@@ -167,8 +168,10 @@ class Sender:
         log_mail(mail.key, {QUEUED: "deferred", SENT: "sent", DEAD: "failed"}[status], attempts=mail.attempts + 1)
 
 
-def transport_for(settings: Any, return_path: Callable[[str], str] | None = None) -> Transport:
+def transport_for(settings: MailSettings, return_path: Callable[[str], str] | None = None) -> Transport:
     if settings.relay:
         return RelayTransport(*settings.relay, starttls=settings.relay_starttls, user=settings.relay_user,
                               password=settings.relay_password, return_path=return_path)
+    if settings.maildir is None:
+        raise ValueError("outgoing mail needs a relay (PBEM_SMTP_RELAY) or a maildir")
     return MaildirTransport(settings.maildir)

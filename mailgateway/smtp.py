@@ -27,7 +27,7 @@ class Handler:
         # one worker thread: messages are processed one after another, off the event loop
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-mail-in")
 
-    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list) -> str:
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list[str]) -> str:
         if not self.gateway.accepts(address):
             return "550 5.1.1 No such pbem address"
         envelope.rcpt_tos.append(address)
@@ -63,7 +63,7 @@ def controller(gateway: Gateway, host: str, port: int, lmtp: bool = False) -> Co
     required: other MTAs may still deliver in plain text, as on any MX)."""
     handler = Handler(gateway)
     kind = LMTPController if lmtp else Controller
-    extra = {}
+    extra: dict[str, Any] = {}  # aiosmtpd keyword arguments
     settings = gateway.settings
     if settings.tls_cert:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)

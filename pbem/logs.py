@@ -45,15 +45,18 @@ class JsonLines(logging.Formatter):
         return json.dumps(line, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
+class _JsonHandler(logging.StreamHandler[IO[str]]):
+    """The handler ``configure`` installs (and replaces when called again)."""
+
+
 def configure(stream: IO[str] | None = None, level: int = logging.INFO) -> logging.Handler:
     """Print the ``pbem`` logger's records as JSON lines to ``stream`` (standard error by
     default). Calling it again replaces the handler it installed before."""
     for handler in list(LOGGER.handlers):
-        if getattr(handler, "pbem_json", False):
+        if isinstance(handler, _JsonHandler):
             LOGGER.removeHandler(handler)
-    handler = logging.StreamHandler(stream or sys.stderr)
+    handler = _JsonHandler(stream or sys.stderr)
     handler.setFormatter(JsonLines())
-    handler.pbem_json = True  # type: ignore[attr-defined]
     LOGGER.addHandler(handler)
     LOGGER.setLevel(level)
     LOGGER.propagate = False  # the JSON line is the record; a root handler would print it again

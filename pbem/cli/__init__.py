@@ -9,6 +9,7 @@ import pkgutil
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -19,7 +20,7 @@ class Commands(click.Group):
     """The command group; a settings or storage failure in any command becomes one sentence on
     standard error and its exit code (pbem.cli.errors, docs/cli.md) instead of a traceback."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except Exception as error:

@@ -12,11 +12,12 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import click
 
 from pbem.cli.errors import EXIT_INVALID, TOO_DEEP
+from pbem.cli.progress import Progress, TerminalProgress
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger.notes import Revocation, VerifierKey
 from pbem.ledger.verify import Report, VerificationError, export_bytes, verify_bytes
@@ -195,7 +196,7 @@ def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ..
 @click.command()
 @click.argument("file", type=click.File("rb"))
 @click.option("--as", "email", required=True)
-def turn(file, email: str) -> None:
+def turn(file: BinaryIO, email: str) -> None:
     """Submit a turn file (checked whole; every error is listed)."""
     try:
         _report(service().submit_turn_file(_turn_text(file.read()), email, "turnfile"))
@@ -312,7 +313,8 @@ def verify(file: Path, keys: tuple[str, ...], receipts: Path | None, revoked: Pa
         revocations = [Revocation.parse(line) for line in revoked.read_text(encoding="utf-8").splitlines()
                        if line.strip()] if revoked else []
         data = file.read_bytes()
-        report = verify_bytes(data, trusted, revocations)
+        with TerminalProgress("replaying") as progress:
+            report = verify_bytes(data, trusted, revocations, progress=progress)
     except (VerificationError, ValueError) as error:  # ValueError: a malformed --key
         click.echo(f"INVALID: {error}", err=True)
         sys.exit(EXIT_INVALID)
@@ -343,7 +345,7 @@ def _held_files(folder: Path) -> list[tuple[str, object]]:
     return items
 
 
-def _compare_with_held(document: dict, folder: Path, trusted: list[VerifierKey], report: Report) -> None:
+def _compare_with_held(document: dict[str, Any], folder: Path, trusted: list[VerifierKey], report: Report) -> None:
     from pbem.ledger.consistency import compare, read_held
 
     keys = trusted or [VerifierKey.parse(text) for text in document["keys"]]
@@ -391,7 +393,8 @@ def autoplay(game_id: str, seed: int, max_moves: int, yes: bool, no_mail: bool) 
         if no_mail:
             svc.game(game_id)
             silence(svc, game_id)
-        moves = play_moves(svc, game_id, seed, max_moves)
+        with TerminalProgress("playing") as progress:
+            moves = play_moves(svc, game_id, seed, max_moves, progress)
     except GameError as error:
         _fail(error)
     summary = svc.summary(game_id)
@@ -425,9 +428,10 @@ def play_to_end(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 
     return count
 
 
-def play_moves(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 100_000) -> int:
+def play_moves(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 100_000,
+               progress: Progress | None = None) -> int:
     """Join every seat still missing, then play random legal moves until the game ends or
-    ``max_moves`` were played; the number played."""
+    ``max_moves`` were played; the number played (each told to ``progress``)."""
     chooser = random.Random(seed)
     game = svc.game(game_id)
     for seat, email in enumerate(game.emails):
@@ -444,6 +448,8 @@ def play_moves(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 1
         outcome = svc.submit(game_id, game.emails[seat], [game.spec.format_move(move)], "autoplay")
         if not outcome.ok:
             raise RuntimeError(f"autoplay move refused: {outcome.to_dict()}")
+        if progress is not None:
+            progress(count + 1, None)
     return max_moves
 
 

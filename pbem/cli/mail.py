@@ -11,6 +11,7 @@ import sys
 import threading
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,15 +19,18 @@ from pbem.cli.errors import EX_TEMPFAIL, EXIT_INVALID, EXIT_OK, TOO_DEEP
 from pbem.logs import configure as configure_logs
 from pbem.mailroom.desk import Letter
 
+if TYPE_CHECKING:  # imported when used: `pbem` starts without the gateway
+    from mailgateway.gateway import Gateway
 
-def gateway():
+
+def gateway() -> Gateway:
     from mailgateway.gateway import Gateway
     from pbem.service.service import GameService
 
     return Gateway(GameService())
 
 
-def run_mail(gw, host: str, port: int, lmtp: bool, stop: threading.Event) -> None:
+def run_mail(gw: Gateway, host: str, port: int, lmtp: bool, stop: threading.Event) -> None:
     """Start the gateway's server and worker, wait for ``stop``, then shut both down."""
     from mailgateway.smtp import controller
     from mailgateway.worker import Worker

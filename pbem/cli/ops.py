@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from pbem.cli.errors import EXIT_INVALID, EXIT_REFUSED, TOO_DEEP
+from pbem.cli.progress import TerminalProgress
 from pbem.ledger.verify import VerificationError, export_bytes
 from pbem.service.importer import ImportRefused, import_game
 from pbem.service.service import GameService
@@ -28,7 +29,8 @@ def import_(file: Path, players: tuple[str, ...], adopt_keys: bool) -> None:
         document = json.loads(data.decode("utf-8"))
         if export_bytes(document) != data:
             raise VerificationError("file", "not in canonical form: it was changed after export")
-        result = import_game(GameService(), document, players, adopt_keys)
+        with TerminalProgress("verifying") as progress:
+            result = import_game(GameService(), document, players, adopt_keys, progress)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         click.echo(f"INVALID: the file is not a JSON export ({error})", err=True)
         sys.exit(EXIT_INVALID)
@@ -55,12 +57,15 @@ def export_all(folder: Path) -> None:
     svc = GameService()
     folder.mkdir(parents=True, exist_ok=True)
     count = 0
-    for game_id in svc.game_ids():
-        target = folder / f"{game_id}.json"
-        temporary = target.with_suffix(".tmp")
-        temporary.write_bytes(export_bytes(svc.export(game_id)))
-        temporary.replace(target)
-        count += 1
+    game_ids = svc.game_ids()
+    with TerminalProgress("exporting") as progress:
+        for game_id in game_ids:
+            target = folder / f"{game_id}.json"
+            temporary = target.with_suffix(".tmp")
+            temporary.write_bytes(export_bytes(svc.export(game_id)))
+            temporary.replace(target)
+            count += 1
+            progress(count, len(game_ids))
     click.echo(f"{count} games exported to {folder}")
 
 

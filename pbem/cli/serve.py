@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 import click
 
 from pbem.logs import configure as configure_logs
 
+if TYPE_CHECKING:  # imported when used: `pbem` starts without the web site and the service
+    from werkzeug.serving import BaseWSGIServer
 
-def start_web(service, host: str, port: int, deadline=None):
+    from pbem.service.game import LoadedGame
+    from pbem.service.service import GameService
+
+
+def start_web(service: GameService, host: str, port: int,
+              deadline: Callable[[LoadedGame, int, int], datetime | None] | None = None) -> BaseWSGIServer | None:
     """The web site in a thread, or None when ``pbem.web`` is not installed yet. ``deadline``
     is the gateway's ``(game, version, seat) -> datetime | None``, shown on the pages."""
     try:

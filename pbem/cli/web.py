@@ -4,8 +4,12 @@ gateway)."""
 from __future__ import annotations
 
 import importlib.util
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def _gunicorn(host: str, port: int, workers: int) -> None:
@@ -18,7 +22,7 @@ def _gunicorn(host: str, port: int, workers: int) -> None:
             self.cfg.set("accesslog", "-")
             self.cfg.set("logger_class", "pbem.web.accesslog.GunicornLogger")  # no seat tokens in the log
 
-        def load(self):  # in each worker, so no store connection crosses a fork
+        def load(self) -> Flask:  # in each worker, so no store connection crosses a fork
             from pbem.web import create_app, follow_summaries
 
             app = create_app()

@@ -8,6 +8,7 @@ import socket
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -19,14 +20,15 @@ from pbem.service.witnesses import WitnessFolder, published
 
 def _get(url: str) -> str:
     with urllib.request.urlopen(url, timeout=15) as response:  # the site's public pages only
-        return response.read().decode("utf-8")
+        body: bytes = response.read()
+        return body.decode("utf-8")
 
 
 def _site(game_url: str) -> str:
     return game_url.split("/games/", 1)[0]
 
 
-def _proof_fetcher(urls: dict[str, str]):
+def _proof_fetcher(urls: dict[str, str]) -> Callable[[str, int, int], list[bytes]]:
     def fetch(origin: str, old: int, new: int) -> list[bytes]:
         document = json.loads(_get(f"{urls[origin]}/proofs/consistency/{old}/{new}.json"))
         return [bytes.fromhex(p) for p in document["path"]]

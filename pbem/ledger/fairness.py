@@ -22,7 +22,7 @@ from pbem.ledger.canonical import canonical_bytes
 DRAW_LABEL = "pbem-draw/1"
 _SPACE = 1 << 64
 
-Nonces = list[list]  # [[seat, nonce text], ...] in log order
+Nonces = list[list[Any]]  # [[seat, nonce text], ...] in log order
 
 
 def new_seed() -> bytes:

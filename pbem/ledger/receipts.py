@@ -113,7 +113,7 @@ def check_receipt(receipt: dict[str, Any], trusted: list[str] | None = None) -> 
     return CheckedReceipt(entry, index, checkpoint, note, opened)
 
 
-def _matches(salt: Any, value: Any, expected: Any) -> bool:
+def _matches(salt: Any, value: Any, expected: object) -> bool:
     try:
         return commit(salt, value) == expected
     except (TypeError, ValueError, NotCanonical):

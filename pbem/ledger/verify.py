@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +27,7 @@ from pbem.ledger.notes import Checkpoint, NoteError, Revocation, VerifierKey, op
 EXPORT_FORMAT = "pbem-export/1"
 DOCUMENT_FIELDS = {"format", "game", "origin", "keys", "entries", "checkpoints", "openings", "revocations"}
 CHECKPOINT_FIELDS = {"size", "note"}
+Progress = Callable[[int, int | None], None]  # (done, total): how far a long check has come
 REVOCATION_FIELDS = {"key", "since"}
 OPENING_FIELDS = {"facts", "salts", "draws", "draws_salt", "command", "command_salt"}
 
@@ -59,7 +60,8 @@ def _refuse_float(text: str) -> Any:
 
 
 def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = (), revoked: Sequence[Revocation] = (),
-                 replay: bool = True) -> Report:
+                 replay: bool = True, progress: Progress | None = None) -> Report:
+    """``progress(done, total)`` is told how far the rules replay (the long part) has come."""
     try:
         # Floats (and NaN, Infinity) are refused while parsing, so everything decoded is plain
         # JSON and is encoded below without walking it again.
@@ -75,7 +77,7 @@ def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = (), revoked: Sequ
         differing = (i for i, (a, b) in enumerate(zip(data, expected, strict=False)) if a != b)
         offset = next(differing, min(len(data), len(expected)))
         raise VerificationError(f"byte {offset}", "the file is not in canonical form: it was changed after export")
-    return _guarded(document, trusted, revoked, replay, entry_bytes)
+    return _guarded(document, trusted, revoked, replay, entry_bytes, progress)
 
 
 def _encoded(document: Any) -> tuple[bytes, list[bytes] | None]:
@@ -105,9 +107,9 @@ def verify_export(document: dict[str, Any], trusted: Sequence[VerifierKey] = (),
 
 
 def _guarded(document: Any, trusted: Sequence[VerifierKey], revoked: Sequence[Revocation], replay: bool,
-             entry_bytes: list[bytes] | None) -> Report:
+             entry_bytes: list[bytes] | None, progress: Progress | None = None) -> Report:
     try:
-        return _verify(document, trusted, revoked, replay, entry_bytes)
+        return _verify(document, trusted, revoked, replay, entry_bytes, progress)
     except VerificationError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
@@ -115,7 +117,7 @@ def _guarded(document: Any, trusted: Sequence[VerifierKey], revoked: Sequence[Re
         raise VerificationError("document", f"malformed ({type(error).__name__}: {error})") from error
 
 
-def _commitment_matches(salt: Any, value: Any, expected: Any) -> bool:
+def _commitment_matches(salt: Any, value: Any, expected: object) -> bool:
     """``commit(salt, value) == expected`` for a value from the checked document (encoded
     without walking it again)."""
     try:
@@ -125,7 +127,7 @@ def _commitment_matches(salt: Any, value: Any, expected: Any) -> bool:
 
 
 def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey], revoked: Sequence[Revocation],
-            replay: bool, entry_bytes: list[bytes] | None) -> Report:
+            replay: bool, entry_bytes: list[bytes] | None, progress: Progress | None) -> Report:
     report = Report()
     entries, keys = _check_shape(document, trusted, report)
     _check_sequence(document["game"], entries)
@@ -152,7 +154,7 @@ def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey], revoked: S
     # draws are re-derived there, once.
     _check_openings(entries, openings, report, rederive_draws=spec is None)
     if spec is not None:
-        _replay(spec, entries, openings, report)
+        _replay(spec, entries, openings, report, progress)
     elif replay:
         created = entries[0]
         report.not_checked.append(
@@ -162,7 +164,8 @@ def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey], revoked: S
     return report
 
 
-def _check_shape(document: Any, trusted: Sequence[VerifierKey], report: Report) -> tuple[list[dict], list[VerifierKey]]:
+def _check_shape(document: Any, trusted: Sequence[VerifierKey],
+                 report: Report) -> tuple[list[dict[str, Any]], list[VerifierKey]]:
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise VerificationError("format", f"not a {EXPORT_FORMAT} document")
     for key in ("game", "origin", "keys", "entries", "checkpoints"):
@@ -223,7 +226,7 @@ def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
             raise VerificationError(where, f"names seat {seat!r}, which does not exist")
         if index == 0:
             continue
-        if kind == "joined" and not started and seat not in joined:
+        if kind == "joined" and not started and isinstance(seat, int) and seat not in joined:
             joined.add(seat)
         elif kind == "started" and not started and joined == set(range(seats)):
             started = True
@@ -262,7 +265,7 @@ def _revocations(document: dict[str, Any]) -> list[Revocation]:
     return revocations
 
 
-def _check_revocations(entries: list[dict], signers: list[tuple[int, list[VerifierKey]]],
+def _check_revocations(entries: list[dict[str, Any]], signers: list[tuple[int, list[VerifierKey]]],
                        revocations: list[Revocation], report: Report) -> None:
     """A checkpoint is signed when its last entry was made (times never run backwards), so a
     signature by a key revoked at or before that time is one the key's owner may not have
@@ -283,8 +286,8 @@ def _check_revocations(entries: list[dict], signers: list[tuple[int, list[Verifi
     report.checked.append(f"no signature relied on is by a key after its revocation ({len(revocations)} revoked)")
 
 
-def _check_checkpoints(document: dict[str, Any], entries: list[dict], entry_bytes: list[bytes], keys: list[VerifierKey],
-                       report: Report) -> list[tuple[int, list[VerifierKey]]]:
+def _check_checkpoints(document: dict[str, Any], entries: list[dict[str, Any]], entry_bytes: list[bytes],
+                       keys: list[VerifierKey], report: Report) -> list[tuple[int, list[VerifierKey]]]:
     leaves = [leaf_hash(data) for data in entry_bytes]
     checkpoints = document["checkpoints"]
     sizes = [item.get("size") for item in checkpoints if isinstance(item, dict)]
@@ -316,14 +319,14 @@ def _check_checkpoints(document: dict[str, Any], entries: list[dict], entry_byte
     return signers
 
 
-def _check_openings(entries: list[dict], openings: list[Any], report: Report, rederive_draws: bool) -> None:
+def _check_openings(entries: list[dict[str, Any]], openings: list[Any], report: Report, rederive_draws: bool) -> None:
     created, ended = entries[0], entries[-1]
     seed = bytes.fromhex(ended.get("seed", ""))
     if seed_commitment(seed) != created["seed_commitment"]:
         raise VerificationError(_where(len(entries) - 1, ended),
                                 "the revealed seed does not match the commitment in entry 0")
     scope = draw_scope(created)
-    nonces: list[list] = []
+    nonces: list[list[Any]] = []
     count = draws = 0
     for index, (entry, opening) in enumerate(zip(entries, openings, strict=False)):
         if entry["kind"] == "joined" and entry.get("nonce"):
@@ -344,7 +347,7 @@ def _check_openings(entries: list[dict], openings: list[Any], report: Report, re
     report.checked.append(f"{draws} random draws re-derive from the seed, the players' nonces and their positions")
 
 
-def _check_facts(where: str, entry: dict, opening: dict) -> int:
+def _check_facts(where: str, entry: dict[str, Any], opening: dict[str, Any]) -> int:
     public, full, salts = entry.get("facts") or [], opening.get("facts"), opening.get("salts")
     if not isinstance(full, list) or not isinstance(salts, list) or not len(public) == len(full) == len(salts):
         raise VerificationError(where, "the opening does not list one fact and salt per fact")
@@ -362,8 +365,8 @@ def _check_facts(where: str, entry: dict, opening: dict) -> int:
     return hidden
 
 
-def _check_draws(where: str, entry: dict, opening: dict, seed: bytes | None, scope: str, nonces: list,
-                 index: int) -> int:
+def _check_draws(where: str, entry: dict[str, Any], opening: dict[str, Any], seed: bytes | None, scope: str,
+                 nonces: list[list[Any]], index: int) -> int:
     """The opened draws match their commitment and, given the seed, re-derive from it (the
     replay passes no seed: it re-derives them itself)."""
     published = entry.get("draws")
@@ -371,7 +374,7 @@ def _check_draws(where: str, entry: dict, opening: dict, seed: bytes | None, sco
         if opening.get("draws"):
             raise VerificationError(where, "draws are opened but none were committed")
         return 0
-    transcript = opening.get("draws")
+    transcript: Any = opening.get("draws")  # unchecked JSON until its commitment matches
     if not _commitment_matches(opening.get("draws_salt"), transcript, published["commitment"]) \
             or len(transcript) != published["count"]:
         raise VerificationError(where, "the opened draws do not match their commitment")
@@ -380,7 +383,7 @@ def _check_draws(where: str, entry: dict, opening: dict, seed: bytes | None, sco
     return len(transcript)
 
 
-def _fair_or_refuse(where: str, seed: bytes, scope: str, nonces: list, index: int, transcript: Any) -> None:
+def _fair_or_refuse(where: str, seed: bytes, scope: str, nonces: list[list[Any]], index: int, transcript: Any) -> None:
     bad = rederive(seed, scope, nonces, index, transcript)
     if bad is not None:
         raise VerificationError(f"{where}, draw {bad}",
@@ -393,12 +396,15 @@ def _replayable(created: dict[str, Any]) -> Any:
     return spec if spec is not None and spec.rules_version == created["rules_version"] else None
 
 
-def _replay(spec: Any, entries: list[dict], openings: list[Any], report: Report) -> None:
+def _replay(spec: Any, entries: list[dict[str, Any]], openings: list[Any], report: Report,
+            progress: Progress | None = None) -> None:
     created = entries[0]
     seed = bytes.fromhex(entries[-1]["seed"])
-    nonces: list[list] = []
+    nonces: list[list[Any]] = []
     state = None
     for index, (entry, opening) in enumerate(zip(entries, openings, strict=False)):
+        if progress is not None:
+            progress(index, len(entries))
         kind = entry["kind"]
         if kind == "joined" and entry.get("nonce"):
             nonces.append([entry["seat"], entry["nonce"]])

@@ -114,9 +114,10 @@ def parse_new(args: tuple[str, ...]) -> NewGame:
             if value not in ("wait", "default"):
                 raise ValueError("policy is wait or default")
         elif key == "lang":
-            if language_of(value) is None:
+            language = language_of(value)
+            if language is None:
                 raise ValueError("lang is en or cs")
-            mail_options[key] = language_of(value)
+            mail_options[key] = language
         else:
             _check_number(key, value)
     return NewGame(args[0].lower(), tuple(players), options, mail_options)

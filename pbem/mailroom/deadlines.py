@@ -111,7 +111,8 @@ class Clocks:
         return self.records[aggregate_id]
 
     def clock_of(self, game_id: str) -> GameClock | None:
-        return self.find(GameClock.create_id(game_id, {}))  # type: ignore[no-any-return]
+        clock: GameClock | None = self.find(GameClock.create_id(game_id, {}))
+        return clock
 
     def rules(self, game_id: str) -> dict[str, Any]:
         return rules_for(self.clock_of(game_id), self.settings)

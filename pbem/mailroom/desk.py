@@ -120,7 +120,7 @@ class MailDesk:
         if not lines:
             subject = cmd.parse_command(cmd.subject_command(letter.subject))
             parsed, lines = ([subject], [subject.text]) if subject else ([cmd.Command("help", (), "")], [""])
-        results = []
+        results: list[dict[str, Any]] = []
         for line, command in zip(lines, parsed, strict=True):
             if command is None:
                 results.append({"action": "unknown", "text": line[:200]})
@@ -230,7 +230,8 @@ class MailDesk:
 
     @staticmethod
     def _watchers(work: Work, game_id: str) -> Watchers:
-        return work.aggregate(Watchers.create_id(game_id), lambda: Watchers(game_id))  # type: ignore[no-any-return]
+        watchers: Watchers = work.aggregate(Watchers.create_id(game_id), lambda: Watchers(game_id))
+        return watchers
 
     # -- mail to a game's address ----------------------------------------------------------
     def _seat(self, letter: Letter, work: Work, context: dict[str, Any], trusted: bool = False) -> list[dict[str, Any]]:

@@ -488,8 +488,10 @@ class Outbox:
                 game = self.round.game(result["game"])
                 state = self.service.state(game)
                 seat = game.emails.index(email) if email in game.emails else None
-                waiting = state is not None and seat is not None and seat in game.spec.to_move(state)
-                result["moves"] = game.spec.legal_texts(state, seat, limit=10_000) if waiting else []
+                if state is not None and seat is not None and seat in game.spec.to_move(state):
+                    result["moves"] = game.spec.legal_texts(state, seat, limit=10_000)
+                else:
+                    result["moves"] = []
             elif action in ("template", "invite") and not result.get("error"):
                 game = self.round.game(result["game"])
                 result["block"] = self.game_block(game, game.version, email)

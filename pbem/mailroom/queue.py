@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eventsourcing.persistence import PersistenceError, Tracking
 from eventsourcing.sqlite import SQLiteTrackingRecorder
@@ -106,17 +106,24 @@ class MailViews:
 
     claim_lock = ""
 
+    if TYPE_CHECKING:  # given by the tracking recorder that each concrete view also derives from
+        datastore: Any
+
+        def max_tracking_id(self, application_name: str) -> int | None: ...
+
+        def _insert_tracking(self, c: Any, tracking: Tracking) -> None: ...
+
     def sql(self, text: str) -> str:
         return text
 
     @contextmanager
     def _transaction(self, commit: bool) -> Iterator[Any]:
-        with self.datastore.transaction(commit=commit) as cursor:  # type: ignore[attr-defined]
+        with self.datastore.transaction(commit=commit) as cursor:
             yield cursor
 
     def _track(self, cursor: Any, tracking: Tracking | None) -> None:
         if tracking is not None:
-            self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+            self._insert_tracking(cursor, tracking)
 
     # -- mail ------------------------------------------------------------------------------
     def enqueue(self, mails: Sequence[Mail], now: datetime, source: int, tracking: Tracking | None = None,
@@ -352,7 +359,8 @@ def _postgres_views() -> type:
 
         def __init__(self, datastore: Any, **kwargs: Any):
             super().__init__(datastore, **kwargs)
-            self.sql_create_statements.extend(SQL(statement) for statement in TABLES)  # type: ignore[arg-type]
+            # the library's own statements are SQL too; it declares the list as Composed only
+            self.sql_create_statements.extend(SQL(statement) for statement in TABLES)  # type: ignore[misc]
 
     return PostgresMailViews
 
@@ -365,7 +373,8 @@ def views_for(store: Any, attempts: int = 20) -> MailViews:
     kind = _postgres_views() if factory.__class__.__module__.startswith("eventsourcing.postgres") else SQLiteMailViews
     for attempt in range(attempts):
         try:
-            return factory.tracking_recorder(kind)  # type: ignore[no-any-return]
+            views: MailViews = factory.tracking_recorder(kind)
+            return views
         except PersistenceError:
             if attempt == attempts - 1:
                 raise

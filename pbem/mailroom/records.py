@@ -4,7 +4,7 @@ event; they were first stored as ``pbem.mailroom.records:...``, which still reso
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
@@ -17,6 +17,14 @@ def mail_uuid(kind: str, key: str) -> UUID:
 
 class Correspondent(Aggregate):
     """A mail address's preferences: language and absence periods."""
+
+    if TYPE_CHECKING:  # made by @event at run time
+        class AbsenceAdded(Aggregate.Event):
+            first: str
+            last: str
+
+        class AbsencesCleared(Aggregate.Event):
+            pass
 
     @staticmethod
     def create_id(email: str) -> UUID:

@@ -7,12 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.games import get_spec
 from pbem.games.base import ErrorCode, GameError, GameSpec, Standing
 from pbem.ledger.entries import Entry, Private
 from pbem.service.cache import StateCache
+
+if TYPE_CHECKING:
+    from pbem.service.store import GameRecord, StoredLog
 
 FACT_KINDS = ("started", "moved")
 
@@ -25,12 +28,12 @@ class LoadedGame:
 
     id: str
     spec: GameSpec
-    record: Any = field(repr=False)  # the aggregate, for appending
-    read_log: Callable[[], Any] = field(repr=False)  # -> the game's StoredLog, at least this size
+    record: GameRecord = field(repr=False)  # the aggregate, for appending
+    read_log: Callable[[], StoredLog] = field(repr=False)  # the game's log, at least this size
     frozen: str | None = None  # why the stored game does not match its signed history, if it does not
 
     @cached_property
-    def log(self) -> Any:
+    def log(self) -> StoredLog:
         return self.read_log()
 
     @cached_property
@@ -92,7 +95,7 @@ class LoadedGame:
         return {seat for seat, _ in self.record.joined}
 
     @property
-    def nonces(self) -> list[list]:
+    def nonces(self) -> list[list[Any]]:
         return [[seat, nonce] for seat, nonce in self.record.joined if nonce]
 
     @property
@@ -105,7 +108,7 @@ class LoadedGame:
 
     @property
     def ended(self) -> bool:
-        return self.last["kind"] == "ended"
+        return bool(self.last["kind"] == "ended")
 
     def seat_of(self, email: str) -> int:
         address = email.strip().lower()
@@ -141,12 +144,12 @@ class LoadedGame:
         size = self.version if size is None else size
         if size >= self.version and self.record.checkpoint:
             return str(self.record.checkpoint[1])
-        chosen = [note for at, note in self.checkpoints if at <= size]
+        chosen: list[str] = [note for at, note in self.checkpoints if at <= size]
         if not chosen:
             raise GameError(ErrorCode.INVALID, f"Game {self.id} has no checkpoint at size {size}.")
         return chosen[-1]
 
 
-def load(record: Any, read_log: Callable[[], Any]) -> LoadedGame:
+def load(record: GameRecord, read_log: Callable[[], StoredLog]) -> LoadedGame:
     """A game from its compact record; ``read_log`` reads its stored log when first needed."""
     return LoadedGame(record.game_id, get_spec(record.created["game_type"]), record, read_log)

@@ -30,7 +30,7 @@ from typing import Any
 
 from eventsourcing.persistence import RecordConflictError
 
-from pbem.ledger.verify import Report, VerificationError, export_bytes, verify_bytes
+from pbem.ledger.verify import Progress, Report, VerificationError, export_bytes, verify_bytes
 from pbem.service.service import GameService
 from pbem.service.store import GameRecord
 
@@ -52,13 +52,13 @@ class Imported:
 
 
 def import_game(service: GameService, document: dict[str, Any], emails: Sequence[str] = (),
-                adopt_keys: bool = False) -> Imported:
+                adopt_keys: bool = False, progress: Progress | None = None) -> Imported:
     """Verify an export and store its game. ``emails`` optionally gives the seats' mail
     addresses back (they are not in an export); without them nobody can act as a seat of the
     imported game, which is ended anyway. Raises ``VerificationError`` when the file does not
     verify and ``ImportRefused`` when it cannot be stored here."""
     data = export_bytes(document)
-    report = verify_bytes(data)  # everything, with the export's own keys
+    report = verify_bytes(data, progress=progress)  # everything, with the export's own keys
     if not report.ended:
         raise ImportRefused(
             f"game {report.game} has not ended: its export leaves out the seed, the salts and the hidden "
@@ -73,7 +73,7 @@ def import_game(service: GameService, document: dict[str, Any], emails: Sequence
 
     existing = service.store.game(game_id)
     if existing is not None:
-        stored = service.store.log(existing)
+        stored = service.store.game_log(existing)
         if stored.entries != document["entries"] or [list(c) for c in stored.checkpoints] != [
                 [c["size"], c["note"]] for c in document["checkpoints"]]:
             raise ImportRefused(f"a different game {game_id} is already stored here")

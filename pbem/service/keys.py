@@ -99,6 +99,8 @@ class KeyRing:
 
     def token_secret(self) -> bytes:
         """The secret behind seat tokens (private mail addresses and private web links)."""
+        if self._token_secret is not None:  # it never changes once made: read it once
+            return self._token_secret
         path = self.folder / "seat-tokens.key"
         if not path.exists():
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -107,8 +109,7 @@ class KeyRing:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(secrets.token_bytes(32))
             os.replace(temporary, path)
-        if self._token_secret is None:  # it never changes once made: read it once
-            self._token_secret = path.read_bytes()
+        self._token_secret = path.read_bytes()
         return self._token_secret
 
     def verifiers(self) -> list[VerifierKey]:

@@ -9,7 +9,9 @@ import hmac
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
+
+from eventsourcing.domain import CanMutateProtocol
 
 from pbem.config import Settings, private_files
 from pbem.games import catalog, get_spec
@@ -67,7 +69,7 @@ class GameReader:
         record = self.store.game(game_id, fresh)
         if record is None:
             raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
-        game = load(record, lambda: self.store.log(record))
+        game = load(record, lambda: self.store.game_log(record))
         if game_id not in self.frozen:
             problem = self.integrity_problem(game)
             if problem:
@@ -149,7 +151,7 @@ class GameReader:
             "started": state is not None, "over": over,
             "waiting_for": [{"seat": s, "name": game.names[s]} for s in waiting],
             "phase": game.spec.phase_label(state) if state is not None else "waiting for players",
-            "standings": [s.to_dict() for s in game.standings()] if over else None,
+            "standings": [s.to_dict() for s in game.standings() or []] if over else None,
             "robots": sorted(game.robots),
             "view": game.spec.view(state, seat) if state is not None else None,
         }
@@ -242,8 +244,8 @@ class GameReader:
         game = game or self.game(game_id)
         size = game.check_version(size)
         leaves = self.leaves(game)[:size]
-        entry = game.entry(index) if 0 <= index < size else None
-        proof = inclusion_proof(index, leaves)
+        proof = inclusion_proof(index, leaves)  # refuses an index outside the tree
+        entry = game.entry(index)
         seat = game.seat_of(viewer) if viewer else None
         opened = opened_for(entry, game.private(index), seat, game.ended) if viewer or game.ended else None
         return make_receipt(self.origin(game_id), entry, proof, size, game.checkpoint_at(size),
@@ -273,7 +275,7 @@ class GameReader:
         """Read on every use (not cached): a token changed by another process stops at once."""
         keys: SeatKeys | None = None
         for stored in self.store.events.get(SeatKeys.create_id(game_id)):  # one query; never snapshotted
-            keys = stored.mutate(keys)
+            keys = cast("CanMutateProtocol[SeatKeys]", stored).mutate(keys)
         return keys
 
     def seat_by_token(self, game_id: str, token: str, game: LoadedGame | None = None) -> int | None:

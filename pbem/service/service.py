@@ -62,7 +62,7 @@ class GameService(GameReader):
         and demos and is marked as such in the game's first entry. With an idempotency key a
         repeated request returns the game the first one created."""
         if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
-            return receipt.game_id
+            return _created_by(receipt)
         spec, emails, normalized = self.checked_new(game_type, players, options)
         server_seed = seed if seed is not None else new_seed()
         for _ in range(MAX_SAVE_ATTEMPTS):
@@ -79,7 +79,7 @@ class GameService(GameReader):
                 return game_id
             except RecordConflictError:
                 if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
-                    return receipt.game_id
+                    return _created_by(receipt)
                 continue
         raise RuntimeError("could not find a free game id")
 
@@ -384,3 +384,10 @@ class GameService(GameReader):
 
     def sign(self, game_id: str, frontier: Frontier) -> str:
         return sign_checkpoint(Checkpoint(self.origin(game_id), frontier.size, frontier.root()), self.keys.signer())
+
+
+def _created_by(receipt: Receipt) -> str:
+    """The game a ``create`` with this receipt's key made."""
+    if receipt.game_id is None:
+        raise GameError(ErrorCode.INVALID, f"The key {receipt.key!r} was used by a request that made no game.")
+    return receipt.game_id

@@ -3,7 +3,7 @@
 Every event carries one or more log entries, their private parts and the checkpoint signed
 after them, so an event's stored size is that of the move it records. The aggregate keeps only
 a compact summary (``GameRecord``), so its snapshots do not grow with the game; the entries are
-read from the events themselves (``PbemStore.log``). All meaning lives in the entries
+read from the events themselves (``PbemStore.game_log``). All meaning lives in the entries
 (``pbem.ledger.entries``), so the stored event classes never need to change; their topics
 (``pbem.service.store:GameRecord.Created`` ...) must stay importable.
 """
@@ -15,11 +15,11 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Aggregate, CanMutateProtocol, event
 from eventsourcing.persistence import InternalError
 
 Entry = dict[str, Any]
@@ -38,12 +38,24 @@ class GameRecord(Aggregate):
     its first and newest entries, the secrets of the first (addresses, seed), who joined (with
     their nonces) and who resigned, and the newest signed checkpoint. The entries themselves stay
     in the events that brought them (``Created``/``Appended``, one per save) and are read from
-    there when asked for (``PbemStore.log``), so a snapshot stays the same size however long the
+    there when asked for (``PbemStore.game_log``), so a snapshot stays the same size however long the
     game runs."""
 
     # version 1 kept the whole log in the aggregate (and so in every snapshot); its snapshots
     # are made compact on load by ``upcast_v1_v2``
     class_version = 2
+
+    if TYPE_CHECKING:  # the event classes @event makes at run time, as mypy should see them
+        class Created(Aggregate.Created):
+            game_id: str
+            entries: list[Entry]
+            privates: list[Entry]
+            checkpoint: str
+
+        class Appended(Aggregate.Event):
+            entries: list[Entry]
+            privates: list[Entry]
+            checkpoint: str
 
     @staticmethod
     def create_id(game_id: str, entries: list[Entry], privates: list[Entry], checkpoint: str) -> UUID:
@@ -117,6 +129,12 @@ class StoredLog:
 class Receipt(Aggregate):
     """Marks an idempotency key (a mail's Message-ID) as processed, with what it did."""
 
+    if TYPE_CHECKING:  # made by @event at run time
+        class Recorded(Aggregate.Created):
+            key: str
+            game_id: str | None
+            outcome: dict[str, Any]
+
     @staticmethod
     def create_id(key: str, game_id: str | None, outcome: dict[str, Any]) -> UUID:
         return receipt_uuid(key)
@@ -147,7 +165,7 @@ class SeatKeys(Aggregate):
         self.generations[str(seat)] = self.generations.get(str(seat), 0) + 1
 
 
-class PbemStore(Application):
+class PbemStore(Application[UUID]):
     name = "pbem"
     log_section_size = 500
     # eventsourcing decides from the class whether to create the snapshot store; the
@@ -157,7 +175,8 @@ class PbemStore(Application):
     max_records = 256
 
     def __init__(self, env: dict[str, str], snapshot_interval: int = 50, attempts: int = 20):
-        self.snapshotting_intervals = {GameRecord: snapshot_interval}
+        # the library declares this a ClassVar but reads it through the instance (see above)
+        self.snapshotting_intervals = {GameRecord: snapshot_interval}  # type: ignore[misc]
         self.start_caches()
         # Processes starting at once on PostgreSQL race in the library's table and function
         # set-up ("tuple concurrently updated" in the loser); the set-up is idempotent, so retry.
@@ -215,12 +234,12 @@ class PbemStore(Application):
             kept = _copy(kept)
             news = list(self.events.get(kept.id, gt=kept.version))
             for stored in news:
-                stored.mutate(kept)
+                cast("CanMutateProtocol[GameRecord]", stored).mutate(kept)
             self._extend_log(game_id, news)
         self._keep(kept)
         return _copy(kept)
 
-    def log(self, record: GameRecord) -> StoredLog:
+    def game_log(self, record: GameRecord) -> StoredLog:
         """The game's log as stored up to ``record`` (its entries, private parts, checkpoints),
         read from its events: once per process, then only the events stored since. The log is
         shared: callers read the first ``record.size`` entries and never change it."""
@@ -289,7 +308,7 @@ class PbemStore(Application):
         while True:
             page = self.notification_log.select(start=start, limit=self.log_section_size, topics=[topic])
             for notification in page:
-                ids.append(self.mapper.to_domain_event(notification).game_id)
+                ids.append(cast(GameRecord.Created, self.mapper.to_domain_event(notification)).game_id)
             if len(page) < self.log_section_size:
                 return ids
             start = page[-1].id + 1

@@ -147,6 +147,10 @@ class SummaryView(TrackingRecorder, ABC):
     def game_types(self) -> set[str]:
         """The game types the rows have."""
 
+    @abstractmethod
+    def close(self) -> None:
+        """Closes the database connections of the view."""
+
 
 COLUMNS = ("id", "game_type", "names", "status", "phase", "waiting", "turn", "last_activity", "robots",
            "deadline", "notification_id")
@@ -172,6 +176,9 @@ def _where(game_types: tuple[str, ...], statuses: tuple[str, ...], mark: str) ->
 
 class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
     table = "game_summaries"
+
+    def close(self) -> None:
+        self.datastore.close()
 
     def construct_create_table_statements(self) -> list[str]:
         return [
@@ -229,13 +236,17 @@ def _postgres_view_class() -> type[SummaryView]:
     class PostgresSummaryView(SummaryView, PostgresTrackingRecorder):
         table = "game_summaries"
 
+        def close(self) -> None:
+            self.datastore.close()
+
         def __init__(self, datastore: Any, **kwargs: Any):
             super().__init__(datastore, **kwargs)
             schema = self.datastore.schema
             self.qualified = f'"{schema}".{self.table}' if schema else self.table
             from psycopg.sql import SQL
 
-            self.sql_create_statements.extend(SQL(statement) for statement in (
+            # the library's own statements are SQL too; it declares the list as Composed only
+            self.sql_create_statements.extend(SQL(statement) for statement in (  # type: ignore[misc]
                 f"CREATE TABLE IF NOT EXISTS {self.qualified} (id text PRIMARY KEY, game_type text NOT NULL, "
                 "names text NOT NULL, status text NOT NULL, phase text NOT NULL, waiting text NOT NULL, "
                 "turn integer NOT NULL, last_activity text NOT NULL, robots text NOT NULL, deadline text, "
@@ -271,7 +282,8 @@ def _postgres_view_class() -> type[SummaryView]:
             where, params = _where(game_types, statuses, "%s")
             with self.datastore.transaction(commit=False) as curs:
                 curs.execute(f"SELECT COUNT(*) AS n FROM {self.qualified}{where}", params)
-                return int(curs.fetchone()["n"])
+                row = curs.fetchone()
+                return int(row["n"]) if row else 0  # COUNT(*) always has its one row
 
         def game_types(self) -> set[str]:
             with self.datastore.transaction(commit=False) as curs:
@@ -303,7 +315,7 @@ def open_view(store_env: dict[str, str], home: Any, attempts: int = 20) -> Summa
     infrastructure.pop("CIPHER_TOPIC", None)
     for attempt in range(attempts):  # processes starting at once race in creating the tables
         try:
-            factory = InfrastructureFactory.construct(Environment("summaries", infrastructure))
+            factory = InfrastructureFactory[SummaryView].construct(Environment("summaries", infrastructure))
             return factory.tracking_recorder(view_class)
         except Exception:
             if attempt == attempts - 1:
@@ -352,11 +364,11 @@ class GameSummaries(Projection[SummaryView]):
         record = store.game(game_id)
         spec = state = None
         try:
-            game = load(record, lambda: store.log(record))
+            game = load(record, lambda: store.game_log(record))
             spec, state = game.spec, self.reader.state(game, version)
         except Exception as error:  # a type no longer offered, a rules bug: list it without a phase
             logger.warning("game summaries: %s at version %s without its rules: %s", game_id, version, error)
-        return summarise(game_id, store.log(record).entries[:version], spec, state, tracking.notification_id)
+        return summarise(game_id, store.game_log(record).entries[:version], spec, state, tracking.notification_id)
 
 
 class GameSummaryQuery(Protocol):
@@ -467,7 +479,7 @@ class SummaryFollower:
         return thread
 
     def close(self) -> None:
-        self.view.datastore.close()
+        self.view.close()
 
 
 _FOLLOWERS: weakref.WeakKeyDictionary[Any, SummaryFollower] = weakref.WeakKeyDictionary()

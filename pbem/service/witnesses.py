@@ -17,6 +17,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pbem.ledger.notes import NoteError, SignerKey, VerifierKey
 from pbem.ledger.witness import Seen, WitnessKey, cosignature_time, state_from_json, state_to_json, with_cosignatures
@@ -44,7 +45,7 @@ class WitnessFolder:
         (self.folder / "witness.pub").write_text(f"{WitnessKey.of(signer)}\n", encoding="utf-8")
         return signer
 
-    def _document(self) -> dict:
+    def _document(self) -> dict[str, Any]:
         path = self.folder / "state.json"
         return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"logs": {}, "keys": {}, "urls": {}}
 

@@ -9,11 +9,12 @@ the store.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, g, request, url_for
+from flask import Flask, Response, abort, g, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from pbem.web import i18n
@@ -74,7 +75,7 @@ def _install_hooks(app: Flask) -> None:
             abort(405, valid_methods=list(READ_METHODS))
 
     @app.after_request
-    def headers(response):
+    def headers(response: Response) -> Response:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         if response.mimetype == "text/html":
@@ -86,7 +87,7 @@ def _install_hooks(app: Flask) -> None:
         return response
 
     @app.errorhandler(HTTPException)
-    def error_page(error: HTTPException):
+    def error_page(error: HTTPException) -> Response:
         from flask import render_template
 
         if not hasattr(g, "lang"):
@@ -119,7 +120,7 @@ def link(endpoint: str, **values: Any) -> str:
 SLOTS = {"game_id": "pbem-slot", "turn": 987654321, "page": 987654321}
 
 
-def link_maker(endpoint: str, slot: str, **values: Any):
+def link_maker(endpoint: str, slot: str, **values: Any) -> Callable[[object], str]:
     """``link`` for many values of one URL part (a page listing 50 games or entries): the URL
     is built once with a marker, and each link replaces the marker (the last one in the URL)."""
     marker = SLOTS[slot]
@@ -132,4 +133,6 @@ def switch_language(lang: str) -> str:
     if request.endpoint is None or request.url_rule is None:
         return url_for("pages.games", lang=lang)
     args = {key: value for key, value in request.args.items() if key != "lang"}
-    return url_for(request.endpoint, **(request.view_args or {}), **args, lang=lang)
+    # the page's own URL parts win over a query argument of the same name
+    values: dict[str, Any] = {**args, **(request.view_args or {}), "lang": lang}
+    return url_for(request.endpoint, **values)

@@ -10,7 +10,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, current_app, make_response, request
+from flask import Blueprint, Response, abort, current_app, make_response, request
 
 from pbem.ledger.verify import export_bytes
 from pbem.service.game import LoadedGame
@@ -21,7 +21,7 @@ bp = Blueprint("downloads", __name__)
 
 
 def _json(document: Any, game: LoadedGame | None = None, filename: str | None = None, raw: bytes | None = None,
-          immutable: bool = False, etag: str | None = None):
+          immutable: bool = False, etag: str | None = None) -> Response:
     body = raw if raw is not None else json.dumps(document, indent=2, ensure_ascii=False).encode() + b"\n"
     response = make_response(body)
     response.mimetype = "application/json"
@@ -57,17 +57,18 @@ class ExportCache:
 
 
 def _exports() -> ExportCache:
-    return current_app.extensions.setdefault("pbem.exports", ExportCache())
+    cache: ExportCache = current_app.extensions.setdefault("pbem.exports", ExportCache())
+    return cache
 
 
-def _text(text: str, game: LoadedGame | None = None):
+def _text(text: str, game: LoadedGame | None = None) -> Response:
     response = make_response(text)
     response.mimetype = "text/plain"
     return public_cache(response, game)
 
 
 @bp.get("/games/<game_id>/export.json")
-def export(game_id: str):
+def export(game_id: str) -> Response:
     """Exactly the bytes of ``pbem export`` (the verifier checks they are canonical)."""
     game = game_or_404(game_id)
     body, etag = _exports().get(game, lambda: export_bytes(service().export(game.id)))
@@ -75,7 +76,7 @@ def export(game_id: str):
 
 
 @bp.get("/games/<game_id>/checkpoints.json")
-def checkpoints(game_id: str):
+def checkpoints(game_id: str) -> Response:
     game = game_or_404(game_id)
     document = {"game": game.id, "origin": service().origin(game.id),
                 "checkpoints": [{"size": size, "note": note} for size, note in game.checkpoints]}
@@ -84,7 +85,7 @@ def checkpoints(game_id: str):
 
 @bp.get("/games/<game_id>/checkpoint.txt")
 @bp.get("/games/<game_id>/checkpoint")
-def checkpoint(game_id: str):
+def checkpoint(game_id: str) -> Response:
     """The latest signed checkpoint as a C2SP signed note (``/checkpoint`` is the tlog
     convention witnesses fetch; ``.txt`` is the same note for browsers)."""
     game = game_or_404(game_id)
@@ -96,7 +97,7 @@ def _note_at(game: LoadedGame, size: int) -> str | None:
 
 
 @bp.get("/games/<game_id>/proofs/inclusion/<int:index>.json")
-def inclusion(game_id: str, index: int):
+def inclusion(game_id: str, index: int) -> Response:
     """Entry ``index`` is in the tree of the first ``size`` entries (default: all)."""
     game = game_or_404(game_id)
     size = int_arg("size", game.version)
@@ -110,7 +111,7 @@ def inclusion(game_id: str, index: int):
 
 
 @bp.get("/games/<game_id>/proofs/consistency/<int:old>/<int:new>.json")
-def consistency(game_id: str, old: int, new: int):
+def consistency(game_id: str, old: int, new: int) -> Response:
     """The tree of the first ``old`` entries is a prefix of the tree of the first ``new``."""
     game = game_or_404(game_id)
     size_or_404(game, old)
@@ -124,19 +125,19 @@ def consistency(game_id: str, old: int, new: int):
 
 
 @bp.get("/keys.txt")
-def keys_text():
+def keys_text() -> Response:
     """Every verifier key of this server, one per line (old ones too)."""
     return _text("".join(f"{key}\n" for key in service().keys.verifiers()))
 
 
 @bp.get("/keys.json")
-def keys_json():
+def keys_json() -> Response:
     keys = service().keys
     return _json({"current": str(keys.signer().verifier), "keys": [str(key) for key in keys.verifiers()],
                   "revoked": [r.to_dict() for r in keys.revocations()]})
 
 
 @bp.get("/keys/revoked.txt")
-def keys_revoked():
+def keys_revoked() -> Response:
     """Revoked keys, one ``<verifier key> <since>`` per line (``pbem verify --revoked``)."""
     return _text("".join(f"{revocation}\n" for revocation in service().keys.revocations()))

@@ -3,7 +3,7 @@ the game-summary view and the store's notification position; never loads a game.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify
 
 from pbem.web.helpers import service, summaries
 
@@ -11,7 +11,7 @@ bp = Blueprint("health", __name__)
 
 
 @bp.get("/health")
-def health():
+def health() -> Response:
     try:
         service().store.recorder.max_notification_id()  # the store answers
         count = summaries().count()  # and so does the games list's view

@@ -6,23 +6,29 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from flask import Response, abort, current_app, request
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.service.game import LoadedGame
 
+if TYPE_CHECKING:  # the ports the app is given; the web never builds them
+    from pbem.service.service import GameService
+    from pbem.service.summaries import GameSummaryQuery
+
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
 
 
-def service() -> Any:
-    return current_app.extensions["pbem.service"]
+def service() -> GameService:
+    service: GameService = current_app.extensions["pbem.service"]
+    return service
 
 
-def summaries() -> Any:
-    """The games list's query port (``pbem.service.summaries.GameSummaryQuery``)."""
-    return current_app.extensions["pbem.summaries"]
+def summaries() -> GameSummaryQuery:
+    """The games list's query port."""
+    query: GameSummaryQuery = current_app.extensions["pbem.summaries"]
+    return query
 
 
 def game_or_404(game_id: str) -> LoadedGame:
@@ -58,6 +64,14 @@ def seat_or_404(game: LoadedGame, token: str) -> int:
     if seat is None:
         abort(404)
     return seat
+
+
+@overload
+def int_arg(name: str) -> int | None: ...
+
+
+@overload
+def int_arg(name: str, default: int) -> int: ...
 
 
 def int_arg(name: str, default: int | None = None) -> int | None:
@@ -125,7 +139,7 @@ class Snapshot:
         if not self.my_move or self.state is None:
             return []
         try:
-            return self.game.spec.legal_texts(self.state, self.seat)
+            return self.game.spec.legal_texts(self.state, self.seat) if self.seat is not None else []
         except Exception:  # a rules bug must not take the private page down
             current_app.logger.exception("legal_texts failed for %s", self.game.id)
             return []
@@ -196,7 +210,8 @@ def public_cache(response: Response, game: LoadedGame | None = None, immutable: 
     if game is not None and (modified := entry_time(game)) is not None:
         response.last_modified = modified
     response.add_etag()  # keeps an ETag the caller set
-    return response.make_conditional(request)
+    response.make_conditional(request)  # answers 304 by changing the response itself
+    return response
 
 
 def private_cache(response: Response) -> Response:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, make_response, render_template, request
+from flask import Blueprint, Response, abort, make_response, render_template, request
 
 from pbem.games import catalog
 from pbem.service.game import LoadedGame
@@ -33,7 +33,7 @@ def status_of(game: LoadedGame) -> str:
 
 
 @bp.get("/")
-def games():
+def games() -> Response:
     """The list from the game-summary read model: no game is loaded."""
     types = catalog()
     wanted_type = request.args.get("game", "")
@@ -53,12 +53,12 @@ def games():
     return public_cache(make_response(body))
 
 
-def _page(template: str, game: LoadedGame, **context: Any):
+def _page(template: str, game: LoadedGame, **context: Any) -> Response:
     return public_cache(make_response(render_template(template, game=game, **context)), game)
 
 
 @bp.get("/games/<game_id>")
-def game(game_id: str):
+def game(game_id: str) -> Response:
     loaded = game_or_404(game_id)
     now = snapshot(loaded)
     return _page("web/game.html", loaded, snap=now, status=status_of(loaded),
@@ -66,7 +66,7 @@ def game(game_id: str):
 
 
 @bp.get("/games/<game_id>/turn/<int:turn>")
-def turn(game_id: str, turn: int):
+def turn(game_id: str, turn: int) -> Response:
     loaded = game_or_404(game_id)
     now = snapshot(loaded, turn)
     return _page("web/turn.html", loaded, snap=now, entry=history_row(loaded, turn - 1, None),
@@ -85,7 +85,7 @@ def window_or_404(game: LoadedGame) -> HistoryWindow:
 
 
 @bp.get("/games/<game_id>/history")
-def history(game_id: str):
+def history(game_id: str) -> Response:
     loaded = game_or_404(game_id)
     window = window_or_404(loaded)
     return _page("web/history.html", loaded, rows=history_rows(loaded, None, window.indices), window=window,
@@ -93,7 +93,7 @@ def history(game_id: str):
 
 
 @bp.get("/games/<game_id>/history/<int:turn>")
-def entry(game_id: str, turn: int):
+def entry(game_id: str, turn: int) -> Response:
     """The permalink of the entry that made turn N (entry N - 1 of the log): what it says, its
     leaf hash, the checkpoint signed after it, the links to its proof and to the state after it."""
     loaded = game_or_404(game_id)
@@ -103,7 +103,7 @@ def entry(game_id: str, turn: int):
 
 
 @bp.get("/games/<game_id>/feed.atom")
-def feed(game_id: str):
+def feed(game_id: str) -> Response:
     """The newest entries as an Atom feed, for players who follow a game in a reader."""
     loaded = game_or_404(game_id)
     rows = history_rows(loaded, None, list(range(loaded.version - 1, max(-1, loaded.version - 1 - FEED_ENTRIES), -1)))
@@ -115,13 +115,13 @@ def feed(game_id: str):
 
 @bp.get("/games/<game_id>/board.svg")
 @bp.get("/games/<game_id>/turn/<int:turn>/board.svg")
-def board(game_id: str, turn: int | None = None):
+def board(game_id: str, turn: int | None = None) -> Response:
     loaded = game_or_404(game_id)
     past = turn is not None and turn < loaded.version  # a past turn's picture stays as it is
     return public_cache(svg_response(snapshot(loaded, turn)), loaded, fixed=past)
 
 
-def svg_response(snap: Snapshot):
+def svg_response(snap: Snapshot) -> Response:
     picture = snap.svg()
     if picture is None:
         abort(404)
@@ -132,12 +132,12 @@ def svg_response(snap: Snapshot):
 
 
 @bp.get("/verify")
-def verify():
+def verify() -> Response:
     return public_cache(make_response(render_template("web/verify.html")))
 
 
 @bp.get("/keys")
-def keys():
+def keys() -> Response:
     verifiers = [str(key) for key in service().keys.verifiers()]
     current = str(service().keys.signer().verifier)
     revoked = {str(r.key): r.since for r in service().keys.revocations()}

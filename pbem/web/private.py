@@ -3,8 +3,9 @@ and secrets, its history with its own secrets opened, and its replay. Never cach
 
 from __future__ import annotations
 
-from flask import Blueprint, make_response, render_template
+from flask import Blueprint, Response, make_response, render_template
 
+from pbem.service.game import LoadedGame
 from pbem.web.helpers import game_or_404, private_cache, seat_or_404, snapshot, turn_or_404
 from pbem.web.history import history_row, history_rows, page_of_entry, secrets_of
 from pbem.web.pages import status_of, svg_response, window_or_404
@@ -12,16 +13,16 @@ from pbem.web.pages import status_of, svg_response, window_or_404
 bp = Blueprint("private", __name__, url_prefix="/games/<game_id>/seat/<token>")
 
 
-def _last_move(game, seat: int) -> int | None:
+def _last_move(game: LoadedGame, seat: int) -> int | None:
     """The seat's last own move (where "what happened since" starts)."""
     for entry in reversed(game.entries):
         if entry["kind"] == "moved" and entry.get("seat") == seat and entry.get("source") != "robot":
-            return entry["index"] + 1  # the turn it made
+            return int(entry["index"]) + 1  # the turn it made
     return None
 
 
 @bp.get("")
-def seat(game_id: str, token: str):
+def seat(game_id: str, token: str) -> Response:
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     secrets = secrets_of(game, seat)
@@ -32,7 +33,7 @@ def seat(game_id: str, token: str):
 
 
 @bp.get("/history")
-def history(game_id: str, token: str):
+def history(game_id: str, token: str) -> Response:
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     window = window_or_404(game)
@@ -42,7 +43,7 @@ def history(game_id: str, token: str):
 
 
 @bp.get("/history/<int:turn>")
-def entry(game_id: str, token: str, turn: int):
+def entry(game_id: str, token: str, turn: int) -> Response:
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     index = turn_or_404(game, turn) - 1
@@ -52,7 +53,7 @@ def entry(game_id: str, token: str, turn: int):
 
 
 @bp.get("/turn/<int:turn>")
-def turn(game_id: str, token: str, turn: int):
+def turn(game_id: str, token: str, turn: int) -> Response:
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     snap = snapshot(game, turn, seat)
@@ -63,7 +64,7 @@ def turn(game_id: str, token: str, turn: int):
 
 @bp.get("/board.svg")
 @bp.get("/turn/<int:turn>/board.svg")
-def board(game_id: str, token: str, turn: int | None = None):
+def board(game_id: str, token: str, turn: int | None = None) -> Response:
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     return private_cache(svg_response(snapshot(game, turn, seat)))
