@@ -57,11 +57,11 @@ def register_games() -> None:
 
 class EventsOnlyStore(PbemStore):
     """The service's store without snapshots: reads replay every stored event, and a bulk save
-    does not take a snapshot every N events (each holds the whole log, so taking them all in
-    one go is quadratic)."""
+    does not take a snapshot every N events (each would replay the events before it)."""
 
     def __init__(self, env: dict[str, str]):  # deliberately skips PbemStore's snapshot settings
         Application.__init__(self, env=env)
+        self.start_caches()
 
 
 class CompactRange:

@@ -79,10 +79,29 @@ def service_at(home: Path, database_url: str | None = None, synchronous: str = "
 def _fold_to(game, version: int):
     state = None
     for index in range(version):
-        if game.entries[index]["kind"] in FACT_KINDS:
-            for fact in game.privates[index]["facts"]:
+        if game.entry(index)["kind"] in FACT_KINDS:
+            for fact in game.private(index)["facts"]:
                 state = game.spec.evolve(state, fact)
     return state
+
+
+def _replayed(store: EventsOnlyStore, game_id: str):
+    """The game as a replay of every stored event (no snapshot, nothing kept)."""
+    record = store.repository.get(game_uuid(game_id))
+    store.forget(game_id)
+    return load(record, lambda: store.game_log(record))
+
+
+def _cold_state(home: Path, game_id: str, version: int) -> float:
+    """Seconds to the state at ``version`` in a service that has seen nothing yet (as a new
+    process would at its first request): the record from its snapshot, the log from the
+    events, the self-check, the fold."""
+    svc = service_at(home)
+    started = time.perf_counter()
+    svc.state(svc.game(game_id), version)
+    elapsed = time.perf_counter() - started
+    svc.close()
+    return elapsed
 
 
 def past_state(work: Path, quick: bool) -> list[Row]:
@@ -101,7 +120,7 @@ def past_state(work: Path, quick: bool) -> list[Row]:
             svc.state(svc.game(built.game_id), chooser.choice(versions))
 
         def via_replay() -> None:
-            _fold_to(load(replay_store.repository.get(game_uuid(built.game_id))), chooser.choice(versions))
+            _fold_to(_replayed(replay_store, built.game_id), chooser.choice(versions))
 
         def cached_only() -> None:
             svc.state(game, chooser.choice(versions))
@@ -119,7 +138,41 @@ def past_state(work: Path, quick: bool) -> list[Row]:
         cached, folded = per_call(cached_only, budget), per_call(fold_only, budget, max_runs=200)
         rows.append(Row("past state", "state only, game loaded: state cache vs fold from the start",
                         f"{size:,} events", ms(cached), ms(folded), folded / cached, "fold / cache; >1: cache faster"))
+        colds = [_cold_state(work / f"n{size}", built.game_id, chooser.choice(versions)) for _ in range(5)]
+        cold = statistics.median(colds)
+        rows.append(Row("past state", "cold: first state at a past turn in a new service vs replay all events",
+                        f"{size:,} events", ms(cold), ms(replay_time), replay_time / cold,
+                        "replay / cold service (median of 5 new services); >1: service faster"))
         replay_store.close()
+        svc.close()
+    return rows
+
+
+# -- storage ---------------------------------------------------------------------------------
+def _stored_bytes(svc: GameService, game_id: str) -> tuple[int, int]:
+    """Bytes of the game's stored events and of its snapshots, as the recorders hold them."""
+    events = sum(len(stored.state) for stored in svc.store.events.recorder.select_events(game_uuid(game_id)))
+    snapshots = svc.store.snapshots.recorder if svc.store.snapshots else None
+    kept = sum(len(stored.state) for stored in snapshots.select_events(game_uuid(game_id))) if snapshots else 0
+    return events, kept
+
+
+def storage(work: Path, quick: bool) -> list[Row]:
+    """Bytes stored per log entry (events and snapshots, a snapshot every 50 events as the
+    service takes them) at 100 to 10,000 events, against the events alone."""
+    register_games()
+    rows = []
+    for size in (100, 1_000) if quick else (100, 1_000, 10_000):
+        svc = service_at(work / f"n{size}")
+        built = build(svc, size, seed=3)
+        interval = svc.settings.snapshot_interval
+        for version in range(interval, built.events // interval * interval, interval):  # build took the last
+            svc.store.take_snapshot(game_uuid(built.game_id), version=version)
+        events, snapshots = _stored_bytes(svc, built.game_id)
+        rows.append(Row("storage", "bytes stored per entry: events + snapshots vs the events alone",
+                        f"{size:,} events", f"{(events + snapshots) / built.entries:,.0f} B",
+                        f"{events / built.entries:,.0f} B", (events + snapshots) / events,
+                        "all / events; flat across sizes: snapshots do not grow with the game"))
         svc.close()
     return rows
 
@@ -660,5 +713,6 @@ def tamper(work: Path, quick: bool) -> list[Row]:
 
 
 SECTIONS: dict[str, Callable[[Path, bool], list[Row]]] = {
-    "past-state": past_state, "verify": verify, "games": games, "mail": mail, "web": web, "tamper": tamper,
+    "past-state": past_state, "storage": storage, "verify": verify, "games": games, "mail": mail, "web": web,
+    "tamper": tamper,
 }

@@ -1,36 +1,75 @@
 """A game as loaded from its record: who sits where, what has happened, and its state at any
-version. Pure reading of the entries; no store access."""
+version. Pure reading of the record and the entries; the store is reached only through the
+``read_log`` it is given."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from pbem.games import get_spec
 from pbem.games.base import ErrorCode, GameError, GameSpec, Standing
 from pbem.ledger.entries import Entry, Private
 from pbem.service.cache import StateCache
 
+if TYPE_CHECKING:
+    from pbem.service.store import GameRecord, StoredLog
+
 FACT_KINDS = ("started", "moved")
 
 
-@dataclass
+@dataclass(eq=False)
 class LoadedGame:
+    """A game at the size of its ``record`` (the compact aggregate). What deciding a move needs
+    comes from the record; the entries, their private parts and the checkpoints are read from
+    the stored events (``read_log``) the first time they are asked for."""
+
     id: str
     spec: GameSpec
-    entries: list[Entry]
-    privates: list[Private]
-    checkpoints: list[list[Any]]
-    record: Any = field(repr=False, default=None)  # the aggregate, for appending
+    record: GameRecord = field(repr=False)  # the aggregate, for appending
+    read_log: Callable[[], StoredLog] = field(repr=False)  # the game's log, at least this size
     frozen: str | None = None  # why the stored game does not match its signed history, if it does not
+
+    @cached_property
+    def log(self) -> StoredLog:
+        return self.read_log()
+
+    @cached_property
+    def entries(self) -> list[Entry]:
+        return self.log.entries[:self.version]
+
+    @cached_property
+    def privates(self) -> list[Private]:
+        return self.log.privates[:self.version]
+
+    @cached_property
+    def checkpoints(self) -> list[list[Any]]:
+        return [c for c in self.log.checkpoints if c[0] <= self.version]
+
+    def entry(self, index: int) -> Entry:
+        """One entry, without copying the list of all of them."""
+        if not 0 <= index < self.version:
+            raise IndexError(index)
+        return self.log.entries[index]
+
+    def private(self, index: int) -> Private:
+        if not 0 <= index < self.version:
+            raise IndexError(index)
+        return self.log.privates[index]
 
     @property
     def created(self) -> Entry:
-        return self.entries[0]
+        return self.record.created
+
+    @property
+    def last(self) -> Entry:
+        return self.record.last
 
     @property
     def version(self) -> int:
-        return len(self.entries)
+        return int(self.record.size)
 
     @property
     def names(self) -> list[str]:
@@ -38,7 +77,7 @@ class LoadedGame:
 
     @property
     def emails(self) -> list[str]:
-        return list(self.privates[0]["emails"])
+        return list(self.record.secrets["emails"])
 
     @property
     def options(self) -> dict[str, str]:
@@ -46,30 +85,30 @@ class LoadedGame:
 
     @property
     def seed(self) -> bytes:
-        return bytes.fromhex(self.privates[0]["seed"])
+        return bytes.fromhex(self.record.secrets["seed"])
 
     def kinds(self, kind: str) -> list[Entry]:
         return [entry for entry in self.entries if entry["kind"] == kind]
 
     @property
     def joined(self) -> set[int]:
-        return {entry["seat"] for entry in self.kinds("joined")}
+        return {seat for seat, _ in self.record.joined}
 
     @property
     def nonces(self) -> list[list[Any]]:
-        return [[entry["seat"], entry["nonce"]] for entry in self.kinds("joined") if entry["nonce"]]
+        return [[seat, nonce] for seat, nonce in self.record.joined if nonce]
 
     @property
     def robots(self) -> set[int]:
-        return {entry["seat"] for entry in self.kinds("resigned")}
+        return set(self.record.resigned)
 
     @property
     def started(self) -> bool:
-        return any(entry["kind"] == "started" for entry in self.entries)
+        return bool(self.record.started)
 
     @property
     def ended(self) -> bool:
-        return bool(self.entries[-1]["kind"] == "ended")
+        return bool(self.last["kind"] == "ended")
 
     def seat_of(self, email: str) -> int:
         address = email.strip().lower()
@@ -89,8 +128,8 @@ class LoadedGame:
         version = self.check_version(version)
         kept_version, state = cache.nearest(self.id, version)
         for index in range(kept_version, version):
-            if self.entries[index]["kind"] in FACT_KINDS:
-                for fact in self.privates[index]["facts"]:
+            if self.entry(index)["kind"] in FACT_KINDS:
+                for fact in self.private(index)["facts"]:
                     state = self.spec.evolve(state, fact)
             cache.keep(self.id, index + 1, state, latest=index + 1 == self.version)
         return state
@@ -98,17 +137,19 @@ class LoadedGame:
     def standings(self) -> list[Standing] | None:
         if not self.ended:
             return None
-        return [Standing(s["seat"], s["rank"], s["score"], s["details"]) for s in self.entries[-1]["standings"]]
+        return [Standing(s["seat"], s["rank"], s["score"], s["details"]) for s in self.last["standings"]]
 
     def checkpoint_at(self, size: int | None = None) -> str:
         """The signed checkpoint for a tree size (the latest at or below it)."""
         size = self.version if size is None else size
+        if size >= self.version and self.record.checkpoint:
+            return str(self.record.checkpoint[1])
         chosen: list[str] = [note for at, note in self.checkpoints if at <= size]
         if not chosen:
             raise GameError(ErrorCode.INVALID, f"Game {self.id} has no checkpoint at size {size}.")
         return chosen[-1]
 
 
-def load(record: Any) -> LoadedGame:
-    spec = get_spec(record.entries[0]["game_type"])
-    return LoadedGame(record.game_id, spec, record.entries, record.privates, record.checkpoints, record)
+def load(record: GameRecord, read_log: Callable[[], StoredLog]) -> LoadedGame:
+    """A game from its compact record; ``read_log`` reads its stored log when first needed."""
+    return LoadedGame(record.game_id, get_spec(record.created["game_type"]), record, read_log)

@@ -73,7 +73,8 @@ def import_game(service: GameService, document: dict[str, Any], emails: Sequence
 
     existing = service.store.game(game_id)
     if existing is not None:
-        if existing.entries != document["entries"] or [list(c) for c in existing.checkpoints] != [
+        stored = service.store.game_log(existing)
+        if stored.entries != document["entries"] or [list(c) for c in stored.checkpoints] != [
                 [c["size"], c["note"]] for c in document["checkpoints"]]:
             raise ImportRefused(f"a different game {game_id} is already stored here")
         return _result(service, data, report, already_present=True)

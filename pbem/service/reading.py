@@ -69,7 +69,7 @@ class GameReader:
         record = self.store.game(game_id, fresh)
         if record is None:
             raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
-        game = load(record)
+        game = load(record, lambda: self.store.game_log(record))
         if game_id not in self.frozen:
             problem = self.integrity_problem(game)
             if problem:
@@ -87,14 +87,21 @@ class GameReader:
         if kept is None or kept.size > game.version:
             kept = Frontier()
         frontier = kept.copy()
+        if frontier.size == game.version:
+            return self._head_problem(game, cold, frontier)
+        log = game.log
+        if len(log.checkpoints) < game.record.version or log.checkpoints[game.record.version - 1][0] != game.version:
+            return "the stored events do not hold the entries the game's record counts"
+        if game.entry(0) != game.created or game.entry(game.version - 1) != game.last:
+            return "the game's record does not match its stored entries"
         checkpoints = {}  # the ones not checked yet: the newest, read from the end
-        for size, note in reversed(game.checkpoints):
+        for size, note in reversed(log.checkpoints[:game.record.version]):
             if size <= frontier.size:
                 break
             checkpoints[size] = note
         keys = self.keys.verifiers() if checkpoints else []
         for index in range(frontier.size, game.version):
-            entry = game.entries[index]
+            entry = game.entry(index)
             if entry.get("index") != index or entry.get("game") != game.id:
                 return f"entry {index} is out of place"
             frontier.append(leaf_hash(canonical_bytes(entry)))
@@ -106,8 +113,14 @@ class GameReader:
                     return f"the checkpoint at {index + 1} entries does not verify ({error})"
                 if signed.size != index + 1 or signed.root != frontier.root():
                     return f"the entries do not match the checkpoint signed at {index + 1} entries"
-        if game.checkpoints and game.checkpoints[-1][0] != game.version:
+        if game.version not in checkpoints:
             return "the newest entries have no signed checkpoint"
+        if game.record.checkpoint != [game.version, checkpoints[game.version]]:
+            return "the game's record does not match its stored checkpoints"
+        return self._head_problem(game, cold, frontier)
+
+    def _head_problem(self, game: LoadedGame, cold: bool, frontier: Frontier) -> str | None:
+        """A head recorded by the mail follower must not be ahead of the store."""
         head = self.head_of(game.id) if self.head_of and cold else None
         if head is not None and head > game.version:
             return f"the store has {game.version} entries, but {head} were signed and seen before (rolled back)"
@@ -192,7 +205,7 @@ class GameReader:
     def leaves(self, game: LoadedGame) -> list[bytes]:
         known = self._leaves.get(game.id, [])[:game.version]
         if len(known) < game.version:
-            known = known + [leaf_hash(canonical_bytes(entry)) for entry in game.entries[len(known):]]
+            known = known + [leaf_hash(canonical_bytes(game.entry(i))) for i in range(len(known), game.version)]
             self._leaves[game.id] = known
         return known
 
@@ -202,8 +215,8 @@ class GameReader:
         kept = self._frontiers.get(game.id)
         if kept is None or kept.size > game.version:
             kept = Frontier()
-        for entry in game.entries[kept.size:]:
-            kept.append(leaf_hash(canonical_bytes(entry)))
+        for index in range(kept.size, game.version):
+            kept.append(leaf_hash(canonical_bytes(game.entry(index))))
         self._frontiers[game.id] = kept
         return kept
 
@@ -225,7 +238,7 @@ class GameReader:
         size = game.check_version(size)
         leaves = self.leaves(game)[:size]
         proof = inclusion_proof(index, leaves)
-        return {"origin": self.origin(game_id), "index": index, "size": size, "entry": game.entries[index],
+        return {"origin": self.origin(game_id), "index": index, "size": size, "entry": game.entry(index),
                 "leaf_hash": leaves[index].hex(), "root": root(leaves).hex(),
                 "path": [p.hex() for p in proof], "checkpoint": game.checkpoint_at(size)}
 
@@ -238,9 +251,9 @@ class GameReader:
         size = game.check_version(size)
         leaves = self.leaves(game)[:size]
         proof = inclusion_proof(index, leaves)  # refuses an index outside the tree
-        entry = game.entries[index]
+        entry = game.entry(index)
         seat = game.seat_of(viewer) if viewer else None
-        opened = opened_for(entry, game.privates[index], seat, game.ended) if viewer or game.ended else None
+        opened = opened_for(entry, game.private(index), seat, game.ended) if viewer or game.ended else None
         return make_receipt(self.origin(game_id), entry, proof, size, game.checkpoint_at(size),
                             [str(key) for key in self.keys.verifiers()], opened)
 

@@ -68,7 +68,7 @@ class GameService(GameReader):
         for _ in range(MAX_SAVE_ATTEMPTS):
             game_id = f"{spec.name}-{secrets.token_hex(4)}"
             record = self._new_record(spec, game_id, emails, normalized, server_seed, seed is not None)
-            made = (record.entries[0],)
+            made = (record.created,)
             aggregates: list[Any] = [record]
             if idempotency_key:
                 outcome = Outcome(game_id, 0, 1, [LineResult(0, f"new {spec.name}", "applied")])
@@ -126,7 +126,7 @@ class GameService(GameReader):
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
             seat = game.seat_of(email)
             joined = batch.seats_of("joined")
-            if batch.of_kind("started") or batch.state is not None or seat in joined:
+            if batch.started() or batch.state is not None or seat in joined:
                 raise GameError(ErrorCode.ILLEGAL, f"{game.names[seat]} has already joined game {game.id}.")
             batch.add(log.joined(game.id, batch.next_index, self.clock(), seat, nonce))
             if joined | {seat} == set(range(len(game.names))):

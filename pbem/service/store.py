@@ -1,7 +1,9 @@
-"""The event store (eventsourcing): one aggregate per game holding its log entries.
+"""The event store (eventsourcing): one aggregate per game, one event per save.
 
-The aggregate is deliberately thin: every event carries one or more log entries, their
-private parts and the checkpoint signed after them. All meaning lives in the entries
+Every event carries one or more log entries, their private parts and the checkpoint signed
+after them, so an event's stored size is that of the move it records. The aggregate keeps only
+a compact summary (``GameRecord``), so its snapshots do not grow with the game; the entries are
+read from the events themselves (``PbemStore.game_log``). All meaning lives in the entries
 (``pbem.ledger.entries``), so the stored event classes never need to change; their topics
 (``pbem.service.store:GameRecord.Created`` ...) must stay importable.
 """
@@ -12,6 +14,7 @@ import copy
 import threading
 import time
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -31,7 +34,16 @@ def receipt_uuid(key: str) -> UUID:
 
 
 class GameRecord(Aggregate):
-    """A game's log: public entries, their private parts, and signed checkpoints."""
+    """What deciding a move needs, and nothing that grows with the game: the size of the log,
+    its first and newest entries, the secrets of the first (addresses, seed), who joined (with
+    their nonces) and who resigned, and the newest signed checkpoint. The entries themselves stay
+    in the events that brought them (``Created``/``Appended``, one per save) and are read from
+    there when asked for (``PbemStore.game_log``), so a snapshot stays the same size however long the
+    game runs."""
+
+    # version 1 kept the whole log in the aggregate (and so in every snapshot); its snapshots
+    # are made compact on load by ``upcast_v1_v2``
+    class_version = 2
 
     if TYPE_CHECKING:  # the event classes @event makes at run time, as mypy should see them
         class Created(Aggregate.Created):
@@ -52,9 +64,14 @@ class GameRecord(Aggregate):
     @event("Created")
     def __init__(self, game_id: str, entries: list[Entry], privates: list[Entry], checkpoint: str):
         self.game_id = game_id
-        self.entries: list[Entry] = []
-        self.privates: list[Entry] = []
-        self.checkpoints: list[list[Any]] = []  # [[tree size, signed note], ...]
+        self.size = 0
+        self.created: Entry = entries[0]
+        self.secrets: Entry = privates[0]
+        self.last: Entry = entries[0]
+        self.joined: list[list[Any]] = []  # [[seat, nonce or None], ...] in the order they joined
+        self.resigned: list[int] = []
+        self.started = False
+        self.checkpoint: list[Any] = []  # [tree size, signed note] of the newest checkpoint
         self._add(entries, privates, checkpoint)
 
     @event("Appended")
@@ -62,9 +79,51 @@ class GameRecord(Aggregate):
         self._add(entries, privates, checkpoint)
 
     def _add(self, entries: list[Entry], privates: list[Entry], checkpoint: str) -> None:
-        self.entries.extend(entries)
-        self.privates.extend(privates)
-        self.checkpoints.append([len(self.entries), checkpoint])
+        for entry in entries:
+            _count(self.__dict__, entry)
+        self.checkpoint = [self.size, checkpoint]
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """A snapshot written before the log moved out of the aggregate: keep what the compact
+        record holds and drop the rest (the entries are in the stored events all the same)."""
+        entries, privates, checkpoints = state.pop("entries"), state.pop("privates"), state.pop("checkpoints")
+        state.update(size=0, created=entries[0], secrets=privates[0], last=entries[0], joined=[], resigned=[],
+                     started=False, checkpoint=list(checkpoints[-1]))
+        for entry in entries:
+            _count(state, entry)
+
+
+def _count(state: dict[str, Any], entry: Entry) -> None:
+    """Bring a compact record's fields forward over one entry."""
+    state["size"] += 1
+    state["last"] = entry
+    kind = entry.get("kind")
+    if kind == "joined":
+        state["joined"] = [*state["joined"], [entry["seat"], entry.get("nonce")]]
+    elif kind == "resigned":
+        state["resigned"] = [*state["resigned"], entry["seat"]]
+    elif kind == "started":
+        state["started"] = True
+
+
+@dataclass
+class StoredLog:
+    """A game's entries, their private parts and the checkpoints signed after them, read from
+    the game's stored events up to ``version`` (the aggregate version). Append-only: a kept log
+    is brought forward by reading only the events stored since, and an item once read never
+    changes place, so readers may hold on to it while it grows."""
+
+    version: int = 0
+    entries: list[Entry] = field(default_factory=list)
+    privates: list[Entry] = field(default_factory=list)
+    checkpoints: list[list[Any]] = field(default_factory=list)  # [[tree size, signed note], ...]
+
+    def add(self, stored: Any) -> None:
+        self.entries.extend(stored.entries)
+        self.privates.extend(stored.privates)
+        self.checkpoints.append([len(self.entries), stored.checkpoint])
+        self.version = stored.originator_version
 
 
 class Receipt(Aggregate):
@@ -118,8 +177,7 @@ class PbemStore(Application[UUID]):
     def __init__(self, env: dict[str, str], snapshot_interval: int = 50, attempts: int = 20):
         # the library declares this a ClassVar but reads it through the instance (see above)
         self.snapshotting_intervals = {GameRecord: snapshot_interval}  # type: ignore[misc]
-        self._records: OrderedDict[str, GameRecord] = OrderedDict()
-        self._records_lock = threading.Lock()
+        self.start_caches()
         # Processes starting at once on PostgreSQL race in the library's table and function
         # set-up ("tuple concurrently updated" in the loser); the set-up is idempotent, so retry.
         for attempt in range(attempts):
@@ -131,6 +189,13 @@ class PbemStore(Application[UUID]):
                 if attempt == attempts - 1:
                     raise
                 time.sleep(0.05 * (attempt + 1))
+
+    def start_caches(self) -> None:
+        """The records and logs kept in this process (empty at the start)."""
+        self._records: OrderedDict[str, GameRecord] = OrderedDict()
+        self._records_lock = threading.Lock()
+        self._logs: OrderedDict[str, StoredLog] = OrderedDict()
+        self._logs_lock = threading.Lock()
 
     def _tune_sqlite(self, synchronous: str) -> None:
         """``PRAGMA synchronous`` on every SQLite connection of the store. The library sets WAL
@@ -152,12 +217,11 @@ class PbemStore(Application[UUID]):
             connection._sqlite_conn.execute(statement)
 
     def game(self, game_id: str, fresh: bool = True) -> GameRecord | None:
-        """The game's record, up to date. Records are kept per process and brought forward with
-        only the events stored since (entries are append-only), so loading a long game does not
-        decode its whole log again. The caller gets its own copy: appending to it before a save
-        that then fails leaves the kept record untouched. ``fresh=False`` skips asking the
-        database for newer events, for a writer whose save fails anyway when another process
-        wrote meanwhile (optimistic concurrency), and then loads fresh."""
+        """The game's compact record, up to date. Records are kept per process and brought
+        forward with only the events stored since. The caller gets its own copy: appending to it
+        before a save that then fails leaves the kept record untouched. ``fresh=False`` skips
+        asking the database for newer events, for a writer whose save fails anyway when another
+        process wrote meanwhile (optimistic concurrency), and then loads fresh."""
         kept = self._records.get(game_id)
         if kept is None:
             try:
@@ -168,15 +232,56 @@ class PbemStore(Application[UUID]):
             return _copy(kept)
         else:
             kept = _copy(kept)
-            for stored in self.events.get(kept.id, gt=kept.version):
+            news = list(self.events.get(kept.id, gt=kept.version))
+            for stored in news:
                 cast("CanMutateProtocol[GameRecord]", stored).mutate(kept)
+            self._extend_log(game_id, news)
         self._keep(kept)
         return _copy(kept)
 
+    def game_log(self, record: GameRecord) -> StoredLog:
+        """The game's log as stored up to ``record`` (its entries, private parts, checkpoints),
+        read from its events: once per process, then only the events stored since. The log is
+        shared: callers read the first ``record.size`` entries and never change it."""
+        with self._logs_lock:
+            kept = self._logs.get(record.game_id)
+            if kept is None or kept.version > record.version:  # new here, or the store went back
+                kept = StoredLog()
+            if kept.version < record.version:
+                kept = StoredLog(kept.version, kept.entries, kept.privates, kept.checkpoints)
+                for stored in self.events.get(record.id, gt=kept.version, lte=record.version):
+                    kept.add(stored)
+            self._logs[record.game_id] = kept
+            self._logs.move_to_end(record.game_id)
+            while len(self._logs) > self.max_records:
+                self._logs.popitem(last=False)
+            return kept
+
+    def _extend_log(self, game_id: str, events: list[Any]) -> None:
+        """Events just read or saved also bring the kept log forward, if they follow on from it
+        (otherwise the log reads them itself when next asked)."""
+        with self._logs_lock:
+            kept = self._logs.get(game_id)
+            if kept is None or not events or events[0].originator_version != kept.version + 1:
+                return
+            grown = StoredLog(kept.version, kept.entries, kept.privates, kept.checkpoints)
+            for stored in events:
+                grown.add(stored)
+            self._logs[game_id] = grown
+
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        pending = {o.game_id: list(o._pending_events) for o in objs if isinstance(o, GameRecord)}
+        recordings = super().save(*objs, **kwargs)
+        for game_id, events in pending.items():
+            self._extend_log(game_id, events)
+        return recordings
+
     def forget(self, game_id: str) -> None:
-        """Drop the kept record: the next load reads the game from the database again."""
+        """Drop the kept record and log: the next load reads the game from the database again."""
         with self._records_lock:
             self._records.pop(game_id, None)
+        with self._logs_lock:
+            self._logs.pop(game_id, None)
 
     def saved(self, record: GameRecord) -> None:
         """Keep a record that was just saved (its pending events are now stored)."""
@@ -210,11 +315,8 @@ class PbemStore(Application[UUID]):
 
 
 def _copy(record: GameRecord) -> GameRecord:
-    """A copy that can be appended to without touching the original: fresh lists (the entries
-    themselves are never changed, so they are shared) and no pending events."""
+    """A copy that can be appended to without touching the original. The record's lists are
+    replaced, never changed in place (``_count``), so a shallow copy is enough."""
     clone = copy.copy(record)
-    clone.entries = list(record.entries)
-    clone.privates = list(record.privates)
-    clone.checkpoints = list(record.checkpoints)
     clone._pending_events = []
     return clone

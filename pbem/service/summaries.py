@@ -365,17 +365,19 @@ class GameSummaries(Projection[SummaryView]):
             return None
         game_id = entries[-1]["game"]
         version = entries[-1]["index"] + 1
-        record = self.reader.store.game(game_id)
+        store = self.reader.store
+        record = store.game(game_id)
         spec = state = deadline = None
         try:
-            game = load(record)
+            game = load(record, lambda: store.game_log(record))
             spec, state = game.spec, self.reader.state(game, version)
         except Exception as error:  # a type no longer offered, a rules bug: list it without a phase
             logger.warning("game summaries: %s at version %s without its rules: %s", game_id, version, error)
         else:
             if version == game.version:  # the game's latest event: only its row is kept
                 deadline = self.deadline_of(game, state)
-        return summarise(game_id, record.entries[:version], spec, state, tracking.notification_id, deadline)
+        return summarise(game_id, store.game_log(record).entries[:version], spec, state, tracking.notification_id,
+                         deadline)
 
     def deadline_of(self, game: Any, state: Any) -> datetime | None:
         """The earliest deadline of the seats the game waits for now (None without a clock)."""

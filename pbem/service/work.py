@@ -32,24 +32,26 @@ class _Batch:
         self.state = state
         self.entries: list[log.Entry] = []
         self.privates: list[log.Private] = []
-        self._stored: dict[str, list[log.Entry]] = {}  # the stored entries of a kind, read once
 
     @property
     def next_index(self) -> int:
         return self.game.version + len(self.entries)
 
-    def of_kind(self, kind: str) -> list[log.Entry]:
-        """Entries of one kind, stored and planned (the stored ones scanned once per batch, so
-        a move in a long game does not walk its whole log again)."""
-        if kind not in self._stored:
-            self._stored[kind] = self.game.kinds(kind)
-        return self._stored[kind] + [e for e in self.entries if e["kind"] == kind]
+    def planned(self, kind: str) -> list[log.Entry]:
+        """The entries of one kind planned in this batch (not yet stored)."""
+        return [e for e in self.entries if e["kind"] == kind]
+
+    def started(self) -> bool:
+        return self.game.started or bool(self.planned("started"))
 
     def seats_of(self, kind: str) -> set[int]:
-        return {e["seat"] for e in self.of_kind(kind)}
+        """Seats that joined or resigned, stored and planned (the stored ones from the game's
+        compact record, so a move in a long game does not walk its log)."""
+        stored = {"joined": self.game.joined, "resigned": self.game.robots}[kind]
+        return stored | {e["seat"] for e in self.planned(kind)}
 
     def add(self, made: tuple[log.Entry, log.Private]) -> None:
-        previous = self.entries[-1] if self.entries else self.game.entries[-1]
+        previous = self.entries[-1] if self.entries else self.game.last
         self.entries.append(log.not_before(made[0], previous))  # time never runs backwards
         self.privates.append(made[1])
 
@@ -64,7 +66,7 @@ class _Batch:
 
     def rng(self) -> DrawRng:
         """The draws of the next entry: seed, every nonce logged before it, its position."""
-        nonces = [[e["seat"], e["nonce"]] for e in self.of_kind("joined") if e["nonce"]]
+        nonces = self.game.nonces + [[e["seat"], e["nonce"]] for e in self.planned("joined") if e["nonce"]]
         return DrawRng(self.game.seed, draw_scope(self.game.created), nonces, self.next_index)
 
 
