@@ -10,11 +10,11 @@ target (``harbor H9``) is resolved against the legal moves and refused when ambi
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
+from pbem.games.text import fold
 
 from .board import name, parse_hex
 from .data import BUILD_TILES, MANDATORY, MOVE_TILES
@@ -39,11 +39,6 @@ T = TypeVar("T")
 USAGE = ["build C4", "build C4 D4 E5", "oracle C4", "tavern F7", "harbor G3 to H9", "paddock C4 to C6", "end"]
 
 
-def fold_text(text: str) -> str:
-    """Lower case without accents: ``"Přístav"`` -> ``"pristav"``."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
 
 def format_move(move: Move) -> str:
     kind = move[0]
@@ -66,7 +61,7 @@ def _hexes(words: list[str], original: str) -> list[int]:
 
 
 def _tokens(text: str) -> list[str]:
-    spaced = fold_text(text).replace(",", " ").replace("->", " -> ")
+    spaced = fold(text.strip()).replace(",", " ").replace("->", " -> ")
     return [w for w in spaced.split() if w not in SEPARATORS]
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import GameSpec, Option, Rng, Standing, invalid, rank_by, secret
+from pbem.games.text import seat_name
 
 from . import moves, render, rules
 from .board import QUADRANTS
@@ -25,10 +26,6 @@ def _options() -> tuple[Option, ...]:
     )
     cards = tuple(Option(k, "a kingdom card in play, or random", RANDOM, (RANDOM, *CARD_NAMES)) for k in CARD_KEYS)
     return sections + cards
-
-
-def who(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
 class KingdomBuilder(GameSpec):
@@ -156,7 +153,7 @@ def describe(fact: dict[str, Any], names: Sequence[str]) -> str:
     """One line of history; hidden card draws say only that a card was drawn."""
     kind = fact["kind"]
     seat = fact.get("seat", -1)
-    person = who(names, seat)
+    person = seat_name(names, seat)
     if kind == "GameStarted":
         parts = [f"{s['name']}{' (rotated)' if s['rotated'] else ''} {s['quadrant']}" for s in fact["sections"]]
         cards = ", ".join(card_name(c) for c in fact["cards"])
@@ -184,7 +181,7 @@ def describe(fact: dict[str, Any], names: Sequence[str]) -> str:
     if kind == "TurnEnded":
         return f"{person} ended the turn."
     if kind == "GameEnded":
-        scores = "; ".join(f"{who(names, s['seat'])} {s['total']}" for s in fact["scores"])
+        scores = "; ".join(f"{seat_name(names, s['seat'])} {s['total']}" for s in fact["scores"])
         why = " No terrain card could be played any more." if fact.get("blocked") else ""
         return f"Game over.{why} Gold: {scores}."
     return kind

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.games.base import invalid, syntax
-from pbem.games.kingsburg.data import BUILDING_KEYS, BUILDINGS, GOODS, fold_text
+from pbem.games.kingsburg.data import BUILDING_KEYS, BUILDINGS, GOODS
+from pbem.games.text import fold_key
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,7 @@ PAY = {"pay", "zaplat", "platim", "za"}
 
 def _tokens(text: str) -> list[str]:
     raw = text.replace(",", " ").replace(";", " ").split()
-    return [t if t in PLUS2 else fold_text(t) for t in raw]
+    return [t if t in PLUS2 else fold_key(t) for t in raw]
 
 
 def _int(token: str, what: str, text: str) -> int:

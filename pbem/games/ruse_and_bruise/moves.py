@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
+from pbem.games.text import fold_key
 
-from .cards import CARD_IDS, CARDS, fold_name, match_cards
+from .cards import CARD_IDS, CARDS, match_cards
 from .state import GameState
 
 PLAY, TUCK, SWAP, PASS = "play", "tuck", "swap", "pass"
@@ -79,7 +80,7 @@ def parse(state: GameState, seat: int, text: str, legal_texts: list[str]) -> Mov
     if not words:
         raise syntax("The command is empty; write for example 'play KING 3'.", legal_texts)
     legal = legal_moves(state, seat)
-    kind = VERBS.get(fold_name(words[0]))
+    kind = VERBS.get(fold_key(words[0]))
     rest = words[1:] if kind else words
     if kind is None:
         if not any(word.isdigit() for word in words):

@@ -4,10 +4,10 @@ legal moves."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 
 from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
+from pbem.games.text import fold
 from pbem.games.warriors_traders import rules
 from pbem.games.warriors_traders.data import ARMY_KINDS, RESOURCES, TRACKS
 from pbem.games.warriors_traders.maneuvers import remaining
@@ -54,10 +54,6 @@ USAGE = {
     "starve": "starve UNIT",
 }
 
-
-def fold_text(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def format_move(move: tuple) -> str:
@@ -107,9 +103,9 @@ class _Reader:
             return None
         if kind == "province":
             provinces = self.state.gmap.provinces
-            table = {pid: (pid, pid.split("_", 1)[-1], fold_text(p.name)) for pid, p in provinces.items()}
+            table = {pid: (pid, pid.split("_", 1)[-1], fold(p.name)) for pid, p in provinces.items()}
         else:
-            table = {c.id: (c.id, fold_text(c.name)) for c in self.state.gmap.countries}
+            table = {c.id: (c.id, fold(c.name)) for c in self.state.gmap.countries}
         exact = [key for key, names in table.items() if word in names]
         if exact:
             return exact[0]
@@ -178,7 +174,7 @@ def _bundle(r: _Reader) -> tuple[tuple[str, int], ...]:
 def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], list[str]]) -> tuple:
     if state.phase == "over":
         raise GameError(ErrorCode.GAME_OVER, "The game is over.")
-    raw = fold_text(text).replace(",", " ").split()
+    raw = fold(text).replace(",", " ").split()
     offer = bool(raw) and VERBS.get(raw[0]) == "offer"  # "for" / "za" parts an offer's two sides
     words = [SEPARATOR if offer and w in OFFER_SPLIT else w for w in raw
              if w not in FILLER or (offer and w in OFFER_SPLIT)]
