@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
-from pbem.games.text import fold
+from pbem.games.base import invalid, syntax
+from pbem.games.text import fold, resolve
 
 from .board import name, parse_hex
 from .data import BUILD_TILES, MANDATORY, MOVE_TILES
@@ -66,8 +66,6 @@ def _tokens(text: str) -> list[str]:
 
 
 def parse_move(state: KBState, seat: int, text: str) -> Move:
-    if state.over or seat != state.seat:
-        check(state, seat, ("end",))  # says: game over, or whose turn it is
     words = _tokens(text)
     if not words:
         raise syntax("An empty command is no Kingdom Builder move.", USAGE)
@@ -122,11 +120,4 @@ def _check_all(state: KBState, seat: int, move: Move) -> None:
 
 def _resolve(state: KBState, seat: int, text: str, matches: Callable[[Move], bool]) -> Move:
     legal = legal_moves(state, seat)
-    found = [m for m in legal if matches(m)]
-    if len(found) == 1:
-        return found[0]
-    options = [format_move(m) for m in (found or legal)][:40]
-    if found:
-        raise GameError(ErrorCode.AMBIGUOUS, f"{text.strip()!r} could mean {len(found)} moves; "
-                        f"write one of them in full.", options)
-    raise illegal(f"{text.strip()!r} matches no legal move now.", options)
+    return resolve(text, [m for m in legal if matches(m)], format_move, legal=[format_move(m) for m in legal])

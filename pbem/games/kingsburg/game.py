@@ -35,6 +35,7 @@ from pbem.games.kingsburg.moves import (
     parse_text,
 )
 from pbem.games.kingsburg.state import State, delta_of
+from pbem.games.text import resolve
 
 Fact = dict[str, Any]
 
@@ -122,7 +123,6 @@ class Kingsburg(GameSpec):
 
     # -- text ------------------------------------------------------------------------------------
     def parse_move(self, state: State, seat: int, text: str) -> Move:
-        self._check_turn(state, seat)
         candidate = parse_text(text)
         if isinstance(candidate, Recruit) and candidate.gold < 0:
             candidate = rules.default_payment(state.players[seat], candidate.soldiers) or candidate
@@ -142,14 +142,9 @@ class Kingsburg(GameSpec):
         fits = [m for m in legal if isinstance(m, Influence) and m.advisor == wanted.advisor
                 and m.choice == wanted.choice and (m.plus2 or not wanted.plus2)
                 and (m.envoy or not wanted.envoy)]
-        if len(fits) == 1:
-            return fits[0]
-        if fits:
-            raise GameError(ErrorCode.AMBIGUOUS, f"{text!r} fits several groups of your dice; "
-                            "name the dice, e.g. " + repr(format_move(fits[0])) + ".",
-                            [format_move(m) for m in fits])
-        raise illegal(f"{text!r} is not legal: no group of your dice can influence advisor "
-                      f"{wanted.advisor} now.", self.legal_texts(state, seat))
+        hint = f"name the dice, e.g. {format_move(fits[0])!r}" if fits else ""
+        return resolve(text, fits, format_move, legal=self.legal_texts(state, seat), hint=hint,
+                       why=f"no group of your dice can influence advisor {wanted.advisor}")
 
     def format_move(self, move: Move) -> str:
         return format_move(move)

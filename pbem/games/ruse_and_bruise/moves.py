@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
-from pbem.games.text import fold_key
+from pbem.games.base import invalid, syntax
+from pbem.games.text import fold_key, resolve
 
 from .cards import CARD_IDS, CARDS, match_cards
 from .state import GameState
@@ -128,19 +128,17 @@ def _pick(text: str, candidates: list[Move], legal: list[Move], legal_texts: lis
           state: GameState, seat: int) -> Move:
     """Resolve the candidates against the legal moves: none is illegal, several ambiguous."""
     matches = [move for move in candidates if move in legal]
-    if len(matches) == 1:
-        return matches[0]
-    if len(matches) > 1:
-        options = ", ".join(format_move(move) for move in matches)
-        raise GameError(ErrorCode.AMBIGUOUS, f"{text.strip()!r} could mean {options}; write more of the card name.",
-                        [format_move(move) for move in matches])
+    why = "" if matches else _why_none(state, seat, candidates, legal)
+    return resolve(text, matches, format_move, legal=legal_texts, why=why, hint="write more of the card name")
+
+
+def _why_none(state: GameState, seat: int, candidates: list[Move], legal: list[Move]) -> str:
     if not legal:
-        raise illegal(f"{text.strip()!r} is not possible: it is not your move now.")
-    why = _reason(state, seat, candidates[0])
+        return "it is not your move"
     if len(candidates) > 1:
         names = " or ".join(sorted(CARDS[move.card].en for move in candidates))
-        why = f"no card you can use now is called that ({names})"
-    raise illegal(f"{text.strip()!r} is not a legal move now: {why}.", legal_texts)
+        return f"no card you can use now is called that ({names})"
+    return _reason(state, seat, candidates[0])
 
 
 def _reason(state: GameState, seat: int, move: Move) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.base import ErrorCode, Fact, GameError, GameSpec, Rng, Standing, illegal, rank_by
+from pbem.games.base import Fact, GameSpec, Rng, Standing, illegal, rank_by
 
 from . import moves, play, render
 from .moves import Move
@@ -34,11 +34,6 @@ class RuseAndBruise(GameSpec):
         return moves.legal_moves(state, seat)
 
     def parse_move(self, state: GameState, seat: int, text: str) -> Move:
-        if state.finished:
-            raise GameError(ErrorCode.GAME_OVER, "The game is over; no more moves are possible.")
-        if seat not in self.to_move(state):
-            waiting = ", ".join(f"seat {s + 1}" for s in self.to_move(state))
-            raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not your move; the game waits for {waiting}.")
         return moves.parse(state, seat, text, self.legal_texts(state, seat))
 
     def format_move(self, move: Move) -> str:

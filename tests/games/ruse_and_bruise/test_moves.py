@@ -91,7 +91,9 @@ def test_malformed_commands_are_syntax_errors(text):
 
 
 def test_another_seat_cannot_move():
-    assert _error(_state(), 1, "play CLOAK 1").code == ErrorCode.NOT_YOUR_TURN
+    # the service says whose turn it is before parsing; the game finds no legal move for seat 1
+    error = _error(_state(), 1, "play CLOAK 1")
+    assert error.code == ErrorCode.ILLEGAL and "it is not your move" in error.message
 
 
 def test_follow_up_commands_need_an_open_choice():
@@ -105,7 +107,7 @@ def test_cloak_and_traitor_choices_in_czech():
     _, cloak = apply(state, 0, "play KING 1")
     assert SPEC.parse_move(cloak, 1, "zasuň Julie") == Move("tuck", "juliet")
     assert SPEC.parse_move(cloak, 1, "pas") == Move("pass")
-    assert _error(cloak, 0, "play QUEEN 2").code == ErrorCode.NOT_YOUR_TURN
+    assert _error(cloak, 0, "play QUEEN 2").code == ErrorCode.ILLEGAL
     assert "Cloak" in _error(cloak, 1, "swap 2").message
     _, traitor = apply(state, 0, "play QUEEN 2")
     assert SPEC.parse_move(traitor, 1, "vyměň 1") == Move("swap", None, 1)
