@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .data import BUILDABLE, SECTIONS
+from .data import SECTIONS
 
 SIZE = 20
 HALF = 10
@@ -21,7 +21,6 @@ COLUMNS = "ABCDEFGHIJKLMNOPQRST"
 # E, W, NE, NW, SE, SW.
 _EVEN = ((0, 1), (0, -1), (-1, 0), (-1, -1), (1, 0), (1, -1))
 _ODD = ((0, 1), (0, -1), (-1, 1), (-1, 0), (1, 1), (1, 0))
-DIRECTIONS = ("E", "W", "NE", "NW", "SE", "SW")
 QUADRANTS = ("top-left", "top-right", "bottom-left", "bottom-right")
 
 Layout = tuple[tuple[str, bool], ...]  # (section name, rotated) for the 4 quadrants
@@ -126,11 +125,4 @@ def build_board(layout: Layout) -> Board:
     )
 
 
-def special_hexes(board: Board) -> frozenset[int]:
-    """Location and castle hexes (Merchants, Workers)."""
-    return frozenset(board.locations) | frozenset(board.castles)
-
-
-def is_buildable(board: Board, hex_: int) -> bool:
-    return board.terrain[hex_] in BUILDABLE
 

@@ -90,6 +90,8 @@ SOLDIER_TOKENS: tuple[int, ...] = tuple(RAW["soldier_tokens"])
 COMPONENTS: dict[str, int] = RAW["components"]
 YEARS = COMPONENTS["years"]
 COLOURED_DICE = COMPONENTS["coloured_dice_per_player"]
+ADVISOR_COUNT = len(ADVISORS)  # advisors 1 to 18; the court has one spot per number
+COURT_SPOTS = ADVISOR_COUNT + 1  # index 0 is unused, so an advisor's number is its index
 
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.games.base import Rng, secret
 from pbem.games.kingsburg import rules
-from pbem.games.kingsburg.data import BUILDINGS, ENEMIES, GOODS, YEARS
+from pbem.games.kingsburg.data import BUILDINGS, COLOURED_DICE, ENEMIES, GOODS, YEARS
 from pbem.games.kingsburg.evolve import evolve
 from pbem.games.kingsburg.state import PHASES, SEASONS, Choice, State, delta_of
 
@@ -89,7 +89,7 @@ def _season_start(state: State, rng: Rng) -> list[Fact]:
                       "groups": neutral_groups(three, two)})
     dice, white = [], []
     for seat, p in enumerate(state.players):
-        dice.append(_roll(rng, 3))
+        dice.append(_roll(rng, COLOURED_DICE))
         extra = (state.phase == "spring" and state.aid == seat) + p.has("farms")
         white.append(_roll(rng, extra))
     facts.append({"kind": "DiceRolled", "season": state.phase, "dice": dice, "white": white})

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS, ROWS, YEAR_RANGES
+from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, COURT_SPOTS, ENEMIES, GOODS, ROWS, YEAR_RANGES
 from pbem.games.kingsburg.moves import goods_text
 from pbem.games.kingsburg.state import State
 from pbem.games.svg import escape
@@ -285,7 +285,7 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
            f'<text x="10" y="42" font-size="12">{escape(" | ".join(facts))}</text>']
     out += _legend_svg(v, names, 10, 50)
     groups = {spot["advisor"]: spot["groups"] for spot in v["court"]}
-    for a in range(1, 19):
+    for a in range(1, COURT_SPOTS):
         x, y = 10 + ((a - 1) % 6) * cell_w, court_top + ((a - 1) // 6) * cell_h
         out.append(f'<rect x="{x}" y="{y}" width="{cell_w - 6}" height="{cell_h - 6}" fill="#f8f4e8" stroke="#555"/>')
         out.append(f'<text x="{x + 4}" y="{y + 13}">{a} {escape(ADVISORS[a].name)}</text>')

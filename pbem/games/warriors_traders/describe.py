@@ -20,10 +20,6 @@ def _name(names: Sequence[str], seat: Any) -> str:
     return seat_name(names, seat) if isinstance(seat, int) else f"seat {seat}"
 
 
-def _team_names(names: Sequence[str], fact: Fact) -> str:
-    return " and ".join(f"side {t + 1}" for t in fact.get("teams", []))
-
-
 def _approximate(table: str) -> str:
     """A mark on history lines whose numbers come from an invented table."""
     return " (approximate numbers)" if RULES.raw["tracks"][table].get("confidence") == "approximation" else ""

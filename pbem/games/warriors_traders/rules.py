@@ -17,12 +17,6 @@ from pbem.games.warriors_traders import trade
 from pbem.games.warriors_traders.data import RULES, TRACKS
 from pbem.games.warriors_traders.state import State, country_seat, order, unit
 
-TRADE_VERBS = ("bank", "route", "offer", "accept", "decline", "buy", "peace")
-
-
-def actor(state: State) -> int | None:
-    return state.queue[0][1] if state.queue else None
-
 
 def current_step(state: State) -> str:
     if state.phase == "development":

@@ -6,8 +6,6 @@ from pbem.games.base import Standing, rank_by
 from pbem.games.warriors_traders.data import RULES, TRACKS
 from pbem.games.warriors_traders.state import State
 
-TITLES = {"production": "Builder", "trade": "Trader", "military": "Warrior"}
-
 
 def title_holders(state: State) -> dict[str, int | None]:
     """Each title goes to the one player furthest along its track (tokens count, so partial
