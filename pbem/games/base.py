@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
@@ -169,6 +169,18 @@ def rank_by(seats_keys: Mapping[int, tuple]) -> dict[int, int]:
         previous = ordered[position - 2] if position > 1 else None
         ranks[seat] = ranks[previous[0]] if previous and previous[1] == key else position
     return ranks
+
+
+def evolve_all(evolve: Callable[[Any, Fact], Any], state: Any, facts: Iterable[Fact]) -> Any:
+    """``state`` after each fact in turn: the fold every game's ``decide`` and tests use."""
+    for fact in facts:
+        state = evolve(state, fact)
+    return state
+
+
+def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """A copy of ``items`` with ``items[index]`` replaced: how frozen states change one seat's entry."""
+    return (*items[:index], value, *items[index + 1:])
 
 
 SECRET = "secret"

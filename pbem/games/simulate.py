@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.games.base import Fact, GameSpec, SeededRng, Standing, State
+from pbem.games.base import Fact, GameSpec, SeededRng, Standing, State, evolve_all
 
 
 @dataclass
@@ -31,9 +31,7 @@ StepHook = Callable[[State, int, Any, list[Fact], State], None]
 
 
 def fold(spec: GameSpec, facts: list[Fact], state: State = None) -> State:
-    for fact in facts:
-        state = spec.evolve(state, fact)
-    return state
+    return evolve_all(spec.evolve, state, facts)
 
 
 def play_random(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.games.base import Rng, secret
+from pbem.games.base import Rng, evolve_all, secret
 from pbem.games.kingsburg import rules
 from pbem.games.kingsburg.data import BUILDINGS, COLOURED_DICE, ENEMIES, GOODS, YEARS
 from pbem.games.kingsburg.evolve import evolve
@@ -21,9 +21,7 @@ Fact = dict[str, Any]
 
 
 def fold(state: State, facts: list[Fact]) -> State:
-    for fact in facts:
-        state = evolve(state, fact)
-    return state
+    return evolve_all(evolve, state, facts)
 
 
 def advance(state: State, rng: Rng) -> tuple[list[Fact], State]:

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.base import ErrorCode, GameError, GameSpec, Option, Rng, Standing, illegal, invalid
+from pbem.games.base import ErrorCode, GameError, GameSpec, Option, Rng, Standing, evolve_all, illegal, invalid
 from pbem.games.warriors_traders import describe, moves, render, rules, scoring
 from pbem.games.warriors_traders.data import MAPS
 from pbem.games.warriors_traders.evolve import evolve
@@ -115,10 +115,7 @@ class WarriorsTraders(GameSpec):
             raise illegal(f"{moves.format_move(move) if isinstance(move, tuple) else move!r}: {reason}",
                           self.legal_texts(state, seat))
         facts = rules.move_facts(state, seat, move)
-        after = state
-        for fact in facts:
-            after = evolve(after, fact)
-        more, _ = follow_ups(after)
+        more, _ = follow_ups(evolve_all(evolve, state, facts))
         return facts + more
 
     def outcome(self, state: State) -> list[Standing] | None:
