@@ -22,7 +22,7 @@ from .locations import build_targets, has_free, move_options, move_targets, tile
 from .scoring import final_scores
 from .state import KBState, evolve
 
-Move = tuple
+Move = tuple[Any, ...]  # ("build", hex, ...), (tile, hex), (tile, from, to) or ("end",)
 Fact = dict[str, Any]
 
 

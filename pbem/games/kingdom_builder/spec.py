@@ -11,6 +11,7 @@ from pbem.games.text import seat_name
 from . import moves, render, rules
 from .board import QUADRANTS
 from .data import CARD_NAMES, MANDATORY, SECTION_NAMES, TERRAIN_DECK, card_name, location_name, terrain_name
+from .rules import Move
 from .state import KBState, evolve
 
 RANDOM = "random"
@@ -28,7 +29,7 @@ def _options() -> tuple[Option, ...]:
     return sections + cards
 
 
-class KingdomBuilder(GameSpec):
+class KingdomBuilder(GameSpec[KBState, Move]):
     name = "kingdom-builder"
     title = "Kingdom Builder"
     turn_end_words = ("end", "done", "pass", "konec", "hotovo")
@@ -80,16 +81,16 @@ class KingdomBuilder(GameSpec):
     def to_move(self, state: KBState) -> list[int]:
         return [] if state.over else [state.seat]
 
-    def legal_moves(self, state: KBState, seat: int) -> list[tuple]:
+    def legal_moves(self, state: KBState, seat: int) -> list[Move]:
         return rules.legal_moves(state, seat)
 
-    def parse_move(self, state: KBState, seat: int, text: str) -> tuple:
+    def parse_move(self, state: KBState, seat: int, text: str) -> Move:
         return moves.parse_move(state, seat, text)
 
-    def format_move(self, move: tuple) -> str:
+    def format_move(self, move: Move) -> str:
         return moves.format_move(move)
 
-    def decide(self, state: KBState, seat: int, move: tuple, rng: Rng) -> list[dict[str, Any]]:
+    def decide(self, state: KBState, seat: int, move: Move, rng: Rng) -> list[dict[str, Any]]:
         return rules.decide(state, seat, move, rng)
 
     def outcome(self, state: KBState) -> list[Standing] | None:
@@ -101,7 +102,7 @@ class KingdomBuilder(GameSpec):
     def view(self, state: KBState, viewer: int | None) -> dict[str, Any]:
         return render.make_view(state, viewer)
 
-    def default_move(self, state: KBState, seat: int) -> tuple | None:
+    def default_move(self, state: KBState, seat: int) -> Move | None:
         """A missed deadline: the first legal mandatory settlement, else end the turn."""
         if state.over or seat != state.seat:
             return None
@@ -111,7 +112,7 @@ class KingdomBuilder(GameSpec):
         # the seat's next terrain card, drawn from the face-down deck
         return any(f["kind"] == "CardDrawn" and f["seat"] == seat for f in facts)
 
-    def end_of_turn_file(self, state: KBState, seat: int) -> tuple | None:
+    def end_of_turn_file(self, state: KBState, seat: int) -> Move | None:
         if state.over or seat != state.seat or state.mandatory_pending():
             return None
         return ("end",)

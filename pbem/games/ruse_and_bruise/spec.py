@@ -13,7 +13,7 @@ from .scoring import final_score
 from .state import GameState, evolve, to_move
 
 
-class RuseAndBruise(GameSpec):
+class RuseAndBruise(GameSpec[GameState, Move]):
     name = "ruse-and-bruise"
     title = "Ruse & Bruise (Kabale und Hiebe)"
     min_players = 2

@@ -16,6 +16,8 @@ from pbem.games.warriors_traders.robot import choose
 from pbem.games.warriors_traders.state import BARBARIAN, State
 from pbem.games.warriors_traders.view import view
 
+Order = tuple[Any, ...]  # ("develop", "trade"), ("build", "infantry", "w_paris"), ...; see rules.py
+
 AUTO_TEAMS = {4: "12/34", 6: "123/456"}
 
 
@@ -35,7 +37,7 @@ def parse_teams(text: str, players: int) -> list[int]:
     return teams
 
 
-class WarriorsTraders(GameSpec):
+class WarriorsTraders(GameSpec[State, Order]):
     name = "warriors-traders"
     title = "Warriors & Traders"
     # 2: retreated armies get no action points; the turn-file and data fixes of issue 21
@@ -96,16 +98,16 @@ class WarriorsTraders(GameSpec):
     def to_move(self, state: State) -> list[int]:
         return rules.to_move(state)
 
-    def legal_moves(self, state: State, seat: int) -> list[tuple]:
+    def legal_moves(self, state: State, seat: int) -> list[Order]:
         return rules.legal(state, seat) if seat in rules.to_move(state) else []
 
-    def parse_move(self, state: State, seat: int, text: str) -> tuple:
+    def parse_move(self, state: State, seat: int, text: str) -> Order:
         return moves.parse_move(state, seat, text, lambda: self.legal_texts(state, seat))
 
-    def format_move(self, move: tuple) -> str:
+    def format_move(self, move: Order) -> str:
         return moves.format_move(move)
 
-    def decide(self, state: State, seat: int, move: tuple, rng: Rng) -> list[dict[str, Any]]:
+    def decide(self, state: State, seat: int, move: Order, rng: Rng) -> list[dict[str, Any]]:
         if state.phase == "over":
             raise GameError(ErrorCode.GAME_OVER, "The game is over.")
         if seat not in rules.to_move(state):
@@ -134,17 +136,17 @@ class WarriorsTraders(GameSpec):
     def describe_fact(self, fact: dict[str, Any], names: Sequence[str]) -> str:
         return describe.describe_fact(fact, names)
 
-    def public_move_text(self, state: State, seat: int, move: tuple) -> str:
+    def public_move_text(self, state: State, seat: int, move: Order) -> str:
         if move and move[0] in ("hit", "auto"):
             return "assign damage"
         if state is not None and state.phase == "setup":
             return "place a starting token"
         return self.format_move(move)
 
-    def random_move(self, state: State, seat: int, rng: random.Random) -> tuple:
+    def random_move(self, state: State, seat: int, rng: random.Random) -> Order:
         return choose(state, seat, self.legal_moves(state, seat), rng)
 
-    def default_move(self, state: State, seat: int) -> tuple | None:
+    def default_move(self, state: State, seat: int) -> Order | None:
         if seat not in rules.to_move(state):
             return None
         return rules.trivial_move(state, seat)
@@ -179,7 +181,7 @@ class WarriorsTraders(GameSpec):
                    or (f["kind"] == "BattleResolved" and any(hit[0] not in (seat, BARBARIAN) for hit in f["hits"]))
                    for f in facts)
 
-    def end_of_turn_file(self, state: State, seat: int) -> tuple | None:
+    def end_of_turn_file(self, state: State, seat: int) -> Order | None:
         """``done`` / ``pass`` / ``auto``; none in setup, where a file places all three tokens."""
         return None if state.phase == "setup" else self.default_move(state, seat)
 
