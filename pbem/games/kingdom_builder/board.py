@@ -39,6 +39,11 @@ def parse_hex(text: str) -> int | None:
     return _BY_NAME.get(text.strip().upper())
 
 
+def hex_of(text: str) -> int:
+    """The hex of a name the game wrote itself (a stored fact, a view); KeyError if none."""
+    return _BY_NAME[text.strip().upper()]
+
+
 def step(hex_: int, direction: int) -> int:
     """The neighbour of a hex in one of the 6 directions, or -1 off the map."""
     row, col = divmod(hex_, SIZE)

@@ -13,7 +13,7 @@ from typing import Any
 from pbem.games.svg import escape
 from pbem.games.text import seat_name
 
-from .board import COLUMNS, SIZE, name, parse_hex
+from .board import COLUMNS, SIZE, hex_of, name
 from .data import LOCATIONS, card_name, location_name, terrain_name
 from .state import KBState
 
@@ -63,7 +63,7 @@ def _tile_text(tile: Mapping[str, Any]) -> str:
 
 
 def _occupants(view: Mapping[str, Any]) -> dict[int, int]:
-    return {parse_hex(h): seat for seat, hexes in enumerate(view["settlements"]) for h in hexes}
+    return {hex_of(h): seat for seat, hexes in enumerate(view["settlements"]) for h in hexes}
 
 
 def _cell(code: str, hex_: int, occupant: int | None, locs: dict[int, str]) -> str:
@@ -76,7 +76,7 @@ def _cell(code: str, hex_: int, occupant: int | None, locs: dict[int, str]) -> s
 
 def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     occupants = _occupants(view)
-    locs = {parse_hex(loc["hex"]): loc["type"] for loc in view["locations"]}
+    locs = {hex_of(loc["hex"]): loc["type"] for loc in view["locations"]}
     lines = ["    " + "  ".join(COLUMNS[:SIZE])]
     for r, row in enumerate(view["terrain"]):
         cells = " ".join(_cell(code, r * SIZE + c, occupants.get(r * SIZE + c), locs) for c, code in enumerate(row))
@@ -152,7 +152,7 @@ def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
 
 def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     occupants = _occupants(view)
-    locs = {parse_hex(loc["hex"]): loc for loc in view["locations"]}
+    locs = {hex_of(loc["hex"]): loc for loc in view["locations"]}
     width = LEFT + W * (SIZE + 0.5) + 10
     lines = _svg_lines(view, names)
     status = textwrap.wrap(_status(view, names), 85)

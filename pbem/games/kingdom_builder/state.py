@@ -7,7 +7,7 @@ from typing import Any
 
 from pbem.games.base import replace_at, secret_data
 
-from .board import Board, build_board, parse_hex
+from .board import Board, build_board, hex_of
 from .data import MANDATORY, SETTLEMENTS, TILES_PER_HEX
 
 
@@ -74,12 +74,12 @@ def _lift(state: KBState, seat: int, hex_: int) -> KBState:
 
 def _use_tile(state: KBState, fact: dict[str, Any]) -> KBState:
     tile = fact.get("tile")
-    return state if tile is None else replace(state, used=state.used | {parse_hex(tile)})
+    return state if tile is None else replace(state, used=state.used | {hex_of(tile)})
 
 
 def _built(state: KBState, fact: dict[str, Any]) -> KBState:
     seat = fact["seat"]
-    state = _place(state, seat, parse_hex(fact["hex"]))
+    state = _place(state, seat, hex_of(fact["hex"]))
     supply = state.supply[seat] - 1
     state = replace(state, supply=replace_at(state.supply, seat, supply), ending=state.ending or supply == 0)
     if fact["action"] == "build":
@@ -89,12 +89,12 @@ def _built(state: KBState, fact: dict[str, Any]) -> KBState:
 
 def _moved(state: KBState, fact: dict[str, Any]) -> KBState:
     seat = fact["seat"]
-    state = _lift(state, seat, parse_hex(fact["from"]))
-    return _use_tile(_place(state, seat, parse_hex(fact["to"])), fact)
+    state = _lift(state, seat, hex_of(fact["from"]))
+    return _use_tile(_place(state, seat, hex_of(fact["to"])), fact)
 
 
 def _tile_taken(state: KBState, fact: dict[str, Any]) -> KBState:
-    seat, hex_ = fact["seat"], parse_hex(fact["hex"])
+    seat, hex_ = fact["seat"], hex_of(fact["hex"])
     i = state.tile_index(hex_)
     return replace(
         state,
@@ -106,7 +106,7 @@ def _tile_taken(state: KBState, fact: dict[str, Any]) -> KBState:
 
 
 def _tile_lost(state: KBState, fact: dict[str, Any]) -> KBState:
-    seat, hex_ = fact["seat"], parse_hex(fact["hex"])
+    seat, hex_ = fact["seat"], hex_of(fact["hex"])
     return replace(state, held=replace_at(state.held, seat, state.held[seat] - {hex_}), fresh=state.fresh - {hex_})
 
 

@@ -233,7 +233,7 @@ def _tokens(state: State, rng: Rng) -> list[Fact]:
 
 
 def _battle(state: State, rng: Rng) -> list[Fact]:
-    card = ENEMIES[state.enemy]
+    card = state.enemy_card
     defeat, victory = card.reading(state.demons)
     power = [rules.strength(p, card) for p in state.players]
     results = []

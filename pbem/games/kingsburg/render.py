@@ -68,7 +68,7 @@ def view(state: State, viewer: int | None, to_move: list[int], label: str) -> di
 
 
 def _enemy_view(state: State) -> dict[str, Any]:
-    e = ENEMIES[state.enemy]
+    e = state.enemy_card
     defeat, victory = e.reading(state.demons)
     return {**card_info(e.id), "type": e.type, "defeat": dict(defeat), "victory": dict(victory)}
 

@@ -305,7 +305,7 @@ def goods_choices(p: Player, n: int) -> list[tuple[str, ...]]:
     return result
 
 
-def token_moves(p: Player) -> list[Token]:
+def token_moves(p: Player) -> list[Move]:
     return [Token(v) for v in sorted(set(p.tokens))]
 
 
@@ -329,4 +329,4 @@ def lose_moves(p: Player) -> list[Move]:
 def build_moves(state: State, seat: int) -> list[Move]:
     if not may_build(state, seat):
         return []
-    return [Build(b) for b in buildable(state.players[seat])] + [Pass()]
+    return [*(Build(b) for b in buildable(state.players[seat])), Pass()]

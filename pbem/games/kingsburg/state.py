@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.games.kingsburg.data import COURT_SPOTS, GOODS, ROWS
+from pbem.games.kingsburg.data import COURT_SPOTS, ENEMIES, GOODS, ROWS, Enemy
 
 STOCK_KEYS = ("gold", "wood", "stone", "plus2", "soldiers", "vp")
 
@@ -89,6 +89,12 @@ class State:
     @property
     def count(self) -> int:
         return len(self.players)
+
+    @property
+    def enemy_card(self) -> Enemy:
+        """The enemy revealed this winter (only asked for once one is)."""
+        assert self.enemy is not None, "no enemy is revealed yet"
+        return ENEMIES[self.enemy]
 
 
 def update(obj: Any, **changes: Any) -> Any:

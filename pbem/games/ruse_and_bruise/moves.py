@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pbem.games.base import invalid, syntax
 from pbem.games.text import fold_key, resolve
 
-from .cards import CARD_IDS, CARDS, match_cards
+from .cards import CARD_IDS, CARDS, CardType, match_cards
 from .state import GameState
 
 PLAY, TUCK, SWAP, PASS = "play", "tuck", "swap", "pass"
@@ -56,11 +56,16 @@ def _sorted(hand: tuple[str, ...]) -> list[str]:
     return sorted(hand, key=_ORDER.__getitem__)
 
 
+def _card(move: Move) -> CardType:
+    assert move.card is not None, f"a {move.kind} move names no card"
+    return CARDS[move.card]
+
+
 def format_move(move: Move) -> str:
     if move.kind == PLAY:
-        return f"play {CARDS[move.card].token} {move.column}"
+        return f"play {_card(move).token} {move.column}"
     if move.kind == TUCK:
-        return f"tuck {CARDS[move.card].token}"
+        return f"tuck {_card(move).token}"
     if move.kind == SWAP:
         return f"swap {move.column}"
     return "pass"
@@ -136,7 +141,7 @@ def _why_none(state: GameState, seat: int, candidates: list[Move], legal: list[M
     if not legal:
         return "it is not your move"
     if len(candidates) > 1:
-        names = " or ".join(sorted(CARDS[move.card].en for move in candidates))
+        names = " or ".join(sorted(_card(move).en for move in candidates))
         return f"no card you can use now is called that ({names})"
     return _reason(state, seat, candidates[0])
 
@@ -154,5 +159,5 @@ def _reason(state: GameState, seat: int, move: Move) -> str:
     if move.kind == SWAP:
         return f"column {move.column} is the Traitor's own column"
     if move.card not in state.hands[seat]:
-        return f"you hold no {CARDS[move.card].en}"
+        return f"you hold no {_card(move).en}"
     return f"column {move.column} is closed by a Storm"

@@ -46,16 +46,17 @@ class RuseAndBruise(GameSpec[GameState, Move]):
         if not isinstance(move, Move) or move not in moves.legal_moves(state, seat):
             shown = self.format_move(move) if isinstance(move, Move) else repr(move)
             raise illegal(f"{shown!r} is not a legal move now.", self.legal_texts(state, seat))
-        if move.kind == moves.PLAY:
-            return play.play_card(state, seat, move.card, move.column - 1, rng)
-        if move.kind == moves.TUCK:
-            return play.tuck(state, seat, move.card, rng)
-        if move.kind == moves.SWAP:
-            return play.swap(state, seat, move.column - 1, rng)
+        match move:
+            case Move(kind=moves.PLAY, card=str(card), column=int(column)):
+                return play.play_card(state, seat, card, column - 1, rng)
+            case Move(kind=moves.TUCK, card=str(card)):
+                return play.tuck(state, seat, card, rng)
+            case Move(kind=moves.SWAP, column=int(column)):
+                return play.swap(state, seat, column - 1, rng)
         return play.decline(state, seat, rng)
 
     def outcome(self, state: GameState) -> list[Standing] | None:
-        if not state.finished:
+        if not state.finished or state.scores is None:
             return None
         ranks = rank_by({seat: (score,) for seat, score in enumerate(state.scores)})
         standings = []

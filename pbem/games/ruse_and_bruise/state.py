@@ -6,7 +6,9 @@ the goal card downwards, so the index of a slot is its distance from the goal ca
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from pbem.games.base import Fact, replace_at, secret_data
 
@@ -220,7 +222,7 @@ def _no_change(state: GameState, fact: Fact) -> GameState:
     return state
 
 
-EVOLVERS = {
+EVOLVERS: dict[str, Callable[[Any, Fact], GameState]] = {
     "GameStarted": _started,
     "DeckShuffled": _deck_shuffled,
     "DiscardReshuffled": _discard_reshuffled,

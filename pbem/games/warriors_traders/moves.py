@@ -101,6 +101,7 @@ class _Reader:
         word = self.take()
         if word is None:
             return None
+        table: dict[str, tuple[str, ...]]
         if kind == "province":
             provinces = self.state.gmap.provinces
             table = {pid: (pid, pid.split("_", 1)[-1], fold(p.name)) for pid, p in provinces.items()}

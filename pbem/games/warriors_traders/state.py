@@ -217,6 +217,13 @@ def country_seat(state: State, country: str) -> int | None:
     return None
 
 
+def played_by(state: State, country: str) -> int:
+    """The seat of a country a legal order named (legality already checked that one plays it)."""
+    seat = country_seat(state, country)
+    assert seat is not None, f"no seat plays {country}"
+    return seat
+
+
 
 
 def owns_trade_center(state: State, seat: int) -> bool:
