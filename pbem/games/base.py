@@ -230,6 +230,13 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
             raise invalid(f"Unknown option {unknown[0]!r} for {self.name}; options are: {names}.")
         return {key: option.parse(raw.get(key, option.default)) for key, option in known.items()}
 
+    def settings(self, players: int, options: Mapping[str, str]) -> dict[str, str]:
+        """What every ``setup`` starts with: the player count checked and the options
+        normalised. The service normalises before storing the game; doing it again here keeps
+        ``setup`` safe to call directly (tests, tools), and normalised options stay the same."""
+        self.check_players(players)
+        return self.normalize_options(options, players)
+
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
             raise invalid(

@@ -49,8 +49,7 @@ class KingdomBuilder(GameSpec[KBState, Move]):
         return values
 
     def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[dict[str, Any]]:
-        self.check_players(players)
-        values = self.normalize_options(options, players)
+        values = self.settings(players, options)
         fixed = {values[q].removesuffix("-rotated") for q in QUADRANTS}
         pool = rng.shuffle([s for s in SECTION_NAMES if s not in fixed])
         sections = []

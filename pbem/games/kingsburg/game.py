@@ -61,8 +61,7 @@ class Kingsburg(GameSpec[State, Move]):
 
     # -- setup and fold ----------------------------------------------------------------------
     def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[Fact]:
-        self.check_players(players)
-        options = self.normalize_options(options, players)
+        options = self.settings(players, options)
         order = rng.shuffle(list(range(players)))  # the starting order is random
         deck = []
         for year in range(1, 6):  # one unseen card of each year, year I on top

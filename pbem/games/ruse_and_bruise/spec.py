@@ -21,7 +21,7 @@ class RuseAndBruise(GameSpec[GameState, Move]):
     options = ()
 
     def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[Fact]:
-        self.check_players(players)
+        self.settings(players, options)
         return play.setup(players, rng)
 
     def evolve(self, state: GameState | None, fact: Fact) -> GameState:

@@ -74,8 +74,7 @@ class WarriorsTraders(GameSpec[State, Order]):
         return options
 
     def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[dict[str, Any]]:
-        self.check_players(players)
-        options = self.normalize_options(options, players)
+        options = self.settings(players, options)
         gmap = MAPS[options["map"]]
         countries = [c.id for c in gmap.countries]
         chosen = rng.shuffle(countries)[:players] if options["countries"] == "random" else countries[:players]
