@@ -10,20 +10,20 @@ import logging
 import pkgutil
 from functools import cache
 
-from pbem.games.base import ErrorCode, GameError, GameSpec
+from pbem.games.base import AnySpec, ErrorCode, GameError, GameSpec
 
-__all__ = ["GameSpec", "catalog", "get_spec", "register"]
+__all__ = ["AnySpec", "GameSpec", "catalog", "get_spec", "register"]
 
-_extra: dict[str, GameSpec] = {}
+_extra: dict[str, AnySpec] = {}
 _broken: dict[str, str] = {}
 log = logging.getLogger(__name__)
 
 
 @cache
-def _discovered() -> dict[str, GameSpec]:
+def _discovered() -> dict[str, AnySpec]:
     # A game that fails to import is left out (and logged) rather than taking every other
     # game down with it; tests/test_registry.py fails the build when any game is broken.
-    specs: dict[str, GameSpec] = {}
+    specs: dict[str, AnySpec] = {}
     for module in pkgutil.iter_modules(__path__):
         if not module.ispkg:
             continue
@@ -45,18 +45,18 @@ def broken() -> dict[str, str]:
     return dict(_broken)
 
 
-def register(spec: GameSpec) -> None:
+def register(spec: AnySpec) -> None:
     """Add a game that does not live in this package (the tests' small game)."""
     _extra[spec.name] = spec
 
 
-def catalog() -> dict[str, GameSpec]:
+def catalog() -> dict[str, AnySpec]:
     """Every known game by name, sorted."""
     specs = {**_discovered(), **_extra}
     return dict(sorted(specs.items()))
 
 
-def get_spec(name: str) -> GameSpec:
+def get_spec(name: str) -> AnySpec:
     specs = catalog()
     if name not in specs:
         known = ", ".join(specs) or "none"

@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 Fact = dict[str, Any]
-Move = Any
+Move = Any  # for code that handles every game alike (the service, the registry)
 State = Any
 T = TypeVar("T")
+StateT = TypeVar("StateT")  # one game's state type
+MoveT = TypeVar("MoveT")  # one game's move type
 
 
 class ErrorCode(StrEnum):
@@ -171,6 +173,18 @@ def rank_by(seats_keys: Mapping[int, tuple]) -> dict[int, int]:
     return ranks
 
 
+def evolve_all(evolve: Callable[[Any, Fact], Any], state: Any, facts: Iterable[Fact]) -> Any:
+    """``state`` after each fact in turn: the fold every game's ``decide`` and tests use."""
+    for fact in facts:
+        state = evolve(state, fact)
+    return state
+
+
+def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """A copy of ``items`` with ``items[index]`` replaced: how frozen states change one seat's entry."""
+    return (*items[:index], value, *items[index + 1:])
+
+
 SECRET = "secret"
 
 
@@ -190,8 +204,10 @@ def can_see(fact: Fact, viewer: int | None) -> bool:
     return part is None or (viewer is not None and viewer in part["to"])
 
 
-class GameSpec(ABC):
-    """One game's rules. Subclass it, fill in the metadata, and export ``SPEC``."""
+class GameSpec(ABC, Generic[StateT, MoveT]):
+    """One game's rules. Subclass it with the game's own types, ``class Kingsburg(GameSpec[State,
+    Move])``, fill in the metadata, and export ``SPEC``; mypy then checks every method against
+    those types. Code that serves every game alike holds an ``AnySpec``."""
 
     name: str = ""  # registry name, e.g. "kingsburg"
     title: str = ""
@@ -214,6 +230,13 @@ class GameSpec(ABC):
             raise invalid(f"Unknown option {unknown[0]!r} for {self.name}; options are: {names}.")
         return {key: option.parse(raw.get(key, option.default)) for key, option in known.items()}
 
+    def settings(self, players: int, options: Mapping[str, str]) -> dict[str, str]:
+        """What every ``setup`` starts with: the player count checked and the options
+        normalised. The service normalises before storing the game; doing it again here keeps
+        ``setup`` safe to call directly (tests, tools), and normalised options stay the same."""
+        self.check_players(players)
+        return self.normalize_options(options, players)
+
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
             raise invalid(
@@ -226,37 +249,37 @@ class GameSpec(ABC):
         """The opening facts. The first fact creates the state from ``None`` in ``evolve``."""
 
     @abstractmethod
-    def evolve(self, state: State | None, fact: Fact) -> State:
+    def evolve(self, state: StateT | None, fact: Fact) -> StateT:
         """Pure fold: a new state; never random, never raises for a fact this game produced."""
 
     @abstractmethod
-    def to_move(self, state: State) -> list[int]:
+    def to_move(self, state: StateT) -> list[int]:
         """Seats whose input the game needs now (several during simultaneous choices); [] at the end."""
 
     @abstractmethod
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
+    def legal_moves(self, state: StateT, seat: int) -> list[MoveT]:
         """Every legal move of ``seat`` now. Keep moves small (one step of a turn) so this
         stays enumerable; a turn of several steps is several moves."""
 
     @abstractmethod
-    def parse_move(self, state: State, seat: int, text: str) -> Move:
+    def parse_move(self, state: StateT, seat: int, text: str) -> MoveT:
         """Resolve text against the legal moves; raise syntax / invalid / illegal / ambiguous."""
 
     @abstractmethod
-    def format_move(self, move: Move) -> str:
+    def format_move(self, move: MoveT) -> str:
         """Canonical text of a move; ``parse_move`` of it gives the same move back."""
 
     @abstractmethod
-    def decide(self, state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
+    def decide(self, state: StateT, seat: int, move: MoveT, rng: Rng) -> list[Fact]:
         """The facts a legal move causes (including automatic follow-ups and draws);
         raises ``GameError`` if the move is not legal now."""
 
     @abstractmethod
-    def outcome(self, state: State) -> list[Standing] | None:
+    def outcome(self, state: StateT) -> list[Standing] | None:
         """The final standings once the game is over, else None."""
 
     @abstractmethod
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: StateT, viewer: int | None) -> dict[str, Any]:
         """What ``viewer`` may see (None: the public). Never another seat's secrets."""
 
     # -- presentation and helpers, with sensible defaults -----------------------------------
@@ -277,48 +300,48 @@ class GameSpec(ABC):
         fields = ", ".join(f"{k}={fact[k]}" for k in sorted(fact) if k not in ("kind", SECRET))
         return f"{fact['kind']}: {fields}" if fields else fact["kind"]
 
-    def public_move_text(self, state: State, seat: int, move: Move) -> str:
+    def public_move_text(self, state: StateT, seat: int, move: MoveT) -> str:
         """What the public history shows of a move; override when the move itself is secret
         (a card played face down). When it differs from ``format_move`` the full command is
         kept under a commitment until the end."""
         return self.format_move(move)
 
-    def random_move(self, state: State, seat: int, rng: random.Random) -> Move:
+    def random_move(self, state: StateT, seat: int, rng: random.Random) -> MoveT:
         """A uniformly random legal move, for robots and the conformance suite."""
         moves = self.legal_moves(state, seat)
         return moves[rng.randrange(len(moves))]
 
-    def default_move(self, state: State, seat: int) -> Move | None:
+    def default_move(self, state: StateT, seat: int) -> MoveT | None:
         """What a seat does when it misses a deadline (pass, keep, ...), or None if no
         sensible default exists."""
         return None
 
-    def phase_label(self, state: State) -> str:
+    def phase_label(self, state: StateT) -> str:
         """A short name of where the game is ("year 2, summer"; "turn 3, trade"). A turn file
         that names a phase is refused as stale when it differs."""
         return ""
 
-    def turn_template(self, state: State, seat: int, names: Sequence[str]) -> str:
+    def turn_template(self, state: StateT, seat: int, names: Sequence[str]) -> str:
         """The body of a pre-filled turn file for ``seat``: comment lines (starting with
         ``#``) describing the options, and order lines or examples."""
         lines = [f"# {self.title}: {self.phase_label(state)}".rstrip(": "), "# one command per line; legal now:"]
         return "\n".join(lines + [f"# {text}" for text in self.legal_texts(state, seat)]) + "\n"
 
-    def end_of_turn_file(self, state: State, seat: int) -> Move | None:
+    def end_of_turn_file(self, state: StateT, seat: int) -> MoveT | None:
         """A move applied after the last order of a turn file when ``seat`` still has to
         move (e.g. "done"), so a file always completes the seat's part of the phase. The core
         applies it only while the seat still faces the decision the file was written for
         (``decision``): a file never closes a step its author has not seen."""
         return None
 
-    def decision(self, state: State, seat: int) -> str:
+    def decision(self, state: StateT, seat: int) -> str:
         """Names the decision ``seat`` faces now, precisely enough that two different
         decisions never share a name (the second action vs the first, one battle's damage vs
         the next one's). A turn file closes only the decision it began with. The default, the
         phase label, suits games whose label changes with every step."""
         return self.phase_label(state)
 
-    def reveals(self, state: State, seat: int, facts: Sequence[Fact]) -> bool:
+    def reveals(self, state: StateT, seat: int, facts: Sequence[Fact]) -> bool:
         """Whether ``facts`` (what one command caused, from ``state`` on) show ``seat``
         something that was hidden from it: a face-down card turned up, a card drawn or looked
         at, secret choices opened. Such a command ends a batch as a draw does: the commands
@@ -327,12 +350,15 @@ class GameSpec(ABC):
         default is for games without any."""
         return False
 
-    def decision_text(self, state: State, seat: int, names: Sequence[str]) -> str:
+    def decision_text(self, state: StateT, seat: int, names: Sequence[str]) -> str:
         """The decision ``seat`` faces now, in one sentence, for mails ("Choose which gift of
         the Merchant (advisor 4) to take"). Override to name the advisor, card or building."""
         phase = self.phase_label(state)
         return f"{phase[:1].upper()}{phase[1:]}: choose your move." if phase else "Choose your move."
 
-    def legal_texts(self, state: State, seat: int, limit: int = 40) -> list[str]:
+    def legal_texts(self, state: StateT, seat: int, limit: int = 40) -> list[str]:
         """Formatted legal moves for error messages and hints."""
         return [self.format_move(move) for move in self.legal_moves(state, seat)[:limit]]
+
+
+AnySpec = GameSpec[Any, Any]  # a game not known until run time (the registry, the service)

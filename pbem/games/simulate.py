@@ -8,14 +8,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.games.base import Fact, GameSpec, SeededRng, Standing, State
+from pbem.games.base import AnySpec, Fact, SeededRng, Standing, State, evolve_all
 
 
 @dataclass
 class Playthrough:
     """A finished (or stopped) game: every fact in order, the moves that caused them."""
 
-    spec: GameSpec
+    spec: AnySpec
     players: int
     options: dict[str, str]
     facts: list[Fact] = field(default_factory=list)
@@ -30,14 +30,12 @@ class Playthrough:
 StepHook = Callable[[State, int, Any, list[Fact], State], None]
 
 
-def fold(spec: GameSpec, facts: list[Fact], state: State = None) -> State:
-    for fact in facts:
-        state = spec.evolve(state, fact)
-    return state
+def fold(spec: AnySpec, facts: list[Fact], state: State = None) -> State:
+    return evolve_all(spec.evolve, state, facts)
 
 
 def play_random(
-    spec: GameSpec,
+    spec: AnySpec,
     players: int,
     seed: int,
     options: Mapping[str, str] | None = None,

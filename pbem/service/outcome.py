@@ -38,14 +38,6 @@ class Outcome:
     def ok(self) -> bool:
         return self.error is None and not any(r.status == "rejected" for r in self.lines)
 
-    @property
-    def applied(self) -> list[LineResult]:
-        return [r for r in self.lines if r.status == "applied"]
-
-    @property
-    def errors(self) -> list[LineResult]:
-        return [r for r in self.lines if r.status in ("rejected", "skipped")]
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game_id, "ok": self.ok, "duplicate": self.duplicate,

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pbem.games.base import GameError
+from pbem.games.base import ErrorCode, GameError
 from pbem.games.simulate import fold
 
 
@@ -25,22 +25,32 @@ def apply(spec: Any, state: Any, seat: int, text: str, rng: Any = None) -> tuple
     return fold(spec, facts, state), facts
 
 
-def refused(spec: Any, state: Any, seat: int, text: str, rng: Any = None) -> GameError:
-    """``text`` is refused (when parsed or when decided) and ``state`` is unchanged."""
-    before = copy.deepcopy(state)
+def refused(spec: Any, state: Any, seat: int, text: str, rng: Any = None,
+            code: ErrorCode | None = None) -> GameError:
+    """``text`` is refused (when parsed or when decided), with ``code`` when given, and
+    ``state`` is unchanged; the legal moves are unchanged too (a cache inside the state that a
+    refusal wrote into would show there)."""
+    before, legal = copy.deepcopy(state), spec.legal_moves(state, seat)
     with pytest.raises(GameError) as error:
         spec.decide(state, seat, spec.parse_move(state, seat, text), rng)
     unchanged(state, before)
-    return error.value
+    assert spec.legal_moves(state, seat) == legal, "a refused move changed the legal moves"
+    return _with_code(error.value, code)
 
 
-def refused_when_parsed(spec: Any, state: Any, seat: int, text: str) -> GameError:
-    """``text`` is refused already by ``parse_move`` and ``state`` is unchanged."""
+def refused_when_parsed(spec: Any, state: Any, seat: int, text: str, code: ErrorCode | None = None) -> GameError:
+    """``text`` is refused already by ``parse_move`` (with ``code`` when given) and ``state``
+    is unchanged."""
     before = copy.deepcopy(state)
     with pytest.raises(GameError) as error:
         spec.parse_move(state, seat, text)
     unchanged(state, before)
-    return error.value
+    return _with_code(error.value, code)
+
+
+def _with_code(error: GameError, code: ErrorCode | None) -> GameError:
+    assert code is None or error.code is code, f"refused as {error.code}, not {code}: {error.message}"
+    return error
 
 
 def unchanged(state: Any, before: Any) -> None:

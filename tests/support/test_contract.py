@@ -48,6 +48,13 @@ def test_the_old_comparison_with_the_state_itself_could_not_see_the_bug():
     assert state.turn_points == 5 and state == before  # changed, yet "equal": why we deep-copy
 
 
+def test_refused_checks_the_code_when_asked():
+    error = contract.refused(hiddenpig.SPEC, _started(), 1, "roll", SeededRng(1), code=ErrorCode.ILLEGAL)
+    assert error.code is ErrorCode.ILLEGAL
+    with pytest.raises(AssertionError, match="refused as illegal, not syntax"):
+        contract.refused(hiddenpig.SPEC, _started(), 1, "roll", SeededRng(1), code=ErrorCode.SYNTAX)
+
+
 def test_refused_fails_when_the_move_is_accepted():
     with pytest.raises(pytest.fail.Exception, match="DID NOT RAISE"):
         contract.refused(hiddenpig.SPEC, _started(), 0, "hold", SeededRng(1))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .data import BUILDABLE, SECTIONS
+from .data import SECTIONS
 
 SIZE = 20
 HALF = 10
@@ -21,7 +21,6 @@ COLUMNS = "ABCDEFGHIJKLMNOPQRST"
 # E, W, NE, NW, SE, SW.
 _EVEN = ((0, 1), (0, -1), (-1, 0), (-1, -1), (1, 0), (1, -1))
 _ODD = ((0, 1), (0, -1), (-1, 1), (-1, 0), (1, 1), (1, 0))
-DIRECTIONS = ("E", "W", "NE", "NW", "SE", "SW")
 QUADRANTS = ("top-left", "top-right", "bottom-left", "bottom-right")
 
 Layout = tuple[tuple[str, bool], ...]  # (section name, rotated) for the 4 quadrants
@@ -38,6 +37,11 @@ _BY_NAME = {name(h): h for h in range(HEXES)}
 def parse_hex(text: str) -> int | None:
     """``"h3"`` -> ``47``; None if the text is no hex of the map."""
     return _BY_NAME.get(text.strip().upper())
+
+
+def hex_of(text: str) -> int:
+    """The hex of a name the game wrote itself (a stored fact, a view); KeyError if none."""
+    return _BY_NAME[text.strip().upper()]
 
 
 def step(hex_: int, direction: int) -> int:
@@ -126,11 +130,4 @@ def build_board(layout: Layout) -> Board:
     )
 
 
-def special_hexes(board: Board) -> frozenset[int]:
-    """Location and castle hexes (Merchants, Workers)."""
-    return frozenset(board.locations) | frozenset(board.castles)
-
-
-def is_buildable(board: Board, hex_: int) -> bool:
-    return board.terrain[hex_] in BUILDABLE
 

@@ -6,13 +6,11 @@ Every table there names its source (the Czech rulebook, seed 003, and the board 
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any
 
-_RAW: dict[str, Any] = json.loads(
-    resources.files(__package__).joinpath("kingdom_builder.json").read_text(encoding="utf-8")
-)
+from pbem.games.tables import load_table
+
+_RAW: dict[str, Any] = load_table(__package__, "kingdom_builder.json")
 
 TERRAINS: dict[str, dict[str, Any]] = _RAW["terrains"]
 BUILDABLE: frozenset[str] = frozenset(code for code, t in TERRAINS.items() if t["buildable"])

@@ -10,11 +10,11 @@ target (``harbor H9``) is resolved against the legal moves and refused when ambi
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
+from pbem.games.base import invalid, syntax
+from pbem.games.text import fold, resolve
 
 from .board import name, parse_hex
 from .data import BUILD_TILES, MANDATORY, MOVE_TILES
@@ -39,11 +39,6 @@ T = TypeVar("T")
 USAGE = ["build C4", "build C4 D4 E5", "oracle C4", "tavern F7", "harbor G3 to H9", "paddock C4 to C6", "end"]
 
 
-def fold_text(text: str) -> str:
-    """Lower case without accents: ``"Přístav"`` -> ``"pristav"``."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
 
 def format_move(move: Move) -> str:
     kind = move[0]
@@ -66,13 +61,11 @@ def _hexes(words: list[str], original: str) -> list[int]:
 
 
 def _tokens(text: str) -> list[str]:
-    spaced = fold_text(text).replace(",", " ").replace("->", " -> ")
+    spaced = fold(text.strip()).replace(",", " ").replace("->", " -> ")
     return [w for w in spaced.split() if w not in SEPARATORS]
 
 
 def parse_move(state: KBState, seat: int, text: str) -> Move:
-    if state.over or seat != state.seat:
-        check(state, seat, ("end",))  # says: game over, or whose turn it is
     words = _tokens(text)
     if not words:
         raise syntax("An empty command is no Kingdom Builder move.", USAGE)
@@ -127,11 +120,4 @@ def _check_all(state: KBState, seat: int, move: Move) -> None:
 
 def _resolve(state: KBState, seat: int, text: str, matches: Callable[[Move], bool]) -> Move:
     legal = legal_moves(state, seat)
-    found = [m for m in legal if matches(m)]
-    if len(found) == 1:
-        return found[0]
-    options = [format_move(m) for m in (found or legal)][:40]
-    if found:
-        raise GameError(ErrorCode.AMBIGUOUS, f"{text.strip()!r} could mean {len(found)} moves; "
-                        f"write one of them in full.", options)
-    raise illegal(f"{text.strip()!r} matches no legal move now.", options)
+    return resolve(text, [m for m in legal if matches(m)], format_move, legal=[format_move(m) for m in legal])

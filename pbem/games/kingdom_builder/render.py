@@ -9,9 +9,11 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
-from xml.sax.saxutils import escape
 
-from .board import COLUMNS, SIZE, name, parse_hex
+from pbem.games.svg import escape
+from pbem.games.text import seat_name
+
+from .board import COLUMNS, SIZE, hex_of, name
 from .data import LOCATIONS, card_name, location_name, terrain_name
 from .state import KBState
 
@@ -54,10 +56,6 @@ def make_view(state: KBState, viewer: int | None) -> dict[str, Any]:
     return view
 
 
-def _who(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
-
-
 def _tile_text(tile: Mapping[str, Any]) -> str:
     """A location tile a player holds, with its state unless it is ready to use."""
     state = "" if tile["state"] == "ready" else f" ({tile['state']})"
@@ -65,7 +63,7 @@ def _tile_text(tile: Mapping[str, Any]) -> str:
 
 
 def _occupants(view: Mapping[str, Any]) -> dict[int, int]:
-    return {parse_hex(h): seat for seat, hexes in enumerate(view["settlements"]) for h in hexes}
+    return {hex_of(h): seat for seat, hexes in enumerate(view["settlements"]) for h in hexes}
 
 
 def _cell(code: str, hex_: int, occupant: int | None, locs: dict[int, str]) -> str:
@@ -78,7 +76,7 @@ def _cell(code: str, hex_: int, occupant: int | None, locs: dict[int, str]) -> s
 
 def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     occupants = _occupants(view)
-    locs = {parse_hex(loc["hex"]): loc["type"] for loc in view["locations"]}
+    locs = {hex_of(loc["hex"]): loc["type"] for loc in view["locations"]}
     lines = ["    " + "  ".join(COLUMNS[:SIZE])]
     for r, row in enumerate(view["terrain"]):
         cells = " ".join(_cell(code, r * SIZE + c, occupants.get(r * SIZE + c), locs) for c, code in enumerate(row))
@@ -91,7 +89,7 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     lines.append("Kingdom cards: " + ", ".join(card_name(c) for c in view["cards"]))
     for seat in range(view["players"]):
         tiles = ", ".join(_tile_text(t) for t in view["tiles"][seat]) or "no tiles"
-        lines.append(f"{seat + 1} {_who(names, seat)}: {view['supply'][seat]} settlements left; {tiles}")
+        lines.append(f"{seat + 1} {seat_name(names, seat)}: {view['supply'][seat]} settlements left; {tiles}")
     lines.append(_status(view, names))
     return "\n".join(lines) + "\n"
 
@@ -99,9 +97,9 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
 def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
     if view["over"]:
         return "Game over. " + "; ".join(
-            f"{_who(names, s['seat'])}: {s['total']} gold ("
+            f"{seat_name(names, s['seat'])}: {s['total']} gold ("
             + ", ".join(f"{k} {v}" for k, v in s["gold"].items()) + ")" for s in view["scores"])
-    text = (f"Round {view['round']}: {_who(names, view['seat'])} plays {terrain_name(view['played'])} "
+    text = (f"Round {view['round']}: {seat_name(names, view['seat'])} plays {terrain_name(view['played'])} "
             f"({view['built']} of 3 built).")
     if view.get("hand"):
         text += f" Your hidden card: {terrain_name(view['hand'])}."
@@ -148,13 +146,13 @@ def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     lines.append("Kingdom cards: " + ", ".join(card_name(c) for c in view["cards"]))
     for seat in range(view["players"]):
         tiles = ", ".join(_tile_text(t) for t in view["tiles"][seat]) or "no tiles"
-        lines.append(f"{seat + 1} {_who(names, seat)}: {view['supply'][seat]} settlements left; {tiles}")
+        lines.append(f"{seat + 1} {seat_name(names, seat)}: {view['supply'][seat]} settlements left; {tiles}")
     return lines
 
 
 def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     occupants = _occupants(view)
-    locs = {parse_hex(loc["hex"]): loc for loc in view["locations"]}
+    locs = {hex_of(loc["hex"]): loc for loc in view["locations"]}
     width = LEFT + W * (SIZE + 0.5) + 10
     lines = _svg_lines(view, names)
     status = textwrap.wrap(_status(view, names), 85)
@@ -184,7 +182,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     parts.append('<title>Hexes: a digit is the seat whose settlement stands there.</title>')
     for seat in range(view["players"]):  # the colours' legend
         y += 16
-        label = f"{_who(names, seat)} ({SEAT_COLOUR_NAMES[seat]}): {view['supply'][seat]} left"
+        label = f"{seat_name(names, seat)} ({SEAT_COLOUR_NAMES[seat]}): {view['supply'][seat]} left"
         if view["over"]:
             label += f", {view['scores'][seat]['total']} gold"
         elif seat == view["seat"]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.base import ErrorCode, GameError, Rng, illegal, secret
+from pbem.games.base import ErrorCode, GameError, Rng, evolve_all, illegal, secret
 
 from .board import HEXES, name
 from .data import BUILD_TILES, LOCATIONS, MANDATORY, location_name, terrain_name
@@ -22,14 +22,12 @@ from .locations import build_targets, has_free, move_options, move_targets, tile
 from .scoring import final_scores
 from .state import KBState, evolve
 
-Move = tuple
+Move = tuple[Any, ...]  # ("build", hex, ...), (tile, hex), (tile, from, to) or ("end",)
 Fact = dict[str, Any]
 
 
-def apply(state: KBState, facts: list[Fact]) -> KBState:
-    for fact in facts:
-        state = evolve(state, fact)
-    return state
+def apply(state: KBState | None, facts: list[Fact]) -> KBState:
+    return evolve_all(evolve, state, facts)
 
 
 # -- what is legal -------------------------------------------------------------------------

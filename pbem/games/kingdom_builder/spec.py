@@ -6,10 +6,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import GameSpec, Option, Rng, Standing, invalid, rank_by, secret
+from pbem.games.text import seat_name
 
 from . import moves, render, rules
 from .board import QUADRANTS
 from .data import CARD_NAMES, MANDATORY, SECTION_NAMES, TERRAIN_DECK, card_name, location_name, terrain_name
+from .rules import Move
 from .state import KBState, evolve
 
 RANDOM = "random"
@@ -27,11 +29,7 @@ def _options() -> tuple[Option, ...]:
     return sections + cards
 
 
-def who(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
-
-
-class KingdomBuilder(GameSpec):
+class KingdomBuilder(GameSpec[KBState, Move]):
     name = "kingdom-builder"
     title = "Kingdom Builder"
     turn_end_words = ("end", "done", "pass", "konec", "hotovo")
@@ -51,8 +49,7 @@ class KingdomBuilder(GameSpec):
         return values
 
     def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[dict[str, Any]]:
-        self.check_players(players)
-        values = self.normalize_options(options, players)
+        values = self.settings(players, options)
         fixed = {values[q].removesuffix("-rotated") for q in QUADRANTS}
         pool = rng.shuffle([s for s in SECTION_NAMES if s not in fixed])
         sections = []
@@ -83,16 +80,16 @@ class KingdomBuilder(GameSpec):
     def to_move(self, state: KBState) -> list[int]:
         return [] if state.over else [state.seat]
 
-    def legal_moves(self, state: KBState, seat: int) -> list[tuple]:
+    def legal_moves(self, state: KBState, seat: int) -> list[Move]:
         return rules.legal_moves(state, seat)
 
-    def parse_move(self, state: KBState, seat: int, text: str) -> tuple:
+    def parse_move(self, state: KBState, seat: int, text: str) -> Move:
         return moves.parse_move(state, seat, text)
 
-    def format_move(self, move: tuple) -> str:
+    def format_move(self, move: Move) -> str:
         return moves.format_move(move)
 
-    def decide(self, state: KBState, seat: int, move: tuple, rng: Rng) -> list[dict[str, Any]]:
+    def decide(self, state: KBState, seat: int, move: Move, rng: Rng) -> list[dict[str, Any]]:
         return rules.decide(state, seat, move, rng)
 
     def outcome(self, state: KBState) -> list[Standing] | None:
@@ -104,7 +101,7 @@ class KingdomBuilder(GameSpec):
     def view(self, state: KBState, viewer: int | None) -> dict[str, Any]:
         return render.make_view(state, viewer)
 
-    def default_move(self, state: KBState, seat: int) -> tuple | None:
+    def default_move(self, state: KBState, seat: int) -> Move | None:
         """A missed deadline: the first legal mandatory settlement, else end the turn."""
         if state.over or seat != state.seat:
             return None
@@ -114,7 +111,7 @@ class KingdomBuilder(GameSpec):
         # the seat's next terrain card, drawn from the face-down deck
         return any(f["kind"] == "CardDrawn" and f["seat"] == seat for f in facts)
 
-    def end_of_turn_file(self, state: KBState, seat: int) -> tuple | None:
+    def end_of_turn_file(self, state: KBState, seat: int) -> Move | None:
         if state.over or seat != state.seat or state.mandatory_pending():
             return None
         return ("end",)
@@ -156,7 +153,7 @@ def describe(fact: dict[str, Any], names: Sequence[str]) -> str:
     """One line of history; hidden card draws say only that a card was drawn."""
     kind = fact["kind"]
     seat = fact.get("seat", -1)
-    person = who(names, seat)
+    person = seat_name(names, seat)
     if kind == "GameStarted":
         parts = [f"{s['name']}{' (rotated)' if s['rotated'] else ''} {s['quadrant']}" for s in fact["sections"]]
         cards = ", ".join(card_name(c) for c in fact["cards"])
@@ -184,7 +181,7 @@ def describe(fact: dict[str, Any], names: Sequence[str]) -> str:
     if kind == "TurnEnded":
         return f"{person} ended the turn."
     if kind == "GameEnded":
-        scores = "; ".join(f"{who(names, s['seat'])} {s['total']}" for s in fact["scores"])
+        scores = "; ".join(f"{seat_name(names, s['seat'])} {s['total']}" for s in fact["scores"])
         why = " No terrain card could be played any more." if fact.get("blocked") else ""
         return f"Game over.{why} Gold: {scores}."
     return kind

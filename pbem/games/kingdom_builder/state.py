@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pbem.games.base import secret_data
+from pbem.games.base import replace_at, secret_data
 
-from .board import Board, build_board, parse_hex
+from .board import Board, build_board, hex_of
 from .data import MANDATORY, SETTLEMENTS, TILES_PER_HEX
 
 
@@ -62,29 +62,26 @@ def _initial(fact: dict[str, Any]) -> KBState:
     )
 
 
-def _set(items: tuple, index: int, value: Any) -> tuple:
-    return (*items[:index], value, *items[index + 1:])
-
-
 def _place(state: KBState, seat: int, hex_: int) -> KBState:
-    homes = _set(state.homes, seat, state.homes[seat] | {hex_})
-    return replace(state, owner=_set(state.owner, hex_, seat), homes=homes)
+    homes = replace_at(state.homes, seat, state.homes[seat] | {hex_})
+    return replace(state, owner=replace_at(state.owner, hex_, seat), homes=homes)
 
 
 def _lift(state: KBState, seat: int, hex_: int) -> KBState:
-    return replace(state, owner=_set(state.owner, hex_, -1), homes=_set(state.homes, seat, state.homes[seat] - {hex_}))
+    return replace(state, owner=replace_at(state.owner, hex_, -1),
+                   homes=replace_at(state.homes, seat, state.homes[seat] - {hex_}))
 
 
 def _use_tile(state: KBState, fact: dict[str, Any]) -> KBState:
     tile = fact.get("tile")
-    return state if tile is None else replace(state, used=state.used | {parse_hex(tile)})
+    return state if tile is None else replace(state, used=state.used | {hex_of(tile)})
 
 
 def _built(state: KBState, fact: dict[str, Any]) -> KBState:
     seat = fact["seat"]
-    state = _place(state, seat, parse_hex(fact["hex"]))
+    state = _place(state, seat, hex_of(fact["hex"]))
     supply = state.supply[seat] - 1
-    state = replace(state, supply=_set(state.supply, seat, supply), ending=state.ending or supply == 0)
+    state = replace(state, supply=replace_at(state.supply, seat, supply), ending=state.ending or supply == 0)
     if fact["action"] == "build":
         return replace(state, built=state.built + 1)
     return _use_tile(state, fact)
@@ -92,25 +89,25 @@ def _built(state: KBState, fact: dict[str, Any]) -> KBState:
 
 def _moved(state: KBState, fact: dict[str, Any]) -> KBState:
     seat = fact["seat"]
-    state = _lift(state, seat, parse_hex(fact["from"]))
-    return _use_tile(_place(state, seat, parse_hex(fact["to"])), fact)
+    state = _lift(state, seat, hex_of(fact["from"]))
+    return _use_tile(_place(state, seat, hex_of(fact["to"])), fact)
 
 
 def _tile_taken(state: KBState, fact: dict[str, Any]) -> KBState:
-    seat, hex_ = fact["seat"], parse_hex(fact["hex"])
+    seat, hex_ = fact["seat"], hex_of(fact["hex"])
     i = state.tile_index(hex_)
     return replace(
         state,
-        tiles_left=_set(state.tiles_left, i, state.tiles_left[i] - 1),
-        held=_set(state.held, seat, state.held[seat] | {hex_}),
-        taken=_set(state.taken, seat, state.taken[seat] | {hex_}),
+        tiles_left=replace_at(state.tiles_left, i, state.tiles_left[i] - 1),
+        held=replace_at(state.held, seat, state.held[seat] | {hex_}),
+        taken=replace_at(state.taken, seat, state.taken[seat] | {hex_}),
         fresh=state.fresh | {hex_},
     )
 
 
 def _tile_lost(state: KBState, fact: dict[str, Any]) -> KBState:
-    seat, hex_ = fact["seat"], parse_hex(fact["hex"])
-    return replace(state, held=_set(state.held, seat, state.held[seat] - {hex_}), fresh=state.fresh - {hex_})
+    seat, hex_ = fact["seat"], hex_of(fact["hex"])
+    return replace(state, held=replace_at(state.held, seat, state.held[seat] - {hex_}), fresh=state.fresh - {hex_})
 
 
 def _shuffled(state: KBState, fact: dict[str, Any]) -> KBState:
@@ -118,13 +115,14 @@ def _shuffled(state: KBState, fact: dict[str, Any]) -> KBState:
 
 
 def _drawn(state: KBState, fact: dict[str, Any]) -> KBState:
-    return replace(state, deck=state.deck[1:], hands=_set(state.hands, fact["seat"], secret_data(fact)["terrain"]))
+    hands = replace_at(state.hands, fact["seat"], secret_data(fact)["terrain"])
+    return replace(state, deck=state.deck[1:], hands=hands)
 
 
 def _turn_started(state: KBState, fact: dict[str, Any]) -> KBState:
     seat = fact["seat"]
     return replace(state, seat=seat, round=fact["round"], played=fact["terrain"], built=0,
-                   hands=_set(state.hands, seat, None), fresh=frozenset(), used=frozenset())
+                   hands=replace_at(state.hands, seat, None), fresh=frozenset(), used=frozenset())
 
 
 def _card_replaced(state: KBState, fact: dict[str, Any]) -> KBState:

@@ -8,11 +8,11 @@ numbers (three coloured dice, the soldier tokens 0,1,1,2,3,4, ...) are from the 
 
 from __future__ import annotations
 
-import json
-import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
+
+from pbem.games.tables import load_table
+from pbem.games.text import fold_key
 
 GOODS = ("gold", "wood", "stone")
 
@@ -63,12 +63,7 @@ class Enemy:
         return self.defeat, self.victory
 
 
-def _load() -> dict[str, Any]:
-    with open(Path(__file__).with_name("kingsburg.json"), encoding="utf-8") as handle:
-        return json.load(handle)
-
-
-RAW = _load()
+RAW = load_table(__package__, "kingsburg.json")
 
 BUILDINGS: dict[str, Building] = {
     b["id"]: Building(
@@ -95,13 +90,9 @@ SOLDIER_TOKENS: tuple[int, ...] = tuple(RAW["soldier_tokens"])
 COMPONENTS: dict[str, int] = RAW["components"]
 YEARS = COMPONENTS["years"]
 COLOURED_DICE = COMPONENTS["coloured_dice_per_player"]
+ADVISOR_COUNT = len(ADVISORS)  # advisors 1 to 18; the court has one spot per number
+COURT_SPOTS = ADVISOR_COUNT + 1  # index 0 is unused, so an advisor's number is its index
 
-
-def fold_text(text: str) -> str:
-    """Lower case, accents dropped, only letters and digits: how names are compared, so
-    ``Strážní věž``, ``strazni vez`` and ``guard_tower`` all work."""
-    plain = unicodedata.normalize("NFKD", text.lower())
-    return "".join(ch for ch in plain if ch.isalnum() and not unicodedata.combining(ch))
 
 
 def _building_keys() -> dict[str, str]:
@@ -109,7 +100,7 @@ def _building_keys() -> dict[str, str]:
     for b in BUILDINGS.values():
         for name in (b.id, *b.names.values(), *b.aliases):
             if name:
-                keys[fold_text(name)] = b.id
+                keys[fold_key(name)] = b.id
     return keys
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.games.base import secret_data
-from pbem.games.kingsburg.data import SOLDIER_TOKENS
+from pbem.games.kingsburg.data import COURT_SPOTS, SOLDIER_TOKENS
 from pbem.games.kingsburg.state import Placement, Player, State, apply_delta, update, with_player
 
 Fact = dict[str, Any]
@@ -230,7 +230,7 @@ def _season_ended(state: State, fact: Fact) -> State:
         p, dice=(), white=(), statue_used=False, chapel_used=False, rerolls_done=False,
         market_used=False, passed=False))
     aid = None if fact["season"] == "spring" else state.aid
-    return update(state, court=((),) * 19, gifts=(), aid=aid, cursor=-1, pending=())
+    return update(state, court=((),) * COURT_SPOTS, gifts=(), aid=aid, cursor=-1, pending=())
 
 
 # -- winter ----------------------------------------------------------------------------------------

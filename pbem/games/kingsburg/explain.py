@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from pbem.games.kingsburg import rules
-from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ROWS
+from pbem.games.kingsburg.data import ADVISOR_COUNT, ADVISORS, BUILDINGS, ROWS
 from pbem.games.kingsburg.moves import Build, Influence, Recruit, Reroll, Take, Token, TownHall
 from pbem.games.kingsburg.render import phase_label
 from pbem.games.kingsburg.state import State
@@ -58,8 +58,8 @@ def why_illegal(state: State, seat: int, move: object, text: str) -> str:
 
 def _influence(state: State, seat: int, move: Influence) -> str:
     p = state.players[seat]
-    if not 1 <= move.advisor <= 18:
-        return "the advisors are numbered 1 to 18"
+    if not 1 <= move.advisor <= ADVISOR_COUNT:
+        return f"the advisors are numbered 1 to {ADVISOR_COUNT}"
     for hand, used, colour in ((p.dice, move.dice, ""), (p.white, move.white, "white ")):
         missing = Counter(used) - Counter(hand)
         if missing:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.games.base import Rng, secret
+from pbem.games.base import Rng, evolve_all, secret
 from pbem.games.kingsburg import rules
-from pbem.games.kingsburg.data import BUILDINGS, ENEMIES, GOODS, YEARS
+from pbem.games.kingsburg.data import BUILDINGS, COLOURED_DICE, ENEMIES, GOODS, YEARS
 from pbem.games.kingsburg.evolve import evolve
 from pbem.games.kingsburg.state import PHASES, SEASONS, Choice, State, delta_of
 
@@ -21,9 +21,7 @@ Fact = dict[str, Any]
 
 
 def fold(state: State, facts: list[Fact]) -> State:
-    for fact in facts:
-        state = evolve(state, fact)
-    return state
+    return evolve_all(evolve, state, facts)
 
 
 def advance(state: State, rng: Rng) -> tuple[list[Fact], State]:
@@ -89,7 +87,7 @@ def _season_start(state: State, rng: Rng) -> list[Fact]:
                       "groups": neutral_groups(three, two)})
     dice, white = [], []
     for seat, p in enumerate(state.players):
-        dice.append(_roll(rng, 3))
+        dice.append(_roll(rng, COLOURED_DICE))
         extra = (state.phase == "spring" and state.aid == seat) + p.has("farms")
         white.append(_roll(rng, extra))
     facts.append({"kind": "DiceRolled", "season": state.phase, "dice": dice, "white": white})
@@ -235,7 +233,7 @@ def _tokens(state: State, rng: Rng) -> list[Fact]:
 
 
 def _battle(state: State, rng: Rng) -> list[Fact]:
-    card = ENEMIES[state.enemy]
+    card = state.enemy_card
     defeat, victory = card.reading(state.demons)
     power = [rules.strength(p, card) for p in state.players]
     results = []

@@ -23,6 +23,8 @@ from pbem.games.kingsburg.evolve import evolve
 from pbem.games.kingsburg.explain import STEP_NEEDS, why_illegal
 from pbem.games.kingsburg.flow import advance, can_recruit, fold, gift_facts
 from pbem.games.kingsburg.moves import (
+    Build,
+    Give,
     Influence,
     Lose,
     Move,
@@ -31,15 +33,17 @@ from pbem.games.kingsburg.moves import (
     Reroll,
     Take,
     Token,
+    TownHall,
     format_move,
     parse_text,
 )
 from pbem.games.kingsburg.state import State, delta_of
+from pbem.games.text import resolve
 
 Fact = dict[str, Any]
 
 
-class Kingsburg(GameSpec):
+class Kingsburg(GameSpec[State, Move]):
     name = "kingsburg"
     title = "Kingsburg"
     rules_version = "2"  # 2: every advisor's help may be declined ("take nothing" with an influence)
@@ -57,8 +61,7 @@ class Kingsburg(GameSpec):
 
     # -- setup and fold ----------------------------------------------------------------------
     def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[Fact]:
-        self.check_players(players)
-        options = self.normalize_options(options, players)
+        options = self.settings(players, options)
         order = rng.shuffle(list(range(players)))  # the starting order is random
         deck = []
         for year in range(1, 6):  # one unseen card of each year, year I on top
@@ -122,7 +125,6 @@ class Kingsburg(GameSpec):
 
     # -- text ------------------------------------------------------------------------------------
     def parse_move(self, state: State, seat: int, text: str) -> Move:
-        self._check_turn(state, seat)
         candidate = parse_text(text)
         if isinstance(candidate, Recruit) and candidate.gold < 0:
             candidate = rules.default_payment(state.players[seat], candidate.soldiers) or candidate
@@ -142,14 +144,9 @@ class Kingsburg(GameSpec):
         fits = [m for m in legal if isinstance(m, Influence) and m.advisor == wanted.advisor
                 and m.choice == wanted.choice and (m.plus2 or not wanted.plus2)
                 and (m.envoy or not wanted.envoy)]
-        if len(fits) == 1:
-            return fits[0]
-        if fits:
-            raise GameError(ErrorCode.AMBIGUOUS, f"{text!r} fits several groups of your dice; "
-                            "name the dice, e.g. " + repr(format_move(fits[0])) + ".",
-                            [format_move(m) for m in fits])
-        raise illegal(f"{text!r} is not legal: no group of your dice can influence advisor "
-                      f"{wanted.advisor} now.", self.legal_texts(state, seat))
+        hint = f"name the dice, e.g. {format_move(fits[0])!r}" if fits else ""
+        return resolve(text, fits, format_move, legal=self.legal_texts(state, seat), hint=hint,
+                       why=f"no group of your dice can influence advisor {wanted.advisor}")
 
     def format_move(self, move: Move) -> str:
         return format_move(move)
@@ -260,55 +257,58 @@ def _with_choices(moves: list[Influence]) -> list[Move]:
 
 
 def move_facts(state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
-    """The facts of a legal move, before the automatic follow-ups."""
-    step = state.step
-    p = state.players[seat]
-    if step == "choose":
-        return [{"kind": "AidTaken", "seat": seat, "delta": {move.goods[0]: 1}}]
-    if step == "reroll":
-        return _reroll_facts(state, seat, move, rng)
-    if step == "influence":
-        if isinstance(move, Pass):
-            return [{"kind": "InfluencePassed", "seat": seat, "auto": False}]
-        choice = None if move.choice is None else list(rules.move_choice(move.choice))
-        fact = {"kind": "AdvisorInfluenced", "seat": seat, "advisor": move.advisor,
-                "dice": list(move.dice), "white": list(move.white), "plus2": move.plus2,
-                "envoy": move.envoy, "market": rules.uses_market(move), "choice": choice}
-        if move.plus2:
-            fact["delta"] = {"plus2": -1}
-        return [fact]
-    if step == "gifts":
-        advisor = next(a for a, s, _ in state.gifts if s == seat)
-        return gift_facts(state, seat, advisor, rules.move_choice(move))
-    if step == "build":
-        if isinstance(move, Pass):
-            return [{"kind": "BuildPassed", "seat": seat, "auto": False}]
-        g, w, s = rules.cost(p, move.building)
-        return [{"kind": "BuildingBuilt", "seat": seat, "building": move.building,
-                 "envoy": state.built == 1, "delta": delta_of(-g, -w, -s, vp=BUILDINGS[move.building].vp)}]
-    if step == "townhall":
-        if isinstance(move, Pass):
-            return [{"kind": "TownHallSkipped", "seat": seat}]
-        return [{"kind": "TownHallUsed", "seat": seat, "paid": move.pay, "delta": {move.pay: -1, "vp": 1}}]
-    if step == "recruit":
-        if isinstance(move, Pass):
-            return [{"kind": "RecruitPassed", "seat": seat, "auto": False}]
-        return [{"kind": "SoldiersRecruited", "seat": seat,
-                 "delta": delta_of(-move.gold, -move.wood, -move.stone, soldiers=move.soldiers)}]
-    if step == "tokens":
-        return [{"kind": "TokenChosen", "seat": seat, "secret": secret([seat], {"token": move.value})}]
-    if isinstance(move, Lose):
-        return [{"kind": "GoodsLost", "seat": seat, "delta": {g: -move.goods.count(g) for g in GOODS
-                                                             if g in move.goods}}]
-    return [{"kind": "SpoilsTaken", "seat": seat, "delta": {g: move.goods.count(g) for g in GOODS
-                                                             if g in move.goods}}]
+    """The facts of a legal move, before the automatic follow-ups. The move's type says what
+    happened; only a ``Take`` (the King's aid, a gift, battle spoils) and a ``Pass`` need the
+    step to say which."""
+    match move:
+        case Influence():
+            return [_influence_fact(seat, move)]
+        case Build(building=building):
+            g, w, s = rules.cost(state.players[seat], building)
+            return [{"kind": "BuildingBuilt", "seat": seat, "building": building,
+                     "envoy": state.built == 1, "delta": delta_of(-g, -w, -s, vp=BUILDINGS[building].vp)}]
+        case TownHall(pay=pay):
+            return [{"kind": "TownHallUsed", "seat": seat, "paid": pay, "delta": {pay: -1, "vp": 1}}]
+        case Recruit():
+            return [{"kind": "SoldiersRecruited", "seat": seat,
+                     "delta": delta_of(-move.gold, -move.wood, -move.stone, soldiers=move.soldiers)}]
+        case Reroll():
+            return [_reroll_fact(state, seat, move, rng)]
+        case Token(value=value):
+            return [{"kind": "TokenChosen", "seat": seat, "secret": secret([seat], {"token": value})}]
+        case Lose(goods=goods):
+            return [{"kind": "GoodsLost", "seat": seat, "delta": {g: -goods.count(g) for g in GOODS if g in goods}}]
+        case Give() | Take() if state.step == "gifts":
+            advisor = next(a for a, s, _ in state.gifts if s == seat)
+            return gift_facts(state, seat, advisor, rules.move_choice(move))
+        case Take(goods=goods) if state.step == "choose":
+            return [{"kind": "AidTaken", "seat": seat, "delta": {goods[0]: 1}}]
+        case Take(goods=goods):
+            return [{"kind": "SpoilsTaken", "seat": seat, "delta": {g: goods.count(g) for g in GOODS if g in goods}}]
+        case Pass():
+            return [{"kind": PASSED[state.step], "seat": seat, **PASSED_EXTRA.get(state.step, {})}]
+    raise AssertionError(f"no facts for {move!r} at {state.step}")  # decide checked legality
 
 
-def _reroll_facts(state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
+# What a Pass records at each step where passing is legal; the three passes that may also
+# happen by themselves (a seat with nothing to do) say they were not automatic.
+PASSED = {"reroll": "RerollsKept", "influence": "InfluencePassed", "build": "BuildPassed",
+          "townhall": "TownHallSkipped", "recruit": "RecruitPassed"}
+PASSED_EXTRA: dict[str, dict[str, Any]] = {step: {"auto": False} for step in ("influence", "build", "recruit")}
+
+
+def _influence_fact(seat: int, move: Influence) -> Fact:
+    choice = None if move.choice is None else list(rules.move_choice(move.choice))
+    fact: Fact = {"kind": "AdvisorInfluenced", "seat": seat, "advisor": move.advisor,
+                  "dice": list(move.dice), "white": list(move.white), "plus2": move.plus2,
+                  "envoy": move.envoy, "market": rules.uses_market(move), "choice": choice}
+    if move.plus2:
+        fact["delta"] = {"plus2": -1}
+    return fact
+
+
+def _reroll_fact(state: State, seat: int, move: Reroll, rng: Rng) -> Fact:
     p = state.players[seat]
-    if isinstance(move, Pass):
-        return [{"kind": "RerollsKept", "seat": seat}]
-    assert isinstance(move, Reroll)
     dice, white = list(p.dice), list(p.white)
     if move.all:  # Chapel: every die again, white ones too
         dice = [rng.randint(1, 6) for _ in dice]
@@ -317,8 +317,8 @@ def _reroll_facts(state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
         white[-1] = rng.randint(1, 6)
     else:
         dice[-1] = rng.randint(1, 6)
-    return [{"kind": "DiceRerolled", "seat": seat, "building": "chapel" if move.all else "statue",
-             "dice": sorted(dice, reverse=True), "white": sorted(white, reverse=True)}]
+    return {"kind": "DiceRerolled", "seat": seat, "building": "chapel" if move.all else "statue",
+            "dice": sorted(dice, reverse=True), "white": sorted(white, reverse=True)}
 
 
 SPEC = Kingsburg()

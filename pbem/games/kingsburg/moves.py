@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.games.base import invalid, syntax
-from pbem.games.kingsburg.data import BUILDING_KEYS, BUILDINGS, GOODS, fold_text
+from pbem.games.kingsburg.data import ADVISOR_COUNT, BUILDING_KEYS, BUILDINGS, GOODS
+from pbem.games.text import fold_key
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,7 @@ PAY = {"pay", "zaplat", "platim", "za"}
 
 def _tokens(text: str) -> list[str]:
     raw = text.replace(",", " ").replace(";", " ").split()
-    return [t if t in PLUS2 else fold_text(t) for t in raw]
+    return [t if t in PLUS2 else fold_key(t) for t in raw]
 
 
 def _int(token: str, what: str, text: str) -> int:
@@ -203,10 +204,11 @@ def _parse_choice(tokens: list[str], text: str) -> Take | Give:
 
 def _parse_influence(tokens: list[str], text: str) -> Influence:
     if not tokens:
-        raise invalid(f"{text!r}: say which advisor (1-18) and which dice, e.g. 'influence 8 with 5 3'.")
-    advisor = _int(tokens[0], "the advisor, 1-18", text)
-    if not 1 <= advisor <= 18:
-        raise invalid(f"In {text!r}, {advisor} is not an advisor: the court has advisors 1 to 18.")
+        raise invalid(f"{text!r}: say which advisor (1-{ADVISOR_COUNT}) and which dice, "
+                      "e.g. 'influence 8 with 5 3'.")
+    advisor = _int(tokens[0], f"the advisor, 1-{ADVISOR_COUNT}", text)
+    if not 1 <= advisor <= ADVISOR_COUNT:
+        raise invalid(f"In {text!r}, {advisor} is not an advisor: the court has advisors 1 to {ADVISOR_COUNT}.")
     dice: list[int] = []
     white: list[int] = []
     plus2 = envoy = False

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-from xml.sax.saxutils import escape
 
-from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS, ROWS, YEAR_RANGES
+from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, COURT_SPOTS, ENEMIES, GOODS, ROWS, YEAR_RANGES
 from pbem.games.kingsburg.moves import goods_text
 from pbem.games.kingsburg.state import State
+from pbem.games.svg import escape
+from pbem.games.text import seat_name
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
 PHASE_NAMES = {"aid": "King's aid", "spring": "spring", "reward": "King's reward", "summer": "summer",
@@ -67,18 +68,12 @@ def view(state: State, viewer: int | None, to_move: list[int], label: str) -> di
 
 
 def _enemy_view(state: State) -> dict[str, Any]:
-    e = ENEMIES[state.enemy]
+    e = state.enemy_card
     defeat, victory = e.reading(state.demons)
     return {**card_info(e.id), "type": e.type, "defeat": dict(defeat), "victory": dict(victory)}
 
 
 # -- history lines ------------------------------------------------------------------------------
-def _name(names: Sequence[str], seat: int | None) -> str:
-    if seat is None:
-        return "nobody"
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
-
-
 def delta_text(delta: Mapping[str, int]) -> str:
     labels = {"gold": "gold", "wood": "wood", "stone": "stone", "plus2": "+2 token",
               "soldiers": "soldier", "vp": "VP"}
@@ -128,28 +123,28 @@ def _declined(fact: Mapping[str, Any], who: str) -> str:
 
 def describe_fact(fact: Mapping[str, Any], names: Sequence[str]) -> str:
     kind = fact["kind"]
-    who = _name(names, fact.get("seat"))
+    who = seat_name(names, fact.get("seat"))
     delta = delta_text(fact.get("delta", {}))
     texts = {
         "GameStarted": lambda: "Kingsburg begins; turn order: "
-        + ", ".join(_name(names, s) for s in fact.get("order", [])),
+        + ", ".join(seat_name(names, s) for s in fact.get("order", [])),
         "EnemyDeckPrepared": lambda: "One enemy card of each year was stacked face down.",
         "PhaseBegan": lambda: f"Phase: {PHASE_NAMES.get(fact['phase'], fact['phase'])}.",
         "StepBegan": lambda: f"Next: {STEP_NAMES.get(fact['step']) or fact['step']}.",
         "AidGranted": lambda: f"The King's aid: {who} rolls a white die this spring.",
         "AidTied": lambda: "The King's aid: a good of choice for "
-        + ", ".join(_name(names, s) for s in fact["seats"]) + ".",
+        + ", ".join(seat_name(names, s) for s in fact["seats"]) + ".",
         "AidTaken": lambda: f"{who} takes {delta} from the King.",
         "GuildGoldTaken": lambda: f"{who}'s Merchants' Guild pays 1 gold.",
         "NeutralDiceRolled": lambda: "Neutral dice block advisors "
         + ", ".join(str(g["advisor"]) for g in fact["groups"]) + ".",
         "DiceRolled": lambda: "Dice: " + "; ".join(
-            f"{_name(names, s)} {' '.join(map(str, d))}" + "".join(f" w{w}" for w in fact["white"][s])
+            f"{seat_name(names, s)} {' '.join(map(str, d))}" + "".join(f" w{w}" for w in fact["white"][s])
             for s, d in enumerate(fact["dice"])) + ".",
         "DiceRerolled": lambda: f"{who} rerolls with the {fact['building'].title()}: "
         + " ".join(map(str, fact["dice"])) + "".join(f" w{w}" for w in fact["white"]) + ".",
         "RerollsKept": lambda: f"{who} keeps the dice.",
-        "TurnOrderSet": lambda: "Turn order: " + ", ".join(_name(names, s) for s in fact["order"]) + ".",
+        "TurnOrderSet": lambda: "Turn order: " + ", ".join(seat_name(names, s) for s in fact["order"]) + ".",
         "AdvisorInfluenced": lambda: f"{who} influences advisor {fact['advisor']} "
         f"({ADVISORS[fact['advisor']].name}) with " + " ".join(map(str, fact["dice"]))
         + "".join(f" w{w}" for w in fact["white"]) + (" +2" if fact["plus2"] else "")
@@ -182,7 +177,7 @@ def describe_fact(fact: Mapping[str, Any], names: Sequence[str]) -> str:
         "TokenChosen": lambda: f"{who} chooses a soldier token"
         + (f" ({fact['secret']['data']['token']})" if "data" in fact.get("secret", {}) else "") + ".",
         "TokensRevealed": lambda: "Soldier tokens: " + ", ".join(
-            f"{_name(names, s)} {t}" for s, t in enumerate(fact["tokens"])) + ".",
+            f"{seat_name(names, s)} {t}" for s, t in enumerate(fact["tokens"])) + ".",
         "BattleFought": lambda: f"{who} fights with strength {fact['strength']}: {fact['result']}"
         + (f", {delta}" if fact.get("delta") else "")
         + "".join(f", loses the {BUILDINGS[b].name}" for b in fact["destroyed"])
@@ -209,23 +204,23 @@ def _dice_text(dice: Sequence[int], white: Sequence[int], plus2: bool = False) -
 def render_text(v: Mapping[str, Any], names: Sequence[str]) -> str:
     lines = [f"Kingsburg - {v['label']}"]
     if v["to_move"]:
-        lines.append("Waiting for: " + ", ".join(_name(names, s) for s in v["to_move"]))
+        lines.append("Waiting for: " + ", ".join(seat_name(names, s) for s in v["to_move"]))
     low, high = v["enemy_range"]
     enemy = v["enemy"]
     lines.append(f"Enemy: {enemy['name']} strength {enemy['strength']}" if enemy else
                  f"Enemy this year: strength {low}-{high} ({v['deck_left']} cards left)")
-    lines.append(f"King's envoy: {_name(names, v['envoy'])}" + (
-        f"   King's aid (white die): {_name(names, v['aid'])}" if v["aid"] is not None else ""))
+    lines.append(f"King's envoy: {seat_name(names, v['envoy'])}" + (
+        f"   King's aid (white die): {seat_name(names, v['aid'])}" if v["aid"] is not None else ""))
     if v["court"]:
         lines.append("Court:")
         for spot in v["court"]:
             groups = "; ".join(
-                f"{'neutral' if g['seat'] < 0 else _name(names, g['seat'])} "
+                f"{'neutral' if g['seat'] < 0 else seat_name(names, g['seat'])} "
                 f"[{_dice_text(g['dice'], g['white'], g['plus2'])}]" + (" envoy" if g["envoy"] else "")
                 for g in spot["groups"])
             lines.append(f"  {spot['advisor']:>2} {spot['name']:<14} {groups}")
     for position, seat in enumerate(v["order"], start=1):
-        lines += _player_text(v["players"][seat], position, _name(names, seat), seat == v["envoy"])
+        lines += _player_text(v["players"][seat], position, seat_name(names, seat), seat == v["envoy"])
     return "\n".join(lines) + "\n"
 
 
@@ -276,13 +271,13 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
     court_top = 70
     height = court_top + 3 * cell_h + 24 + 300
     enemy = v["enemy"]
-    waiting = ", ".join(_name(names, s) for s in v["to_move"])
-    facts = [f"turn order: {', '.join(_name(names, s) for s in v['order'])}",
+    waiting = ", ".join(seat_name(names, s) for s in v["to_move"])
+    facts = [f"turn order: {', '.join(seat_name(names, s) for s in v['order'])}",
              f"Enemy: {enemy['name']} strength {enemy['strength']}" if enemy else
              "Enemy this year: strength {}-{} ({} cards left)".format(*v["enemy_range"], v["deck_left"]),
-             f"King's envoy: {_name(names, v['envoy'])}"]
+             f"King's envoy: {seat_name(names, v['envoy'])}"]
     if v["aid"] is not None:
-        facts.append(f"King's aid (white die): {_name(names, v['aid'])}")
+        facts.append(f"King's aid (white die): {seat_name(names, v['aid'])}")
     title = f"Kingsburg - {v['label']}" + (f" - Waiting for: {waiting}" if waiting else "")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
@@ -290,14 +285,14 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
            f'<text x="10" y="42" font-size="12">{escape(" | ".join(facts))}</text>']
     out += _legend_svg(v, names, 10, 50)
     groups = {spot["advisor"]: spot["groups"] for spot in v["court"]}
-    for a in range(1, 19):
+    for a in range(1, COURT_SPOTS):
         x, y = 10 + ((a - 1) % 6) * cell_w, court_top + ((a - 1) // 6) * cell_h
         out.append(f'<rect x="{x}" y="{y}" width="{cell_w - 6}" height="{cell_h - 6}" fill="#f8f4e8" stroke="#555"/>')
         out.append(f'<text x="{x + 4}" y="{y + 13}">{a} {escape(ADVISORS[a].name)}</text>')
         out.append(f'<text x="{x + 4}" y="{y + 54}" font-size="9" fill="#444">{escape(gift_text(a))}</text>')
         dx = x + 4
         for g in groups.get(a, []):
-            owner = "neutral" if g["seat"] < 0 else _name(names, g["seat"])
+            owner = "neutral" if g["seat"] < 0 else seat_name(names, g["seat"])
             said = f'{owner} [{_dice_text(g["dice"], g["white"], g["plus2"])}]' + (" envoy" if g["envoy"] else "")
             out.append(f'<g><title>{escape(said)}</title>')
             for value, white in [*((d, False) for d in g["dice"]), *((w, True) for w in g["white"])]:
@@ -316,7 +311,7 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
     top = court_top + 3 * cell_h + 14
     for i, seat in enumerate(v["order"]):
         p = v["players"][seat]
-        out += _sheet_svg(p, f"{i + 1}. {_name(names, seat)}", 10 + i * (sheet_w + 10), top, seat == v["envoy"])
+        out += _sheet_svg(p, f"{i + 1}. {seat_name(names, seat)}", 10 + i * (sheet_w + 10), top, seat == v["envoy"])
     out.append("</svg>")
     return "\n".join(out)
 
@@ -332,7 +327,7 @@ def _legend_svg(v: Mapping[str, Any], names: Sequence[str], x: int, y: int) -> l
     """What the colours of the dice mean: each seat's, the neutral (grey) dice that block an
     advisor, the King's aid (white)."""
     out = []
-    entries = [(seat, False, _name(names, seat)) for seat in v["order"]]
+    entries = [(seat, False, seat_name(names, seat)) for seat in v["order"]]
     entries += [(-1, False, "neutral (blocks the advisor)"), (0, True, "King's aid die")]
     for seat, white, label in entries:
         fill = "#ffffff" if white else _colour(seat)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 
-from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, GOODS, ROWS, Enemy
+from pbem.games.kingsburg.data import ADVISOR_COUNT, ADVISORS, BUILDINGS, GOODS, ROWS, Enemy
 from pbem.games.kingsburg.moves import (
     Build,
     Give,
@@ -91,7 +91,7 @@ def _influences(state: State, seat: int) -> Iterator[Influence]:
             for plus2 in (False, True) if p.plus2 else (False,):
                 total = base + 2 * plus2
                 for advisor in (total, total - 1, total + 1) if market else (total,):
-                    if not 1 <= advisor <= 18:
+                    if not 1 <= advisor <= ADVISOR_COUNT:
                         continue
                     taken = state.court[advisor]
                     if not taken:
@@ -305,7 +305,7 @@ def goods_choices(p: Player, n: int) -> list[tuple[str, ...]]:
     return result
 
 
-def token_moves(p: Player) -> list[Token]:
+def token_moves(p: Player) -> list[Move]:
     return [Token(v) for v in sorted(set(p.tokens))]
 
 
@@ -329,4 +329,4 @@ def lose_moves(p: Player) -> list[Move]:
 def build_moves(state: State, seat: int) -> list[Move]:
     if not may_build(state, seat):
         return []
-    return [Build(b) for b in buildable(state.players[seat])] + [Pass()]
+    return [*(Build(b) for b in buildable(state.players[seat])), Pass()]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.games.kingsburg.data import GOODS, ROWS
+from pbem.games.kingsburg.data import COURT_SPOTS, ENEMIES, GOODS, ROWS, Enemy
 
 STOCK_KEYS = ("gold", "wood", "stone", "plus2", "soldiers", "vp")
 
@@ -78,7 +78,7 @@ class State:
     cursor: int = -1  # index into ``order`` of the seat to act in sequential steps
     pending: tuple[int, ...] = ()  # seats still to answer in simultaneous steps
     built: int = 0  # buildings the current builder has built this turn
-    court: tuple[tuple[Placement, ...], ...] = ((),) * 19  # index = advisor number
+    court: tuple[tuple[Placement, ...], ...] = ((),) * COURT_SPOTS  # index = advisor number
     gifts: tuple[tuple[int, int, Choice | None], ...] = ()  # (advisor, seat, stated choice) to hand out
     deck: tuple[str, ...] = ()  # enemy cards, this year's on top; hidden
     enemy: str | None = None  # the card revealed this winter
@@ -89,6 +89,12 @@ class State:
     @property
     def count(self) -> int:
         return len(self.players)
+
+    @property
+    def enemy_card(self) -> Enemy:
+        """The enemy revealed this winter (only asked for once one is)."""
+        assert self.enemy is not None, "no enemy is revealed yet"
+        return ENEMIES[self.enemy]
 
 
 def update(obj: Any, **changes: Any) -> Any:

@@ -6,12 +6,12 @@ Numbers are kept in *half points* (the Assassin counts 9.5), so every sum stays 
 
 from __future__ import annotations
 
-import json
-import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 
-_DATA = json.loads((Path(__file__).with_name("cards.json")).read_text(encoding="utf-8"))
+from pbem.games.tables import load_table
+from pbem.games.text import fold_key
+
+_DATA = load_table(__package__, "cards.json")
 
 
 @dataclass(frozen=True)
@@ -105,18 +105,12 @@ def goal_text(goal_id: str) -> str:
     return f"{SUITS[goal.suit]['en']} {goal.value}"
 
 
-def fold_name(text: str) -> str:
-    """Lower case, no accents, no spaces or hyphens: how names are compared."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return "".join(ch for ch in plain if ch.isalnum())
-
 
 def _name_index() -> dict[str, str]:
     index: dict[str, str] = {}
     for card in CARDS.values():
         for name in (card.id, card.en, card.cs, card.de, *card.aliases):
-            index[fold_name(name)] = card.id
+            index[fold_key(name)] = card.id
     return index
 
 
@@ -126,7 +120,7 @@ NAMES: dict[str, str] = _name_index()
 def match_cards(text: str) -> set[str]:
     """Card ids a (possibly abbreviated) name may mean: an exact name wins, otherwise every
     card with a name starting with the text."""
-    key = fold_name(text)
+    key = fold_key(text)
     if not key:
         return set()
     if key in NAMES:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
+from pbem.games.base import invalid, syntax
+from pbem.games.text import fold_key, resolve
 
-from .cards import CARD_IDS, CARDS, fold_name, match_cards
+from .cards import CARD_IDS, CARDS, CardType, match_cards
 from .state import GameState
 
 PLAY, TUCK, SWAP, PASS = "play", "tuck", "swap", "pass"
@@ -55,11 +56,16 @@ def _sorted(hand: tuple[str, ...]) -> list[str]:
     return sorted(hand, key=_ORDER.__getitem__)
 
 
+def _card(move: Move) -> CardType:
+    assert move.card is not None, f"a {move.kind} move names no card"
+    return CARDS[move.card]
+
+
 def format_move(move: Move) -> str:
     if move.kind == PLAY:
-        return f"play {CARDS[move.card].token} {move.column}"
+        return f"play {_card(move).token} {move.column}"
     if move.kind == TUCK:
-        return f"tuck {CARDS[move.card].token}"
+        return f"tuck {_card(move).token}"
     if move.kind == SWAP:
         return f"swap {move.column}"
     return "pass"
@@ -79,7 +85,7 @@ def parse(state: GameState, seat: int, text: str, legal_texts: list[str]) -> Mov
     if not words:
         raise syntax("The command is empty; write for example 'play KING 3'.", legal_texts)
     legal = legal_moves(state, seat)
-    kind = VERBS.get(fold_name(words[0]))
+    kind = VERBS.get(fold_key(words[0]))
     rest = words[1:] if kind else words
     if kind is None:
         if not any(word.isdigit() for word in words):
@@ -127,19 +133,17 @@ def _pick(text: str, candidates: list[Move], legal: list[Move], legal_texts: lis
           state: GameState, seat: int) -> Move:
     """Resolve the candidates against the legal moves: none is illegal, several ambiguous."""
     matches = [move for move in candidates if move in legal]
-    if len(matches) == 1:
-        return matches[0]
-    if len(matches) > 1:
-        options = ", ".join(format_move(move) for move in matches)
-        raise GameError(ErrorCode.AMBIGUOUS, f"{text.strip()!r} could mean {options}; write more of the card name.",
-                        [format_move(move) for move in matches])
+    why = "" if matches else _why_none(state, seat, candidates, legal)
+    return resolve(text, matches, format_move, legal=legal_texts, why=why, hint="write more of the card name")
+
+
+def _why_none(state: GameState, seat: int, candidates: list[Move], legal: list[Move]) -> str:
     if not legal:
-        raise illegal(f"{text.strip()!r} is not possible: it is not your move now.")
-    why = _reason(state, seat, candidates[0])
+        return "it is not your move"
     if len(candidates) > 1:
-        names = " or ".join(sorted(CARDS[move.card].en for move in candidates))
-        why = f"no card you can use now is called that ({names})"
-    raise illegal(f"{text.strip()!r} is not a legal move now: {why}.", legal_texts)
+        names = " or ".join(sorted(_card(move).en for move in candidates))
+        return f"no card you can use now is called that ({names})"
+    return _reason(state, seat, candidates[0])
 
 
 def _reason(state: GameState, seat: int, move: Move) -> str:
@@ -155,5 +159,5 @@ def _reason(state: GameState, seat: int, move: Move) -> str:
     if move.kind == SWAP:
         return f"column {move.column} is the Traitor's own column"
     if move.card not in state.hands[seat]:
-        return f"you hold no {CARDS[move.card].en}"
+        return f"you hold no {_card(move).en}"
     return f"column {move.column} is closed by a Storm"

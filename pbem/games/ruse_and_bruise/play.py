@@ -10,19 +10,25 @@ from pbem.games.base import Fact, Rng, secret
 
 from .cards import CARD_IDS, GOAL_IDS, GOALS_PER_PLAYER, HAND_SIZE, ROUNDS
 from .scoring import final_score, score_column
-from .state import GameState, evolve
+from .state import GameState, Pending, evolve
 
 
 class Turn:
     """Facts caused by one move, with the state after each of them."""
 
     def __init__(self, state: GameState | None):
-        self.state = state
+        self._state = state
         self.facts: list[Fact] = []
+
+    @property
+    def state(self) -> GameState:
+        """The state after the facts so far (a game's first fact creates it)."""
+        assert self._state is not None, "no fact has started the game yet"
+        return self._state
 
     def add(self, fact: Fact) -> None:
         self.facts.append(fact)
-        self.state = evolve(self.state, fact)
+        self._state = evolve(self._state, fact)
 
 
 # -- setup and drawing ------------------------------------------------------------------------
@@ -141,9 +147,14 @@ ON_REVEAL = {"explorer": _explorer, "assassin": _assassin, "storm": _storm, "clo
 
 
 # -- follow-up choices ------------------------------------------------------------------------------
+def _pending(state: GameState) -> Pending:
+    assert state.pending is not None, "decide allows a follow-up only while a choice is open"
+    return state.pending
+
+
 def tuck(state: GameState, seat: int, card: str, rng: Rng) -> list[Fact]:
     turn = Turn(state)
-    column = state.pending.column
+    column = _pending(state).column
     turn.add({"kind": "CardTucked", "seat": seat, "column": column, "secret": secret([seat], {"card": card})})
     draw(turn, seat, 1, rng)
     finish_turn(turn, rng)
@@ -152,14 +163,14 @@ def tuck(state: GameState, seat: int, card: str, rng: Rng) -> list[Fact]:
 
 def swap(state: GameState, seat: int, other: int, rng: Rng) -> list[Fact]:
     turn = Turn(state)
-    turn.add({"kind": "GoalsSwapped", "seat": seat, "column": state.pending.column, "other": other})
+    turn.add({"kind": "GoalsSwapped", "seat": seat, "column": _pending(state).column, "other": other})
     finish_turn(turn, rng)
     return turn.facts
 
 
 def decline(state: GameState, seat: int, rng: Rng) -> list[Fact]:
     turn = Turn(state)
-    pending = state.pending
+    pending = _pending(state)
     turn.add({"kind": "ChoiceDeclined", "choice": pending.kind, "seat": seat, "column": pending.column})
     finish_turn(turn, rng)
     return turn.facts
@@ -174,7 +185,7 @@ def finish_turn(turn: Turn, rng: Rng) -> None:
     if all(column.filled for column in state.columns):
         end_round(turn, active, "filled", rng)
         return
-    skipped = []
+    skipped: list[int] = []
     for step in range(1, state.players + 1):
         seat = (active + step) % state.players
         if state.hands[seat]:

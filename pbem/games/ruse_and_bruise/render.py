@@ -7,10 +7,11 @@ Explorer after its trip) or when the viewer owns it; otherwise it is a card back
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import Any
 
 from pbem.games.base import Fact
+from pbem.games.svg import escape
+from pbem.games.text import seat_name
 
 from .cards import CARDS, GOALS, ROUNDS, SUITS, goal_text, show_halves
 from .state import GameState, to_move
@@ -62,19 +63,13 @@ def _card_name(card: str | None) -> str:
     return "face down" if card is None else CARDS[card].en
 
 
-def _name(names: Sequence[str], seat: int | None) -> str:
-    if seat is None:
-        return "nobody"
-    return names[seat] if seat < len(names) else f"seat {seat + 1}"
-
-
 def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     lines = [f"Ruse & Bruise: {view['phase']}"]
     if view["to_move"]:
-        lines.append("To move: " + ", ".join(_name(names, seat) for seat in view["to_move"]))
+        lines.append("To move: " + ", ".join(seat_name(names, seat) for seat in view["to_move"]))
     if view["pending"]:
         pending = view["pending"]
-        lines.append(f"Waiting for {_name(names, pending['seat'])}'s {pending['choice']} choice in column "
+        lines.append(f"Waiting for {seat_name(names, pending['seat'])}'s {pending['choice']} choice in column "
                      f"{pending['column']}.")
     for column in view["columns"]:
         state = "closed by a Storm" if column["closed"] else ("filled" if column["filled"] else "open")
@@ -85,17 +80,17 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
             if card["card"] is not None and not card["face_up"]:
                 shown += " (face down)"
             tucked = " under the Cloak" if card["tucked"] else ""
-            lines.append(f"  {position}. {_name(names, card['owner'])}: {shown}{tucked}")
+            lines.append(f"  {position}. {seat_name(names, card['owner'])}: {shown}{tucked}")
     lines.append("Players:")
     for player in view["players"]:
         won = ", ".join(goal_text(goal) for goal in player["won"]) or "none"
-        lines.append(f"  {_name(names, player['seat'])} ({player['colour']}): hand {player['hand']}, "
+        lines.append(f"  {seat_name(names, player['seat'])} ({player['colour']}): hand {player['hand']}, "
                      f"deck {player['deck']}, discard {len(player['discard'])}; goals won: {won}")
     if view.get("hand") is not None:
         lines.append("Your hand: " + (", ".join(CARDS[card].en for card in view["hand"]) or "empty"))
     if view["scores"] is not None:
         lines.append("Final scores: " + ", ".join(
-            f"{_name(names, seat)} {score}" for seat, score in enumerate(view["scores"])))
+            f"{seat_name(names, seat)} {score}" for seat, score in enumerate(view["scores"])))
     return "\n".join(lines) + "\n"
 
 
@@ -105,25 +100,25 @@ def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str,
     lines: list[tuple[str, bool]] = []
     for player in view["players"]:
         won = ", ".join(goal_text(goal) for goal in player["won"]) or "none"
-        lines.append((f"{_name(names, player['seat'])} ({player['colour']}): hand {player['hand']}, "
+        lines.append((f"{seat_name(names, player['seat'])} ({player['colour']}): hand {player['hand']}, "
                       f"deck {player['deck']}, discard {len(player['discard'])}", True))
         lines.append((f"goals won: {won}", False))
     if view.get("hand") is not None:
         lines.append(("Your hand: " + (", ".join(CARDS[card].en for card in view["hand"]) or "empty"), True))
     if view["scores"] is not None:
         lines.append(("Final scores: " + ", ".join(
-            f"{_name(names, seat)} {score}" for seat, score in enumerate(view["scores"])), True))
+            f"{seat_name(names, seat)} {score}" for seat, score in enumerate(view["scores"])), True))
     return lines
 
 
 def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     title = f"Ruse & Bruise: {view['phase']}"
     if view["to_move"]:
-        title += " - To move: " + ", ".join(_name(names, seat) for seat in view["to_move"])
+        title += " - To move: " + ", ".join(seat_name(names, seat) for seat in view["to_move"])
     notes = []
     if view["pending"]:
         pending = view["pending"]
-        notes.append(f"Waiting for {_name(names, pending['seat'])}'s {pending['choice']} choice in column "
+        notes.append(f"Waiting for {seat_name(names, pending['seat'])}'s {pending['choice']} choice in column "
                      f"{pending['column']}.")
     lines = _svg_lines(view, names)
     longest_text = max(len(t) for t in [title, *notes, *(text for text, _ in lines)])
@@ -160,7 +155,7 @@ def _svg_card(x: int, y: int, card: Mapping[str, Any], names: Sequence[str], pos
     colour = COLOURS[card["owner"] % len(COLOURS)]
     shown = _card_name(card["card"]) + ("" if card["card"] is None or card["face_up"] else " (face down)")
     shown += " under the Cloak" if card["tucked"] else ""
-    title = f'<title>{position}. {escape(_name(names, card["owner"]))}: {escape(shown)}</title>'
+    title = f'<title>{position}. {escape(seat_name(names, card["owner"]))}: {escape(shown)}</title>'
     return f"<g>{title}{_svg_card_face(x, y, card, names, colour)}</g>"
 
 
@@ -168,7 +163,7 @@ def _svg_card_face(x: int, y: int, card: Mapping[str, Any], names: Sequence[str]
     if card["card"] is None:
         return (f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="{colour}" stroke="#333" '
                 f'stroke-dasharray="4 2"/><text x="{x + 8}" y="{y + 20}" fill="#fff">'
-                f'{escape(_name(names, card["owner"]))}: card back</text>')
+                f'{escape(seat_name(names, card["owner"]))}: card back</text>')
     label = CARDS[card["card"]].en + ("" if card["face_up"] else " (face down)") + (" ↳" if card["tucked"] else "")
     return (f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="#fff" stroke="{colour}" stroke-width="3"/>'
             f'<text x="{x + 8}" y="{y + 20}">{escape(label)}</text>')
@@ -181,7 +176,7 @@ def describe_fact(fact: Fact, names: Sequence[str]) -> str:
 
 
 def _seat(fact: Fact, key: str, names: Sequence[str]) -> str:
-    return _name(names, fact.get(key))
+    return seat_name(names, fact.get(key))
 
 
 def _column_scored(fact: Fact, names: Sequence[str]) -> str:
@@ -192,8 +187,8 @@ def _column_scored(fact: Fact, names: Sequence[str]) -> str:
         "prince-and-squire": " with Prince and Squire",
         "lowest": " with the lowest sum (Beggar)",
     }.get(fact["reason"], "")
-    sums = [f"{_name(names, s)} {show_halves(h)}" for s, h in enumerate(fact["half_point_sums"]) if h is not None]
-    removed = ", ".join(f"{_name(names, r['owner'])}'s {CARDS[r['card']].en}" for r in fact["removed"])
+    sums = [f"{seat_name(names, s)} {show_halves(h)}" for s, h in enumerate(fact["half_point_sums"]) if h is not None]
+    removed = ", ".join(f"{seat_name(names, r['owner'])}'s {CARDS[r['card']].en}" for r in fact["removed"])
     tail = f"; removed: {removed}" if removed else ""
     detail = f" ({', '.join(sums)}{tail})" if sums or tail else ""
     return f"{_seat(fact, 'winner', names)} wins {goal} in column {fact['column'] + 1}{how}{detail}."
@@ -226,15 +221,16 @@ _DESCRIBERS = {
     "GoalsSwapped": lambda f, n: (f"{_seat(f, 'seat', n)}'s Traitor swaps the goal cards of columns "
                                   f"{f['column'] + 1} and {f['other'] + 1}."),
     "TurnEnded": lambda f, n: (f"{_seat(f, 'next', n)} is next"
-                               + ("".join(f"; {_name(n, s)} has no cards and is skipped" for s in f["skipped"])) + "."),
+                               + "".join(f"; {seat_name(n, s)} has no cards and is skipped"
+                                         for s in f["skipped"]) + "."),
     "RoundEnded": lambda f, n: (f"Round {f['round']} ends with {_seat(f, 'by', n)}'s turn"
                                 + (" (every goal card is filled)." if f["reason"] == "filled"
                                    else " (nobody has cards left).")),
     "CardsRevealed": lambda f, n: "Face-down cards revealed: " + (", ".join(
-        f"{_name(n, c['owner'])}'s {CARDS[c['card']].en} in column {c['column'] + 1}" for c in f["cards"])
+        f"{seat_name(n, c['owner'])}'s {CARDS[c['card']].en} in column {c['column'] + 1}" for c in f["cards"])
         or "none") + ".",
     "ColumnScored": _column_scored,
     "TableCleared": lambda f, n: "Every player puts their cards from the table on their discard pile.",
     "GameEnded": lambda f, n: "The game ends: " + ", ".join(
-        f"{_name(n, seat)} {score}" for seat, score in enumerate(f["scores"])) + ".",
+        f"{seat_name(n, seat)} {score}" for seat, score in enumerate(f["scores"])) + ".",
 }

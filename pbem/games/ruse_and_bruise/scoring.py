@@ -94,9 +94,9 @@ def own_number(entries: Sequence[Entry], index: int, suit: str, abilities: bool)
     if card == "doppelganger":
         return own_number(entries, index + 1, suit, True) if index + 1 < len(entries) else None
     if card == "hermit":
-        return CARDS[card].halves + HERMIT_STEP_HALVES * others
+        return (CARDS[card].halves or 0) + HERMIT_STEP_HALVES * others
     if card == "little_giant":
-        return CARDS[card].halves + GIANT_STEP_HALVES * others
+        return (CARDS[card].halves or 0) + GIANT_STEP_HALVES * others
     if card == "romeo" and any(s.card == "juliet" and s.owner == slot.owner for _, s in entries):
         return ROMEO_WITH_JULIET_HALVES
     return CARDS[card].printed_halves(suit)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.base import ErrorCode, Fact, GameError, GameSpec, Rng, Standing, illegal, rank_by
+from pbem.games.base import Fact, GameSpec, Rng, Standing, illegal, rank_by
 
 from . import moves, play, render
 from .moves import Move
@@ -13,7 +13,7 @@ from .scoring import final_score
 from .state import GameState, evolve, to_move
 
 
-class RuseAndBruise(GameSpec):
+class RuseAndBruise(GameSpec[GameState, Move]):
     name = "ruse-and-bruise"
     title = "Ruse & Bruise (Kabale und Hiebe)"
     min_players = 2
@@ -21,7 +21,7 @@ class RuseAndBruise(GameSpec):
     options = ()
 
     def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[Fact]:
-        self.check_players(players)
+        self.settings(players, options)
         return play.setup(players, rng)
 
     def evolve(self, state: GameState | None, fact: Fact) -> GameState:
@@ -34,11 +34,6 @@ class RuseAndBruise(GameSpec):
         return moves.legal_moves(state, seat)
 
     def parse_move(self, state: GameState, seat: int, text: str) -> Move:
-        if state.finished:
-            raise GameError(ErrorCode.GAME_OVER, "The game is over; no more moves are possible.")
-        if seat not in self.to_move(state):
-            waiting = ", ".join(f"seat {s + 1}" for s in self.to_move(state))
-            raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not your move; the game waits for {waiting}.")
         return moves.parse(state, seat, text, self.legal_texts(state, seat))
 
     def format_move(self, move: Move) -> str:
@@ -51,16 +46,17 @@ class RuseAndBruise(GameSpec):
         if not isinstance(move, Move) or move not in moves.legal_moves(state, seat):
             shown = self.format_move(move) if isinstance(move, Move) else repr(move)
             raise illegal(f"{shown!r} is not a legal move now.", self.legal_texts(state, seat))
-        if move.kind == moves.PLAY:
-            return play.play_card(state, seat, move.card, move.column - 1, rng)
-        if move.kind == moves.TUCK:
-            return play.tuck(state, seat, move.card, rng)
-        if move.kind == moves.SWAP:
-            return play.swap(state, seat, move.column - 1, rng)
+        match move:
+            case Move(kind=moves.PLAY, card=str(card), column=int(column)):
+                return play.play_card(state, seat, card, column - 1, rng)
+            case Move(kind=moves.TUCK, card=str(card)):
+                return play.tuck(state, seat, card, rng)
+            case Move(kind=moves.SWAP, column=int(column)):
+                return play.swap(state, seat, column - 1, rng)
         return play.decline(state, seat, rng)
 
     def outcome(self, state: GameState) -> list[Standing] | None:
-        if not state.finished:
+        if not state.finished or state.scores is None:
             return None
         ranks = rank_by({seat: (score,) for seat, score in enumerate(state.scores)})
         standings = []

@@ -6,10 +6,11 @@ the goal card downwards, so the index of a slot is its distance from the goal ca
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pbem.games.base import Fact, secret_data
+from pbem.games.base import Fact, replace_at, secret_data
 
 from .cards import CARDS, GOALS
 
@@ -69,12 +70,8 @@ class GameState:
         return self.scores is not None
 
 
-def _put(items: tuple, index: int, value: Any) -> tuple:
-    return (*items[:index], value, *items[index + 1:])
-
-
 def _set_column(state: GameState, index: int, column: Column) -> GameState:
-    return replace(state, columns=_put(state.columns, index, column))
+    return replace(state, columns=replace_at(state.columns, index, column))
 
 
 def _set_slots(state: GameState, index: int, slots: tuple[Slot, ...]) -> GameState:
@@ -96,20 +93,20 @@ def _started(state: None, fact: Fact) -> GameState:
 
 def _deck_shuffled(state: GameState, fact: Fact) -> GameState:
     order = tuple(secret_data(fact)["order"])
-    return replace(state, decks=_put(state.decks, fact["seat"], order))
+    return replace(state, decks=replace_at(state.decks, fact["seat"], order))
 
 
 def _discard_reshuffled(state: GameState, fact: Fact) -> GameState:
     seat = fact["seat"]
     order = tuple(secret_data(fact)["order"])
-    return replace(state, decks=_put(state.decks, seat, order), discards=_put(state.discards, seat, ()))
+    return replace(state, decks=replace_at(state.decks, seat, order), discards=replace_at(state.discards, seat, ()))
 
 
 def _drawn(state: GameState, fact: Fact) -> GameState:
     seat, count = fact["seat"], fact["count"]
     deck = state.decks[seat]
     hand = state.hands[seat] + deck[:count]
-    return replace(state, decks=_put(state.decks, seat, deck[count:]), hands=_put(state.hands, seat, hand))
+    return replace(state, decks=replace_at(state.decks, seat, deck[count:]), hands=replace_at(state.hands, seat, hand))
 
 
 def _goal_deck(state: GameState, fact: Fact) -> GameState:
@@ -132,7 +129,8 @@ def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
 def _played(state: GameState, fact: Fact) -> GameState:
     seat, column = fact["seat"], fact["column"]
     card = secret_data(fact)["card"]
-    state = replace(state, hands=_put(state.hands, seat, _without(state.hands[seat], card)), plays=state.plays + 1)
+    hands = replace_at(state.hands, seat, _without(state.hands[seat], card))
+    state = replace(state, hands=hands, plays=state.plays + 1)
     return _set_slots(state, column, (*state.columns[column].slots, Slot(seat, card)))
 
 
@@ -140,7 +138,7 @@ def _revealed(state: GameState, fact: Fact) -> GameState:
     column = state.columns[fact["column"]]
     index = fact["position"]
     slot = replace(column.slots[index], face_up=True, known=True)
-    return _set_slots(state, fact["column"], _put(column.slots, index, slot))
+    return _set_slots(state, fact["column"], replace_at(column.slots, index, slot))
 
 
 def _travelled(state: GameState, fact: Fact) -> GameState:
@@ -157,7 +155,7 @@ def _assassinated(state: GameState, fact: Fact) -> GameState:
     index = fact["position"]
     slot = column.slots[index]
     state = _set_slots(state, fact["column"], column.slots[:index] + column.slots[index + 1:])
-    return replace(state, discards=_put(state.discards, slot.owner, state.discards[slot.owner] + (slot.card,)))
+    return replace(state, discards=replace_at(state.discards, slot.owner, state.discards[slot.owner] + (slot.card,)))
 
 
 def _closed(state: GameState, fact: Fact) -> GameState:
@@ -178,7 +176,7 @@ def _tucked(state: GameState, fact: Fact) -> GameState:
     column = state.columns[index]
     below = find_slot(column, seat, "cloak") + 1
     slots = (*column.slots[:below], Slot(seat, card, tucked=True), *column.slots[below:])
-    state = replace(state, hands=_put(state.hands, seat, _without(state.hands[seat], card)), pending=None)
+    state = replace(state, hands=replace_at(state.hands, seat, _without(state.hands[seat], card)), pending=None)
     return _set_slots(state, index, slots)
 
 
@@ -205,7 +203,7 @@ def _column_scored(state: GameState, fact: Fact) -> GameState:
     winner = fact["winner"]
     if winner is None:
         return state
-    return replace(state, won=_put(state.won, winner, state.won[winner] + (fact["goal"],)))
+    return replace(state, won=replace_at(state.won, winner, state.won[winner] + (fact["goal"],)))
 
 
 def _table_cleared(state: GameState, fact: Fact) -> GameState:
@@ -224,7 +222,7 @@ def _no_change(state: GameState, fact: Fact) -> GameState:
     return state
 
 
-EVOLVERS = {
+EVOLVERS: dict[str, Callable[[Any, Fact], GameState]] = {
     "GameStarted": _started,
     "DeckShuffled": _deck_shuffled,
     "DiscardReshuffled": _discard_reshuffled,

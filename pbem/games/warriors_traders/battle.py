@@ -149,7 +149,7 @@ def _player_refuge(state: State, seat: int, origin: str, present: dict[str, set[
     free = [p for p in near if not present[p]]
     if wish in own + free:
         return wish
-    return (own + free or [None])[0]
+    return (own + free)[0] if own or free else None
 
 
 def _barbarian_refuge(state: State, origin: str, present: dict[str, set[int]], wish: str | None) -> str | None:
@@ -190,7 +190,8 @@ def resolve(state: State, battle: Battle, hits: dict[int, dict[int, int]]) -> di
     for side in hits.values():
         for uid, amount in side.items():
             total[uid] = total.get(uid, 0) + amount
-    killed, retreating, vp = [], [], {}
+    killed, retreating = [], []
+    vp: dict[str, int] = {}
     for uid in sorted(total):
         u = by_id[uid]
         outcome = fate(state, u, total[uid])

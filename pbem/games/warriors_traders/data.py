@@ -10,18 +10,17 @@ package refuses to load data that breaks them.
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
+
+from pbem.games.tables import load_table
 
 TRACKS = ("production", "trade", "military")
 RESOURCES = ("food", "goods", "weapons", "gold")
 ARMY_KINDS = ("infantry", "archer", "cavalry")
 PROVINCE_TYPES = ("capital", "trade_center", "ordinary", "conquered")
 LEVELS = ("I", "II", "III", "IV", "V", "VI", "VII")
-_DIR = Path(__file__).parent / "data"
 
 
 @dataclass(frozen=True)
@@ -249,7 +248,7 @@ INVENTED_TRACKS = {
 
 
 def _load(name: str) -> dict[str, Any]:
-    return json.loads((_DIR / name).read_text(encoding="utf-8"))
+    return load_table(__package__, f"data/{name}")
 
 
 def load_rules(raw: Mapping[str, Any] | None = None) -> Rules:

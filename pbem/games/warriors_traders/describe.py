@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pbem.games.text import seat_name
 from pbem.games.warriors_traders.data import RULES
 from pbem.games.warriors_traders.state import bundle, bundle_text
 
@@ -16,11 +17,7 @@ def _name(names: Sequence[str], seat: Any) -> str:
         seat = int(seat)
     if seat == -1:
         return "the barbarians"
-    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
-
-
-def _team_names(names: Sequence[str], fact: Fact) -> str:
-    return " and ".join(f"side {t + 1}" for t in fact.get("teams", []))
+    return seat_name(names, seat) if isinstance(seat, int) else f"seat {seat}"
 
 
 def _approximate(table: str) -> str:

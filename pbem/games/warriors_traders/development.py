@@ -14,6 +14,7 @@ from pbem.games.warriors_traders.state import (
     has_ability,
     owner,
     pieces_on_board,
+    played_by,
     team,
     unit,
 )
@@ -134,7 +135,7 @@ def action_facts(state: State, seat: int, move: tuple, source: str) -> list[dict
     if kind == "develop":
         return [{"kind": "TrackDeveloped", **base, "track": move[1]}]
     if kind == "war":
-        target = country_seat(state, move[1])
+        target = played_by(state, move[1])
         return [{"kind": "WarDeclared", **base, "against": target,
                  "teams": sorted([team(state, seat), team(state, target)])}]
     if kind == "build":

@@ -3,6 +3,7 @@ choice or the rules was done in ``decide`` and written into the fact."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -73,7 +74,7 @@ def _after_action(state: State, fact: dict[str, Any]) -> State:
     return state
 
 
-def _with_units(state: State, changed: dict[int, Unit | None], added: tuple[Unit, ...] = ()) -> State:
+def _with_units(state: State, changed: Mapping[int, Unit | None], added: tuple[Unit, ...] = ()) -> State:
     units = tuple(changed.get(u.id, u) for u in state.units)
     units = tuple(u for u in units if u is not None) + added
     return replace(state, units=units)
@@ -199,6 +200,7 @@ def _maneuver(state: State, fact: dict[str, Any]) -> State:
     if kind == "DamageAssigned":
         data = secret_data(fact)
         b = state.battle
+        assert b is not None, "damage is assigned only during a battle"
         return replace(state, battle=replace(b, hits=(*b.hits, (fact["seat"], data["unit"], data["amount"]))))
     if kind == "BattleResolved":
         return _battle_resolved(state, fact)

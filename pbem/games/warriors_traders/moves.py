@@ -4,10 +4,10 @@ legal moves."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 
 from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
+from pbem.games.text import fold, resolve
 from pbem.games.warriors_traders import rules
 from pbem.games.warriors_traders.data import ARMY_KINDS, RESOURCES, TRACKS
 from pbem.games.warriors_traders.maneuvers import remaining
@@ -55,10 +55,6 @@ USAGE = {
 }
 
 
-def fold_text(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
 
 def format_move(move: tuple) -> str:
     verb = move[0]
@@ -105,11 +101,12 @@ class _Reader:
         word = self.take()
         if word is None:
             return None
+        table: dict[str, tuple[str, ...]]
         if kind == "province":
             provinces = self.state.gmap.provinces
-            table = {pid: (pid, pid.split("_", 1)[-1], fold_text(p.name)) for pid, p in provinces.items()}
+            table = {pid: (pid, pid.split("_", 1)[-1], fold(p.name)) for pid, p in provinces.items()}
         else:
-            table = {c.id: (c.id, fold_text(c.name)) for c in self.state.gmap.countries}
+            table = {c.id: (c.id, fold(c.name)) for c in self.state.gmap.countries}
         exact = [key for key, names in table.items() if word in names]
         if exact:
             return exact[0]
@@ -176,9 +173,7 @@ def _bundle(r: _Reader) -> tuple[tuple[str, int], ...]:
 
 
 def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], list[str]]) -> tuple:
-    if state.phase == "over":
-        raise GameError(ErrorCode.GAME_OVER, "The game is over.")
-    raw = fold_text(text).replace(",", " ").split()
+    raw = fold(text).replace(",", " ").split()
     offer = bool(raw) and VERBS.get(raw[0]) == "offer"  # "for" / "za" parts an offer's two sides
     words = [SEPARATOR if offer and w in OFFER_SPLIT else w for w in raw
              if w not in FILLER or (offer and w in OFFER_SPLIT)]
@@ -187,8 +182,6 @@ def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], lis
         raise invalid(f"{text.strip()!r}: {NOT_SUPPORTED[words[0]]}", legal_texts())
     if not words or words[0] not in VERBS:
         raise syntax(f"{text.strip()!r} is not a Warriors & Traders order.", legal_texts())
-    if seat not in rules.to_move(state):
-        raise GameError(ErrorCode.NOT_YOUR_TURN, f"You have nothing to do now ({rules.phase_name(state)}).")
     reader = _Reader(state, words[1:], text.strip())
     pattern = _pattern(reader, VERBS[words[0]])
     if pattern[0] == "hit" and pattern[2] is None and state.battle is not None:
@@ -203,9 +196,5 @@ def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], lis
         return pattern
     matches = [m for m in rules.legal(state, seat)
                if len(m) == len(pattern) and all(p is None or p == v for p, v in zip(pattern, m, strict=False))]
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise illegal(f"No legal order matches {text.strip()!r} in {rules.phase_name(state)}.", legal_texts())
-    raise GameError(ErrorCode.AMBIGUOUS, f"{text.strip()!r} could mean several orders; say which.",
-                    [format_move(m) for m in matches[:40]])
+    why = "" if matches else f"no order of yours fits it in {rules.phase_name(state)}"
+    return resolve(text, matches, format_move, legal=legal_texts(), why=why, hint="say which")

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import Any
 
+from pbem.games.svg import escape
+from pbem.games.text import seat_name
 from pbem.games.warriors_traders.data import LEVELS, MAPS, RULES
 from pbem.games.warriors_traders.state import State, bundle_text
 
@@ -21,7 +22,7 @@ def _who(names: Sequence[str], seat: int | None) -> str:
         return "free"
     if seat == -1:
         return "barbarians"
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+    return seat_name(names, seat)
 
 
 def _units_by_province(view: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:

@@ -15,13 +15,7 @@ from pbem.games.warriors_traders import development as dev
 from pbem.games.warriors_traders import maneuvers as man
 from pbem.games.warriors_traders import trade
 from pbem.games.warriors_traders.data import RULES, TRACKS
-from pbem.games.warriors_traders.state import State, country_seat, order, unit
-
-TRADE_VERBS = ("bank", "route", "offer", "accept", "decline", "buy", "peace")
-
-
-def actor(state: State) -> int | None:
-    return state.queue[0][1] if state.queue else None
+from pbem.games.warriors_traders.state import State, country_seat, order, played_by, unit
 
 
 def current_step(state: State) -> str:
@@ -187,6 +181,7 @@ def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
     if verb in dev.ACTIONS:
         source = "action" if step in ("action1", "action2") else (
             "bonus" if step == "bonus" else dev.special_slot(state, seat, move))
+        assert source is not None, "why_not found a slot that pays for the order"
         return dev.action_facts(state, seat, move, source)
     if verb == "done":
         kind = {"special": "Passed", "move": "MovementEnded", "princess": "ManeuverEnded"}[step]
@@ -195,6 +190,7 @@ def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
         return [{"kind": "TokenShifted", "seat": seat, "from": move[1], "to": move[2]}]
     if verb == "unify":
         size = man.unification_size(state, seat)
+        assert size is not None, "why_not checked that unification may be declared"
         return [{"kind": "UnificationDeclared", "seat": seat, "size": size, "actions": man.bonus_actions(size)}]
     if verb == "move":
         return man.move_facts(state, seat, move[1], move[2])
@@ -218,7 +214,7 @@ def _trade_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
     if verb == "route":
         return [{"kind": "RouteOpened", "seat": seat, "to": country_seat(state, move[1])}]
     if verb == "offer":
-        return [trade.offer_fact(state, seat, country_seat(state, move[1]), *move[2:])]
+        return [trade.offer_fact(state, seat, played_by(state, move[1]), *move[2:])]
     if verb in ("accept", "decline"):
         return [{"kind": "OfferAccepted" if verb == "accept" else "OfferDeclined", "seat": seat, "offer": move[1]}]
     if verb == "buy":

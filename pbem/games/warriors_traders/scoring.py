@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.games.base import Standing, rank_by
 from pbem.games.warriors_traders.data import RULES, TRACKS
 from pbem.games.warriors_traders.state import State
-
-TITLES = {"production": "Builder", "trade": "Trader", "military": "Warrior"}
 
 
 def title_holders(state: State) -> dict[str, int | None]:
@@ -47,7 +47,7 @@ def team_vp(state: State) -> dict[int, int]:
 
 
 def alliance_format(state: State) -> str:
-    sizes = {}
+    sizes: dict[int, int] = {}
     for player in state.players:
         sizes[player.team] = sizes.get(player.team, 0) + 1
     return "v".join(str(n) for n in sorted(sizes.values(), reverse=True))
@@ -70,7 +70,7 @@ def standings(state: State) -> list[Standing]:
                                               for s in state.seats)})
     out = []
     for seat, player in enumerate(state.players):
-        details = {"country": player.country, "sources": vp_sources(state, seat)}
+        details: dict[str, Any] = {"country": player.country, "sources": vp_sources(state, seat)}
         if state.config.alliance:
             details["team"] = player.team + 1
             details["team_vp"] = totals[player.team]

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.base import ErrorCode, GameError, GameSpec, Option, Rng, Standing, illegal, invalid
+from pbem.games.base import ErrorCode, GameError, GameSpec, Option, Rng, Standing, evolve_all, illegal, invalid
 from pbem.games.warriors_traders import describe, moves, render, rules, scoring
 from pbem.games.warriors_traders.data import MAPS
 from pbem.games.warriors_traders.evolve import evolve
@@ -15,6 +15,8 @@ from pbem.games.warriors_traders.flow import follow_ups
 from pbem.games.warriors_traders.robot import choose
 from pbem.games.warriors_traders.state import BARBARIAN, State
 from pbem.games.warriors_traders.view import view
+
+Order = tuple[Any, ...]  # ("develop", "trade"), ("build", "infantry", "w_paris"), ...; see rules.py
 
 AUTO_TEAMS = {4: "12/34", 6: "123/456"}
 
@@ -35,7 +37,7 @@ def parse_teams(text: str, players: int) -> list[int]:
     return teams
 
 
-class WarriorsTraders(GameSpec):
+class WarriorsTraders(GameSpec[State, Order]):
     name = "warriors-traders"
     title = "Warriors & Traders"
     # 2: retreated armies get no action points; the turn-file and data fixes of issue 21
@@ -72,8 +74,7 @@ class WarriorsTraders(GameSpec):
         return options
 
     def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[dict[str, Any]]:
-        self.check_players(players)
-        options = self.normalize_options(options, players)
+        options = self.settings(players, options)
         gmap = MAPS[options["map"]]
         countries = [c.id for c in gmap.countries]
         chosen = rng.shuffle(countries)[:players] if options["countries"] == "random" else countries[:players]
@@ -96,16 +97,16 @@ class WarriorsTraders(GameSpec):
     def to_move(self, state: State) -> list[int]:
         return rules.to_move(state)
 
-    def legal_moves(self, state: State, seat: int) -> list[tuple]:
+    def legal_moves(self, state: State, seat: int) -> list[Order]:
         return rules.legal(state, seat) if seat in rules.to_move(state) else []
 
-    def parse_move(self, state: State, seat: int, text: str) -> tuple:
+    def parse_move(self, state: State, seat: int, text: str) -> Order:
         return moves.parse_move(state, seat, text, lambda: self.legal_texts(state, seat))
 
-    def format_move(self, move: tuple) -> str:
+    def format_move(self, move: Order) -> str:
         return moves.format_move(move)
 
-    def decide(self, state: State, seat: int, move: tuple, rng: Rng) -> list[dict[str, Any]]:
+    def decide(self, state: State, seat: int, move: Order, rng: Rng) -> list[dict[str, Any]]:
         if state.phase == "over":
             raise GameError(ErrorCode.GAME_OVER, "The game is over.")
         if seat not in rules.to_move(state):
@@ -115,10 +116,7 @@ class WarriorsTraders(GameSpec):
             raise illegal(f"{moves.format_move(move) if isinstance(move, tuple) else move!r}: {reason}",
                           self.legal_texts(state, seat))
         facts = rules.move_facts(state, seat, move)
-        after = state
-        for fact in facts:
-            after = evolve(after, fact)
-        more, _ = follow_ups(after)
+        more, _ = follow_ups(evolve_all(evolve, state, facts))
         return facts + more
 
     def outcome(self, state: State) -> list[Standing] | None:
@@ -137,17 +135,17 @@ class WarriorsTraders(GameSpec):
     def describe_fact(self, fact: dict[str, Any], names: Sequence[str]) -> str:
         return describe.describe_fact(fact, names)
 
-    def public_move_text(self, state: State, seat: int, move: tuple) -> str:
+    def public_move_text(self, state: State, seat: int, move: Order) -> str:
         if move and move[0] in ("hit", "auto"):
             return "assign damage"
         if state is not None and state.phase == "setup":
             return "place a starting token"
         return self.format_move(move)
 
-    def random_move(self, state: State, seat: int, rng: random.Random) -> tuple:
+    def random_move(self, state: State, seat: int, rng: random.Random) -> Order:
         return choose(state, seat, self.legal_moves(state, seat), rng)
 
-    def default_move(self, state: State, seat: int) -> tuple | None:
+    def default_move(self, state: State, seat: int) -> Order | None:
         if seat not in rules.to_move(state):
             return None
         return rules.trivial_move(state, seat)
@@ -182,7 +180,7 @@ class WarriorsTraders(GameSpec):
                    or (f["kind"] == "BattleResolved" and any(hit[0] not in (seat, BARBARIAN) for hit in f["hits"]))
                    for f in facts)
 
-    def end_of_turn_file(self, state: State, seat: int) -> tuple | None:
+    def end_of_turn_file(self, state: State, seat: int) -> Order | None:
         """``done`` / ``pass`` / ``auto``; none in setup, where a file places all three tokens."""
         return None if state.phase == "setup" else self.default_move(state, seat)
 

@@ -155,10 +155,6 @@ def unit(state: State, unit_id: int) -> Unit | None:
     return None
 
 
-def units_in(state: State, province: str) -> list[Unit]:
-    return [u for u in state.units if u.province == province]
-
-
 def owner(state: State, province: str) -> int | None:
     return state.owners[state.gmap.index[province]]
 
@@ -221,18 +217,13 @@ def country_seat(state: State, country: str) -> int | None:
     return None
 
 
-def is_barbarian(state: State, province: str) -> bool:
-    return any(u.owner == BARBARIAN for u in state.units if u.province == province)
+def played_by(state: State, country: str) -> int:
+    """The seat of a country a legal order named (legality already checked that one plays it)."""
+    seat = country_seat(state, country)
+    assert seat is not None, f"no seat plays {country}"
+    return seat
 
 
-def is_free(state: State, province: str) -> bool:
-    return not any(u.province == province for u in state.units)
-
-
-def friendly(state: State, seat: int, province: str) -> bool:
-    """Own province, or an ally's (alliance games move through allied provinces as own)."""
-    holder = owner(state, province)
-    return holder is not None and allied(state, seat, holder)
 
 
 def owns_trade_center(state: State, seat: int) -> bool:

@@ -12,6 +12,7 @@ from pbem.games.warriors_traders.state import (
     country_seat,
     has_ability,
     owns_trade_center,
+    played_by,
     team,
     track_value,
 )
@@ -139,7 +140,7 @@ def why_not_peace(state: State, seat: int, country: str) -> str | None:
 
 
 def peace_fact(state: State, seat: int, country: str) -> dict[str, Any]:
-    target = country_seat(state, country)
+    target = played_by(state, country)
     mine, theirs = team(state, seat), team(state, target)
     agreed = (theirs, mine) in state.peace
     return {"kind": "PeaceMade" if agreed else "PeaceProposed", "seat": seat, "to": target,

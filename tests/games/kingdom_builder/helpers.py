@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from pbem.games.base import SeededRng
+from pbem.games.base import ErrorCode, GameError, SeededRng
 from pbem.games.kingdom_builder import SPEC
 from pbem.games.kingdom_builder.board import parse_hex
 from pbem.games.kingdom_builder.state import KBState
@@ -76,6 +76,15 @@ def play(state: KBState, seat: int, *texts: str) -> tuple[KBState, list[dict]]:
         state, new = contract.apply(SPEC, state, seat, text, rng)
         facts += new
     return state, facts
+
+
+def refused(state: KBState, seat: int, text: str, code: ErrorCode | None = None) -> GameError:
+    """The move is refused (with ``code`` when given) and nothing changed (the shared contract)."""
+    return contract.refused(SPEC, state, seat, text, SeededRng(1), code)
+
+
+def refused_when_parsed(state: KBState, seat: int, text: str, code: ErrorCode | None = None) -> GameError:
+    return contract.refused_when_parsed(SPEC, state, seat, text, code)
 
 
 def targets(state: KBState, seat: int, kind: str) -> list[str]:

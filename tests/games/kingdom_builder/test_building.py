@@ -12,21 +12,13 @@ from pbem.games.base import ErrorCode, GameError, SeededRng
 from pbem.games.kingdom_builder import SPEC
 from pbem.games.kingdom_builder.board import name
 from pbem.games.kingdom_builder.locations import free_of_terrain
-from tests.support.contract import refused
 
-from .helpers import h, kinds, play, position, targets
-
-
-def _refused(state, seat, text):
-    legal = SPEC.legal_moves(state, seat)
-    error = refused(SPEC, state, seat, text, SeededRng(1))
-    assert SPEC.legal_moves(state, seat) == legal
-    return error
+from .helpers import h, kinds, play, position, refused, targets
 
 
 def test_build_only_on_the_terrain_of_the_played_card():
     state = position(played="G")
-    error = _refused(state, 0, "build C4")
+    error = refused(state, 0, "build C4")
     assert error.code == ErrorCode.ILLEGAL
     assert "Flower field, not Grass" in error.message and "E4" in error.message
     after, facts = play(state, 0, "build E4")
@@ -36,7 +28,7 @@ def test_build_only_on_the_terrain_of_the_played_card():
 
 def test_one_settlement_per_hex():
     state = position({1: ["E4"]}, played="G")
-    assert "occupied" in _refused(state, 0, "build E4").message
+    assert "occupied" in refused(state, 0, "build E4").message
 
 
 def test_never_on_water_mountain_castle_or_location_by_building():
@@ -44,13 +36,13 @@ def test_never_on_water_mountain_castle_or_location_by_building():
         state = position(played=terrain)
         built_on = {SPEC.format_move(m).split()[1] for m in SPEC.legal_moves(state, 0)}
         assert built_on and all(state.board.terrain[h(x)] == terrain for x in built_on)
-    assert "Water" in _refused(position(played="G"), 0, "build D5").message
+    assert "Water" in refused(position(played="G"), 0, "build D5").message
 
 
 def test_next_to_an_own_settlement_when_possible():
     state = position({0: ["E5"]}, played="G")
     assert targets(state, 0, "build") == ["build E4", "build F5", "build E6"]
-    error = _refused(state, 0, "build J8")
+    error = refused(state, 0, "build J8")
     assert "next to your settlements" in error.message and "E4, F5, E6" in error.message
 
 
@@ -85,9 +77,9 @@ def test_a_chained_build_is_all_or_nothing():
 
 def test_the_turn_cannot_end_before_the_mandatory_action():
     state = position(played="G")
-    assert "build 3 more" in _refused(state, 0, "end").message
+    assert "build 3 more" in refused(state, 0, "end").message
     state, _ = play(state, 0, "build E4")
-    assert "build 2 more" in _refused(state, 0, "end").message
+    assert "build 2 more" in refused(state, 0, "end").message
 
 
 def test_card_without_free_hex_is_replaced_when_the_turn_starts():

@@ -12,15 +12,9 @@ from pbem.games.kingdom_builder.board import name
 from pbem.games.kingdom_builder.locations import free_of_terrain
 from pbem.games.kingdom_builder.rules import ready_tiles
 
-from .helpers import h, kinds, play, position, targets
+from .helpers import h, kinds, play, position, refused, targets
 
 LAYOUT2 = (("oracle", False), ("harbor", False), ("barn", False), ("tower", False))
-
-
-def _error(state, seat, text):
-    with pytest.raises(GameError) as error:
-        SPEC.decide(state, seat, SPEC.parse_move(state, seat, text), None)
-    return error.value
 
 
 # -- taking, using and losing tiles ---------------------------------------------------------
@@ -45,7 +39,7 @@ def test_no_tile_when_the_location_has_none_left():
 
 def test_a_new_tile_works_from_the_next_turn_only():
     state = position({0: ["B6", "H9", "I9", "J9"]}, played="C", held={0: ["C7"]}, fresh=["C7"])
-    error = _error(state, 0, "tavern K9")
+    error = refused(state, 0, "tavern K9")
     assert error.code == ErrorCode.ILLEGAL and "next turn" in error.message
     assert "tavern" not in ready_tiles(state, 0)
     state, _ = play(state, 0, "build C6 D7 C8")
@@ -63,12 +57,12 @@ def test_each_tile_once_per_turn_before_or_after_but_not_during_the_mandatory_ac
     state = position({0: ["B6", "H9", "I9", "J9"]}, played="G", held={0: ["C7"]})
     assert "tavern K9" in targets(state, 0, "tavern")  # before the mandatory action
     mid, _ = play(state, 0, "build J8")
-    assert targets(mid, 0, "tavern") == [] and "not in between" in _error(mid, 0, "tavern K9").message
+    assert targets(mid, 0, "tavern") == [] and "not in between" in refused(mid, 0, "tavern K9").message
     after, _ = play(state, 0, "build J8 K9 K8")
     assert after.seat == 0 and "tavern L9" in targets(after, 0, "tavern")  # after it
     state, facts = play(state, 0, "tavern K9")
     assert facts[0]["tile"] == "C7" and targets(state, 0, "tavern") == []
-    assert "already used" in _error(state, 0, "tavern G9").message
+    assert "already used" in refused(state, 0, "tavern G9").message
 
 
 def test_two_tiles_of_one_kind_give_two_uses():

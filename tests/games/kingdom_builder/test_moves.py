@@ -6,15 +6,10 @@ import pytest
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.kingdom_builder import SPEC
-from tests.support.contract import refused_when_parsed
 
-from .helpers import h, position
+from .helpers import h, position, refused_when_parsed
 
 LAYOUT2 = (("oracle", False), ("harbor", False), ("barn", False), ("tower", False))
-
-
-def _refuse(state, seat, text):
-    return refused_when_parsed(SPEC, state, seat, text)
 
 
 @pytest.mark.parametrize(("text", "move"), [
@@ -63,28 +58,28 @@ def test_format_and_parse_round_trip_for_every_legal_move():
 
 
 def test_unknown_word_is_a_syntax_error():
-    error = _refuse(position(), 0, "settle C4")
+    error = refused_when_parsed(position(), 0, "settle C4")
     assert error.code == ErrorCode.SYNTAX and "build C4" in error.message
 
 
 def test_a_hex_off_the_map_is_invalid():
-    error = _refuse(position(), 0, "build Z99")
+    error = refused_when_parsed(position(), 0, "build Z99")
     assert error.code == ErrorCode.INVALID and "'z99'" in error.message.lower()
 
 
 def test_wrong_number_of_hexes_is_invalid():
-    assert _refuse(position(), 0, "build E4 F4 E5 E6").code == ErrorCode.INVALID
-    assert _refuse(position(), 0, "end E4").code == ErrorCode.INVALID
+    assert refused_when_parsed(position(), 0, "build E4 F4 E5 E6").code == ErrorCode.INVALID
+    assert refused_when_parsed(position(), 0, "end E4").code == ErrorCode.INVALID
 
 
 def test_an_illegal_hex_says_why_and_lists_the_legal_hexes():
-    error = _refuse(position({0: ["E5"]}, played="G"), 0, "build J8")
+    error = refused_when_parsed(position({0: ["E5"]}, played="G"), 0, "build J8")
     assert error.code == ErrorCode.ILLEGAL and "J8" in error.message and "E4, F5, E6" in error.message
 
 
 def test_a_bare_hex_matching_several_moves_is_ambiguous():
     state = position({0: ["S12"]}, played="G", held={0: ["R12"]})
-    error = _refuse(state, 0, "S11")
+    error = refused_when_parsed(state, 0, "S11")
     assert error.code == ErrorCode.AMBIGUOUS and set(error.legal) == {"build S11", "farm S11"}
 
 
@@ -92,16 +87,16 @@ def test_a_moving_tile_with_only_a_target_is_resolved_or_ambiguous():
     one = position({0: ["R8"]}, played="G", held={0: ["Q8"]}, layout=LAYOUT2)
     assert SPEC.parse_move(one, 0, "harbor M7") == ("harbor", h("R8"), h("M7"))
     two = position({0: ["R8", "M8"]}, played="G", held={0: ["Q8"]}, layout=LAYOUT2)
-    assert _refuse(two, 0, "harbor M7").code == ErrorCode.AMBIGUOUS
+    assert refused_when_parsed(two, 0, "harbor M7").code == ErrorCode.AMBIGUOUS
 
 
 def test_not_your_turn_and_game_over():
-    assert _refuse(position(), 1, "build E4").code == ErrorCode.NOT_YOUR_TURN
-    assert _refuse(replace(position(), over=True), 0, "build E4").code == ErrorCode.GAME_OVER
+    assert refused_when_parsed(position(), 1, "build E4").code == ErrorCode.NOT_YOUR_TURN
+    assert refused_when_parsed(replace(position(), over=True), 0, "build E4").code == ErrorCode.GAME_OVER
 
 
 def test_a_tile_you_do_not_hold_is_refused():
-    error = _refuse(position(played="G"), 0, "tavern K9")
+    error = refused_when_parsed(position(played="G"), 0, "tavern K9")
     assert error.code == ErrorCode.ILLEGAL and "no Tavern tile" in error.message
 
 

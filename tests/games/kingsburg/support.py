@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pbem.games.base import GameError, SeededRng, secret
+from pbem.games.base import ErrorCode, GameError, SeededRng, secret
 from pbem.games.kingsburg import SPEC
 from pbem.games.kingsburg.flow import advance
 from pbem.games.kingsburg.state import Placement, State
@@ -90,9 +90,9 @@ def influencing(players=3, **by_seat):
     return with_players(state, **defaults)
 
 
-def refused(state, seat, text) -> GameError:
+def refused(state, seat, text, code: ErrorCode | None = None) -> GameError:
     """The command is refused and the state is unchanged (against a deep copy)."""
-    return contract.refused(SPEC, state, seat, text, Script())
+    return contract.refused(SPEC, state, seat, text, Script(), code)
 
 
 def gifts_for(advisor, seat=ANN, choice=None, **stock):

@@ -22,7 +22,7 @@ from pbem.games.kingsburg.moves import (
 )
 from tests.support.contract import refused_when_parsed
 
-from .support import ANN, BRIAN, at, new_game, play, run, with_players
+from .support import ANN, BRIAN, at, new_game, play, refused, run, with_players
 
 MOVES = [
     Pass(), Take(("gold",)), Take(()), Take(("gold", "gold", "stone")), Give("wood"),
@@ -84,8 +84,11 @@ def test_illegal_command_says_why_and_lists_the_legal_ones():
 def test_not_your_turn():
     state = at(new_game(3), "spring", "build", order=(0, 1, 2), cursor=0)
     state = with_players(state, p0={"gold": 2}, p1={"gold": 2})
+    # whose turn it is, the service checks before parsing (tests/service); the game itself
+    # finds no legal move for Brian, and its decide refuses Ann's move made by Brian
+    assert refused(state, BRIAN, "build statue").code == ErrorCode.ILLEGAL
     with pytest.raises(GameError) as error:
-        SPEC.parse_move(state, BRIAN, "build statue")
+        SPEC.decide(state, BRIAN, SPEC.parse_move(state, ANN, "build statue"), None)
     assert error.value.code == ErrorCode.NOT_YOUR_TURN
 
 
@@ -100,8 +103,9 @@ def test_decide_refuses_an_illegal_move_and_changes_nothing():
 def test_game_over_refuses_commands():
     state = with_players(at(new_game(3), "winter", "spoils", year=5, order=(0, 1, 2)))
     state, _ = run(state)
+    assert refused(state, ANN, "pass").code == ErrorCode.ILLEGAL  # no legal move is left
     with pytest.raises(GameError) as error:
-        SPEC.parse_move(state, ANN, "pass")
+        SPEC.decide(state, ANN, Pass(), None)
     assert error.value.code == ErrorCode.GAME_OVER
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.games.base import GameError, SeededRng
+from pbem.games.base import ErrorCode, GameError, SeededRng
 from pbem.games.ruse_and_bruise import SPEC
 from pbem.games.ruse_and_bruise.cards import CARD_IDS, GOAL_IDS
 from pbem.games.ruse_and_bruise.moves import Move
@@ -52,9 +52,13 @@ def apply(state: GameState, seat: int, text: str, seed: int = 0):
     return facts, after
 
 
-def refused(state: GameState, seat: int, text: str, seed: int = 0) -> GameError:
+def refused(state: GameState, seat: int, text: str, seed: int = 0, code: ErrorCode | None = None) -> GameError:
     """The command is refused and the state is unchanged (against a deep copy)."""
-    return contract.refused(SPEC, state, seat, text, SeededRng(seed))
+    return contract.refused(SPEC, state, seat, text, SeededRng(seed), code)
+
+
+def refused_when_parsed(state: GameState, seat: int, text: str, code: ErrorCode | None = None) -> GameError:
+    return contract.refused_when_parsed(SPEC, state, seat, text, code)
 
 
 def kinds(facts) -> list[str]:
@@ -65,4 +69,5 @@ def first(facts, kind: str) -> dict:
     return next(fact for fact in facts if fact["kind"] == kind)
 
 
-__all__ = ["SPEC", "Move", "apply", "column", "down", "first", "kinds", "position", "under_cloak", "up"]
+__all__ = ["SPEC", "Move", "apply", "column", "down", "first", "kinds", "position", "refused", "refused_when_parsed",
+           "under_cloak", "up"]

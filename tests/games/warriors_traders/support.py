@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pbem.games.base import GameError, SeededRng
+from pbem.games.base import ErrorCode, GameError, SeededRng
 from pbem.games.simulate import fold
 from pbem.games.warriors_traders import SPEC
 from pbem.games.warriors_traders.data import CUMULATIVE, RESOURCES, TRACKS
@@ -28,9 +28,9 @@ def facts_of(state: State, seat: int, text: str) -> list[dict]:
     return SPEC.decide(state, seat, SPEC.parse_move(state, seat, text), RNG)
 
 
-def refused(state: State, seat: int, text: str) -> GameError:
+def refused(state: State, seat: int, text: str, code: ErrorCode | None = None) -> GameError:
     """The order is refused and the state is unchanged (against a deep copy)."""
-    return contract.refused(SPEC, state, seat, text, RNG)
+    return contract.refused(SPEC, state, seat, text, RNG, code)
 
 
 def level_tokens(level: int) -> int:

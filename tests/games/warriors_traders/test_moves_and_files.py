@@ -119,7 +119,13 @@ def test_province_prefix_may_be_ambiguous():
 
 def test_orders_out_of_turn_are_refused():
     state = at_development(start(2), (("action1", 0), ("action1", 1)))
-    assert refused(state, 1, "develop trade").code == ErrorCode.NOT_YOUR_TURN
+    # the service says whose turn it is before parsing; the game refuses the order as illegal,
+    # and its decide refuses a move made out of turn
+    error = refused(state, 1, "develop trade")
+    assert error.code == ErrorCode.ILLEGAL and "not your turn" in error.message
+    with pytest.raises(GameError) as caught:
+        SPEC.decide(state, 1, ("develop", "trade"), RNG)
+    assert caught.value.code == ErrorCode.NOT_YOUR_TURN
 
 
 def test_phase_label_template_and_end_of_turn_file():

@@ -2,12 +2,16 @@
 
 from dataclasses import replace
 
+import pytest
+
+from pbem.games.base import ErrorCode, GameError
 from pbem.games.warriors_traders import SPEC
 from pbem.games.warriors_traders.flow import game_end_fact, turn_end_fact
 from pbem.games.warriors_traders.scoring import standings, threshold, title_holders, vp
 from pbem.games.warriors_traders.state import War, at_war, set_player
 
 from .support import (
+    RNG,
     act,
     at_development,
     at_maneuvers,
@@ -150,9 +154,11 @@ def test_victory_is_checked_only_at_the_end_of_a_turn():
 
 
 def test_game_over_refuses_orders():
-    from pbem.games.base import ErrorCode
     state = replace(start(2), phase="over")
-    assert refused(state, 0, "done").code == ErrorCode.GAME_OVER
+    assert refused(state, 0, "done").code == ErrorCode.ILLEGAL  # the service says "over" first
+    with pytest.raises(GameError) as caught:
+        SPEC.decide(state, 0, ("done",), RNG)
+    assert caught.value.code == ErrorCode.GAME_OVER
     assert SPEC.outcome(state) is not None and SPEC.to_move(state) == []
 
 

@@ -1,0 +1,62 @@
+"""The games' shared toolkit for text: folding what players type, naming seats, and resolving
+a text against the legal moves.
+
+Every game reads commands in English and Czech (and card names in German), typed with or
+without accents; every game names seats in history lines and pictures; every game that
+accepts short forms ("C4", "influence 8", "play qu 2") has to say the same two things when a
+short form fits no legal move or several. Doing each once here keeps the wording the same in
+every game and keeps the games' own modules about their rules.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from pbem.games.base import ErrorCode, GameError, illegal
+
+M = TypeVar("M")
+
+# How many formatted moves an error lists at most (a mail stays readable).
+LEGAL_LIMIT = 40
+
+
+def fold(text: str) -> str:
+    """Lower case with accents dropped: ``"Přístav"`` -> ``"pristav"``. Spaces are kept, so a
+    command folded this way still splits into words."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def fold_key(text: str) -> str:
+    """A name as a lookup key: folded, and only letters and digits kept, so ``Strážní věž``,
+    ``strazni vez`` and ``strazni-vez`` are one key."""
+    return "".join(ch for ch in fold(text) if ch.isalnum())
+
+
+def seat_name(names: Sequence[str], seat: int | None) -> str:
+    """The player's name of ``seat`` (0-based), ``seat N`` (1-based) when no name is known,
+    or ``nobody`` for no seat."""
+    if seat is None:
+        return "nobody"
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+
+def resolve(text: str, matches: Sequence[M], format_move: Callable[[M], str], *,
+            legal: Sequence[str] = (), why: str = "", hint: str = "write one of them in full") -> M:
+    """The one legal move among ``matches`` (the legal moves that fit ``text``).
+
+    None fits: an *illegal* error quoting the text, with ``why`` when the game can say it, and
+    ``legal`` (formatted legal moves) as the options. Several fit: an *ambiguous* error listing
+    them, with ``hint`` saying how to choose.
+    """
+    quoted = repr(text.strip())
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        reason = f": {why}" if why else ""
+        raise illegal(f"{quoted} is not a legal move now{reason}.", list(legal)[:LEGAL_LIMIT])
+    options = [format_move(move) for move in matches[:LEGAL_LIMIT]]
+    raise GameError(ErrorCode.AMBIGUOUS,
+                    f"{quoted} could mean {len(matches)} moves ({', '.join(options)}); {hint}.", options)
