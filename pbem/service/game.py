@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from pbem.games import get_spec
-from pbem.games.base import ErrorCode, GameError, GameSpec, Standing
+from pbem.games.base import AnySpec, ErrorCode, GameError, Standing
 from pbem.ledger.entries import Entry, Private
 from pbem.service.cache import StateCache
 
@@ -27,7 +27,7 @@ class LoadedGame:
     the stored events (``read_log``) the first time they are asked for."""
 
     id: str
-    spec: GameSpec
+    spec: AnySpec
     record: GameRecord = field(repr=False)  # the aggregate, for appending
     read_log: Callable[[], StoredLog] = field(repr=False)  # the game's log, at least this size
     frozen: str | None = None  # why the stored game does not match its signed history, if it does not

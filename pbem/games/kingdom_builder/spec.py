@@ -70,7 +70,7 @@ class KingdomBuilder(GameSpec[KBState, Move]):
         facts += [{"kind": "CardDrawn", "seat": s, "secret": secret([s], {"terrain": order[s]})}
                   for s in range(players)]
         facts.append({"kind": "TurnStarted", "seat": 0, "round": 1, "terrain": order[0]})
-        state = rules.apply(None, facts)  # type: ignore[arg-type]
+        state = rules.apply(None, facts)
         return facts + rules.settle(state, rng)
 
     # -- the rules ---------------------------------------------------------------------------

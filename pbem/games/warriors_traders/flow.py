@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.warriors_traders import battle as combat
 from pbem.games.warriors_traders import maneuvers as man
 from pbem.games.warriors_traders import rules, scoring
 from pbem.games.warriors_traders.data import RESOURCES, RULES
@@ -116,7 +117,7 @@ def _battle_step(state: State) -> Fact | None:
     if not waiting:
         return man.resolve_fact(state)
     for s in waiting:
-        targets = man.combat.targets(state, b, s)
+        targets = combat.targets(state, b, s)
         if len(targets) == 1:
             return man.hit_fact(s, targets[0].id, man.remaining(b, s))
     return None

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pbem.games.base import secret
+from pbem.games.warriors_traders import battle as combat
 from pbem.games.warriors_traders import development as dev
 from pbem.games.warriors_traders import maneuvers as man
 from pbem.games.warriors_traders import trade
@@ -147,7 +148,7 @@ def candidates(state: State, seat: int) -> Iterator[tuple]:
         yield from (("refuge", p) for p in man.refuge_options(state, seat))
     if step == "battle" and state.battle is not None:
         left = man.remaining(state.battle, seat)
-        for u in man.combat.targets(state, state.battle, seat):
+        for u in combat.targets(state, state.battle, seat):
             yield from (("hit", u.id, n) for n in range(1, left + 1))
 
 
