@@ -1,8 +1,10 @@
 """Composing outgoing mail from a model (a JSON-plain dict) with the Jinja2 templates in
 ``templates/mail/``: pure functions, no store access.
 
-Templates per language: ``<lang>/subject.txt`` (one line), ``<lang>/body.txt`` (the plain
-text) and ``<lang>/body.html`` (the HTML alternative). The model's ``kind`` says which mail
+One template of each part for every language: ``subject.txt`` (one line), ``body.txt`` (the
+plain text) and ``body.html`` (the HTML alternative), their words through gettext, rendered
+in the model's ``lang`` (pbem/i18n.py; one environment per language, made once, so a mail
+never loads a catalog or compiles a template). The model's ``kind`` says which mail
 it is: reply, invitation, started, turn, ended, robot, deadline, missed, reminder, watch,
 refused, wrong-address, limited.
 
@@ -26,27 +28,30 @@ from typing import Any
 
 from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_autoescape
 
+from pbem import i18n
+
 TEMPLATES = Path(str(files("pbem.templates")))  # templates/ in the checkout, package data in the wheel
-LANGUAGES = ("en", "cs")
+LANGUAGES = i18n.LANGUAGES
 SUBJECT_MAX = 78  # RFC 5322's recommended line length
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
+@lru_cache(maxsize=len(LANGUAGES))
+def environment(lang: str = i18n.DEFAULT) -> Environment:
+    """The templates' environment with ``lang``'s catalog installed (``_``, ``ngettext``)."""
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
                       undefined=ChainableUndefined, trim_blocks=True, lstrip_blocks=True,
-                      keep_trailing_newline=True)
+                      keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
+    env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
     return env
 
 
 def render(model: dict[str, Any]) -> tuple[str, str, str]:
     """(subject, text, html) for a model."""
-    lang = model.get("lang") if model.get("lang") in LANGUAGES else "en"
-    env = environment()
-    subject = fit_subject(" ".join(env.get_template(f"mail/{lang}/subject.txt").render(m=model).split()))
-    text = env.get_template(f"mail/{lang}/body.txt").render(m=model)
+    env = environment(i18n.known(model.get("lang")))
+    subject = fit_subject(" ".join(env.get_template("mail/subject.txt").render(m=model).split()))
+    text = env.get_template("mail/body.txt").render(m=model)
     text = capped(text)
-    html = env.get_template(f"mail/{lang}/body.html").render(m=model, text=text)
+    html = env.get_template("mail/body.html").render(m=model, text=text)
     return subject[:200], text, html
 
 

@@ -10,9 +10,10 @@ import click
 from pbem.logs import configure as configure_logs
 
 
-def start_web(service, host: str, port: int, deadline=None):
+def start_web(service, host: str, port: int, deadline=None, language=None):
     """The web site in a thread, or None when ``pbem.web`` is not installed yet. ``deadline``
-    is the gateway's ``(game, version, seat) -> datetime | None``, shown on the pages."""
+    is the gateway's ``(game, version, seat) -> datetime | None``, shown on the pages;
+    ``language`` its ``(game_id, token) -> str | None``, a game's default language."""
     try:
         from pbem.web import create_app, follow_summaries
     except ImportError as error:
@@ -20,7 +21,10 @@ def start_web(service, host: str, port: int, deadline=None):
         return None
     from werkzeug.serving import make_server
 
-    app = create_app(service, {"PBEM_DEADLINE": deadline} if deadline else None)
+    config = {"PBEM_DEADLINE": deadline} if deadline else {}
+    if language:
+        config["PBEM_LANGUAGE"] = language
+    app = create_app(service, config or None)
     follow_summaries(app)
     from pbem.web.accesslog import RedactingRequestHandler
 
@@ -29,6 +33,15 @@ def start_web(service, host: str, port: int, deadline=None):
     thread.start()
     click.echo(f"web site on http://{host}:{port}/")
     return server
+
+
+def game_language(gateway):
+    """The language a game was created with (``new ... lang=cs``), for its pages."""
+    def find(game_id: str, token: str | None) -> str | None:
+        clock = gateway.mailroom.clocks.clock_of(game_id)
+        return clock.rules.get("lang") if clock is not None else None
+
+    return find
 
 
 @click.command("serve")
@@ -47,7 +60,7 @@ def serve(host: str, web_port: int, mail_port: int, lmtp: bool) -> None:
     service = GameService()
     click.echo(f"data in {service.settings.home}; public key {service.keys.signer().verifier}")
     gateway = Gateway(service)
-    web = start_web(service, host, web_port, gateway.mailroom.clocks.deadline)
+    web = start_web(service, host, web_port, gateway.mailroom.clocks.deadline, game_language(gateway))
     try:
         run_mail(gateway, host, mail_port, lmtp, wait_for_signal())
     finally:
