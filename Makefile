@@ -58,7 +58,7 @@ lock:
 # the templates, merge them into each language's .po (new ones untranslated), compile the .mo
 LOCALES = pbem/locale
 messages: $(VENV)/.installed
-	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k lazy_ngettext:1,2 --no-location \
+	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k lazy_ngettext:1,2 -k lazy_pgettext:1c,2 --no-location \
 	    --sort-output -o $(LOCALES)/messages.pot .
 	for lang in cs pl; do \
 	    test -f $(LOCALES)/$$lang/LC_MESSAGES/messages.po || \

@@ -383,7 +383,7 @@ def games(as_json: bool) -> None:
         click.echo(json.dumps(listed, indent=2, ensure_ascii=False))
         return
     for row in rows:
-        state = _("over") if row["over"] else row["phase"]
+        state = i18n.cli().pgettext("game status", "over") if row["over"] else row["phase"]
         waiting = ", ".join(w["name"] for w in row["waiting_for"])
         line = f"{row['id']}  {row['title']}  v{row['version']}  {state}"
         click.echo(line + ("  " + _("waiting for %(players)s", players=waiting) if waiting else ""))

@@ -12,17 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, current_app, g, request
-from flask_babel import Babel, lazy_gettext
+from flask_babel import Babel, lazy_gettext, lazy_pgettext
 
 from pbem import i18n
 
 LANGUAGES = i18n.LANGUAGES
 DEFAULT = i18n.DEFAULT
 
-# words the pages choose by a key (a game's status, a history entry's kind)
+# words the pages choose by a key (a game's status, a history entry's kind); a status describes
+# a game, and Czech and Polish adjectives agree with the noun: hence the context
 WORDS: dict[str, Any] = {
-    "running": lazy_gettext("running"),
-    "finished": lazy_gettext("finished"),
+    "running": lazy_pgettext("game status", "running"),
+    "finished": lazy_pgettext("game status", "finished"),
     "waiting_join": lazy_gettext("waiting for players"),
     "kind_created": lazy_gettext("game created"),
     "kind_joined": lazy_gettext("joined"),
