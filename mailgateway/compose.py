@@ -16,8 +16,10 @@ is shortened first). Every mail about a game names the game's thread id for the 
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
+import re
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
@@ -38,11 +40,31 @@ SUBJECT_MAX = 78  # RFC 5322's recommended line length
 @lru_cache(maxsize=len(LANGUAGES))
 def environment(lang: str = i18n.DEFAULT) -> Environment:
     """The templates' environment with ``lang``'s catalog installed (``_``, ``ngettext``)."""
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
-                      undefined=ChainableUndefined, trim_blocks=True, lstrip_blocks=True,
-                      keep_trailing_newline=True)
-    env.globals.update(gettext_functions(i18n.translations(lang)))
+    catalog = i18n.translations(lang)
+    env = Environment(loader=TranslatedLoader(str(TEMPLATES), catalog.gettext),
+                      autoescape=select_autoescape(["html"]), undefined=ChainableUndefined, trim_blocks=True,
+                      lstrip_blocks=True, keep_trailing_newline=True)
+    env.globals.update(gettext_functions(catalog))
     return env
+
+
+CONSTANT_MESSAGE = re.compile(r"""\{\{ _\(("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\) \}\}""")
+
+
+class TranslatedLoader(FileSystemLoader):
+    """Templates with each ``{{ _("constant") }}`` already translated, once per language when
+    the template is loaded, so composing a mail calls gettext only for messages with values."""
+
+    def __init__(self, folder: str, gettext: Any):
+        super().__init__(folder)
+        self.gettext = gettext
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Any]:
+        source, filename, uptodate = super().get_source(environment, template)
+        return CONSTANT_MESSAGE.sub(self._constant, source), filename, uptodate
+
+    def _constant(self, match: re.Match[str]) -> str:
+        return "{{ " + repr(self.gettext(ast.literal_eval(match.group(1)))) + " }}"
 
 
 def gettext_functions(catalog: Any) -> dict[str, Any]:
