@@ -9,7 +9,7 @@ PIP_INSTALL = $(BIN)/python -m pip install --quiet --constraint constraints.txt
 PYTEST_WORKERS ?= 2
 export PBEM_HOME ?= $(CURDIR)/pbem-data
 
-.PHONY: run test test-long mutation smoke lint bench faults lock clean
+.PHONY: run test test-long mutation smoke lint bench faults lock messages clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,19 @@ lock:
 	$(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --quiet \
 	    --extra postgres --extra test --extra deploy \
 	    --custom-compile-command "make lock" -o constraints.txt
+
+# the translation catalogs (docs/translations.md): extract the English messages of the code and
+# the templates, merge them into each language's .po (new ones untranslated), compile the .mo
+LOCALES = pbem/locale
+messages: $(VENV)/.installed
+	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k lazy_ngettext:1,2 -k lazy_pgettext:1c,2 --no-location \
+	    --sort-output -o $(LOCALES)/messages.pot .
+	for lang in cs pl; do \
+	    test -f $(LOCALES)/$$lang/LC_MESSAGES/messages.po || \
+	        $(BIN)/pybabel init -D messages -i $(LOCALES)/messages.pot -d $(LOCALES) -l $$lang; \
+	done
+	$(BIN)/pybabel update -D messages -i $(LOCALES)/messages.pot -d $(LOCALES) --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile --statistics -D messages -d $(LOCALES)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache

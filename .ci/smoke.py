@@ -2,7 +2,8 @@
 environment in a temporary directory outside the checkout, and play through the installed
 ``pbem`` from another directory: a new game, autoplay, export, verify, one mail through
 ``pbem mail-in`` (and the reply composed by ``mail-work``), and one web page of each kind
-through the Flask test client.
+through the Flask test client, and a page and a mail in Czech and Polish (the compiled
+catalogs must be in the wheel).
 
 Run it with the project's virtual environment (it needs the ``build`` package of the test
 extra): ``.venv/bin/python .ci/smoke.py`` or ``make smoke``. It exits 0 when every step passed
@@ -61,10 +62,21 @@ for path, expected in pages.items():
     body = response.get_data(as_text=True)
     if response.status_code != 200 or expected.lower() not in body.lower():
         sys.exit(f"web page {path}: status {response.status_code}, {expected!r} not in the body")
+# the compiled catalogs are in the wheel: a page and a mail in Czech and in Polish
+for lang, words in {"cs": ("Hráči", "Historie"), "pl": ("Gracze", "Historia")}.items():
+    body = client.get(f"/games/{game_id}?lang={lang}").get_data(as_text=True)
+    if not all(word in body for word in words):
+        sys.exit(f"the game page in {lang} lacks {words}: catalogs missing from the wheel?")
+from mailgateway.compose import render
+
+for lang, answer in {"cs": "Odpověď na vaši zprávu.", "pl": "Odpowiedź na twoją wiadomość."}.items():
+    subject, text, html = render({"kind": "reply", "lang": lang, "service": "games@example.org", "results": []})
+    if answer not in text:
+        sys.exit(f"the mail in {lang} is not translated: {text!r}")
 missing = client.get("/games/no-such-game")
 if missing.status_code != 404 or "<html" not in missing.get_data(as_text=True).lower():
     sys.exit("the error page did not render")
-print(f"web: {len(pages)} pages and the error page render")
+print(f"web: {len(pages)} pages and the error page render; a page and a mail in cs and pl")
 """
 
 MAIL = (f"From: {ANN}\r\nTo: {SERVICE_ADDRESS}\r\nSubject: games\r\n"

@@ -1,8 +1,10 @@
 """Composing outgoing mail from a model (a JSON-plain dict) with the Jinja2 templates in
 ``templates/mail/``: pure functions, no store access.
 
-Templates per language: ``<lang>/subject.txt`` (one line), ``<lang>/body.txt`` (the plain
-text) and ``<lang>/body.html`` (the HTML alternative). The model's ``kind`` says which mail
+One template of each part for every language: ``subject.txt`` (one line), ``body.txt`` (the
+plain text) and ``body.html`` (the HTML alternative), their words through gettext, rendered
+in the model's ``lang`` (pbem/i18n.py; one environment per language, made once, so a mail
+never loads a catalog or compiles a template). The model's ``kind`` says which mail
 it is: reply, invitation, started, turn, ended, robot, deadline, missed, reminder, watch,
 refused, wrong-address, limited.
 
@@ -14,8 +16,11 @@ is shortened first). Every mail about a game names the game's thread id for the 
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
+import re
+from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
@@ -26,27 +31,71 @@ from typing import Any
 
 from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_autoescape
 
+from pbem import i18n
+
 TEMPLATES = Path(str(files("pbem.templates")))  # templates/ in the checkout, package data in the wheel
-LANGUAGES = ("en", "cs")
+LANGUAGES = i18n.LANGUAGES
 SUBJECT_MAX = 78  # RFC 5322's recommended line length
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
-                      undefined=ChainableUndefined, trim_blocks=True, lstrip_blocks=True,
-                      keep_trailing_newline=True)
+@lru_cache(maxsize=len(LANGUAGES))
+def environment(lang: str = i18n.DEFAULT) -> Environment:
+    """The templates' environment with ``lang``'s catalog installed (``_``, ``ngettext``)."""
+    catalog = i18n.translations(lang)
+    env = Environment(loader=TranslatedLoader(str(TEMPLATES), catalog.gettext),
+                      autoescape=select_autoescape(["html"]), undefined=ChainableUndefined, trim_blocks=True,
+                      lstrip_blocks=True, keep_trailing_newline=True)
+    env.globals.update(gettext_functions(catalog))
     return env
+
+
+CONSTANT_MESSAGE = re.compile(r"""\{\{ _\(("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\) \}\}""")
+
+
+class TranslatedLoader(FileSystemLoader):
+    """Templates with each ``{{ _("constant") }}`` already translated, once per language when
+    the template is loaded, so composing a mail calls gettext only for messages with values."""
+
+    def __init__(self, folder: str, gettext: Any):
+        super().__init__(folder)
+        self.gettext = gettext
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+        return CONSTANT_MESSAGE.sub(self._constant, source), filename, uptodate
+
+    def _constant(self, match: re.Match[str]) -> str:
+        return "{{ " + repr(self.gettext(ast.literal_eval(match.group(1)))) + " }}"
+
+
+def gettext_functions(catalog: Any) -> dict[str, Any]:
+    """``_``, ``gettext``, ``ngettext`` and ``pgettext`` for the templates: plain functions (not
+    Jinja's i18n extension, whose per-call context handling doubled the time of a mail) that
+    fill named placeholders only when given values, as Flask-Babel's do. Their results are
+    plain text, so the HTML template escapes them."""
+    gettext, ngettext, pgettext = catalog.gettext, catalog.ngettext, catalog.pgettext
+
+    def translate(message: str, **values: Any) -> str:
+        text = str(gettext(message))
+        return text % values if values else text
+
+    def plural(singular: str, plural_: str, num: int, **values: Any) -> str:
+        return str(ngettext(singular, plural_, num) % {"num": num, **values})
+
+    def in_context(context: str, message: str, **values: Any) -> str:
+        text = str(pgettext(context, message))
+        return text % values if values else text
+
+    return {"_": translate, "gettext": translate, "ngettext": plural, "pgettext": in_context}
 
 
 def render(model: dict[str, Any]) -> tuple[str, str, str]:
     """(subject, text, html) for a model."""
-    lang = model.get("lang") if model.get("lang") in LANGUAGES else "en"
-    env = environment()
-    subject = fit_subject(" ".join(env.get_template(f"mail/{lang}/subject.txt").render(m=model).split()))
-    text = env.get_template(f"mail/{lang}/body.txt").render(m=model)
+    env = environment(i18n.known(model.get("lang")))
+    subject = fit_subject(" ".join(env.get_template("mail/subject.txt").render(m=model).split()))
+    text = env.get_template("mail/body.txt").render(m=model)
     text = capped(text)
-    html = env.get_template(f"mail/{lang}/body.html").render(m=model, text=text)
+    html = env.get_template("mail/body.html").render(m=model, text=text)
     return subject[:200], text, html
 
 

@@ -18,6 +18,8 @@ ENVIRONMENT = {
     "PBEM_SQLITE_SYNCHRONOUS": "full (default: every accepted mail survives a power cut) or normal "
                                "(SQLite WAL's NORMAL: faster commits that survive a crash of pbem, "
                                "not of the machine)",
+    "PBEM_LANG": "en, cs or pl: the language of the CLI's messages for players (default: the locale's, "
+                 "else en)",
     "CIPHER_KEY": "optional: base64 AES key; events are then encrypted at rest (eventsourcing)",
     # the mail gateway (mailgateway/settings.py; docs/mail.md)
     "PBEM_MAIL_ADDRESS": "the service address for global commands (default pbem@localhost); "

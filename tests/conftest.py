@@ -10,6 +10,9 @@ from pbem.games import register
 from tests.support import hiddenpig
 
 register(hiddenpig.SPEC)
+# the CLI speaks the locale's language (pbem/i18n.py); the tests expect English whatever the
+# developer's locale is, and set PBEM_LANG themselves where they test another language
+os.environ["PBEM_LANG"] = "en"
 
 # Hypothesis: a small profile for `make test` and a large one for `make test-long`
 # (--hypothesis-profile=long). No deadline: on a shared 2-core machine timing is noise, and speed

@@ -113,3 +113,20 @@ def test_docs_cli_lists_every_command():
     page = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
     missing = [name for name in group.commands if f"`pbem {name}" not in page]
     assert missing == [] and "`pbem --version`" in page
+
+
+@pytest.mark.parametrize(("env", "words"), [
+    ({"PBEM_LANG": "cs"}, ("(2-4 hráči)", "nic nebylo provedeno")),
+    ({"PBEM_LANG": "", "LANG": "pl_PL.UTF-8"}, ("(2-4 graczy)", "nic nie zostało wykonane")),
+])
+def test_messages_for_players_follow_the_language_setting(run, monkeypatch, env, words):
+    game_id = _new(run, "--seed", "01" * 32)
+    run("join", game_id, "--as", "ann@example.org")
+    run("join", game_id, "--as", "bob@example.org")
+    waiting = json.loads(run("show", game_id, "--json").output)["waiting_for"][0]["name"]
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    catalog_line, nothing = words
+    assert catalog_line in run("catalog").output
+    refused = run("move", game_id, "--as", f"{waiting}@example.org", "xyzzy")
+    assert refused.exit_code == 2 and nothing in refused.output

@@ -32,8 +32,17 @@ def test_templates_stay_top_level_and_ship_as_the_package_pbem_templates():
     from pbem.web import STATIC, TEMPLATES
 
     assert TEMPLATES == MAIL == ROOT / "templates"  # an editable install maps to the checkout
-    assert (TEMPLATES / "web" / "game.html").is_file() and (TEMPLATES / "mail" / "en" / "body.txt").is_file()
+    assert (TEMPLATES / "web" / "game.html").is_file() and (TEMPLATES / "mail" / "body.txt").is_file()
     assert (STATIC / "style.css").is_file()
+
+
+def test_the_compiled_catalogs_ship_in_the_package():
+    from pbem import i18n
+
+    assert i18n.LOCALE_DIR == ROOT / "pbem" / "locale"
+    for lang in ("cs", "pl"):
+        assert (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.mo").is_file()
+    assert "locale/*/LC_MESSAGES/*.mo" in PROJECT["tool"]["setuptools"]["package-data"]["pbem"]
 
 
 def test_license_is_an_spdx_expression():

@@ -16,6 +16,7 @@ from typing import Any, BinaryIO
 
 import click
 
+from pbem import i18n
 from pbem.cli.errors import EXIT_INVALID, TOO_DEEP
 from pbem.cli.progress import Progress, TerminalProgress
 from pbem.games.base import ErrorCode, GameError
@@ -33,10 +34,16 @@ def service() -> GameService:
     return GameService()
 
 
+def _(message: str, **values: object) -> str:
+    """A message for players in the CLI's language (PBEM_LANG, else the locale; pbem/i18n.py)."""
+    text = i18n.cli().gettext(message)
+    return text % values if values else text
+
+
 def _fail(error: GameError) -> None:
-    click.echo(f"error ({error.code.value}): {error.message}", err=True)
+    click.echo(_("error (%(code)s): %(reason)s", code=error.code.value, reason=error.message), err=True)
     if error.legal:
-        click.echo("legal now: " + "; ".join(error.legal), err=True)
+        click.echo(_("legal now: %(moves)s", moves="; ".join(error.legal)), err=True)
     sys.exit(2)
 
 
@@ -45,19 +52,21 @@ def _report(outcome: Outcome) -> None:
         _fail(outcome.error)
     for line in outcome.lines:
         if line.status == "applied" and outcome.ok:
-            click.echo(f"applied: {line.text}")
+            click.echo(_("applied: %(line)s", line=line.text))
         elif line.status == "applied":  # a good line of a refused batch: checked, never stored
-            label = f"line {line.line}: " if line.line else ""
-            click.echo(f"not applied: {label}{line.text!r}: fine, but another line was refused", err=True)
+            label = _("line %(number)s: ", number=line.line) if line.line else ""
+            click.echo(_("not applied: %(label)s%(line)r: fine, but another line was refused", label=label,
+                         line=line.text), err=True)
         else:
             error = line.error
-            label = f"line {line.line}: " if line.line else ""
-            click.echo(f"{line.status}: {label}{line.text!r}: {error.message if error else ''}", err=True)
+            label = _("line %(number)s: ", number=line.line) if line.line else ""
+            status = {"rejected": _("rejected"), "skipped": _("skipped")}.get(line.status, line.status)
+            click.echo(f"{status}: {label}{line.text!r}: {error.message if error else ''}", err=True)
             if error and error.legal:
-                click.echo("  legal now: " + "; ".join(error.legal), err=True)
+                click.echo("  " + _("legal now: %(moves)s", moves="; ".join(error.legal)), err=True)
     click.echo(f"version {outcome.version}")
     if not outcome.ok:
-        click.echo("nothing was applied", err=True)
+        click.echo(_("nothing was applied"), err=True)
         sys.exit(2)
 
 
@@ -121,7 +130,9 @@ def catalog(as_json: bool) -> None:
         click.echo(json.dumps(games, indent=2, ensure_ascii=False))
         return
     for game in games:
-        click.echo(f"{game['name']}: {game['title']} ({game['min_players']}-{game['max_players']} players)")
+        players = i18n.cli().ngettext("%(min)s-%(num)s player", "%(min)s-%(num)s players", game["max_players"])
+        players %= {"min": game["min_players"], "num": game["max_players"]}
+        click.echo(f"{game['name']}: {game['title']} ({players})")
         for option in game["options"]:
             choices = f" [{'|'.join(option['choices'])}]" if option["choices"] else ""
             click.echo(f"    --option {option['key']}={option['default']}{choices}  {option['help']}")
@@ -374,10 +385,10 @@ def games(as_json: bool) -> None:
         click.echo(json.dumps(listed, indent=2, ensure_ascii=False))
         return
     for row in rows:
-        state = "over" if row["over"] else row["phase"]
+        state = i18n.cli().pgettext("game status", "over") if row["over"] else row["phase"]
         waiting = ", ".join(w["name"] for w in row["waiting_for"])
         line = f"{row['id']}  {row['title']}  v{row['version']}  {state}"
-        click.echo(line + (f"  waiting for {waiting}" if waiting else ""))
+        click.echo(line + ("  " + _("waiting for %(players)s", players=waiting) if waiting else ""))
 
 
 @click.command()

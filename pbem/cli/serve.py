@@ -6,7 +6,7 @@ import logging
 import threading
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -15,14 +15,17 @@ from pbem.logs import configure as configure_logs
 if TYPE_CHECKING:  # imported when used: `pbem` starts without the web site and the service
     from werkzeug.serving import BaseWSGIServer
 
+    from mailgateway.gateway import Gateway
     from pbem.service.game import LoadedGame
     from pbem.service.service import GameService
 
 
 def start_web(service: GameService, host: str, port: int,
-              deadline: Callable[[LoadedGame, int, int], datetime | None] | None = None) -> BaseWSGIServer | None:
+              deadline: Callable[[LoadedGame, int, int], datetime | None] | None = None,
+              language: Callable[[str, str | None], str | None] | None = None) -> BaseWSGIServer | None:
     """The web site in a thread, or None when ``pbem.web`` is not installed yet. ``deadline``
-    is the gateway's ``(game, version, seat) -> datetime | None``, shown on the pages."""
+    is the gateway's ``(game, version, seat) -> datetime | None``, shown on the pages;
+    ``language`` its ``(game_id, token) -> str | None``, a game's default language."""
     try:
         from pbem.web import create_app, follow_summaries
     except ImportError as error:
@@ -30,7 +33,10 @@ def start_web(service: GameService, host: str, port: int,
         return None
     from werkzeug.serving import make_server
 
-    app = create_app(service, {"PBEM_DEADLINE": deadline} if deadline else None)
+    config: dict[str, Any] = {"PBEM_DEADLINE": deadline} if deadline else {}
+    if language:
+        config["PBEM_LANGUAGE"] = language
+    app = create_app(service, config or None)
     follow_summaries(app)
     from pbem.web.accesslog import RedactingRequestHandler
 
@@ -39,6 +45,16 @@ def start_web(service: GameService, host: str, port: int,
     thread.start()
     click.echo(f"web site on http://{host}:{port}/")
     return server
+
+
+def game_language(gateway: Gateway) -> Callable[[str, str | None], str | None]:
+    """The language a game was created with (``new ... lang=cs``), for its pages."""
+    def find(game_id: str, token: str | None) -> str | None:
+        clock = gateway.mailroom.clocks.clock_of(game_id)
+        language = clock.rules.get("lang") if clock is not None else None
+        return str(language) if language else None
+
+    return find
 
 
 @click.command("serve")
@@ -57,7 +73,7 @@ def serve(host: str, web_port: int, mail_port: int, lmtp: bool) -> None:
     service = GameService()
     click.echo(f"data in {service.settings.home}; public key {service.keys.signer().verifier}")
     gateway = Gateway(service)
-    web = start_web(service, host, web_port, gateway.mailroom.clocks.deadline)
+    web = start_web(service, host, web_port, gateway.mailroom.clocks.deadline, game_language(gateway))
     try:
         run_mail(gateway, host, mail_port, lmtp, wait_for_signal())
     finally:

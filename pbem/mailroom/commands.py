@@ -8,6 +8,8 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
+from pbem import i18n
+
 # canonical name -> keywords (compared without diacritics, lower case)
 KEYWORDS: dict[str, tuple[str, ...]] = {
     "help": ("help", "pomoc", "napoveda", "?"),
@@ -31,9 +33,8 @@ LOOKUP = {word: name for name, words in KEYWORDS.items() for word in words}
 # commands that make sense on a seat's private address, besides the game's own commands
 SEAT_COMMANDS = ("help", "join", "status", "history", "resign", "template", "language", "absence",
                  "subscribe", "unsubscribe", "rotate", "legal")
-LANGUAGES = ("en", "cs")
-LANGUAGE_WORDS = {"en": "en", "english": "en", "anglicky": "en", "cs": "cs", "cz": "cs", "czech": "cs",
-                  "cesky": "cs", "cestina": "cs"}
+LANGUAGES = i18n.LANGUAGES
+LANGUAGE_WORDS = i18n.LANGUAGE_WORDS
 SUBJECT_PREFIX = re.compile(r"^\s*((re|fw|fwd|aw|odp|tr|wg|sv)\s*:\s*)+", re.IGNORECASE)
 
 
@@ -116,7 +117,7 @@ def parse_new(args: tuple[str, ...]) -> NewGame:
         elif key == "lang":
             language = language_of(value)
             if language is None:
-                raise ValueError("lang is en or cs")
+                raise ValueError("lang is en, cs or pl")
             mail_options[key] = language
         else:
             _check_number(key, value)

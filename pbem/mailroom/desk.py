@@ -160,7 +160,7 @@ class MailDesk:
     def _check_standing(self, sender: str, command: cmd.Command, work: Work) -> None:
         """Refuse at once what would be refused on confirmation (a wrong date, no such game)."""
         if command.name == "language" and (not command.args or cmd.language_of(command.args[0]) is None):
-            raise ValueError("language en or language cs")
+            raise ValueError("language en, language cs or language pl")
         if command.name == "absence":
             cmd.parse_absence(command.args, self.clock().date())
         if command.name in ("subscribe", "unsubscribe"):
@@ -216,7 +216,7 @@ class MailDesk:
         if command.name == "language":
             language = cmd.language_of(command.args[0]) if command.args else None
             if language is None:
-                raise ValueError("language en or language cs")
+                raise ValueError("language en, language cs or language pl")
             person.choose_language(language)
             return {"language": language}
         period = cmd.parse_absence(command.args, self.clock().date())

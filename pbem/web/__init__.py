@@ -57,6 +57,7 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
     app.register_blueprint(private.bp)
     app.register_blueprint(downloads.bp)
     app.register_blueprint(health.bp)
+    i18n.install(app)
     _install_hooks(app)
     return app
 
@@ -77,7 +78,7 @@ def follow_summaries(app: Flask, stop: Any = None, interval: float = 1.0) -> Any
 def _install_hooks(app: Flask) -> None:
     @app.before_request
     def read_only() -> None:
-        g.lang, g.lang_explicit = i18n.choose_language()
+        i18n.selected_language()
         if request.method not in READ_METHODS:
             abort(405, valid_methods=list(READ_METHODS))
 
@@ -96,13 +97,14 @@ def _install_hooks(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def error_page(error: HTTPException) -> Response:
         from flask import render_template
+        from flask_babel import gettext as _
 
-        if not hasattr(g, "lang"):
-            g.lang, g.lang_explicit = i18n.choose_language()
-        titles = {404: "not_found", 405: "method_not_allowed"}
-        helps = {404: "not_found_help", 405: "method_help"}
-        title = i18n.t(titles[error.code]) if error.code in titles else error.name
-        detail = i18n.t(helps[error.code]) if error.code in helps else (error.description or "")
+        i18n.selected_language()
+        titles = {400: _("Bad request"), 404: _("Not found"), 405: _("This site is read-only")}
+        helps = {404: _("There is no such game, turn or page."),
+                 405: _("Moves are sent by mail, turn file or the command line, never through this site.")}
+        title = titles.get(error.code or 0, error.name)
+        detail = helps.get(error.code or 0, error.description or "")
         body = render_template("web/error.html", code=error.code, title=title, detail=detail)
         response = app.make_response((body, error.code or 500))
         if error.code == 405:
@@ -112,7 +114,7 @@ def _install_hooks(app: Flask) -> None:
 
     @app.context_processor
     def helpers() -> dict[str, Any]:
-        return {"t": i18n.t, "lang": getattr(g, "lang", i18n.DEFAULT), "link": link, "link_maker": link_maker,
+        return {"word": i18n.word, "lang": getattr(g, "lang", i18n.DEFAULT), "link": link, "link_maker": link_maker,
                 "lang_explicit": getattr(g, "lang_explicit", False),
                 "switch_language": switch_language, "languages": i18n.LANGUAGES}
 

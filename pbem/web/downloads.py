@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, request
+from flask_babel import gettext as _
 
 from pbem.ledger.verify import export_bytes
 from pbem.service.game import LoadedGame
@@ -73,7 +74,7 @@ def inclusion(game_id: str, index: int) -> Response:
         abort(404)
     size_or_404(game, size)
     if index >= size:
-        abort(400, description=f"entry {index} is not among the first {size} entries")
+        abort(400, description=_("entry %(index)s is not among the first %(size)s entries", index=index, size=size))
     fixed = game.ended or request.args.get("size") is not None  # the tree of a given size never changes
     return _json(service().inclusion(game.id, index, size), game, immutable=fixed)
 
@@ -85,7 +86,7 @@ def consistency(game_id: str, old: int, new: int) -> Response:
     size_or_404(game, old)
     size_or_404(game, new)
     if old > new:
-        abort(400, description="the old size must not be larger than the new size")
+        abort(400, description=_("the old size must not be larger than the new size"))
     proof = service().consistency(game.id, old, new)
     proof["old_checkpoint"] = _note_at(game, old)
     proof["new_checkpoint"] = _note_at(game, new)

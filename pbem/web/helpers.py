@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, overload
 
 from flask import Response, abort, current_app, request
+from flask_babel import gettext as _
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.service.game import LoadedGame
@@ -118,7 +119,7 @@ def int_arg(name: str, default: int | None = None) -> int | None:
     if raw is None or raw == "":
         return default
     if not re.fullmatch(r"[0-9]{1,9}", raw):
-        abort(400, description=f"{name} must be a whole number")
+        abort(400, description=_("%(name)s must be a whole number", name=name))
     return int(raw)
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, render_template, request
+from flask_babel import gettext as _
 
 from pbem.games import catalog
 from pbem.service.game import LoadedGame
@@ -42,9 +43,9 @@ def games() -> Response:
     wanted_type = request.args.get("game", "")
     wanted_status = request.args.get("status", "")
     if wanted_type and wanted_type not in types:
-        abort(400, description=f"unknown game type {wanted_type!r}")
+        abort(400, description=_("unknown game type %(name)r", name=wanted_type))
     if wanted_status and wanted_status not in STATUSES:
-        abort(400, description="status is running or finished")
+        abort(400, description=_("status is running or finished"))
     number = int_arg("page", 1)
     if number < 1:
         abort(404)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-DECISION_HEADS = ("Reply with one of these lines", "Odpovězte jedním z těchto řádků")
-SINCE_HEADS = ("Since your last mail:", "Od vaší poslední zprávy:")
-MORE_WORDS = ("and ", "a dalších ")
+DECISION_HEADS = ("Reply with one of these lines", "Odpovězte jedním z těchto řádků", "Odpowiedz jednym z tych wierszy")
+SINCE_HEADS = ("Since your last mail:", "Od vaší poslední zprávy:", "Od twojej ostatniej wiadomości:")
+MORE_WORDS = ("and ", "a další ", "a dalších ", "i jeszcze ")
 
 
 def text_of(msg: EmailMessage) -> str:

@@ -307,3 +307,22 @@ def test_several_lines_changing_one_record_in_one_mail(gw, transport, game):
     person = gw.mailroom.clocks.find(Correspondent.create_id(EVE))
     assert person.language == "cs" and person.absences == [["2026-02-01", "2026-02-03"], ["2026-03-01", "2026-03-02"]]
     assert gw.mailroom.clocks.find(Watchers.create_id(game)).emails == [EVE]
+
+
+@pytest.mark.parametrize("word", ["pl", "polski", "Polski", "polština"])
+def test_polish_is_a_language_a_player_can_choose(gw, transport, word):
+    confirmed(gw, transport, ANN, f"language {word}")
+    gw.receive(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB}"))
+    gw.work()
+    invitation = next(m for m in transport.to(ANN) if not m["In-Reply-To"])
+    assert "zaproszenie" in invitation["Subject"]
+    assert "Zaproszenie do gry" in text_of(invitation)
+    # and the game's default for players who chose none: the creator's language
+    assert "zaproszenie" in next(m for m in transport.to(BOB) if not m["In-Reply-To"])["Subject"]
+
+
+def test_an_unknown_language_is_refused_and_names_the_three(gw, transport):
+    gw.receive(make_mail(ANN, SERVICE, "language klingon"))
+    gw.work()
+    (reply,) = transport.to(ANN)
+    assert "language en, language cs or language pl" in text_of(reply)

@@ -1,4 +1,4 @@
-"""Golden files of every kind of mail a player gets, for each game, in English and Czech.
+"""Golden files of every kind of mail a player gets, for each game, in English, Czech and Polish.
 
 Each game is played by mail from the invitation to the final standings, always sending the
 first line of the previous mail's "Your decision". The mails of each kind are compared with
@@ -93,7 +93,7 @@ def replacements(gw, game_id: str, game: str) -> dict[str, str]:
     return tokens | {game_id: f"{game}-GAMEID"}
 
 
-@pytest.mark.parametrize("lang", ("en", "cs"))
+@pytest.mark.parametrize("lang", ("en", "cs", "pl"))
 @pytest.mark.parametrize("game", GAMES)
 def test_every_kind_of_mail_matches_its_golden_file(gw, transport, clock, game, lang, monkeypatch):
     # the game id is mixed into every draw: a fixed one makes the dice the same on every run

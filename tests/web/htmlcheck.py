@@ -94,7 +94,7 @@ def html_errors(text: str) -> list[str]:
     errors += checker.errors
     if not checker.doctype:
         errors.append("no <!DOCTYPE html>")
-    if checker.lang not in ("en", "cs"):
+    if checker.lang not in ("en", "cs", "pl"):
         errors.append(f"<html lang> is {checker.lang!r}")
     if checker.stack:
         errors.append(f"unclosed elements: {checker.stack}")

@@ -216,3 +216,24 @@ def test_arrow_keys_step_through_the_replay(browser, live, games):
     browser.get(f"{live}/games/{game_id}/turn/1")  # no previous turn: the key does nothing
     ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
     assert browser.current_url == f"{live}/games/{game_id}/turn/1"
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize(("lang", "words"), [("cs", ("Hráči", "Kdo je na tahu", "Jste na tahu")),
+                                             ("pl", ("Gracze", "Czyj ruch", "Twój ruch"))])
+def test_a_game_page_in_czech_and_polish(browser, live, games, lang, words, size):
+    running = games.running["kingsburg"]
+    token = games.service.seat_token(running, games.service.summary(running)["waiting_for"][0]["seat"])
+    set_size(browser, size)
+    try:
+        for shot, path in {"game": f"/games/{running}?lang={lang}",
+                           "private": f"/games/{running}/seat/{token}?lang={lang}"}.items():
+            visit(browser, live + path, f"kingsburg-{shot}-{lang}-{size}")
+            check_layout(browser, path, size)
+            assert browser.execute_script("return document.documentElement.lang") == lang
+            text = browser.find_element("tag name", "main").text
+            assert all(word in text for word in words[:2]), (path, text[:300])
+            if shot == "private":
+                assert words[2] in text
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

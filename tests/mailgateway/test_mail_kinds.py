@@ -1,0 +1,96 @@
+"""Golden files of the mails the played games of test_golden_mail.py do not reach (a robot
+taking a seat, a default move, a missed deadline, a watcher's update, a refused or misdirected
+mail, the answers to help, catalog and an oversized mail), composed from fixed models in
+English, Czech and Polish: ``golden/compose/LANG/KIND.txt``. Write them again with
+``PBEM_UPDATE_GOLDEN=1`` after a deliberate change and read the differences."""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mailgateway import compose
+
+GOLDEN = Path(__file__).with_name("golden") / "compose"
+SERVICE = "pbem@example.org"
+
+
+def game(**changes: Any) -> dict[str, Any]:
+    block = {
+        "id": "kingsburg-GAMEID", "title": "Kingsburg", "turn": 12, "phase": "productive season",
+        "started": True, "over": False, "first": False, "since": ["ann rolled 3, 4, 6"],
+        "waiting": [{"seat": 1, "name": "bob", "deadline": "2026-01-09 10:00 UTC"}], "decision": None,
+        "view": "", "deadline": None, "url": "http://127.0.0.1:8000/games/kingsburg-GAMEID",
+        "turn_url": "http://127.0.0.1:8000/games/kingsburg-GAMEID/turn/12",
+        "seat_url": "http://127.0.0.1:8000/games/kingsburg-GAMEID/seat/TOKEN0",
+        "address": "pbem+kingsburg-GAMEID.TOKEN0@example.org", "seats": ["ann", "bob"], "your_turn": False,
+    }
+    return block | changes
+
+
+YOUR_TURN = {"decision": {"sentence": "place your dice", "moves": ["place 5", "place 3 4", "pass"], "more": 7},
+             "waiting": [{"seat": 0, "name": "ann", "deadline": "2026-01-09 10:00 UTC"}],
+             "deadline": "2026-01-09 10:00 UTC", "your_turn": True}
+MODELS: dict[str, dict[str, Any]] = {
+    "robot": {"kind": "robot", "game": game(), "extra": {"name": "bob", "reason": "missed-turns"}},
+    "robot-resigned": {"kind": "robot", "game": game(), "extra": {"name": "bob", "reason": "resigned"}},
+    "deadline": {"kind": "deadline", "game": game(), "extra": {"moves": ["pass"], "misses": 2, "limit": 3}},
+    "missed": {"kind": "missed", "game": game(**YOUR_TURN), "extra": {"policy": "default", "misses": 1, "limit": 3}},
+    "missed-wait": {"kind": "missed", "game": game(**YOUR_TURN), "extra": {"policy": "wait", "misses": 4, "limit": 3}},
+    "watch": {"kind": "watch", "game": game(seat_url=None), "extra": {"lines": ["ann built a Statue"]}},
+    "refused": {"kind": "refused", "game": game(), "extra": {"sender": "eve@example.com", "game": "kingsburg-GAMEID",
+                                                             "reason": "forged"}},
+    "wrong-address": {"kind": "wrong-address", "game": game(),
+                      "extra": {"subject": "my move", "owner": "bob"}},
+    "help": {"kind": "reply", "game": None, "subject": "help", "results": [{"text": "help", "action": "help"}]},
+    "catalog": {"kind": "reply", "game": None, "subject": "catalog", "results": [{
+        "text": "catalog", "action": "catalog", "games": [
+            {"name": "kingsburg", "title": "Kingsburg", "min_players": 2, "max_players": 5, "options": []},
+            {"name": "duel", "title": "Duel", "min_players": 1, "max_players": 1, "options": []}]}]},
+    "too-large": {"kind": "reply", "game": None, "subject": "moves",
+                  "results": [{"action": "too-large", "size": 300002, "limit": 262144},
+                              {"action": "too-large", "size": 2, "limit": 1},
+                              {"action": "too-large", "size": 1, "limit": 0}]},
+    "games": {"kind": "reply", "game": None, "subject": "games", "results": [{"text": "games", "action": "games",
+              "games": [{"id": "kingsburg-GAMEID", "title": "Kingsburg", "over": False, "phase": "spring",
+                         "waiting": ["bob"], "mine": True}]}]},
+}
+
+
+def rendered(name: str, lang: str) -> str:
+    model = copy.deepcopy(MODELS[name]) | {"lang": lang, "service": SERVICE}
+    subject, text, html = compose.render(model)
+    assert f'<html lang="{lang}">' in html
+    return f"Subject: {subject}\n\n{text}"
+
+
+@pytest.mark.parametrize("lang", ("en", "cs", "pl"))
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_each_kind_of_mail_matches_its_golden_file(name, lang):
+    text = rendered(name, lang)
+    path = GOLDEN / lang / f"{name}.txt"
+    if os.environ.get("PBEM_UPDATE_GOLDEN") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), f"{path} differs"
+
+
+def test_a_model_is_not_changed_by_rendering():
+    model = copy.deepcopy(MODELS["missed"]) | {"lang": "pl", "service": SERVICE}
+    before = copy.deepcopy(model)
+    compose.render(model)
+    assert model == before
+
+
+def test_an_unknown_language_is_english():
+    model = copy.deepcopy(MODELS["robot"]) | {"lang": "xx", "service": SERVICE}
+    assert "From now on the house robot plays bob" in compose.render(model)[1]
+
+
+def test_each_language_has_one_environment_made_once():
+    assert compose.environment("cs") is compose.environment("cs")
+    assert compose.environment("cs") is not compose.environment("pl")
