@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email
 import threading
+import time
 from collections import Counter
 from email import policy
 
@@ -27,6 +28,16 @@ class Sink:
         with self.lock:
             self.messages.append(envelope.original_content)
         return "250 2.0.0 OK"
+
+
+def _wait_for_replies(sink: Sink, count: int, stop: threading.Event, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with sink.lock:
+            replies = sum(1 for raw in sink.messages if b"\nIn-Reply-To:" in raw)
+        if replies >= count:
+            return
+        stop.wait(0.2)
 
 
 def test_three_gateways_send_every_reply_exactly_once(tmp_path, postgres_url):
@@ -64,7 +75,10 @@ def test_three_gateways_send_every_reply_exactly_once(tmp_path, postgres_url):
                         thread.start()
                     for thread in threads:
                         thread.join(timeout=120)
-                threading.Event().wait(3.0)  # the three workers follow and send, concurrently
+                # the three workers follow and send, concurrently: wait for every reply (a busy
+                # machine may take a while), then a little longer, for any double to show
+                _wait_for_replies(sink, count, stop, 180)
+                stop.wait(2.0)
             finally:
                 for gateway in gateways:
                     gateway.stop()
