@@ -30,6 +30,10 @@ class Sink:
         return "250 2.0.0 OK"
 
 
+def _send_and_count(sent: list[int], port: int, sender: str, to: str, raw: bytes) -> None:
+    sent.append(_send_with_retries(port, sender, to, raw))
+
+
 def _wait_for_replies(sink: Sink, count: int, stop: threading.Event, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -69,12 +73,16 @@ def test_three_gateways_send_every_reply_exactly_once(tmp_path, postgres_url):
                     game = svc.game(game_id)
                     seat = game.spec.to_move(svc.state(game))[0]
                     sender, to, raw = _mail(svc, game_id, seat, number, "hold")
-                    threads = [threading.Thread(target=_send_with_retries, args=(port, sender, to, raw))
+                    sent: list[int] = []
+                    threads = [threading.Thread(target=_send_and_count, args=(sent, port, sender, to, raw))
                                for port in ports]
                     for thread in threads:
                         thread.start()
                     for thread in threads:
-                        thread.join(timeout=120)
+                        # every copy is accepted before the next mail is written (its seat follows
+                        # from this one's move); a busy machine may take long, so wait long
+                        thread.join(timeout=600)
+                    assert len(sent) == len(ports), f"mail {number} was not accepted by every gateway"
                 # the three workers follow and send, concurrently: wait for every reply (a busy
                 # machine may take a while), then a little longer, for any double to show
                 _wait_for_replies(sink, count, stop, 180)
