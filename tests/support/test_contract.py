@@ -42,10 +42,10 @@ def test_refused_when_parsed_fails_when_a_refused_move_changed_the_state():
 
 def test_the_old_comparison_with_the_state_itself_could_not_see_the_bug():
     state = _started()
-    before = state
+    same_object = state  # what the old helpers kept as "before"
     with pytest.raises(GameError):
         BROKEN.parse_move(state, 1, "roll")
-    assert state.turn_points == 5 and state == before  # changed, yet "equal": why we deep-copy
+    assert state.turn_points == 5 and state == same_object  # changed, yet "equal": why we deep-copy
 
 
 def test_refused_checks_the_code_when_asked():
