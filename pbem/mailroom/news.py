@@ -6,7 +6,7 @@ loaded game; the outbox puts their results into mail models.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.ledger import entries as log
@@ -86,11 +86,11 @@ def decision(game: LoadedGame, state: Any, seat: int, limit: int = MOVES_SHOWN) 
     return {"sentence": sentence, "moves": moves[:limit], "more": max(0, len(moves) - limit), "all": len(moves)}
 
 
-def breakdown(details: Mapping[str, Any]) -> str:
+def breakdown(details: Mapping[str, Any], label: Callable[[str], str] | None = None) -> str:
     """A standing's details as "gold: castles 6, fishermen 4; goods 3" (nested dicts
     flattened, empty values left out, ``six_suits`` written "six suits")."""
     def word(key: Any) -> str:
-        return str(key).replace("_", " ")
+        return label(str(key)) if label else str(key).replace("_", " ")
 
     parts = []
     for key, value in details.items():

@@ -19,7 +19,9 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem import i18n
 from pbem.games.base import GameError
+from pbem.games.text import pgettext
 from pbem.mailroom.addresses import return_tag, seat_address
 from pbem.mailroom.commands import subject_command
 from pbem.mailroom.deadlines import Clocks
@@ -145,9 +147,21 @@ class Outbox:
         clock = self.clocks.find(GameClock.create_id(game_id, {})) if game_id else None
         return clock.rules.get("lang", "en") if clock else "en"
 
+    def speaking(self, email: str | None, game_id: str | None) -> Any:
+        """The games' texts in the language of the mail to ``email`` (for no reader: the game's)."""
+        if email:
+            return i18n.speaking(self.language(email, game_id))
+        clock = self.clocks.find(GameClock.create_id(game_id, {})) if game_id else None
+        return i18n.speaking(clock.rules.get("lang", "en") if clock else "en")
+
     def game_block(self, game: LoadedGame, version: int, email: str | None) -> dict[str, Any]:
         """The per-game part of a model, as ``email`` may see it at ``version``: for a player
-        also what happened since their last mail and, on their turn, the decision."""
+        also what happened since their last mail and, on their turn, the decision; the
+        game's words in the language of ``email``'s mail."""
+        with self.speaking(email, game.id):
+            return self._game_block(game, version, email)
+
+    def _game_block(self, game: LoadedGame, version: int, email: str | None) -> dict[str, Any]:
         seat = game.emails.index(email) if email in game.emails else None
         viewer = email if seat is not None else None
         summary = self.service.summary(game.id, version, viewer=viewer, game=game)
@@ -165,7 +179,7 @@ class Outbox:
             "seats": names, "waiting": waiting, "your_turn": your_turn,
             "deadline": next((w["deadline"] for w in waiting if w["seat"] == seat), None),
             "standings": [{"rank": s["rank"], "name": names[s["seat"]], "score": s["score"],
-                           "breakdown": breakdown(s.get("details") or {})}
+                           "breakdown": breakdown(s.get("details") or {}, game.spec.score_label)}
                           for s in sorted(summary["standings"] or [], key=lambda s: s["rank"])],
             "view": game.spec.render_text(summary["view"], names) if summary["view"] is not None else "",
             "url": f"{base}/games/{game.id}", "seat": seat, "name": names[seat] if seat is not None else None,
@@ -460,6 +474,10 @@ class Outbox:
                           sender=block["address"], reply=thread, limited="notify")
 
     def _enrich(self, result: dict[str, Any], email: str) -> dict[str, Any]:
+        with self.speaking(email, result.get("game")):
+            return self._enriched(result, email)
+
+    def _enriched(self, result: dict[str, Any], email: str) -> dict[str, Any]:
         """Add what a reply shows for global commands, read now."""
         action = result.get("action")
         result = dict(result)
@@ -505,10 +523,13 @@ class Outbox:
         state = self.service.state(game)
         if state is None or seat not in game.spec.to_move(state):
             return ""
-        head = [f"game: {game.id}", f"player: {game.emails[seat]}", f"version: {game.version}"]
+        # the header's words in the reader's language; pbem/service/turnfile.py reads them all
+        words = (pgettext("turn file", "game"), pgettext("turn file", "player"), pgettext("turn file", "version"),
+                 pgettext("turn file", "phase"))
+        head = [f"{words[0]}: {game.id}", f"{words[1]}: {game.emails[seat]}", f"{words[2]}: {game.version}"]
         phase = game.spec.phase_label(state)
         if phase:
-            head.append(f"phase: {phase}")
+            head.append(f"{words[3]}: {phase}")
         return "\n".join(head) + "\n" + game.spec.turn_template(state, seat, game.names)
 
     def _line(self, game_id: str, email: str) -> dict[str, Any]:

@@ -19,7 +19,8 @@ from typing import Any
 
 from eventsourcing.persistence import RecordConflictError
 
-from pbem.games import get_spec
+from pbem import i18n
+from pbem.games import AnySpec, get_spec
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
@@ -201,7 +202,7 @@ class GameService(GameReader):
                 raise GameError(ErrorCode.STALE,
                                 f"This answers version {expected_version}, but game {game.id} is at version "
                                 f"{batch.next_index}; nothing was applied. Look at the game again and resend.")
-            if phase and phase.strip().lower() != game.spec.phase_label(batch.state).strip().lower():
+            if phase and not same_phase(game.spec, batch.state, phase):
                 raise GameError(ErrorCode.STALE,
                                 f"This answers the phase {phase!r}, but game {game.id} is now in "
                                 f"{game.spec.phase_label(batch.state)!r}; nothing was applied.")
@@ -393,3 +394,12 @@ def _created_by(receipt: Receipt) -> str:
     if receipt.game_id is None:
         raise GameError(ErrorCode.INVALID, f"The key {receipt.key!r} was used by a request that made no game.")
     return receipt.game_id
+
+
+def same_phase(spec: AnySpec, state: Any, phase: str) -> bool:
+    """Whether a turn file's ``phase:`` names the phase the game is in: as the file's reader
+    saw it (the language spoken now) or in English (files written by tools)."""
+    wanted = phase.strip().lower()
+    with i18n.english():
+        english = spec.phase_label(state)
+    return wanted in (spec.phase_label(state).strip().lower(), english.strip().lower())
