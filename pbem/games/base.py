@@ -308,6 +308,11 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         canonical text."""
         return self.format_move(move)
 
+    def say_command(self, text: str) -> str:
+        """A stored command (canonical text, ``format_move``) in the reader's words, for
+        histories; a text that is no move of this game is shown as it is."""
+        return text
+
     def score_label(self, key: str) -> str:
         """The reader's word for a key of a ``Standing``'s details (a scoring breakdown)."""
         return key.replace("_", " ")

@@ -499,7 +499,7 @@ class Outbox:
                 result["lines"] = [
                     f"{row['index']}. {row['entry']['kind']}"
                     + (f" {game.names[row['entry']['seat']]}" if "seat" in row["entry"] else "")
-                    + (f": {row['entry']['command']}" if row["entry"].get("command") else "")
+                    + (f": {game.spec.say_command(row['entry']['command'])}" if row["entry"].get("command") else "")
                     + (f" ({'; '.join(row['lines'])})" if row["lines"] else "")
                     for row in rows[-40:]]
             elif action == "legal" and not result.get("error"):

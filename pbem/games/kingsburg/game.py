@@ -155,6 +155,12 @@ class Kingsburg(GameSpec[State, Move]):
     def say_move(self, move: Move) -> str:
         return say_move(move)
 
+    def say_command(self, text: str) -> str:
+        try:
+            return say_move(parse_text(text))
+        except GameError:
+            return text
+
     def score_label(self, key: str) -> str:
         labels = {"goods": lambda: _("goods"), "buildings": lambda: _("buildings")}
         return labels[key]() if key in labels else key

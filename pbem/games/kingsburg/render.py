@@ -401,8 +401,8 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
                 dx += 36
             out.append("</g>")
             dx += 6
-    out.append(f'<text x="{width - 10}" y="{court_top - 4}" text-anchor="end" fill="#444">'
-               f'{escape(_("Court: each group of dice in its owner colour"))}</text>')
+    legend = _("Court: each group of dice in its owner colour")
+    out.append(f'<text x="{width - 10}" y="{court_top - 4}" text-anchor="end" fill="#444">{escape(legend)}</text>')
     top = court_top + 3 * cell_h + 14
     for i, seat in enumerate(v["order"]):
         p = v["players"][seat]

@@ -1,0 +1,86 @@
+"""A whole game played by mail in Czech or Polish says no English word of the game's vocabulary
+(the English side of ``pbem/games/<game>/glossary.json``): not in any mail, nor in the history
+page, the board picture or the turn file (issue 17, "Done when")."""
+
+from __future__ import annotations
+
+import email
+import json
+import re
+from email import policy
+from pathlib import Path
+
+import pytest
+
+import pbem.games
+from pbem.web import create_app
+from tests.mailgateway.conftest import address_of, confirmed, make_mail
+from tests.mailgateway.playbook import text_of
+from tests.mailgateway.test_golden_mail import PLAYERS, play
+
+# (game, language): the games whose texts are translated so far
+SPOKEN = (("kingsburg", "cs"), ("kingsburg", "pl"))
+
+
+def english_terms(game: str) -> list[str]:
+    glossary = json.loads((Path(pbem.games.__file__).parent / game.replace("-", "_") / "glossary.json")
+                          .read_text(encoding="utf-8"))
+    return sorted(glossary["terms"])
+
+
+def english_words(text: str, terms: list[str]) -> list[str]:
+    """The glossary's English terms in ``text``, as whole words (a plural "s" included)."""
+    found = []
+    for term in terms:
+        words = re.escape(term.split(" (")[0])
+        if re.search(rf"(?<![\w+]){words}(e?s)?(?!\w)", text, re.IGNORECASE):
+            found.append(term)
+    return found
+
+
+def readable(text: str) -> str:
+    """What a reader reads: without addresses and links, which hold the game's English name."""
+    return re.sub(r"\S+@\S+|https?://\S+|\b[a-z]+(-[a-z]+)*-[0-9a-f]{8}\b", " ", text)
+
+
+@pytest.mark.parametrize(("game", "lang"), SPOKEN)
+def test_a_whole_game_in_the_players_language_says_no_english_game_word(gw, transport, clock, game, lang,
+                                                                        monkeypatch):
+    monkeypatch.setattr("pbem.service.service.secrets.token_hex", lambda n: "0a1b2c3d")
+    for player in PLAYERS:
+        confirmed(gw, transport, player, f"language {lang}")
+    transport.clear()
+    table = play(gw, transport, clock, game)
+    terms = english_terms(game)
+    leaks = {}
+    for n, (_, to, raw) in enumerate(transport.sent):
+        msg = email.message_from_bytes(raw, policy=policy.default)
+        text = readable(str(msg["Subject"]) + "\n" + text_of(msg))
+        words = english_words(text, terms)
+        if words:
+            leaks[f"mail {n} to {to}"] = words
+    assert not leaks, leaks
+
+    client = create_app(gw.service).test_client()
+    for page in (f"/games/{table.game_id}/history?lang={lang}", f"/games/{table.game_id}/board.svg?lang={lang}"):
+        body = client.get(page).get_data(as_text=True)
+        assert not english_words(readable(re.sub(r"<[^>]+>", " ", body)), terms), page
+
+
+@pytest.mark.parametrize(("game", "lang"), SPOKEN)
+def test_the_turn_file_is_in_the_players_language(gw, transport, clock, game, lang):
+    for player in PLAYERS:
+        confirmed(gw, transport, player, f"language {lang}")
+    game_id = gw.service.create(game, list(PLAYERS), {}, seed=bytes(range(32)))
+    for player in PLAYERS:
+        gw.service.join(game_id, player)
+    gw.work()
+    seat = gw.service.summary(game_id)["waiting_for"][0]["seat"]
+    transport.clear()
+    gw.receive(make_mail(PLAYERS[seat], address_of(gw, game_id, PLAYERS[seat]), "template"))
+    gw.work()
+    (reply,) = transport.to(PLAYERS[seat])
+    text = text_of(reply)
+    header = {"cs": "fáze: rok 1", "pl": "faza: rok 1"}[lang]
+    assert header in text, "the reply carries the turn file, its header in the player's words"
+    assert not english_words(readable(text), english_terms(game)), text
