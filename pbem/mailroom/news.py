@@ -13,7 +13,8 @@ from pbem.ledger import entries as log
 from pbem.service.game import LoadedGame
 
 MOVES_SHOWN = 12  # legal moves listed in a mail; the rest come with the "moves" command
-SEAT_WORD = re.compile(r"\b([Ss])eat (\d+)\b")
+# "seat 2" as the games write it in English, Czech and Polish (pbem/games/text.py seat_name)
+SEAT_WORD = re.compile(r"\b([Ss]eat|[Mm]ísto|[Mm]iejsce) (\d+)\b")
 SOURCE_NOTES = {"deadline": "deadline passed, default move", "robot": "robot"}
 
 
