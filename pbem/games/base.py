@@ -317,6 +317,10 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         """The reader's word for a key of a ``Standing``'s details (a scoring breakdown)."""
         return key.replace("_", " ")
 
+    def score_item(self, item: str) -> str:
+        """The reader's words for an entry of a list in a ``Standing``'s details (a goal card won)."""
+        return item
+
     def public_move_text(self, state: StateT, seat: int, move: MoveT) -> str:
         """What the public history shows of a move; override when the move itself is secret
         (a card played face down). When it differs from ``format_move`` the full command is

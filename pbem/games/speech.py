@@ -73,6 +73,12 @@ def named(names: Mapping[str, str | None], fallback: str) -> str:
     return names.get(language()) or names.get("en") or fallback
 
 
+def named_in(table: Mapping[str, Mapping[str, Any]], key: str) -> str:
+    """The name of ``table[key]`` (a data table's row with "en", "cs", "pl") in the language
+    spoken now."""
+    return named(table[key], key)
+
+
 def _(message: str, /, **values: Any) -> str:
     """``message`` in the current language, its ``{name}`` placeholders filled from ``values``."""
     text = _speaking.get()[0].gettext(message)

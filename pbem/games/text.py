@@ -18,9 +18,20 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from pbem.games.base import ErrorCode, GameError, illegal
-from pbem.games.speech import ENGLISH, English, Translator, _, language, named, ngettext, pgettext, speaking
+from pbem.games.speech import (
+    ENGLISH,
+    English,
+    Translator,
+    _,
+    language,
+    named,
+    named_in,
+    ngettext,
+    pgettext,
+    speaking,
+)
 
-__all__ = ["ENGLISH", "English", "Translator", "_", "fold", "fold_key", "language", "named", "ngettext",
+__all__ = ["ENGLISH", "English", "Translator", "_", "fold", "fold_key", "language", "named", "named_in", "ngettext",
            "pgettext", "resolve", "seat_name", "speaking"]
 
 M = TypeVar("M")

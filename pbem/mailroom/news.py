@@ -87,9 +87,12 @@ def decision(game: LoadedGame, state: Any, seat: int, limit: int = MOVES_SHOWN) 
     return {"sentence": sentence, "moves": moves[:limit], "more": max(0, len(moves) - limit), "all": len(moves)}
 
 
-def breakdown(details: Mapping[str, Any], label: Callable[[str], str] | None = None) -> str:
+def breakdown(details: Mapping[str, Any], label: Callable[[str], str] | None = None,
+              item: Callable[[str], str] = str) -> str:
     """A standing's details as "gold: castles 6, fishermen 4; goods 3" (nested dicts
-    flattened, empty values left out, ``six_suits`` written "six suits")."""
+    flattened, empty values left out, ``six_suits`` written "six suits"); ``label`` names the
+    keys and ``item`` the entries of lists in the reader's language (the game's
+    ``score_label`` and ``score_item``)."""
     def word(key: Any) -> str:
         return label(str(key)) if label else str(key).replace("_", " ")
 
@@ -101,7 +104,7 @@ def breakdown(details: Mapping[str, Any], label: Callable[[str], str] | None = N
             inner = ", ".join(f"{word(k)} {v}" for k, v in value.items() if v is not None)
             parts.append(f"{word(key)}: {inner}")
         elif isinstance(value, (list, tuple)):
-            parts.append(f"{word(key)} {', '.join(str(v) for v in value)}")
+            parts.append(f"{word(key)} {', '.join(item(str(v)) for v in value)}")
         else:
             parts.append(f"{word(key)} {value}")
     return "; ".join(parts)

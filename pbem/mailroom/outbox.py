@@ -179,7 +179,8 @@ class Outbox:
             "seats": names, "waiting": waiting, "your_turn": your_turn,
             "deadline": next((w["deadline"] for w in waiting if w["seat"] == seat), None),
             "standings": [{"rank": s["rank"], "name": names[s["seat"]], "score": s["score"],
-                           "breakdown": breakdown(s.get("details") or {}, game.spec.score_label)}
+                           "breakdown": breakdown(s.get("details") or {}, game.spec.score_label,
+                                                  game.spec.score_item)}
                           for s in sorted(summary["standings"] or [], key=lambda s: s["rank"])],
             "view": game.spec.render_text(summary["view"], names) if summary["view"] is not None else "",
             "url": f"{base}/games/{game.id}", "seat": seat, "name": names[seat] if seat is not None else None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.tables import load_table
-from pbem.games.text import _, named
+from pbem.games.text import _, named_in
 
 _RAW: dict[str, Any] = load_table(__package__, "kingdom_builder.json")
 
@@ -41,12 +41,12 @@ MANDATORY: int = _RAW["mandatory_builds"]
 
 def terrain_name(code: str | None) -> str:
     """The name of a terrain code ("G" -> "Grass") in the language spoken now; "none" for no card."""
-    return _("none") if code is None else named(TERRAINS[code], code)
+    return _("none") if code is None else named_in(TERRAINS, code)
 
 
 def location_name(location: str) -> str:
-    return named(LOCATIONS[location], location)
+    return named_in(LOCATIONS, location)
 
 
 def card_name(card: str) -> str:
-    return named(KINGDOM_CARDS[card], card)
+    return named_in(KINGDOM_CARDS, card)
