@@ -317,6 +317,11 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         """The reader's word for a key of a ``Standing``'s details (a scoring breakdown)."""
         return key.replace("_", " ")
 
+    def command_examples(self) -> list[str]:
+        """One example of each of the game's commands, in the words of the language spoken now
+        (for the reply to ``help``: the words a player may send)."""
+        return []
+
     def score_item(self, item: str) -> str:
         """The reader's words for an entry of a list in a ``Standing``'s details (a goal card won)."""
         return item

@@ -480,6 +480,9 @@ class Outbox:
 
     def _enriched(self, result: dict[str, Any], email: str) -> dict[str, Any]:
         """Add what a reply shows for global commands, read now."""
+        if result.get("action") == "help" and result.get("game") and not result.get("error"):
+            game = self.round.game(result["game"])
+            result["game_commands"] = {"title": game.spec.title, "lines": game.spec.command_examples()}
         action = result.get("action")
         result = dict(result)
         try:

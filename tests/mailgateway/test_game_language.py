@@ -7,12 +7,16 @@ from __future__ import annotations
 import email
 import json
 import re
+import unicodedata
 from email import policy
 from pathlib import Path
 
 import pytest
 
 import pbem.games
+from pbem import i18n
+from pbem.games import get_spec
+from pbem.games.base import SeededRng, evolve_all
 from pbem.web import create_app
 from tests.mailgateway.conftest import address_of, confirmed, make_mail
 from tests.mailgateway.playbook import text_of
@@ -86,3 +90,45 @@ def test_the_turn_file_is_in_the_players_language(gw, transport, clock, game, la
     header = {"cs": "\nfáze: ", "pl": "\nfaza: "}[lang]
     assert header in text, "the reply carries the turn file, its header in the player's words"
     assert not english_words(readable(text), english_terms(game, lang)), text
+
+
+@pytest.mark.parametrize("lang", ("cs", "pl"))
+def test_help_at_a_game_address_lists_the_games_moves_in_the_players_words(gw, transport, clock, lang):
+    for player in PLAYERS:
+        confirmed(gw, transport, player, f"language {lang}")
+    game_id = gw.service.create("kingsburg", list(PLAYERS), {}, seed=bytes(range(32)))
+    for player in PLAYERS:
+        gw.service.join(game_id, player)
+    gw.work()
+    transport.clear()
+    gw.receive(make_mail(PLAYERS[0], address_of(gw, game_id, PLAYERS[0]), "help"))
+    gw.work()
+    (reply,) = transport.to(PLAYERS[0])
+    assert {"cs": "ovlivni 8 s 5 3", "pl": "wpłyń 8 z 5 3"}[lang] in text_of(reply)
+
+
+def accentless(text: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).replace("ł", "l")
+
+
+@pytest.mark.parametrize("lang", ("cs", "pl"))
+@pytest.mark.parametrize("game", ("kingsburg", "kingdom-builder", "ruse-and-bruise"))
+def test_every_move_offered_in_the_players_words_parses_back_with_or_without_accents(game, lang):
+    spec = get_spec(game)
+    rng = SeededRng(7)
+    state = evolve_all(spec.evolve, None, spec.setup(2, {}, rng))
+    checked = 0
+    for _step in range(60):
+        seats = spec.to_move(state)
+        if not seats:
+            break
+        seat = seats[0]
+        moves = spec.legal_moves(state, seat)
+        with i18n.speaking(lang):
+            for move in moves[:25]:
+                said = spec.say_move(move)
+                assert spec.parse_move(state, seat, said) == move, said
+                assert spec.parse_move(state, seat, accentless(said)) == move, said
+                checked += 1
+        state = evolve_all(spec.evolve, state, spec.decide(state, seat, moves[0], rng))
+    assert checked > 20

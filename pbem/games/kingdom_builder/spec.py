@@ -92,6 +92,9 @@ class KingdomBuilder(GameSpec[KBState, Move]):
     def say_move(self, move: Move) -> str:
         return moves.say_move(move)
 
+    def command_examples(self) -> list[str]:
+        return moves.usage()
+
     def say_command(self, text: str) -> str:
         words = moves._tokens(text)
         kind = moves.KEYWORDS.get(words[0]) if words else None

@@ -155,6 +155,12 @@ class Kingsburg(GameSpec[State, Move]):
     def say_move(self, move: Move) -> str:
         return say_move(move)
 
+    def command_examples(self) -> list[str]:
+        return [say_move(move) for move in (
+            Take(("gold",)), Give("wood"), Influence(8, (5, 3)), Influence(8, (5,), (3,), envoy=True),
+            Build("statue"), Recruit(2, 1, 1, 0), Reroll(False, 4), Reroll(True), TownHall("plus2"),
+            Lose(("gold", "wood")), Token(2), Pass())]
+
     def say_command(self, text: str) -> str:
         try:
             return say_move(parse_text(text))

@@ -48,6 +48,10 @@ class RuseAndBruise(GameSpec[GameState, Move]):
     def say_move(self, move: Move) -> str:
         return moves.say_move(move)
 
+    def command_examples(self) -> list[str]:
+        return [moves.say_move(move) for move in (Move(moves.PLAY, "king", 3), Move(moves.TUCK, "queen"),
+                                                  Move(moves.SWAP, column=2), Move(moves.PASS))]
+
     def say_command(self, text: str) -> str:
         words = text.split()
         kind = moves.VERBS.get(fold_key(words[0])) if words else None
