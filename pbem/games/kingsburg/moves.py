@@ -202,7 +202,7 @@ WORDS = {
 GOOD_WORDS = {
     **dict.fromkeys(["gold", "zlato", "zlata", "zloto", "zlota"], "gold"),
     **dict.fromkeys(["wood", "drevo", "dreva", "drewno", "drewna"], "wood"),
-    **dict.fromkeys(["stone", "kamen", "kameny", "kamene", "kamien", "kamienia"], "stone"),
+    **dict.fromkeys(["stone", "kamen", "kameny", "kamene", "kamien", "kamienia", "kamienie", "kamieni"], "stone"),
 }
 NOTHING = {"nothing", "none", "nic"}
 WITH = {"with", "s", "se", "kostky", "kostkami", "and", "a", "z", "koscmi", "i"}
