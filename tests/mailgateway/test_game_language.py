@@ -132,3 +132,15 @@ def test_every_move_offered_in_the_players_words_parses_back_with_or_without_acc
                 checked += 1
         state = evolve_all(spec.evolve, state, spec.decide(state, seat, moves[0], rng))
     assert checked > 20
+
+
+def test_the_board_picture_is_drawn_in_each_readers_language(gw, transport):
+    game_id = gw.service.create("kingsburg", list(PLAYERS), {}, seed=bytes(range(32)))
+    for player in PLAYERS:
+        gw.service.join(game_id, player)
+    client = create_app(gw.service).test_client()
+    english = client.get(f"/games/{game_id}/board.svg?lang=en")
+    czech = client.get(f"/games/{game_id}/board.svg?lang=cs")
+    assert "turn order: " in english.get_data(as_text=True)
+    assert "pořadí tahů: " in czech.get_data(as_text=True)
+    assert "Accept-Language" in czech.headers.get("Vary", "")
