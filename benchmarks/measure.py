@@ -3,13 +3,16 @@ two timings taken in this run and their ratio."""
 
 from __future__ import annotations
 
+import http.client
+import os
 import random
 import smtplib
 import socket
 import statistics
+import subprocess
+import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from email import policy as email_policy
@@ -32,6 +35,7 @@ from pbem.service.service import GameService
 from pbem.service.store import game_uuid
 
 SERVICE = "pbem@bench.example"
+ROOT = Path(__file__).resolve().parent.parent  # the checkout, for the servers' imports
 
 
 @dataclass
@@ -543,31 +547,70 @@ def _postgres_database() -> tuple[str, Callable[[], None]] | None:
 
 
 # -- web -------------------------------------------------------------------------------------
-def _serve(app) -> tuple[Any, int]:
-    from werkzeug.serving import WSGIRequestHandler, make_server
+# Each site runs as the deployment runs it (deploy/systemd/pbem-web.service): gunicorn, 2 worker
+# processes of 4 threads, in processes of their own, so the clients' threads below never take the
+# servers' interpreter lock. The module is written into the work folder for gunicorn to import.
+SITES = """\
+from flask import Flask
 
-    class Quiet(WSGIRequestHandler):
-        def log_request(self, *args: Any) -> None:  # no access log line per request
-            pass
+from benchmarks.longgame import register_games
 
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=Quiet)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, server.server_port
+register_games()  # the benchmark's own games (Long Pig) are known to the workers too
+
+
+def pbem_site() -> Flask:
+    from pbem.web import create_app
+
+    return create_app()
+
+
+def bare_site() -> Flask:
+    bare = Flask("bare")
+    bare.add_url_rule("/", "bare", lambda: "ok")
+    return bare
+"""
+
+
+def _gunicorn(work: Path, factory: str) -> tuple[subprocess.Popen[bytes], int]:
+    port = _free_port()
+    (work / "bench_sites.py").write_text(SITES)
+    env = {**os.environ, "PBEM_HOME": str(work), "PYTHONPATH": os.pathsep.join([str(work), str(ROOT)])}
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4",
+                               "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
+                               f"bench_sites:{factory}()"], env=env, cwd=work)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return server, port
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError(f"gunicorn for {factory} did not listen on port {port}")
 
 
 def _load(port: int, paths: list[str], clients: int, per_client: int) -> list[float]:
+    """Latencies of ``clients`` concurrent clients, each asking ``per_client`` of ``paths`` in
+    turn on one kept-alive connection, as a browser or nginx would."""
     latencies: list[float] = []
     lock = threading.Lock()
 
     def client(number: int) -> None:
         chooser = random.Random(number)
         mine = []
-        for _ in range(per_client):
-            path = chooser.choice(paths)
-            start = time.perf_counter()
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as response:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            for _ in range(per_client):
+                path = chooser.choice(paths)
+                start = time.perf_counter()
+                connection.request("GET", path)
+                response = connection.getresponse()
                 response.read()
-            mine.append(time.perf_counter() - start)
+                mine.append(time.perf_counter() - start)
+                if response.status != 200:
+                    raise RuntimeError(f"{path} answered {response.status}")
+        finally:
+            connection.close()
         with lock:
             latencies.extend(mine)
 
@@ -576,6 +619,8 @@ def _load(port: int, paths: list[str], clients: int, per_client: int) -> list[fl
         thread.start()
     for thread in threads:
         thread.join()
+    if len(latencies) != clients * per_client:
+        raise RuntimeError(f"a client failed: {len(latencies)} of {clients * per_client} answers")
     return latencies
 
 
@@ -615,12 +660,10 @@ def created_games(svc: GameService, count: int, chunk: int = 500) -> None:
 
 
 def web(work: Path, quick: bool) -> list[Row]:
-    """Page latency under 8 concurrent clients on loopback, next to a bare Flask route measured
-    on another server in the same process in alternating rounds (so both see the same machine
-    load): a finished long game (any turn, any history page, any entry) and the games list of a
-    store of 10,000 games (any page)."""
-    from flask import Flask
-
+    """Page latency under 8 concurrent clients on loopback, next to a bare Flask route served the
+    same way (gunicorn as deployed, see ``_gunicorn``) and measured in alternating rounds (so
+    both see the same machine load): a finished long game (any turn, any history page, any
+    entry) and the games list of a store of 10,000 games (any page)."""
     from pbem.web import create_app
     from pbem.web.history import PAGE_SIZE
 
@@ -631,7 +674,7 @@ def web(work: Path, quick: bool) -> list[Row]:
     started = time.perf_counter()
     created_games(svc, many)
     made = time.perf_counter() - started
-    app = create_app(svc)
+    app = create_app(svc)  # only to project the summary view once; the servers read it
     started = time.perf_counter()
     app.extensions["pbem.summaries"].catch_up_all()
     followed = time.perf_counter() - started
@@ -650,10 +693,9 @@ def web(work: Path, quick: bool) -> list[Row]:
         "export.json (built once per version)": [f"/games/{game}/export.json"],
         "/health": ["/health"],
     }
-    bare = Flask("bare")
-    bare.add_url_rule("/", "bare", lambda: "ok")
-    server, port = _serve(app)
-    bare_server, bare_port = _serve(bare)
+    svc.close()
+    server, port = _gunicorn(work, "pbem_site")
+    bare_server, bare_port = _gunicorn(work, "bare_site")
     clients, per_client, rounds = (4, 6, 1) if quick else (8, 25, 3)
     rows = [Row("web", "store for the list: games created, then projected into the summary view",
                 f"{many:,} games", f"{ms(followed)} to project", f"{ms(made)} to create", followed / made,
@@ -661,8 +703,11 @@ def web(work: Path, quick: bool) -> list[Row]:
     try:
         for label, paths in pages.items():
             # Each page's first request renders it (the site keeps it per game version): those
-            # are timed apart, one client, before the load asks for the kept pages.
+            # are timed apart, one client, before the load asks for the kept pages. Each of the
+            # two workers keeps its own pages, so a round of every path warms the other one.
             first = [_load(port, [path], 1, 1)[0] for path in dict.fromkeys(paths)]
+            for _ in range(3):  # new connections each round, which gunicorn spreads over its workers
+                _load(port, list(dict.fromkeys(paths)), clients, len(set(paths)))
             base: list[float] = []
             latencies: list[float] = []
             for _ in range(rounds):  # alternated, so a burst of load elsewhere hits both sides alike
@@ -677,9 +722,9 @@ def web(work: Path, quick: bool) -> list[Row]:
                             f"{ms(b50)} / {ms(b95)} ({ms(_percentile(bare_alone, 0.5))})", p95 / b95,
                             "pbem p95 / bare p95"))
     finally:
-        server.shutdown()
-        bare_server.shutdown()
-        svc.close()
+        for process in (server, bare_server):
+            process.terminate()
+            process.wait(timeout=30)
     return rows
 
 
