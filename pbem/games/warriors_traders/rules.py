@@ -70,6 +70,8 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
         return None if verb == "develop" else "Place your starting development tokens first: develop TRACK."
     if move == trivial_move(state, seat) and state.phase != "setup":
         return None
+    if verb == "peace" and step != "battle":  # a peace may be agreed at any decision (L775)
+        return trade.why_not_peace(state, seat, move[1])
     if state.phase == "trade":
         return _why_not_trade(state, seat, move)
     if step == "feed" and verb == "starve":
@@ -84,8 +86,8 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
         return dev.why_not_shift(state, seat, move[1], move[2])
     if step in ("move", "princess") and verb == "unify":
         return None if man.unification_size(state, seat) else (
-            "Unification needs every capital, trade centre and ordinary province of your country, once a game "
-            "(once a turn with the option unification=each-turn).")
+            "Unification needs every capital, trade centre and ordinary province of your country, once a turn "
+            "(once a game with the option unification=once).")
     if step in ("move", "battle") and verb == "refuge":
         return man.why_not_refuge(state, seat, move[1])
     if step == "move" and verb == "move":
@@ -109,8 +111,6 @@ def _why_not_trade(state: State, seat: int, move: tuple) -> str | None:
         return trade.why_not_answer(state, seat, move[1], verb == "accept")
     if verb == "buy":
         return trade.why_not_buy(state, seat, move[1])
-    if verb == "peace":
-        return trade.why_not_peace(state, seat, move[1])
     return f"'{verb}' is not an order for the trade phase."
 
 
@@ -130,6 +130,8 @@ def candidates(state: State, seat: int) -> Iterator[tuple]:
         yield from (("develop", t) for t in TRACKS)
         return
     yield trivial_move(state, seat)
+    if state.phase != "trade" and step != "battle":  # the trade phase lists its own
+        yield from (("peace", state.players[s].country) for s in state.seats if s != seat)
     if step == "feed":
         yield from (("starve", u.id) for u in state.units if u.owner == seat and u.is_army)
     if state.phase == "trade":
@@ -161,9 +163,12 @@ def legal(state: State, seat: int) -> list[tuple]:
 
 
 def has_choice(state: State, seat: int) -> bool:
-    """Whether ``seat`` has a legal move other than the one that ends its part of the step."""
+    """Whether ``seat`` has a legal move other than the one that ends its part of the step. A
+    peace proposal alone does not make the game wait outside the trade phase (else a player at
+    war would be asked at every step); it can be sent at any decision the player faces."""
     trivial = trivial_move(state, seat)
-    return any(m != trivial and why_not(state, seat, m) is None for m in candidates(state, seat))
+    return any(m != trivial and (m[0] != "peace" or state.phase == "trade") and why_not(state, seat, m) is None
+               for m in candidates(state, seat))
 
 
 def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
@@ -173,6 +178,8 @@ def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
         return [{"kind": "TokenPlaced", "seat": seat, "secret": secret([seat], {"track": move[1]})}]
     if state.phase == "trade":
         return _trade_facts(state, seat, move)
+    if verb == "peace":
+        return [trade.peace_fact(state, seat, move[1])]
     if step == "feed":
         if verb == "starve":
             return [{"kind": "ArmyStarved", "seat": seat, "unit": move[1]}]
