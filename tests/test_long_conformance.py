@@ -8,7 +8,10 @@ each checked for the contract's invariants:
 * notation: ``parse(format(move)) == move`` for every move played;
 * refusals change nothing: a move by a seat that is not to move, a command that is not a
   command, and moves played earlier in the game that are not legal now (tried by the seat to
-  move) are refused and leave the state equal to a deep copy taken before.
+  move) are refused and leave the state equal to a deep copy taken before;
+* the referee: the independent model of scoring and the end of the game
+  (``tests/referee/models.py``, written from the rulebooks) gives the engine's standings
+  (Warriors & Traders alliance games excepted: the referee models free-for-all).
 
 PBEM_LONG_GAMES sets the number of games per game (default 10,000).
 """
@@ -25,6 +28,7 @@ import pytest
 from pbem.games import catalog
 from pbem.games.base import SECRET, GameError, GameSpec, SeededRng
 from pbem.games.simulate import fold, play_random
+from tests.referee.models import REFEREES
 
 pytestmark = pytest.mark.long
 
@@ -118,6 +122,9 @@ def _play_checked(spec: GameSpec, players: int, seed: int) -> None:
     play = play_random(spec, players, seed, options, on_step=on_step)
     assert play.standings is not None and spec.to_move(play.state) == []
     assert fold(spec, json.loads(json.dumps(play.facts))) == play.state
+    if not (spec.name == "warriors-traders" and play.state.config.alliance):
+        expected = REFEREES[spec.name](play.state, play.facts)
+        assert {s.seat: (s.rank, s.score) for s in play.standings} == expected, f"{spec.name} seed {seed}: referee"
     secrets, state = _Secrets(players), None
     for fact in play.facts:  # the views along the way, as each viewer could have seen them
         secrets.add(fact)
