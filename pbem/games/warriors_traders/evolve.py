@@ -222,6 +222,8 @@ def _flow(state: State, fact: dict[str, Any]) -> State:
     kind = fact["kind"]
     if kind == "TurnStarted":
         return replace(state, turn=fact["turn"], phase="maintenance", step="feed", done=frozenset())
+    if kind == "StarvationOrdered":  # it starves at the next feeding
+        return replace(state, unfed=(*state.unfed, fact["unit"]))
     if kind == "ArmyStarved":  # left unfed by its owner's choice: it dies at once
         state = _with_units(state, {fact["unit"]: None})
         return recompute_owners(state, state.gmap.provinces)
@@ -232,7 +234,7 @@ def _flow(state: State, fact: dict[str, Any]) -> State:
         for seat, food in fact["fed"].items():
             state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], {"food": -food}))
         state = recompute_owners(state, state.gmap.provinces)
-        return replace(state, step="collect")
+        return replace(state, step="collect", unfed=())
     if kind == "ResourcesCollected":
         for seat, gain in fact["gains"].items():
             state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], gain))

@@ -26,8 +26,10 @@ def current_step(state: State) -> str:
 
 
 def short_of_food(state: State, seat: int) -> bool:
-    """Whether the seat's food cannot feed all its armies (then it chooses which starve)."""
-    need = sum(RULES.unit(u.kind)["upkeep"] for u in state.units if u.owner == seat and u.is_army)
+    """Whether the seat's food cannot feed all its armies (then it chooses which starve); the
+    armies it has already ordered left unfed do not count."""
+    need = sum(RULES.unit(u.kind)["upkeep"] for u in state.units
+               if u.owner == seat and u.is_army and u.id not in state.unfed)
     return need > state.players[seat].has("food")
 
 
@@ -72,6 +74,8 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
         return None
     if verb == "peace" and step != "battle":  # a peace may be agreed at any decision (L775)
         return trade.why_not_peace(state, seat, move[1])
+    if verb == "starve" and step not in ("feed", "battle"):
+        return _why_not_unfed_order(state, seat, move[1])
     if state.phase == "trade":
         return _why_not_trade(state, seat, move)
     if step == "feed" and verb == "starve":
@@ -112,6 +116,18 @@ def _why_not_trade(state: State, seat: int, move: tuple) -> str | None:
     if verb == "buy":
         return trade.why_not_buy(state, seat, move[1])
     return f"'{verb}' is not an order for the trade phase."
+
+
+def _why_not_unfed_order(state: State, seat: int, unit_id: int) -> str | None:
+    """FAQ L886-887: a player with food for all may still leave armies unfed (they starve). By
+    mail the choice is an order given at any earlier decision, for the next feeding, so that
+    the game does not wait for every player at every turn's start."""
+    army = unit(state, unit_id)
+    if army is None or army.owner != seat or not army.is_army:
+        return f"Unit {unit_id} is not one of your armies."
+    if unit_id in state.unfed:
+        return f"Army {unit_id} is already to be left unfed at the next feeding."
+    return None
 
 
 def phase_name(state: State) -> str:
@@ -176,6 +192,8 @@ def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
     verb, step = move[0], current_step(state)
     if state.phase == "setup":
         return [{"kind": "TokenPlaced", "seat": seat, "secret": secret([seat], {"track": move[1]})}]
+    if verb == "starve" and step != "feed":
+        return [{"kind": "StarvationOrdered", "seat": seat, "unit": move[1]}]
     if state.phase == "trade":
         return _trade_facts(state, seat, move)
     if verb == "peace":
