@@ -130,7 +130,8 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
                           stock=add_stock(player, {"gold": -fact["gold"]}))
     if kind == "PeaceProposed":
         # in the trade phase a proposal brings the other side back into it, to answer
-        targets = {s for s in state.seats if state.players[s].team == fact["teams"][1]} if state.phase == "trade" else set()
+        asked = fact["teams"][1]
+        targets = {s for s in state.seats if state.players[s].team == asked} if state.phase == "trade" else set()
         return replace(state, peace=(*state.peace, tuple(fact["teams"])), done=state.done - targets)
     if kind == "PeaceMade":
         pair = tuple(sorted(fact["teams"]))
