@@ -180,6 +180,8 @@ class PbemStore(Application[UUID]):
         self.start_caches()
         # Processes starting at once on PostgreSQL race in the library's table and function
         # set-up ("tuple concurrently updated" in the loser); the set-up is idempotent, so retry.
+        if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+            env = {"APPLICATION_RECORDER_TOPIC": "pbem.service.store_postgres:PbemPostgresRecorder"} | env
         for attempt in range(attempts):
             try:
                 super().__init__(env=env)
