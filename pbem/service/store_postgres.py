@@ -47,7 +47,7 @@ class PbemPostgresRecorder(PostgresApplicationRecorder):
             schema=schema, function=function)
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        if kwargs or not stored_events:
+        if kwargs.get("tracking") is not None or not stored_events:
             ids: Sequence[int] | None = super().insert_events(stored_events, **kwargs)
             return ids
         saved: list[int] = self._insert_in_one_call(stored_events)

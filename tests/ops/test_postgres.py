@@ -85,17 +85,22 @@ def test_import_round_trip_on_postgres(tmp_path, postgres_url):
     restored.close()
 
 
-def test_a_save_on_postgres_is_one_statement_under_the_table_lock_all_or_nothing(postgres_url):
+def test_a_save_on_postgres_is_one_statement_under_the_table_lock_all_or_nothing(postgres_url, monkeypatch):
     """The store's saves on PostgreSQL go through one server-side call (one round trip) that
     still locks the events table, so notification ids stay in commit order; a save with a
     conflicting event stores none of its events."""
     import psycopg
     from eventsourcing.persistence import RecordConflictError
+    from eventsourcing.postgres import PostgresApplicationRecorder
 
     from pbem.config import postgres_env
     from pbem.service.store import PbemStore, Receipt
     from pbem.service.store_postgres import PbemPostgresRecorder
 
+    def pipelined(*args, **kwargs):
+        raise AssertionError("saved with the library's pipeline of statements")
+
+    monkeypatch.setattr(PostgresApplicationRecorder, "insert_events", pipelined)
     store = PbemStore(postgres_env(postgres_url))
     try:
         assert isinstance(store.recorder, PbemPostgresRecorder)
