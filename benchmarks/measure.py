@@ -332,27 +332,35 @@ def _stream(port: int, mails: list[tuple[str, str, bytes]]) -> float:
     return time.perf_counter() - start
 
 
+def _streams_taking_turns(ports: tuple[int, int], mails: list[tuple[str, str, bytes]],
+                          chunk: int = 25) -> tuple[float, float]:
+    """Seconds to send ``mails`` to each of two servers, one connection to each, the servers
+    taking turns every ``chunk`` mails: both streams see the same share of whatever else the
+    machine is doing (one stream after the other, a change in load lands on one side only)."""
+    spent = [0.0, 0.0]
+    with smtplib.SMTP("127.0.0.1", ports[0], timeout=60) as first, \
+            smtplib.SMTP("127.0.0.1", ports[1], timeout=60) as second:
+        for at in range(0, len(mails), chunk):
+            for side, client in enumerate((first, second)):
+                start = time.perf_counter()
+                for sender, to, raw in mails[at:at + chunk]:
+                    client.sendmail(sender, [to], raw)
+                spent[side] += time.perf_counter() - start
+    return spent[0], spent[1]
+
+
 class BareHandler:
     async def handle_DATA(self, server, session, envelope) -> str:
         return "250 2.0.0 OK"
 
 
-def _bare_rate(mails) -> float:
+def _gateway_rate(work: Path, database_url: str | None, count: int,
+                  synchronous: str = "full") -> tuple[float, float, float]:
+    """Mails per second in (SMTP, parsed, decided, stored and signed with the reply intent, 250),
+    the same mails per second to a bare aiosmtpd handler (the two streams taking turns), and
+    mails per second through the follower afterwards (replies and notices queued)."""
     from aiosmtpd.controller import Controller
 
-    port = _free_port()
-    bare = Controller(BareHandler(), hostname="127.0.0.1", port=port)
-    bare.start()
-    try:
-        return len(mails) / _stream(port, mails)
-    finally:
-        bare.stop()
-
-
-def _gateway_rate(work: Path, database_url: str | None, count: int,
-                  synchronous: str = "full") -> tuple[float, float, list]:
-    """Mails per second in (SMTP, parsed, decided, stored and signed with the reply intent, 250),
-    and mails per second through the follower afterwards (replies and notices queued)."""
     from mailgateway.gateway import Gateway
     from mailgateway.smtp import controller
     from pbem.mailroom.settings import MailSettings
@@ -370,22 +378,25 @@ def _gateway_rate(work: Path, database_url: str | None, count: int,
                  transport=Keep())
     gw.mailroom.follow()
     mails = _hold_mails(svc, game_id, count)
-    port = _free_port()
+    port, bare_port = _free_port(), _free_port()
     server = controller(gw, "127.0.0.1", port)
+    bare = Controller(BareHandler(), hostname="127.0.0.1", port=bare_port)
     server.start()
+    bare.start()
     try:
-        received = _stream(port, mails)
+        received, barely = _streams_taking_turns((port, bare_port), mails)
         start = time.perf_counter()
         followed = gw.mailroom.follow()
         following = time.perf_counter() - start
     finally:
+        bare.stop()
         server.stop()
         server.handler.close()
     moved = svc.game(game_id).version - version
     svc.close()
     if moved != count or followed < count:
         raise RuntimeError(f"mail benchmark: {moved} moves and {followed} notifications for {count} mails")
-    return count / received, count / following, mails
+    return count / received, count / barely, count / following
 
 
 def _move_and_floor(work: Path, count: int) -> tuple[float, float]:
@@ -503,11 +514,11 @@ def mail(work: Path, quick: bool) -> list[Row]:
         targets.append(("PostgreSQL", database[0], "full"))
     try:
         for label, url, synchronous in targets:
-            rate, following, mails = _gateway_rate(work / label.split(",")[0] / synchronous, url, count, synchronous)
-            bare = _bare_rate(mails)
+            rate, bare, following = _gateway_rate(work / label.split(",")[0] / synchronous, url, count, synchronous)
             rows.append(Row("mail", f"mail in -> decided, stored, signed, reply intent queued, 250 ({label}) "
-                                    "vs bare aiosmtpd", f"{count} move mails, 1 connection", f"{rate:,.0f} mails/s",
-                            f"{bare:,.0f} mails/s", bare / rate, "bare mails/s / pbem mails/s"))
+                                    "vs bare aiosmtpd", f"{count} move mails, 1 connection each, turns of 25",
+                            f"{rate:,.0f} mails/s", f"{bare:,.0f} mails/s", bare / rate,
+                            f"bare mails/s / pbem mails/s; pbem at {rate / bare:.0%} of bare"))
             rows.append(Row("mail", f"follower: replies and notices queued ({label}) vs mails in",
                             f"{count} move mails", f"{following:,.0f} mails/s", f"{rate:,.0f} mails/s",
                             rate / following, "in mails/s / followed mails/s"))

@@ -105,8 +105,8 @@ class SignerKey:
         _check_name(name)
         return cls(name, Ed25519PrivateKey.generate())
 
-    @property
-    def verifier(self) -> VerifierKey:
+    @functools.cached_property
+    def verifier(self) -> VerifierKey:  # cached: every signature names its key by id
         raw = self.private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         return VerifierKey(self.name, raw)
 

@@ -9,7 +9,7 @@ import hmac
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from eventsourcing.domain import CanMutateProtocol
 
@@ -25,6 +25,9 @@ from pbem.service.cache import StateCache
 from pbem.service.game import LoadedGame, load
 from pbem.service.keys import KeyRing
 from pbem.service.store import PbemStore, SeatKeys
+
+if TYPE_CHECKING:
+    from pbem.service.work import Work
 
 alarms = logging.getLogger("pbem")
 
@@ -44,6 +47,7 @@ class GameReader:
         self._leaves: dict[str, list[bytes]] = {}  # leaf hashes per game; entries never change
         self._frontiers: dict[str, Frontier] = {}  # each game's compact range, for signing
         self.loads = 0  # games loaded from the store (tests count them per mail)
+        self._seat_keys: dict[str, SeatKeys | None] = {}  # as last read or saved here, for writers
         self.frozen: dict[str, str] = {}  # games whose store does not match their signed history
         # the newest size of each game seen by the mail follower (a witness inside the server);
         # set by pbem.mailroom when it runs
@@ -278,16 +282,33 @@ class GameReader:
         return base64.b32encode(digest[:10]).decode().lower()
 
     def seat_keys(self, game_id: str) -> SeatKeys | None:
-        """Read on every use (not cached): a token changed by another process stops at once."""
+        """Read from the store on every call: a token changed by another process stops at once.
+        The copy kept for writers (``seat_by_token`` with a ``Work``) is brought up to date too."""
         keys: SeatKeys | None = None
         for stored in self.store.events.get(SeatKeys.create_id(game_id)):  # one query; never snapshotted
             keys = cast("CanMutateProtocol[SeatKeys]", stored).mutate(keys)
+        self._seat_keys[game_id] = keys
         return keys
 
-    def seat_by_token(self, game_id: str, token: str, game: LoadedGame | None = None) -> int | None:
-        """The seat a token belongs to, or None (compared in constant time)."""
+    def saved_aggregate(self, aggregate: Any) -> None:
+        """An aggregate this process has just saved: keep what later plans may read of it."""
+        if isinstance(aggregate, SeatKeys):
+            self._seat_keys[aggregate.game_id] = aggregate
+
+    def seat_by_token(self, game_id: str, token: str, game: LoadedGame | None = None,
+                      work: Work | None = None) -> int | None:
+        """The seat a token belongs to, or None (compared in constant time). With ``work`` (a
+        transaction that will be saved) the seat keys this process kept may be used on a first
+        attempt: the keys' version goes into the save's expectations, so if another process
+        changed a token meanwhile the save fails and the mail is planned again on fresh keys.
+        Without it, the keys are read from the store."""
         game = game or self.game(game_id)
-        keys = self.seat_keys(game_id)
+        if work is not None and not work.fresh and game_id in self._seat_keys:
+            keys = self._seat_keys[game_id]
+        else:
+            keys = self.seat_keys(game_id)
+        if work is not None:
+            work.expect[SeatKeys.create_id(game_id)] = keys.version if keys is not None else 0
         for seat in range(len(game.names)):
             # bytes: compare_digest refuses str holding non-ASCII, and a token is any text a mail holds
             if hmac.compare_digest(self.seat_token(game_id, seat, keys).encode(), token.strip().lower().encode()):

@@ -14,13 +14,15 @@ import copy
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.domain import Aggregate, CanMutateProtocol, event
-from eventsourcing.persistence import InternalError
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.domain import Aggregate, CanMutateProtocol, Snapshot, event
+from eventsourcing.persistence import InfrastructureFactory, IntegrityError, InternalError, StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder
 
 Entry = dict[str, Any]
 
@@ -178,6 +180,10 @@ class PbemStore(Application[UUID]):
         # the library declares this a ClassVar but reads it through the instance (see above)
         self.snapshotting_intervals = {GameRecord: snapshot_interval}  # type: ignore[misc]
         self.start_caches()
+        # the recorders that check a save's expected versions (``save(expect=...)``)
+        postgres = env.get(InfrastructureFactory.PERSISTENCE_MODULE) == "eventsourcing.postgres"
+        recorder = "pbem.service.store_postgres:PbemPostgresRecorder" if postgres else f"{__name__}:PbemSQLiteRecorder"
+        env = {InfrastructureFactory.APPLICATION_RECORDER_TOPIC: recorder} | env
         # Processes starting at once on PostgreSQL race in the library's table and function
         # set-up ("tuple concurrently updated" in the loser); the set-up is idempotent, so retry.
         for attempt in range(attempts):
@@ -269,12 +275,45 @@ class PbemStore(Application[UUID]):
                 grown.add(stored)
             self._logs[game_id] = grown
 
-    def save(self, *objs: Any, **kwargs: Any) -> Any:
-        pending = {o.game_id: list(o._pending_events) for o in objs if isinstance(o, GameRecord)}
-        recordings = super().save(*objs, **kwargs)
+    def save(self, *objs: Any, expect: dict[UUID, int] | None = None, **kwargs: Any) -> Any:
+        """Store the pending events of these aggregates in one transaction. pbem saves only
+        aggregates, so their events are collected here directly: the library's ``save`` first
+        tests every object against runtime-checkable protocols, which costs more than the
+        JSON of the events on Python 3.11. Snapshots are taken from the saved aggregates
+        themselves, not rebuilt from the database.
+
+        ``expect``: aggregates this save does not change but was planned on, each at the
+        version it was read at. If any has moved on, nothing is stored and
+        ``RecordConflictError`` is raised, as when a saved aggregate has (so a plan may use a
+        kept copy of what it reads, and is planned again on fresh reads when that is stale)."""
+        if expect:
+            kwargs["expect"] = expect
+        processing: ProcessingEvent[UUID] = ProcessingEvent()
+        pending: dict[str, list[Any]] = {}
+        for obj in objs:
+            events = obj.collect_events()
+            processing.events.extend(events)
+            processing.aggregates[obj.id] = obj
+            if isinstance(obj, GameRecord):
+                pending[obj.game_id] = events
+        processing.saved_kwargs.update(kwargs)
+        recordings = self._record(processing)
+        self._take_snapshots(processing)
         for game_id, events in pending.items():
             self._extend_log(game_id, events)
         return recordings
+
+    def _take_snapshots(self, processing: ProcessingEvent[UUID]) -> None:
+        """A snapshot of each saved aggregate whose new events reach its snapshot interval,
+        taken from the aggregate as just saved: it is what replaying its events gives, and
+        the library's own way reads them all back from the database first."""
+        if self.snapshots is None:
+            return
+        for aggregate_id, aggregate in processing.aggregates.items():
+            interval = self.snapshotting_intervals.get(type(aggregate))
+            if interval and any(e.originator_id == aggregate_id and e.originator_version % interval == 0
+                                for e in processing.events):
+                self.snapshots.put([getattr(type(aggregate), "Snapshot", Snapshot).take(aggregate)])
 
     def forget(self, game_id: str) -> None:
         """Drop the kept record and log: the next load reads the game from the database again."""
@@ -312,6 +351,25 @@ class PbemStore(Application[UUID]):
             if len(page) < self.log_section_size:
                 return ids
             start = page[-1].id + 1
+
+
+class StaleRead(IntegrityError):
+    """An aggregate a save was planned on has changed since it was read (see ``PbemStore.save``)."""
+
+
+class PbemSQLiteRecorder(SQLiteApplicationRecorder):
+    """The library's SQLite recorder, checking a save's expected versions inside its
+    transaction, after the inserts (which take the database's write lock, so what is read then
+    is the newest and stays so until the commit)."""
+
+    def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        ids = super()._insert_events(c, stored_events, **kwargs)
+        for originator_id, version in (kwargs.get("expect") or {}).items():
+            c.execute(f"SELECT MAX(originator_version) FROM {self.events_table_name} WHERE originator_id = ?",
+                      (originator_id.hex,))
+            if (c.fetchone()[0] or 0) != version:
+                raise StaleRead(f"{originator_id} is no longer at version {version}")
+        return ids
 
 
 def _copy(record: GameRecord) -> GameRecord:

@@ -87,6 +87,9 @@ class Work:
         self.fresh = fresh
         self.batches: dict[str, _Batch] = {}
         self.extra: dict[Any, Any] = {}  # other aggregates to save, by id
+        # aggregates planned on but not saved, at the version they were read: the save fails
+        # if one has moved on meanwhile (so kept copies may be read on a first attempt)
+        self.expect: dict[Any, int] = {}
 
     def batch(self, game_id: str) -> _Batch:
         if game_id not in self.batches:
@@ -156,7 +159,10 @@ class Work:
             frontiers[game.id] = frontier
         if not aggregates:
             return
-        self.service.store.save(*aggregates)
+        saved = {aggregate.id for aggregate in aggregates}
+        self.service.store.save(*aggregates, expect={k: v for k, v in self.expect.items() if k not in saved})
+        for aggregate in aggregates:
+            self.service.saved_aggregate(aggregate)
         for batch in changed:
             self.service.store.saved(batch.game.record)
             self.service.checked(batch.game.id, frontiers[batch.game.id])  # signed here: no need to check again

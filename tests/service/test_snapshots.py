@@ -106,3 +106,18 @@ def test_a_record_that_disagrees_with_its_events_freezes_the_game(tmp_path):
     svc.close()
     game = service(tmp_path).game(game_id)
     assert game.frozen and "record" in game.frozen
+
+
+def test_every_snapshot_is_the_record_its_events_give(tmp_path):
+    """Snapshots are taken from the record just saved, not rebuilt from the database: each must
+    hold exactly what replaying the game's events up to its version gives."""
+    svc = service(tmp_path, interval=3)
+    game_id = played(svc, 12, "roll")
+    events = list(svc.store.events.get(game_uuid(game_id)))
+    snapshots = list(svc.store.snapshots.get(game_uuid(game_id)))
+    assert [s.originator_version for s in snapshots] == [v for v in range(1, len(events) + 1) if v % 3 == 0]
+    for snapshot in snapshots:
+        replayed = None
+        for stored in events[:snapshot.originator_version]:
+            replayed = stored.mutate(replayed)
+        assert snapshot.mutate(None).__dict__ == replayed.__dict__
