@@ -180,6 +180,30 @@ def test_cli_warns_before_mail_would_go_to_a_relay(tmp_path, monkeypatch):
     assert sent.exit_code == 0
 
 
+@pytest.mark.parametrize("command", [
+    ["join", "GAME", "--as", BOB],
+    ["move", "GAME", "--as", ANN, "roll"],
+    ["autoplay", "GAME"],
+])
+def test_cli_join_move_and_autoplay_warn_before_mail_would_go_to_a_relay(tmp_path, monkeypatch, command):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    service = GameService(Settings(home=tmp_path / "home"))
+    game_id = service.create("hidden-pig", [ANN, BOB], {}, seed=b"\x07" * 32)
+    service.join(game_id, ANN)
+    if command[0] != "join":
+        service.join(game_id, BOB)
+    version = service.game(game_id).version
+    service.close()
+    monkeypatch.setenv("PBEM_SMTP_RELAY", "127.0.0.1:2525")
+    args = [game_id if word == "GAME" else word for word in command]
+    refused = CliRunner().invoke(main, args)
+    assert refused.exit_code == 2 and "PBEM_SMTP_RELAY is set" in refused.output and "--no-mail" in refused.output
+    service = GameService(Settings(home=tmp_path / "home"))
+    assert service.game(game_id).version == version  # nothing done
+    service.close()
+    assert CliRunner().invoke(main, [*args, "--yes"]).exit_code == 0
+
+
 def test_cli_no_mail_game_sends_no_invitation_or_notice(tmp_path, monkeypatch):
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("PBEM_SMTP_RELAY", "127.0.0.1:2525")
@@ -243,3 +267,24 @@ def test_since_your_last_mail_on_each_store(settings, mail_settings, clock, tran
         assert "nothing new." in news.split("\n\n")[0]
     finally:
         service.close()
+
+
+def test_kingsburg_names_the_advisor_whose_gift_is_chosen():
+    """Finding 3 of issue 16: "take gold" during the gifts step was refused 15 times in 17,
+    because the mail did not say which advisor's gift was pending."""
+    from pbem.games import get_spec
+    from pbem.games.kingsburg.data import ADVISORS
+    from pbem.games.simulate import play_random
+
+    spec = get_spec("kingsburg")
+    sentences: list[tuple[str, str]] = []
+
+    def look(before, seat, move, facts, after):
+        if after.step == "gifts":
+            for waiting in spec.to_move(after):
+                advisor = next(a for a, s, _ in after.gifts if s == waiting)
+                sentences.append((spec.decision_text(after, waiting, ["ann", "bob"]), ADVISORS[advisor].name))
+
+    play_random(spec, 2, seed=3, on_step=look)
+    assert sentences
+    assert all(f"the {name} (advisor " in sentence for sentence, name in sentences)
