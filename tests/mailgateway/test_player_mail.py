@@ -140,6 +140,22 @@ def test_the_receipt_is_an_attachment_and_one_line(gw, transport, kingsburg):
     assert [p.get_filename() for p in reply.iter_attachments()] == ["receipt.json"]
 
 
+def test_the_receipt_line_names_the_turn_the_mail_and_the_web_name(gw, transport, kingsburg):
+    """One turn number (finding 7): the receipt's leaf index counts from 0, the mail says its turn."""
+    import json
+
+    game = gw.service.game(kingsburg)
+    player = game.emails[game.spec.to_move(gw.service.state(game))[0]]
+    line = decision_lines(text_of(latest(transport, player)))[0]
+    gw.receive(make_mail(player, address_of(gw, kingsburg, player), line))
+    gw.work()
+    reply = [m for m in transport.to(player) if m["X-Pbem-Kind"] == "reply"][-1]
+    turn = gw.service.game(kingsburg).version
+    (attachment,) = reply.iter_attachments()
+    assert json.loads(attachment.get_content())["index"] == turn - 1
+    assert f"Turn {turn} " in reply["Subject"] and f"(turn {turn} of the signed log)" in text_of(reply)
+
+
 def test_errors_name_players_not_seats():
     named = name_seats("It is not your turn; seat 2 is to move.", ["ann", "bob"])
     assert named == "It is not your turn; bob is to move."
