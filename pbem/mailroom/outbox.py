@@ -350,7 +350,8 @@ class Outbox:
             watchers = self.clocks.find(Watchers.create_id(game_id))
             if watchers and watchers.emails:
                 history = self.service.history(game_id, game=game)[before:after]
-                lines = [f"{row['index']}: {row['entry']['kind']} " + "; ".join(row["lines"]) for row in history]
+                # numbered by turn (the state after the entry), as subjects and web pages are
+                lines = [f"{row['index'] + 1}: {row['entry']['kind']} " + "; ".join(row["lines"]) for row in history]
                 block = self.game_block(game, after, None)
                 for email in watchers.emails:
                     mails += self.queue(f"n{position}/watch/{email}", email,
@@ -479,7 +480,7 @@ class Outbox:
                 game = self.round.game(result["game"])
                 rows = self.service.history(game.id, viewer=email if email in game.emails else None, game=game)
                 result["lines"] = [
-                    f"{row['index']}. {row['entry']['kind']}"
+                    f"{row['index'] + 1}. {row['entry']['kind']}"  # the turn, as in subjects and web pages
                     + (f" {game.names[row['entry']['seat']]}" if "seat" in row["entry"] else "")
                     + (f": {row['entry']['command']}" if row["entry"].get("command") else "")
                     + (f" ({'; '.join(row['lines'])})" if row["lines"] else "")
