@@ -476,6 +476,10 @@ class Outbox:
                 else:
                     mine = [g for g in self.service.game_ids() if email in self.round.game(g).emails]
                     result["games"] = [self._line(game_id, email) for game_id in mine]
+            elif action == "new" and result.get("game") and not result.get("error"):
+                game = self.round.game(result["game"])
+                if email in game.emails:  # the creator plays: a mail about that game, "Reply" joins
+                    result["block"] = self.game_block(game, game.version, email)
             elif action == "history" and not result.get("error"):
                 game = self.round.game(result["game"])
                 rows = self.service.history(game.id, viewer=email if email in game.emails else None, game=game)

@@ -98,7 +98,8 @@ def check_the_mails(gw, players: Players) -> None:
     assert set(players.sent) <= replies, "every mail a player sent is answered"
     long = [str(msg["Subject"]) for _, msg in everything if len(msg["Subject"]) > 78]
     assert long == []
-    game_mails = [msg for _, msg in everything if "+" in msg["From"]]
+    game_mails = [msg for _, msg in everything]  # the answer to "new" too: all are about the game
+    assert all("+" in msg["From"] for msg in game_mails), "every mail comes from the player's private address"
     assert all(has_since(text_of(msg)) for msg in game_mails), "every mail about the game says what happened"
     assert all(msg["Reply-To"] == msg["From"].addresses[0].addr_spec for msg in game_mails)
     refused = [text_of(msg) for msg in game_mails if msg["X-Pbem-Kind"] == "reply" and "not applied" in msg["Subject"]]

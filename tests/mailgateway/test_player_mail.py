@@ -95,6 +95,18 @@ def test_join_on_the_service_address_when_seated_says_so_and_replies_go_to_the_p
     assert answer["Reply-To"] == address_of(gw, kingsburg, ANN)
 
 
+def test_the_answer_to_new_from_a_player_comes_from_their_private_address_and_reply_joins(gw, transport):
+    gw.receive(make_mail(ANN, SERVICE, f"new kingsburg {ANN} {BOB}"))
+    gw.work()
+    (game_id,) = gw.service.game_ids()
+    (answer,) = [m for m in transport.to(ANN) if m["X-Pbem-Kind"] == "reply"]
+    assert f"Created game {game_id}" in text_of(answer) and "Since your last mail:" in text_of(answer)
+    assert answer["Reply-To"] == address_of(gw, game_id, ANN) and game_id in answer["Subject"]
+    gw.receive(make_mail(ANN, answer["Reply-To"], "join"))
+    gw.work()
+    assert 0 in gw.service.game(game_id).joined
+
+
 def test_a_mail_to_another_players_address_is_answered_to_its_sender(gw, transport, kingsburg):
     version = gw.service.game(kingsburg).version
     transport.clear()
