@@ -19,6 +19,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem import i18n
 from pbem.games.base import GameError
 from pbem.mailroom.addresses import return_tag, seat_address
 from pbem.mailroom.commands import subject_command
@@ -181,7 +182,8 @@ class Outbox:
         start = 1 if last is None else min(last, version)
         block["since_version"] = start
         block["first"] = last is None
-        block["since"] = since_lines(game, start, version, seat)
+        block["since"] = since_lines(game, start, version, seat,
+                                     i18n.translations(self.language(email or "", game.id)).gettext)
         if your_turn and version == game.version:
             block["decision"] = decision(game, self.service.state(game, version), seat)
         return block

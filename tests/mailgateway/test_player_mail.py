@@ -316,3 +316,20 @@ def test_kingsburg_names_the_advisor_whose_gift_is_chosen():
     play_random(spec, 2, seed=3, on_step=look)
     assert sentences
     assert all(f"the {name} (advisor " in sentence for sentence, name in sentences)
+
+
+def test_the_mails_own_lines_of_since_your_last_mail_are_in_the_players_language():
+    from types import SimpleNamespace
+
+    from pbem import i18n
+    from pbem.mailroom.news import entry_lines
+
+    game = SimpleNamespace(names=["ann", "bob"], spec=None)
+    czech = i18n.translations("cs").gettext
+    missed = {"kind": "moved", "seat": 0, "source": "deadline", "command": "hold", "facts": []}
+    robot = {"kind": "resigned", "seat": 1, "reason": "missed-turns"}
+    assert entry_lines(game, missed) == ["(ann: deadline passed, default move: hold)"]
+    assert entry_lines(game, missed, czech) == ["(ann: termín vypršel, výchozí tah: hold)"]
+    assert entry_lines(game, robot) == ["From now on the house robot plays bob (too many missed deadlines)."]
+    (line,) = entry_lines(game, robot, czech)
+    assert "bob" in line and "robot" in line and "From now on" not in line and "missed" not in line
