@@ -356,6 +356,12 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         phase = self.phase_label(state)
         return f"{phase[:1].upper()}{phase[1:]}: choose your move." if phase else "Choose your move."
 
+    def seat_word(self, state: StateT, seat: int) -> str | None:
+        """The word this game's moves use where they name ``seat``'s player (Warriors & Traders:
+        the seat's country), so a player may write the name instead (``parse_named`` in
+        pbem/games/text.py); None when no move names a player."""
+        return None
+
     def legal_texts(self, state: StateT, seat: int, limit: int = 40) -> list[str]:
         """Formatted legal moves for error messages and hints."""
         return [self.format_move(move) for move in self.legal_moves(state, seat)[:limit]]

@@ -21,6 +21,7 @@ from eventsourcing.persistence import RecordConflictError
 
 from pbem.games import get_spec
 from pbem.games.base import ErrorCode, GameError
+from pbem.games.text import parse_named
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.fairness import new_seed, seed_commitment
@@ -259,7 +260,7 @@ class GameService(GameReader):
         if seat not in spec.to_move(batch.state):
             waiting = ", ".join(game.names[s] for s in spec.to_move(batch.state))
             raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not {game.names[seat]}'s turn; waiting for {waiting}.")
-        move = spec.parse_move(batch.state, seat, text)
+        move = parse_named(spec, batch.state, seat, text, game.names)  # names may stand for seats
         before, first = batch.state, len(batch.entries)
         drew = self._decide(game, batch, seat, move, source)
         drew = self._play_robots(game, batch) or drew

@@ -104,6 +104,9 @@ class WarriorsTraders(GameSpec[State, Order]):
     def parse_move(self, state: State, seat: int, text: str) -> Order:
         return moves.parse_move(state, seat, text, lambda: self.legal_texts(state, seat))
 
+    def seat_word(self, state: State, seat: int) -> str | None:
+        return state.players[seat].country  # war, peace, route and offer name a country
+
     def format_move(self, move: Order) -> str:
         return moves.format_move(move)
 
