@@ -114,6 +114,13 @@ class KeyRing:
         self._token_secret = path.read_bytes()
         return self._token_secret
 
+    def load(self) -> None:
+        """Read the keys a server already has (a server reads them as it starts, so that its
+        first request does not); a new server makes its key at the first signature."""
+        if self._verifiers_path.exists():
+            self.verifiers()
+            self.token_secret()
+
     def state_key(self) -> bytes:
         """The key that seals kept game states (``pbem.service.states``): derived from the seat
         token secret, which lives beside the signing key and never in the database."""

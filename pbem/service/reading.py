@@ -45,6 +45,7 @@ class GameReader:
         if not self.settings.database_url:
             private_files(self.settings.home)
         self.keys = KeyRing(self.settings.home, self.settings.origin)
+        self.keys.load()
         self.cache = StateCache()
         self._leaves: dict[str, list[bytes]] = {}  # leaf hashes per game; entries never change
         self._frontiers: dict[str, Frontier] = {}  # compact ranges of games whose record has none
