@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from eventsourcing.domain import CanMutateProtocol
+from eventsourcing.domain import CanMutateProtocol, OriginatorVersionError
 from eventsourcing.persistence import PersistenceError
 
 from pbem.config import Settings, private_files
@@ -78,7 +78,15 @@ class GameReader:
         that fails is frozen: it can be read, not changed, and every refusal says why (``pbem
         fsck`` lists them)."""
         self.loads += 1
-        record = self.store.game(game_id, fresh)
+        try:
+            record = self.store.game(game_id, fresh)
+        except OriginatorVersionError as error:  # an event missing between the snapshot and the newest
+            problem = f"stored event {error.args[1]} is missing (the next one stored is {error.args[0]})"
+            if game_id not in self.frozen:
+                self.frozen[game_id] = problem
+                alarms.critical("ALARM: game %s is frozen: %s", game_id, problem)
+            raise GameError(ErrorCode.FROZEN, f"Game {game_id} cannot be read: {problem}. "
+                                              "The operator has been alerted.") from error
         if record is None:
             raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
         game = load(record, lambda: self._read_log(game))

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from pbem.cli import main
 from pbem.config import Settings
-from pbem.games.base import ErrorCode
+from pbem.games.base import ErrorCode, GameError
 from pbem.mailroom.followers import Mailroom
 from pbem.mailroom.settings import MailSettings
 from pbem.service.service import GameService
@@ -107,9 +107,9 @@ def test_the_sqlite_synchronous_setting_reaches_every_connection(tmp_path, setti
     svc.close()
 
 
-def snapshotted(home, moves: int = 6) -> tuple[GameService, str]:
+def snapshotted(home, moves: int = 6, interval: int = 2) -> tuple[GameService, str]:
     """A game with a record snapshot every 2 events (so a load reads only the newest events)."""
-    svc = GameService(Settings(home=home, snapshot_interval=2))
+    svc = GameService(Settings(home=home, snapshot_interval=interval))
     game_id = svc.create("hidden-pig", PLAYERS[:2], {"rounds": "5"}, seed=b"\x0c" * 32)
     for player in PLAYERS[:2]:
         svc.join(game_id, player)
@@ -184,3 +184,19 @@ def test_a_snapshot_from_before_the_frontier_is_checked_whole_and_the_next_one_h
     again.store.forget(game_id)
     assert again.store.game(game_id).frontier is not None
     assert again.fsck(game_id) is None
+
+
+def test_a_deleted_event_after_the_newest_snapshot_stops_the_next_load_with_an_alarm(tmp_path, caplog):
+    svc, game_id = snapshotted(tmp_path, moves=7, interval=4)  # 10 events: the newest snapshot is at 8
+    assert svc.store.game(game_id).version == 10
+    svc.close()
+    with sqlite3.connect(tmp_path / "pbem.sqlite") as db:
+        db.execute("DELETE FROM stored_events WHERE originator_version = 9 AND topic LIKE '%GameRecord.Appended'")
+    again = fresh(tmp_path)
+    with caplog.at_level(logging.CRITICAL, logger="pbem"), pytest.raises(GameError) as refused:
+        again.game(game_id)
+    assert refused.value.code is ErrorCode.FROZEN and "event 9 is missing" in refused.value.message
+    assert any("ALARM" in record.message for record in caplog.records)
+    with pytest.raises(GameError) as refused:  # as for a game that is not there: nothing to plan on
+        again.submit(game_id, PLAYERS[0], "hold")
+    assert refused.value.code is ErrorCode.FROZEN
