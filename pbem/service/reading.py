@@ -91,9 +91,9 @@ class GameReader:
             raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
         game = load(record, lambda: self._read_log(game))
         if game_id not in self.frozen:
-            problem = self.integrity_problem(game)
-            if problem:
-                self._freeze(game, problem)
+            found = self.integrity_problem(game)
+            if found:
+                self._freeze(game, found)
         game.frozen = self.frozen.get(game_id)
         return game
 
