@@ -180,7 +180,7 @@ def _stored_bytes(svc: GameService, game_id: str) -> tuple[int, int]:
 
 
 def storage(work: Path, quick: bool) -> list[Row]:
-    """Bytes stored per log entry (events and snapshots, a snapshot every 50 events as the
+    """Bytes stored per log entry (events, snapshots and kept states, every ``PBEM_SNAPSHOT_INTERVAL`` as the
     service takes them) at 100 to 10,000 events, against the events alone."""
     register_games()
     rows = []

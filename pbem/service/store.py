@@ -230,7 +230,7 @@ class PbemStore(Application[UUID]):
 
     max_records = 256
 
-    def __init__(self, env: dict[str, str], snapshot_interval: int = 50, attempts: int = 20):
+    def __init__(self, env: dict[str, str], snapshot_interval: int = 32, attempts: int = 20):
         # the library declares this a ClassVar but reads it through the instance (see above)
         self.snapshotting_intervals = {GameRecord: snapshot_interval}  # type: ignore[misc]
         self.start_caches()
