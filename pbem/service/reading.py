@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from eventsourcing.domain import CanMutateProtocol, OriginatorVersionError
-from eventsourcing.persistence import PersistenceError
 
 from pbem.config import Settings, private_files
 from pbem.games import catalog, get_spec
@@ -23,7 +22,6 @@ from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, consistency_proof, inclusion_proof, leaf_hash, root
 from pbem.ledger.notes import verify_checkpoint
 from pbem.ledger.receipts import make_receipt, opened_for
-from pbem.service import states
 from pbem.service.cache import StateCache
 from pbem.service.game import FACT_KINDS, LoadedGame, load
 from pbem.service.keys import KeyRing
@@ -341,23 +339,6 @@ class GameReader:
         if signed.size != frontier.size or signed.root != frontier.root():
             return window, f"the entries do not match the checkpoint signed at {frontier.size} entries"
         return window, None
-
-    def keep_state(self, game_id: str, size: int, version: int, state: Any, frontier: Frontier) -> None:
-        """Keep a game's state after its first ``size`` entries (stored at aggregate
-        ``version``; ``frontier``: the log's frontier at that size), sealed. A state that has
-        no stored form is not kept (the fold then starts further back), and said so."""
-        if state is None:
-            return
-        try:
-            kept = states.kept(self.keys.state_key(), game_id, size, version, state,
-                               [node.hex() for _, node in frontier.stack])
-        except NotKept as error:
-            alarms.warning("game %s: state at %d entries not kept (%s)", game_id, size, error)
-            return
-        try:
-            self.store.keep_state(game_id, size, kept)
-        except PersistenceError as error:  # the move is stored; without this state a fold starts further back
-            alarms.warning("game %s: state at %d entries not kept (%s)", game_id, size, error)
 
     def origin(self, game_id: str) -> str:
         return f"{self.settings.origin}/game/{game_id}"
