@@ -32,7 +32,7 @@ from pbem.ledger.notes import VerifierKey, verify_checkpoint
 from pbem.ledger.verify import export_bytes, verify_bytes
 from pbem.service.game import FACT_KINDS, load
 from pbem.service.service import GameService
-from pbem.service.store import game_uuid
+from pbem.service.store import game_uuid, states_uuid
 
 SERVICE = "pbem@bench.example"
 ROOT = Path(__file__).resolve().parent.parent  # the checkout, for the servers' imports
@@ -96,16 +96,32 @@ def _replayed(store: EventsOnlyStore, game_id: str):
     return load(record, lambda: store.game_log(record))
 
 
-def _cold_state(home: Path, game_id: str, version: int) -> float:
-    """Seconds to the state at ``version`` in a service that has seen nothing yet (as a new
-    process would at its first request): the record from its snapshot, the log from the
-    events, the self-check, the fold."""
+def _cold_state(home: Path, game_id: str, version: int) -> tuple[float, float]:
+    """Seconds to the state at ``version`` in a service that has seen nothing yet: the record
+    from its snapshot and the events since, the check of its newest checkpoint, the nearest
+    kept state and the entries after it. Wall time and this thread's CPU time."""
     svc = service_at(home)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     svc.state(svc.game(game_id), version)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.thread_time() - cpu
     svc.close()
-    return elapsed
+    return elapsed, cpu
+
+
+def first_request(home: str, game_id: str, version: int) -> None:
+    """In a new process (``_cold_process``): the first request's wall and CPU seconds, printed."""
+    register_games()
+    wall, cpu = _cold_state(Path(home), game_id, version)
+    print(wall, cpu)
+
+
+def _cold_process(home: Path, game_id: str, version: int) -> tuple[float, float]:
+    """``_cold_state`` in a new Python process (started, imports done, then timed)."""
+    code = f"from benchmarks.measure import first_request; first_request({str(home)!r}, {game_id!r}, {version})"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parent.parent)
+    wall, cpu = done.stdout.split()
+    return float(wall), float(cpu)
 
 
 def past_state(work: Path, quick: bool) -> list[Row]:
@@ -142,11 +158,13 @@ def past_state(work: Path, quick: bool) -> list[Row]:
         cached, folded = per_call(cached_only, budget), per_call(fold_only, budget, max_runs=200)
         rows.append(Row("past state", "state only, game loaded: state cache vs fold from the start",
                         f"{size:,} events", ms(cached), ms(folded), folded / cached, "fold / cache; >1: cache faster"))
-        colds = [_cold_state(work / f"n{size}", built.game_id, chooser.choice(versions)) for _ in range(5)]
-        cold = statistics.median(colds)
-        rows.append(Row("past state", "cold: first state at a past turn in a new service vs replay all events",
-                        f"{size:,} events", ms(cold), ms(replay_time), replay_time / cold,
-                        "replay / cold service (median of 5 new services); >1: service faster"))
+        runs = 5 if quick else 9
+        for where, many, measured in (("service", "services", _cold_state), ("process", "processes", _cold_process)):
+            colds = [measured(work / f"n{size}", built.game_id, chooser.choice(versions)) for _ in range(runs)]
+            cold, cpu = statistics.median(w for w, _ in colds), statistics.median(c for _, c in colds)
+            rows.append(Row("past state", f"cold: first state at a past turn in a new {where} vs replay all events",
+                            f"{size:,} events", f"{ms(cold)} (CPU {ms(cpu)})", ms(replay_time), replay_time / cold,
+                            f"replay / cold (median of {runs} new {many}); >1: service faster"))
         replay_store.close()
         svc.close()
     return rows
@@ -154,15 +172,17 @@ def past_state(work: Path, quick: bool) -> list[Row]:
 
 # -- storage ---------------------------------------------------------------------------------
 def _stored_bytes(svc: GameService, game_id: str) -> tuple[int, int]:
-    """Bytes of the game's stored events and of its snapshots, as the recorders hold them."""
+    """Bytes of the game's stored events and of its snapshots and kept states, as the recorders
+    hold them."""
     events = sum(len(stored.state) for stored in svc.store.events.recorder.select_events(game_uuid(game_id)))
     snapshots = svc.store.snapshots.recorder if svc.store.snapshots else None
-    kept = sum(len(stored.state) for stored in snapshots.select_events(game_uuid(game_id))) if snapshots else 0
+    kept = sum(len(stored.state) for originator in (game_uuid(game_id), states_uuid(game_id))
+               for stored in snapshots.select_events(originator)) if snapshots else 0
     return events, kept
 
 
 def storage(work: Path, quick: bool) -> list[Row]:
-    """Bytes stored per log entry (events and snapshots, a snapshot every 50 events as the
+    """Bytes stored per log entry (events, snapshots and kept states, every ``PBEM_SNAPSHOT_INTERVAL`` as the
     service takes them) at 100 to 10,000 events, against the events alone."""
     register_games()
     rows = []
@@ -173,10 +193,10 @@ def storage(work: Path, quick: bool) -> list[Row]:
         for version in range(interval, built.events // interval * interval, interval):  # build took the last
             svc.store.take_snapshot(game_uuid(built.game_id), version=version)
         events, snapshots = _stored_bytes(svc, built.game_id)
-        rows.append(Row("storage", "bytes stored per entry: events + snapshots vs the events alone",
+        rows.append(Row("storage", "bytes stored per entry: events + snapshots + kept states vs the events alone",
                         f"{size:,} events", f"{(events + snapshots) / built.entries:,.0f} B",
                         f"{events / built.entries:,.0f} B", (events + snapshots) / events,
-                        "all / events; flat across sizes: snapshots do not grow with the game"))
+                        "all / events; flat across sizes: snapshots and states do not grow with the game"))
         svc.close()
     return rows
 

@@ -85,6 +85,7 @@ class VerifierKey:
         key = cls(name, public)
         if key.id.hex() != hex_id:
             raise NoteError(f"verifier key {name!r} has a wrong key id {hex_id}")
+        _public_key(public)  # parsed (and kept) now: the first signature checked costs no more
         return key
 
     def verify(self, message: bytes, signature: bytes) -> bool:
