@@ -119,6 +119,18 @@ def snapshotted(home, moves: int = 6, interval: int = 2) -> tuple[GameService, s
     return svc, game_id
 
 
+def as_written_by_class_version_2(home) -> None:
+    """Every record snapshot in the store as class version 2 wrote it (no frontier)."""
+    with sqlite3.connect(home / "pbem.sqlite") as db:
+        for originator_version, state in db.execute("SELECT originator_version, state FROM stored_snapshots "
+                                                    "WHERE instr(state, ?) > 0", (b"GameRecord",)).fetchall():
+            document = json.loads(state)
+            del document["state"]["frontier"]
+            document["state"]["class_version"] = 2
+            db.execute("UPDATE stored_snapshots SET state = ? WHERE originator_version = ? AND instr(state, ?) > 0",
+                       (json.dumps(document).encode(), originator_version, b"GameRecord"))
+
+
 def edit_event(home, needle: bytes, old: bytes, new: bytes, newest: bool) -> None:
     with sqlite3.connect(home / "pbem.sqlite") as db:
         rows = db.execute("SELECT rowid, state FROM stored_events WHERE instr(state, ?) > 0 ORDER BY rowid",
@@ -168,19 +180,27 @@ def test_a_snapshot_from_before_the_frontier_is_checked_whole_and_the_next_one_h
     svc, game_id = snapshotted(tmp_path, moves=6)
     record = svc.store.game(game_id)
     svc.close()
-    with sqlite3.connect(tmp_path / "pbem.sqlite") as db:  # every snapshot as class version 2 wrote it
-        for originator_version, state in db.execute("SELECT originator_version, state FROM stored_snapshots "
-                                                    "WHERE instr(state, ?) > 0", (b"GameRecord",)).fetchall():
-            document = json.loads(state)
-            del document["state"]["frontier"]
-            document["state"]["class_version"] = 2
-            db.execute("UPDATE stored_snapshots SET state = ? WHERE originator_version = ? AND instr(state, ?) > 0",
-                       (json.dumps(document).encode(), originator_version, b"GameRecord"))
+    as_written_by_class_version_2(tmp_path)
     again = fresh(tmp_path)
     game = again.game(game_id)
     assert game.record.frontier is None and game.frozen is None
     assert again.submit(game_id, game.emails[game.spec.to_move(again.state(game))[0]], "hold").ok
     again.store.take_snapshot(record.id)
+    again.store.forget(game_id)
+    assert again.store.game(game_id).frontier is not None
+    assert again.fsck(game_id) is None
+
+
+def test_an_old_records_next_snapshot_taken_by_a_save_has_the_frontier(tmp_path):
+    svc, game_id = snapshotted(tmp_path, moves=6)
+    svc.close()
+    as_written_by_class_version_2(tmp_path)
+    again = GameService(Settings(home=tmp_path, snapshot_interval=2))
+    game = again.game(game_id)
+    assert game.record.frontier is None
+    for _ in range(2):  # a snapshot every 2 events: the saves themselves take the next one
+        game = again.game(game_id)
+        assert again.submit(game_id, game.emails[game.spec.to_move(again.state(game))[0]], "hold").ok
     again.store.forget(game_id)
     assert again.store.game(game_id).frontier is not None
     assert again.fsck(game_id) is None
