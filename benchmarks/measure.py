@@ -620,9 +620,10 @@ def _gunicorn(work: Path, factory: str) -> tuple[subprocess.Popen[bytes], int]:
     raise RuntimeError(f"gunicorn for {factory} did not listen on port {port}")
 
 
-def _load(port: int, paths: list[str], clients: int, per_client: int) -> list[float]:
-    """Latencies of ``clients`` concurrent clients, each asking ``per_client`` of ``paths`` in
-    turn on one kept-alive connection, as a browser or nginx would."""
+def _load(port: int, paths: list[str], clients: int, per_client: int, every: bool = False) -> list[float]:
+    """Latencies of ``clients`` concurrent clients, each asking ``per_client`` of ``paths`` (at
+    random; with ``every``, each path once) in turn on one kept-alive connection, as a browser
+    or nginx would."""
     latencies: list[float] = []
     lock = threading.Lock()
 
@@ -631,8 +632,8 @@ def _load(port: int, paths: list[str], clients: int, per_client: int) -> list[fl
         mine = []
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         try:
-            for _ in range(per_client):
-                path = chooser.choice(paths)
+            asked = paths if every else [chooser.choice(paths) for _ in range(per_client)]
+            for path in asked:
                 start = time.perf_counter()
                 connection.request("GET", path)
                 response = connection.getresponse()
@@ -650,8 +651,9 @@ def _load(port: int, paths: list[str], clients: int, per_client: int) -> list[fl
         thread.start()
     for thread in threads:
         thread.join()
-    if len(latencies) != clients * per_client:
-        raise RuntimeError(f"a client failed: {len(latencies)} of {clients * per_client} answers")
+    expected = clients * (len(paths) if every else per_client)
+    if len(latencies) != expected:
+        raise RuntimeError(f"a client failed: {len(latencies)} of {expected} answers")
     return latencies
 
 
@@ -737,8 +739,10 @@ def web(work: Path, quick: bool) -> list[Row]:
             # are timed apart, one client, before the load asks for the kept pages. Each of the
             # two workers keeps its own pages, so a round of every path warms the other one.
             first = [_load(port, [path], 1, 1)[0] for path in dict.fromkeys(paths)]
-            for _ in range(3):  # new connections each round, which gunicorn spreads over its workers
-                _load(port, list(dict.fromkeys(paths)), clients, len(set(paths)))
+            distinct = list(dict.fromkeys(paths))
+            for _ in range(3):  # every client asks every path, on new connections each round,
+                for offset in range(0, len(distinct), 25):  # which gunicorn spreads over its workers
+                    _load(port, distinct[offset:offset + 25], clients, 25, every=True)
             base: list[float] = []
             latencies: list[float] = []
             for _ in range(rounds):  # alternated, so a burst of load elsewhere hits both sides alike
