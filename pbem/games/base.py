@@ -384,6 +384,12 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         return _("{phase}: choose your move.", phase=f"{phase[:1].upper()}{phase[1:]}") if phase else \
             _("Choose your move.")
 
+    def seat_word(self, state: StateT, seat: int) -> str | None:
+        """The word this game's moves use where they name ``seat``'s player (Warriors & Traders:
+        the seat's country), so a player may write the name instead (``parse_named`` in
+        pbem/games/text.py); None when no move names a player."""
+        return None
+
     def legal_texts(self, state: StateT, seat: int, limit: int = 40) -> list[str]:
         """Legal moves for error messages and hints, as the reader writes them (``say_move``)."""
         return [self.say_move(move) for move in self.legal_moves(state, seat)[:limit]]

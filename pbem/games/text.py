@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from pbem.games.base import ErrorCode, GameError, illegal
+from pbem.games.base import AnySpec, ErrorCode, GameError, illegal
 from pbem.games.speech import (
     ENGLISH,
     English,
@@ -32,7 +32,7 @@ from pbem.games.speech import (
 )
 
 __all__ = ["ENGLISH", "English", "Translator", "_", "fold", "fold_key", "language", "named", "named_in", "ngettext",
-           "pgettext", "resolve", "seat_name", "speaking"]
+           "parse_named", "pgettext", "resolve", "seat_name", "speaking"]
 
 M = TypeVar("M")
 
@@ -81,3 +81,21 @@ def resolve(text: str, matches: Sequence[M], format_move: Callable[[M], str], *,
     raise GameError(ErrorCode.AMBIGUOUS, _("{text} could mean {count} moves ({options}); {hint}.", text=quoted,
                                            count=len(matches), options=", ".join(options),
                                            hint=hint or _("write one of them in full")), options)
+
+
+def parse_named(spec: AnySpec, state: object, seat: int, text: str, names: Sequence[str]) -> object:
+    """``spec.parse_move``, where a player's name may stand for the word the game's moves use
+    for that player (``spec.seat_word``): ``war bob`` for ``war ireland``. The names are tried
+    only when the text as written is refused, so a name never hides a word of the game; when
+    the named text is refused too, the refusal of the text as written stands."""
+    try:
+        return spec.parse_move(state, seat, text)
+    except GameError as refused:
+        words = {fold(name): spec.seat_word(state, other) for other, name in enumerate(names)}
+        named = " ".join(words.get(fold(word)) or word for word in text.split())
+        if named == " ".join(text.split()):
+            raise
+        try:
+            return spec.parse_move(state, seat, named)
+        except GameError:
+            raise refused from None

@@ -259,7 +259,7 @@ class MailDesk:
         except GameError as error:
             context["game"] = None
             return [{"action": "refused", "reason": "unknown-game", "error": error.to_dict()}]
-        seat = self.service.seat_by_token(game.id, letter.token, game) if letter.token else None
+        seat = self.service.seat_by_token(game.id, letter.token, game, work) if letter.token else None
         if letter.dkim is not None:
             context["dkim"] = letter.dkim
         dkim_ok = letter.dkim if self.settings.dkim == "require" else None

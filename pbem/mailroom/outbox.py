@@ -196,7 +196,8 @@ class Outbox:
         start = 1 if last is None else min(last, version)
         block["since_version"] = start
         block["first"] = last is None
-        block["since"] = since_lines(game, start, version, seat)
+        block["since"] = since_lines(game, start, version, seat,
+                                     i18n.translations(self.language(email or "", game.id)).gettext)
         if your_turn and version == game.version:
             block["decision"] = decision(game, self.service.state(game, version), seat)
         return block
@@ -365,7 +366,8 @@ class Outbox:
             watchers = self.clocks.find(Watchers.create_id(game_id))
             if watchers and watchers.emails:
                 history = self.service.history(game_id, game=game)[before:after]
-                lines = [f"{row['index']}: {row['entry']['kind']} " + "; ".join(row["lines"]) for row in history]
+                # numbered by turn (the state after the entry), as subjects and web pages are
+                lines = [f"{row['index'] + 1}: {row['entry']['kind']} " + "; ".join(row["lines"]) for row in history]
                 block = self.game_block(game, after, None)
                 for email in watchers.emails:
                     mails += self.queue(f"n{position}/watch/{email}", email,
@@ -497,11 +499,15 @@ class Outbox:
                 else:
                     mine = [g for g in self.service.game_ids() if email in self.round.game(g).emails]
                     result["games"] = [self._line(game_id, email) for game_id in mine]
+            elif action == "new" and result.get("game") and not result.get("error"):
+                game = self.round.game(result["game"])
+                if email in game.emails:  # the creator plays: a mail about that game, "Reply" joins
+                    result["block"] = self.game_block(game, game.version, email)
             elif action == "history" and not result.get("error"):
                 game = self.round.game(result["game"])
                 rows = self.service.history(game.id, viewer=email if email in game.emails else None, game=game)
                 result["lines"] = [
-                    f"{row['index']}. {row['entry']['kind']}"
+                    f"{row['index'] + 1}. {row['entry']['kind']}"  # the turn, as in subjects and web pages
                     + (f" {game.names[row['entry']['seat']]}" if "seat" in row["entry"] else "")
                     + (f": {game.spec.say_command(row['entry']['command'])}" if row["entry"].get("command") else "")
                     + (f" ({'; '.join(row['lines'])})" if row["lines"] else "")

@@ -34,7 +34,7 @@ WORDS = {
     "zlato": "gold",
 }
 NOT_SUPPORTED = {
-    "disband": "Armies cannot be disbanded; an army you cannot feed dies in the maintenance phase.",
+    "disband": "Armies cannot be disbanded; 'starve UNIT' leaves one unfed: it dies at the next feeding.",
     "variant": "The revised rules' optional variants (variable turn order, 3-player rules) are not "
                "part of the first edition and are not implemented.",
 }
