@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import json
+import random
 import re
 import unicodedata
 from email import policy
@@ -144,3 +145,34 @@ def test_the_board_picture_is_drawn_in_each_readers_language(gw, transport):
     assert "turn order: " in english.get_data(as_text=True)
     assert "pořadí tahů: " in czech.get_data(as_text=True)
     assert "Accept-Language" in czech.headers.get("Vary", "")
+
+
+# Warriors & Traders still answers in English; its orders are read in Polish words too
+POLISH = {"develop": "rozwiń", "build": "zbuduj", "fort": "twierdza", "upgrade": "wzmocnij", "war": "wojna",
+          "pass": "pasuj", "done": "gotowe", "shift": "przesuń", "route": "szlak", "offer": "oferta",
+          "accept": "przyjmij", "decline": "odrzuć", "peace": "pokój", "move": "ruch", "princess": "księżniczka",
+          "refuge": "odwrót", "starve": "głoduj", "production": "produkcja", "trade": "handel",
+          "military": "wojsko", "infantry": "piechota", "archer": "łucznik", "cavalry": "jazda",
+          "food": "żywność", "goods": "towary", "weapons": "broń", "gold": "złoto", "for": "za", "and": "i"}
+
+
+def test_warriors_and_traders_orders_in_polish_words_mean_the_english_ones():
+    spec = get_spec("warriors-traders")
+    rng, choose = SeededRng(5), random.Random(5)
+    state = evolve_all(spec.evolve, None, spec.setup(2, {}, rng))
+    verbs = set()
+    for _step in range(200):
+        seats = spec.to_move(state)
+        if not seats:
+            break
+        seat = seats[0]
+        moves = spec.legal_moves(state, seat)
+        for move in moves[:30]:
+            english = spec.format_move(move)
+            polish = " ".join(POLISH.get(word, word) for word in english.split())
+            assert spec.parse_move(state, seat, polish) == move, polish
+            assert spec.parse_move(state, seat, accentless(polish)) == move, polish
+            verbs.add(english.split()[0])
+        move = moves[choose.randrange(len(moves))]
+        state = evolve_all(spec.evolve, state, spec.decide(state, seat, move, rng))
+    assert len(verbs) >= 10
