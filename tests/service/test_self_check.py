@@ -22,8 +22,9 @@ from tests.ops.helpers import PLAYERS
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
 
-def played(home, moves: int = 4) -> tuple[GameService, str]:
-    svc = GameService(Settings(home=home))
+def played(home, moves: int = 4, **settings) -> tuple[GameService, str]:
+    """A Hidden Pig game of two players after ``moves`` holds."""
+    svc = GameService(Settings(home=home, **settings))
     game_id = svc.create("hidden-pig", PLAYERS[:2], {"rounds": "5"}, seed=b"\x0c" * 32)
     for player in PLAYERS[:2]:
         svc.join(game_id, player)
@@ -109,14 +110,7 @@ def test_the_sqlite_synchronous_setting_reaches_every_connection(tmp_path, setti
 
 def snapshotted(home, moves: int = 6, interval: int = 2) -> tuple[GameService, str]:
     """A game with a record snapshot every 2 events (so a load reads only the newest events)."""
-    svc = GameService(Settings(home=home, snapshot_interval=interval))
-    game_id = svc.create("hidden-pig", PLAYERS[:2], {"rounds": "5"}, seed=b"\x0c" * 32)
-    for player in PLAYERS[:2]:
-        svc.join(game_id, player)
-    for _ in range(moves):
-        game = svc.game(game_id)
-        svc.submit(game_id, game.emails[game.spec.to_move(svc.state(game))[0]], "hold")
-    return svc, game_id
+    return played(home, moves, snapshot_interval=interval)
 
 
 def as_written_by_class_version_2(home) -> None:
