@@ -41,6 +41,9 @@ TURN_FILE_NAMES = re.compile(r"\.(txt|turn|pbem)$", re.IGNORECASE)
 # Limits of what one mail may ask (docs/mail.md, "Limits"): more is refused whole, with a reply.
 MAX_LINES = 100  # command lines (a turn file counts its orders the same way)
 MAX_LINE_CHARS = 1000
+# The header block: longer ones are refused and only their start is read, so that no header
+# (a Cc of thousands of encoded words, say) holds the receive thread for seconds.
+MAX_HEADER_BYTES = 65_536
 # An addr-spec as pbem accepts it in From: no comments, no quoted local parts, no groups.
 ADDR_SPEC = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
                        r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
@@ -113,11 +116,10 @@ def message_key(message_id: str | None, raw: bytes) -> str:
 def parse_message(raw: bytes, envelope_from: str | None = None, envelope_to: tuple[str, ...] | list[str] = (),
                   own_address: str = "", max_bytes: int = 262_144) -> Inbound:
     too_large = len(raw) > max_bytes
-    # compat32 keeps headers as text: the modern header registry raises on some malformed
-    # address headers (an unclosed "<", an empty group), and a player's mail must still be read.
-    msg = message_from_bytes(raw, policy=policy.compat32)
+    msg, refusal = _readable(raw, too_large)
     message_id = _header(msg, "Message-ID") or None
-    sender, refusal = strict_sender(msg)
+    sender, header_refusal = strict_sender(msg)
+    refusal = refusal or header_refusal
     if refusal:
         # the answer goes to the envelope sender, never to an address read from a bad header
         envelope = (envelope_from or "").strip().strip("<>").lower()
@@ -128,7 +130,7 @@ def parse_message(raw: bytes, envelope_from: str | None = None, envelope_to: tup
             recipients += [addr.strip().lower() for _, addr in getaddresses([_decoded(value)]) if "@" in addr]
     references = tuple(_header(msg, "References").split()) or tuple(_header(msg, "In-Reply-To").split())
     subject = _header(msg, "Subject")
-    text, attachments = ("", []) if too_large else _body(msg)
+    text, attachments = ("", []) if too_large or refusal else _body(msg)
     lines = tuple(command_lines(text))
     refusal = refusal or _too_much(lines, attachments)
     return Inbound(
@@ -147,6 +149,27 @@ def parse_message(raw: bytes, envelope_from: str | None = None, envelope_to: tup
         size=len(raw),
         refusal=refusal,
     )
+
+
+def _readable(raw: bytes, too_large: bool) -> tuple[Message, str | None]:
+    """The message as far as it is read, and why it is refused (or None). The work is bounded
+    by the size limits, not by what the sender sent: a mail over the size limit, or with a
+    header block over MAX_HEADER_BYTES, is read only up to the end of (at most that much of)
+    its headers, enough to answer it."""
+    ends = [end for end in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if end >= 0]
+    head_end = min(ends) if ends else len(raw)
+    # compat32 keeps headers as text: the modern header registry raises on some malformed
+    # address headers (an unclosed "<", an empty group), and a player's mail must still be read.
+    if head_end > MAX_HEADER_BYTES:
+        head = message_from_bytes(raw[:MAX_HEADER_BYTES], policy=policy.compat32)
+        return head, f"The mail's headers are longer than {MAX_HEADER_BYTES // 1024} KiB; nothing was applied."
+    if too_large:
+        return message_from_bytes(raw[:head_end], policy=policy.compat32), None
+    try:
+        return message_from_bytes(raw, policy=policy.compat32), None
+    except RecursionError:  # MIME parts nested thousands deep
+        head = message_from_bytes(raw[:head_end], policy=policy.compat32)
+        return head, "The mail's parts are nested too deeply to read; nothing was applied."
 
 
 def strict_sender(msg: Message) -> tuple[str, str | None]:
