@@ -5,6 +5,7 @@ control showing the same path works for the real player."""
 
 from __future__ import annotations
 
+import email
 import smtplib
 import stat
 from dataclasses import replace
@@ -396,31 +397,55 @@ def test_rotate_token_on_the_command_line(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert old not in result.output and f"pbem+{game}." in result.output
     assert CliRunner().invoke(main, ["rotate-token", game, "--as", EVE]).exit_code == 2
+    assert CliRunner().invoke(main, ["mail-work"]).exit_code == 0  # the player is told, from the new address
+    new_address = result.output.splitlines()[0]
+    to_ann = [m for m in map(email.message_from_bytes, _outgoing(tmp_path / "home")) if m["To"] == ANN]
+    told = [m for m in to_ann if "address for this game has changed" in " ".join(_text(m).split())]
+    assert [m["Reply-To"] for m in told] == [new_address] and new_address in _text(told[0])
+    assert not any(old in m.as_string() for m in to_ann)  # the leaked token is in no mail sent after
+
+
+def _outgoing(home) -> list[bytes]:
+    return [p.read_bytes() for p in sorted(home.rglob("*.eml"))]
+
+
+def _text(msg) -> str:
+    part = next(p for p in msg.walk() if p.get_content_type() == "text/plain")
+    return part.get_payload(decode=True).decode()
 
 
 # -- 11: bounces to the VERP return path -----------------------------------------------------------
 def test_a_bounce_marks_the_address_undeliverable_until_it_writes_again(service, mail_settings, clock):
+    """Outgoing mail through a real SMTP relay; the bounce comes back to the gateway's own SMTP
+    server with a null envelope sender, as an MTA sends a DSN."""
     from aiosmtpd.controller import Controller
 
     from mailgateway.gateway import Gateway
     from tests.mailgateway.conftest import Sink
 
     sink = Sink()
-    port = free_port()
+    port, inbound = free_port(), free_port()
     relay = Controller(sink, hostname="127.0.0.1", port=port)
     relay.start()
+    gw = Gateway(service, replace(mail_settings, relay=("127.0.0.1", port)), clock=clock)
+    server = controller(gw, "127.0.0.1", inbound)
+    server.start()
+
+    def bounce(raw: bytes, to: str) -> None:
+        with smtplib.SMTP("127.0.0.1", inbound, timeout=30) as client:
+            client.sendmail("", [to], raw.replace(b"\n", b"\r\n"))  # MAIL FROM:<>
+
     try:
-        gw = Gateway(service, replace(mail_settings, relay=("127.0.0.1", port)), clock=clock)
         gw.receive(make_mail(ANN, SERVICE, "help"))
         gw.work()
         (envelope,) = sink.envelopes
         assert envelope.mail_from.startswith("pbem+bounce=") and envelope.mail_from.endswith("@example.org")
         forged = envelope.mail_from.replace("bounce=", "bounce=0")  # a guessed tag marks nobody
-        assert gw.receive(make_mail("MAILER-DAEMON@x.example", forged, "x"), "", [forged]) == "bounce"
+        bounce(make_mail("MAILER-DAEMON@x.example", forged, "x"), forged)
         assert not gw.mailroom.views.undeliverable(ANN)
         dsn = make_mail("MAILER-DAEMON@mx.example.com", envelope.mail_from, "Delivery failed",
                         headers={"Auto-Submitted": "auto-replied"})
-        assert gw.receive(dsn, "", [envelope.mail_from]) == "bounce"
+        bounce(dsn, envelope.mail_from)
         assert gw.mailroom.views.undeliverable(ANN)
         game_of(gw)  # mail to ann now stops: only bob gets his invitation and "started" ...
         assert {tuple(e.rcpt_tos) for e in sink.envelopes[1:]} == {(BOB,)}
@@ -428,6 +453,8 @@ def test_a_bounce_marks_the_address_undeliverable_until_it_writes_again(service,
         gw.work()
         assert not gw.mailroom.views.undeliverable(ANN) and sink.envelopes[-1].rcpt_tos == [ANN]
     finally:
+        server.stop()
+        server.handler.close()
         relay.stop()
 
 
