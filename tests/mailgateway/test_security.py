@@ -72,7 +72,7 @@ def test_far_absence_dates_are_refused(gw, smtp, transport):
     assert gw.mailroom.clocks.find(Correspondent.create_id(ANN)) is None
 
 
-def test_a_stored_value_that_overflows_stops_only_its_own_game(gw, smtp, transport, clock):
+def test_a_stored_value_that_overflows_stops_only_its_own_game(gw, smtp, transport, clock, caplog):
     bad, good = game_of(gw), game_of(gw, (EVE, "carol@example.com"))
     poisoned = Correspondent(ANN)
     poisoned.add_absence("9999-12-30", "9999-12-31")  # stored before the limits existed
@@ -85,6 +85,9 @@ def test_a_stored_value_that_overflows_stops_only_its_own_game(gw, smtp, transpo
     gw.work()
     assert gw.service.game(good).entries[-1]["source"] == "deadline"  # its deadline still ran
     assert replies(transport, ANN)  # and mail still leaves
+    alarms = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert any(bad in a or ANN in a for a in alarms)  # the bad game's failure is an alarm in the log
+    assert not any(good in a for a in alarms)
 
 
 # -- 2: flooding strangers -----------------------------------------------------------------------
