@@ -224,6 +224,43 @@ def test_a_header_block_over_64_kib_is_refused_from_its_start(gw, smtp, transpor
     assert "headers are longer than 64 KiB" in text_of(reply) and "Commands for" not in text_of(reply)
 
 
+def test_a_mail_being_read_does_not_stop_other_smtp_conversations(gw, monkeypatch):
+    """Row 6: reading runs off the receive loop. While one mail is held inside the gateway, a
+    second client still gets its greeting, MAIL and RCPT answered."""
+    import threading
+
+    reading, release = threading.Event(), threading.Event()
+    receive = gw.receive
+
+    def held(raw, *args):
+        if b"held-mail" in raw:
+            reading.set()
+            release.wait(30)
+        return receive(raw, *args)
+
+    monkeypatch.setattr(gw, "receive", held)
+    port = free_port()
+    server = controller(gw, "127.0.0.1", port)
+    server.start()
+
+    def send_held() -> None:
+        raw = make_mail(ANN, SERVICE, "help", subject="held-mail").replace(b"\n", b"\r\n")
+        with smtplib.SMTP("127.0.0.1", port, timeout=60) as client:
+            client.sendmail(ANN, [SERVICE], raw)
+
+    first = threading.Thread(target=send_held)
+    first.start()
+    try:
+        assert reading.wait(30)
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as other:
+            assert other.ehlo()[0] == 250 and other.mail(BOB)[0] == 250 and other.rcpt(SERVICE)[0] == 250
+    finally:
+        release.set()
+        first.join(60)
+        server.stop()
+        server.handler.close()
+
+
 def test_parts_nested_thousands_deep_are_answered(gw, smtp, transport):
     nested = b"".join(b"--b%d\r\nContent-Type: multipart/mixed; boundary=b%d\r\n\r\n" % (n, n + 1)
                       for n in range(4000))
