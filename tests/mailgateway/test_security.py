@@ -170,6 +170,18 @@ def test_forged_standing_commands_change_nothing(gw, smtp, transport, command):
                                           .create_id(game)).emails
 
 
+@pytest.mark.parametrize("command", ["resign GAME", "rotate GAME"])
+def test_forged_seat_commands_on_the_service_address_change_nothing(gw, smtp, transport, command):
+    """Resigning (the robot takes the seat) and a new private address need the seat's address."""
+    game = game_of(gw)
+    version, address = gw.service.game(game).version, address_of(gw, game, ANN)
+    smtp(make_mail(ANN, SERVICE, command.replace("GAME", game)), EVE, SERVICE)  # From: ann, sent by eve
+    gw.work()
+    assert gw.service.game(game).version == version and not gw.service.game(game).robots
+    assert address_of(gw, game, ANN) == address
+    assert "private address" in text_of(replies(transport, ANN)[0])  # ann is told where it works
+
+
 def test_standing_commands_from_the_private_address_apply_at_once(gw, smtp, transport):
     game = game_of(gw)
     address = address_of(gw, game, ANN)
