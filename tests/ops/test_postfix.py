@@ -54,7 +54,7 @@ def postfix(tmp_path):
     _run("postconf", "-e", "myhostname=mx.pbem-test.localhost", "mydestination=", f"relay_domains={DOMAIN}",
          f"transport_maps=hash:{transport}", "recipient_delimiter=+", "inet_interfaces=loopback-only",
          "inet_protocols=ipv4", "mynetworks=127.0.0.0/8", "smtpd_relay_restrictions=permit_mynetworks,reject",
-         "message_size_limit=1048576", "lmtp_destination_recipient_limit=50", f"maillog_file={LOG}",
+         "message_size_limit=327680", "lmtp_destination_recipient_limit=50", f"maillog_file={LOG}",
          "compatibility_level=3.6", "smtputf8_enable=no")
     LOG.write_text("", encoding="utf-8")
     status = subprocess.run(["postfix", "status"], capture_output=True, timeout=30)
