@@ -6,9 +6,10 @@ pbem time / baseline time for overheads, as the row says):
 
 * past state: the state at a past turn through the service (snapshot + state cache) against
   replaying the whole history (every stored event, then folding every fact), for 10 to 10,000
-  events; and the first state a new service (nothing kept, as a new process) gives;
-* storage: bytes stored per log entry (events and snapshots) at 100 to 10,000 events, against
-  the events alone;
+  events; and the first state a new service and a new process (nothing kept) give, with
+  their CPU time;
+* storage: bytes stored per log entry (events, snapshots and kept states) at 100 to 10,000
+  events, against the events alone;
 * verify: ``pbem verify`` of an export against the bare cost of its hashes and signature checks;
 * games: seeded random full games per second for each game type, bare engine against the same
   games played through the service (SQLite);

@@ -1,6 +1,7 @@
 """Long histories, built cheaply: a Hidden Pig variant with any number of rounds, and a builder
 that writes a game's record exactly as the service would (one stored event per move, a signed
-checkpoint after each, snapshots every ``PBEM_SNAPSHOT_INTERVAL`` events) without paying the
+checkpoint after each, snapshots every ``PBEM_SNAPSHOT_INTERVAL`` events, a kept state every
+``PBEM_SNAPSHOT_INTERVAL`` entries, sealed by the service's own ``keep_state``) without paying the
 service's per-move load and full Merkle root, which would make a 10,000-event game quadratic
 to build.
 """
@@ -17,7 +18,7 @@ from pbem.games.base import Option, invalid
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.fairness import TEST_SEED_SCOPE, DrawRng, seed_commitment
-from pbem.ledger.merkle import leaf_hash, node_hash
+from pbem.ledger.merkle import Frontier, leaf_hash
 from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.service.service import GameService, seat_names
 from pbem.service.store import GameRecord, PbemStore, game_uuid
@@ -64,27 +65,6 @@ class EventsOnlyStore(PbemStore):
         self.start_caches()
 
 
-class CompactRange:
-    """RFC 9162 tree head of a growing log in O(log n) per leaf: the roots of the perfect
-    subtrees from the left, folded from the right (the same value as ``merkle.root``)."""
-
-    def __init__(self) -> None:
-        self.stack: list[tuple[int, bytes]] = []  # (size, subtree hash), sizes strictly decreasing
-
-    def append(self, leaf: bytes) -> None:
-        size, value = 1, leaf
-        while self.stack and self.stack[-1][0] == size:
-            left = self.stack.pop()[1]
-            size, value = size * 2, node_hash(left, value)
-        self.stack.append((size, value))
-
-    def root(self) -> bytes:
-        value = self.stack[-1][1]
-        for _, left in reversed(self.stack[:-1]):
-            value = node_hash(left, value)
-        return value
-
-
 @dataclass
 class Built:
     game_id: str
@@ -105,13 +85,19 @@ def build(svc: GameService, entries: int, seed: int = 0, finish: bool = False) -
     chooser = random.Random(seed)
     signer = svc.keys.signer()
     origin = svc.origin(game_id)
-    tree = CompactRange()
+    tree = Frontier()
     batches: list[tuple[list, list, bytes]] = []  # entries, private parts, tree head after them
+    interval = svc.settings.snapshot_interval
+    kept: list[tuple[int, int, object, Frontier]] = []  # states the service keeps (Work.commit)
+    state = None
 
     def add(batch: list[tuple[dict, dict]]) -> None:
+        before = tree.size
         for entry, _ in batch:
             tree.append(leaf_hash(canonical_bytes(entry)))
         batches.append(([e for e, _ in batch], [p for _, p in batch], tree.root()))
+        if interval and tree.size // interval > before // interval and state is not None:
+            kept.append((tree.size, len(batches), state, tree.copy()))
 
     add([log.created(game_id, TIME, SPEC.name, SPEC.rules_version, options, seat_names(PLAYERS), PLAYERS,
                      game_seed, "test", seed_commitment(game_seed))])
@@ -119,7 +105,6 @@ def build(svc: GameService, entries: int, seed: int = 0, finish: bool = False) -
     rng = DrawRng(game_seed, TEST_SEED_SCOPE, [], 3)
     facts = SPEC.setup(2, options, rng)
     add([log.joined(game_id, 2, TIME, 1, None), log.started(game_id, 3, TIME, facts, rng.transcript)])
-    state = None
     for fact in facts:
         state = SPEC.evolve(state, fact)
     index = 4
@@ -153,7 +138,8 @@ def build(svc: GameService, entries: int, seed: int = 0, finish: bool = False) -
     bulk = EventsOnlyStore(svc.settings.store_env())
     bulk.save(record)
     bulk.close()
-    interval = svc.settings.snapshot_interval
+    for kept_size, version, at, frontier in kept:
+        svc.keep_state(game_id, kept_size, version, at, frontier)
     if interval and len(batches) >= interval:  # the one snapshot a read of the latest version uses
         svc.store.take_snapshot(game_uuid(game_id), version=len(batches) // interval * interval)
     return Built(game_id, len(batches), size, SPEC.outcome(state) is not None)

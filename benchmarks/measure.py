@@ -3,13 +3,16 @@ two timings taken in this run and their ratio."""
 
 from __future__ import annotations
 
+import http.client
+import os
 import random
 import smtplib
 import socket
 import statistics
+import subprocess
+import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from email import policy as email_policy
@@ -29,9 +32,10 @@ from pbem.ledger.notes import VerifierKey, verify_checkpoint
 from pbem.ledger.verify import export_bytes, verify_bytes
 from pbem.service.game import FACT_KINDS, load
 from pbem.service.service import GameService
-from pbem.service.store import game_uuid
+from pbem.service.store import game_uuid, states_uuid
 
 SERVICE = "pbem@bench.example"
+ROOT = Path(__file__).resolve().parent.parent  # the checkout, for the servers' imports
 
 
 @dataclass
@@ -92,16 +96,32 @@ def _replayed(store: EventsOnlyStore, game_id: str):
     return load(record, lambda: store.game_log(record))
 
 
-def _cold_state(home: Path, game_id: str, version: int) -> float:
-    """Seconds to the state at ``version`` in a service that has seen nothing yet (as a new
-    process would at its first request): the record from its snapshot, the log from the
-    events, the self-check, the fold."""
+def _cold_state(home: Path, game_id: str, version: int) -> tuple[float, float]:
+    """Seconds to the state at ``version`` in a service that has seen nothing yet: the record
+    from its snapshot and the events since, the check of its newest checkpoint, the nearest
+    kept state and the entries after it. Wall time and this thread's CPU time."""
     svc = service_at(home)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     svc.state(svc.game(game_id), version)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.thread_time() - cpu
     svc.close()
-    return elapsed
+    return elapsed, cpu
+
+
+def first_request(home: str, game_id: str, version: int) -> None:
+    """In a new process (``_cold_process``): the first request's wall and CPU seconds, printed."""
+    register_games()
+    wall, cpu = _cold_state(Path(home), game_id, version)
+    print(wall, cpu)
+
+
+def _cold_process(home: Path, game_id: str, version: int) -> tuple[float, float]:
+    """``_cold_state`` in a new Python process (started, imports done, then timed)."""
+    code = f"from benchmarks.measure import first_request; first_request({str(home)!r}, {game_id!r}, {version})"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parent.parent)
+    wall, cpu = done.stdout.split()
+    return float(wall), float(cpu)
 
 
 def past_state(work: Path, quick: bool) -> list[Row]:
@@ -138,11 +158,13 @@ def past_state(work: Path, quick: bool) -> list[Row]:
         cached, folded = per_call(cached_only, budget), per_call(fold_only, budget, max_runs=200)
         rows.append(Row("past state", "state only, game loaded: state cache vs fold from the start",
                         f"{size:,} events", ms(cached), ms(folded), folded / cached, "fold / cache; >1: cache faster"))
-        colds = [_cold_state(work / f"n{size}", built.game_id, chooser.choice(versions)) for _ in range(5)]
-        cold = statistics.median(colds)
-        rows.append(Row("past state", "cold: first state at a past turn in a new service vs replay all events",
-                        f"{size:,} events", ms(cold), ms(replay_time), replay_time / cold,
-                        "replay / cold service (median of 5 new services); >1: service faster"))
+        runs = 5 if quick else 9
+        for where, many, measured in (("service", "services", _cold_state), ("process", "processes", _cold_process)):
+            colds = [measured(work / f"n{size}", built.game_id, chooser.choice(versions)) for _ in range(runs)]
+            cold, cpu = statistics.median(w for w, _ in colds), statistics.median(c for _, c in colds)
+            rows.append(Row("past state", f"cold: first state at a past turn in a new {where} vs replay all events",
+                            f"{size:,} events", f"{ms(cold)} (CPU {ms(cpu)})", ms(replay_time), replay_time / cold,
+                            f"replay / cold (median of {runs} new {many}); >1: service faster"))
         replay_store.close()
         svc.close()
     return rows
@@ -150,15 +172,17 @@ def past_state(work: Path, quick: bool) -> list[Row]:
 
 # -- storage ---------------------------------------------------------------------------------
 def _stored_bytes(svc: GameService, game_id: str) -> tuple[int, int]:
-    """Bytes of the game's stored events and of its snapshots, as the recorders hold them."""
+    """Bytes of the game's stored events and of its snapshots and kept states, as the recorders
+    hold them."""
     events = sum(len(stored.state) for stored in svc.store.events.recorder.select_events(game_uuid(game_id)))
     snapshots = svc.store.snapshots.recorder if svc.store.snapshots else None
-    kept = sum(len(stored.state) for stored in snapshots.select_events(game_uuid(game_id))) if snapshots else 0
+    kept = sum(len(stored.state) for originator in (game_uuid(game_id), states_uuid(game_id))
+               for stored in snapshots.select_events(originator)) if snapshots else 0
     return events, kept
 
 
 def storage(work: Path, quick: bool) -> list[Row]:
-    """Bytes stored per log entry (events and snapshots, a snapshot every 50 events as the
+    """Bytes stored per log entry (events, snapshots and kept states, every ``PBEM_SNAPSHOT_INTERVAL`` as the
     service takes them) at 100 to 10,000 events, against the events alone."""
     register_games()
     rows = []
@@ -169,10 +193,10 @@ def storage(work: Path, quick: bool) -> list[Row]:
         for version in range(interval, built.events // interval * interval, interval):  # build took the last
             svc.store.take_snapshot(game_uuid(built.game_id), version=version)
         events, snapshots = _stored_bytes(svc, built.game_id)
-        rows.append(Row("storage", "bytes stored per entry: events + snapshots vs the events alone",
+        rows.append(Row("storage", "bytes stored per entry: events + snapshots + kept states vs the events alone",
                         f"{size:,} events", f"{(events + snapshots) / built.entries:,.0f} B",
                         f"{events / built.entries:,.0f} B", (events + snapshots) / events,
-                        "all / events; flat across sizes: snapshots do not grow with the game"))
+                        "all / events; flat across sizes: snapshots and states do not grow with the game"))
         svc.close()
     return rows
 
@@ -328,27 +352,35 @@ def _stream(port: int, mails: list[tuple[str, str, bytes]]) -> float:
     return time.perf_counter() - start
 
 
+def _streams_taking_turns(ports: tuple[int, int], mails: list[tuple[str, str, bytes]],
+                          chunk: int = 25) -> tuple[float, float]:
+    """Seconds to send ``mails`` to each of two servers, one connection to each, the servers
+    taking turns every ``chunk`` mails: both streams see the same share of whatever else the
+    machine is doing (one stream after the other, a change in load lands on one side only)."""
+    spent = [0.0, 0.0]
+    with smtplib.SMTP("127.0.0.1", ports[0], timeout=60) as first, \
+            smtplib.SMTP("127.0.0.1", ports[1], timeout=60) as second:
+        for at in range(0, len(mails), chunk):
+            for side, client in enumerate((first, second)):
+                start = time.perf_counter()
+                for sender, to, raw in mails[at:at + chunk]:
+                    client.sendmail(sender, [to], raw)
+                spent[side] += time.perf_counter() - start
+    return spent[0], spent[1]
+
+
 class BareHandler:
     async def handle_DATA(self, server, session, envelope) -> str:
         return "250 2.0.0 OK"
 
 
-def _bare_rate(mails) -> float:
+def _gateway_rate(work: Path, database_url: str | None, count: int,
+                  synchronous: str = "full") -> tuple[float, float, float]:
+    """Mails per second in (SMTP, parsed, decided, stored and signed with the reply intent, 250),
+    the same mails per second to a bare aiosmtpd handler (the two streams taking turns), and
+    mails per second through the follower afterwards (replies and notices queued)."""
     from aiosmtpd.controller import Controller
 
-    port = _free_port()
-    bare = Controller(BareHandler(), hostname="127.0.0.1", port=port)
-    bare.start()
-    try:
-        return len(mails) / _stream(port, mails)
-    finally:
-        bare.stop()
-
-
-def _gateway_rate(work: Path, database_url: str | None, count: int,
-                  synchronous: str = "full") -> tuple[float, float, list]:
-    """Mails per second in (SMTP, parsed, decided, stored and signed with the reply intent, 250),
-    and mails per second through the follower afterwards (replies and notices queued)."""
     from mailgateway.gateway import Gateway
     from mailgateway.smtp import controller
     from pbem.mailroom.settings import MailSettings
@@ -366,22 +398,25 @@ def _gateway_rate(work: Path, database_url: str | None, count: int,
                  transport=Keep())
     gw.mailroom.follow()
     mails = _hold_mails(svc, game_id, count)
-    port = _free_port()
+    port, bare_port = _free_port(), _free_port()
     server = controller(gw, "127.0.0.1", port)
+    bare = Controller(BareHandler(), hostname="127.0.0.1", port=bare_port)
     server.start()
+    bare.start()
     try:
-        received = _stream(port, mails)
+        received, barely = _streams_taking_turns((port, bare_port), mails)
         start = time.perf_counter()
         followed = gw.mailroom.follow()
         following = time.perf_counter() - start
     finally:
+        bare.stop()
         server.stop()
         server.handler.close()
     moved = svc.game(game_id).version - version
     svc.close()
     if moved != count or followed < count:
         raise RuntimeError(f"mail benchmark: {moved} moves and {followed} notifications for {count} mails")
-    return count / received, count / following, mails
+    return count / received, count / barely, count / following
 
 
 def _move_and_floor(work: Path, count: int) -> tuple[float, float]:
@@ -520,11 +555,11 @@ def mail(work: Path, quick: bool) -> list[Row]:
         targets.append(("PostgreSQL", database[0], "full"))
     try:
         for label, url, synchronous in targets:
-            rate, following, mails = _gateway_rate(work / label.split(",")[0] / synchronous, url, count, synchronous)
-            bare = _bare_rate(mails)
+            rate, bare, following = _gateway_rate(work / label.split(",")[0] / synchronous, url, count, synchronous)
             rows.append(Row("mail", f"mail in -> decided, stored, signed, reply intent queued, 250 ({label}) "
-                                    "vs bare aiosmtpd", f"{count} move mails, 1 connection", f"{rate:,.0f} mails/s",
-                            f"{bare:,.0f} mails/s", bare / rate, "bare mails/s / pbem mails/s"))
+                                    "vs bare aiosmtpd", f"{count} move mails, 1 connection each, turns of 25",
+                            f"{rate:,.0f} mails/s", f"{bare:,.0f} mails/s", bare / rate,
+                            f"bare mails/s / pbem mails/s; pbem at {rate / bare:.0%} of bare"))
             rows.append(Row("mail", f"follower: replies and notices queued ({label}) vs mails in",
                             f"{count} move mails", f"{following:,.0f} mails/s", f"{rate:,.0f} mails/s",
                             rate / following, "in mails/s / followed mails/s"))
@@ -568,31 +603,71 @@ def _postgres_database() -> tuple[str, Callable[[], None]] | None:
 
 
 # -- web -------------------------------------------------------------------------------------
-def _serve(app) -> tuple[Any, int]:
-    from werkzeug.serving import WSGIRequestHandler, make_server
+# Each site runs as the deployment runs it (deploy/systemd/pbem-web.service): gunicorn, 2 worker
+# processes of 4 threads, in processes of their own, so the clients' threads below never take the
+# servers' interpreter lock. The module is written into the work folder for gunicorn to import.
+SITES = """\
+from flask import Flask
 
-    class Quiet(WSGIRequestHandler):
-        def log_request(self, *args: Any) -> None:  # no access log line per request
-            pass
+from benchmarks.longgame import register_games
 
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=Quiet)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, server.server_port
+register_games()  # the benchmark's own games (Long Pig) are known to the workers too
 
 
-def _load(port: int, paths: list[str], clients: int, per_client: int) -> list[float]:
+def pbem_site() -> Flask:
+    from pbem.web import create_app
+
+    return create_app()
+
+
+def bare_site() -> Flask:
+    bare = Flask("bare")
+    bare.add_url_rule("/", "bare", lambda: "ok")
+    return bare
+"""
+
+
+def _gunicorn(work: Path, factory: str) -> tuple[subprocess.Popen[bytes], int]:
+    port = _free_port()
+    (work / "bench_sites.py").write_text(SITES)
+    env = {**os.environ, "PBEM_HOME": str(work), "PYTHONPATH": os.pathsep.join([str(work), str(ROOT)])}
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4",
+                               "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
+                               f"bench_sites:{factory}()"], env=env, cwd=work)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return server, port
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError(f"gunicorn for {factory} did not listen on port {port}")
+
+
+def _load(port: int, paths: list[str], clients: int, per_client: int, every: bool = False) -> list[float]:
+    """Latencies of ``clients`` concurrent clients, each asking ``per_client`` of ``paths`` (at
+    random; with ``every``, each path once) in turn on one kept-alive connection, as a browser
+    or nginx would."""
     latencies: list[float] = []
     lock = threading.Lock()
 
     def client(number: int) -> None:
         chooser = random.Random(number)
         mine = []
-        for _ in range(per_client):
-            path = chooser.choice(paths)
-            start = time.perf_counter()
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as response:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            asked = paths if every else [chooser.choice(paths) for _ in range(per_client)]
+            for path in asked:
+                start = time.perf_counter()
+                connection.request("GET", path)
+                response = connection.getresponse()
                 response.read()
-            mine.append(time.perf_counter() - start)
+                mine.append(time.perf_counter() - start)
+                if response.status != 200:
+                    raise RuntimeError(f"{path} answered {response.status}")
+        finally:
+            connection.close()
         with lock:
             latencies.extend(mine)
 
@@ -601,6 +676,9 @@ def _load(port: int, paths: list[str], clients: int, per_client: int) -> list[fl
         thread.start()
     for thread in threads:
         thread.join()
+    expected = clients * (len(paths) if every else per_client)
+    if len(latencies) != expected:
+        raise RuntimeError(f"a client failed: {len(latencies)} of {expected} answers")
     return latencies
 
 
@@ -640,12 +718,10 @@ def created_games(svc: GameService, count: int, chunk: int = 500) -> None:
 
 
 def web(work: Path, quick: bool) -> list[Row]:
-    """Page latency under 8 concurrent clients on loopback, next to a bare Flask route measured
-    on another server in the same process in alternating rounds (so both see the same machine
-    load): a finished long game (any turn, any history page, any entry) and the games list of a
-    store of 10,000 games (any page)."""
-    from flask import Flask
-
+    """Page latency under 8 concurrent clients on loopback, next to a bare Flask route served the
+    same way (gunicorn as deployed, see ``_gunicorn``) and measured in alternating rounds (so
+    both see the same machine load): a finished long game (any turn, any history page, any
+    entry) and the games list of a store of 10,000 games (any page)."""
     from pbem.web import create_app
     from pbem.web.history import PAGE_SIZE
 
@@ -656,7 +732,7 @@ def web(work: Path, quick: bool) -> list[Row]:
     started = time.perf_counter()
     created_games(svc, many)
     made = time.perf_counter() - started
-    app = create_app(svc)
+    app = create_app(svc)  # only to project the summary view once; the servers read it
     started = time.perf_counter()
     app.extensions["pbem.summaries"].catch_up_all()
     followed = time.perf_counter() - started
@@ -675,10 +751,9 @@ def web(work: Path, quick: bool) -> list[Row]:
         "export.json (built once per version)": [f"/games/{game}/export.json"],
         "/health": ["/health"],
     }
-    bare = Flask("bare")
-    bare.add_url_rule("/", "bare", lambda: "ok")
-    server, port = _serve(app)
-    bare_server, bare_port = _serve(bare)
+    svc.close()
+    server, port = _gunicorn(work, "pbem_site")
+    bare_server, bare_port = _gunicorn(work, "bare_site")
     clients, per_client, rounds = (4, 6, 1) if quick else (8, 25, 3)
     rows = [Row("web", "store for the list: games created, then projected into the summary view",
                 f"{many:,} games", f"{ms(followed)} to project", f"{ms(made)} to create", followed / made,
@@ -686,8 +761,13 @@ def web(work: Path, quick: bool) -> list[Row]:
     try:
         for label, paths in pages.items():
             # Each page's first request renders it (the site keeps it per game version): those
-            # are timed apart, one client, before the load asks for the kept pages.
+            # are timed apart, one client, before the load asks for the kept pages. Each of the
+            # two workers keeps its own pages, so a round of every path warms the other one.
             first = [_load(port, [path], 1, 1)[0] for path in dict.fromkeys(paths)]
+            distinct = list(dict.fromkeys(paths))
+            for _ in range(3):  # every client asks every path, on new connections each round,
+                for offset in range(0, len(distinct), 25):  # which gunicorn spreads over its workers
+                    _load(port, distinct[offset:offset + 25], clients, 25, every=True)
             base: list[float] = []
             latencies: list[float] = []
             for _ in range(rounds):  # alternated, so a burst of load elsewhere hits both sides alike
@@ -702,9 +782,9 @@ def web(work: Path, quick: bool) -> list[Row]:
                             f"{ms(b50)} / {ms(b95)} ({ms(_percentile(bare_alone, 0.5))})", p95 / b95,
                             "pbem p95 / bare p95"))
     finally:
-        server.shutdown()
-        bare_server.shutdown()
-        svc.close()
+        for process in (server, bare_server):
+            process.terminate()
+            process.wait(timeout=30)
     return rows
 
 

@@ -14,7 +14,7 @@ ENVIRONMENT = {
     "PBEM_DATABASE_URL": "postgresql://user:password@host:port/dbname to use PostgreSQL instead of SQLite",
     "PBEM_ORIGIN": "name of this server in checkpoints and key names (default pbem.localhost)",
     "PBEM_BASE_URL": "public address of the web site, for links in mail (default http://127.0.0.1:8000)",
-    "PBEM_SNAPSHOT_INTERVAL": "store a snapshot of a game every N events (default 50)",
+    "PBEM_SNAPSHOT_INTERVAL": "store a snapshot of a game every N events and its state every N entries (default 32)",
     "PBEM_SQLITE_SYNCHRONOUS": "full (default: every accepted mail survives a power cut) or normal "
                                "(SQLite WAL's NORMAL: faster commits that survive a crash of pbem, "
                                "not of the machine)",
@@ -50,7 +50,7 @@ class Settings:
     database_url: str | None = None
     origin: str = "pbem.localhost"
     base_url: str = "http://127.0.0.1:8000"
-    snapshot_interval: int = 50
+    snapshot_interval: int = 32
     sqlite_synchronous: str = "full"  # "normal": faster commits, durable against crashes but not power cuts
 
     @classmethod
@@ -61,7 +61,7 @@ class Settings:
             database_url=env.get("PBEM_DATABASE_URL") or None,
             origin=env.get("PBEM_ORIGIN") or "pbem.localhost",
             base_url=(env.get("PBEM_BASE_URL") or "http://127.0.0.1:8000").rstrip("/"),
-            snapshot_interval=int(env.get("PBEM_SNAPSHOT_INTERVAL") or 50),
+            snapshot_interval=int(env.get("PBEM_SNAPSHOT_INTERVAL") or 32),
             sqlite_synchronous=_synchronous(env.get("PBEM_SQLITE_SYNCHRONOUS") or "full"),
         )
 

@@ -10,11 +10,15 @@ extracts, updates and compiles the catalogs (docs/translations.md).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
 
 from babel.support import NullTranslations, Translations
+
+from pbem.games import speech
 
 LANGUAGES = ("en", "cs", "pl")
 DEFAULT = "en"
@@ -57,3 +61,67 @@ def cli_language(environ: dict[str, str] | os._Environ[str] | None = None) -> st
 def cli() -> NullTranslations:
     """The catalog for the CLI's player messages."""
     return translations(cli_language())
+
+
+def speaking(lang: str) -> AbstractContextManager[speech.Translator]:
+    """The games' texts inside the block in ``lang`` (``pbem.games.speech``): how the mail, the
+    site and the CLI hand a reader's language to the games, which load no catalogs."""
+    lang = known(lang)
+    return speech.speaking(_Catalog(translations(lang)), lang)
+
+
+def english() -> AbstractContextManager[speech.Translator]:
+    """Game texts as the games write them: for what is compared or stored, not read (a phase
+    label matched against deadline rules or a turn file's header)."""
+    return speech.speaking(speech.ENGLISH, DEFAULT)
+
+
+class _Catalog:
+    """A Babel catalog as the games' ``Translator`` (its ``pgettext`` is typed loosely)."""
+
+    def __init__(self, catalog: NullTranslations):
+        self._catalog = catalog
+
+    def gettext(self, message: str) -> str:
+        return self._catalog.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self._catalog.ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return str(self._catalog.pgettext(context, message))
+
+
+class _Later:
+    """A translator that asks for its language only when a game first says something: the
+    intake of a mail learns its sender's language only if a refusal needs words."""
+
+    def __init__(self, choose: Callable[[], str]):
+        self._choose = choose
+        self._lang: str | None = None
+
+    def language(self) -> str:
+        if self._lang is None:
+            self._lang = known(self._choose())
+        return self._lang
+
+    def _catalog(self) -> NullTranslations:
+        return translations(self.language())
+
+    def gettext(self, message: str) -> str:
+        return self._catalog().gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self._catalog().ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return str(self._catalog().pgettext(context, message))
+
+
+@contextmanager
+def speaking_later(choose: Callable[[], str]) -> Iterator[None]:
+    """Like ``speaking``, with the language chosen on first use (``choose`` runs at most once).
+    """
+    later = _Later(choose)
+    with speech.speaking(later, later.language):
+        yield

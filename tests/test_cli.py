@@ -68,6 +68,12 @@ def test_move_show_and_history(run):
     assert "turn 4 of 5" in run("show", game_id, "--at", "4").output
     history = run("history", game_id).output
     assert "started" in history and "moved" in history
+    assert "   5 moved " in history  # the turn that show --at, mails and web pages name
+
+
+def test_history_numbers_entries_as_turns(run):
+    game_id = _new(run, "--seed", "01" * 32)
+    assert run("history", game_id).output.startswith("   1 created")
 
 
 def test_verify_rejects_a_file_that_is_not_an_export(run, tmp_path):

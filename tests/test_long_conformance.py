@@ -6,14 +6,19 @@ each checked for the contract's invariants:
 * views leak nothing: no seat's view (nor the public one) shows a text that only ever
   appeared in secret parts addressed to others;
 * notation: ``parse(format(move)) == move`` for every move played;
-* refusals change nothing: a move by a seat that is not to move, and a command that is not a
-  command, are refused and leave a deep copy of the state equal to the state.
+* refusals change nothing: a move by a seat that is not to move, a command that is not a
+  command, and moves played earlier in the game that are not legal now (tried by the seat to
+  move) are refused and leave the state equal to a deep copy taken before;
+* the referee: the independent model of scoring and the end of the game
+  (``tests/referee/models.py``, written from the rulebooks) gives the engine's standings
+  (Warriors & Traders alliance games excepted: the referee models free-for-all).
 
 PBEM_LONG_GAMES sets the number of games per game (default 10,000).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -24,6 +29,7 @@ import pytest
 from pbem.games import catalog
 from pbem.games.base import SECRET, GameError, GameSpec, SeededRng
 from pbem.games.simulate import fold, play_random
+from tests.referee.models import REFEREES
 
 pytestmark = pytest.mark.long
 
@@ -79,8 +85,14 @@ class _Secrets:
         return _strings(view, set()) & (self.hidden[viewer] - self.public[viewer] - vocabulary)
 
 
-def _refusals_change_nothing(spec: GameSpec, state, players: int, seat: int, move) -> None:
+def _refusals_change_nothing(spec: GameSpec, state, players: int, seat: int, move, earlier: list) -> None:
     kept = copy.deepcopy(state)
+    legal = spec.legal_moves(state, seat)
+    for old in [m for m in earlier if m not in legal][-3:]:
+        # W&T offers of any amounts are legal without being listed: then there is no refusal
+        with contextlib.suppress(GameError):
+            spec.decide(state, seat, old, SeededRng(0))
+        assert state == kept, f"{spec.name}: deciding {old!r} changed the state"
     idle = [s for s in range(players) if s not in spec.to_move(state)]
     if idle:
         with pytest.raises(GameError):
@@ -96,6 +108,7 @@ def _play_checked(spec: GameSpec, players: int, seed: int) -> None:
     options = _options(spec, players, chooser)
     sampler = random.Random(-seed - 1)
     vocabulary: set[str] = set()
+    earlier: list = []
 
     def on_step(before, seat, move, facts, after):
         assert spec.parse_move(before, seat, spec.format_move(move)) == move
@@ -103,11 +116,15 @@ def _play_checked(spec: GameSpec, players: int, seed: int) -> None:
             for text in [spec.phase_label(before), *spec.legal_texts(before, seat)]:
                 vocabulary.update(text.replace(",", " ").replace(":", " ").split())
         if sampler.random() < 0.05:
-            _refusals_change_nothing(spec, before, players, seat, move)
+            _refusals_change_nothing(spec, before, players, seat, move, earlier)
+        earlier[:] = [*earlier[-49:], move]
 
     play = play_random(spec, players, seed, options, on_step=on_step)
     assert play.standings is not None and spec.to_move(play.state) == []
     assert fold(spec, json.loads(json.dumps(play.facts))) == play.state
+    if not (spec.name == "warriors-traders" and play.state.config.alliance):
+        expected = REFEREES[spec.name](play.state, play.facts)
+        assert {s.seat: (s.rank, s.score) for s in play.standings} == expected, f"{spec.name} seed {seed}: referee"
     secrets, state = _Secrets(players), None
     for fact in play.facts:  # the views along the way, as each viewer could have seen them
         secrets.add(fact)

@@ -93,7 +93,7 @@ def test_the_compiled_catalog_is_the_po_file_compiled(lang):
 def test_the_catalogs_hold_exactly_the_messages_of_the_code_and_templates():
     with (ROOT / "babel.cfg").open(encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
-    keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+    keywords = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
                 "lazy_gettext": None, "lazy_ngettext": (1, 2), "lazy_pgettext": ((1, "c"), 2)}
     wanted = {message if isinstance(message, str) else message[0]
               for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, options_map, keywords=keywords)}

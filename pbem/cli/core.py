@@ -276,7 +276,7 @@ def show(game_id: str, email: str | None, version: int | None, as_json: bool) ->
 @click.option("--as", "email", help="open what this player may see")
 @click.option("--json", "as_json", is_flag=True)
 def history(game_id: str, email: str | None, as_json: bool) -> None:
-    """The game's log: every entry with its leaf hash."""
+    """The game's log: every entry with its turn number and leaf hash."""
     svc = service()
     try:
         rows = svc.history(game_id, email)
@@ -290,7 +290,8 @@ def history(game_id: str, email: str | None, as_json: bool) -> None:
         entry = row["entry"]
         who = f" {names[entry['seat']]}" if "seat" in entry else ""
         command = f": {entry['command']}" if "command" in entry else ""
-        click.echo(f"{row['index']:>4} {entry['kind']}{who}{command}  [{row['leaf_hash'][:12]}]")
+        # the turn, as mails, web pages and show --at name it (the state after this entry)
+        click.echo(f"{row['index'] + 1:>4} {entry['kind']}{who}{command}  [{row['leaf_hash'][:12]}]")
         for line in row["lines"]:
             click.echo(f"       {line}")
 

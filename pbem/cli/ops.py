@@ -72,9 +72,10 @@ def export_all(folder: Path) -> None:
 @click.command(name="fsck")
 @click.argument("game_ids", nargs=-1)
 def fsck(game_ids: tuple[str, ...]) -> None:
-    """Check games (all, or the ones named) against their signed histories: every entry hashes
-    to the signed checkpoints, the signatures are the server's, and no game is shorter than the
-    mail follower saw it. Exit 0 when every game is sound, 1 otherwise."""
+    """Check games (all, or the ones named) from scratch against their signed histories: every
+    entry hashes to the signed checkpoints, the signatures are the server's, the game's record
+    and its kept states agree with the entries, and no game is shorter than the mail follower
+    saw it. Exit 0 when every game is sound, 1 otherwise."""
     from pbem.mailroom.followers import Mailroom
     from pbem.mailroom.settings import MailSettings
     from pbem.service.service import GameService

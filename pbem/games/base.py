@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
+from pbem.games.speech import _
+
 Fact = dict[str, Any]
 Move = Any  # for code that handles every game alike (the service, the registry)
 State = Any
@@ -141,9 +143,8 @@ class Option:
 
     def parse(self, text: str) -> str:
         if self.choices and text not in self.choices:
-            raise invalid(
-                f"Option {self.key}={text!r} is not allowed; choose one of {', '.join(self.choices)}."
-            )
+            raise invalid(_("Option {key}={value} is not allowed; choose one of {choices}.",
+                            key=self.key, value=repr(text), choices=", ".join(self.choices)))
         return text
 
     def to_dict(self) -> dict[str, Any]:
@@ -226,8 +227,9 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         known = {option.key: option for option in self.options}
         unknown = sorted(set(raw) - set(known))
         if unknown:
-            names = ", ".join(known) or "none"
-            raise invalid(f"Unknown option {unknown[0]!r} for {self.name}; options are: {names}.")
+            names = ", ".join(known) or _("none")
+            raise invalid(_("Unknown option {option} for {game}; options are: {names}.",
+                            option=repr(unknown[0]), game=self.name, names=names))
         return {key: option.parse(raw.get(key, option.default)) for key, option in known.items()}
 
     def settings(self, players: int, options: Mapping[str, str]) -> dict[str, str]:
@@ -239,9 +241,8 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
-            raise invalid(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}."
-            )
+            raise invalid(_("{title} is for {low} to {high} players, not {players}.", title=self.title,
+                            low=self.min_players, high=self.max_players, players=players))
 
     # -- the rules -------------------------------------------------------------------------
     @abstractmethod
@@ -300,6 +301,31 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         fields = ", ".join(f"{k}={fact[k]}" for k in sorted(fact) if k not in ("kind", SECRET))
         return f"{fact['kind']}: {fields}" if fields else fact["kind"]
 
+    def say_move(self, move: MoveT) -> str:
+        """A move as the reader of the current language writes it (``speaking``, in
+        ``pbem.games.text``): what mails and pages offer, and ``parse_move`` accepts it back.
+        The default, for games whose commands are the same in every language, is the
+        canonical text."""
+        return self.format_move(move)
+
+    def say_command(self, text: str) -> str:
+        """A stored command (canonical text, ``format_move``) in the reader's words, for
+        histories; a text that is no move of this game is shown as it is."""
+        return text
+
+    def score_label(self, key: str) -> str:
+        """The reader's word for a key of a ``Standing``'s details (a scoring breakdown)."""
+        return key.replace("_", " ")
+
+    def command_examples(self) -> list[str]:
+        """One example of each of the game's commands, in the words of the language spoken now
+        (for the reply to ``help``: the words a player may send)."""
+        return []
+
+    def score_item(self, item: str) -> str:
+        """The reader's words for an entry of a list in a ``Standing``'s details (a goal card won)."""
+        return item
+
     def public_move_text(self, state: StateT, seat: int, move: MoveT) -> str:
         """What the public history shows of a move; override when the move itself is secret
         (a card played face down). When it differs from ``format_move`` the full command is
@@ -324,7 +350,8 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
     def turn_template(self, state: StateT, seat: int, names: Sequence[str]) -> str:
         """The body of a pre-filled turn file for ``seat``: comment lines (starting with
         ``#``) describing the options, and order lines or examples."""
-        lines = [f"# {self.title}: {self.phase_label(state)}".rstrip(": "), "# one command per line; legal now:"]
+        lines = [f"# {self.title}: {self.phase_label(state)}".rstrip(": "),
+                 "# " + _("one command per line; legal now:")]
         return "\n".join(lines + [f"# {text}" for text in self.legal_texts(state, seat)]) + "\n"
 
     def end_of_turn_file(self, state: StateT, seat: int) -> MoveT | None:
@@ -354,11 +381,18 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         """The decision ``seat`` faces now, in one sentence, for mails ("Choose which gift of
         the Merchant (advisor 4) to take"). Override to name the advisor, card or building."""
         phase = self.phase_label(state)
-        return f"{phase[:1].upper()}{phase[1:]}: choose your move." if phase else "Choose your move."
+        return _("{phase}: choose your move.", phase=f"{phase[:1].upper()}{phase[1:]}") if phase else \
+            _("Choose your move.")
+
+    def seat_word(self, state: StateT, seat: int) -> str | None:
+        """The word this game's moves use where they name ``seat``'s player (Warriors & Traders:
+        the seat's country), so a player may write the name instead (``parse_named`` in
+        pbem/games/text.py); None when no move names a player."""
+        return None
 
     def legal_texts(self, state: StateT, seat: int, limit: int = 40) -> list[str]:
-        """Formatted legal moves for error messages and hints."""
-        return [self.format_move(move) for move in self.legal_moves(state, seat)[:limit]]
+        """Legal moves for error messages and hints, as the reader writes them (``say_move``)."""
+        return [self.say_move(move) for move in self.legal_moves(state, seat)[:limit]]
 
 
 AnySpec = GameSpec[Any, Any]  # a game not known until run time (the registry, the service)

@@ -1,11 +1,14 @@
 """The games' shared toolkit for text: folding what players type, naming seats, and resolving
 a text against the legal moves.
 
-Every game reads commands in English and Czech (and card names in German), typed with or
-without accents; every game names seats in history lines and pictures; every game that
+Every game reads commands in English, Czech and Polish (and card names in German), typed with
+or without accents; every game names seats in history lines and pictures; every game that
 accepts short forms ("C4", "influence 8", "play qu 2") has to say the same two things when a
 short form fits no legal move or several. Doing each once here keeps the wording the same in
 every game and keeps the games' own modules about their rules.
+
+Every sentence a game says goes through ``_``, ``ngettext`` or ``pgettext`` (``pbem.games.speech``,
+re-exported here).
 """
 
 from __future__ import annotations
@@ -14,7 +17,22 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from pbem.games.base import ErrorCode, GameError, illegal
+from pbem.games.base import AnySpec, ErrorCode, GameError, illegal
+from pbem.games.speech import (
+    ENGLISH,
+    English,
+    Translator,
+    _,
+    language,
+    named,
+    named_in,
+    ngettext,
+    pgettext,
+    speaking,
+)
+
+__all__ = ["ENGLISH", "English", "Translator", "_", "fold", "fold_key", "language", "named", "named_in", "ngettext",
+           "parse_named", "pgettext", "resolve", "seat_name", "speaking"]
 
 M = TypeVar("M")
 
@@ -23,9 +41,10 @@ LEGAL_LIMIT = 40
 
 
 def fold(text: str) -> str:
-    """Lower case with accents dropped: ``"Přístav"`` -> ``"pristav"``. Spaces are kept, so a
+    """Lower case with accents dropped: ``"Přístav"`` -> ``"pristav"``, ``"wpłyń"`` ->
+    ``"wplyn"`` (``ł`` has no decomposition, so it is folded by hand). Spaces are kept, so a
     command folded this way still splits into words."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("ł", "l"))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
@@ -39,12 +58,12 @@ def seat_name(names: Sequence[str], seat: int | None) -> str:
     """The player's name of ``seat`` (0-based), ``seat N`` (1-based) when no name is known,
     or ``nobody`` for no seat."""
     if seat is None:
-        return "nobody"
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+        return _("nobody")
+    return names[seat] if 0 <= seat < len(names) else _("seat {seat}", seat=seat + 1)
 
 
 def resolve(text: str, matches: Sequence[M], format_move: Callable[[M], str], *,
-            legal: Sequence[str] = (), why: str = "", hint: str = "write one of them in full") -> M:
+            legal: Sequence[str] = (), why: str = "", hint: str = "") -> M:
     """The one legal move among ``matches`` (the legal moves that fit ``text``).
 
     None fits: an *illegal* error quoting the text, with ``why`` when the game can say it, and
@@ -55,8 +74,28 @@ def resolve(text: str, matches: Sequence[M], format_move: Callable[[M], str], *,
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        reason = f": {why}" if why else ""
-        raise illegal(f"{quoted} is not a legal move now{reason}.", list(legal)[:LEGAL_LIMIT])
+        message = (_("{text} is not a legal move now: {why}.", text=quoted, why=why) if why else
+                   _("{text} is not a legal move now.", text=quoted))
+        raise illegal(message, list(legal)[:LEGAL_LIMIT])
     options = [format_move(move) for move in matches[:LEGAL_LIMIT]]
-    raise GameError(ErrorCode.AMBIGUOUS,
-                    f"{quoted} could mean {len(matches)} moves ({', '.join(options)}); {hint}.", options)
+    raise GameError(ErrorCode.AMBIGUOUS, _("{text} could mean {count} moves ({options}); {hint}.", text=quoted,
+                                           count=len(matches), options=", ".join(options),
+                                           hint=hint or _("write one of them in full")), options)
+
+
+def parse_named(spec: AnySpec, state: object, seat: int, text: str, names: Sequence[str]) -> object:
+    """``spec.parse_move``, where a player's name may stand for the word the game's moves use
+    for that player (``spec.seat_word``): ``war bob`` for ``war ireland``. The names are tried
+    only when the text as written is refused, so a name never hides a word of the game; when
+    the named text is refused too, the refusal of the text as written stands."""
+    try:
+        return spec.parse_move(state, seat, text)
+    except GameError as refused:
+        words = {fold(name): spec.seat_word(state, other) for other, name in enumerate(names)}
+        named = " ".join(words.get(fold(word)) or word for word in text.split())
+        if named == " ".join(text.split()):
+            raise
+        try:
+            return spec.parse_move(state, seat, named)
+        except GameError:
+            raise refused from None

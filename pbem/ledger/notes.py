@@ -85,6 +85,7 @@ class VerifierKey:
         key = cls(name, public)
         if key.id.hex() != hex_id:
             raise NoteError(f"verifier key {name!r} has a wrong key id {hex_id}")
+        _public_key(public)  # parsed (and kept) now: the first signature checked costs no more
         return key
 
     def verify(self, message: bytes, signature: bytes) -> bool:
@@ -105,8 +106,8 @@ class SignerKey:
         _check_name(name)
         return cls(name, Ed25519PrivateKey.generate())
 
-    @property
-    def verifier(self) -> VerifierKey:
+    @functools.cached_property
+    def verifier(self) -> VerifierKey:  # cached: every signature names its key by id
         raw = self.private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         return VerifierKey(self.name, raw)
 

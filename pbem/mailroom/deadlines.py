@@ -14,6 +14,7 @@ from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError
 
+from pbem import i18n
 from pbem.mailroom.records import Correspondent, GameClock
 from pbem.mailroom.settings import MailSettings
 from pbem.service.game import LoadedGame
@@ -128,7 +129,8 @@ class Clocks:
         state = self.service.state(game, version)
         if state is None:
             return None
-        hours = hours_for(self.rules(game.id), game.spec.phase_label(state))
+        with i18n.english():  # the rules name phases in English
+            hours = hours_for(self.rules(game.id), game.spec.phase_label(state))
         try:
             return deadline_at(entry_time(game, version), hours, self.absences(game.emails[seat]))
         except (OverflowError, ValueError):  # a stored absence from before the bounds: no deadline

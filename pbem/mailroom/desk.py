@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import PersistenceError, RecordConflictError
 
+from pbem import i18n
 from pbem.games.base import ErrorCode, GameError
 from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
@@ -102,7 +104,9 @@ class MailDesk:
             elif letter.game_id is None:
                 results = self._global(letter, work)
             else:
-                results = self._seat(letter, work, context, trusted)
+                # a refusal is worded in the sender's language, looked up only if one is needed
+                with i18n.speaking_later(lambda: self._language(letter.sender, letter.game_id)):
+                    results = self._seat(letter, work, context, trusted)
             work.add(Receipt(key, context["game"], {"kind": "mail", "results": results, "context": context}))
             try:
                 work.commit()
@@ -112,6 +116,20 @@ class MailDesk:
                 continue  # another process moved in the game first: plan again on the new state
             return "processed"
         raise RuntimeError(f"could not store the receipt of {letter.key}")
+
+    def _language(self, email: str, game_id: str | None) -> str:
+        """``email``'s chosen language, else the game's, else English (as the outbox reads it)."""
+        repository = self.service.store.repository
+        try:
+            return str(repository.get(Correspondent.create_id(email)).language)
+        except AggregateNotFoundError:
+            pass
+        if game_id:
+            try:
+                return str(repository.get(GameClock.create_id(game_id, {})).rules.get("lang", i18n.DEFAULT))
+            except AggregateNotFoundError:
+                pass
+        return i18n.DEFAULT
 
     # -- global commands on the service address --------------------------------------------
     def _global(self, letter: Letter, work: Work) -> list[dict[str, Any]]:
@@ -241,7 +259,7 @@ class MailDesk:
         except GameError as error:
             context["game"] = None
             return [{"action": "refused", "reason": "unknown-game", "error": error.to_dict()}]
-        seat = self.service.seat_by_token(game.id, letter.token, game) if letter.token else None
+        seat = self.service.seat_by_token(game.id, letter.token, game, work) if letter.token else None
         if letter.dkim is not None:
             context["dkim"] = letter.dkim
         dkim_ok = letter.dkim if self.settings.dkim == "require" else None

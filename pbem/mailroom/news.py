@@ -6,15 +6,29 @@ loaded game; the outbox puts their results into mail models.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.ledger import entries as log
 from pbem.service.game import LoadedGame
 
 MOVES_SHOWN = 12  # legal moves listed in a mail; the rest come with the "moves" command
-SEAT_WORD = re.compile(r"\b([Ss])eat (\d+)\b")
-SOURCE_NOTES = {"deadline": "deadline passed, default move", "robot": "robot"}
+# "seat 2" as the games write it in English, Czech and Polish (pbem/games/text.py seat_name)
+SEAT_WORD = re.compile(r"\b([Ss]eat|[Mm]ísto|[Mm]iejsce) (\d+)\b")
+
+
+def N_(message: str) -> str:  # the marker Babel extracts; translated when the mail is built
+    return message
+
+
+SOURCE_NOTES = {"deadline": N_("(%(player)s: deadline passed, default move: %(move)s)"),
+                "robot": N_("(%(player)s: robot: %(move)s)")}
+REASONS = {"missed-turns": N_("too many missed deadlines"), "resigned": N_("resigned")}
+Translate = Callable[[str], str]
+
+
+def untranslated(message: str) -> str:
+    return message
 
 
 def name_seats(text: str, names: Sequence[str]) -> str:
@@ -46,34 +60,39 @@ def named_errors(result: dict[str, Any], names: Sequence[str]) -> dict[str, Any]
     return result
 
 
-def since_lines(game: LoadedGame, start: int, stop: int, viewer: int | None) -> list[str]:
+def since_lines(game: LoadedGame, start: int, stop: int, viewer: int | None,
+                translate: Translate = untranslated) -> list[str]:
     """Every fact of entries ``start``..``stop`` (exclusive) as ``viewer`` may see it, one
-    plain sentence a line: moves, dice, battles, scoring, robot and deadline moves."""
+    plain sentence a line: moves, dice, battles, scoring, robot and deadline moves. The
+    mail's own sentences (joins, start, end, robot and deadline notes) go through
+    ``translate``, the recipient's gettext."""
     names = game.names
     lines: list[str] = []
     for index in range(max(start, 1), min(stop, game.version)):
         entry = log.visible_entry(game.entries[index], game.privates[index], viewer, game.ended)
-        lines += [name_seats(line, names) for line in entry_lines(game, entry)]
+        lines += [name_seats(line, names) for line in entry_lines(game, entry, translate)]
     return lines
 
 
-def entry_lines(game: LoadedGame, entry: Mapping[str, Any]) -> list[str]:
+def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate = untranslated) -> list[str]:
     names = game.names
     kind = entry["kind"]
     who = names[entry["seat"]] if "seat" in entry else ""
     if kind == "joined":
-        return [f"{who} joined."]
+        return [translate(N_("%(player)s joined.")) % {"player": who}]
     if kind == "resigned":
-        reason = "too many missed deadlines" if entry.get("reason") == "missed-turns" else entry.get("reason", "")
-        return [f"From now on the robot plays {who} ({reason})."]
+        reason = str(entry.get("reason", ""))
+        reason = translate(REASONS[reason]) if reason in REASONS else reason
+        return [translate(N_("From now on the house robot plays %(player)s (%(reason)s).")) % {
+            "player": who, "reason": reason}]
     if kind == "ended":
-        return ["The game ended."]
+        return [translate(N_("The game ended."))]
     facts = [game.spec.describe_fact(fact, names) for fact in entry.get("facts") or []]
     if kind == "started":
-        return ["The game started.", *facts]
+        return [translate(N_("The game started.")), *facts]
     note = SOURCE_NOTES.get(str(entry.get("source")))
     if note:
-        return [f"({who}: {note}: {entry.get('command', '')})", *facts]
+        return [translate(note) % {"player": who, "move": entry.get("command", "")}, *facts]
     return facts or [f"{who}: {entry.get('command', '')}"]
 
 
@@ -86,11 +105,14 @@ def decision(game: LoadedGame, state: Any, seat: int, limit: int = MOVES_SHOWN) 
     return {"sentence": sentence, "moves": moves[:limit], "more": max(0, len(moves) - limit), "all": len(moves)}
 
 
-def breakdown(details: Mapping[str, Any]) -> str:
+def breakdown(details: Mapping[str, Any], label: Callable[[str], str] | None = None,
+              item: Callable[[str], str] = str) -> str:
     """A standing's details as "gold: castles 6, fishermen 4; goods 3" (nested dicts
-    flattened, empty values left out, ``six_suits`` written "six suits")."""
+    flattened, empty values left out, ``six_suits`` written "six suits"); ``label`` names the
+    keys and ``item`` the entries of lists in the reader's language (the game's
+    ``score_label`` and ``score_item``)."""
     def word(key: Any) -> str:
-        return str(key).replace("_", " ")
+        return label(str(key)) if label else str(key).replace("_", " ")
 
     parts = []
     for key, value in details.items():
@@ -100,7 +122,7 @@ def breakdown(details: Mapping[str, Any]) -> str:
             inner = ", ".join(f"{word(k)} {v}" for k, v in value.items() if v is not None)
             parts.append(f"{word(key)}: {inner}")
         elif isinstance(value, (list, tuple)):
-            parts.append(f"{word(key)} {', '.join(str(v) for v in value)}")
+            parts.append(f"{word(key)} {', '.join(item(str(v)) for v in value)}")
         else:
             parts.append(f"{word(key)} {value}")
     return "; ".join(parts)

@@ -19,7 +19,9 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem import i18n
 from pbem.games.base import GameError
+from pbem.games.text import pgettext
 from pbem.mailroom.addresses import return_tag, seat_address
 from pbem.mailroom.commands import subject_command
 from pbem.mailroom.deadlines import Clocks
@@ -145,9 +147,21 @@ class Outbox:
         clock = self.clocks.find(GameClock.create_id(game_id, {})) if game_id else None
         return clock.rules.get("lang", "en") if clock else "en"
 
+    def speaking(self, email: str | None, game_id: str | None) -> Any:
+        """The games' texts in the language of the mail to ``email`` (for no reader: the game's)."""
+        if email:
+            return i18n.speaking(self.language(email, game_id))
+        clock = self.clocks.find(GameClock.create_id(game_id, {})) if game_id else None
+        return i18n.speaking(clock.rules.get("lang", "en") if clock else "en")
+
     def game_block(self, game: LoadedGame, version: int, email: str | None) -> dict[str, Any]:
         """The per-game part of a model, as ``email`` may see it at ``version``: for a player
-        also what happened since their last mail and, on their turn, the decision."""
+        also what happened since their last mail and, on their turn, the decision; the
+        game's words in the language of ``email``'s mail."""
+        with self.speaking(email, game.id):
+            return self._game_block(game, version, email)
+
+    def _game_block(self, game: LoadedGame, version: int, email: str | None) -> dict[str, Any]:
         seat = game.emails.index(email) if email in game.emails else None
         viewer = email if seat is not None else None
         summary = self.service.summary(game.id, version, viewer=viewer, game=game)
@@ -165,7 +179,8 @@ class Outbox:
             "seats": names, "waiting": waiting, "your_turn": your_turn,
             "deadline": next((w["deadline"] for w in waiting if w["seat"] == seat), None),
             "standings": [{"rank": s["rank"], "name": names[s["seat"]], "score": s["score"],
-                           "breakdown": breakdown(s.get("details") or {})}
+                           "breakdown": breakdown(s.get("details") or {}, game.spec.score_label,
+                                                  game.spec.score_item)}
                           for s in sorted(summary["standings"] or [], key=lambda s: s["rank"])],
             "view": game.spec.render_text(summary["view"], names) if summary["view"] is not None else "",
             "url": f"{base}/games/{game.id}", "seat": seat, "name": names[seat] if seat is not None else None,
@@ -181,7 +196,8 @@ class Outbox:
         start = 1 if last is None else min(last, version)
         block["since_version"] = start
         block["first"] = last is None
-        block["since"] = since_lines(game, start, version, seat)
+        block["since"] = since_lines(game, start, version, seat,
+                                     i18n.translations(self.language(email or "", game.id)).gettext)
         if your_turn and version == game.version:
             block["decision"] = decision(game, self.service.state(game, version), seat)
         return block
@@ -350,7 +366,8 @@ class Outbox:
             watchers = self.clocks.find(Watchers.create_id(game_id))
             if watchers and watchers.emails:
                 history = self.service.history(game_id, game=game)[before:after]
-                lines = [f"{row['index']}: {row['entry']['kind']} " + "; ".join(row["lines"]) for row in history]
+                # numbered by turn (the state after the entry), as subjects and web pages are
+                lines = [f"{row['index'] + 1}: {row['entry']['kind']} " + "; ".join(row["lines"]) for row in history]
                 block = self.game_block(game, after, None)
                 for email in watchers.emails:
                     mails += self.queue(f"n{position}/watch/{email}", email,
@@ -460,7 +477,14 @@ class Outbox:
                           sender=block["address"], reply=thread, limited="notify")
 
     def _enrich(self, result: dict[str, Any], email: str) -> dict[str, Any]:
+        with self.speaking(email, result.get("game")):
+            return self._enriched(result, email)
+
+    def _enriched(self, result: dict[str, Any], email: str) -> dict[str, Any]:
         """Add what a reply shows for global commands, read now."""
+        if result.get("action") == "help" and result.get("game") and not result.get("error"):
+            game = self.round.game(result["game"])
+            result["game_commands"] = {"title": game.spec.title, "lines": game.spec.command_examples()}
         action = result.get("action")
         result = dict(result)
         try:
@@ -475,13 +499,17 @@ class Outbox:
                 else:
                     mine = [g for g in self.service.game_ids() if email in self.round.game(g).emails]
                     result["games"] = [self._line(game_id, email) for game_id in mine]
+            elif action == "new" and result.get("game") and not result.get("error"):
+                game = self.round.game(result["game"])
+                if email in game.emails:  # the creator plays: a mail about that game, "Reply" joins
+                    result["block"] = self.game_block(game, game.version, email)
             elif action == "history" and not result.get("error"):
                 game = self.round.game(result["game"])
                 rows = self.service.history(game.id, viewer=email if email in game.emails else None, game=game)
                 result["lines"] = [
-                    f"{row['index']}. {row['entry']['kind']}"
+                    f"{row['index'] + 1}. {row['entry']['kind']}"  # the turn, as in subjects and web pages
                     + (f" {game.names[row['entry']['seat']]}" if "seat" in row["entry"] else "")
-                    + (f": {row['entry']['command']}" if row["entry"].get("command") else "")
+                    + (f": {game.spec.say_command(row['entry']['command'])}" if row["entry"].get("command") else "")
                     + (f" ({'; '.join(row['lines'])})" if row["lines"] else "")
                     for row in rows[-40:]]
             elif action == "legal" and not result.get("error"):
@@ -505,10 +533,13 @@ class Outbox:
         state = self.service.state(game)
         if state is None or seat not in game.spec.to_move(state):
             return ""
-        head = [f"game: {game.id}", f"player: {game.emails[seat]}", f"version: {game.version}"]
+        # the header's words in the reader's language; pbem/service/turnfile.py reads them all
+        words = (pgettext("turn file", "game"), pgettext("turn file", "player"), pgettext("turn file", "version"),
+                 pgettext("turn file", "phase"))
+        head = [f"{words[0]}: {game.id}", f"{words[1]}: {game.emails[seat]}", f"{words[2]}: {game.version}"]
         phase = game.spec.phase_label(state)
         if phase:
-            head.append(f"phase: {phase}")
+            head.append(f"{words[3]}: {phase}")
         return "\n".join(head) + "\n" + game.spec.turn_template(state, seat, game.names)
 
     def _line(self, game_id: str, email: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem import i18n
 from pbem.games.base import GameError
 from pbem.mailroom.deadlines import Clocks, deadline_at, entry_time, hours_for, misses, reminder_lead
 from pbem.mailroom.outbox import Outbox, Round
@@ -47,7 +48,8 @@ class Scheduler:
         if state is None:
             return []
         rules = self.clocks.rules(game.id)
-        hours = hours_for(rules, game.spec.phase_label(state))
+        with i18n.english():  # the rules name phases in English
+            hours = hours_for(rules, game.spec.phase_label(state))
         if hours <= 0:
             return []
         since = entry_time(game, game.version)

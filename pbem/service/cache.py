@@ -29,6 +29,13 @@ class StateCache:
             best = max((v for v in states if v <= version), default=0)
             return best, states.get(best)
 
+    def pin(self, game_id: str, version: int, state: Any) -> None:
+        """Keep a state like a stride's (a kept state read from the store: the next request near
+        it folds from here instead of asking the store again)."""
+        with self._lock:
+            self._games.setdefault(game_id, {})[version] = state
+            self._games.move_to_end(game_id)
+
     def keep(self, game_id: str, version: int, state: Any, latest: bool = False) -> None:
         with self._lock:
             states = self._games.setdefault(game_id, {})

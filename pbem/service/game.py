@@ -124,12 +124,23 @@ class LoadedGame:
         return version
 
     def state_at(self, cache: StateCache, version: int | None = None) -> Any:
-        """The game state after the first ``version`` entries (None before the start)."""
+        """The game state after the first ``version`` entries (None before the start), folded
+        from the nearest state in ``cache``."""
         version = self.check_version(version)
-        kept_version, state = cache.nearest(self.id, version)
-        for index in range(kept_version, version):
-            if self.entry(index)["kind"] in FACT_KINDS:
-                for fact in self.private(index)["facts"]:
+        start, state = cache.nearest(self.id, version)
+        return self.fold(cache, start, state, version)
+
+    def fold(self, cache: StateCache, start: int, state: Any, version: int,
+             items: list[tuple[Entry, Private]] | None = None) -> Any:
+        """Fold entries ``start`` to ``version`` into ``state`` (the state after ``start``),
+        keeping the states on the way in ``cache``. ``items``: those entries when the caller has
+        them (read without the whole log), as far as they go; the rest is read from the log."""
+        for index in range(start, version):
+            offset = index - start
+            entry, private = items[offset] if items is not None and offset < len(items) else \
+                (self.entry(index), self.private(index))
+            if entry["kind"] in FACT_KINDS:
+                for fact in private["facts"]:
                     state = self.spec.evolve(state, fact)
             cache.keep(self.id, index + 1, state, latest=index + 1 == self.version)
         return state

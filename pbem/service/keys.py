@@ -7,6 +7,8 @@ verifier key this server ever used, one per line, so old checkpoints stay verifi
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import secrets
 from pathlib import Path
@@ -112,10 +114,25 @@ class KeyRing:
         self._token_secret = path.read_bytes()
         return self._token_secret
 
+    def load(self) -> None:
+        """Read the keys a server already has (a server reads them as it starts, so that its
+        first request does not); a new server makes its key at the first signature."""
+        if self._verifiers_path.exists():
+            self.verifiers()
+            self.token_secret()
+
+    def state_key(self) -> bytes:
+        """The key that seals kept game states (``pbem.service.states``): derived from the seat
+        token secret, which lives beside the signing key and never in the database."""
+        return hmac.new(self.token_secret(), b"pbem/kept-states", hashlib.sha256).digest()
+
     def verifiers(self) -> list[VerifierKey]:
         """Every public key of this server (and adopted ones); read again when the list changed."""
-        self.signer()
-        status = self._verifiers_path.stat()
+        try:
+            status = self._verifiers_path.stat()
+        except FileNotFoundError:  # a new server: its first key is made (a reader needs no private key)
+            self.signer()
+            status = self._verifiers_path.stat()
         stamp = (status.st_ino, status.st_mtime_ns, status.st_size)
         if self._verifiers is None or self._verifiers[0] != stamp:
             lines = self._verifiers_path.read_text(encoding="utf-8").split()

@@ -7,26 +7,32 @@ import base64
 import hashlib
 import hmac
 import logging
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from eventsourcing.domain import CanMutateProtocol
+from eventsourcing.domain import CanMutateProtocol, OriginatorVersionError
 
 from pbem.config import Settings, private_files
 from pbem.games import catalog, get_spec
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
-from pbem.ledger.canonical import canonical_bytes
+from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, consistency_proof, inclusion_proof, leaf_hash, root
 from pbem.ledger.notes import verify_checkpoint
 from pbem.ledger.receipts import make_receipt, opened_for
 from pbem.service.cache import StateCache
-from pbem.service.game import LoadedGame, load
+from pbem.service.game import FACT_KINDS, LoadedGame, load
 from pbem.service.keys import KeyRing
-from pbem.service.store import PbemStore, SeatKeys
+from pbem.service.states import NotKept, spec_modules, unpack, unsealed
+from pbem.service.store import PbemStore, SeatKeys, StoredLog, compact_fields, frontier_of
+
+if TYPE_CHECKING:
+    from pbem.service.work import Work
 
 alarms = logging.getLogger("pbem")
+MAX_KNOWN_ENTRIES = 4096  # entries kept per game from range reads (then they start afresh)
 
 
 def _now() -> str:
@@ -40,10 +46,18 @@ class GameReader:
         if not self.settings.database_url:
             private_files(self.settings.home)
         self.keys = KeyRing(self.settings.home, self.settings.origin)
+        self.keys.load()
         self.cache = StateCache()
         self._leaves: dict[str, list[bytes]] = {}  # leaf hashes per game; entries never change
-        self._frontiers: dict[str, Frontier] = {}  # each game's compact range, for signing
+        self._frontiers: dict[str, Frontier] = {}  # compact ranges of games whose record has none
+        self._checked: dict[str, tuple[int, str]] = {}  # the newest (size, checkpoint) checked per game
+        self._log_frontiers: dict[str, Frontier] = {}  # how far each game's read log was checked
+        # entries read by range for past states (checked), per game: the next request near them
+        # folds without asking the store again
+        self._known: dict[str, dict[int, tuple[log.Entry, log.Private]]] = {}
+        self._known_lock = threading.Lock()
         self.loads = 0  # games loaded from the store (tests count them per mail)
+        self._seat_keys: dict[str, SeatKeys | None] = {}  # as last read or saved here, for writers
         self.frozen: dict[str, str] = {}  # games whose store does not match their signed history
         # the newest size of each game seen by the mail follower (a witness inside the server);
         # set by pbem.mailroom when it runs
@@ -61,46 +75,90 @@ class GameReader:
         ]
 
     def game(self, game_id: str, fresh: bool = True) -> LoadedGame:
-        """A game as stored, checked against its own signed checkpoints: the entries this process
-        has not checked yet must hash to the roots the server signed (and a head recorded by the
-        mail follower must not be ahead of the store). A game that fails is frozen: it can be
-        read, not changed, and every refusal says why (``pbem fsck`` lists them)."""
+        """A game as stored, checked against its newest signed checkpoint (``integrity_problem``);
+        what is read of it later is checked when it is read (``_read_log``, ``_restore``). A game
+        that fails is frozen: it can be read, not changed, and every refusal says why (``pbem
+        fsck`` lists them)."""
         self.loads += 1
-        record = self.store.game(game_id, fresh)
-        if record is None:
-            raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
-        game = load(record, lambda: self.store.game_log(record))
-        if game_id not in self.frozen:
-            problem = self.integrity_problem(game)
-            if problem:
+        try:
+            record = self.store.game(game_id, fresh)
+        except OriginatorVersionError as error:  # an event missing between the snapshot and the newest
+            problem = f"stored event {error.args[1]} is missing (the next one stored is {error.args[0]})"
+            if game_id not in self.frozen:
                 self.frozen[game_id] = problem
                 alarms.critical("ALARM: game %s is frozen: %s", game_id, problem)
+            raise GameError(ErrorCode.FROZEN, f"Game {game_id} cannot be read: {problem}. "
+                                              "The operator has been alerted.") from error
+        if record is None:
+            raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
+        game = load(record, lambda: self._read_log(game))
+        if game_id not in self.frozen:
+            found = self.integrity_problem(game)
+            if found:
+                self._freeze(game, found)
         game.frozen = self.frozen.get(game_id)
         return game
 
+    def _freeze(self, game: LoadedGame, problem: str) -> None:
+        if game.id not in self.frozen:
+            self.frozen[game.id] = problem
+            alarms.critical("ALARM: game %s is frozen: %s", game.id, problem)
+        game.frozen = self.frozen[game.id]
+
     def integrity_problem(self, game: LoadedGame) -> str | None:
-        """Why the stored game cannot be trusted, or None. Checks the entries not checked before
-        in this process (all of them on the first load): positions, the Merkle roots of every
-        signed checkpoint among them, the signatures; and the recorded head."""
-        kept = self._frontiers.get(game.id)
-        cold = kept is None or kept.size > game.version  # first look at this game in this process
-        if kept is None or kept.size > game.version:
-            kept = Frontier()
-        frontier = kept.copy()
-        if frontier.size == game.version:
-            return self._head_problem(game, cold, frontier)
+        """Why the stored game cannot be trusted, or None: the check of every load, O(log n).
+
+        The newest checkpoint must carry the server's signature, name the record's size, and
+        sign the root of the Merkle frontier the record keeps. The record is its newest snapshot
+        brought forward over the events stored since, each of whose entries was hashed into the
+        frontier on the way, so an edit of any of those entries, of the snapshot's frontier or
+        size, or of the newest checkpoint fails here. Older entries are checked when they are
+        read (``_read_log``, ``_restore``) and by ``pbem fsck`` (``full_problem``). On the
+        first load in this process, a head recorded by the mail follower must not be ahead."""
+        record = game.record
+        first = game.id not in self._checked
+        note = str(record.checkpoint[1]) if record.checkpoint else ""
+        if record.frontier is None:  # a snapshot from before records kept their frontier
+            problem = self.full_problem(game)
+        elif self._checked.get(game.id) == (game.version, note):
+            problem = None
+        else:
+            problem = self._newest_checkpoint_problem(game, note)
+        if problem is None and first:
+            problem = self._head_problem(game)
+        if problem is None:
+            self._checked[game.id] = (game.version, note)
+        return problem
+
+    def _newest_checkpoint_problem(self, game: LoadedGame, note: str) -> str | None:
+        record = game.record
+        try:
+            signed = verify_checkpoint(note, self.keys.verifiers())
+        except ValueError as error:
+            return f"the newest checkpoint does not verify ({error})"
+        try:
+            frontier = frontier_of(game.version, record.frontier or [])
+        except ValueError as error:
+            return f"the game's record is damaged ({error})"
+        if record.checkpoint[0] != game.version or signed.size != game.version or signed.root != frontier.root():
+            return "the game's record does not match its newest signed checkpoint"
+        return None
+
+    def full_problem(self, game: LoadedGame) -> str | None:
+        """Everything about a game, from scratch (``pbem fsck``, and a record without a
+        frontier): every entry at its index, the Merkle root of every signed checkpoint, every
+        signature, every field of the record against its events (the addresses and the seed
+        too), and its kept states against the fold."""
         log = game.log
         if len(log.checkpoints) < game.record.version or log.checkpoints[game.record.version - 1][0] != game.version:
             return "the stored events do not hold the entries the game's record counts"
-        if game.entry(0) != game.created or game.entry(game.version - 1) != game.last:
+        fields = compact_fields(log.entries[:game.version], log.privates[:game.version])
+        if any(getattr(game.record, name) != value for name, value in fields.items()):
             return "the game's record does not match its stored entries"
-        checkpoints = {}  # the ones not checked yet: the newest, read from the end
-        for size, note in reversed(log.checkpoints[:game.record.version]):
-            if size <= frontier.size:
-                break
-            checkpoints[size] = note
-        keys = self.keys.verifiers() if checkpoints else []
-        for index in range(frontier.size, game.version):
+        checkpoints = dict(log.checkpoints[:game.record.version])
+        keys = self.keys.verifiers()
+        frontier = Frontier()
+        for index in range(game.version):
             entry = game.entry(index)
             if entry.get("index") != index or entry.get("game") != game.id:
                 return f"entry {index} is out of place"
@@ -117,14 +175,69 @@ class GameReader:
             return "the newest entries have no signed checkpoint"
         if game.record.checkpoint != [game.version, checkpoints[game.version]]:
             return "the game's record does not match its stored checkpoints"
-        return self._head_problem(game, cold, frontier)
+        if game.record.frontier is not None and game.record.frontier != [n.hex() for _, n in frontier.stack]:
+            return "the game's record does not match its stored entries (its frontier)"
+        self._frontiers[game.id] = frontier
+        return self._kept_states_problem(game)
 
-    def _head_problem(self, game: LoadedGame, cold: bool, frontier: Frontier) -> str | None:
+    def _kept_states_problem(self, game: LoadedGame) -> str | None:
+        """Each kept state must unseal and equal the state folded from the entries."""
+        kept = [(size, stored) for size, stored in self.store.kept_states(game.id) if size <= game.version]
+        state: Any = None
+        done = 0
+        for size, stored in kept:
+            for index in range(done, size):
+                if game.entry(index)["kind"] in FACT_KINDS:
+                    for fact in game.private(index)["facts"]:
+                        state = game.spec.evolve(state, fact)
+            done = size
+            body = unsealed(self.keys.state_key(), game.id, size, stored)
+            if body is None:
+                return f"the state kept at {size} entries is not sealed by this server"
+            try:
+                if unpack(body["state"], spec_modules(game.spec)) != state:
+                    return f"the state kept at {size} entries is not the state of the entries"
+            except NotKept as error:
+                return f"the state kept at {size} entries does not decode ({error})"
+        return None
+
+    def _head_problem(self, game: LoadedGame) -> str | None:
         """A head recorded by the mail follower must not be ahead of the store."""
-        head = self.head_of(game.id) if self.head_of and cold else None
+        head = self.head_of(game.id) if self.head_of else None
         if head is not None and head > game.version:
             return f"the store has {game.version} entries, but {head} were signed and seen before (rolled back)"
-        self._frontiers[game.id] = frontier
+        return None
+
+    def _read_log(self, game: LoadedGame) -> StoredLog:
+        """The game's stored log, checked the first time this process reads it and then as it
+        grows: each entry at its index, the entries hash to the frontier whose root the server
+        signed (checked at load), and the record's first and newest entries are the stored
+        ones. So nothing of a log is served before it is checked."""
+        log = self.store.game_log(game.record)
+        problem = self._log_problem(game, log)
+        if problem:
+            self._freeze(game, problem)
+        return log
+
+    def _log_problem(self, game: LoadedGame, log: StoredLog) -> str | None:
+        if len(log.entries) < game.version or log.version < game.record.version:
+            return "the stored events do not hold the entries the game's record counts"
+        if game.record.frontier is None:
+            return None  # checked whole at load (full_problem)
+        kept = self._log_frontiers.get(game.id)
+        frontier = Frontier() if kept is None or kept.size > game.version else kept.copy()
+        if frontier.size == game.version:
+            return None
+        for index in range(frontier.size, game.version):
+            entry = log.entries[index]
+            if entry.get("index") != index or entry.get("game") != game.id:
+                return f"entry {index} is out of place"
+            frontier.append(leaf_hash(encode_checked(entry)))  # stored JSON: plain
+        if frontier.root() != frontier_of(game.version, game.record.frontier).root():
+            return "the stored entries do not match the newest signed checkpoint"
+        if log.entries[0] != game.created or log.entries[game.version - 1] != game.last:
+            return "the game's record does not match its stored entries"
+        self._log_frontiers[game.id] = frontier
         return None
 
     def position(self) -> int:
@@ -137,7 +250,99 @@ class GameReader:
         return self.store.game_ids()
 
     def state(self, game: LoadedGame, version: int | None = None) -> Any:
-        return game.state_at(self.cache, version)
+        """The game's state after ``version`` entries (default: all). Folded from the nearest
+        state this process keeps, over entries it has at hand (its checked log, or entries read
+        for an earlier request); otherwise from the nearest state kept in the store, over the
+        entries after it, read by range and checked (``_restore``). The whole log is read only
+        when the store keeps no state for the game (games of old, before the first interval)."""
+        version = game.check_version(version)
+        start, state = self.cache.nearest(game.id, version)
+        if start == version:
+            return state
+        items = self._known_items(game.id, start, version)
+        if items is None and not (self.store.has_log(game.id, game.record.version)
+                                  and version - start <= self.cache.stride):
+            restored = self._restore(game, version)
+            if restored is not None and (restored[0] > start or not self.store.has_log(game.id, game.record.version)):
+                start, state, items = restored
+                self.cache.pin(game.id, start, state)
+        return game.fold(self.cache, start, state, version, items)
+
+    def _known_items(self, game_id: str, start: int, stop: int) -> list[tuple[log.Entry, log.Private]] | None:
+        """Entries ``start`` to ``stop`` from those read (and checked) for earlier requests."""
+        known = self._known.get(game_id)
+        if known is None or any(index not in known for index in (start, stop - 1)):
+            return None
+        items = [known.get(index) for index in range(start, stop)]
+        return None if None in items else cast(list[tuple[log.Entry, log.Private]], items)
+
+    def _remember(self, game_id: str, start: int, items: list[tuple[log.Entry, log.Private]]) -> None:
+        with self._known_lock:
+            known = self._known.pop(game_id, {})
+            if len(known) + len(items) > MAX_KNOWN_ENTRIES:
+                known = {}
+            known.update((start + offset, item) for offset, item in enumerate(items))
+            self._known[game_id] = known
+            while len(self._known) > self.store.max_records:
+                self._known.pop(next(iter(self._known)))
+
+    def _restore(self, game: LoadedGame, version: int) -> tuple[int, Any, list[tuple[log.Entry, log.Private]]] | None:
+        """The nearest state kept in the store at or below ``version``, and the entries after it
+        up to ``version``: one query for the state, one range read of at most as many events
+        as entries are missing. The state must unseal (else it is not used); the entries must
+        hash, from the frontier kept with the state, to the root of the signed checkpoint after
+        them (else the game is frozen, as for any other edit of its entries)."""
+        if not self.settings.snapshot_interval:
+            return None
+        found = self.store.kept_state(game.id, version)
+        if found is None:
+            return None
+        size, stored = found
+        body = unsealed(self.keys.state_key(), game.id, size, stored)
+        if body is None:
+            alarms.warning("game %s: the state kept at %d entries is not sealed by this server; not used",
+                           game.id, size)
+            return None
+        try:
+            state = unpack(body["state"], spec_modules(game.spec))
+            frontier = frontier_of(size, body["frontier"])
+        except (NotKept, ValueError) as error:
+            alarms.warning("game %s: the state kept at %d entries does not decode (%s); not used", game.id, size, error)
+            return None
+        window, problem = self._window(game, body["version"], frontier, version)
+        if problem:
+            self._freeze(game, problem)
+        else:
+            self._remember(game.id, size, window)
+        return size, state, window
+
+    def _window(self, game: LoadedGame, after: int, frontier: Frontier,
+                version: int) -> tuple[list[tuple[log.Entry, log.Private]], str | None]:
+        """The entries from ``frontier.size`` to ``version``, read from the events after
+        aggregate version ``after``, checked against the checkpoint signed after them."""
+        window: list[tuple[log.Entry, log.Private]] = []
+        start, note = frontier.size, None
+        for stored in self.store.events_after(game.record, after, version - start):
+            for entry, private in zip(stored.entries, stored.privates, strict=False):
+                index = start + len(window)
+                if entry.get("index") != index or entry.get("game") != game.id:
+                    return window, f"entry {index} is out of place"
+                frontier.append(leaf_hash(encode_checked(entry)))  # stored JSON: plain
+                window.append((entry, private))
+            note = stored.checkpoint
+            if len(window) >= version - start:
+                break
+        if len(window) < version - start:
+            return window, "the stored events do not hold the entries the game's record counts"
+        if note is None:
+            return window, None
+        try:
+            signed = verify_checkpoint(note, self.keys.verifiers())
+        except ValueError as error:
+            return window, f"the checkpoint at {frontier.size} entries does not verify ({error})"
+        if signed.size != frontier.size or signed.root != frontier.root():
+            return window, f"the entries do not match the checkpoint signed at {frontier.size} entries"
+        return window, None
 
     def origin(self, game_id: str) -> str:
         return f"{self.settings.origin}/game/{game_id}"
@@ -210,8 +415,11 @@ class GameReader:
         return known
 
     def frontier(self, game: LoadedGame) -> Frontier:
-        """The compact range of the game's log at its version, brought forward from the one
-        kept for the game (O(new entries)), so a save signs in O(log n)."""
+        """The compact range of the game's log at its version, for signing in O(log n): the
+        record's (checked at load), or, for a record from an old snapshot, computed from the
+        log once and brought forward."""
+        if game.record.frontier is not None:
+            return frontier_of(game.version, game.record.frontier)
         kept = self._frontiers.get(game.id)
         if kept is None or kept.size > game.version:
             kept = Frontier()
@@ -221,16 +429,25 @@ class GameReader:
         return kept
 
     def fsck(self, game_id: str) -> str | None:
-        """Check a game from scratch (all entries, all checkpoints, the recorded head); returns
-        the problem, or None when it is sound."""
-        self._frontiers.pop(game_id, None)
-        self.frozen.pop(game_id, None)
+        """Check a game from scratch (``full_problem``, and the recorded head); returns the
+        problem, or None when it is sound. A sound game that was frozen is thawed."""
+        for kept in (self._frontiers, self._log_frontiers, self._checked, self.frozen):
+            kept.pop(game_id, None)
         self.store.forget(game_id)
-        return self.game(game_id).frozen
+        record = self.store.game(game_id)
+        if record is None:
+            raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
+        game = load(record, lambda: self._read_log(game))
+        problem = self.full_problem(game) or self._head_problem(game)
+        if problem:
+            self._freeze(game, problem)
+        else:
+            self._checked[game_id] = (game.version, str(record.checkpoint[1]))
+        return problem
 
-    def checked(self, game_id: str, frontier: Frontier) -> None:
-        """Entries this process has just signed and stored count as checked."""
-        self._frontiers[game_id] = frontier
+    def checked(self, game_id: str, version: int, note: str) -> None:
+        """A checkpoint this process has just signed and stored counts as checked."""
+        self._checked[game_id] = (version, note)
 
     def inclusion(self, game_id: str, index: int, size: int | None = None,
                   game: LoadedGame | None = None) -> dict[str, Any]:
@@ -278,16 +495,33 @@ class GameReader:
         return base64.b32encode(digest[:10]).decode().lower()
 
     def seat_keys(self, game_id: str) -> SeatKeys | None:
-        """Read on every use (not cached): a token changed by another process stops at once."""
+        """Read from the store on every call: a token changed by another process stops at once.
+        The copy kept for writers (``seat_by_token`` with a ``Work``) is brought up to date too."""
         keys: SeatKeys | None = None
         for stored in self.store.events.get(SeatKeys.create_id(game_id)):  # one query; never snapshotted
             keys = cast("CanMutateProtocol[SeatKeys]", stored).mutate(keys)
+        self._seat_keys[game_id] = keys
         return keys
 
-    def seat_by_token(self, game_id: str, token: str, game: LoadedGame | None = None) -> int | None:
-        """The seat a token belongs to, or None (compared in constant time)."""
+    def saved_aggregate(self, aggregate: Any) -> None:
+        """An aggregate this process has just saved: keep what later plans may read of it."""
+        if isinstance(aggregate, SeatKeys):
+            self._seat_keys[aggregate.game_id] = aggregate
+
+    def seat_by_token(self, game_id: str, token: str, game: LoadedGame | None = None,
+                      work: Work | None = None) -> int | None:
+        """The seat a token belongs to, or None (compared in constant time). With ``work`` (a
+        transaction that will be saved) the seat keys this process kept may be used on a first
+        attempt: the keys' version goes into the save's expectations, so if another process
+        changed a token meanwhile the save fails and the mail is planned again on fresh keys.
+        Without it, the keys are read from the store."""
         game = game or self.game(game_id)
-        keys = self.seat_keys(game_id)
+        if work is not None and not work.fresh and game_id in self._seat_keys:
+            keys = self._seat_keys[game_id]
+        else:
+            keys = self.seat_keys(game_id)
+        if work is not None:
+            work.expect[SeatKeys.create_id(game_id)] = keys.version if keys is not None else 0
         for seat in range(len(game.names)):
             # bytes: compare_digest refuses str holding non-ASCII, and a token is any text a mail holds
             if hmac.compare_digest(self.seat_token(game_id, seat, keys).encode(), token.strip().lower().encode()):

@@ -17,19 +17,23 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from eventsourcing.persistence import RecordConflictError
+from eventsourcing.persistence import PersistenceError, RecordConflictError
 
-from pbem.games import get_spec
+from pbem import i18n
+from pbem.games import AnySpec, get_spec
 from pbem.games.base import ErrorCode, GameError
+from pbem.games.text import parse_named
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.fairness import new_seed, seed_commitment
 from pbem.ledger.merkle import Frontier, leaf_hash
 from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.logs import log_entries
-from pbem.service.game import LoadedGame
+from pbem.service import states
+from pbem.service.game import FACT_KINDS, LoadedGame
 from pbem.service.outcome import LineResult, Outcome
-from pbem.service.reading import GameReader
+from pbem.service.reading import GameReader, alarms
+from pbem.service.states import NotKept
 from pbem.service.store import GameRecord, Receipt, SeatKeys
 from pbem.service.turnfile import parse_turn_file
 from pbem.service.work import Work, _Batch
@@ -201,7 +205,7 @@ class GameService(GameReader):
                 raise GameError(ErrorCode.STALE,
                                 f"This answers version {expected_version}, but game {game.id} is at version "
                                 f"{batch.next_index}; nothing was applied. Look at the game again and resend.")
-            if phase and phase.strip().lower() != game.spec.phase_label(batch.state).strip().lower():
+            if phase and not same_phase(game.spec, batch.state, phase):
                 raise GameError(ErrorCode.STALE,
                                 f"This answers the phase {phase!r}, but game {game.id} is now in "
                                 f"{game.spec.phase_label(batch.state)!r}; nothing was applied.")
@@ -259,7 +263,7 @@ class GameService(GameReader):
         if seat not in spec.to_move(batch.state):
             waiting = ", ".join(game.names[s] for s in spec.to_move(batch.state))
             raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not {game.names[seat]}'s turn; waiting for {waiting}.")
-        move = spec.parse_move(batch.state, seat, text)
+        move = parse_named(spec, batch.state, seat, text, game.names)  # names may stand for seats
         before, first = batch.state, len(batch.entries)
         drew = self._decide(game, batch, seat, move, source)
         drew = self._play_robots(game, batch) or drew
@@ -384,6 +388,46 @@ class GameService(GameReader):
         if standings is not None:
             batch.add(log.ended(game.id, batch.next_index, self.clock(), standings, game.seed))
 
+    def keep_state(self, game_id: str, size: int, version: int, state: Any, frontier: Frontier) -> None:
+        """Keep a game's state after its first ``size`` entries (stored at aggregate
+        ``version``; ``frontier``: the log's frontier at that size), sealed. A state that has
+        no stored form is not kept (the fold then starts further back), and said so."""
+        if state is None:
+            return
+        try:
+            kept = states.kept(self.keys.state_key(), game_id, size, version, state,
+                               [node.hex() for _, node in frontier.stack])
+        except NotKept as error:
+            alarms.warning("game %s: state at %d entries not kept (%s)", game_id, size, error)
+            return
+        try:
+            self.store.keep_state(game_id, size, kept)
+        except PersistenceError as error:  # the move is stored; without this state a fold starts further back
+            alarms.warning("game %s: state at %d entries not kept (%s)", game_id, size, error)
+
+    def keep_states(self, game_id: str) -> int:
+        """Keep the states of a stored game at every ``PBEM_SNAPSHOT_INTERVAL`` entries that are
+        not kept yet (a game imported whole, or one played before states were kept), as the
+        writer would have; returns how many were kept. Reads (and so checks) the whole log."""
+        interval = self.settings.snapshot_interval
+        game = self.game(game_id)
+        if not interval or game.frozen:
+            return 0
+        have = {size for size, _ in self.store.kept_states(game_id)}
+        state: Any = None
+        frontier, before, kept = Frontier(), 0, 0
+        for version, (size, _) in enumerate(game.checkpoints, start=1):  # one checkpoint per stored event
+            for index in range(before, size):
+                frontier.append(leaf_hash(canonical_bytes(game.entry(index))))
+                if game.entry(index)["kind"] in FACT_KINDS:
+                    for fact in game.private(index)["facts"]:
+                        state = game.spec.evolve(state, fact)
+            if size // interval > before // interval and size not in have and state is not None:
+                self.keep_state(game_id, size, version, state, frontier.copy())
+                kept += 1
+            before = size
+        return kept
+
     def sign(self, game_id: str, frontier: Frontier) -> str:
         return sign_checkpoint(Checkpoint(self.origin(game_id), frontier.size, frontier.root()), self.keys.signer())
 
@@ -393,3 +437,12 @@ def _created_by(receipt: Receipt) -> str:
     if receipt.game_id is None:
         raise GameError(ErrorCode.INVALID, f"The key {receipt.key!r} was used by a request that made no game.")
     return receipt.game_id
+
+
+def same_phase(spec: AnySpec, state: Any, phase: str) -> bool:
+    """Whether a turn file's ``phase:`` names the phase the game is in: as the file's reader
+    saw it (the language spoken now) or in English (files written by tools)."""
+    wanted = phase.strip().lower()
+    with i18n.english():
+        english = spec.phase_label(state)
+    return wanted in (spec.phase_label(state).strip().lower(), english.strip().lower())

@@ -14,13 +14,24 @@ import copy
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.domain import Aggregate, CanMutateProtocol, event
-from eventsourcing.persistence import InternalError
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent, project_aggregate
+from eventsourcing.domain import Aggregate, CanMutateProtocol, Snapshot, event
+from eventsourcing.persistence import (
+    InfrastructureFactory,
+    IntegrityError,
+    InternalError,
+    RecordConflictError,
+    StoredEvent,
+)
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+from pbem.ledger.canonical import canonical_bytes, encode_checked
+from pbem.ledger.merkle import Frontier, leaf_hash, node_hash
 
 Entry = dict[str, Any]
 
@@ -33,17 +44,27 @@ def receipt_uuid(key: str) -> UUID:
     return uuid5(NAMESPACE_URL, f"pbem:receipt:{key}")
 
 
+def states_uuid(game_id: str) -> UUID:
+    """The id under which a game's kept states are stored (``PbemStore.keep_state``)."""
+    return uuid5(NAMESPACE_URL, f"pbem:states:{game_id}")
+
+
+KEPT_STATE_TOPIC = "pbem:kept-state"  # names what a kept state's snapshot holds (never resolved)
+
+
 class GameRecord(Aggregate):
     """What deciding a move needs, and nothing that grows with the game: the size of the log,
     its first and newest entries, the secrets of the first (addresses, seed), who joined (with
-    their nonces) and who resigned, and the newest signed checkpoint. The entries themselves stay
+    their nonces) and who resigned, the newest signed checkpoint, and the Merkle frontier of the
+    log (the roots of its perfect subtrees, O(log n) hashes, kept as each entry is added), so a
+    load checks the newest checkpoint against it without reading the log. The entries themselves stay
     in the events that brought them (``Created``/``Appended``, one per save) and are read from
     there when asked for (``PbemStore.game_log``), so a snapshot stays the same size however long the
     game runs."""
 
     # version 1 kept the whole log in the aggregate (and so in every snapshot); its snapshots
-    # are made compact on load by ``upcast_v1_v2``
-    class_version = 2
+    # are made compact on load by ``upcast_v1_v2``; version 2 had no frontier (``upcast_v2_v3``)
+    class_version = 3
 
     if TYPE_CHECKING:  # the event classes @event makes at run time, as mypy should see them
         class Created(Aggregate.Created):
@@ -72,6 +93,9 @@ class GameRecord(Aggregate):
         self.resigned: list[int] = []
         self.started = False
         self.checkpoint: list[Any] = []  # [tree size, signed note] of the newest checkpoint
+        # hex roots of the log's perfect subtrees, largest first (see ``frontier_of``); None in a
+        # record loaded from a version 2 snapshot, until a snapshot with a frontier is taken
+        self.frontier: list[str] | None = []
         self._add(entries, privates, checkpoint)
 
     @event("Appended")
@@ -89,13 +113,33 @@ class GameRecord(Aggregate):
         record holds and drop the rest (the entries are in the stored events all the same)."""
         entries, privates, checkpoints = state.pop("entries"), state.pop("privates"), state.pop("checkpoints")
         state.update(size=0, created=entries[0], secrets=privates[0], last=entries[0], joined=[], resigned=[],
-                     started=False, checkpoint=list(checkpoints[-1]))
+                     started=False, checkpoint=list(checkpoints[-1]), frontier=[])
         for entry in entries:
             _count(state, entry)
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """A compact snapshot written before the record kept its frontier: the frontier is
+        unknown until the log is hashed (the load then checks the whole log, and the next
+        snapshot taken, ``PbemStore.take_snapshot``, holds it)."""
+        state.setdefault("frontier", None)
+
+
+def compact_fields(entries: list[Entry], privates: list[Entry]) -> dict[str, Any]:
+    """What a record holds besides its checkpoint and frontier, as its entries give it (``pbem
+    fsck`` compares a stored record with this)."""
+    fields: dict[str, Any] = {"size": 0, "created": entries[0], "secrets": privates[0], "last": entries[0],
+                              "joined": [], "resigned": [], "started": False}
+    for entry in entries:
+        _count(fields, entry)
+    return fields
 
 
 def _count(state: dict[str, Any], entry: Entry) -> None:
     """Bring a compact record's fields forward over one entry."""
+    if state.get("frontier") is not None:
+        # entries come from the writer (checked canonical there) or from stored JSON
+        state["frontier"] = _pushed(state["frontier"], state["size"], leaf_hash(encode_checked(entry)))
     state["size"] += 1
     state["last"] = entry
     kind = entry.get("kind")
@@ -105,6 +149,26 @@ def _count(state: dict[str, Any], entry: Entry) -> None:
         state["resigned"] = [*state["resigned"], entry["seat"]]
     elif kind == "started":
         state["started"] = True
+
+
+def _pushed(stack: list[str], size: int, leaf: bytes) -> list[str]:
+    """A frontier of ``size`` leaves with one more leaf (a new list: records share theirs).
+    Each trailing 1 bit of the size is a perfect subtree the new leaf completes."""
+    stack, node = list(stack), leaf
+    while size & 1:
+        node = node_hash(bytes.fromhex(stack.pop()), node)
+        size >>= 1
+    stack.append(node.hex())
+    return stack
+
+
+def frontier_of(size: int, stack: list[str]) -> Frontier:
+    """The ``Frontier`` of a record's (or a kept state's) hex stack: one subtree per set bit
+    of the size, largest first."""
+    heights = [bit for bit in reversed(range(size.bit_length())) if size >> bit & 1]
+    if len(heights) != len(stack):
+        raise ValueError(f"a frontier of {size} entries has {len(heights)} subtrees, not {len(stack)}")
+    return Frontier([(height, bytes.fromhex(node)) for height, node in zip(heights, stack, strict=True)], size)
 
 
 @dataclass
@@ -174,10 +238,14 @@ class PbemStore(Application[UUID]):
 
     max_records = 256
 
-    def __init__(self, env: dict[str, str], snapshot_interval: int = 50, attempts: int = 20):
+    def __init__(self, env: dict[str, str], snapshot_interval: int = 32, attempts: int = 20):
         # the library declares this a ClassVar but reads it through the instance (see above)
         self.snapshotting_intervals = {GameRecord: snapshot_interval}  # type: ignore[misc]
         self.start_caches()
+        # the recorders that check a save's expected versions (``save(expect=...)``)
+        postgres = env.get(InfrastructureFactory.PERSISTENCE_MODULE) == "eventsourcing.postgres"
+        recorder = "pbem.service.store_postgres:PbemPostgresRecorder" if postgres else f"{__name__}:PbemSQLiteRecorder"
+        env = {InfrastructureFactory.APPLICATION_RECORDER_TOPIC: recorder} | env
         # Processes starting at once on PostgreSQL race in the library's table and function
         # set-up ("tuple concurrently updated" in the loser); the set-up is idempotent, so retry.
         for attempt in range(attempts):
@@ -225,7 +293,7 @@ class PbemStore(Application[UUID]):
         kept = self._records.get(game_id)
         if kept is None:
             try:
-                kept = self.repository.get(game_uuid(game_id))
+                kept = self.repository.get(game_uuid(game_id), projector_func=_project)
             except AggregateNotFoundError:
                 return None
         elif not fresh:
@@ -257,6 +325,12 @@ class PbemStore(Application[UUID]):
                 self._logs.popitem(last=False)
             return kept
 
+    def has_log(self, game_id: str, version: int) -> bool:
+        """Whether this process keeps the game's log up to aggregate ``version`` (reading its
+        entries then costs no query)."""
+        kept = self._logs.get(game_id)
+        return kept is not None and kept.version >= version
+
     def _extend_log(self, game_id: str, events: list[Any]) -> None:
         """Events just read or saved also bring the kept log forward, if they follow on from it
         (otherwise the log reads them itself when next asked)."""
@@ -269,12 +343,48 @@ class PbemStore(Application[UUID]):
                 grown.add(stored)
             self._logs[game_id] = grown
 
-    def save(self, *objs: Any, **kwargs: Any) -> Any:
-        pending = {o.game_id: list(o._pending_events) for o in objs if isinstance(o, GameRecord)}
-        recordings = super().save(*objs, **kwargs)
+    def save(self, *objs: Any, expect: dict[UUID, int] | None = None, **kwargs: Any) -> Any:
+        """Store the pending events of these aggregates in one transaction. pbem saves only
+        aggregates, so their events are collected here directly: the library's ``save`` first
+        tests every object against runtime-checkable protocols, which costs more than the
+        JSON of the events on Python 3.11. Snapshots are taken from the saved aggregates
+        themselves, not rebuilt from the database.
+
+        ``expect``: aggregates this save does not change but was planned on, each at the
+        version it was read at. If any has moved on, nothing is stored and
+        ``RecordConflictError`` is raised, as when a saved aggregate has (so a plan may use a
+        kept copy of what it reads, and is planned again on fresh reads when that is stale)."""
+        if expect:
+            kwargs["expect"] = expect
+        processing: ProcessingEvent[UUID] = ProcessingEvent()
+        pending: dict[str, list[Any]] = {}
+        for obj in objs:
+            events = obj.collect_events()
+            processing.events.extend(events)
+            processing.aggregates[obj.id] = obj
+            if isinstance(obj, GameRecord):
+                pending[obj.game_id] = events
+        processing.saved_kwargs.update(kwargs)
+        recordings = self._record(processing)
+        self._take_snapshots(processing)
         for game_id, events in pending.items():
             self._extend_log(game_id, events)
         return recordings
+
+    def _take_snapshots(self, processing: ProcessingEvent[UUID]) -> None:
+        """A snapshot of each saved aggregate whose new events reach its snapshot interval,
+        taken from the aggregate as just saved: it is what replaying its events gives, and
+        the library's own way reads them all back from the database first."""
+        if self.snapshots is None:
+            return
+        for aggregate_id, aggregate in processing.aggregates.items():
+            interval = self.snapshotting_intervals.get(type(aggregate))
+            if interval and any(e.originator_id == aggregate_id and e.originator_version % interval == 0
+                                for e in processing.events):
+                if isinstance(aggregate, GameRecord) and aggregate.frontier is None:
+                    self.take_snapshot(aggregate_id)  # an old game's record: the frontier is added there
+                else:
+                    self.snapshots.put([getattr(type(aggregate), "Snapshot", Snapshot).take(aggregate)])
 
     def forget(self, game_id: str) -> None:
         """Drop the kept record and log: the next load reads the game from the database again."""
@@ -294,6 +404,51 @@ class PbemStore(Application[UUID]):
             while len(self._records) > self.max_records:
                 self._records.popitem(last=False)
 
+    def take_snapshot(self, aggregate_id: UUID, version: int | None = None,
+                      projector_func: Any = project_aggregate) -> None:
+        """The library's snapshot, with one addition: a record loaded from a snapshot written
+        before records kept their frontier gets it from its stored entries first, so the next
+        load of an old game checks its newest checkpoint without reading its log."""
+        record = self.repository.get(aggregate_id, version=version, projector_func=projector_func)
+        if isinstance(record, GameRecord) and record.frontier is None:
+            log = self.game_log(record)
+            record.frontier = [node.hex() for _, node in
+                               Frontier.of(leaf_hash(canonical_bytes(e)) for e in log.entries[:record.size]).stack]
+        snapshot_class = getattr(type(record), "Snapshot", type(self).snapshot_class)
+        assert self.snapshots is not None and snapshot_class is not None  # enabled on the class
+        self.snapshots.put([snapshot_class.take(record)])
+
+    # -- kept game states: the state after every so many entries, so that any past state folds
+    # only the entries since the nearest one (sealed by the reader, pbem.service.reading)
+    def keep_state(self, game_id: str, size: int, kept: dict[str, Any]) -> bool:
+        """Store a game's state after its first ``size`` entries (``kept`` is JSON-plain).
+        Returns False when one is stored at that size already (another process kept it)."""
+        assert self.snapshots is not None
+        snapshot = Snapshot(originator_id=states_uuid(game_id), originator_version=size,
+                            timestamp=Snapshot.create_timestamp(), topic=KEPT_STATE_TOPIC, state=kept)
+        try:
+            self.snapshots.put([snapshot])
+        except RecordConflictError:
+            return False
+        return True
+
+    def kept_state(self, game_id: str, size: int) -> tuple[int, dict[str, Any]] | None:
+        """The kept state at the largest size at most ``size`` (one indexed query), or None."""
+        assert self.snapshots is not None
+        for snapshot in self.snapshots.get(states_uuid(game_id), lte=size, desc=True, limit=1):
+            return snapshot.originator_version, cast(Snapshot, snapshot).state
+        return None
+
+    def kept_states(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:
+        """Every kept state of a game, oldest first (``pbem fsck``, tests, the storage benchmark)."""
+        assert self.snapshots is not None
+        return [(s.originator_version, cast(Snapshot, s).state) for s in self.snapshots.get(states_uuid(game_id))]
+
+    def events_after(self, record: GameRecord, version: int, most: int) -> list[Any]:
+        """At most ``most`` of the game's stored events after aggregate version ``version``
+        (and not past ``record``): a range read, for folding a few entries."""
+        return list(self.events.get(record.id, gt=version, lte=min(record.version, version + most)))
+
     def receipt(self, key: str) -> Receipt | None:
         try:
             return self.repository.get(receipt_uuid(key))
@@ -312,6 +467,33 @@ class PbemStore(Application[UUID]):
             if len(page) < self.log_section_size:
                 return ids
             start = page[-1].id + 1
+
+
+class StaleRead(IntegrityError):
+    """An aggregate a save was planned on has changed since it was read (see ``PbemStore.save``)."""
+
+
+class PbemSQLiteRecorder(SQLiteApplicationRecorder):
+    """The library's SQLite recorder, checking a save's expected versions inside its
+    transaction, after the inserts (which take the database's write lock, so what is read then
+    is the newest and stays so until the commit)."""
+
+    def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        ids = super()._insert_events(c, stored_events, **kwargs)
+        for originator_id, version in (kwargs.get("expect") or {}).items():
+            c.execute(f"SELECT MAX(originator_version) FROM {self.events_table_name} WHERE originator_id = ?",
+                      (originator_id.hex,))
+            if (c.fetchone()[0] or 0) != version:
+                raise StaleRead(f"{originator_id} is no longer at version {version}")
+        return ids
+
+
+def _project(record: GameRecord | None, events: Any) -> GameRecord | None:
+    """The library's projector without its per-event runtime check of a typing protocol
+    (an ``isinstance`` against a Protocol, about 30 microseconds each: most of a cold load)."""
+    for stored in events:
+        record = cast("CanMutateProtocol[GameRecord]", stored).mutate(record)
+    return record
 
 
 def _copy(record: GameRecord) -> GameRecord:

@@ -6,13 +6,21 @@ they answer, then one order per line. Comments start with ``#``; blank lines are
     version: 14
     phase: year 2, summer
     influence 8 with 5 3
+
+The header's words may also be Czech or Polish (``hra``/``gra``, ``hráč``/``gracz``,
+``verze``/``wersja``, ``fáze``/``faza``): a player's turn file is written in their language.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbem.games.text import fold
+
 HEADER_KEYS = ("game", "player", "version", "phase")
+# every word a header line may start with (folded) -> its key
+HEADER_WORDS = {**{key: key for key in HEADER_KEYS}, "hra": "game", "gra": "game", "hrac": "player",
+                "gracz": "player", "verze": "version", "wersja": "version", "faze": "phase", "faza": "phase"}
 
 
 @dataclass
@@ -30,8 +38,8 @@ def parse_turn_file(text: str) -> TurnFile:
         if not line or line.startswith("#"):
             continue
         key, colon, value = line.partition(":")
-        if in_header and colon and key.strip().lower() in HEADER_KEYS:
-            name = key.strip().lower()
+        if in_header and colon and fold(key.strip()) in HEADER_WORDS:
+            name = HEADER_WORDS[fold(key.strip())]
             if name in turn.header:
                 turn.problems.append((number, f"the header names {name!r} twice"))
             turn.header[name] = value.strip()

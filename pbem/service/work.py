@@ -87,6 +87,9 @@ class Work:
         self.fresh = fresh
         self.batches: dict[str, _Batch] = {}
         self.extra: dict[Any, Any] = {}  # other aggregates to save, by id
+        # aggregates planned on but not saved, at the version they were read: the save fails
+        # if one has moved on meanwhile (so kept copies may be read on a first attempt)
+        self.expect: dict[Any, int] = {}
 
     def batch(self, game_id: str) -> _Batch:
         if game_id not in self.batches:
@@ -145,9 +148,10 @@ class Work:
             raise StalePlan("planned on games not read afresh")
         aggregates = list(self.extra.values())
         changed = [b for b in self.batches.values() if b.entries]
-        frontiers = {}
+        frontiers, sizes = {}, {}
         for batch in changed:
             game = batch.game
+            sizes[game.id] = game.version  # before the append below (the record is the game's)
             frontier = self.service.frontier(game).copy()
             for entry in batch.entries:
                 frontier.append(leaf_hash(canonical_bytes(entry)))
@@ -156,8 +160,17 @@ class Work:
             frontiers[game.id] = frontier
         if not aggregates:
             return
-        self.service.store.save(*aggregates)
+        saved = {aggregate.id for aggregate in aggregates}
+        self.service.store.save(*aggregates, expect={k: v for k, v in self.expect.items() if k not in saved})
+        for aggregate in aggregates:
+            self.service.saved_aggregate(aggregate)
+        interval = self.service.settings.snapshot_interval
         for batch in changed:
-            self.service.store.saved(batch.game.record)
-            self.service.checked(batch.game.id, frontiers[batch.game.id])  # signed here: no need to check again
+            record = batch.game.record
+            self.service.store.saved(record)
+            self.service.checked(batch.game.id, record.size, record.checkpoint[1])  # signed here
             log_entries(batch.game.id, batch.entries, self.key)
+            if interval and record.size // interval > sizes[batch.game.id] // interval:
+                # every ``interval`` entries a state is kept, so a past state folds at most that many
+                self.service.keep_state(batch.game.id, record.size, record.version, batch.state,
+                                        frontiers[batch.game.id])

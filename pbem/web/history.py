@@ -78,7 +78,7 @@ def _row(game: LoadedGame, seat: int | None, index: int, leaf: str, checkpoint: 
     return {
         "index": index, "turn": index + 1, "kind": entry["kind"], "time": entry.get("time", ""),
         "who": names[entry["seat"]] if isinstance(entry.get("seat"), int) else "",
-        "command": entry.get("command", ""), "source": entry.get("source", ""),
+        "command": game.spec.say_command(entry.get("command", "")), "source": entry.get("source", ""),
         "lines": [game.spec.describe_fact(fact, names) for fact in facts],
         "mine": _mine(game, seat, facts) if seat is not None and not game.ended else [],
         "leaf_hash": leaf, "checkpoint": checkpoint,

@@ -4,7 +4,8 @@ A page's language is, in this order: ``?lang=en|cs|pl`` (kept in the page's link
 language the application knows for the page's game (it may give a function
 ``PBEM_LANGUAGE(game_id, token) -> str | None``, token being the seat's on private pages;
 ``pbem serve`` gives the game's ``lang=`` kept by the mail gateway), then the browser's
-``Accept-Language``, then English. Game texts come from the games.
+``Accept-Language``, then English. The games' texts (boards, history lines, moves) are
+spoken in the page's language too: each request runs inside ``pbem.i18n.speaking``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,17 @@ def install(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(i18n.LOCALE_DIR))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     Babel(app, locale_selector=selected_language)
+
+    @app.before_request
+    def speak_the_page_language() -> None:
+        g.speaking = i18n.speaking(selected_language())
+        g.speaking.__enter__()
+
+    @app.teardown_request
+    def stop_speaking(error: BaseException | None) -> None:
+        speaking = g.pop("speaking", None)
+        if speaking is not None:
+            speaking.__exit__(None, None, None)
 
 
 def choose_language() -> tuple[str, bool]:

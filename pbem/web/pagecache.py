@@ -72,8 +72,8 @@ def exports() -> BodyCache:
 
 def board_key(game_id: str, version: int, frozen: str | None) -> tuple[Hashable, ...]:
     """A public board picture's key: the picture of version N never changes, whatever came
-    after it, and has no words of the site's language."""
-    return ("board", game_id, version, frozen)
+    after it; its labels and legend are in the language the request chose."""
+    return ("board", game_id, version, frozen, g.get("lang"))
 
 
 def page_key(*parts: Hashable) -> tuple[Hashable, ...]:

@@ -158,6 +158,7 @@ def board(game_id: str, turn: int | None = None) -> Response:
     response = kept(loaded, (), lambda: snapshot(loaded, version).draw() or "", SVG, fixed=past,
                     key=board_key(loaded.id, version, loaded.frozen))
     response.headers["Content-Security-Policy"] = SVG_POLICY
+    response.vary.add("Accept-Language")  # the picture's words are in the reader's language
     return response
 
 
@@ -172,6 +173,7 @@ def svg_response(snap: Snapshot) -> Response:
     response = make_response(picture)
     response.mimetype = SVG
     response.headers["Content-Security-Policy"] = SVG_POLICY
+    response.vary.add("Accept-Language")
     return response
 
 

@@ -10,7 +10,7 @@ import string
 from email.message import EmailMessage
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from mailgateway.gateway import Gateway
@@ -237,13 +237,17 @@ def test_web_routes_answer_without_server_errors(tmp_path):
 
 
 PORT_MAILS = scale(5000, 100_000)  # the issue's bar: >= 5,000 in the default run, 100,000 in the long one
+# The mails are thrown in shards, each at a fresh service with its own examples, so that
+# pytest-xdist can spread them over its workers; together they make PORT_MAILS.
+PORT_SHARDS = 4
 MAIL_WORDS = st.sampled_from(["new hidden-pig", "absence 2026-01-01 2026-01-02", "absence off", "language cs",
                               "subscribe", "unsubscribe", "confirm 0123456789ab", "status", "history", "games",
                               "catalog", "help", "join", "resign", "rotate", "template", "hold", "roll",
                               "deadline=2", "deadline=99999999", "x@example.org", "mallory@example.org"])
 
 
-def test_the_port_under_fuzzed_mail_changes_nothing_on_refusal_and_bounds_its_output(tmp_path):
+@pytest.mark.parametrize("shard", range(PORT_SHARDS))
+def test_the_port_under_fuzzed_mail_changes_nothing_on_refusal_and_bounds_its_output(tmp_path, shard):
     """Generated mails, commands and turn files through the gateway and its port: no unhandled
     exception, no state change by a refused mail, no reply over the size cap, and no mail to an
     address that is neither in a game nor a sender."""
@@ -263,8 +267,9 @@ def test_the_port_under_fuzzed_mail_changes_nothing_on_refusal_and_bounds_its_ou
     senders = set(PLAYERS[:2]) | {"mallory@example.org"}
     counter = iter(range(10 ** 9))
 
-    @settings(max_examples=PORT_MAILS, deadline=None, database=None, derandomize=not LONG,
+    @settings(max_examples=PORT_MAILS // PORT_SHARDS, deadline=None, database=None, derandomize=not LONG,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @seed(None if LONG else shard)  # the short form repeats the same examples; each shard its own
     @given(seat=st.integers(0, 1), forged=st.booleans(),
            to=st.sampled_from(["seat", "service", "wrong"]),
            lines=st.lists(st.one_of(MAIL_WORDS, st.lists(MAIL_WORDS, max_size=4).map(" ".join), TEXTS), max_size=6),
@@ -298,6 +303,7 @@ def test_the_port_under_fuzzed_mail_changes_nothing_on_refusal_and_bounds_its_ou
     finally:
         logging.getLogger("pbem.mail").removeHandler(internal)
     assert internal.seen == [], "a mail hit an error in the server (it was answered, but it is a bug)"
+    assert next(counter) >= PORT_MAILS // PORT_SHARDS, "hypothesis stopped before the bar's number of mails"
     for _ in range(50):
         before = len(sent)
         gw.work()

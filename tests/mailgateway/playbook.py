@@ -35,7 +35,10 @@ def has_since(text: str) -> bool:
 def stable(msg: EmailMessage, replacements: dict[str, str]) -> str:
     """Headers a player sees and the plain text, with the game's random id and the seats'
     secret tokens replaced, for golden files."""
-    head = "".join(f"{name}: {msg[name]}\n" for name in ("Subject", "From", "Reply-To", "To") if msg[name])
+    # a folded header starts its value on the next line; mail clients (and RFC 5322's unfolding)
+    # drop that line break, but Python's parser keeps the space it leaves
+    head = "".join(f"{name}: {str(msg[name]).lstrip()}\n" for name in ("Subject", "From", "Reply-To", "To")
+                   if msg[name])
     attachments = [part.get_filename() for part in msg.iter_attachments()]
     if attachments:
         head += f"Attachments: {', '.join(attachments)}\n"

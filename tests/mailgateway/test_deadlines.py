@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pbem.mailroom.deadlines import deadline_at, hours_for
+from pbem.mailroom.deadlines import deadline_at, hours_for, reminder_lead
 from pbem.mailroom.records import Correspondent
 from tests.mailgateway.conftest import SERVICE, confirmed, make_mail, started_pig, text_of
 
@@ -83,3 +83,37 @@ def test_wait_policy_only_tells_the_player(gw, transport, clock):
     clock.advance(hours=100)
     gw.work()
     assert gw.service.game(game_id).version == version and not gw.service.game(game_id).robots
+
+
+@pytest.mark.parametrize(("deadline", "wanted", "lead"), [
+    (24, 24, 6),  # the default reminder with a one-day deadline: a quarter of it, not "at once"
+    (72, 24, 18),  # the defaults: a quarter of 72 hours before
+    (48, 12, 12),
+    (4, 24, 1),  # at least one hour before
+    (1, 24, 0),  # a deadline too short for a reminder
+    (48, 0, 0),  # reminder=0: none
+])
+def test_the_reminder_lead_fits_the_deadline(deadline, wanted, lead):
+    assert reminder_lead({"reminder": wanted}, deadline) == lead
+
+
+def test_a_one_day_deadline_sends_one_reminder_six_hours_before_and_never_with_your_turn(gw, transport, clock):
+    gw.receive(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB} rounds=3 deadline=24 reminder=24"))
+    gw.work()
+    (game_id,) = gw.service.game_ids()
+    gw.service.join(game_id, ANN)
+    gw.service.join(game_id, BOB)
+    gw.work()
+    gw.service.submit(game_id, ANN, ["hold"], source="cli")  # a quick answer: bob's turn, no reminder for ann
+    gw.work()
+    assert not [m for m in transport.to(ANN) + transport.to(BOB) if "reminder" in m["Subject"]]
+    clock.advance(hours=17, minutes=59)
+    gw.work()
+    assert not [m for m in transport.to(BOB) if "reminder" in m["Subject"]]
+    clock.advance(minutes=2)
+    gw.work()
+    gw.work()
+    reminders = [m for m in transport.to(BOB) if "reminder" in m["Subject"]]
+    assert len(reminders) == 1 and "your turn" in reminders[0]["Subject"]
+    assert reminders[0]["X-Pbem-Kind"] == "reminder"
+    assert not [m for m in transport.to(ANN) if "reminder" in m["Subject"]]

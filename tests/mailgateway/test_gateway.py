@@ -190,6 +190,12 @@ def test_status_games_history_and_observers(gw, transport, game):
     (update,) = transport.to(EVE)
     assert "update" in update["Subject"] and "PointsBanked" in text_of(update)
     assert "unsubscribe" in text_of(update)
+    turn = gw.service.game(game).version  # one turn number: the update's lines and its subject
+    assert f"Turn {turn}" in update["Subject"] and f"\n  {turn}: moved" in text_of(update)
+    transport.clear()
+    gw.receive(make_mail(EVE, SERVICE, f"history {game}"))
+    gw.work()
+    assert f"\n  {turn}. moved ann: hold" in text_of(transport.to(EVE)[0])
 
 
 def test_resign_hands_the_seat_to_the_robot_and_tells_everyone(gw, transport, game):

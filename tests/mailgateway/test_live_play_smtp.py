@@ -13,11 +13,20 @@ import smtplib
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
+import pytest
+
+from pbem.mailroom.settings import MailSettings
 from tests.mailgateway.conftest import SERVICE, make_mail
 from tests.mailgateway.playbook import decision_lines, has_since, text_of
 
 MAX_MAILS = 1500
 SECONDS_BETWEEN_MAILS = 10  # a quick player at the keyboard
+
+
+@pytest.fixture
+def mail_settings(tmp_path) -> MailSettings:
+    """The installation's defaults (hourly limit, deadlines, reminders): only the addresses set."""
+    return MailSettings(address=SERVICE, maildir=tmp_path / "maildir")
 
 
 class Players:
@@ -89,12 +98,14 @@ def check_the_mails(gw, players: Players) -> None:
     assert set(players.sent) <= replies, "every mail a player sent is answered"
     long = [str(msg["Subject"]) for _, msg in everything if len(msg["Subject"]) > 78]
     assert long == []
-    game_mails = [msg for _, msg in everything if "+" in msg["From"]]
+    game_mails = [msg for _, msg in everything]  # the answer to "new" too: all are about the game
+    assert all("+" in msg["From"] for msg in game_mails), "every mail comes from the player's private address"
     assert all(has_since(text_of(msg)) for msg in game_mails), "every mail about the game says what happened"
     assert all(msg["Reply-To"] == msg["From"].addresses[0].addr_spec for msg in game_mails)
     refused = [text_of(msg) for msg in game_mails if msg["X-Pbem-Kind"] == "reply" and "not applied" in msg["Subject"]]
     assert refused == [], "a line from 'Your decision' is always legal"
     assert "dropped" not in gw.mailroom.views.counts()
+    assert gw.settings.replies_per_hour == MailSettings().replies_per_hour == 20
     busiest = max(players.senders.count(player) for player in players.emails)
     hours = len(players.sent) * SECONDS_BETWEEN_MAILS / 3600
     assert busiest / max(hours, 1) > gw.settings.replies_per_hour, "the pace is above the hourly limit"

@@ -123,3 +123,33 @@ def test_a_broken_to_header_does_not_hide_a_good_from():
     inbound = parse_message(raw, None, ("pbem@example.org",), OWN)
     assert inbound.sender == "ann@example.net" and inbound.lines == ("help",) and inbound.auto is None
     assert inbound.recipients == ("pbem@example.org",)
+
+
+@pytest.mark.parametrize("header", [
+    "ann@example.net", "Ann.Smith+pig-1a2b@mail.example.co.uk", "o'brien@example.ie", "a.b.c@x-y.example",
+    "Ann <ann@example.net>", "ann@example.net, bob@example.net", '"Smith, Ann" <ann@example.net>',
+    "a..b@example.net", ".ann@example.net", "ann@example", "ann@-example.net", "ann@example.net (Ann)",
+    "undisclosed-recipients:;", "<ann@example.net>", "ann @example.net",
+])
+def test_plain_addresses_are_read_as_the_stdlib_address_parser_reads_them(header):
+    from email.utils import getaddresses
+
+    from mailgateway.parse import _addresses
+
+    expected = [addr.strip().lower() for _, addr in getaddresses([header]) if "@" in addr]
+    assert _addresses(header) == expected
+
+
+def test_indexed_headers_answer_as_the_stdlib_message_does():
+    from email import message_from_bytes, policy
+
+    from mailgateway.parse import _ReadMessage
+
+    raw = (b"Received: one\r\nreceived: two\r\nFrom: ann@example.net\r\nTO: a@example.net\r\nCc: b@example.net\r\n"
+           b"Cc: c@example.net\r\nSubject: =?utf-8?q?hi?=\r\nX-Odd: \xff\r\n\r\nhold\r\n")
+    plain = message_from_bytes(raw, policy=policy.compat32)
+    indexed = message_from_bytes(raw, _ReadMessage, policy=policy.compat32)
+    for name in ("Received", "from", "To", "CC", "subject", "X-Odd", "Missing"):
+        assert str(indexed.get(name)) == str(plain.get(name))
+        assert [str(v) for v in indexed.get_all(name, [])] == [str(v) for v in plain.get_all(name, [])]
+    assert indexed.get("Missing", "none") == "none"

@@ -95,6 +95,18 @@ def test_join_on_the_service_address_when_seated_says_so_and_replies_go_to_the_p
     assert answer["Reply-To"] == address_of(gw, kingsburg, ANN)
 
 
+def test_the_answer_to_new_from_a_player_comes_from_their_private_address_and_reply_joins(gw, transport):
+    gw.receive(make_mail(ANN, SERVICE, f"new kingsburg {ANN} {BOB}"))
+    gw.work()
+    (game_id,) = gw.service.game_ids()
+    (answer,) = [m for m in transport.to(ANN) if m["X-Pbem-Kind"] == "reply"]
+    assert f"Created game {game_id}" in text_of(answer) and "Since your last mail:" in text_of(answer)
+    assert answer["Reply-To"] == address_of(gw, game_id, ANN) and game_id in answer["Subject"]
+    gw.receive(make_mail(ANN, answer["Reply-To"], "join"))
+    gw.work()
+    assert 0 in gw.service.game(game_id).joined
+
+
 def test_a_mail_to_another_players_address_is_answered_to_its_sender(gw, transport, kingsburg):
     version = gw.service.game(kingsburg).version
     transport.clear()
@@ -140,6 +152,22 @@ def test_the_receipt_is_an_attachment_and_one_line(gw, transport, kingsburg):
     assert [p.get_filename() for p in reply.iter_attachments()] == ["receipt.json"]
 
 
+def test_the_receipt_line_names_the_turn_the_mail_and_the_web_name(gw, transport, kingsburg):
+    """One turn number (finding 7): the receipt's leaf index counts from 0, the mail says its turn."""
+    import json
+
+    game = gw.service.game(kingsburg)
+    player = game.emails[game.spec.to_move(gw.service.state(game))[0]]
+    line = decision_lines(text_of(latest(transport, player)))[0]
+    gw.receive(make_mail(player, address_of(gw, kingsburg, player), line))
+    gw.work()
+    reply = [m for m in transport.to(player) if m["X-Pbem-Kind"] == "reply"][-1]
+    turn = gw.service.game(kingsburg).version
+    (attachment,) = reply.iter_attachments()
+    assert json.loads(attachment.get_content())["index"] == turn - 1
+    assert f"Turn {turn} " in reply["Subject"] and f"(turn {turn} of the signed log)" in text_of(reply)
+
+
 def test_errors_name_players_not_seats():
     named = name_seats("It is not your turn; seat 2 is to move.", ["ann", "bob"])
     assert named == "It is not your turn; bob is to move."
@@ -178,6 +206,30 @@ def test_cli_warns_before_mail_would_go_to_a_relay(tmp_path, monkeypatch):
     assert GameService(Settings(home=tmp_path / "home")).game_ids() == []
     sent = runner.invoke(main, ["new", "hidden-pig", "--player", ANN, "--player", BOB, "--yes"])
     assert sent.exit_code == 0
+
+
+@pytest.mark.parametrize("command", [
+    ["join", "GAME", "--as", BOB],
+    ["move", "GAME", "--as", ANN, "roll"],
+    ["autoplay", "GAME"],
+])
+def test_cli_join_move_and_autoplay_warn_before_mail_would_go_to_a_relay(tmp_path, monkeypatch, command):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    service = GameService(Settings(home=tmp_path / "home"))
+    game_id = service.create("hidden-pig", [ANN, BOB], {}, seed=b"\x07" * 32)
+    service.join(game_id, ANN)
+    if command[0] != "join":
+        service.join(game_id, BOB)
+    version = service.game(game_id).version
+    service.close()
+    monkeypatch.setenv("PBEM_SMTP_RELAY", "127.0.0.1:2525")
+    args = [game_id if word == "GAME" else word for word in command]
+    refused = CliRunner().invoke(main, args)
+    assert refused.exit_code == 2 and "PBEM_SMTP_RELAY is set" in refused.output and "--no-mail" in refused.output
+    service = GameService(Settings(home=tmp_path / "home"))
+    assert service.game(game_id).version == version  # nothing done
+    service.close()
+    assert CliRunner().invoke(main, [*args, "--yes"]).exit_code == 0
 
 
 def test_cli_no_mail_game_sends_no_invitation_or_notice(tmp_path, monkeypatch):
@@ -243,3 +295,41 @@ def test_since_your_last_mail_on_each_store(settings, mail_settings, clock, tran
         assert "nothing new." in news.split("\n\n")[0]
     finally:
         service.close()
+
+
+def test_kingsburg_names_the_advisor_whose_gift_is_chosen():
+    """Finding 3 of issue 16: "take gold" during the gifts step was refused 15 times in 17,
+    because the mail did not say which advisor's gift was pending."""
+    from pbem.games import get_spec
+    from pbem.games.kingsburg.data import ADVISORS
+    from pbem.games.simulate import play_random
+
+    spec = get_spec("kingsburg")
+    sentences: list[tuple[str, str]] = []
+
+    def look(before, seat, move, facts, after):
+        if after.step == "gifts":
+            for waiting in spec.to_move(after):
+                advisor = next(a for a, s, _ in after.gifts if s == waiting)
+                sentences.append((spec.decision_text(after, waiting, ["ann", "bob"]), ADVISORS[advisor].name))
+
+    play_random(spec, 2, seed=3, on_step=look)
+    assert sentences
+    assert all(f"the {name} (advisor " in sentence for sentence, name in sentences)
+
+
+def test_the_mails_own_lines_of_since_your_last_mail_are_in_the_players_language():
+    from types import SimpleNamespace
+
+    from pbem import i18n
+    from pbem.mailroom.news import entry_lines
+
+    game = SimpleNamespace(names=["ann", "bob"], spec=None)
+    czech = i18n.translations("cs").gettext
+    missed = {"kind": "moved", "seat": 0, "source": "deadline", "command": "hold", "facts": []}
+    robot = {"kind": "resigned", "seat": 1, "reason": "missed-turns"}
+    assert entry_lines(game, missed) == ["(ann: deadline passed, default move: hold)"]
+    assert entry_lines(game, missed, czech) == ["(ann: termín vypršel, výchozí tah: hold)"]
+    assert entry_lines(game, robot) == ["From now on the house robot plays bob (too many missed deadlines)."]
+    (line,) = entry_lines(game, robot, czech)
+    assert "bob" in line and "robot" in line and "From now on" not in line and "missed" not in line

@@ -466,6 +466,35 @@ def test_rotate_by_mail_stops_the_old_address_at_once(gw, smtp, transport):
         assert gw.service.game(game).version == version + 1
 
 
+def test_a_token_rotated_by_another_process_stops_the_old_address_at_once(settings, mail_settings, clock, transport):
+    """A gateway keeps the seat keys it has read, so a first attempt at a mail reads nothing;
+    a token changed meanwhile by another process (``pbem rotate-token``) must still stop the
+    old address for the very next mail: the save then fails, and the mail is read again afresh."""
+    from mailgateway.gateway import Gateway
+    from pbem.service.service import GameService
+
+    here = GameService(settings, clock=lambda: clock().isoformat(timespec="seconds"))
+    elsewhere = GameService(settings)
+    try:
+        gw = Gateway(here, mail_settings, clock=clock, transport=transport)
+        game = game_of(gw)
+        loaded = here.game(game)
+        mover = loaded.emails[loaded.spec.to_move(here.state(loaded))[0]]
+        old = address_of(gw, game, mover)
+        assert gw.receive(make_mail(mover, old, "status"), mover, [old]) == "processed"  # keys kept here now
+        version = here.game(game).version
+        elsewhere.rotate_token(game, mover)
+        assert gw.receive(make_mail(mover, old, "hold"), mover, [old]) == "processed"  # answered: refused
+        assert here.game(game).version == version
+        new = address_of(gw, game, mover)
+        assert new != old
+        assert gw.receive(make_mail(mover, new, "hold"), mover, [new]) == "processed"  # positive control
+        assert here.game(game).version == version + 1
+    finally:
+        elsewhere.close()
+        here.close()
+
+
 def test_rotate_token_on_the_command_line(tmp_path, monkeypatch):
     from click.testing import CliRunner
 

@@ -109,7 +109,7 @@ def test_a_move_and_its_mail_receipt_are_stored_in_one_transaction(gw, transport
     raw = make_mail(ANN, address_of(gw, game_id, ANN), "hold", message_id="<half@example.net>")
     before = gw.service.game(game_id).version
     real_save = gw.service.store.save
-    monkeypatch.setattr(gw.service.store, "save", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
+    monkeypatch.setattr(gw.service.store, "save", lambda *a, **k: (_ for _ in ()).throw(OSError("disk full")))
     with pytest.raises(OSError):
         gw.receive(raw)
     monkeypatch.setattr(gw.service.store, "save", real_save)

@@ -158,3 +158,18 @@ def test_cli_import(tmp_path, monkeypatch):
     path.write_bytes(path.read_bytes().replace(b'"rank":1', b'"rank":2', 1))
     result = runner.invoke(main, ["import", str(path)])
     assert result.exit_code == 1 and "INVALID" in result.output
+
+
+def test_an_imported_game_keeps_its_states_as_if_played_here(tmp_path):
+    original = service_at(tmp_path / "a", snapshot_interval=4)
+    game_id = finished_game(original, options={"rounds": "5"})
+    data = export_bytes(original.export(game_id))
+    played_here = [size for size, _ in original.store.kept_states(game_id)]
+
+    restored = service_at(_restored_home(tmp_path / "a", tmp_path / "b"), snapshot_interval=4)
+    import_game(restored, json.loads(data))
+    assert [size for size, _ in restored.store.kept_states(game_id)] == played_here
+    fresh = service_at(tmp_path / "b", snapshot_interval=4)  # a new process: a past state from a kept one
+    version = played_here[-1] - 1
+    assert fresh.summary(game_id, version=version) == original.summary(game_id, version=version)
+    assert not fresh.store._logs and fresh.fsck(game_id) is None

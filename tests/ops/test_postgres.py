@@ -83,3 +83,36 @@ def test_import_round_trip_on_postgres(tmp_path, postgres_url):
     assert import_game(restored, json.loads(data)).identical
     assert export_bytes(restored.export(game_id)) == data
     restored.close()
+
+
+def test_a_save_on_postgres_is_one_statement_under_the_table_lock_all_or_nothing(postgres_url, monkeypatch):
+    """The store's saves on PostgreSQL go through one server-side call (one round trip) that
+    still locks the events table, so notification ids stay in commit order; a save with a
+    conflicting event stores none of its events."""
+    import psycopg
+    from eventsourcing.persistence import RecordConflictError
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    from pbem.config import postgres_env
+    from pbem.service.store import PbemStore, Receipt
+    from pbem.service.store_postgres import PbemPostgresRecorder
+
+    def pipelined(*args, **kwargs):
+        raise AssertionError("saved with the library's pipeline of statements")
+
+    monkeypatch.setattr(PostgresApplicationRecorder, "insert_events", pipelined)
+    store = PbemStore(postgres_env(postgres_url))
+    try:
+        assert isinstance(store.recorder, PbemPostgresRecorder)
+        first = store.save(Receipt("one", None, {}), Receipt("two", None, {}))
+        assert [r.notification.id for r in first] == [1, 2]
+        with pytest.raises(RecordConflictError):
+            store.save(Receipt("three", None, {}), Receipt("one", None, {"again": True}))
+        assert store.receipt("three") is None and store.receipt("one").outcome == {}
+        assert store.save(Receipt("four", None, {}))[0].notification.id > 2  # (a rolled-back save uses up ids)
+    finally:
+        store.close()
+    with psycopg.connect(postgres_url) as connection:
+        body = connection.execute("SELECT prosrc FROM pg_proc WHERE proname = %s",
+                                  (store.recorder.insert_function_name,)).fetchone()
+    assert body is not None and "LOCK TABLE" in body[0] and "IN EXCLUSIVE MODE" in body[0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.tables import load_table
+from pbem.games.text import _, named_in
 
 _RAW: dict[str, Any] = load_table(__package__, "kingdom_builder.json")
 
@@ -38,14 +39,14 @@ CASTLE_GOLD: int = _RAW["castle_gold"]
 MANDATORY: int = _RAW["mandatory_builds"]
 
 
-def terrain_name(code: str | None, lang: str = "en") -> str:
-    """The name of a terrain code ("G" -> "Grass"); "none" for no card."""
-    return "none" if code is None else TERRAINS[code][lang]
+def terrain_name(code: str | None) -> str:
+    """The name of a terrain code ("G" -> "Grass") in the language spoken now; "none" for no card."""
+    return _("none") if code is None else named_in(TERRAINS, code)
 
 
-def location_name(location: str, lang: str = "en") -> str:
-    return LOCATIONS[location][lang]
+def location_name(location: str) -> str:
+    return named_in(LOCATIONS, location)
 
 
-def card_name(card: str, lang: str = "en") -> str:
-    return KINGDOM_CARDS[card][lang]
+def card_name(card: str) -> str:
+    return named_in(KINGDOM_CARDS, card)

@@ -1,11 +1,14 @@
-"""Move text in English and Czech: parse against the legal moves, and the canonical format.
+"""Move text in English, Czech and Polish: parse against the legal moves, the canonical format
+(English, stored) and the reader's wording (``say_move``: the words of the language spoken now).
 
 Canonical forms: ``build C4`` (or ``build C4 D4 E5``), ``oracle C4``, ``farm C4``,
 ``oasis C4``, ``tower C4``, ``tavern C4``, ``barn C4 to D5``, ``harbor C4 to D5``,
 ``paddock C4 to C6``, ``end``. Czech: ``stavba``/``postav``, ``věštírna``, ``statek``,
-``oáza``, ``věž``, ``krčma``, ``stodola``, ``přístav``, ``výběh``, ``konec``; ``na`` or ``do``
-for ``to``. Accents and case do not matter. A bare hex (``C4``) or a moving tile with only a
-target (``harbor H9``) is resolved against the legal moves and refused when ambiguous.
+``oáza``, ``věž``, ``krčma``, ``stodola``, ``přístav``, ``výběh``, ``konec``; Polish:
+``zbuduj``, ``wyrocznia``, ``farma``, ``oaza``, ``wieża``, ``karczma``, ``stodoła``, ``port``,
+``wybieg``, ``koniec``; ``na`` or ``do`` for ``to``. Accents and case do not matter. A bare hex
+(``C4``) or a moving tile with only a target (``harbor H9``) is resolved against the legal moves
+and refused when ambiguous.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from pbem.games.base import invalid, syntax
-from pbem.games.text import fold, resolve
+from pbem.games.text import _, fold, pgettext, resolve
 
 from .board import name, parse_hex
 from .data import BUILD_TILES, MANDATORY, MOVE_TILES
@@ -23,30 +26,64 @@ from .state import KBState
 
 KEYWORDS = {
     "build": "build", "b": "build", "stavba": "build", "stavet": "build", "stav": "build",
-    "postav": "build", "vybuduj": "build", "buduj": "build",
-    "oracle": "oracle", "vestirna": "oracle",
-    "farm": "farm", "statek": "farm",
+    "postav": "build", "vybuduj": "build", "buduj": "build", "zbuduj": "build",
+    "oracle": "oracle", "vestirna": "oracle", "wyrocznia": "oracle",
+    "farm": "farm", "statek": "farm", "farma": "farm",
     "oasis": "oasis", "oaza": "oasis",
-    "tower": "tower", "vez": "tower",
-    "tavern": "tavern", "krcma": "tavern", "hospoda": "tavern",
+    "tower": "tower", "vez": "tower", "wieza": "tower",
+    "tavern": "tavern", "krcma": "tavern", "hospoda": "tavern", "karczma": "tavern", "tawerna": "tavern",
     "barn": "barn", "stodola": "barn",
-    "harbor": "harbor", "harbour": "harbor", "pristav": "harbor",
-    "paddock": "paddock", "vybeh": "paddock",
-    "end": "end", "done": "end", "pass": "end", "konec": "end", "hotovo": "end",
+    "harbor": "harbor", "harbour": "harbor", "pristav": "harbor", "port": "harbor", "przystan": "harbor",
+    "paddock": "paddock", "vybeh": "paddock", "wybieg": "paddock",
+    "end": "end", "done": "end", "pass": "end", "konec": "end", "hotovo": "end", "koniec": "end",
+    "gotowe": "end", "pas": "end",
 }
 SEPARATORS = {"to", "na", "do", "->", "-", ">", "=>"}
 T = TypeVar("T")
-USAGE = ["build C4", "build C4 D4 E5", "oracle C4", "tavern F7", "harbor G3 to H9", "paddock C4 to C6", "end"]
 
 
 
 def format_move(move: Move) -> str:
+    """The canonical text (English words), stored with the move."""
+    return _write(move, lambda word: word)
+
+
+def say_move(move: Move) -> str:
+    """The move in the words of the language spoken now; ``parse_move`` reads it back."""
+    return _write(move, spoken)
+
+
+def spoken(word: str) -> str:
+    """A command word as a player of the language spoken now types it."""
+    words = {
+        "build": lambda: pgettext("kingdom builder command", "build"),
+        "oracle": lambda: pgettext("kingdom builder command", "oracle"),
+        "farm": lambda: pgettext("kingdom builder command", "farm"),
+        "oasis": lambda: pgettext("kingdom builder command", "oasis"),
+        "tower": lambda: pgettext("kingdom builder command", "tower"),
+        "tavern": lambda: pgettext("kingdom builder command", "tavern"),
+        "barn": lambda: pgettext("kingdom builder command", "barn"),
+        "harbor": lambda: pgettext("kingdom builder command", "harbor"),
+        "paddock": lambda: pgettext("kingdom builder command", "paddock"),
+        "end": lambda: pgettext("kingdom builder command", "end"),
+        "to": lambda: pgettext("kingdom builder command", "to"),
+    }
+    return words[word]() if word in words else word
+
+
+def _write(move: Move, word: Callable[[str], str]) -> str:
     kind = move[0]
     if kind == "end":
-        return "end"
+        return word("end")
     if kind in MOVE_TILES:
-        return f"{kind} {name(move[1])} to {name(move[2])}"
-    return " ".join([kind] + [name(h) for h in move[1:]])
+        return f"{word(kind)} {name(move[1])} {word('to')} {name(move[2])}"
+    return " ".join([word(kind)] + [name(h) for h in move[1:]])
+
+
+def usage() -> list[str]:
+    """Example commands in the reader's words."""
+    return [say_move(move) for move in (("build", 62), ("build", 62, 63, 84), ("oracle", 62), ("tavern", 125),
+                                        ("harbor", 46, 167), ("paddock", 62, 102), ("end",))]
 
 
 def _hexes(words: list[str], original: str) -> list[int]:
@@ -54,8 +91,8 @@ def _hexes(words: list[str], original: str) -> list[int]:
     for word in words:
         hex_ = parse_hex(word)
         if hex_ is None:
-            raise invalid(f"{word!r} in {original!r} is not a hex of the map: write a column letter "
-                          f"A-T and a row number 1-20, e.g. C4.")
+            raise invalid(_("{word} in {text} is not a hex of the map: write a column letter A-T and a row "
+                            "number 1-20, e.g. C4.", word=repr(word), text=repr(original)))
         hexes.append(hex_)
     return hexes
 
@@ -68,18 +105,18 @@ def _tokens(text: str) -> list[str]:
 def parse_move(state: KBState, seat: int, text: str) -> Move:
     words = _tokens(text)
     if not words:
-        raise syntax("An empty command is no Kingdom Builder move.", USAGE)
+        raise syntax(_("An empty command is no Kingdom Builder move."), usage())
     kind = KEYWORDS.get(words[0])
     if kind is None:
         if parse_hex(words[0]) is not None and len(words) == 1:
             return _resolve(state, seat, text, lambda m: m[-1] == parse_hex(words[0]) and m[0] != "end")
-        raise syntax(f"{text.strip()!r} is not a Kingdom Builder command; for example: "
-                     f"{', '.join(USAGE)}.", USAGE)
+        raise syntax(_("{text} is not a Kingdom Builder command; for example: {examples}.",
+                       text=repr(text.strip()), examples=", ".join(usage())), usage())
     hexes = _hexes(words[1:], text.strip())
     if kind == "end":
         move: Move = ("end",)
         if hexes:
-            raise invalid(f"{text.strip()!r}: end takes no hex.")
+            raise invalid(_("{text}: {end} takes no hex.", text=repr(text.strip()), end=spoken("end")))
     elif kind == "build" and 1 <= len(hexes) <= MANDATORY:
         move = ("build", *hexes)
     elif kind in BUILD_TILES and len(hexes) == 1:
@@ -89,9 +126,10 @@ def parse_move(state: KBState, seat: int, text: str) -> Move:
     elif kind in MOVE_TILES and len(hexes) == 1:
         return _resolve(state, seat, text, lambda m: m[0] == kind and m[2] == hexes[0])
     else:
-        shape = {"build": "1 to 3 hexes", "move": "a hex to move from and one to move to"}
-        need = shape["move"] if kind in MOVE_TILES else shape["build"] if kind == "build" else "one hex"
-        raise invalid(f"{text.strip()!r}: {kind} needs {need}.", USAGE)
+        need = (_("a hex to move from and one to move to") if kind in MOVE_TILES else
+                _("1 to 3 hexes") if kind == "build" else _("one hex"))
+        raise invalid(_("{text}: {kind} needs {need}.", text=repr(text.strip()), kind=spoken(kind), need=need),
+                      usage())
     _check_all(state, seat, move)
     return move
 
@@ -120,4 +158,4 @@ def _check_all(state: KBState, seat: int, move: Move) -> None:
 
 def _resolve(state: KBState, seat: int, text: str, matches: Callable[[Move], bool]) -> Move:
     legal = legal_moves(state, seat)
-    return resolve(text, [m for m in legal if matches(m)], format_move, legal=[format_move(m) for m in legal])
+    return resolve(text, [m for m in legal if matches(m)], say_move, legal=[say_move(m) for m in legal])

@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.svg import escape
-from pbem.games.text import seat_name
+from pbem.games.text import _, language, ngettext, pgettext, seat_name
 
 from .board import COLUMNS, SIZE, hex_of, name
-from .data import LOCATIONS, card_name, location_name, terrain_name
+from .data import KINGDOM_CARDS, card_name, location_name, terrain_name
 from .state import KBState
 
 ABBREV = {"oracle": "OR", "farm": "FA", "oasis": "OA", "tower": "TO", "tavern": "TA",
@@ -22,7 +22,18 @@ ABBREV = {"oracle": "OR", "farm": "FA", "oasis": "OA", "tower": "TO", "tavern": 
 FILL = {"G": "#a6d96a", "C": "#c98b5a", "D": "#f3e29b", "F": "#e7a6e0", "T": "#2e7d32",
         "W": "#6baed6", "M": "#8d8d8d", "K": "#d9d9d9", "L": "#fff3c4"}
 SEAT_COLOURS = ("#e41a1c", "#ffffff", "#222222", "#ff9900")
-SEAT_COLOUR_NAMES = ("red", "white", "black", "orange")
+
+
+def colour_name(seat: int) -> str:
+    """The colour of a seat's settlements, as the rulebook names the player colours."""
+    names = (lambda: pgettext("colour", "red"), lambda: pgettext("colour", "white"),
+             lambda: pgettext("colour", "black"), lambda: pgettext("colour", "orange"))
+    return names[seat]()
+
+
+def tile_state(state: str) -> str:
+    names = {"new": lambda: pgettext("tile", "new"), "used": lambda: pgettext("tile", "used")}
+    return names[state]() if state in names else state
 
 
 def _tile_state(state: KBState, seat: int, loc: int) -> str:
@@ -58,7 +69,7 @@ def make_view(state: KBState, viewer: int | None) -> dict[str, Any]:
 
 def _tile_text(tile: Mapping[str, Any]) -> str:
     """A location tile a player holds, with its state unless it is ready to use."""
-    state = "" if tile["state"] == "ready" else f" ({tile['state']})"
+    state = "" if tile["state"] == "ready" else f" ({tile_state(tile['state'])})"
     return f"{location_name(tile['type'])} {tile['hex']}{state}"
 
 
@@ -81,29 +92,40 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     for r, row in enumerate(view["terrain"]):
         cells = " ".join(_cell(code, r * SIZE + c, occupants.get(r * SIZE + c), locs) for c, code in enumerate(row))
         lines.append(f"{r + 1:>2}  {' ' if r % 2 else ''}{cells}")
-    lines.append("Hexes: g grass, c canyon, d desert, f flower field, t forest, w water, m mountain, "
-                 "KK castle; a digit is the seat whose settlement stands there.")
-    lines.append("Locations (tiles left): " + ", ".join(
+    lines.append(_("Hexes: {legend}; a digit is the seat whose settlement stands there.",
+                   legend=", ".join(label for _code, label in terrain_legend())))
+    lines.append(_("Locations (tiles left): {locations}", locations=", ".join(
         f"{ABBREV[loc['type']]} {location_name(loc['type'])} {loc['hex']} ({loc['tiles']})"
-        for loc in view["locations"]))
-    lines.append("Kingdom cards: " + ", ".join(card_name(c) for c in view["cards"]))
-    for seat in range(view["players"]):
-        tiles = ", ".join(_tile_text(t) for t in view["tiles"][seat]) or "no tiles"
-        lines.append(f"{seat + 1} {seat_name(names, seat)}: {view['supply'][seat]} settlements left; {tiles}")
+        for loc in view["locations"])))
+    lines.append(_("Kingdom cards: {cards}", cards=", ".join(card_name(c) for c in view["cards"])))
+    lines += [_seat_line(view, names, seat) for seat in range(view["players"])]
     lines.append(_status(view, names))
     return "\n".join(lines) + "\n"
 
 
+def _seat_line(view: Mapping[str, Any], names: Sequence[str], seat: int) -> str:
+    tiles = ", ".join(_tile_text(t) for t in view["tiles"][seat]) or _("no tiles")
+    left = ngettext("{n} settlement left", "{n} settlements left", view["supply"][seat])
+    return f"{seat + 1} {seat_name(names, seat)}: {left}; {tiles}"
+
+
+def score_word(key: str) -> str:
+    """A part of the final gold: a kingdom card's name or the castles."""
+    if key in KINGDOM_CARDS:  # English keeps the card's id ("lords"), as the scores always said
+        return key if language() == "en" else card_name(key)
+    return _("castles") if key == "castles" else key
+
+
 def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
     if view["over"]:
-        return "Game over. " + "; ".join(
-            f"{seat_name(names, s['seat'])}: {s['total']} gold ("
-            + ", ".join(f"{k} {v}" for k, v in s["gold"].items()) + ")" for s in view["scores"])
-    text = (f"Round {view['round']}: {seat_name(names, view['seat'])} plays {terrain_name(view['played'])} "
-            f"({view['built']} of 3 built).")
+        scores = [_("{who}: {gold} gold ({parts})", who=seat_name(names, s["seat"]), gold=s["total"],
+                    parts=", ".join(f"{score_word(k)} {v}" for k, v in s["gold"].items())) for s in view["scores"]]
+        return _("Game over. {scores}", scores="; ".join(scores))
+    text = _("Round {round}: {who} plays {terrain} ({built} of 3 built).", round=view["round"],
+             who=seat_name(names, view["seat"]), terrain=terrain_name(view["played"]), built=view["built"])
     if view.get("hand"):
-        text += f" Your hidden card: {terrain_name(view['hand'])}."
-    return text + (" Last round!" if view["ending"] else "")
+        text += " " + _("Your hidden card: {terrain}.", terrain=terrain_name(view["hand"]))
+    return text + (" " + _("Last round!") if view["ending"] else "")
 
 
 # -- SVG -------------------------------------------------------------------------------------
@@ -122,8 +144,9 @@ def _hexagon(x: float, y: float, fill: str) -> str:
     return f'<polygon points="{points}" fill="{fill}" stroke="#555" stroke-width="0.8"/>'
 
 
-TERRAIN_LEGEND = (("G", "g grass"), ("C", "c canyon"), ("D", "d desert"), ("F", "f flower field"),
-                  ("T", "t forest"), ("W", "w water"), ("M", "m mountain"), ("K", "KK castle"))
+def terrain_legend() -> list[tuple[str, str]]:
+    """Each terrain's code as the text map prints it, with its name ("g grass", "KK castle")."""
+    return [(code, f"{'KK' if code == 'K' else code.lower()} {terrain_name(code).lower()}") for code in "GCDFTWMK"]
 
 
 def _wrapped(items: Sequence[str], head: str, width: int = 95) -> list[str]:
@@ -142,11 +165,9 @@ def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     """The text under the map: the locations with their tiles, the kingdom cards, and each
     player's settlements left and location tiles (as the text picture says them)."""
     lines = _wrapped([f"{ABBREV[loc['type']]} {location_name(loc['type'])} {loc['hex']} ({loc['tiles']})"
-                      for loc in view["locations"]], "Locations (tiles left):")
-    lines.append("Kingdom cards: " + ", ".join(card_name(c) for c in view["cards"]))
-    for seat in range(view["players"]):
-        tiles = ", ".join(_tile_text(t) for t in view["tiles"][seat]) or "no tiles"
-        lines.append(f"{seat + 1} {seat_name(names, seat)}: {view['supply'][seat]} settlements left; {tiles}")
+                      for loc in view["locations"]], _("Locations (tiles left):"))
+    lines.append(_("Kingdom cards: {cards}", cards=", ".join(card_name(c) for c in view["cards"])))
+    lines += [_seat_line(view, names, seat) for seat in range(view["players"])]
     return lines
 
 
@@ -158,7 +179,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     status = textwrap.wrap(_status(view, names), 85)
     if view["over"]:  # the title says so; each player's gold gets a line of its own below
         lines += [part.strip() for part in _status(view, names).split(";")]
-        status = ["Game over."]
+        status = [_("Game over.")]
     height = TOP + 1.5 * R * SIZE + R + 44 + 16 * (len(lines) + view["players"])
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
              f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
@@ -169,24 +190,26 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
         parts.append(f'<text x="{LEFT + W * (c + 0.5):.1f}" y="{TOP - 8}" font-size="11" '
                      f'text-anchor="middle">{COLUMNS[c]}</text>')
     for r, row in enumerate(view["terrain"]):
-        _, y = _centre(r, 0)
+        _x, y = _centre(r, 0)
         parts.append(f'<text x="4" y="{y + 4:.1f}" font-size="11">{r + 1}</text>')
         for c, code in enumerate(row):
             parts += _hex_parts(r, c, code, occupants.get(r * SIZE + c), locs.get(r * SIZE + c))
     y = TOP + 1.5 * R * SIZE + R + 12
     x = 8
-    for code, label in TERRAIN_LEGEND:  # "Hexes:" of the text picture, as colours
+    for code, label in terrain_legend():  # "Hexes:" of the text picture, as colours
         parts.append(f'<rect x="{x}" y="{y - 9:.0f}" width="10" height="10" fill="{FILL[code]}" stroke="#555"/>'
                      f'<text x="{x + 13}" y="{y:.0f}" font-size="11">{escape(label)}</text>')
         x += 22 + 6 * len(label)
-    parts.append('<title>Hexes: a digit is the seat whose settlement stands there.</title>')
+    legend = _("Hexes: a digit is the seat whose settlement stands there.")
+    parts.append(f"<title>{escape(legend)}</title>")
     for seat in range(view["players"]):  # the colours' legend
         y += 16
-        label = f"{seat_name(names, seat)} ({SEAT_COLOUR_NAMES[seat]}): {view['supply'][seat]} left"
+        label = _("{who} ({colour}): {n} left", who=seat_name(names, seat), colour=colour_name(seat),
+                  n=view["supply"][seat])
         if view["over"]:
-            label += f", {view['scores'][seat]['total']} gold"
+            label += ", " + _("{gold} gold", gold=view["scores"][seat]["total"])
         elif seat == view["seat"]:
-            label += f", to move ({terrain_name(view['played'])})"
+            label += ", " + _("to move ({terrain})", terrain=terrain_name(view["played"]))
         parts.append(f'<circle cx="{LEFT + 6}" cy="{y - 4:.0f}" r="5" fill="{SEAT_COLOURS[seat]}" stroke="#000"/>')
         parts.append(f'<text x="{LEFT + 16}" y="{y:.0f}" font-size="12">{escape(label)}</text>')
     for line in lines:
@@ -201,11 +224,14 @@ def _hex_parts(r: int, c: int, code: str, occupant: int | None, loc: Mapping[str
     parts = [_hexagon(x, y, FILL.get(code, "#fff"))]
     label = f"{COLUMNS[c]}{r + 1}"
     if occupant is not None:
-        parts.append(f"<title>{label}: settlement of seat {occupant + 1}</title>")
+        settled = _("{hex}: settlement of seat {seat}", hex=label, seat=occupant + 1)
+        parts.append(f"<title>{escape(settled)}</title>")
     if loc is not None:
         parts.append(f'<text x="{x:.1f}" y="{y + 1:.1f}" font-size="8" text-anchor="middle" '
                      f'font-weight="bold">{ABBREV[loc["type"]]} {loc["tiles"]}</text>')
-        parts.append(f'<title>{escape(LOCATIONS[loc["type"]]["en"])} {label}: {loc["tiles"]} tiles left</title>')
+        tiles = ngettext("{tile} {hex}: {n} tile left", "{tile} {hex}: {n} tiles left", loc["tiles"],
+                         tile=location_name(loc["type"]), hex=label)
+        parts.append(f"<title>{escape(tiles)}</title>")
     elif code == "K":
         parts.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" text-anchor="middle">&#9820;</text>')
     if occupant is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.base import ErrorCode, GameError, Rng, evolve_all, illegal, secret
+from pbem.games.text import _, ngettext
 
 from .board import HEXES, name
 from .data import BUILD_TILES, LOCATIONS, MANDATORY, location_name, terrain_name
@@ -70,22 +71,26 @@ def legal_moves(state: KBState, seat: int) -> list[Move]:
 
 def hex_list(hexes: list[int], limit: int = 60) -> str:
     shown = ", ".join(name(h) for h in hexes[:limit])
-    return shown + (f" and {len(hexes) - limit} more" if len(hexes) > limit else "")
+    return _("{hexes} and {n} more", hexes=shown, n=len(hexes) - limit) if len(hexes) > limit else shown
 
 
 def check(state: KBState, seat: int, move: Move) -> None:
     """Raise a GameError saying why, if ``move`` (one step) is not legal now."""
     if state.over:
-        raise GameError(ErrorCode.GAME_OVER, "The game is over.")
+        raise GameError(ErrorCode.GAME_OVER, _("The game is over."))
     if seat != state.seat:
-        raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not your turn; seat {state.seat + 1} is to move.")
+        raise GameError(ErrorCode.NOT_YOUR_TURN, _("It is not your turn; seat {seat} is to move.",
+                                                   seat=state.seat + 1))
     _check_shape(move)
     kind = move[0]
     if kind == "end":
         if state.mandatory_pending():
             left = MANDATORY - state.built
-            raise illegal(f"You cannot end the turn yet: build {left} more settlement(s) on "
-                          f"{terrain_name(state.played)} first (build ...).")
+            raise illegal(ngettext("You cannot end the turn yet: build {n} more settlement on {terrain} first "
+                                   "({build} ...).",
+                                   "You cannot end the turn yet: build {n} more settlements on {terrain} first "
+                                   "({build} ...).", left, terrain=terrain_name(state.played),
+                                   build=_build_word()))
         return
     if kind == "build":
         _check_build(state, seat, move[1])
@@ -106,64 +111,73 @@ def _check_shape(move: Move) -> None:
     ok = isinstance(move, tuple) and bool(move) and move[0] in _ARITY and len(move) in _ARITY[move[0]] \
         and all(isinstance(x, int) and 0 <= x < HEXES for x in move[1:])
     if not ok:
-        raise illegal(f"{move!r} is not a Kingdom Builder move.")
+        raise illegal(_("{move} is not a Kingdom Builder move.", move=repr(move)))
 
 
 def _check_build(state: KBState, seat: int, hex_: int) -> None:
     if not state.mandatory_pending():
-        why = ("you have no settlement left" if state.supply[seat] == 0
-               else "no terrain card could be played this turn" if state.played is None
-               else "your 3 settlements of this turn are built")
-        raise illegal(f"No mandatory settlement to build: {why}. Use a location tile or end the turn.")
+        why = (_("you have no settlement left") if state.supply[seat] == 0
+               else _("no terrain card could be played this turn") if state.played is None
+               else _("your 3 settlements of this turn are built"))
+        raise illegal(_("No mandatory settlement to build: {why}. Use a location tile or end the turn.", why=why))
     legal = build_targets(state, seat, "build")
     if hex_ not in legal:
-        raise illegal(f"You cannot build on {name(hex_)}: {why_not(state, seat, hex_, state.played)} "
-                      f"Legal hexes for {terrain_name(state.played)}: {hex_list(legal)}.")
+        raise illegal(_("You cannot build on {hex}: {why} Legal hexes for {terrain}: {legal}.", hex=name(hex_),
+                        why=why_not(state, seat, hex_, state.played), terrain=terrain_name(state.played),
+                        legal=hex_list(legal)))
 
 
 def why_not(state: KBState, seat: int, hex_: int, terrain: str | None) -> str:
     """A sentence: why a settlement may not go on this hex."""
     if state.owner[hex_] >= 0:
-        return "it is occupied."
+        return _("it is occupied.")
     actual = state.board.terrain[hex_]
     if terrain is not None and actual != terrain:
-        return f"it is {terrain_name(actual)}, not {terrain_name(terrain)}."
+        return _("it is {actual}, not {terrain}.", actual=terrain_name(actual), terrain=terrain_name(terrain))
     if not touches(state, seat, hex_):
-        return "you have free hexes of that kind next to your settlements, and must build there."
-    return "it is not allowed there."
+        return _("you have free hexes of that kind next to your settlements, and must build there.")
+    return _("it is not allowed there.")
+
+
+def _build_word() -> str:
+    from .moves import spoken  # moves imports this module
+    return spoken("build")
 
 
 def _check_tile(state: KBState, seat: int, move: Move) -> None:
     kind = move[0]
     if kind not in LOCATIONS:
-        raise illegal(f"There is no action {kind!r}.")
+        raise illegal(_("There is no action {kind}.", kind=repr(kind)))
     title = location_name(kind)
     if in_mandatory(state):
-        raise illegal(f"Finish your mandatory action first: {MANDATORY - state.built} settlement(s) left; "
-                      f"tiles are used before or after it, not in between.")
+        raise illegal(ngettext("Finish your mandatory action first: {n} settlement left; tiles are used before "
+                               "or after it, not in between.",
+                               "Finish your mandatory action first: {n} settlements left; tiles are used before "
+                               "or after it, not in between.", MANDATORY - state.built))
     held = [loc for loc in state.held[seat] if state.board.location_at(loc) == kind]
     if not held:
-        raise illegal(f"You hold no {title} tile.")
+        raise illegal(_("You hold no {tile} tile.", tile=title))
     if kind not in ready_tiles(state, seat):
-        when = "you took it this turn; it works from your next turn" if set(held) <= state.fresh \
-            else "you already used it this turn"
-        raise illegal(f"Your {title} tile cannot be used now: {when}.")
+        when = _("you took it this turn; it works from your next turn") if set(held) <= state.fresh \
+            else _("you already used it this turn")
+        raise illegal(_("Your {tile} tile cannot be used now: {when}.", tile=title, when=when))
     if kind in BUILD_TILES:
         if state.supply[seat] == 0:
-            raise illegal(f"The {title} builds a settlement, and you have none left.")
+            raise illegal(_("The {tile} builds a settlement, and you have none left.", tile=title))
         legal = build_targets(state, seat, kind)
         if move[1] not in legal:
-            raise illegal(f"The {title} cannot build on {name(move[1])}. "
-                          f"Legal hexes: {hex_list(legal) or 'none'}.")
+            raise illegal(_("The {tile} cannot build on {hex}. Legal hexes: {legal}.", tile=title, hex=name(move[1]),
+                            legal=hex_list(legal) or _("none")))
         return
     source, target = move[1], move[2]
     if source not in state.homes[seat]:
         mine = sorted(state.homes[seat])
-        raise illegal(f"You have no settlement on {name(source)} to move; yours are on {hex_list(mine)}.")
+        raise illegal(_("You have no settlement on {hex} to move; yours are on {mine}.", hex=name(source),
+                        mine=hex_list(mine)))
     legal = move_targets(state, seat, kind, source)
     if target not in legal:
-        raise illegal(f"The {title} cannot move {name(source)} to {name(target)}. "
-                      f"Legal targets from {name(source)}: {hex_list(legal) or 'none'}.")
+        raise illegal(_("The {tile} cannot move {source} to {target}. Legal targets from {source}: {legal}.",
+                        tile=title, source=name(source), target=name(target), legal=hex_list(legal) or _("none")))
 
 
 # -- facts of one step ---------------------------------------------------------------------
@@ -269,7 +283,7 @@ def decide(state: KBState, seat: int, move: Move, rng: Rng) -> list[Fact]:
     """All facts of a move: its steps (a build may name up to 3 hexes) and the follow-ups."""
     steps = [("build", h) for h in move[1:]] if move[0] == "build" else [move]
     if move[0] == "build" and not 1 <= len(steps) <= MANDATORY:
-        raise illegal(f"A build names 1 to {MANDATORY} hexes.")
+        raise illegal(_("A build names 1 to {n} hexes.", n=MANDATORY))
     facts: list[Fact] = []
     for number, single in enumerate(steps):
         new = step_facts(state, seat, single)

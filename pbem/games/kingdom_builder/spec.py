@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import GameSpec, Option, Rng, Standing, invalid, rank_by, secret
-from pbem.games.text import seat_name
+from pbem.games.text import _, language, ngettext, seat_name
 
 from . import moves, render, rules
 from .board import QUADRANTS
-from .data import CARD_NAMES, MANDATORY, SECTION_NAMES, TERRAIN_DECK, card_name, location_name, terrain_name
+from .data import CARD_NAMES, MANDATORY, MOVE_TILES, SECTION_NAMES, TERRAIN_DECK, card_name, location_name, terrain_name
 from .rules import Move
 from .state import KBState, evolve
 
@@ -42,10 +42,10 @@ class KingdomBuilder(GameSpec[KBState, Move]):
         values = super().normalize_options(raw, players)
         fixed = [values[q].removesuffix("-rotated") for q in QUADRANTS if values[q] != RANDOM]
         if len(fixed) != len(set(fixed)):
-            raise invalid(f"Each board section can be used once; you chose {', '.join(fixed)}.")
+            raise invalid(_("Each board section can be used once; you chose {chosen}.", chosen=", ".join(fixed)))
         cards = [values[k] for k in CARD_KEYS if values[k] != RANDOM]
         if len(cards) != len(set(cards)):
-            raise invalid(f"The 3 kingdom cards must differ; you chose {', '.join(cards)}.")
+            raise invalid(_("The 3 kingdom cards must differ; you chose {chosen}.", chosen=", ".join(cards)))
         return values
 
     def setup(self, players: int, options: Mapping[str, str], rng: Rng) -> list[dict[str, Any]]:
@@ -89,6 +89,25 @@ class KingdomBuilder(GameSpec[KBState, Move]):
     def format_move(self, move: Move) -> str:
         return moves.format_move(move)
 
+    def say_move(self, move: Move) -> str:
+        return moves.say_move(move)
+
+    def command_examples(self) -> list[str]:
+        return moves.usage()
+
+    def say_command(self, text: str) -> str:
+        words = moves._tokens(text)
+        kind = moves.KEYWORDS.get(words[0]) if words else None
+        if kind is None:
+            return text
+        hexes = [h for h in words[1:] if h not in moves.SEPARATORS]
+        if kind in MOVE_TILES and len(hexes) == 2:
+            return f"{moves.spoken(kind)} {hexes[0].upper()} {moves.spoken('to')} {hexes[1].upper()}"
+        return " ".join([moves.spoken(kind), *(h.upper() for h in hexes)])
+
+    def score_label(self, key: str) -> str:
+        return _("gold") if key == "gold" else render.score_word(key)
+
     def decide(self, state: KBState, seat: int, move: Move, rng: Rng) -> list[dict[str, Any]]:
         return rules.decide(state, seat, move, rng)
 
@@ -119,12 +138,17 @@ class KingdomBuilder(GameSpec[KBState, Move]):
     def decision_text(self, state: KBState, seat: int, names: Sequence[str]) -> str:
         if state.mandatory_pending():
             owed = MANDATORY - state.built
-            return (f"Round {state.round}: your terrain card is {terrain_name(state.played)}; build {owed} more "
-                    f"settlement{'s' if owed != 1 else ''} on {terrain_name(state.played)} (or use a tile first).")
-        return f"Round {state.round}: use a location tile, or end your turn ('end')."
+            return ngettext("Round {round}: your terrain card is {terrain}; build {n} more settlement on "
+                            "{terrain} (or use a tile first).",
+                            "Round {round}: your terrain card is {terrain}; build {n} more settlements on "
+                            "{terrain} (or use a tile first).", owed, round=state.round,
+                            terrain=terrain_name(state.played))
+        return _("Round {round}: use a location tile, or end your turn ({end}).", round=state.round,
+                 end=repr(moves.spoken("end")))
 
     def phase_label(self, state: KBState) -> str:
-        return "game over" if state.over else f"round {state.round}, seat {state.seat + 1}"
+        return _("game over") if state.over else _("round {round}, seat {seat}", round=state.round,
+                                                     seat=state.seat + 1)
 
     # -- presentation ------------------------------------------------------------------------
     def render_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -136,13 +160,16 @@ class KingdomBuilder(GameSpec[KBState, Move]):
     def turn_template(self, state: KBState, seat: int, names: Sequence[str]) -> str:
         lines = [f"# Kingdom Builder: {self.phase_label(state)}"]
         if not state.over and seat == state.seat:
-            lines.append(f"# your card: {terrain_name(state.played)}; settlements left: {state.supply[seat]}")
+            lines.append("# " + _("your card: {terrain}; settlements left: {left}", terrain=terrain_name(state.played),
+                                  left=state.supply[seat]))
             builds = [m[1] for m in rules.legal_moves(state, seat) if m[0] == "build"]
             if builds:
-                lines.append(f"# build on: {rules.hex_list(builds)}")
+                lines.append("# " + _("build on: {hexes}", hexes=rules.hex_list(builds)))
             for kind in rules.tile_actions(state, seat):
-                lines.append(f"# tile {location_name(kind)} is ready ({kind} ...)")
-            lines.append("# e.g. build C4 D4 E5 | tavern F7 | harbor G3 to H9 | end")
+                lines.append("# " + _("tile {name} is ready ({command} ...)", name=location_name(kind),
+                                      command=moves.spoken(kind)))
+            examples = moves.usage()
+            lines.append("# " + _("e.g. {examples}", examples=" | ".join(examples[i] for i in (1, 3, 4, 6))))
         return "\n".join(lines) + "\n"
 
     def describe_fact(self, fact: dict[str, Any], names: Sequence[str]) -> str:
@@ -155,35 +182,54 @@ def describe(fact: dict[str, Any], names: Sequence[str]) -> str:
     seat = fact.get("seat", -1)
     person = seat_name(names, seat)
     if kind == "GameStarted":
-        parts = [f"{s['name']}{' (rotated)' if s['rotated'] else ''} {s['quadrant']}" for s in fact["sections"]]
+        # English names a section by its id ("oracle"), the other languages by the tile's name
+        def section(key: str) -> str:
+            return key if language() == "en" else location_name(key)
+
+        def quadrant(key: str) -> str:
+            names = {"top-left": lambda: _("top-left"), "top-right": lambda: _("top-right"),
+                     "bottom-left": lambda: _("bottom-left"), "bottom-right": lambda: _("bottom-right")}
+            return names[key]() if key in names else key
+
+        parts = [(_("{section} (rotated) {quadrant}", section=section(s["name"]), quadrant=quadrant(s["quadrant"]))
+                  if s["rotated"] else f"{section(s['name'])} {quadrant(s['quadrant'])}") for s in fact["sections"]]
         cards = ", ".join(card_name(c) for c in fact["cards"])
-        return f"Game started for {fact['players']} players; board: {'; '.join(parts)}; kingdom cards: {cards}."
+        return _("Game started for {players} players; board: {board}; kingdom cards: {cards}.",
+                 players=fact["players"], board="; ".join(parts), cards=cards)
     if kind == "DeckShuffled":
-        return f"The {fact['cards']} terrain cards were shuffled face down."
+        return _("The {n} terrain cards were shuffled face down.", n=fact["cards"])
     if kind == "CardDrawn":
-        return f"{person} drew a terrain card."
+        return _("{who} drew a terrain card.", who=person)
     if kind == "TurnStarted":
-        return f"Round {fact['round']}: {person} plays {terrain_name(fact['terrain'])}."
+        return _("Round {round}: {who} plays {terrain}.", round=fact["round"], who=person,
+                 terrain=terrain_name(fact["terrain"]))
     if kind == "CardReplaced":
         unusable = fact["unusable"]
-        gone = "" if unusable is None else f"{terrain_name(unusable)} has no free hex and leaves the game; "
-        return f"{person}: {gone}the next card is {terrain_name(fact['terrain'])}."
+        if unusable is None:
+            return _("{who}: the next card is {terrain}.", who=person, terrain=terrain_name(fact["terrain"]))
+        return _("{who}: {gone} has no free hex and leaves the game; the next card is {terrain}.", who=person,
+                 gone=terrain_name(unusable), terrain=terrain_name(fact["terrain"]))
     if kind == "SettlementBuilt":
-        how = "" if fact["action"] == "build" else f" with the {location_name(fact['action'])}"
-        return f"{person} built on {fact['hex']}{how}."
+        if fact["action"] == "build":
+            return _("{who} built on {hex}.", who=person, hex=fact["hex"])
+        return _("{who} built on {hex} with the {tile}.", who=person, hex=fact["hex"],
+                 tile=location_name(fact["action"]))
     if kind == "SettlementMoved":
-        return (f"{person} moved a settlement from {fact['from']} to {fact['to']} "
-                f"with the {location_name(fact['action'])}.")
+        return _("{who} moved a settlement from {source} to {target} with the {tile}.", who=person,
+                 source=fact["from"], target=fact["to"], tile=location_name(fact["action"]))
     if kind == "TileTaken":
-        return f"{person} took a {location_name(fact['location'])} tile at {fact['hex']}."
+        return _("{who} took a {tile} tile at {hex}.", who=person, tile=location_name(fact["location"]),
+                 hex=fact["hex"])
     if kind == "TileLost":
-        return f"{person} lost the {location_name(fact['location'])} tile of {fact['hex']} (no settlement next to it)."
+        return _("{who} lost the {tile} tile of {hex} (no settlement next to it).", who=person,
+                 tile=location_name(fact["location"]), hex=fact["hex"])
     if kind == "TurnEnded":
-        return f"{person} ended the turn."
+        return _("{who} ended the turn.", who=person)
     if kind == "GameEnded":
         scores = "; ".join(f"{seat_name(names, s['seat'])} {s['total']}" for s in fact["scores"])
-        why = " No terrain card could be played any more." if fact.get("blocked") else ""
-        return f"Game over.{why} Gold: {scores}."
+        if fact.get("blocked"):
+            return _("Game over. No terrain card could be played any more. Gold: {scores}.", scores=scores)
+        return _("Game over. Gold: {scores}.", scores=scores)
     return kind
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.tables import load_table
-from pbem.games.text import fold_key
+from pbem.games.text import fold_key, named
 
 GOODS = ("gold", "wood", "stone")
 
@@ -31,7 +31,7 @@ class Building:
 
     @property
     def name(self) -> str:
-        return self.names["en"] or self.id
+        return named(self.names, self.id)
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Advisor:
 
     @property
     def name(self) -> str:
-        return self.names["en"] or str(self.value)
+        return named(self.names, str(self.value))
 
 
 @dataclass(frozen=True)

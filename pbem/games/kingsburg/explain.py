@@ -6,26 +6,55 @@ from collections import Counter
 
 from pbem.games.kingsburg import rules
 from pbem.games.kingsburg.data import ADVISOR_COUNT, ADVISORS, BUILDINGS, ROWS
-from pbem.games.kingsburg.moves import Build, Influence, Recruit, Reroll, Take, Token, TownHall
-from pbem.games.kingsburg.render import phase_label
+from pbem.games.kingsburg.moves import (
+    Build,
+    Give,
+    Influence,
+    Lose,
+    Pass,
+    Recruit,
+    Reroll,
+    Take,
+    Token,
+    TownHall,
+    say_move,
+    spoken,
+)
+from pbem.games.kingsburg.render import amount, phase_label
 from pbem.games.kingsburg.state import State
+from pbem.games.text import _
 
-STEP_NEEDS = {
-    "choose": "choose one good from the King ('take gold', 'take wood' or 'take stone')",
-    "reroll": "use the Statue or Chapel ('reroll 4', 'reroll all') or keep the dice ('pass')",
-    "influence": "influence an advisor ('influence 8 with 5 3') or 'pass'",
-    "gifts": "answer an advisor's gift ('take ...', 'give ...' or 'take nothing')",
-    "build": "build ('build statue') or 'pass'",
-    "townhall": "use the Town Hall ('townhall wood', 'townhall +2') or 'pass'",
-    "recruit": "recruit soldiers ('recruit 2') or 'pass'",
-    "tokens": "choose a soldier token ('token 2')",
-    "spoils": "choose the goods to lose or take ('lose gold wood', 'take stone')",
-}
+
+def step_need(step: str) -> str:
+    """What a step asks of a player, with example commands in the language spoken now."""
+    def q(move: object) -> str:
+        return repr(say_move(move))  # type: ignore[arg-type]
+
+    needs = {
+        "choose": lambda: _("choose one good from the King ({gold}, {wood} or {stone})", gold=q(Take(("gold",))),
+                            wood=q(Take(("wood",))), stone=q(Take(("stone",)))),
+        "reroll": lambda: _("use the Statue or Chapel ({one}, {all}) or keep the dice ({keep})",
+                            one=q(Reroll(False, 4)), all=q(Reroll(True)), keep=q(Pass())),
+        "influence": lambda: _("influence an advisor ({example}) or {skip}", example=q(Influence(8, (5, 3))),
+                               skip=q(Pass())),
+        "gifts": lambda: _("answer an advisor's gift ({take}, {give} or {nothing})",
+                           take=repr(say_move(Take(())).split()[0] + " ..."),
+                           give=repr(say_move(Give("gold")).split()[0] + " ..."), nothing=q(Take(()))),
+        "build": lambda: _("build ({example}) or {skip}", example=q(Build("statue")), skip=q(Pass())),
+        "townhall": lambda: _("use the Town Hall ({wood}, {plus2}) or {skip}", wood=q(TownHall("wood")),
+                              plus2=q(TownHall("plus2")), skip=q(Pass())),
+        "recruit": lambda: _("recruit soldiers ({example}) or {skip}",
+                             example=repr(" ".join(say_move(Recruit(2, 0, 0, 0)).split()[:2])), skip=q(Pass())),
+        "tokens": lambda: _("choose a soldier token ({example})", example=q(Token(2))),
+        "spoils": lambda: _("choose the goods to lose or take ({lose}, {take})", lose=q(Lose(("gold", "wood"))),
+                            take=q(Take(("stone",)))),
+    }
+    return needs[step]() if step in needs else _("wait")
 
 
 def why_illegal(state: State, seat: int, move: object, text: str) -> str:
     step = state.step
-    need = STEP_NEEDS.get(step, "wait")
+    need = step_need(step)
     reason = None
     if isinstance(move, Influence) and step == "influence":
         reason = _influence(state, seat, move)
@@ -36,72 +65,84 @@ def why_illegal(state: State, seat: int, move: object, text: str) -> str:
         price = rules.soldier_price(p)
         paid = move.gold + move.wood + move.stone
         if move.gold < 0:
-            reason = f"you cannot pay {move.soldiers * price} goods for {move.soldiers} soldiers"
+            reason = _("you cannot pay {goods} for {soldiers}", goods=amount("goods", move.soldiers * price),
+                       soldiers=amount("soldiers", move.soldiers))
         elif paid != move.soldiers * price:
-            reason = f"{move.soldiers} soldiers cost {move.soldiers * price} goods, not {paid}"
+            reason = _("{soldiers} cost {goods}, not {paid}", soldiers=amount("soldiers", move.soldiers),
+                       goods=amount("goods", move.soldiers * price), paid=paid)
         else:
-            reason = "you do not have those goods"
+            reason = _("you do not have those goods")
     elif isinstance(move, Reroll) and step == "reroll":
-        reason = ("the Chapel needs dice totalling 7 or less, once a season" if move.all else
-                  "the Statue needs all your dice equal, once a season; name the value they show")
+        reason = (_("the Chapel needs dice totalling 7 or less, once a season") if move.all else
+                  _("the Statue needs all your dice equal, once a season; name the value they show"))
     elif isinstance(move, TownHall) and step == "townhall":
-        reason = f"you have no {'+2 token' if move.pay == 'plus2' else move.pay} to pay"
+        reason = (_("you have no +2 token to pay") if move.pay == "plus2" else
+                  _("you have no {good} to pay", good=spoken(move.pay)))
     elif isinstance(move, Token) and step == "tokens":
         left = ", ".join(map(str, state.players[seat].tokens))
-        reason = f"your soldier tokens left are {left}"
+        reason = _("your soldier tokens left are {left}", left=left)
     elif isinstance(move, Take) and step in ("gifts", "spoils", "choose"):
-        reason = "that is not one of the choices you have"
+        reason = _("that is not one of the choices you have")
     if reason:
-        return f"{text!r} is not legal: {reason}."
-    return f"{text!r} is not legal now ({phase_label(state)}): {need}."
+        return _("{text} is not legal: {reason}.", text=repr(text), reason=reason)
+    return _("{text} is not legal now ({phase}): {need}.", text=repr(text), phase=phase_label(state), need=need)
 
 
 def _influence(state: State, seat: int, move: Influence) -> str:
     p = state.players[seat]
     if not 1 <= move.advisor <= ADVISOR_COUNT:
-        return f"the advisors are numbered 1 to {ADVISOR_COUNT}"
-    for hand, used, colour in ((p.dice, move.dice, ""), (p.white, move.white, "white ")):
+        return _("the advisors are numbered 1 to {count}", count=ADVISOR_COUNT)
+    for hand, used, white in ((p.dice, move.dice, False), (p.white, move.white, True)):
         missing = Counter(used) - Counter(hand)
         if missing:
-            shown = " ".join(map(str, sorted(hand, reverse=True))) or "none"
-            return f"you have no {colour}die showing {next(iter(missing))} (your {colour}dice: {shown})"
+            shown = " ".join(map(str, sorted(hand, reverse=True))) or _("none")
+            value = next(iter(missing))
+            return (_("you have no white die showing {value} (your white dice: {shown})", value=value, shown=shown)
+                    if white else
+                    _("you have no die showing {value} (your dice: {shown})", value=value, shown=shown))
     if move.plus2 and not p.plus2:
-        return "you have no +2 token"
+        return _("you have no +2 token")
     total = sum(move.dice) + sum(move.white) + 2 * move.plus2
     if total != move.advisor:
         if abs(total - move.advisor) > 1:
-            return f"the group sums to {total}, not {move.advisor}"
+            return _("the group sums to {total}, not {advisor}", total=total, advisor=move.advisor)
         if not p.has("market"):
-            return f"the group sums to {total}, not {move.advisor}, and you have no Market"
+            return _("the group sums to {total}, not {advisor}, and you have no Market", total=total,
+                     advisor=move.advisor)
         if p.market_used:
-            return "you have already used the Market this season"
+            return _("you have already used the Market this season")
     taken = state.court[move.advisor]
     if taken and not move.envoy:
-        who = "the neutral dice" if taken[0].seat < 0 else f"seat {taken[0].seat + 1}"
-        extra = " (add 'envoy' to use the King's envoy)" if state.envoy == seat else ""
-        return f"advisor {move.advisor} is already influenced by {who} this season{extra}"
+        who = _("the neutral dice") if taken[0].seat < 0 else _("seat {seat}", seat=taken[0].seat + 1)
+        if state.envoy == seat:
+            return _("advisor {advisor} is already influenced by {who} this season (add {envoy} to use the "
+                     "King's envoy)", advisor=move.advisor, who=who,
+                     envoy=repr(say_move(Influence(1, (1,), envoy=True)).split()[-1]))
+        return _("advisor {advisor} is already influenced by {who} this season", advisor=move.advisor, who=who)
     if move.envoy and state.envoy != seat:
-        return "you do not hold the King's envoy"
+        return _("you do not hold the King's envoy")
     if move.envoy and not taken:
-        return f"advisor {move.advisor} is free; the envoy is only for an advisor already influenced"
+        return _("advisor {advisor} is free; the envoy is only for an advisor already influenced",
+                 advisor=move.advisor)
     if move.envoy and len(taken) > 1:
-        return f"advisor {move.advisor} already has two groups"
+        return _("advisor {advisor} already has two groups", advisor=move.advisor)
     if move.choice is not None:
-        return f"the {ADVISORS[move.advisor].name} does not offer that"
-    return "that group cannot be placed"
+        return _("the {advisor} does not offer that", advisor=ADVISORS[move.advisor].name)
+    return _("that group cannot be placed")
 
 
 def _build(state: State, seat: int, move: Build) -> str:
     p = state.players[seat]
     b = BUILDINGS[move.building]
     if move.building in p.buildings:
-        return f"you already have the {b.name}"
+        return _("you already have the {building}", building=b.name)
     row = ROWS[b.row]
     left = row[b.column - 2] if b.column > 1 else None
     if left and left not in p.buildings:
-        return f"the {b.name} needs the {BUILDINGS[left].name} to its left first"
+        return _("the {building} needs the {left} to its left first", building=b.name, left=BUILDINGS[left].name)
     if not rules.may_build(state, seat):
-        return "you have already built this season"
+        return _("you have already built this season")
     g, w, s = rules.cost(p, move.building)
-    return (f"the {b.name} costs {g} gold, {w} wood, {s} stone and you have "
-            f"{p.gold} gold, {p.wood} wood, {p.stone} stone")
+    return _("the {building} costs {cost} and you have {have}", building=b.name,
+             cost=", ".join((amount("gold", g), amount("wood", w), amount("stone", s))),
+             have=", ".join((amount("gold", p.gold), amount("wood", p.wood), amount("stone", p.stone))))

@@ -20,7 +20,7 @@ from pbem.games.base import (
 from pbem.games.kingsburg import render, rules
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS
 from pbem.games.kingsburg.evolve import evolve
-from pbem.games.kingsburg.explain import STEP_NEEDS, why_illegal
+from pbem.games.kingsburg.explain import step_need, why_illegal
 from pbem.games.kingsburg.flow import advance, can_recruit, fold, gift_facts
 from pbem.games.kingsburg.moves import (
     Build,
@@ -36,9 +36,10 @@ from pbem.games.kingsburg.moves import (
     TownHall,
     format_move,
     parse_text,
+    say_move,
 )
 from pbem.games.kingsburg.state import State, delta_of
-from pbem.games.text import resolve
+from pbem.games.text import _, resolve
 
 Fact = dict[str, Any]
 
@@ -71,7 +72,7 @@ class Kingsburg(GameSpec[State, Move]):
             {"kind": "GameStarted", "players": players, "options": dict(options), "order": order},
             {"kind": "EnemyDeckPrepared", "secret": secret([], {"deck": deck})},
         ]
-        more, _ = advance(fold(evolve(None, facts[0]), facts[1:]), rng)
+        more, _after = advance(fold(evolve(None, facts[0]), facts[1:]), rng)
         return facts + more
 
     def evolve(self, state: State | None, fact: Fact) -> State:
@@ -144,12 +145,31 @@ class Kingsburg(GameSpec[State, Move]):
         fits = [m for m in legal if isinstance(m, Influence) and m.advisor == wanted.advisor
                 and m.choice == wanted.choice and (m.plus2 or not wanted.plus2)
                 and (m.envoy or not wanted.envoy)]
-        hint = f"name the dice, e.g. {format_move(fits[0])!r}" if fits else ""
-        return resolve(text, fits, format_move, legal=self.legal_texts(state, seat), hint=hint,
-                       why=f"no group of your dice can influence advisor {wanted.advisor}")
+        hint = _("name the dice, e.g. {example}", example=repr(say_move(fits[0]))) if fits else ""
+        return resolve(text, fits, say_move, legal=self.legal_texts(state, seat), hint=hint,
+                       why=_("no group of your dice can influence advisor {advisor}", advisor=wanted.advisor))
 
     def format_move(self, move: Move) -> str:
         return format_move(move)
+
+    def say_move(self, move: Move) -> str:
+        return say_move(move)
+
+    def command_examples(self) -> list[str]:
+        return [say_move(move) for move in (
+            Take(("gold",)), Give("wood"), Influence(8, (5, 3)), Influence(8, (5,), (3,), envoy=True),
+            Build("statue"), Recruit(2, 1, 1, 0), Reroll(False, 4), Reroll(True), TownHall("plus2"),
+            Lose(("gold", "wood")), Token(2), Pass())]
+
+    def say_command(self, text: str) -> str:
+        try:
+            return say_move(parse_text(text))
+        except GameError:
+            return text
+
+    def score_label(self, key: str) -> str:
+        labels = {"goods": lambda: _("goods"), "buildings": lambda: _("buildings")}
+        return labels[key]() if key in labels else key
 
     def legal_texts(self, state: State, seat: int, limit: int = 40) -> list[str]:
         # influences with a gift choice stated in advance come last, so a short list still
@@ -157,27 +177,27 @@ class Kingsburg(GameSpec[State, Move]):
         moves = self.legal_moves(state, seat)
         plain = [m for m in moves if not (isinstance(m, Influence) and m.choice is not None)]
         stated = [m for m in moves if isinstance(m, Influence) and m.choice is not None]
-        return [format_move(m) for m in (plain + stated)[:limit]]
+        return [say_move(m) for m in (plain + stated)[:limit]]
 
     def public_move_text(self, state: State, seat: int, move: Move) -> str:
         return "token (secret)" if isinstance(move, Token) else format_move(move)
 
     def _check_turn(self, state: State, seat: int) -> None:
         if state.over:
-            raise GameError(ErrorCode.GAME_OVER, "The game is over; the King has judged.")
+            raise GameError(ErrorCode.GAME_OVER, _("The game is over; the King has judged."))
         if seat not in self.to_move(state):
-            waiting = ", ".join(f"seat {s + 1}" for s in self.to_move(state))
-            raise GameError(ErrorCode.NOT_YOUR_TURN,
-                            f"It is not your turn ({self.phase_label(state)}); waiting for {waiting}.")
+            waiting = ", ".join(_("seat {seat}", seat=s + 1) for s in self.to_move(state))
+            raise GameError(ErrorCode.NOT_YOUR_TURN, _("It is not your turn ({phase}); waiting for {waiting}.",
+                                                       phase=self.phase_label(state), waiting=waiting))
 
     # -- decide -------------------------------------------------------------------------------------
     def decide(self, state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
         self._check_turn(state, seat)
         if move not in self.legal_moves(state, seat):
-            text = format_move(move) if isinstance(move, Move.__args__) else repr(move)
+            text = say_move(move) if isinstance(move, Move.__args__) else repr(move)
             raise illegal(why_illegal(state, seat, move, text), self.legal_texts(state, seat))
         facts = move_facts(state, seat, move, rng)
-        more, _ = advance(fold(state, facts), rng)
+        more, _after = advance(fold(state, facts), rng)
         return facts + more
 
     # -- end -----------------------------------------------------------------------------------------
@@ -206,14 +226,14 @@ class Kingsburg(GameSpec[State, Move]):
         return render.phase_label(state)
 
     def decision_text(self, state: State, seat: int, names: Sequence[str]) -> str:
-        step_need = STEP_NEEDS.get(state.step, "choose your move")
+        need = step_need(state.step) if state.step != "start" else _("choose your move")
         if state.step == "gifts":
-            advisor = next((a for a, s, _ in state.gifts if s == seat), None)
+            advisor = next((a for a, s, _gift in state.gifts if s == seat), None)
             if advisor is not None:
-                step_need = (f"the {ADVISORS[advisor].name} (advisor {advisor}) helps you; choose its gift "
-                             "from the lines below")
+                need = _("the {name} (advisor {advisor}) helps you; choose its gift from the lines below",
+                         name=ADVISORS[advisor].name, advisor=advisor)
         label = self.phase_label(state)
-        return f"{label[:1].upper()}{label[1:]} — {step_need}."
+        return f"{label[:1].upper()}{label[1:]} — {need}."
 
     def default_move(self, state: State, seat: int) -> Move | None:
         legal = self.legal_moves(state, seat)
@@ -226,12 +246,14 @@ class Kingsburg(GameSpec[State, Move]):
 
     def turn_template(self, state: State, seat: int, names: Sequence[str]) -> str:
         p = state.players[seat]
+        counters = {"vp": p.vp, "gold": p.gold, "wood": p.wood, "stone": p.stone, "plus2": p.plus2,
+                    "soldiers": p.soldiers}
         lines = [f"# Kingsburg: {self.phase_label(state)}",
-                 f"# you: {p.vp} VP, {p.gold} gold, {p.wood} wood, {p.stone} stone, {p.plus2} +2, "
-                 f"{p.soldiers} soldiers"]
+                 "# " + _("you: {holdings}", holdings=render.holdings(counters))]
         if p.dice or p.white:
-            lines.append("# dice in hand: " + " ".join([*map(str, p.dice), *(f"w{w}" for w in p.white)]))
-        lines.append("# one command per line (see docs/games/kingsburg.md); legal now:")
+            dice = " ".join([*map(str, p.dice), *(f"w{w}" for w in p.white)])
+            lines.append("# " + _("dice in hand: {dice}", dice=dice))
+        lines.append("# " + _("one command per line (see docs/games/kingsburg.md); legal now:"))
         return "\n".join(lines + [f"# {text}" for text in self.legal_texts(state, seat)]) + "\n"
 
     def reveals(self, state: State, seat: int, facts: Sequence[Fact]) -> bool:

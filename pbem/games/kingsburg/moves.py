@@ -1,17 +1,21 @@
 """Kingsburg moves: small frozen dataclasses, their canonical text, and the text parser.
 
 The parser only turns words into a candidate move; ``game.parse_move`` then resolves the
-candidate against the legal moves, so legality lives in one place (``rules``). English and
-Czech keywords are accepted; accents and case do not matter ("dřevo" = "drevo" = "Wood").
+candidate against the legal moves, so legality lives in one place (``rules``). English, Czech
+and Polish keywords are accepted; accents and case do not matter ("dřevo" = "drevo" = "Wood",
+"złoto" = "zloto"). ``format_move`` writes the canonical English text (stored); ``say_move``
+writes the same move with the words of the language spoken now (mails, pages), and the parser
+reads both back.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbem.games.base import invalid, syntax
 from pbem.games.kingsburg.data import ADVISOR_COUNT, BUILDING_KEYS, BUILDINGS, GOODS
-from pbem.games.text import fold_key
+from pbem.games.text import _, fold_key, pgettext
 
 
 @dataclass(frozen=True)
@@ -86,79 +90,127 @@ def sort_goods(goods: list[str] | tuple[str, ...]) -> tuple[str, ...]:
 
 
 # -- formatting ----------------------------------------------------------------------------
-def goods_text(goods: tuple[str, ...]) -> str:
+Word = Callable[[str], str]  # a command word's key -> the word written
+
+
+def english(key: str) -> str:
+    return key
+
+
+def spoken(key: str) -> str:
+    """A command word in the language spoken now (the context tells translators it is typed)."""
+    words = {
+        "pass": lambda: pgettext("kingsburg command", "pass"),
+        "take": lambda: pgettext("kingsburg command", "take"),
+        "give": lambda: pgettext("kingsburg command", "give"),
+        "influence": lambda: pgettext("kingsburg command", "influence"),
+        "with": lambda: pgettext("kingsburg command", "with"),
+        "white": lambda: pgettext("kingsburg command", "white"),
+        "envoy": lambda: pgettext("kingsburg command", "envoy"),
+        "build": lambda: pgettext("kingsburg command", "build"),
+        "recruit": lambda: pgettext("kingsburg command", "recruit"),
+        "pay": lambda: pgettext("kingsburg command", "pay"),
+        "reroll": lambda: pgettext("kingsburg command", "reroll"),
+        "all": lambda: pgettext("kingsburg command", "all"),
+        "townhall": lambda: pgettext("kingsburg command", "townhall"),
+        "lose": lambda: pgettext("kingsburg command", "lose"),
+        "token": lambda: pgettext("kingsburg command", "token"),
+        "nothing": lambda: pgettext("kingsburg command", "nothing"),
+        "gold": lambda: pgettext("kingsburg command", "gold"),
+        "wood": lambda: pgettext("kingsburg command", "wood"),
+        "stone": lambda: pgettext("kingsburg command", "stone"),
+    }
+    return words[key]() if key in words else key
+
+
+def goods_text(goods: tuple[str, ...], word: Word = english) -> str:
     if not goods:
-        return "nothing"
+        return word("nothing")
     parts = []
     for good in GOODS:
         n = goods.count(good)
         if n:
-            parts.append(good if n == 1 else f"{n} {good}")
+            parts.append(word(good) if n == 1 else f"{n} {word(good)}")
     return " ".join(parts)
 
 
-def choice_text(choice: Take | Give) -> str:
+def choice_text(choice: Take | Give, word: Word = english) -> str:
     if isinstance(choice, Give):
-        return f"give {choice.good}"
-    return f"take {goods_text(choice.goods)}"
+        return f"{word('give')} {word(choice.good)}"
+    return f"{word('take')} {goods_text(choice.goods, word)}"
 
 
 def format_move(move: Move) -> str:
+    """The canonical text: English words, stored with the move."""
+    return write_move(move, english)
+
+
+def say_move(move: Move) -> str:
+    """The move as a player of the language spoken now writes it."""
+    return write_move(move, spoken)
+
+
+def write_move(move: Move, word: Word) -> str:
     if isinstance(move, Pass):
-        return "pass"
+        return word("pass")
     if isinstance(move, (Take, Give)):
-        return choice_text(move)
+        return choice_text(move, word)
     if isinstance(move, Influence):
-        words = ["influence", str(move.advisor), "with", *map(str, move.dice)]
-        words += [f"white {w}" for w in move.white]
-        words += ["+2"] * move.plus2 + ["envoy"] * move.envoy
+        words = [word("influence"), str(move.advisor), word("with"), *map(str, move.dice)]
+        words += [f"{word('white')} {w}" for w in move.white]
+        words += ["+2"] * move.plus2 + [word("envoy")] * move.envoy
         if move.choice is not None:
-            words.append(choice_text(move.choice))
+            words.append(choice_text(move.choice, word))
         return " ".join(words)
     if isinstance(move, Build):
-        return f"build {BUILDINGS[move.building].name.lower()}"
+        names = BUILDINGS[move.building].names
+        name = names["en"] if word is english else BUILDINGS[move.building].name
+        return f"{word('build')} {(name or move.building).lower()}"
     if isinstance(move, Recruit):
         paid = ("gold",) * move.gold + ("wood",) * move.wood + ("stone",) * move.stone
-        return f"recruit {move.soldiers} pay {goods_text(paid)}"
+        return f"{word('recruit')} {move.soldiers} {word('pay')} {goods_text(paid, word)}"
     if isinstance(move, Reroll):
         if move.all:
-            return "reroll all"
-        return f"reroll white {move.value}" if move.white else f"reroll {move.value}"
+            return f"{word('reroll')} {word('all')}"
+        return (f"{word('reroll')} {word('white')} {move.value}" if move.white else
+                f"{word('reroll')} {move.value}")
     if isinstance(move, TownHall):
-        return f"townhall {'+2' if move.pay == 'plus2' else move.pay}"
+        return f"{word('townhall')} {'+2' if move.pay == 'plus2' else word(move.pay)}"
     if isinstance(move, Lose):
-        return f"lose {goods_text(move.goods)}"
+        return f"{word('lose')} {goods_text(move.goods, word)}"
     if isinstance(move, Token):
-        return f"token {move.value}"
+        return f"{word('token')} {move.value}"
     raise TypeError(f"not a Kingsburg move: {move!r}")
 
 
 # -- parsing -------------------------------------------------------------------------------
-# folded keyword -> meaning (English and Czech; Czech words without accents after folding)
+# folded keyword -> meaning (English, Czech, Polish; without accents after folding, the
+# glossary's command words: pbem/games/kingsburg/glossary.json)
 WORDS = {
-    **dict.fromkeys(["pass", "keep", "done", "skip", "pas", "nech", "ponech", "hotovo", "dost"], "pass"),
-    **dict.fromkeys(["take", "choose", "vezmi", "beru", "vyber"], "take"),
-    **dict.fromkeys(["give", "dej", "vrat", "vymen"], "give"),
-    **dict.fromkeys(["influence", "inf", "ovlivni", "ovlivnit"], "influence"),
-    **dict.fromkeys(["build", "postav", "stavim"], "build"),
-    **dict.fromkeys(["recruit", "naverbuj", "verbuj"], "recruit"),
-    **dict.fromkeys(["reroll", "prehod", "prehazuji"], "reroll"),
-    **dict.fromkeys(["townhall", "radnice"], "townhall"),
-    **dict.fromkeys(["lose", "ztrat", "ztracim", "odevzdej"], "lose"),
+    **dict.fromkeys(["pass", "keep", "done", "skip", "pas", "nech", "ponech", "hotovo", "dost",
+                     "pasuj", "dalej", "gotowe"], "pass"),
+    **dict.fromkeys(["take", "choose", "vezmi", "beru", "vyber", "wez", "biore"], "take"),
+    **dict.fromkeys(["give", "dej", "vrat", "vymen", "oddaj", "zamien"], "give"),
+    **dict.fromkeys(["influence", "inf", "ovlivni", "ovlivnit", "wplyn", "wplyw"], "influence"),
+    **dict.fromkeys(["build", "postav", "stavim", "zbuduj", "buduj"], "build"),
+    **dict.fromkeys(["recruit", "naverbuj", "verbuj", "werbuj", "zwerbuj", "rekrutuj"], "recruit"),
+    **dict.fromkeys(["reroll", "prehod", "prehazuji", "przerzuc", "rzuc"], "reroll"),
+    **dict.fromkeys(["townhall", "radnice", "ratusz"], "townhall"),
+    **dict.fromkeys(["lose", "ztrat", "ztracim", "odevzdej", "strac", "trace"], "lose"),
     **dict.fromkeys(["token", "zeton"], "token"),
 }
 GOOD_WORDS = {
-    **dict.fromkeys(["gold", "zlato", "zlata"], "gold"),
-    **dict.fromkeys(["wood", "drevo", "dreva"], "wood"),
-    **dict.fromkeys(["stone", "kamen", "kameny", "kamene"], "stone"),
+    **dict.fromkeys(["gold", "zlato", "zlata", "zloto", "zlota"], "gold"),
+    **dict.fromkeys(["wood", "drevo", "dreva", "drewno", "drewna"], "wood"),
+    **dict.fromkeys(["stone", "kamen", "kameny", "kamene", "kamien", "kamienia", "kamienie", "kamieni"], "stone"),
 }
 NOTHING = {"nothing", "none", "nic"}
-WITH = {"with", "s", "se", "kostky", "kostkami", "and", "a"}
-WHITE = {"white", "w", "bila", "bile", "bilou"}
+WITH = {"with", "s", "se", "kostky", "kostkami", "and", "a", "z", "koscmi", "i"}
+WHITE = {"white", "w", "bila", "bile", "bilou", "biala"}
 PLUS2 = {"+2", "plus2", "2+", "plus"}
-ENVOY = {"envoy", "vyslanec", "vyslance", "vyslancem"}
-ALL = {"all", "vse", "vsechny", "vsechno"}
-PAY = {"pay", "zaplat", "platim", "za"}
+ENVOY = {"envoy", "vyslanec", "vyslance", "vyslancem", "wyslannik", "wyslannika"}
+ALL = {"all", "vse", "vsechny", "vsechno", "wszystkie", "wszystko"}
+PAY = {"pay", "zaplat", "platim", "za", "zaplac", "place"}
 
 
 def _tokens(text: str) -> list[str]:
@@ -168,7 +220,8 @@ def _tokens(text: str) -> list[str]:
 
 def _int(token: str, what: str, text: str) -> int:
     if not token.isdigit():
-        raise invalid(f"In {text!r}, {token!r} should be a number ({what}).")
+        raise invalid(_("In {text}, {token} should be a number ({what}).", text=repr(text), token=repr(token),
+                         what=what))
     return int(token)
 
 
@@ -183,8 +236,8 @@ def parse_goods(tokens: list[str], text: str) -> tuple[str, ...]:
             count = int(token)
             continue
         if token not in GOOD_WORDS:
-            raise invalid(f"In {text!r}, {token!r} is not a good; goods are gold, wood and stone "
-                          "(zlato, dřevo, kámen).")
+            raise invalid(_("In {text}, {token} is not a good; goods are {goods}.", text=repr(text),
+                            token=repr(token), goods=", ".join(spoken(g) for g in GOODS)))
         goods += [GOOD_WORDS[token]] * count
         count = 1
     return sort_goods(goods)
@@ -195,20 +248,22 @@ def _parse_choice(tokens: list[str], text: str) -> Take | Give:
     if verb == "give":
         goods = parse_goods(tokens[1:], text)
         if len(goods) != 1:
-            raise invalid(f"In {text!r}, name exactly one good to give to the Alchemist.")
+            raise invalid(_("In {text}, name exactly one good to give to the Alchemist.", text=repr(text)))
         return Give(goods[0])
     if len(tokens) < 2:
-        raise invalid(f"{text!r}: say what to take, e.g. 'take gold' (or 'take nothing').")
+        raise invalid(_("{text}: say what to take, e.g. {example} (or {nothing}).", text=repr(text),
+                         example=repr(say_move(Take(("gold",)))), nothing=repr(say_move(Take(())))))
     return Take(parse_goods(tokens[1:], text))
 
 
 def _parse_influence(tokens: list[str], text: str) -> Influence:
     if not tokens:
-        raise invalid(f"{text!r}: say which advisor (1-{ADVISOR_COUNT}) and which dice, "
-                      "e.g. 'influence 8 with 5 3'.")
-    advisor = _int(tokens[0], f"the advisor, 1-{ADVISOR_COUNT}", text)
+        raise invalid(_("{text}: say which advisor (1-{count}) and which dice, e.g. {example}.",
+                        text=repr(text), count=ADVISOR_COUNT, example=repr(say_move(Influence(8, (5, 3))))))
+    advisor = _int(tokens[0], _("the advisor, 1-{count}", count=ADVISOR_COUNT), text)
     if not 1 <= advisor <= ADVISOR_COUNT:
-        raise invalid(f"In {text!r}, {advisor} is not an advisor: the court has advisors 1 to {ADVISOR_COUNT}.")
+        raise invalid(_("In {text}, {advisor} is not an advisor: the court has advisors 1 to {count}.",
+                        text=repr(text), advisor=advisor, count=ADVISOR_COUNT))
     dice: list[int] = []
     white: list[int] = []
     plus2 = envoy = False
@@ -233,12 +288,13 @@ def _parse_influence(tokens: list[str], text: str) -> Influence:
         elif token.isdigit():
             dice.append(int(token))
         else:
-            raise invalid(f"In {text!r}, {token!r} is not a die, '+2', 'envoy' or 'take ...'.")
+            raise invalid(_("In {text}, {token} is not a die, '+2', {envoy} or {take}.", text=repr(text),
+                            token=repr(token), envoy=repr(spoken("envoy")), take=repr(spoken("take") + " ...")))
         i += 1
     if any(not 1 <= d <= 6 for d in dice + white):
-        raise invalid(f"In {text!r}, dice show 1 to 6.")
+        raise invalid(_("In {text}, dice show 1 to 6.", text=repr(text)))
     if white and not dice:
-        raise invalid(f"{text!r} names no coloured die; every group needs at least one.")
+        raise invalid(_("{text} names no coloured die; every group needs at least one.", text=repr(text)))
     # no dice at all: "influence 8" asks for any group that fits (resolved in game.parse_move)
     return Influence(advisor, tuple(sorted(dice, reverse=True)), tuple(sorted(white, reverse=True)),
                      plus2, envoy, choice)
@@ -246,8 +302,9 @@ def _parse_influence(tokens: list[str], text: str) -> Influence:
 
 def _parse_recruit(tokens: list[str], text: str) -> Recruit | Pass:
     if not tokens:
-        raise invalid(f"{text!r}: say how many soldiers, e.g. 'recruit 2'.")
-    soldiers = _int(tokens[0], "soldiers", text)
+        raise invalid(_("{text}: say how many soldiers, e.g. {example}.", text=repr(text),
+                        example=repr(f"{spoken('recruit')} 2")))
+    soldiers = _int(tokens[0], _("soldiers"), text)
     if soldiers == 0:
         return Pass()  # "recruit 0" is recruiting nobody
     if len(tokens) == 1:
@@ -267,14 +324,16 @@ def _parse_reroll(tokens: list[str], text: str) -> Reroll:
     if rest and rest[0].startswith("w") and rest[0][1:].isdigit():
         white, rest = True, [rest[0][1:]]
     if len(rest) != 1:
-        raise invalid(f"{text!r}: say 'reroll all' (Chapel) or 'reroll 4' / 'reroll white 4' (Statue).")
-    return Reroll(False, _int(rest[0], "the die to reroll", text), white)
+        raise invalid(_("{text}: say {all} (Chapel) or {one} / {white} (Statue).", text=repr(text),
+                        all=repr(say_move(Reroll(True))), one=repr(say_move(Reroll(False, 4))),
+                        white=repr(say_move(Reroll(False, 4, True)))))
+    return Reroll(False, _int(rest[0], _("the die to reroll"), text), white)
 
 
 def _parse_building(tokens: list[str], text: str) -> Build:
     key = "".join(tokens)
     if key not in BUILDING_KEYS:
-        raise invalid(f"{text!r}: there is no building called {' '.join(tokens)!r}.")
+        raise invalid(_("{text}: there is no building called {name}.", text=repr(text), name=repr(" ".join(tokens))))
     return Build(BUILDING_KEYS[key])
 
 
@@ -282,7 +341,7 @@ def parse_text(text: str) -> Move:
     """Words -> a candidate move (not yet checked against the rules)."""
     tokens = _tokens(text)
     if not tokens:
-        raise syntax("The command is empty.")
+        raise syntax(_("The command is empty."))
     verb = WORDS.get(tokens[0])
     rest = tokens[1:]
     if verb == "pass":
@@ -303,12 +362,14 @@ def parse_text(text: str) -> Move:
             return TownHall("plus2")
         goods = parse_goods(rest, text)
         if len(goods) != 1:
-            raise invalid(f"{text!r}: pay one good or '+2' at the Town Hall, e.g. 'townhall wood'.")
+            raise invalid(_("{text}: pay one good or '+2' at the Town Hall, e.g. {example}.", text=repr(text),
+                            example=repr(say_move(TownHall("wood")))))
         return TownHall(goods[0])
     if verb == "lose":
         return Lose(parse_goods(rest, text))
     if verb == "token":
         if len(rest) != 1:
-            raise invalid(f"{text!r}: say which soldier token, e.g. 'token 2'.")
-        return Token(_int(rest[0], "the token", text))
-    raise syntax(f"{text!r} is not a Kingsburg command.")
+            raise invalid(_("{text}: say which soldier token, e.g. {example}.", text=repr(text),
+                            example=repr(say_move(Token(2)))))
+        return Token(_int(rest[0], _("the token"), text))
+    raise syntax(_("{text} is not a Kingsburg command.", text=repr(text)))

@@ -10,31 +10,52 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, COURT_SPOTS, ENEMIES, GOODS, ROWS, YEAR_RANGES
-from pbem.games.kingsburg.moves import goods_text
+from pbem.games.kingsburg.moves import goods_text, spoken
 from pbem.games.kingsburg.state import State
 from pbem.games.svg import escape
-from pbem.games.text import seat_name
+from pbem.games.text import _, ngettext, pgettext, seat_name
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
-PHASE_NAMES = {"aid": "King's aid", "spring": "spring", "reward": "King's reward", "summer": "summer",
-               "envoy": "King's envoy", "autumn": "autumn", "recruit": "recruitment", "winter": "winter"}
-STEP_NAMES = {"choose": "choose a good", "reroll": "rerolls", "influence": "influence", "gifts": "gifts",
-              "build": "building", "townhall": "Town Hall", "recruit": "", "tokens": "soldier tokens",
-              "battle": "battle", "spoils": "losses and spoils", "start": ""}
 COLOURS = ("#c0392b", "#2471a3", "#229954", "#d4ac0d", "#7d3c98")
+
+
+def phase_name(phase: str) -> str:
+    """A phase of the year by the rulebook's name, in the language spoken now."""
+    names = {"aid": lambda: _("King's aid"), "spring": lambda: _("spring"), "reward": lambda: _("King's reward"),
+             "summer": lambda: _("summer"), "envoy": lambda: _("King's envoy"), "autumn": lambda: _("autumn"),
+             "recruit": lambda: _("recruitment"), "winter": lambda: _("winter")}
+    return names[phase]() if phase in names else phase
+
+
+def step_name(step: str) -> str:
+    """A step within a phase ("" for a step that the phase's name says)."""
+    names = {"choose": lambda: _("choose a good"), "reroll": lambda: _("rerolls"),
+             "influence": lambda: pgettext("kingsburg step", "influence"), "gifts": lambda: _("gifts"),
+             "build": lambda: pgettext("kingsburg step", "building"), "townhall": lambda: _("Town Hall"),
+             "tokens": lambda: _("soldier tokens"), "battle": lambda: _("battle"),
+             "spoils": lambda: _("losses and spoils")}
+    return names[step]() if step in names else ("" if step in ("recruit", "start") else step)
+
+
+def enemy_name(card_id: str) -> str:
+    """An enemy card's name, by its type (the rulebooks name the types)."""
+    names = {"barbarians": lambda: _("Barbarians"), "goblins": lambda: _("Goblins"), "orcs": lambda: _("Orcs"),
+             "zombies": lambda: _("Zombies"), "demons": lambda: _("Demons"), "dragons": lambda: _("Dragons")}
+    enemy = ENEMIES[card_id]
+    return names[enemy.type]() if enemy.type in names else enemy.name
 
 
 def phase_label(state: State) -> str:
     if state.over:
-        return "game over"
-    step = STEP_NAMES.get(state.step, state.step)
-    label = f"year {state.year}, {PHASE_NAMES[state.phase]}"
+        return _("game over")
+    step = step_name(state.step)
+    label = _("year {year}, {phase}", year=state.year, phase=phase_name(state.phase))
     return f"{label}: {step}" if step else label
 
 
 def card_info(card_id: str) -> dict[str, Any]:
     e = ENEMIES[card_id]
-    return {"id": e.id, "name": e.name, "year": e.year, "strength": e.strength}
+    return {"id": e.id, "name": enemy_name(card_id), "year": e.year, "strength": e.strength}
 
 
 def view(state: State, viewer: int | None, to_move: list[int], label: str) -> dict[str, Any]:
@@ -74,30 +95,36 @@ def _enemy_view(state: State) -> dict[str, Any]:
 
 
 # -- history lines ------------------------------------------------------------------------------
+def amount(key: str, n: int, signed: bool = False) -> str:
+    """``n`` of a good or counter ("2 gold", "+1 VP", "3 soldiers"), in the counting form of
+    the language spoken now."""
+    shown = f"{n:+d}" if signed else str(n)
+    forms = {
+        "gold": lambda: ngettext("{n} gold", "{n} gold", abs(n), n=shown),
+        "wood": lambda: ngettext("{n} wood", "{n} wood", abs(n), n=shown),
+        "stone": lambda: ngettext("{n} stone", "{n} stone", abs(n), n=shown),
+        "plus2": lambda: ngettext("{n} +2 token", "{n} +2 tokens", abs(n), n=shown),
+        "soldiers": lambda: ngettext("{n} soldier", "{n} soldiers", abs(n), n=shown),
+        "vp": lambda: ngettext("{n} VP", "{n} VP", abs(n), n=shown),
+        "goods": lambda: ngettext("{n} good", "{n} goods", abs(n), n=shown),
+    }
+    return forms[key]() if key in forms else f"{shown} {key}"
+
+
 def delta_text(delta: Mapping[str, int]) -> str:
-    labels = {"gold": "gold", "wood": "wood", "stone": "stone", "plus2": "+2 token",
-              "soldiers": "soldier", "vp": "VP"}
-    parts = []
-    for key in ("gold", "wood", "stone", "plus2", "soldiers", "vp"):
-        n = delta.get(key, 0)
-        if n:
-            plural = "s" if abs(n) > 1 and key in ("plus2", "soldiers") else ""
-            parts.append(f"{n:+d} {labels[key]}{plural}")
-    return ", ".join(parts) or "nothing"
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+    parts = [amount(key, delta[key], signed=True)
+             for key in ("gold", "wood", "stone", "plus2", "soldiers", "vp") if delta.get(key, 0)]
+    return ", ".join(parts) or pgettext("goods", "nothing")
 
 
 def _paid(delta: Mapping[str, int]) -> str:
     """The goods a delta takes away, as positive amounts ("1 gold, 2 wood")."""
-    return ", ".join(f"{-delta[g]} {g}" for g in GOODS if delta.get(g, 0) < 0) or "nothing"
+    return ", ".join(amount(g, -delta[g]) for g in GOODS if delta.get(g, 0) < 0) or pgettext("goods", "nothing")
 
 
 def _card_text(data: Mapping[str, Any]) -> str:
     card = data.get("card")
-    return f" ({ENEMIES[card].name} {ENEMIES[card].strength})" if card in ENEMIES else ""
+    return f" ({enemy_name(card)} {ENEMIES[card].strength})" if card in ENEMIES else ""
 
 
 def _stated_choice(choice: Sequence[str] | None) -> str:
@@ -105,8 +132,10 @@ def _stated_choice(choice: Sequence[str] | None) -> str:
     if not choice:
         return ""
     if choice[0] == "give":
-        return f", to give {choice[1]} for the help"
-    return ", declining the help" if len(choice) == 1 else f", to take {goods_text(tuple(choice[1:]))}"
+        return _(", to give {good} for the help", good=spoken(choice[1]))
+    if len(choice) == 1:
+        return _(", declining the help")
+    return _(", to take {goods}", goods=goods_text(tuple(choice[1:]), spoken))
 
 
 def _declined(fact: Mapping[str, Any], who: str) -> str:
@@ -115,82 +144,116 @@ def _declined(fact: Mapping[str, Any], who: str) -> str:
     unable = fact.get("unable")
     if unable == "vp":
         price = -advisor.gifts[0].get("vp", 0)
-        return f"{who} cannot pay the {advisor.name} {price} VP (has none), so gets no help."
+        return _("{who} cannot pay the {advisor} {price} (has none), so gets no help.", who=who,
+                 advisor=advisor.name, price=amount("vp", price))
     if unable == "goods":
-        return f"{who} has no good to give the {advisor.name}, so gets no help."
-    return f"{who} declines the help of the {advisor.name}."
+        return _("{who} has no good to give the {advisor}, so gets no help.", who=who, advisor=advisor.name)
+    return _("{who} declines the help of the {advisor}.", who=who, advisor=advisor.name)
+
+
+def _dice_list(dice: Sequence[int], white: Sequence[int]) -> str:
+    return " ".join([*map(str, dice), *(f"w{w}" for w in white)])
+
+
+def _influenced(fact: Mapping[str, Any], who: str) -> str:
+    dice = _dice_list(fact["dice"], fact["white"]) + (" +2" if fact["plus2"] else "")
+    line = _("{who} influences advisor {advisor} ({name}) with {dice}", who=who, advisor=fact["advisor"],
+             name=ADVISORS[fact["advisor"]].name, dice=dice)
+    if fact["market"]:
+        line += _(" and the Market")
+    if fact["envoy"]:
+        line += _(" using the King's envoy")
+    return line + _stated_choice(fact.get("choice")) + "."
+
+
+def _fought(fact: Mapping[str, Any], who: str, delta: str) -> str:
+    results = {"won": lambda: pgettext("battle", "won"), "lost": lambda: pgettext("battle", "lost"),
+               "draw": lambda: pgettext("battle", "draw")}
+    result = results[fact["result"]]() if fact["result"] in results else str(fact["result"])
+    line = _("{who} fights with strength {strength}: {result}", who=who, strength=fact["strength"], result=result)
+    if fact.get("delta"):
+        line += f", {delta}"
+    line += "".join(_(", loses the {building}", building=BUILDINGS[b].name) for b in fact["destroyed"])
+    if fact.get("owe_lose"):
+        line += _(", owes {goods}", goods=amount("goods", fact["owe_lose"]))
+    if fact.get("owe_take"):
+        line += _(", may take {goods}", goods=amount("goods", fact["owe_take"]))
+    return line + "."
 
 
 def describe_fact(fact: Mapping[str, Any], names: Sequence[str]) -> str:
     kind = fact["kind"]
     who = seat_name(names, fact.get("seat"))
     delta = delta_text(fact.get("delta", {}))
+
+    def seats(key: str) -> str:
+        return ", ".join(seat_name(names, s) for s in fact.get(key, []))
+
     texts = {
-        "GameStarted": lambda: "Kingsburg begins; turn order: "
-        + ", ".join(seat_name(names, s) for s in fact.get("order", [])),
-        "EnemyDeckPrepared": lambda: "One enemy card of each year was stacked face down.",
-        "PhaseBegan": lambda: f"Phase: {PHASE_NAMES.get(fact['phase'], fact['phase'])}.",
-        "StepBegan": lambda: f"Next: {STEP_NAMES.get(fact['step']) or fact['step']}.",
-        "AidGranted": lambda: f"The King's aid: {who} rolls a white die this spring.",
-        "AidTied": lambda: "The King's aid: a good of choice for "
-        + ", ".join(seat_name(names, s) for s in fact["seats"]) + ".",
-        "AidTaken": lambda: f"{who} takes {delta} from the King.",
-        "GuildGoldTaken": lambda: f"{who}'s Merchants' Guild pays 1 gold.",
-        "NeutralDiceRolled": lambda: "Neutral dice block advisors "
-        + ", ".join(str(g["advisor"]) for g in fact["groups"]) + ".",
-        "DiceRolled": lambda: "Dice: " + "; ".join(
-            f"{seat_name(names, s)} {' '.join(map(str, d))}" + "".join(f" w{w}" for w in fact["white"][s])
-            for s, d in enumerate(fact["dice"])) + ".",
-        "DiceRerolled": lambda: f"{who} rerolls with the {fact['building'].title()}: "
-        + " ".join(map(str, fact["dice"])) + "".join(f" w{w}" for w in fact["white"]) + ".",
-        "RerollsKept": lambda: f"{who} keeps the dice.",
-        "TurnOrderSet": lambda: "Turn order: " + ", ".join(seat_name(names, s) for s in fact["order"]) + ".",
-        "AdvisorInfluenced": lambda: f"{who} influences advisor {fact['advisor']} "
-        f"({ADVISORS[fact['advisor']].name}) with " + " ".join(map(str, fact["dice"]))
-        + "".join(f" w{w}" for w in fact["white"]) + (" +2" if fact["plus2"] else "")
-        + (" and the Market" if fact["market"] else "") + (" using the King's envoy" if fact["envoy"] else "")
-        + _stated_choice(fact.get("choice")) + ".",
-        "InfluencePassed": lambda: f"{who} passes" + (" (no group fits)" if fact.get("auto") else "") + ".",
-        "GiftsBegan": lambda: "The advisors give their help.",
-        "GiftReceived": lambda: f"{ADVISORS[fact['advisor']].name} gives {who} {delta}.",
+        "GameStarted": lambda: _("Kingsburg begins; turn order: {order}", order=seats("order")),
+        "EnemyDeckPrepared": lambda: _("One enemy card of each year was stacked face down."),
+        "PhaseBegan": lambda: _("Phase: {phase}.", phase=phase_name(fact["phase"])),
+        "StepBegan": lambda: _("Next: {step}.", step=step_name(fact["step"]) or fact["step"]),
+        "AidGranted": lambda: _("The King's aid: {who} rolls a white die this spring.", who=who),
+        "AidTied": lambda: _("The King's aid: a good of choice for {players}.", players=seats("seats")),
+        "AidTaken": lambda: _("{who} takes {delta} from the King.", who=who, delta=delta),
+        "GuildGoldTaken": lambda: _("{who}'s Merchants' Guild pays {gold}.", who=who, gold=amount("gold", 1)),
+        "NeutralDiceRolled": lambda: _("Neutral dice block advisors {advisors}.",
+                                       advisors=", ".join(str(g["advisor"]) for g in fact["groups"])),
+        "DiceRolled": lambda: _("Dice: {dice}.", dice="; ".join(
+            f"{seat_name(names, s)} {_dice_list(d, fact['white'][s])}" for s, d in enumerate(fact["dice"]))),
+        "DiceRerolled": lambda: _("{who} rerolls with the {building}: {dice}.", who=who,
+                                  building=BUILDINGS[fact["building"]].name,
+                                  dice=_dice_list(fact["dice"], fact["white"])),
+        "RerollsKept": lambda: _("{who} keeps the dice.", who=who),
+        "TurnOrderSet": lambda: _("Turn order: {order}.", order=seats("order")),
+        "AdvisorInfluenced": lambda: _influenced(fact, who),
+        "InfluencePassed": lambda: (_("{who} passes (no group fits).", who=who) if fact.get("auto") else
+                                    _("{who} passes.", who=who)),
+        "GiftsBegan": lambda: _("The advisors give their help."),
+        "GiftReceived": lambda: _("{advisor} gives {who} {delta}.", advisor=ADVISORS[fact["advisor"]].name,
+                                  who=who, delta=delta),
         "GiftDeclined": lambda: _declined(fact, who),
-        "CardPeeked": lambda: f"{who} looks at the top enemy card"
-        + _card_text(fact.get("secret", {}).get("data", {})) + ".",
-        "BuildingBuilt": lambda: f"{who} builds the {BUILDINGS[fact['building']].name}"
-        + (" (King's envoy)" if fact["envoy"] else "") + f": {delta}.",
-        "BuildPassed": lambda: f"{who} does not build.",
-        "InnTokenTaken": lambda: f"{who}'s Inn gives a +2 token.",
-        "TownHallUsed": lambda: f"{who}'s Town Hall: {delta}.",
-        "TownHallSkipped": lambda: f"{who} does not use the Town Hall.",
-        "EmbassyScored": lambda: f"{who}'s Embassy gives 1 VP.",
-        "SeasonEnded": lambda: f"End of {fact['season']}.",
-        "KingsRewardGiven": lambda: f"The King rewards {who} (most buildings): +1 VP.",
-        "EnvoyReturned": lambda: f"The King's envoy leaves {who} unused.",
-        "EnvoyAwarded": lambda: f"The King's envoy goes to {who}.",
-        "SoldiersRecruited": lambda: f"{who} recruits {_count(fact['delta']['soldiers'], 'soldier')} "
-        f"for {_paid(fact['delta'])}.",
-        "RecruitPassed": lambda: f"{who} recruits nobody.",
-        "EnemyRevealed": lambda: f"The enemy of year {ROMAN.get(ENEMIES[fact['card']].year)}: "
-        f"{fact['name']}, strength {fact['strength']}.",
-        "ReinforcementsRolled": lambda: f"{who} rolls " + " ".join(map(str, fact["dice"]))
-        + f": the King sends {fact['soldiers']} soldiers to everybody.",
-        "TokenChosen": lambda: f"{who} chooses a soldier token"
-        + (f" ({fact['secret']['data']['token']})" if "data" in fact.get("secret", {}) else "") + ".",
-        "TokensRevealed": lambda: "Soldier tokens: " + ", ".join(
-            f"{seat_name(names, s)} {t}" for s, t in enumerate(fact["tokens"])) + ".",
-        "BattleFought": lambda: f"{who} fights with strength {fact['strength']}: {fact['result']}"
-        + (f", {delta}" if fact.get("delta") else "")
-        + "".join(f", loses the {BUILDINGS[b].name}" for b in fact["destroyed"])
-        + (f", owes {fact['owe_lose']} goods" if fact.get("owe_lose") else "")
-        + (f", may take {fact['owe_take']} goods" if fact.get("owe_take") else "") + ".",
-        "BestDefenderRewarded": lambda: f"{who} fought best: +1 VP.",
-        "GoodsLost": lambda: f"{who} gives up {_paid(fact['delta'])}.",
-        "SpoilsTaken": lambda: f"{who} takes {delta} as spoils.",
-        "SoldiersDismissed": lambda: "The soldiers go home.",
-        "YearEnded": lambda: f"End of year {ROMAN.get(fact['year'], fact['year'])}.",
-        "CathedralScored": lambda: f"{who}'s Cathedral: {delta}.",
-        "TokensScored": lambda: f"{who}'s unused soldier tokens: {delta}.",
-        "GameEnded": lambda: "The five years are over.",
+        "CardPeeked": lambda: _("{who} looks at the top enemy card{card}.", who=who,
+                                card=_card_text(fact.get("secret", {}).get("data", {}))),
+        "BuildingBuilt": lambda: (_("{who} builds the {building} (King's envoy): {delta}.", who=who,
+                                    building=BUILDINGS[fact["building"]].name, delta=delta) if fact["envoy"] else
+                                  _("{who} builds the {building}: {delta}.", who=who,
+                                    building=BUILDINGS[fact["building"]].name, delta=delta)),
+        "BuildPassed": lambda: _("{who} does not build.", who=who),
+        "InnTokenTaken": lambda: _("{who}'s Inn gives a +2 token.", who=who),
+        "TownHallUsed": lambda: _("{who}'s Town Hall: {delta}.", who=who, delta=delta),
+        "TownHallSkipped": lambda: _("{who} does not use the Town Hall.", who=who),
+        "EmbassyScored": lambda: _("{who}'s Embassy gives {vp}.", who=who, vp=amount("vp", 1)),
+        "SeasonEnded": lambda: _("End of {season}.", season=phase_name(fact["season"])),
+        "KingsRewardGiven": lambda: _("The King rewards {who} (most buildings): {vp}.", who=who,
+                                      vp=amount("vp", 1, signed=True)),
+        "EnvoyReturned": lambda: _("The King's envoy leaves {who} unused.", who=who),
+        "EnvoyAwarded": lambda: _("The King's envoy goes to {who}.", who=who),
+        "SoldiersRecruited": lambda: _("{who} recruits {soldiers} for {paid}.", who=who,
+                                       soldiers=amount("soldiers", fact["delta"]["soldiers"]),
+                                       paid=_paid(fact["delta"])),
+        "RecruitPassed": lambda: _("{who} recruits nobody.", who=who),
+        "EnemyRevealed": lambda: _("The enemy of year {year}: {name}, strength {strength}.",
+                                   year=ROMAN.get(ENEMIES[fact["card"]].year), name=enemy_name(fact["card"]),
+                                   strength=fact["strength"]),
+        "ReinforcementsRolled": lambda: _("{who} rolls {dice}: the King sends {soldiers} to everybody.", who=who,
+                                          dice=" ".join(map(str, fact["dice"])),
+                                          soldiers=amount("soldiers", fact["soldiers"])),
+        "TokenChosen": lambda: (_("{who} chooses a soldier token ({token}).", who=who,
+                                  token=fact["secret"]["data"]["token"]) if "data" in fact.get("secret", {}) else
+                                _("{who} chooses a soldier token.", who=who)),
+        "TokensRevealed": lambda: _("Soldier tokens: {tokens}.", tokens=", ".join(
+            f"{seat_name(names, s)} {t}" for s, t in enumerate(fact["tokens"]))),
+        "BattleFought": lambda: _fought(fact, who, delta),
+        "BestDefenderRewarded": lambda: _("{who} fought best: {vp}.", who=who, vp=amount("vp", 1, signed=True)),
+        "GoodsLost": lambda: _("{who} gives up {goods}.", who=who, goods=_paid(fact["delta"])),
+        "SpoilsTaken": lambda: _("{who} takes {delta} as spoils.", who=who, delta=delta),
+        "SoldiersDismissed": lambda: _("The soldiers go home."),
+        "YearEnded": lambda: _("End of year {year}.", year=ROMAN.get(fact["year"], fact["year"])),
+        "CathedralScored": lambda: _("{who}'s Cathedral: {delta}.", who=who, delta=delta),
+        "TokensScored": lambda: _("{who}'s unused soldier tokens: {delta}.", who=who, delta=delta),
+        "GameEnded": lambda: _("The five years are over."),
     }
     maker = texts.get(kind)
     return maker() if maker else kind
@@ -204,38 +267,61 @@ def _dice_text(dice: Sequence[int], white: Sequence[int], plus2: bool = False) -
 def render_text(v: Mapping[str, Any], names: Sequence[str]) -> str:
     lines = [f"Kingsburg - {v['label']}"]
     if v["to_move"]:
-        lines.append("Waiting for: " + ", ".join(seat_name(names, s) for s in v["to_move"]))
-    low, high = v["enemy_range"]
-    enemy = v["enemy"]
-    lines.append(f"Enemy: {enemy['name']} strength {enemy['strength']}" if enemy else
-                 f"Enemy this year: strength {low}-{high} ({v['deck_left']} cards left)")
-    lines.append(f"King's envoy: {seat_name(names, v['envoy'])}" + (
-        f"   King's aid (white die): {seat_name(names, v['aid'])}" if v["aid"] is not None else ""))
+        lines.append(_("Waiting for: {players}", players=", ".join(seat_name(names, s) for s in v["to_move"])))
+    lines.append(_enemy_line(v))
+    lines.append(_("King's envoy: {player}", player=seat_name(names, v["envoy"])) + (
+        "   " + _("King's aid (white die): {player}", player=seat_name(names, v["aid"]))
+        if v["aid"] is not None else ""))
     if v["court"]:
-        lines.append("Court:")
+        lines.append(_("Court:"))
         for spot in v["court"]:
-            groups = "; ".join(
-                f"{'neutral' if g['seat'] < 0 else seat_name(names, g['seat'])} "
-                f"[{_dice_text(g['dice'], g['white'], g['plus2'])}]" + (" envoy" if g["envoy"] else "")
-                for g in spot["groups"])
-            lines.append(f"  {spot['advisor']:>2} {spot['name']:<14} {groups}")
+            groups = "; ".join(_group_text(g, names) for g in spot["groups"])
+            lines.append(f"  {spot['advisor']:>2} {ADVISORS[spot['advisor']].name:<14} {groups}")
     for position, seat in enumerate(v["order"], start=1):
         lines += _player_text(v["players"][seat], position, seat_name(names, seat), seat == v["envoy"])
     return "\n".join(lines) + "\n"
 
 
-def _player_text(p: Mapping[str, Any], position: int, name: str, envoy: bool) -> list[str]:
-    head = (f"{position}. {name}: {p['vp']} VP, {p['gold']} gold, {p['wood']} wood, {p['stone']} stone, "
-            f"{p['plus2']} +2, {p['soldiers']} soldiers" + (", envoy" if envoy else ""))
-    lines = [head]
+def _enemy_line(v: Mapping[str, Any]) -> str:
+    enemy = v["enemy"]
+    if enemy:
+        return _("Enemy: {name} strength {strength}", name=enemy_name(enemy["id"]), strength=enemy["strength"])
+    low, high = v["enemy_range"]
+    return ngettext("Enemy this year: strength {low}-{high} ({n} card left)",
+                    "Enemy this year: strength {low}-{high} ({n} cards left)", v["deck_left"], low=low, high=high)
+
+
+def _group_text(g: Mapping[str, Any], names: Sequence[str]) -> str:
+    owner = _("neutral") if g["seat"] < 0 else seat_name(names, g["seat"])
+    envoy = " " + spoken("envoy") if g["envoy"] else ""
+    return f"{owner} [{_dice_text(g['dice'], g['white'], g['plus2'])}]{envoy}"
+
+
+def holdings(p: Mapping[str, Any]) -> str:
+    """A seat's counters: "3 VP, 2 gold, 1 wood, 0 stone, 1 +2, 2 soldiers"."""
+    return _("{vp}, {gold}, {wood}, {stone}, {plus2} +2, {soldiers}", vp=amount("vp", p["vp"]),
+             gold=amount("gold", p["gold"]), wood=amount("wood", p["wood"]), stone=amount("stone", p["stone"]),
+             plus2=p["plus2"], soldiers=amount("soldiers", p["soldiers"]))
+
+
+def _hand_lines(p: Mapping[str, Any]) -> list[str]:
+    lines = []
     if p["dice"] or p["white"]:
-        lines.append(f"   dice in hand: {_dice_text(p['dice'], p['white'])}" + (" (passed)" if p["passed"] else ""))
+        dice = _dice_text(p["dice"], p["white"])
+        lines.append(_("dice in hand: {dice} (passed)", dice=dice) if p["passed"] else
+                     _("dice in hand: {dice}", dice=dice))
     if p["tokens"]:
-        lines.append("   soldier tokens: " + " ".join(map(str, p["tokens"])))
+        lines.append(_("soldier tokens: {tokens}", tokens=" ".join(map(str, p["tokens"]))))
     if p.get("token") is not None:
-        lines.append(f"   your token this winter: {p['token']}")
-    for card in p.get("peeked", []):
-        lines.append(f"   you saw the enemy: {card['name']} strength {card['strength']}")
+        lines.append(_("your token this winter: {token}", token=p["token"]))
+    lines += [_("you saw the enemy: {name} strength {strength}", name=enemy_name(card["id"]),
+                strength=card["strength"]) for card in p.get("peeked", [])]
+    return lines
+
+
+def _player_text(p: Mapping[str, Any], position: int, name: str, envoy: bool) -> list[str]:
+    head = f"{position}. {name}: {holdings(p)}" + (", " + spoken("envoy") if envoy else "")
+    lines = [head, *("   " + line for line in _hand_lines(p))]
     owned = set(p["buildings"])
     for row in ROWS.values():
         cells = [f"[{'x' if b in owned else ' '}] {BUILDINGS[b].name:<16}" for b in row]
@@ -256,12 +342,26 @@ def gift_text(advisor: int) -> str:
             n = gift.get(key)
             if not n:
                 continue
-            parts.append({"vp": f"{n:+d} VP" if n < 0 else f"{n} VP", "gold": f"{n}g", "wood": f"{n}w",
-                          "stone": f"{n}s", "any": f"{n} any", "soldiers": f"{n} soldier" + ("s" if n > 1 else ""),
-                          "plus2": "+2 token", "peek": "see enemy", "alchemist": "1 good: 1 of each other"}[key])
+            parts.append(short(key, n))
         return " ".join(parts)
 
-    return " or ".join(bundle(gift) for gift in ADVISORS[advisor].gifts)
+    return _(" or ").join(bundle(gift) for gift in ADVISORS[advisor].gifts)
+
+
+def short(key: str, n: int) -> str:
+    """One part of a gift in a few characters, for the board's advisor cells."""
+    forms = {
+        "vp": lambda: amount("vp", n, signed=n < 0),
+        "gold": lambda: pgettext("kingsburg short", "{n}g", n=n),
+        "wood": lambda: pgettext("kingsburg short", "{n}w", n=n),
+        "stone": lambda: pgettext("kingsburg short", "{n}s", n=n),
+        "any": lambda: pgettext("kingsburg short", "{n} any", n=n),
+        "soldiers": lambda: amount("soldiers", n),
+        "plus2": lambda: _("+2 token"),
+        "peek": lambda: _("see enemy"),
+        "alchemist": lambda: _("1 good: 1 of each other"),
+    }
+    return forms[key]()
 
 
 def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -270,15 +370,12 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
     width = max(6 * cell_w + 20, len(v["players"]) * (sheet_w + 10) + 10)
     court_top = 70
     height = court_top + 3 * cell_h + 24 + 300
-    enemy = v["enemy"]
     waiting = ", ".join(seat_name(names, s) for s in v["to_move"])
-    facts = [f"turn order: {', '.join(seat_name(names, s) for s in v['order'])}",
-             f"Enemy: {enemy['name']} strength {enemy['strength']}" if enemy else
-             "Enemy this year: strength {}-{} ({} cards left)".format(*v["enemy_range"], v["deck_left"]),
-             f"King's envoy: {seat_name(names, v['envoy'])}"]
+    facts = [_("turn order: {order}", order=", ".join(seat_name(names, s) for s in v["order"])),
+             _enemy_line(v), _("King's envoy: {player}", player=seat_name(names, v["envoy"]))]
     if v["aid"] is not None:
-        facts.append(f"King's aid (white die): {seat_name(names, v['aid'])}")
-    title = f"Kingsburg - {v['label']}" + (f" - Waiting for: {waiting}" if waiting else "")
+        facts.append(_("King's aid (white die): {player}", player=seat_name(names, v["aid"])))
+    title = f"Kingsburg - {v['label']}" + (" - " + _("Waiting for: {players}", players=waiting) if waiting else "")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
            f'<text x="10" y="22" font-size="18" font-weight="bold">{escape(title)}</text>',
@@ -292,9 +389,7 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
         out.append(f'<text x="{x + 4}" y="{y + 54}" font-size="9" fill="#444">{escape(gift_text(a))}</text>')
         dx = x + 4
         for g in groups.get(a, []):
-            owner = "neutral" if g["seat"] < 0 else seat_name(names, g["seat"])
-            said = f'{owner} [{_dice_text(g["dice"], g["white"], g["plus2"])}]' + (" envoy" if g["envoy"] else "")
-            out.append(f'<g><title>{escape(said)}</title>')
+            out.append(f'<g><title>{escape(_group_text(g, names))}</title>')
             for value, white in [*((d, False) for d in g["dice"]), *((w, True) for w in g["white"])]:
                 out.append(_die_svg(dx, y + 18, value, g["seat"], white))
                 dx += 23
@@ -302,12 +397,12 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
                 out.append(f'<text x="{dx}" y="{y + 32}">+2</text>')
                 dx += 18
             if g["envoy"]:
-                out.append(f'<text x="{dx}" y="{y + 32}" font-weight="bold">envoy</text>')
+                out.append(f'<text x="{dx}" y="{y + 32}" font-weight="bold">{escape(spoken("envoy"))}</text>')
                 dx += 36
             out.append("</g>")
             dx += 6
-    out.append(f'<text x="{width - 10}" y="{court_top - 4}" text-anchor="end" fill="#444">Court: '
-               'each group of dice in its owner colour</text>')
+    legend = _("Court: each group of dice in its owner colour")
+    out.append(f'<text x="{width - 10}" y="{court_top - 4}" text-anchor="end" fill="#444">{escape(legend)}</text>')
     top = court_top + 3 * cell_h + 14
     for i, seat in enumerate(v["order"]):
         p = v["players"][seat]
@@ -328,7 +423,7 @@ def _legend_svg(v: Mapping[str, Any], names: Sequence[str], x: int, y: int) -> l
     advisor, the King's aid (white)."""
     out = []
     entries = [(seat, False, seat_name(names, seat)) for seat in v["order"]]
-    entries += [(-1, False, "neutral (blocks the advisor)"), (0, True, "King's aid die")]
+    entries += [(-1, False, _("neutral (blocks the advisor)")), (0, True, _("King's aid die"))]
     for seat, white, label in entries:
         fill = "#ffffff" if white else _colour(seat)
         out.append(f'<rect x="{x}" y="{y + 2}" width="10" height="10" fill="{fill}" stroke="#222"/>'
@@ -339,19 +434,13 @@ def _legend_svg(v: Mapping[str, Any], names: Sequence[str], x: int, y: int) -> l
 
 def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = False) -> list[str]:
     colour = _colour(p["seat"])
-    out = [f'<text x="{x}" y="{y + 12}" fill="{colour}" font-size="13" font-weight="bold">{escape(name)}: '
-           f'{p["vp"]} VP{", envoy" if envoy else ""}</text>',
-           f'<text x="{x}" y="{y + 28}">{p["gold"]} gold, {p["wood"]} wood, {p["stone"]} stone, '
-           f'{p["plus2"]} +2, {p["soldiers"]} soldiers</text>']
-    lines = []
-    if p["dice"] or p["white"]:
-        lines.append(f"dice in hand: {_dice_text(p['dice'], p['white'])}" + (" (passed)" if p["passed"] else ""))
-    if p["tokens"]:
-        lines.append("soldier tokens: " + " ".join(map(str, p["tokens"])))
-    if p.get("token") is not None:
-        lines.append(f"your token this winter: {p['token']}")
-    lines += [f"you saw the enemy: {card['name']} strength {card['strength']}" for card in p.get("peeked", [])]
-    for line in lines:
+    head = f"{name}: {amount('vp', p['vp'])}" + (", " + spoken("envoy") if envoy else "")
+    counters = _("{gold}, {wood}, {stone}, {plus2} +2, {soldiers}", gold=amount("gold", p["gold"]),
+                 wood=amount("wood", p["wood"]), stone=amount("stone", p["stone"]), plus2=p["plus2"],
+                 soldiers=amount("soldiers", p["soldiers"]))
+    out = [f'<text x="{x}" y="{y + 12}" fill="{colour}" font-size="13" font-weight="bold">{escape(head)}</text>',
+           f'<text x="{x}" y="{y + 28}">{escape(counters)}</text>']
+    for line in _hand_lines(p):
         out.append(f'<text x="{x}" y="{y + 44}">{escape(line)}</text>')
         y += 16
     owned = set(p["buildings"])
@@ -368,5 +457,5 @@ def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = Fa
 
 def _cost_text(building: str) -> str:
     b = BUILDINGS[building]
-    cost = " ".join(f"{n}{g[0]}" for g, n in zip(GOODS, b.cost, strict=False) if n)
-    return f"{cost} / {b.vp} VP"
+    cost = " ".join(short(g, n) for g, n in zip(GOODS, b.cost, strict=False) if n)
+    return f"{cost} / {amount('vp', b.vp)}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.games.tables import load_table
-from pbem.games.text import fold_key
+from pbem.games.text import fold_key, named, named_in
 
 _DATA = load_table(__package__, "cards.json")
 
@@ -21,6 +21,7 @@ class CardType:
     id: str
     en: str
     cs: str
+    pl: str
     de: str
     aliases: tuple[str, ...]
     halves: int | None  # printed number in half points; None for the Doppelganger
@@ -39,6 +40,16 @@ class CardType:
         """Canonical command word: ``KING``, ``FENCING-MASTER``."""
         return self.en.upper().replace(" ", "-")
 
+    @property
+    def name(self) -> str:
+        """The card's name in the language spoken now (the rulebook's)."""
+        return named({"en": self.en, "cs": self.cs, "pl": self.pl}, self.en)
+
+    @property
+    def spoken_token(self) -> str:
+        """The command word in the language spoken now: ``KRÁL``, ``TOMCIO-PALUCH``."""
+        return self.name.upper().replace(" ", "-")
+
 
 def _halves(value: float | int | None) -> int | None:
     return None if value is None else round(value * 2)
@@ -46,7 +57,7 @@ def _halves(value: float | int | None) -> int | None:
 
 CARDS: dict[str, CardType] = {
     raw["id"]: CardType(
-        id=raw["id"], en=raw["en"], cs=raw["cs"], de=raw["de"], aliases=tuple(raw.get("aliases", ())),
+        id=raw["id"], en=raw["en"], cs=raw["cs"], pl=raw["pl"], de=raw["de"], aliases=tuple(raw.get("aliases", ())),
         halves=_halves(raw["value"]), own_suit_halves=_halves(raw.get("value_own_suit")),
         suit=raw.get("suit"), kind=raw["kind"],
     )
@@ -102,14 +113,18 @@ def show_halves(halves: int | None) -> str:
 
 def goal_text(goal_id: str) -> str:
     goal = GOALS[goal_id]
-    return f"{SUITS[goal.suit]['en']} {goal.value}"
+    return f"{suit_name(goal.suit)} {goal.value}"
+
+
+def suit_name(suit: str) -> str:
+    return named_in(SUITS, suit)
 
 
 
 def _name_index() -> dict[str, str]:
     index: dict[str, str] = {}
     for card in CARDS.values():
-        for name in (card.id, card.en, card.cs, card.de, *card.aliases):
+        for name in (card.id, card.en, card.cs, card.pl, card.de, *card.aliases):
             index[fold_key(name)] = card.id
     return index
 

@@ -1,9 +1,12 @@
-"""Moves: what is legal now, their canonical text, and reading English or Czech commands.
+"""Moves: what is legal now, their canonical text, and reading English, Czech, Polish or
+German commands.
 
-``play KING 3`` (``hraj král 3``), ``tuck QUEEN`` (``zasuň královna``), ``swap 2``
-(``vyměň 2``) and ``pass`` (``pas``). Columns are numbered from 1, left to right. Card names
-are English, Czech or German, without accents if you like, and may be shortened as long as
-the short form still means one card you can play.
+``play KING 3`` (``hraj král 3``, ``zagraj król 3``, ``spiele König 3``), ``tuck QUEEN``
+(``zasuň královna``, ``wsuń królowa``), ``swap 2`` (``vyměň 2``, ``zamień 2``) and ``pass``
+(``pas``). Columns are numbered from 1, left to right. Card names are English, Czech, Polish or
+German, without accents if you like, and may be shortened as long as the short form still
+means one card you can play. ``format_move`` writes the canonical English text (stored),
+``say_move`` the reader's words.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.games.base import invalid, syntax
-from pbem.games.text import fold_key, resolve
+from pbem.games.text import _, fold_key, pgettext, resolve
 
 from .cards import CARD_IDS, CARDS, CardType, match_cards
 from .state import GameState
@@ -19,10 +22,14 @@ from .state import GameState
 PLAY, TUCK, SWAP, PASS = "play", "tuck", "swap", "pass"
 
 VERBS = {
-    "play": PLAY, "hraj": PLAY, "zahraj": PLAY, "poloz": PLAY,
-    "tuck": TUCK, "zasun": TUCK, "schovej": TUCK, "hide": TUCK,
-    "swap": SWAP, "vymen": SWAP, "exchange": SWAP,
+    "play": PLAY, "hraj": PLAY, "zahraj": PLAY, "poloz": PLAY, "zagraj": PLAY, "graj": PLAY,
+    "spiel": PLAY, "spiele": PLAY, "lege": PLAY,
+    "tuck": TUCK, "zasun": TUCK, "schovej": TUCK, "hide": TUCK, "wsun": TUCK, "schowaj": TUCK,
+    "verstecke": TUCK, "verstecken": TUCK,
+    "swap": SWAP, "vymen": SWAP, "exchange": SWAP, "zamien": SWAP, "wymien": SWAP, "tausche": SWAP,
+    "tauschen": SWAP,
     "pass": PASS, "pas": PASS, "no": PASS, "ne": PASS, "nic": PASS, "decline": PASS, "keep": PASS,
+    "nie": PASS, "pasuj": PASS, "passe": PASS, "passen": PASS, "nein": PASS,
 }
 
 _ORDER = {card: index for index, card in enumerate(CARD_IDS)}
@@ -71,6 +78,30 @@ def format_move(move: Move) -> str:
     return "pass"
 
 
+def spoken(word: str) -> str:
+    """A command word as a player of the language spoken now types it."""
+    words = {PLAY: lambda: pgettext("ruse and bruise command", "play"),
+             TUCK: lambda: pgettext("ruse and bruise command", "tuck"),
+             SWAP: lambda: pgettext("ruse and bruise command", "swap"),
+             PASS: lambda: pgettext("ruse and bruise command", "pass")}
+    return words[word]() if word in words else word
+
+
+def say_move(move: Move) -> str:
+    """The move in the reader's words (``hraj KRÁL 3``); ``parse`` reads it back."""
+    if move.kind == PLAY:
+        return f"{spoken(PLAY)} {_card(move).spoken_token} {move.column}"
+    if move.kind == TUCK:
+        return f"{spoken(TUCK)} {_card(move).spoken_token}"
+    if move.kind == SWAP:
+        return f"{spoken(SWAP)} {move.column}"
+    return spoken(PASS)
+
+
+def _example() -> str:
+    return repr(say_move(Move(PLAY, "king", 3)))
+
+
 def public_text(move: Move) -> str:
     """What everybody may read of a move: face-down cards stay unnamed."""
     if move.kind == PLAY:
@@ -83,20 +114,21 @@ def public_text(move: Move) -> str:
 def parse(state: GameState, seat: int, text: str, legal_texts: list[str]) -> Move:
     words = text.replace(",", " ").split()
     if not words:
-        raise syntax("The command is empty; write for example 'play KING 3'.", legal_texts)
+        raise syntax(_("The command is empty; write for example {example}.", example=_example()), legal_texts)
     legal = legal_moves(state, seat)
     kind = VERBS.get(fold_key(words[0]))
     rest = words[1:] if kind else words
     if kind is None:
         if not any(word.isdigit() for word in words):
-            raise syntax(f"{text.strip()!r} is not a Ruse & Bruise command; write for example 'play KING 3'.",
-                         legal_texts)
+            raise syntax(_("{text} is not a Ruse & Bruise command; write for example {example}.",
+                           text=repr(text.strip()), example=_example()), legal_texts)
         kind = PLAY
     numbers = [word for word in rest if word.isdigit()]
     names = [word for word in rest if not word.isdigit()]
     if kind == PASS:
         if rest:
-            raise syntax(f"'pass' takes nothing after it, not {' '.join(rest)!r}.", legal_texts)
+            raise syntax(_("{word} takes nothing after it, not {rest}.", word=repr(spoken(PASS)),
+                           rest=repr(" ".join(rest))), legal_texts)
         return _pick(text, [Move(PASS)], legal, legal_texts, state, seat)
     if kind == SWAP:
         column = _one_column(text, numbers, names, state, legal_texts)
@@ -104,7 +136,8 @@ def parse(state: GameState, seat: int, text: str, legal_texts: list[str]) -> Mov
     cards = _cards(text, names, legal_texts)
     if kind == TUCK:
         if numbers:
-            raise syntax(f"{text.strip()!r}: 'tuck' names only a card, no column.", legal_texts)
+            raise syntax(_("{text}: {word} names only a card, no column.", text=repr(text.strip()),
+                           word=repr(spoken(TUCK))), legal_texts)
         return _pick(text, [Move(TUCK, card) for card in cards], legal, legal_texts, state, seat)
     column = _one_column(text, numbers, [], state, legal_texts)
     return _pick(text, [Move(PLAY, card, column) for card in cards], legal, legal_texts, state, seat)
@@ -112,20 +145,21 @@ def parse(state: GameState, seat: int, text: str, legal_texts: list[str]) -> Mov
 
 def _one_column(text: str, numbers: list[str], extra: list[str], state: GameState, legal_texts: list[str]) -> int:
     if len(numbers) != 1 or extra:
-        raise syntax(f"{text.strip()!r} needs exactly one column number.", legal_texts)
+        raise syntax(_("{text} needs exactly one column number.", text=repr(text.strip())), legal_texts)
     column = int(numbers[0])
     if not 1 <= column <= len(state.columns):
-        raise invalid(f"{text.strip()!r}: there is no column {column}; the columns are 1 to {len(state.columns)}.",
-                      legal_texts)
+        raise invalid(_("{text}: there is no column {column}; the columns are 1 to {count}.", text=repr(text.strip()),
+                        column=column, count=len(state.columns)), legal_texts)
     return column
 
 
 def _cards(text: str, names: list[str], legal_texts: list[str]) -> set[str]:
     if not names:
-        raise syntax(f"{text.strip()!r} does not name a card.", legal_texts)
+        raise syntax(_("{text} does not name a card.", text=repr(text.strip())), legal_texts)
     cards = match_cards(" ".join(names))
     if not cards:
-        raise invalid(f"{text.strip()!r}: there is no card called {' '.join(names)!r}.", legal_texts)
+        raise invalid(_("{text}: there is no card called {name}.", text=repr(text.strip()),
+                        name=repr(" ".join(names))), legal_texts)
     return cards
 
 
@@ -134,30 +168,31 @@ def _pick(text: str, candidates: list[Move], legal: list[Move], legal_texts: lis
     """Resolve the candidates against the legal moves: none is illegal, several ambiguous."""
     matches = [move for move in candidates if move in legal]
     why = "" if matches else _why_none(state, seat, candidates, legal)
-    return resolve(text, matches, format_move, legal=legal_texts, why=why, hint="write more of the card name")
+    return resolve(text, matches, say_move, legal=legal_texts, why=why, hint=_("write more of the card name"))
 
 
 def _why_none(state: GameState, seat: int, candidates: list[Move], legal: list[Move]) -> str:
     if not legal:
-        return "it is not your move"
+        return _("it is not your move")
     if len(candidates) > 1:
-        names = " or ".join(sorted(_card(move).en for move in candidates))
-        return f"no card you can use now is called that ({names})"
+        names = _(" or ").join(sorted(_card(move).name for move in candidates))
+        return _("no card you can use now is called that ({names})", names=names)
     return _reason(state, seat, candidates[0])
 
 
 def _reason(state: GameState, seat: int, move: Move) -> str:
     pending = state.pending
     if pending is not None and move.kind == PLAY:
-        return f"first answer the {pending.kind.capitalize()} choice in column {pending.column + 1}"
+        return _("first answer the {card} choice in column {column}", card=CARDS[pending.kind].name,
+                 column=pending.column + 1)
     if pending is None and move.kind != PLAY:
-        return "there is no Cloak or Traitor choice to answer"
+        return _("there is no Cloak or Traitor choice to answer")
     if pending is not None and move.kind == TUCK and pending.kind != "cloak":
-        return "the open choice is the Traitor's swap, not a Cloak"
+        return _("the open choice is the Traitor's swap, not a Cloak")
     if pending is not None and move.kind == SWAP and pending.kind != "traitor":
-        return "the open choice is the Cloak, not a Traitor's swap"
+        return _("the open choice is the Cloak, not a Traitor's swap")
     if move.kind == SWAP:
-        return f"column {move.column} is the Traitor's own column"
+        return _("column {column} is the Traitor's own column", column=move.column)
     if move.card not in state.hands[seat]:
-        return f"you hold no {_card(move).en}"
-    return f"column {move.column} is closed by a Storm"
+        return _("you hold no {card}", card=_card(move).name)
+    return _("column {column} is closed by a Storm", column=move.column)

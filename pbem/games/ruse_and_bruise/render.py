@@ -11,21 +11,69 @@ from typing import Any
 
 from pbem.games.base import Fact
 from pbem.games.svg import escape
-from pbem.games.text import seat_name
+from pbem.games.text import _, language, ngettext, pgettext, seat_name
 
-from .cards import CARDS, GOALS, ROUNDS, SUITS, goal_text, show_halves
+from .cards import CARDS, GOALS, ROUNDS, goal_text, show_halves, suit_name
 from .state import GameState, to_move
 
 COLOURS = ("#c0392b", "#2471a3", "#f1c40f", "#27ae60", "#8e44ad", "#e67e22")
 COLOUR_NAMES = ("red", "blue", "yellow", "green", "purple", "orange")
 
 
+def game_title() -> str:
+    """The game's short name as the rulebook of the language spoken now prints it."""
+    return _("Ruse & Bruise")
+
+
+def colour_name(seat: int) -> str:
+    names = (lambda: pgettext("colour", "red"), lambda: pgettext("colour", "blue"),
+             lambda: pgettext("colour", "yellow"), lambda: pgettext("colour", "green"),
+             lambda: pgettext("colour", "purple"), lambda: pgettext("colour", "orange"))
+    return names[seat % len(names)]()
+
+
 def phase_label(state: GameState) -> str:
     if state.finished:
-        return "game over"
+        return _("game over")
     if state.pending is not None:
-        return f"round {state.round}, play {state.plays}, {state.pending.kind} choice"
-    return f"round {state.round}, play {state.plays + 1}"
+        return _("round {round}, play {play}, {card} choice", round=state.round, play=state.plays,
+                 card=state.pending.kind if language() == "en" else CARDS[state.pending.kind].name)
+    return _("round {round}, play {play}", round=state.round, play=state.plays + 1)
+
+
+def column_state(column: Mapping[str, Any]) -> str:
+    if column["closed"]:
+        return _("closed by a Storm")
+    return pgettext("column", "filled") if column["filled"] else pgettext("column", "open")
+
+
+def _shown(card: Mapping[str, Any]) -> str:
+    """A card on the table as the text picture and the card's tooltip say it."""
+    shown = _card_name(card["card"])
+    if card["card"] is not None and not card["face_up"]:
+        shown = _("{card} (face down)", card=shown)
+    return _("{card} under the Cloak", card=shown) if card["tucked"] else shown
+
+
+def _waiting(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    pending = view["pending"]
+    return _("Waiting for {who}'s {card} choice in column {column}.", who=seat_name(names, pending["seat"]),
+             card=CARDS[pending["choice"]].name, column=pending["column"])
+
+
+def _player_line(player: Mapping[str, Any], names: Sequence[str]) -> str:
+    return _("{who} ({colour}): hand {hand}, deck {deck}, discard {discard}", who=seat_name(names, player["seat"]),
+             colour=colour_name(player["seat"]), hand=player["hand"], deck=player["deck"],
+             discard=len(player["discard"]))
+
+
+def _hand_line(view: Mapping[str, Any]) -> str:
+    return _("Your hand: {cards}", cards=", ".join(CARDS[card].name for card in view["hand"]) or _("empty"))
+
+
+def _scores_line(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    return _("Final scores: {scores}", scores=", ".join(
+        f"{seat_name(names, seat)} {score}" for seat, score in enumerate(view["scores"])))
 
 
 def view(state: GameState, viewer: int | None) -> dict[str, Any]:
@@ -60,37 +108,29 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
 
 
 def _card_name(card: str | None) -> str:
-    return "face down" if card is None else CARDS[card].en
+    return _("face down") if card is None else CARDS[card].name
 
 
 def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
-    lines = [f"Ruse & Bruise: {view['phase']}"]
+    lines = [f"{game_title()}: {view['phase']}"]
     if view["to_move"]:
-        lines.append("To move: " + ", ".join(seat_name(names, seat) for seat in view["to_move"]))
+        lines.append(_("To move: {players}", players=", ".join(seat_name(names, seat) for seat in view["to_move"])))
     if view["pending"]:
-        pending = view["pending"]
-        lines.append(f"Waiting for {seat_name(names, pending['seat'])}'s {pending['choice']} choice in column "
-                     f"{pending['column']}.")
+        lines.append(_waiting(view, names))
     for column in view["columns"]:
-        state = "closed by a Storm" if column["closed"] else ("filled" if column["filled"] else "open")
         goal = column["goal"]
-        lines.append(f"Column {column['number']}: {SUITS[goal['suit']]['en']} {goal['value']} ({state})")
+        lines.append(_("Column {number}: {suit} {value} ({state})", number=column["number"],
+                       suit=suit_name(goal["suit"]), value=goal["value"], state=column_state(column)))
         for position, card in enumerate(column["cards"], start=1):
-            shown = _card_name(card["card"])
-            if card["card"] is not None and not card["face_up"]:
-                shown += " (face down)"
-            tucked = " under the Cloak" if card["tucked"] else ""
-            lines.append(f"  {position}. {seat_name(names, card['owner'])}: {shown}{tucked}")
-    lines.append("Players:")
+            lines.append(f"  {position}. {seat_name(names, card['owner'])}: {_shown(card)}")
+    lines.append(_("Players:"))
     for player in view["players"]:
-        won = ", ".join(goal_text(goal) for goal in player["won"]) or "none"
-        lines.append(f"  {seat_name(names, player['seat'])} ({player['colour']}): hand {player['hand']}, "
-                     f"deck {player['deck']}, discard {len(player['discard'])}; goals won: {won}")
+        won = ", ".join(goal_text(goal) for goal in player["won"]) or _("none")
+        lines.append("  " + _("{player}; goals won: {won}", player=_player_line(player, names), won=won))
     if view.get("hand") is not None:
-        lines.append("Your hand: " + (", ".join(CARDS[card].en for card in view["hand"]) or "empty"))
+        lines.append(_hand_line(view))
     if view["scores"] is not None:
-        lines.append("Final scores: " + ", ".join(
-            f"{seat_name(names, seat)} {score}" for seat, score in enumerate(view["scores"])))
+        lines.append(_scores_line(view, names))
     return "\n".join(lines) + "\n"
 
 
@@ -99,27 +139,23 @@ def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str,
     the scores; (text, bold)."""
     lines: list[tuple[str, bool]] = []
     for player in view["players"]:
-        won = ", ".join(goal_text(goal) for goal in player["won"]) or "none"
-        lines.append((f"{seat_name(names, player['seat'])} ({player['colour']}): hand {player['hand']}, "
-                      f"deck {player['deck']}, discard {len(player['discard'])}", True))
-        lines.append((f"goals won: {won}", False))
+        won = ", ".join(goal_text(goal) for goal in player["won"]) or _("none")
+        lines.append((_player_line(player, names), True))
+        lines.append((_("goals won: {won}", won=won), False))
     if view.get("hand") is not None:
-        lines.append(("Your hand: " + (", ".join(CARDS[card].en for card in view["hand"]) or "empty"), True))
+        lines.append((_hand_line(view), True))
     if view["scores"] is not None:
-        lines.append(("Final scores: " + ", ".join(
-            f"{seat_name(names, seat)} {score}" for seat, score in enumerate(view["scores"])), True))
+        lines.append((_scores_line(view, names), True))
     return lines
 
 
 def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
-    title = f"Ruse & Bruise: {view['phase']}"
+    title = f"{game_title()}: {view['phase']}"
     if view["to_move"]:
-        title += " - To move: " + ", ".join(seat_name(names, seat) for seat in view["to_move"])
+        title += " - " + _("To move: {players}", players=", ".join(seat_name(names, seat) for seat in view["to_move"]))
     notes = []
     if view["pending"]:
-        pending = view["pending"]
-        notes.append(f"Waiting for {seat_name(names, pending['seat'])}'s {pending['choice']} choice in column "
-                     f"{pending['column']}.")
+        notes.append(_waiting(view, names))
     lines = _svg_lines(view, names)
     longest_text = max(len(t) for t in [title, *notes, *(text for text, _ in lines)])
     width = max(20 + 130 * max(1, len(view["columns"])), 20 + 7 * longest_text)
@@ -134,15 +170,16 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     for index, column in enumerate(view["columns"]):
         x = 10 + 130 * index
         goal = column["goal"]
-        state = "closed by a Storm" if column["closed"] else ("filled" if column["filled"] else "open")
+        state = column_state(column)
         fill = "#ddd" if column["closed"] else ("#cfe8cf" if column["filled"] else "#fff")
         parts.append(f'<rect x="{x}" y="{top}" width="120" height="60" rx="6" fill="{fill}" stroke="#333"/>')
-        suit = escape(SUITS[goal["suit"]]["en"])
-        parts.append(f'<text x="{x + 8}" y="{top + 20}">Column {column["number"]}: {suit}</text>')
-        parts.append(f'<text x="{x + 8}" y="{top + 48}"><tspan font-size="20">{goal["value"]}</tspan> ({state})</text>')
+        head = _("Column {number}: {suit}", number=column["number"], suit=suit_name(goal["suit"]))
+        parts.append(f'<text x="{x + 8}" y="{top + 20}">{escape(head)}</text>')
+        parts.append(f'<text x="{x + 8}" y="{top + 48}"><tspan font-size="20">{goal["value"]}</tspan> '
+                     f'({escape(state)})</text>')
         for position, card in enumerate(column["cards"]):
             parts.append(_svg_card(x, top + 70 + 34 * position, card, names, position + 1))
-    lines.insert(0, ("Players:", True))
+    lines.insert(0, (_("Players:"), True))
     for i, (line, bold) in enumerate(lines):
         weight = ' font-weight="bold"' if bold else ""
         parts.append(f'<text x="10" y="{below + 14 + 18 * i}"{weight}>{escape(line)}</text>')
@@ -153,18 +190,17 @@ def _svg_card(x: int, y: int, card: Mapping[str, Any], names: Sequence[str], pos
     """A card in a column, in its owner's colour; its title (a tooltip, and what screen readers
     say) names the position, the owner and the card as the text picture does."""
     colour = COLOURS[card["owner"] % len(COLOURS)]
-    shown = _card_name(card["card"]) + ("" if card["card"] is None or card["face_up"] else " (face down)")
-    shown += " under the Cloak" if card["tucked"] else ""
-    title = f'<title>{position}. {escape(seat_name(names, card["owner"]))}: {escape(shown)}</title>'
+    title = f'<title>{position}. {escape(seat_name(names, card["owner"]))}: {escape(_shown(card))}</title>'
     return f"<g>{title}{_svg_card_face(x, y, card, names, colour)}</g>"
 
 
 def _svg_card_face(x: int, y: int, card: Mapping[str, Any], names: Sequence[str], colour: str) -> str:
     if card["card"] is None:
+        back = _("{who}: card back", who=seat_name(names, card["owner"]))
         return (f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="{colour}" stroke="#333" '
-                f'stroke-dasharray="4 2"/><text x="{x + 8}" y="{y + 20}" fill="#fff">'
-                f'{escape(seat_name(names, card["owner"]))}: card back</text>')
-    label = CARDS[card["card"]].en + ("" if card["face_up"] else " (face down)") + (" ↳" if card["tucked"] else "")
+                f'stroke-dasharray="4 2"/><text x="{x + 8}" y="{y + 20}" fill="#fff">{escape(back)}</text>')
+    name = CARDS[card["card"]].name
+    label = (name if card["face_up"] else _("{card} (face down)", card=name)) + (" ↳" if card["tucked"] else "")
     return (f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="#fff" stroke="{colour}" stroke-width="3"/>'
             f'<text x="{x + 8}" y="{y + 20}">{escape(label)}</text>')
 
@@ -182,55 +218,94 @@ def _seat(fact: Fact, key: str, names: Sequence[str]) -> str:
 def _column_scored(fact: Fact, names: Sequence[str]) -> str:
     goal = goal_text(fact["goal"])
     if fact["winner"] is None:
-        return f"Column {fact['column'] + 1} ({goal}) has no winner; the goal card leaves the game."
-    how = {
-        "prince-and-squire": " with Prince and Squire",
-        "lowest": " with the lowest sum (Beggar)",
-    }.get(fact["reason"], "")
+        return _("Column {column} ({goal}) has no winner; the goal card leaves the game.", column=fact["column"] + 1,
+                 goal=goal)
     sums = [f"{seat_name(names, s)} {show_halves(h)}" for s, h in enumerate(fact["half_point_sums"]) if h is not None]
-    removed = ", ".join(f"{seat_name(names, r['owner'])}'s {CARDS[r['card']].en}" for r in fact["removed"])
-    tail = f"; removed: {removed}" if removed else ""
+    removed = ", ".join(_owned(names, r["owner"], r["card"]) for r in fact["removed"])
+    tail = "; " + _("removed: {cards}", cards=removed) if removed else ""
     detail = f" ({', '.join(sums)}{tail})" if sums or tail else ""
-    return f"{_seat(fact, 'winner', names)} wins {goal} in column {fact['column'] + 1}{how}{detail}."
+    who, column = _seat(fact, "winner", names), fact["column"] + 1
+    if fact["reason"] == "prince-and-squire":
+        line = _("{who} wins {goal} in column {column} with Prince and Squire", who=who, goal=goal, column=column)
+    elif fact["reason"] == "lowest":
+        line = _("{who} wins {goal} in column {column} with the lowest sum (Beggar)", who=who, goal=goal,
+                 column=column)
+    else:
+        line = _("{who} wins {goal} in column {column}", who=who, goal=goal, column=column)
+    return f"{line}{detail}."
+
+
+def _owned(names: Sequence[str], owner: int, card: str) -> str:
+    return _("{who}'s {card}", who=seat_name(names, owner), card=CARDS[card].name)
+
+
+def _explorer_stayed(f: Fact, n: Sequence[str]) -> str:
+    if f["reason"] == "travelled-this-turn":
+        return _("{who}'s Explorer stays in column {column} (it already travelled this turn).",
+                 who=_seat(f, "owner", n), column=f["column"] + 1)
+    return _("{who}'s Explorer stays in column {column} (no other open column).", who=_seat(f, "owner", n),
+             column=f["column"] + 1)
+
+
+def _choice_offered(f: Fact, n: Sequence[str]) -> str:
+    if f["choice"] == "cloak":
+        return _("{who} may tuck a card under the Cloak in column {column}.", who=_seat(f, "seat", n),
+                 column=f["column"] + 1)
+    return _("{who} may swap the Traitor's goal card in column {column}.", who=_seat(f, "seat", n),
+             column=f["column"] + 1)
+
+
+def _turn_ended(f: Fact, n: Sequence[str]) -> str:
+    skipped = "".join("; " + _("{who} has no cards and is skipped", who=seat_name(n, s)) for s in f["skipped"])
+    return _("{who} is next", who=_seat(f, "next", n)) + skipped + "."
+
+
+def _round_ended(f: Fact, n: Sequence[str]) -> str:
+    if f["reason"] == "filled":
+        return _("Round {round} ends with {who}'s turn (every goal card is filled).", round=f["round"],
+                 who=_seat(f, "by", n))
+    return _("Round {round} ends with {who}'s turn (nobody has cards left).", round=f["round"], who=_seat(f, "by", n))
+
+
+def _cards_revealed(f: Fact, n: Sequence[str]) -> str:
+    cards = [_("{card} in column {column}", card=_owned(n, c["owner"], c["card"]), column=c["column"] + 1)
+             for c in f["cards"]]
+    return _("Face-down cards revealed: {cards}.", cards=", ".join(cards) or _("none"))
 
 
 _DESCRIBERS = {
-    "GameStarted": lambda f, n: f"The game starts with {f['players']} players and {f['rounds']} rounds.",
-    "DeckShuffled": lambda f, n: f"{_seat(f, 'seat', n)} shuffles their deck.",
-    "GoalDeckShuffled": lambda f, n: f"{f['count']} goal cards are shuffled into the goal deck.",
-    "DiscardReshuffled": lambda f, n: f"{_seat(f, 'seat', n)} shuffles {f['count']} discarded cards into a new deck.",
-    "CardsDrawn": lambda f, n: f"{_seat(f, 'seat', n)} draws {f['count']} card{'s' if f['count'] != 1 else ''}.",
-    "RoundStarted": lambda f, n: (f"Round {f['round']} starts with {_seat(f, 'start', n)}; goals: "
-                                  + ", ".join(goal_text(g) for g in f["goals"]) + "."),
-    "CardPlayed": lambda f, n: f"{_seat(f, 'seat', n)} plays a card face down into column {f['column'] + 1}.",
-    "CardRevealed": lambda f, n: (f"{_seat(f, 'owner', n)}'s {CARDS[f['card']].en} is revealed in column "
-                                  f"{f['column'] + 1}."),
-    "ExplorerTravelled": lambda f, n: (f"{_seat(f, 'owner', n)}'s Explorer travels from column {f['from'] + 1} "
-                                       f"to column {f['to'] + 1}."),
-    "ExplorerStayed": lambda f, n: (f"{_seat(f, 'owner', n)}'s Explorer stays in column {f['column'] + 1} ("
-                                    + ("it already travelled this turn" if f["reason"] == "travelled-this-turn"
-                                       else "no other open column") + ")."),
-    "CardAssassinated": lambda f, n: (f"The Assassin sends {_seat(f, 'owner', n)}'s {CARDS[f['card']].en} in column "
-                                      f"{f['column'] + 1} to the discard pile."),
-    "ColumnClosed": lambda f, n: f"A Storm closes column {f['column'] + 1}.",
-    "ChoiceOffered": lambda f, n: (f"{_seat(f, 'seat', n)} may " + ("tuck a card under the Cloak"
-                                   if f["choice"] == "cloak" else "swap the Traitor's goal card")
-                                   + f" in column {f['column'] + 1}."),
-    "ChoiceDeclined": lambda f, n: f"{_seat(f, 'seat', n)} lets the {f['choice'].capitalize()} pass.",
-    "CardTucked": lambda f, n: f"{_seat(f, 'seat', n)} tucks a card under the Cloak in column {f['column'] + 1}.",
-    "GoalsSwapped": lambda f, n: (f"{_seat(f, 'seat', n)}'s Traitor swaps the goal cards of columns "
-                                  f"{f['column'] + 1} and {f['other'] + 1}."),
-    "TurnEnded": lambda f, n: (f"{_seat(f, 'next', n)} is next"
-                               + "".join(f"; {seat_name(n, s)} has no cards and is skipped"
-                                         for s in f["skipped"]) + "."),
-    "RoundEnded": lambda f, n: (f"Round {f['round']} ends with {_seat(f, 'by', n)}'s turn"
-                                + (" (every goal card is filled)." if f["reason"] == "filled"
-                                   else " (nobody has cards left).")),
-    "CardsRevealed": lambda f, n: "Face-down cards revealed: " + (", ".join(
-        f"{seat_name(n, c['owner'])}'s {CARDS[c['card']].en} in column {c['column'] + 1}" for c in f["cards"])
-        or "none") + ".",
+    "GameStarted": lambda f, n: _("The game starts with {players} players and {rounds} rounds.",
+                                  players=f["players"], rounds=f["rounds"]),
+    "DeckShuffled": lambda f, n: _("{who} shuffles their deck.", who=_seat(f, "seat", n)),
+    "GoalDeckShuffled": lambda f, n: _("{count} goal cards are shuffled into the goal deck.", count=f["count"]),
+    "DiscardReshuffled": lambda f, n: _("{who} shuffles {count} discarded cards into a new deck.",
+                                        who=_seat(f, "seat", n), count=f["count"]),
+    "CardsDrawn": lambda f, n: ngettext("{who} draws {n} card.", "{who} draws {n} cards.", f["count"],
+                                        who=_seat(f, "seat", n)),
+    "RoundStarted": lambda f, n: _("Round {round} starts with {who}; goals: {goals}.", round=f["round"],
+                                   who=_seat(f, "start", n), goals=", ".join(goal_text(g) for g in f["goals"])),
+    "CardPlayed": lambda f, n: _("{who} plays a card face down into column {column}.", who=_seat(f, "seat", n),
+                                 column=f["column"] + 1),
+    "CardRevealed": lambda f, n: _("{card} is revealed in column {column}.", card=_owned(n, f["owner"], f["card"]),
+                                   column=f["column"] + 1),
+    "ExplorerTravelled": lambda f, n: _("{who}'s Explorer travels from column {source} to column {target}.",
+                                        who=_seat(f, "owner", n), source=f["from"] + 1, target=f["to"] + 1),
+    "ExplorerStayed": _explorer_stayed,
+    "CardAssassinated": lambda f, n: _("The Assassin sends {card} in column {column} to the discard pile.",
+                                       card=_owned(n, f["owner"], f["card"]), column=f["column"] + 1),
+    "ColumnClosed": lambda f, n: _("A Storm closes column {column}.", column=f["column"] + 1),
+    "ChoiceOffered": _choice_offered,
+    "ChoiceDeclined": lambda f, n: _("{who} lets the {card} pass.", who=_seat(f, "seat", n),
+                                     card=CARDS[f["choice"]].name),
+    "CardTucked": lambda f, n: _("{who} tucks a card under the Cloak in column {column}.", who=_seat(f, "seat", n),
+                                 column=f["column"] + 1),
+    "GoalsSwapped": lambda f, n: _("{who}'s Traitor swaps the goal cards of columns {column} and {other}.",
+                                   who=_seat(f, "seat", n), column=f["column"] + 1, other=f["other"] + 1),
+    "TurnEnded": _turn_ended,
+    "RoundEnded": _round_ended,
+    "CardsRevealed": _cards_revealed,
     "ColumnScored": _column_scored,
-    "TableCleared": lambda f, n: "Every player puts their cards from the table on their discard pile.",
-    "GameEnded": lambda f, n: "The game ends: " + ", ".join(
-        f"{seat_name(n, seat)} {score}" for seat, score in enumerate(f["scores"])) + ".",
+    "TableCleared": lambda f, n: _("Every player puts their cards from the table on their discard pile."),
+    "GameEnded": lambda f, n: _("The game ends: {scores}.", scores=", ".join(
+        f"{seat_name(n, seat)} {score}" for seat, score in enumerate(f["scores"]))),
 }

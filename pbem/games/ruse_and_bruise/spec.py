@@ -6,8 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import Fact, GameSpec, Rng, Standing, illegal, rank_by
+from pbem.games.text import _, fold_key, language
 
 from . import moves, play, render
+from .cards import GOALS, goal_text, match_cards
 from .moves import Move
 from .scoring import final_score
 from .state import GameState, evolve, to_move
@@ -15,7 +17,11 @@ from .state import GameState, evolve, to_move
 
 class RuseAndBruise(GameSpec[GameState, Move]):
     name = "ruse-and-bruise"
-    title = "Ruse & Bruise (Kabale und Hiebe)"
+
+    @property  # a title in the reader's language, read like the base class's attribute
+    def title(self) -> str:  # type: ignore[override]
+        """The title the rulebook of the language spoken now prints (Czech: Královské rošády)."""
+        return _("Ruse & Bruise (Kabale und Hiebe)")
     min_players = 2
     max_players = 6
     options = ()
@@ -39,13 +45,41 @@ class RuseAndBruise(GameSpec[GameState, Move]):
     def format_move(self, move: Move) -> str:
         return moves.format_move(move)
 
+    def say_move(self, move: Move) -> str:
+        return moves.say_move(move)
+
+    def command_examples(self) -> list[str]:
+        return [moves.say_move(move) for move in (Move(moves.PLAY, "king", 3), Move(moves.TUCK, "queen"),
+                                                  Move(moves.SWAP, column=2), Move(moves.PASS))]
+
+    def say_command(self, text: str) -> str:
+        words = text.split()
+        kind = moves.VERBS.get(fold_key(words[0])) if words else None
+        if kind is None:
+            return text
+        named_cards = match_cards(" ".join(w for w in words[1:] if not w.isdigit()))
+        numbers = [w for w in words[1:] if w.isdigit()]
+        card = next(iter(named_cards)) if len(named_cards) == 1 else None
+        if kind in (moves.PLAY, moves.TUCK) and card is None:
+            return text
+        column = int(numbers[0]) if len(numbers) == 1 else None
+        return moves.say_move(Move(kind, card, column))
+
+    def score_item(self, item: str) -> str:
+        # English keeps the goal card's id ("music-3b"), as its scores always said
+        return goal_text(item) if item in GOALS and language() != "en" else item
+
+    def score_label(self, key: str) -> str:
+        labels = {"goals": lambda: _("goals"), "plain": lambda: _("plain"), "six_suits": lambda: _("six suits")}
+        return labels[key]() if key in labels else key
+
     def public_move_text(self, state: GameState, seat: int, move: Move) -> str:
         return moves.public_text(move)
 
     def decide(self, state: GameState, seat: int, move: Move, rng: Rng) -> list[Fact]:
         if not isinstance(move, Move) or move not in moves.legal_moves(state, seat):
-            shown = self.format_move(move) if isinstance(move, Move) else repr(move)
-            raise illegal(f"{shown!r} is not a legal move now.", self.legal_texts(state, seat))
+            shown = self.say_move(move) if isinstance(move, Move) else repr(move)
+            raise illegal(_("{move} is not a legal move now.", move=repr(shown)), self.legal_texts(state, seat))
         match move:
             case Move(kind=moves.PLAY, card=str(card), column=int(column)):
                 return play.play_card(state, seat, card, column - 1, rng)
@@ -98,5 +132,5 @@ class RuseAndBruise(GameSpec[GameState, Move]):
         """The legal commands, preceded by the seat's hand and the columns as comments."""
         picture = render.render_text(render.view(state, seat), names).splitlines()
         lines = [f"# {line}" for line in picture]
-        lines.append("# one command per line, e.g. 'play KING 3' / 'hraj Král 3'; legal now:")
+        lines.append("# " + _("one command per line, e.g. {example}; legal now:", example=moves._example()))
         return "\n".join(lines + [f"# {text}" for text in self.legal_texts(state, seat)]) + "\n"

@@ -34,6 +34,8 @@ TEXT: dict[str, Callable[[Fact, Sequence[str]], str]] = {
         f"{_name(n, s)} plays {c}" for s, c in enumerate(f["countries"])) + ". Invented numbers in play "
         "until the real board is known: " + "; ".join(RULES.invented()) + ".",
     "TurnStarted": lambda f, n: f"Turn {f['turn']} begins.",
+    "StarvationOrdered": lambda f, n: f"{_name(n, f['seat'])} orders army {f['unit']} left unfed at the next "
+                                      "feeding; it will starve then.",
     "ArmyStarved": lambda f, n: f"{_name(n, f['seat'])} leaves army {f['unit']} unfed; it starves.",
     "FeedingChosen": lambda f, n: f"{_name(n, f['seat'])} feeds the rest of its armies.",
     "ArmiesFed": lambda f, n: "Armies are fed: " + ", ".join(

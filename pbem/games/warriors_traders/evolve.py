@@ -129,7 +129,9 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
         return set_player(state, seat, bought=player.bought + fact["count"],
                           stock=add_stock(player, {"gold": -fact["gold"]}))
     if kind == "PeaceProposed":
-        targets = {s for s in state.seats if state.players[s].team == fact["teams"][1]}
+        # in the trade phase a proposal brings the other side back into it, to answer
+        asked = fact["teams"][1]
+        targets = {s for s in state.seats if state.players[s].team == asked} if state.phase == "trade" else set()
         return replace(state, peace=(*state.peace, tuple(fact["teams"])), done=state.done - targets)
     if kind == "PeaceMade":
         pair = tuple(sorted(fact["teams"]))
@@ -221,6 +223,8 @@ def _flow(state: State, fact: dict[str, Any]) -> State:
     kind = fact["kind"]
     if kind == "TurnStarted":
         return replace(state, turn=fact["turn"], phase="maintenance", step="feed", done=frozenset())
+    if kind == "StarvationOrdered":  # it starves at the next feeding
+        return replace(state, unfed=(*state.unfed, fact["unit"]))
     if kind == "ArmyStarved":  # left unfed by its owner's choice: it dies at once
         state = _with_units(state, {fact["unit"]: None})
         return recompute_owners(state, state.gmap.provinces)
@@ -231,18 +235,18 @@ def _flow(state: State, fact: dict[str, Any]) -> State:
         for seat, food in fact["fed"].items():
             state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], {"food": -food}))
         state = recompute_owners(state, state.gmap.provinces)
-        return replace(state, step="collect")
+        return replace(state, step="collect", unfed=())
     if kind == "ResourcesCollected":
         for seat, gain in fact["gains"].items():
             state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], gain))
         players = tuple(replace(p, offers_made=0) for p in state.players)
-        return replace(state, players=players, phase="trade", step="", done=frozenset(), offers=(), peace=())
+        return replace(state, players=players, phase="trade", step="", done=frozenset(), offers=())
     if kind == "TradeEnded":
         seats = order(state)
         queue = [("action1", s) for s in seats] + [("action2", s) for s in reversed(seats)]
         queue += [("special", s) for s in seats] + [("shift", s) for s in seats]
         players = tuple(replace(p, specials_used=()) for p in state.players)
-        return replace(state, players=players, phase="development", queue=tuple(queue), offers=(), peace=())
+        return replace(state, players=players, phase="development", queue=tuple(queue), offers=())
     if kind == "DevelopmentEnded":
         return replace(state, phase="maneuvers", step="", queue=tuple(("maneuver", s) for s in order(state)))
     if kind == "TurnEnded":
@@ -264,7 +268,8 @@ def _turn_ended(state: State, fact: dict[str, Any]) -> State:
                   if (u.damage or u.retreated or u.ap or u.battles or u.engaged) else u for u in state.units)
     ended = {tuple(pair) for pair, _ in fact["wars_ended"]}
     wars = tuple(replace(w, damaged=False) for w in state.wars if w.teams not in ended)
-    return replace(state, units=units, wars=wars, phase="between", step="", queue=(), battle=None)
+    # peace proposals stand until the end of the turn (they can be answered at any decision)
+    return replace(state, units=units, wars=wars, phase="between", step="", queue=(), battle=None, peace=())
 
 
 ROUTES = {

@@ -24,8 +24,9 @@ Fact = dict[str, Any]
 
 def feeding_fact(state: State) -> Fact:
     """Armies eat in country order. A player short of food has first chosen which armies
-    starve (``starve UNIT``, then ``done``); what is left is fed strongest first, and the
-    armies the remaining food cannot feed starve (FAQ: an army is fed in full or dies)."""
+    starve (``starve UNIT``, then ``done``); armies ordered left unfed earlier starve; what is
+    left is fed strongest first, and the armies the remaining food cannot feed starve (FAQ: an
+    army is fed in full or dies)."""
     fed: dict[str, int] = {}
     starved: list[int] = []
     for seat in order(state):
@@ -35,7 +36,7 @@ def feeding_fact(state: State) -> Fact:
         eaten = 0
         for army in armies:
             need = RULES.unit(army.kind)["upkeep"]
-            if eaten + need <= food:
+            if army.id not in state.unfed and eaten + need <= food:
                 eaten += need
             else:
                 starved.append(army.id)

@@ -1,6 +1,6 @@
-"""Orders as text, in English and Czech: ``format_move`` gives the canonical English line and
-``parse_move`` reads either language (diacritics optional), resolving short forms against the
-legal moves."""
+"""Orders as text, in English, Czech and Polish: ``format_move`` gives the canonical English line
+and ``parse_move`` reads any of the three (diacritics optional), resolving short forms against
+the legal moves. (The game's replies are still English; the Polish words are the glossary's.)"""
 
 from __future__ import annotations
 
@@ -25,6 +25,13 @@ VERBS = {
     "unify": "unify", "sjednoceni": "unify", "sjednot": "unify", "hit": "hit", "zasah": "hit",
     "poskozeni": "hit", "auto": "auto", "automaticky": "auto", "refuge": "refuge", "ustup": "refuge",
     "starve": "starve", "nekrmit": "starve", "nenakrm": "starve", "hladovi": "starve",
+    # Polish (pbem/games/warriors_traders/glossary.json), folded
+    "rozwin": "develop", "rozwoj": "develop", "zbuduj": "build", "buduj": "build", "twierdza": "fort",
+    "wzmocnij": "upgrade", "wojna": "war", "pasuj": "pass", "gotowe": "done", "koniec": "done",
+    "przesun": "shift", "szlak": "route", "oferta": "offer", "przyjmij": "accept", "odrzuc": "decline",
+    "pokoj": "peace", "ruch": "move", "idz": "move", "ksiezniczka": "princess", "zjednocz": "unify",
+    "zjednoczenie": "unify", "cios": "hit", "traf": "hit", "automatycznie": "auto", "odwrot": "refuge",
+    "gloduj": "starve", "niekarm": "starve",
 }
 WORDS = {
     "produkce": "production", "obchod": "trade", "vojenstvi": "military",
@@ -32,16 +39,20 @@ WORDS = {
     "archers": "archer", "jizda": "cavalry", "jezdec": "cavalry",
     "jidlo": "food", "vyrobky": "goods", "zbrane": "weapons", "zbran": "weapons", "weapon": "weapons",
     "zlato": "gold",
+    "produkcja": "production", "handel": "trade", "wojsko": "military", "wojskowosc": "military",
+    "piechota": "infantry", "piechur": "infantry", "lucznicy": "archer", "lucznik": "archer",
+    "jazda": "cavalry", "jezdziec": "cavalry", "zywnosc": "food", "jedzenie": "food", "towary": "goods",
+    "towar": "goods", "bron": "weapons", "zloto": "gold",
 }
 NOT_SUPPORTED = {
-    "disband": "Armies cannot be disbanded; an army you cannot feed dies in the maintenance phase.",
+    "disband": "Armies cannot be disbanded; 'starve UNIT' leaves one unfed: it dies at the next feeding.",
     "variant": "The revised rules' optional variants (variable turn order, 3-player rules) are not "
                "part of the first edition and are not implemented.",
 }
 NOT_SUPPORTED.update({"rozpustit": NOT_SUPPORTED["disband"]})
-FILLER = {"for", "za", "vp", "vb", "body", "bodu", "to", "do", "x"}
+FILLER = {"for", "za", "vp", "vb", "body", "bodu", "pz", "punkty", "punktow", "to", "do", "x"}
 OFFER_SPLIT = {"for", "za"}
-OFFER_FILLER = {"and", "a", "+"}  # "5 food and 2 goods", "5 jídlo a 2 výrobky"
+OFFER_FILLER = {"and", "a", "i", "+"}  # "5 food and 2 goods", "5 jídlo a 2 výrobky", "5 żywność i 2 towary"
 SEPARATOR = "|"
 USAGE = {
     "develop": "develop TRACK", "build": "build ARMY PROVINCE", "fort": "fort PROVINCE",

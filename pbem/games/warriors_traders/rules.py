@@ -26,8 +26,10 @@ def current_step(state: State) -> str:
 
 
 def short_of_food(state: State, seat: int) -> bool:
-    """Whether the seat's food cannot feed all its armies (then it chooses which starve)."""
-    need = sum(RULES.unit(u.kind)["upkeep"] for u in state.units if u.owner == seat and u.is_army)
+    """Whether the seat's food cannot feed all its armies (then it chooses which starve); the
+    armies it has already ordered left unfed do not count."""
+    need = sum(RULES.unit(u.kind)["upkeep"] for u in state.units
+               if u.owner == seat and u.is_army and u.id not in state.unfed)
     return need > state.players[seat].has("food")
 
 
@@ -70,6 +72,10 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
         return None if verb == "develop" else "Place your starting development tokens first: develop TRACK."
     if move == trivial_move(state, seat) and state.phase != "setup":
         return None
+    if verb == "peace" and step != "battle":  # a peace may be agreed at any decision (L775)
+        return trade.why_not_peace(state, seat, move[1])
+    if verb == "starve" and step not in ("feed", "battle"):
+        return _why_not_unfed_order(state, seat, move[1])
     if state.phase == "trade":
         return _why_not_trade(state, seat, move)
     if step == "feed" and verb == "starve":
@@ -84,8 +90,8 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
         return dev.why_not_shift(state, seat, move[1], move[2])
     if step in ("move", "princess") and verb == "unify":
         return None if man.unification_size(state, seat) else (
-            "Unification needs every capital, trade centre and ordinary province of your country, once a game "
-            "(once a turn with the option unification=each-turn).")
+            "Unification needs every capital, trade centre and ordinary province of your country, once a turn "
+            "(once a game with the option unification=once).")
     if step in ("move", "battle") and verb == "refuge":
         return man.why_not_refuge(state, seat, move[1])
     if step == "move" and verb == "move":
@@ -109,9 +115,19 @@ def _why_not_trade(state: State, seat: int, move: tuple) -> str | None:
         return trade.why_not_answer(state, seat, move[1], verb == "accept")
     if verb == "buy":
         return trade.why_not_buy(state, seat, move[1])
-    if verb == "peace":
-        return trade.why_not_peace(state, seat, move[1])
     return f"'{verb}' is not an order for the trade phase."
+
+
+def _why_not_unfed_order(state: State, seat: int, unit_id: int) -> str | None:
+    """FAQ L886-887: a player with food for all may still leave armies unfed (they starve). By
+    mail the choice is an order given at any earlier decision, for the next feeding, so that
+    the game does not wait for every player at every turn's start."""
+    army = unit(state, unit_id)
+    if army is None or army.owner != seat or not army.is_army:
+        return f"Unit {unit_id} is not one of your armies."
+    if unit_id in state.unfed:
+        return f"Army {unit_id} is already to be left unfed at the next feeding."
+    return None
 
 
 def phase_name(state: State) -> str:
@@ -130,6 +146,8 @@ def candidates(state: State, seat: int) -> Iterator[tuple]:
         yield from (("develop", t) for t in TRACKS)
         return
     yield trivial_move(state, seat)
+    if state.phase != "trade" and step != "battle":  # the trade phase lists its own
+        yield from (("peace", state.players[s].country) for s in state.seats if s != seat)
     if step == "feed":
         yield from (("starve", u.id) for u in state.units if u.owner == seat and u.is_army)
     if state.phase == "trade":
@@ -161,9 +179,12 @@ def legal(state: State, seat: int) -> list[tuple]:
 
 
 def has_choice(state: State, seat: int) -> bool:
-    """Whether ``seat`` has a legal move other than the one that ends its part of the step."""
+    """Whether ``seat`` has a legal move other than the one that ends its part of the step. A
+    peace proposal alone does not make the game wait outside the trade phase (else a player at
+    war would be asked at every step); it can be sent at any decision the player faces."""
     trivial = trivial_move(state, seat)
-    return any(m != trivial and why_not(state, seat, m) is None for m in candidates(state, seat))
+    return any(m != trivial and (m[0] != "peace" or state.phase == "trade") and why_not(state, seat, m) is None
+               for m in candidates(state, seat))
 
 
 def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
@@ -171,8 +192,12 @@ def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
     verb, step = move[0], current_step(state)
     if state.phase == "setup":
         return [{"kind": "TokenPlaced", "seat": seat, "secret": secret([seat], {"track": move[1]})}]
+    if verb == "starve" and step != "feed":
+        return [{"kind": "StarvationOrdered", "seat": seat, "unit": move[1]}]
     if state.phase == "trade":
         return _trade_facts(state, seat, move)
+    if verb == "peace":
+        return [trade.peace_fact(state, seat, move[1])]
     if step == "feed":
         if verb == "starve":
             return [{"kind": "ArmyStarved", "seat": seat, "unit": move[1]}]

@@ -41,7 +41,8 @@ class WarriorsTraders(GameSpec[State, Order]):
     name = "warriors-traders"
     title = "Warriors & Traders"
     # 2: retreated armies get no action points; the turn-file and data fixes of issue 21
-    rules_version = "2"
+    # 3: peace at any decision, not only in the trade phase; unification again each turn by default
+    rules_version = "3"
     min_players = 2
     max_players = 6
     options = (
@@ -60,8 +61,8 @@ class WarriorsTraders(GameSpec[State, Order]):
                ("trade-centre", "anyone")),
         Option("edition", "first (the seed) or revised (one extra infantry in each capital)", "first",
                ("first", "revised")),
-        Option("unification", "once a game per player, or again in each later turn while the country is held "
-               "(the rulebook's 'whenever' leaves it open)", "once", ("once", "each-turn")),
+        Option("unification", "each-turn: whenever the country is held, once in a turn (the rulebook's "
+               "'whenever'); once: once a game per player", "each-turn", ("each-turn", "once")),
     )
 
     # -- options and setup -----------------------------------------------------------------
@@ -84,7 +85,7 @@ class WarriorsTraders(GameSpec[State, Order]):
                   "cavalry_level": 5 if options["cavalry_level"] == "V" else 6,
                   "attack_ap": int(options["attack_ap"]), "vp_anyone": options["vp_purchase"] == "anyone",
                   "revised": options["edition"] == "revised"}
-        if options["unification"] == "each-turn":  # only when chosen, so older games' facts stay as they were
+        if options["unification"] == "each-turn":  # absent in older games' facts: once a game
             config["unify_each_turn"] = True
         facts = [{"kind": "GameStarted", "players": players, "config": config, "countries": chosen, "teams": teams}]
         more, _ = follow_ups(evolve(None, facts[0]))
@@ -102,6 +103,9 @@ class WarriorsTraders(GameSpec[State, Order]):
 
     def parse_move(self, state: State, seat: int, text: str) -> Order:
         return moves.parse_move(state, seat, text, lambda: self.legal_texts(state, seat))
+
+    def seat_word(self, state: State, seat: int) -> str | None:
+        return state.players[seat].country  # war, peace, route and offer name a country
 
     def format_move(self, move: Order) -> str:
         return moves.format_move(move)

@@ -114,6 +114,7 @@ class State:
     next_offer: int = 1
     peace: tuple[tuple[int, int], ...] = ()  # (team proposing, team asked)
     refuges: tuple[tuple[int, str], ...] = ()  # (seat, preferred retreat province) this maneuver
+    unfed: tuple[int, ...] = ()  # armies their owners ordered left unfed at the next feeding (FAQ L886-887)
 
     @property
     def gmap(self) -> GameMap:

@@ -1,5 +1,7 @@
-"""The trade phase: bank exchange, trade routes, offers between players, buying VP, Monopoly,
-and peace proposals (the phase where players talk)."""
+"""The trade phase: bank exchange, trade routes, offers between players, buying VP, Monopoly;
+and peace proposals, which a player at war may make at any of his decisions (the rulebook sets
+no time for a peace agreement: "Válka končí okamžitě, jakmile ... hráči dosáhnou mírové
+dohody")."""
 
 from __future__ import annotations
 
@@ -136,7 +138,22 @@ def why_not_peace(state: State, seat: int, country: str) -> str | None:
         return "You are not at war with that player."
     if (team(state, seat), team(state, target)) in state.peace:
         return "Your side has already proposed peace to them this turn."
+    if _engaged_between(state, team(state, seat), team(state, target)):
+        return "Armies of your two sides are about to fight: peace can be made once that battle is over."
     return None
+
+
+def _engaged_between(state: State, a: int, b: int) -> bool:
+    """Whether an army of one side has entered a province of the other and waits to fight
+    (a peace then would leave it standing in a neighbour's province in peacetime)."""
+    sides = {a, b}
+    for unit in state.units:
+        if unit.engaged and unit.owner >= 0 and team(state, unit.owner) in sides:
+            other = sides - {team(state, unit.owner)}
+            if any(u.province == unit.province and u.owner >= 0 and team(state, u.owner) in other
+                   for u in state.units):
+                return True
+    return False
 
 
 def peace_fact(state: State, seat: int, country: str) -> dict[str, Any]:

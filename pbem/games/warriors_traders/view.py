@@ -60,4 +60,5 @@ def view(state: State, viewer: int | None, label: str) -> dict[str, Any]:
         "battle": _battle(state, viewer),
         "queue": [[step, seat] for step, seat in state.queue],
         "refuges": [[seat, province] for seat, province in state.refuges],
+        "unfed": list(state.unfed),
     }

@@ -60,3 +60,43 @@ def test_a_fixed_gift_is_declined_by_every_channel_and_the_history_says_so(sourc
     advisor = rules.ADVISORS[move.advisor].name
     assert f"{name} declines the help of the {advisor}." in lines
     assert not any(line.startswith(f"{advisor} gives {name}") for line in lines)
+
+
+def _to_an_asked_gift(service: GameService, game_id: str) -> int:
+    """Play until a seat is asked what an advisor should give it; that seat."""
+    chooser = random.Random(5)
+    for _ in range(2000):
+        game = service.game(game_id)
+        state = service.state(game)
+        seats = game.spec.to_move(state)
+        for seat in seats:
+            if Take(()) in game.spec.legal_moves(state, seat) and state.step != "influence":
+                return seat
+        seat = seats[0]
+        legal = game.spec.legal_moves(state, seat)
+        # influence without stating the gift in advance, so that the advisor asks
+        plain = [m for m in legal if isinstance(m, Influence) and m.choice is None and rules.asks(m.advisor)]
+        move = chooser.choice(plain) if plain else game.spec.random_move(state, seat, chooser)
+        assert service.submit(game_id, game.emails[seat], [game.spec.format_move(move)], "cli").ok
+    raise AssertionError("no advisor asked")
+
+
+@pytest.mark.parametrize("source", ["cli", "email", "turnfile"])
+def test_an_asked_gift_is_declined_by_every_channel_and_the_history_says_so(source, sqlite_settings):
+    service = GameService(sqlite_settings)
+    game_id = _started(service)
+    seat = _to_an_asked_gift(service, game_id)
+    game = service.game(game_id)
+    state = service.state(game)
+    advisor = next(a for a, s, _stated in state.gifts if s == seat)
+    email = game.emails[seat]
+    if source == "turnfile":
+        outcome = service.submit_turn_file(f"game: {game_id}\nplayer: {email}\ntake nothing\n", email)
+    else:
+        outcome = service.submit(game_id, email, ["take nothing"], source)
+    assert outcome.ok, outcome.to_dict()
+    rows = service.history(game_id)
+    assert rows[-1]["entry"].get("command") == "take nothing"
+    name, helper = game.names[seat], rules.ADVISORS[advisor].name
+    assert f"{name} declines the help of the {helper}." in rows[-1]["lines"]
+    assert not any(line.startswith(f"{helper} gives {name}") for line in rows[-1]["lines"])

@@ -136,3 +136,26 @@ def test_alchemist_without_goods_says_why_it_gives_nothing():
     _state, facts = gifts_for(6, choice=("give", "stone"))
     declined = of_kind(facts, "GiftDeclined")[0]
     assert declined["unable"] == "goods" and "declines" not in SPEC.describe_fact(declined, NAMES)
+
+
+def test_every_advisors_help_can_be_declined_in_advance_and_the_history_says_so():
+    """Each of the 18 advisors, the ones that ask (4, 6, 7, 9, 11, 12, 14, 17) included: the
+    influence stated with ``take nothing`` gives nothing, peeks at nothing, and the history
+    line says the player declined."""
+    for advisor in range(1, 19):
+        state, facts = gifts_for(advisor, choice=("take",), gold=1, wood=1, stone=1, vp=2)
+        declined = of_kind(facts, "GiftDeclined")
+        assert [f["advisor"] for f in declined] == [advisor], advisor
+        assert not of_kind(facts, "GiftReceived") and not of_kind(facts, "CardPeeked"), advisor
+        assert SPEC.describe_fact(declined[0], NAMES).startswith("Ann declines the help of the "), advisor
+        assert state.players[ANN].gold == 1 and state.players[ANN].vp == 2, advisor
+
+
+def test_every_asking_advisors_help_can_be_declined_when_asked():
+    for advisor in (4, 6, 7, 9, 11, 12, 14, 17):
+        state, _ = gifts_for(advisor, gold=1, wood=1, stone=1, vp=2)
+        assert SPEC.to_move(state) == [ANN] and "take nothing" in SPEC.legal_texts(state, ANN), advisor
+        state, facts = play(state, ANN, "take nothing")
+        assert [f["kind"] for f in facts][:1] == ["GiftDeclined"] and facts[0]["advisor"] == advisor
+        assert "declines" in SPEC.describe_fact(facts[0], NAMES)
+        assert not of_kind(facts, "GiftReceived") and not of_kind(facts, "CardPeeked")

@@ -160,3 +160,12 @@ def test_master_trader_needs_the_five_gold():
     state = with_levels(_development(2), 0, trade=6)
     state = at_development(with_stock(state, 0, gold=4), (("special", 0), ("special", 1)))
     assert "lack 1 gold" in refused(state, 0, "develop military").message
+
+
+def test_abilities_add_up_example_military_four_builds_archers_and_still_infantry():
+    """The rulebook's example (L422-424): a player at military IV may build archers and has not
+    lost the ability to build infantry; abilities of a track add up."""
+    state = with_levels(with_stock(_development(2), 0, weapons=5, gold=3), 0, military=4)
+    legal = SPEC.legal_moves(state, 0)
+    assert ("build", "infantry", "w_meath") in legal and ("build", "archer", "w_meath") in legal
+    assert ("build", "cavalry", "w_meath") not in legal

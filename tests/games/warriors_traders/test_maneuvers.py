@@ -243,7 +243,7 @@ def test_unification_gives_bonus_actions_and_new_armies_have_no_ap():
     state = act(state, 0, "develop trade")
     state = act(state, 0, "pass")
     assert state.step in ("move", "princess") and state.players[0].unified
-    assert "once a game" in refused(state, 0, "unify").message
+    assert "once a turn" in refused(state, 0, "unify").message
 
 
 def test_the_attacker_names_where_retreating_barbarians_go_among_equals():
@@ -319,9 +319,21 @@ def _unified(state, seat=0):
 @pytest.mark.parametrize(("option", "again"), [("once", False), ("each-turn", True)])
 def test_unification_option_once_a_game_or_again_each_turn(option, again):
     """Czech rulebook p. 15: "Kdykoliv hráč ovládá všechny provincie ... může vyhlásit
-    sjednocení" does not say how often; the option chooses (default once a game)."""
+    sjednocení" ("whenever"); whether a country already united can be united again is left
+    open, so the option keeps the once-a-game reading (the default is each turn)."""
     state = _unified(with_levels(start(2, unification=option), 0, military=2))
     assert state.players[0].unified
     state = SPEC.evolve(state, turn_end_fact(state))
     state = at_maneuvers(state, 0, turn=2, rest=(1,))
     assert (("unify",) in SPEC.legal_moves(state, 0)) is again
+
+
+def test_unification_by_default_whenever_the_country_is_held_once_a_turn():
+    """The rulebook's "whenever" (Kdykoliv, p. 15): in every maneuver phase in which the player
+    holds his country, once in that turn (one declaration is one event with one bonus)."""
+    state = _unified(with_levels(start(2), 0, military=2))
+    assert ("unify",) not in SPEC.legal_moves(state, 0)  # not twice in one turn
+    assert "once a turn" in refused(state, 0, "unify").message
+    state = SPEC.evolve(state, turn_end_fact(state))
+    state = at_maneuvers(state, 0, turn=2, rest=(1,))
+    assert ("unify",) in SPEC.legal_moves(state, 0)

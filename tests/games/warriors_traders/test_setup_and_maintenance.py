@@ -167,3 +167,29 @@ def test_faq_a_new_production_level_pays_only_from_the_next_maintenance():
     before = state.players[0].stock
     state = act(state, 0, "develop production")
     assert state.players[0].stock == before
+
+
+def test_an_army_may_be_left_unfed_on_purpose_even_with_food_for_all():
+    """FAQ L886-887: with food for every army a player may still leave some unfed; they die.
+    By mail the order is given at any earlier decision (``starve UNIT`` outside feeding) and
+    takes effect at the next feeding, without spending the decision it was given in."""
+    state = placed(start(2))
+    state, infantry = put(state, 0, "infantry", "w_meath")
+    state, archer = put(state, 0, "archer", "w_meath")
+    state = with_stock(replace(state, phase="development", queue=(("action1", 0), ("action1", 1))), 0, food=5)
+    state, facts = step(state, 0, f"starve {archer}")
+    assert facts[0]["kind"] == "StarvationOrdered" and state.unfed == (archer,)
+    assert SPEC.to_move(state) == [0] and rules.current_step(state) == "action1"  # still its first action
+    assert "already" in refused(state, 0, f"starve {archer}").message
+    fed = feeding_fact(replace(state, phase="maintenance", step="feed"))
+    assert fed["starved"] == [archer] and fed["fed"]["0"] == 1  # only the infantry eats
+    after = SPEC.evolve(replace(state, phase="maintenance", step="feed"), fed)
+    assert archer not in {u.id for u in after.units} and infantry in {u.id for u in after.units}
+    assert after.unfed == ()
+
+
+def test_an_order_to_leave_an_army_unfed_is_refused_for_someone_elses_army():
+    state = placed(start(2))
+    state, theirs = put(state, 1, "infantry", "w_lothian")
+    state = replace(state, phase="development", queue=(("action1", 0), ("action1", 1)))
+    assert "not one of your armies" in refused(state, 0, f"starve {theirs}").message

@@ -192,3 +192,55 @@ def test_an_alliance_wins_together():
     assert fact(facts, "GameEnded")["reason"] == "victory threshold reached"
     assert {s.seat: s.rank for s in SPEC.outcome(state)} == {0: 2, 1: 2, 2: 1, 3: 1}
     assert SPEC.outcome(state)[2].details["team_vp"] == 65
+
+
+def test_peace_is_proposed_and_agreed_outside_the_trade_phase():
+    """The rulebook sets no time for a peace agreement (L775: the war ends at once when the
+    players agree): a proposal sent at one decision is agreed at the other side's next one,
+    and neither order spends an action."""
+    state = at_development(make_war(start(2), 0, 1), (("action1", 0), ("action1", 1)))
+    state, facts = step(state, 0, "peace scotland")
+    assert fact(facts, "PeaceProposed") and SPEC.to_move(state) == [0]
+    assert rules_step(state) == "action1"  # still seat 0's first action
+    state = act(state, 0, "pass")
+    state, facts = step(state, 1, "mír ireland")
+    assert fact(facts, "PeaceMade") and not at_war(state, 0, 1)
+    assert SPEC.to_move(state) == [1] and rules_step(state) == "action1"
+
+
+def test_peace_proposals_stand_until_the_end_of_the_turn():
+    state = at_trade(make_war(start(2), 0, 1))
+    state = with_stock(state, 0, gold=10)
+    state = act(state, 0, "peace scotland")
+    state = replace(state, phase="maneuvers", step="", queue=(("maneuver", 1),), done=frozenset())
+    state = with_levels(state, 1, military=1)
+    state, _ = put(state, 1, "infantry", "w_lothian")
+    state = replace(state, units=tuple(replace(u, ap=2) if u.owner == 1 else u for u in state.units),
+                    step="move", queue=(("maneuver", 1),))
+    state, facts = step(state, 1, "peace ireland")
+    assert fact(facts, "PeaceMade") and not at_war(state, 0, 1)
+    ended = SPEC.evolve(state, turn_end_fact(state))
+    assert ended.peace == ()
+
+
+def test_no_peace_while_armies_of_the_two_sides_are_about_to_fight():
+    state = make_war(start(2), 0, 1)
+    state, _ = put(state, 1, "infantry", "w_meath", engaged=True)
+    state = replace(state, phase="maneuvers", step="move", queue=(("maneuver", 1),))
+    assert "about to fight" in refused(state, 1, "peace ireland").message
+
+
+def test_a_peace_proposal_alone_does_not_make_the_game_wait():
+    """Outside the trade phase a seat whose only order besides ending the step is a peace
+    proposal is not waited for (its part ends automatically, as before)."""
+    from pbem.games.warriors_traders import rules
+
+    state = at_development(make_war(start(2), 0, 1), (("special", 0),))
+    assert SPEC.legal_moves(state, 0) == [("done",), ("peace", "scotland")]
+    assert not rules.has_choice(state, 0)
+
+
+def rules_step(state):
+    from pbem.games.warriors_traders import rules
+
+    return rules.current_step(state)

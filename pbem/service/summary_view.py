@@ -1,0 +1,302 @@
+"""The games list's stored side: one summary row per game (``GameSummary``, made by the pure
+``summarise``) in a view that is a ``TrackingRecorder`` (SQLite or PostgreSQL), so a row and the
+tracking record of the event that produced it are written in one transaction.
+
+On SQLite the view is its own database file next to the store (``summaries.sqlite``), because the
+library names its SQLite tracking table ``tracking`` whatever the projection; on PostgreSQL it is
+two tables in the store's database (``summaries_tracking``, ``game_summaries``). The follower
+that fills it is ``pbem.service.summaries``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from eventsourcing.persistence import InfrastructureFactory, Tracking, TrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+from eventsourcing.utils import Environment
+
+PAGE_SIZE = 50
+STATUSES = ("waiting_join", "running", "finished")
+STATUS_FILTERS = {  # what the site's status filter means, in stored statuses
+    "running": ("waiting_join", "running"),
+    "finished": ("finished",),
+}
+NOT_FINISHED = ("waiting_join", "running")
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What the games list shows of one game, as of one notification of the event store."""
+
+    id: str
+    game_type: str
+    names: list[str]
+    status: str  # one of STATUSES
+    phase: str
+    waiting: list[int]  # the seats the game waits for (none when finished)
+    turn: int  # the latest turn: the log's version (entries so far), as mails and turn URLs number it
+    last_activity: str  # the time of the latest entry (ISO 8601, UTC)
+    robots: list[int] = field(default_factory=list)
+    deadline: str | None = None  # the earliest deadline of the seats waited for (ISO 8601), from the clock given
+    notification_id: int = 0
+
+    @property
+    def waiting_names(self) -> list[str]:
+        return [self.names[seat] for seat in self.waiting if 0 <= seat < len(self.names)]
+
+    def to_row(self) -> dict[str, Any]:
+        return {"id": self.id, "game_type": self.game_type, "names": json.dumps(self.names),
+                "status": self.status, "phase": self.phase, "waiting": json.dumps(self.waiting),
+                "turn": self.turn, "last_activity": self.last_activity, "robots": json.dumps(self.robots),
+                "deadline": self.deadline, "notification_id": self.notification_id}
+
+    @classmethod
+    def from_row(cls, row: Any) -> GameSummary:
+        return cls(row["id"], row["game_type"], json.loads(row["names"]), row["status"], row["phase"],
+                   json.loads(row["waiting"]), row["turn"], row["last_activity"], json.loads(row["robots"]),
+                   row["deadline"], row["notification_id"])
+
+
+def summarise(game_id: str, entries: list[dict[str, Any]], spec: Any, state: Any,
+              notification_id: int, deadline: datetime | None = None) -> GameSummary:
+    """The summary of a game whose log so far is ``entries``, with its rules ``spec`` and the
+    state they lead to (None before the start, or when the rules cannot be used: then the
+    phase and whose move are left out), and its deadline if known. Pure."""
+    names = list(entries[0]["seats"])
+    ended = entries[-1]["kind"] == "ended"
+    started = any(e["kind"] == "started" for e in entries)
+    robots = sorted({e["seat"] for e in entries if e["kind"] == "resigned"})
+    phase, waiting = "", []
+    if not started:
+        joined = {e["seat"] for e in entries if e["kind"] == "joined"}
+        status, waiting = "waiting_join", [s for s in range(len(names)) if s not in joined]
+    elif ended:
+        status = "finished"
+    else:
+        status = "running"
+    if started and state is not None and spec is not None:
+        phase = spec.phase_label(state)
+        waiting = [] if ended else list(spec.to_move(state))
+    due = deadline.astimezone(UTC).isoformat() if deadline and status == "running" else None
+    return GameSummary(game_id, entries[0]["game_type"], names, status, phase, waiting, len(entries),
+                       entries[-1].get("time", ""), robots, due, notification_id)
+
+
+@dataclass(frozen=True)
+class SummaryPage:
+    rows: list[GameSummary]
+    page: int
+    pages: int
+    total: int
+
+
+class SummaryView(TrackingRecorder, ABC):
+    """The materialised view: summary rows plus the tracking position, written together."""
+
+    def save(self, summary: GameSummary, tracking: Tracking) -> None:
+        """The row (unless a later one is stored) and the tracking record, in one transaction;
+        IntegrityError when ``tracking`` is already recorded."""
+        self.save_many([summary], tracking)
+
+    @abstractmethod
+    def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
+        """Rows from the notifications up to ``tracking`` and that tracking record, in one
+        transaction; IntegrityError when a position at or after it is already recorded."""
+
+    @abstractmethod
+    def select(
+        self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int
+    ) -> list[GameSummary]:
+        """Rows newest activity first."""
+
+    @abstractmethod
+    def count(self, game_types: tuple[str, ...] = (), statuses: tuple[str, ...] = ()) -> int: ...
+
+    @abstractmethod
+    def get(self, game_id: str) -> GameSummary | None: ...
+
+    @abstractmethod
+    def game_types(self) -> set[str]:
+        """The game types the rows have."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Closes the database connections of the view."""
+
+
+COLUMNS = ("id", "game_type", "names", "status", "phase", "waiting", "turn", "last_activity", "robots",
+           "deadline", "notification_id")
+
+
+def _where(game_types: tuple[str, ...], statuses: tuple[str, ...], mark: str) -> tuple[str, list[Any]]:
+    """Conditions the indexes on (…, last_activity, id) can serve in order: equality for one
+    value, and "not finished" rather than a list of two statuses."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, values in (("game_type", game_types), ("status", statuses)):
+        if column == "status" and set(values) == set(NOT_FINISHED):
+            clauses.append(f"status <> {mark}")
+            params.append("finished")
+        elif len(values) == 1:
+            clauses.append(f"{column} = {mark}")
+            params.extend(values)
+        elif values:
+            clauses.append(f"{column} IN ({', '.join([mark] * len(values))})")
+            params.extend(values)
+    return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
+    table = "game_summaries"
+
+    def close(self) -> None:
+        self.datastore.close()
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [
+            *super().construct_create_table_statements(),
+            f"CREATE TABLE IF NOT EXISTS {self.table} (id TEXT PRIMARY KEY, game_type TEXT NOT NULL, "
+            "names TEXT NOT NULL, status TEXT NOT NULL, phase TEXT NOT NULL, waiting TEXT NOT NULL, "
+            "turn INTEGER NOT NULL, last_activity TEXT NOT NULL, robots TEXT NOT NULL, deadline TEXT, "
+            "notification_id INTEGER NOT NULL)",
+            f"CREATE INDEX IF NOT EXISTS {self.table}_activity ON {self.table} (last_activity DESC, id DESC)",
+            f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.table} (game_type, last_activity DESC, id DESC)",
+            f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.table} (status, last_activity DESC, id DESC)",
+        ]
+
+    def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
+        names = ", ".join(COLUMNS)
+        marks = ", ".join(f":{c}" for c in COLUMNS)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(f"INSERT INTO {self.table} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
+                          f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
+                          [summary.to_row() for summary in summaries])
+            self._insert_tracking(c, tracking)
+
+    def select(
+        self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int
+    ) -> list[GameSummary]:
+        where, params = _where(game_types, statuses, "?")
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.table}{where} "
+                      "ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?", [*params, limit, offset])
+            return [GameSummary.from_row(row) for row in c.fetchall()]
+
+    def count(self, game_types: tuple[str, ...] = (), statuses: tuple[str, ...] = ()) -> int:
+        where, params = _where(game_types, statuses, "?")
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT COUNT(*) FROM {self.table}{where}", params)
+            return int(c.fetchone()[0])
+
+    def game_types(self) -> set[str]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT DISTINCT game_type FROM {self.table}")
+            return {row[0] for row in c.fetchall()}
+
+    def get(self, game_id: str) -> GameSummary | None:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.table} WHERE id = ?", [game_id])
+            row = c.fetchone()
+            return GameSummary.from_row(row) if row else None
+
+
+def _postgres_view_class() -> type[SummaryView]:
+    """Made on first use: psycopg is only installed with the ``postgres`` extra."""
+    from eventsourcing.postgres import PostgresTrackingRecorder
+
+    class PostgresSummaryView(SummaryView, PostgresTrackingRecorder):
+        table = "game_summaries"
+
+        def close(self) -> None:
+            self.datastore.close()
+
+        def __init__(self, datastore: Any, **kwargs: Any):
+            super().__init__(datastore, **kwargs)
+            schema = self.datastore.schema
+            self.qualified = f'"{schema}".{self.table}' if schema else self.table
+            from psycopg.sql import SQL
+
+            # the library's own statements are SQL too; it declares the list as Composed only
+            self.sql_create_statements.extend(SQL(statement) for statement in (  # type: ignore[misc]
+                f"CREATE TABLE IF NOT EXISTS {self.qualified} (id text PRIMARY KEY, game_type text NOT NULL, "
+                "names text NOT NULL, status text NOT NULL, phase text NOT NULL, waiting text NOT NULL, "
+                "turn integer NOT NULL, last_activity text NOT NULL, robots text NOT NULL, deadline text, "
+                "notification_id bigint NOT NULL)",
+                f"CREATE INDEX IF NOT EXISTS {self.table}_activity ON {self.qualified} (last_activity DESC, id DESC)",
+                f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.qualified} "
+                "(game_type, last_activity DESC, id DESC)",
+                f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.qualified} "
+                "(status, last_activity DESC, id DESC)",
+            ))
+
+        def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
+            names = ", ".join(COLUMNS)
+            marks = ", ".join(f"%({c})s" for c in COLUMNS)
+            updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
+            with self.datastore.transaction(commit=True) as curs:
+                curs.executemany(f"INSERT INTO {self.qualified} ({names}) VALUES ({marks}) "
+                                 f"ON CONFLICT (id) DO UPDATE SET "
+                                 f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
+                                 [summary.to_row() for summary in summaries])
+                self._insert_tracking(curs, tracking)
+
+        def select(
+            self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int
+        ) -> list[GameSummary]:
+            where, params = _where(game_types, statuses, "%s")
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.qualified}{where} "
+                             "ORDER BY last_activity DESC, id DESC LIMIT %s OFFSET %s", [*params, limit, offset])
+                return [GameSummary.from_row(row) for row in curs.fetchall()]
+
+        def count(self, game_types: tuple[str, ...] = (), statuses: tuple[str, ...] = ()) -> int:
+            where, params = _where(game_types, statuses, "%s")
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT COUNT(*) AS n FROM {self.qualified}{where}", params)
+                row = curs.fetchone()
+                return int(row["n"]) if row else 0  # COUNT(*) always has its one row
+
+        def game_types(self) -> set[str]:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT DISTINCT game_type FROM {self.qualified}")
+                return {row["game_type"] for row in curs.fetchall()}
+
+        def get(self, game_id: str) -> GameSummary | None:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.qualified} WHERE id = %s", [game_id])
+                row = curs.fetchone()
+                return GameSummary.from_row(row) if row else None
+
+    return PostgresSummaryView
+
+
+def open_view(store_env: dict[str, str], home: Any, attempts: int = 20) -> SummaryView:
+    """The view next to the store described by ``store_env`` (``Settings.store_env()``)."""
+    infrastructure = dict(store_env)  # the store's settings, not the process environment
+    if infrastructure.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+        view_class: type[SummaryView] = _postgres_view_class()
+    else:
+        infrastructure.update({
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(home / "summaries.sqlite"),
+            "SQLITE_LOCK_TIMEOUT": infrastructure.get("SQLITE_LOCK_TIMEOUT") or "30",
+        })
+        view_class = SQLiteSummaryView
+    infrastructure.pop("CIPHER_KEY", None)  # the rows are the public list; nothing here is encrypted
+    infrastructure.pop("CIPHER_TOPIC", None)
+    for attempt in range(attempts):  # processes starting at once race in creating the tables
+        try:
+            factory = InfrastructureFactory[SummaryView].construct(Environment("summaries", infrastructure))
+            return factory.tracking_recorder(view_class)
+        except Exception:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")
