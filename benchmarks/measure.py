@@ -487,9 +487,25 @@ def _idle_round(work: Path, games: int) -> float:
     return seconds
 
 
-def _big_mail_delay(work: Path) -> tuple[float, float]:
-    """Seconds from sending a small mail to its 250, alone and right after a 256 KiB mail of
-    junk lines sent on another connection (issue: one big mail never delays others by > 1 s)."""
+def _hostile_mails() -> dict[str, tuple[str, bytes]]:
+    """The slowest mails to read that we found (docs/security.md, "Bounded reading time"), by
+    name: (extra headers, body). Each is refused or answered short after reading a bounded
+    part of it."""
+    nested = "".join(f"--b{n}\r\nContent-Type: multipart/mixed; boundary=b{n + 1}\r\n\r\n" for n in range(4000))
+    return {
+        "MIME nested 4,000 deep": ("MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b0\r\n",
+                                   nested.encode()),
+        "25,000 empty MIME parts": ("MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n",
+                                    b"--b\r\n\r\nx\r\n" * 25_000),
+        "370 KB of headers": ("".join(f"X-Note-{n}: {'x' * 60}\r\n" for n in range(5_000)), b"help\r\n"),
+        "380 KB of 3-byte lines (just under the SMTP cap)": ("", b"x\r\n" * 127_000),
+    }
+
+
+def _big_mail_delay(work: Path, big: tuple[str, bytes] | None = None) -> tuple[float, float]:
+    """Seconds from sending a small mail to its 250, alone and right after a big mail sent on
+    another connection (issue: one big mail never delays others by > 1 s): by default 256 KiB
+    of junk lines, else ``big`` (extra headers, body)."""
     import threading
 
     from mailgateway.gateway import Gateway
@@ -509,13 +525,18 @@ def _big_mail_delay(work: Path) -> tuple[float, float]:
         msg.set_content(body)
         return PLAYERS[0], SERVICE, msg.as_bytes(policy=email_policy.SMTP)
 
+    first = mail("xyzzy plugh frob\n" * 15_000, 1)
+    if big is not None:
+        head = (f"From: {PLAYERS[0]}\r\nTo: {SERVICE}\r\nSubject: x\r\nMessage-ID: <big-1@client.example>\r\n"
+                f"{big[0]}\r\n")
+        first = (PLAYERS[0], SERVICE, head.encode() + big[1])
     try:
         alone = _stream(port, [mail("help", 0)])
-        big = threading.Thread(target=_stream, args=(port, [mail("xyzzy plugh frob\n" * 15_000, 1)]))
-        big.start()
+        big_one = threading.Thread(target=_stream, args=(port, [first]))
+        big_one.start()
         time.sleep(0.01)  # the big one is being received or processed
         behind = _stream(port, [mail("help", 2)])
-        big.join()
+        big_one.join()
     finally:
         server.stop()
         server.handler.close()
@@ -553,6 +574,10 @@ def mail(work: Path, quick: bool) -> list[Row]:
     alone, behind = _big_mail_delay(work / "big")
     rows.append(Row("mail", "a small mail's 250 right after a 256 KiB junk mail vs alone", "SQLite",
                     ms(behind), ms(alone), behind / alone, "behind / alone (bar: behind < 1 s)"))
+    for name, big in _hostile_mails().items():
+        alone, behind = _big_mail_delay(work / "big" / str(len(rows)), big)
+        rows.append(Row("mail", f"a small mail's 250 right after a mail of {name} vs alone", "SQLite",
+                        ms(behind), ms(alone), behind / alone, "behind / alone (bar: behind < 1 s)"))
     small, large = (10, 40) if quick else (100, 1000)
     idle_small, idle_large = _idle_round(work / "idle-small", small), _idle_round(work / "idle-large", large)
     rows.append(Row("mail", f"idle worker round, {large} vs {small} finished games", "SQLite", ms(idle_large),

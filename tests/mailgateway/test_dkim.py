@@ -59,3 +59,37 @@ def test_required_dkim_refuses_unsigned_moves_and_accepts_signed_ones(service, m
     assert service.game(game_id).version == version + 1
     gw.work()
     assert any("DKIM" in m.get_body(("plain",)).get_content() for m in transport.to(ANN))
+
+
+def test_a_signed_move_replayed_with_a_new_message_id_changes_nothing_over_smtp(service, mail_settings, clock,
+                                                                                 transport, key):
+    """Issue row 8: DKIM checks the Message-ID it signed while the gateway keyed on another one
+    put on top; and a signature that leaves out Message-ID lets any copy pass as new mail."""
+    import smtplib
+
+    from mailgateway.smtp import controller
+    from tests.mailgateway.conftest import free_port
+
+    pem, dns = key
+    gw = Gateway(service, replace(mail_settings, dkim="require"), clock=clock, dnsfunc=dns, transport=transport)
+    game_id = service.create("hidden-pig", [ANN, BOB], {}, seed=b"\x04" * 32)
+    service.join(game_id, ANN)
+    service.join(game_id, BOB)
+    address, version = address_of(gw, game_id, ANN), service.game(game_id).version
+    signed = sign(make_mail(ANN, address, "hold"), pem)
+    unsigned_id = dkim.sign(make_mail(ANN, address, "hold"), b"sel", b"example.net", pem,
+                            include_headers=[b"from", b"to", b"subject"])
+    port = free_port()
+    server = controller(gw, "127.0.0.1", port)
+    server.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+            for raw in (b"Message-ID: <replay@evil.example>\n" + signed,
+                        unsigned_id + make_mail(ANN, address, "hold")):
+                client.sendmail(ANN, [address], raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+            assert service.game(game_id).version == version  # neither moved
+            client.sendmail(ANN, [address], signed.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    finally:
+        server.stop()
+        server.handler.close()
+    assert service.game(game_id).version == version + 1  # positive control: the signed original moves

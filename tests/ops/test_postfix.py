@@ -54,7 +54,7 @@ def postfix(tmp_path):
     _run("postconf", "-e", "myhostname=mx.pbem-test.localhost", "mydestination=", f"relay_domains={DOMAIN}",
          f"transport_maps=hash:{transport}", "recipient_delimiter=+", "inet_interfaces=loopback-only",
          "inet_protocols=ipv4", "mynetworks=127.0.0.0/8", "smtpd_relay_restrictions=permit_mynetworks,reject",
-         "message_size_limit=1048576", "lmtp_destination_recipient_limit=50", f"maillog_file={LOG}",
+         "message_size_limit=327680", "lmtp_destination_recipient_limit=50", f"maillog_file={LOG}",
          "compatibility_level=3.6", "smtputf8_enable=no")
     LOG.write_text("", encoding="utf-8")
     status = subprocess.run(["postfix", "status"], capture_output=True, timeout=30)
@@ -94,19 +94,37 @@ def test_mail_through_postfix_is_answered_and_forged_forms_are_refused(tmp_path,
             for form in FORMS:
                 raw = make_mail(BOB, bob, "hold").replace(b"From: bob@example.com", f"From: {form}".encode())
                 client.sendmail(EVE, [bob], _crlf(raw))
-        assert _wait(lambda: _queue_empty() and len(svc.game_ids()) == 1 and _receipts(svc) == 1 + len(FORMS)), (
+            for raw in _content_errors():  # answered, never deferred
+                client.sendmail(ANN, [SERVICE], _crlf(raw))
+        expected = 1 + len(FORMS) + len(_content_errors())
+        assert _wait(lambda: _queue_empty() and len(svc.game_ids()) == 1 and _receipts(svc) == expected), (
             LOG.read_text(encoding="utf-8")[-3000:])
         gw.work()
     finally:
         server.stop()
         server.handler.close()
-    (answer,) = [m for m in sent.to(ANN) if m["In-Reply-To"]]
-    assert "Commands for" in text_of(answer)  # answered through Postfix
+    answered = [text_of(m) for m in sent.to(ANN) if m["In-Reply-To"]]
+    assert len([t for t in answered if "Commands for" in t]) == 1  # "help" answered through Postfix
     assert svc.game(game).version == version  # no form moved bob's seat
     assert len(sent.to(EVE)) == len(FORMS)  # each refusal told the envelope sender
     assert [m for m in sent.to(BOB) if m["In-Reply-To"]] == []  # and nothing went to the forged name
     log = LOG.read_text(encoding="utf-8")
     assert "status=sent" in log and "deferred" not in log  # never a temporary failure
+    assert len(answered) == 1 + len(_content_errors()) and all("nothing was applied" in t.lower()
+                                                                    for t in answered if "Commands for" not in t)
+
+
+def _content_errors() -> list[bytes]:
+    """Mails whose content is refused (issue rows 2, 6, 9): each must be answered, not retried."""
+    head = f"From: {ANN}\nTo: {SERVICE}\nSubject: x\n"
+    nested = "".join(f"--b{n}\nContent-Type: multipart/mixed; boundary=b{n + 1}\n\n" for n in range(3000))
+    notes = "".join(f"X-Note-{n}: {'x' * 60}\n" for n in range(1200))  # a header block over 64 KiB
+    return [
+        make_mail(ANN, SERVICE, "catalog\n" * 6000),
+        f"{head}Message-ID: <deep@x>\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b0\n\n{nested}"
+        .encode(),
+        f"{head}Message-ID: <wide@x>\n{notes}\nhelp\n".encode(),
+    ]
 
 
 def _crlf(raw: bytes) -> bytes:
