@@ -5,8 +5,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 PIP_INSTALL = $(BIN)/python -m pip install --quiet --constraint constraints.txt
-# pytest-xdist workers; the tests give each worker its own files, ports and databases
-PYTEST_WORKERS ?= 2
+# pytest-xdist workers; the tests give each worker its own files, ports and databases. Four on
+# the 2-CPU machine: many tests wait on sockets, subprocesses and disk syncs, so two workers left
+# the CPUs idle a good part of the run (154 s against 138 s for the same suite, same load).
+PYTEST_WORKERS ?= 4
+# mutmut's children are CPU-bound: one per CPU
+MUTATION_WORKERS ?= 2
 export PBEM_HOME ?= $(CURDIR)/pbem-data
 
 .PHONY: run test test-long mutation smoke lint bench faults lock messages clean
@@ -37,7 +41,7 @@ test-long: $(VENV)/.installed
 # Results stay in mutants/, so a second run only retests what changed; the summary is printed.
 MUTANTS ?=
 mutation: $(VENV)/.installed
-	$(BIN)/mutmut run --max-children $(PYTEST_WORKERS) $(MUTANTS) > /dev/null
+	$(BIN)/mutmut run --max-children $(MUTATION_WORKERS) $(MUTANTS) > /dev/null
 	$(BIN)/python .ci/mutation_score.py
 
 # the machine checks: ruff with the rules chosen in pyproject.toml, 0 findings, and mypy with
