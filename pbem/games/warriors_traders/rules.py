@@ -14,7 +14,7 @@ from pbem.games.base import secret
 from pbem.games.warriors_traders import battle as combat
 from pbem.games.warriors_traders import development as dev
 from pbem.games.warriors_traders import maneuvers as man
-from pbem.games.warriors_traders import trade
+from pbem.games.warriors_traders import trade, words
 from pbem.games.warriors_traders.data import RULES, TRACKS
 from pbem.games.warriors_traders.state import State, country_seat, order, played_by, unit
 
@@ -131,12 +131,8 @@ def _why_not_unfed_order(state: State, seat: int, unit_id: int) -> str | None:
 
 
 def phase_name(state: State) -> str:
-    names = {"action1": "the first action", "action2": "the second action", "special": "special actions",
-             "shift": "moving a development token", "move": "army movement", "battle": "damage assignment",
-             "princess": "princess movement", "bonus": "unification bonus actions",
-             "feed": "feeding the armies"}
-    step = current_step(state)
-    return names.get(step, f"the {state.phase} phase")
+    """The step's name in the reader's words ("the first action"; "the trade phase")."""
+    return words.step_name(current_step(state), state.phase)
 
 
 def candidates(state: State, seat: int) -> Iterator[tuple]:

@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import ErrorCode, GameError, GameSpec, Option, Rng, Standing, evolve_all, illegal, invalid
-from pbem.games.warriors_traders import describe, moves, render, rules, scoring
+from pbem.games.text import _
+from pbem.games.warriors_traders import describe, moves, render, rules, scoring, words
 from pbem.games.warriors_traders.data import MAPS
 from pbem.games.warriors_traders.evolve import evolve
 from pbem.games.warriors_traders.flow import follow_ups
@@ -156,11 +157,9 @@ class WarriorsTraders(GameSpec[State, Order]):
 
     # -- turn files ------------------------------------------------------------------------
     def phase_label(self, state: State) -> str:
-        if state.phase == "over":
-            return "game over"
-        if state.phase == "setup":
-            return "setup"
-        label = f"turn {state.turn}, {state.phase}"
+        if state.phase in ("over", "setup"):
+            return words.phase(state.phase)
+        label = _("turn {turn}, {phase}", turn=state.turn, phase=words.phase(state.phase))
         step = rules.current_step(state)
         return f"{label}, {rules.phase_name(state)}" if step else label
 
@@ -174,7 +173,8 @@ class WarriorsTraders(GameSpec[State, Order]):
         label = self.phase_label(state)
         if state.phase == "maneuvers" and state.battle is not None:
             battle = state.battle
-            label += f", seat {battle.attacker + 1} attacks {battle.province} (round {state.round})"
+            label += _(", seat {seat} attacks {province} (round {round})", seat=battle.attacker + 1,
+                       province=battle.province, round=state.round)
         return label
 
     def reveals(self, state: State, seat: int, facts: Sequence[dict[str, Any]]) -> bool:
