@@ -89,7 +89,7 @@ class WarriorsTraders(GameSpec[State, Order]):
         if options["unification"] == "each-turn":  # absent in older games' facts: once a game
             config["unify_each_turn"] = True
         facts = [{"kind": "GameStarted", "players": players, "config": config, "countries": chosen, "teams": teams}]
-        more, _ = follow_ups(evolve(None, facts[0]))
+        more, _after = follow_ups(evolve(None, facts[0]))
         return facts + more
 
     # -- the rules -------------------------------------------------------------------------
@@ -113,15 +113,16 @@ class WarriorsTraders(GameSpec[State, Order]):
 
     def decide(self, state: State, seat: int, move: Order, rng: Rng) -> list[dict[str, Any]]:
         if state.phase == "over":
-            raise GameError(ErrorCode.GAME_OVER, "The game is over.")
+            raise GameError(ErrorCode.GAME_OVER, _("The game is over."))
         if seat not in rules.to_move(state):
-            raise GameError(ErrorCode.NOT_YOUR_TURN, f"You have nothing to do now ({rules.phase_name(state)}).")
-        reason = rules.why_not(state, seat, move) if isinstance(move, tuple) and move else "That is not an order."
+            raise GameError(ErrorCode.NOT_YOUR_TURN, _("You have nothing to do now ({step}).",
+                                                      step=rules.phase_name(state)))
+        reason = rules.why_not(state, seat, move) if isinstance(move, tuple) and move else _("That is not an order.")
         if reason:
             raise illegal(f"{moves.format_move(move) if isinstance(move, tuple) else move!r}: {reason}",
                           self.legal_texts(state, seat))
         facts = rules.move_facts(state, seat, move)
-        more, _ = follow_ups(evolve_all(evolve, state, facts))
+        more, _after = follow_ups(evolve_all(evolve, state, facts))
         return facts + more
 
     def outcome(self, state: State) -> list[Standing] | None:
