@@ -31,7 +31,7 @@ def _units(ids: Sequence[Any]) -> str:
 
 
 def _offered(items: Any, counts: Any) -> str:
-    return words.amounts(bundle(items, counts), nothing=False)
+    return words.bundle(bundle(items, counts))
 
 
 def _started(f: Fact, n: Sequence[str]) -> str:

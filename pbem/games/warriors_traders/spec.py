@@ -40,7 +40,11 @@ def parse_teams(text: str, players: int) -> list[int]:
 
 class WarriorsTraders(GameSpec[State, Order]):
     name = "warriors-traders"
-    title = "Warriors & Traders"
+
+    @property  # a title in the reader's language, read like the base class's attribute
+    def title(self) -> str:  # type: ignore[override]
+        """The title the rulebook of the language spoken now prints (Czech: Válečníci a obchodníci)."""
+        return words.title()
     # 2: retreated armies get no action points; the turn-file and data fixes of issue 21
     # 3: peace at any decision, not only in the trade phase; unification again each turn by default
     rules_version = "3"

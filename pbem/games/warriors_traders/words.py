@@ -201,3 +201,71 @@ def war_end(reason: str) -> str:
 
 def end_reason(reason: str) -> str:
     return _said(REASONS, reason)
+
+
+def title() -> str:
+    """The game's name as the rulebook of the language spoken now prints it."""
+    return _("Warriors & Traders")
+
+
+TRACK_LETTER: dict[str, Callable[[], str]] = {
+    "production": lambda: pgettext("warriors-traders track letter", "P"),
+    "trade": lambda: pgettext("warriors-traders track letter", "T"),
+    "military": lambda: pgettext("warriors-traders track letter", "M"),
+}
+PROVINCE_KEY: dict[str, Callable[[], str]] = {
+    "capital": lambda: pgettext("warriors-traders province type", "capital"),
+    "trade_center": lambda: pgettext("warriors-traders province type", "trade_center"),
+    "ordinary": lambda: pgettext("warriors-traders province type", "ordinary"),
+    "conquered": lambda: pgettext("warriors-traders province type", "conquered"),
+}
+# The order words a player writes (the glossary's "commands"); parse_move reads them back.
+COMMAND: dict[str, Callable[[], str]] = {
+    "develop": lambda: pgettext("warriors-traders command", "develop"),
+    "build": lambda: pgettext("warriors-traders command", "build"),
+    "fort": lambda: pgettext("warriors-traders command", "fort"),
+    "upgrade": lambda: pgettext("warriors-traders command", "upgrade"),
+    "war": lambda: pgettext("warriors-traders command", "war"),
+    "pass": lambda: pgettext("warriors-traders command", "pass"),
+    "done": lambda: pgettext("warriors-traders command", "done"),
+    "shift": lambda: pgettext("warriors-traders command", "shift"),
+    "bank": lambda: pgettext("warriors-traders command", "bank"),
+    "route": lambda: pgettext("warriors-traders command", "route"),
+    "offer": lambda: pgettext("warriors-traders command", "offer"),
+    "accept": lambda: pgettext("warriors-traders command", "accept"),
+    "decline": lambda: pgettext("warriors-traders command", "decline"),
+    "buy": lambda: pgettext("warriors-traders command", "buy"),
+    "peace": lambda: pgettext("warriors-traders command", "peace"),
+    "move": lambda: pgettext("warriors-traders command", "move"),
+    "princess": lambda: pgettext("warriors-traders command", "princess"),
+    "unify": lambda: pgettext("warriors-traders command", "unify"),
+    "hit": lambda: pgettext("warriors-traders command", "hit"),
+    "auto": lambda: pgettext("warriors-traders command", "auto"),
+    "refuge": lambda: pgettext("warriors-traders command", "refuge"),
+    "starve": lambda: pgettext("warriors-traders command", "starve"),
+    "for": lambda: pgettext("warriors-traders command", "for"),
+    "vp": lambda: pgettext("warriors-traders command", "vp"),
+}
+
+
+def track_letter(name: str) -> str:
+    return _said(TRACK_LETTER, name)
+
+
+def province_key(kind: str) -> str:
+    """A province's type as the board's tooltip names it (English: the data's key)."""
+    return _said(PROVINCE_KEY, kind)
+
+
+def command(verb: str) -> str:
+    return _said(COMMAND, verb)
+
+
+def closing_orders() -> list[str]:
+    return [command("done"), command("pass"), command("auto")]
+
+
+def bundle(items: Mapping[str, int] | Iterable[tuple[str, int]]) -> str:
+    """Amounts as an offer lists them ("2 food 1 gold")."""
+    pairs = items.items() if isinstance(items, Mapping) else items
+    return " ".join(amount(r, n) for r, n in pairs)
