@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
 from pbem.games.text import _, fold, pgettext, resolve
-from pbem.games.warriors_traders import rules
+from pbem.games.warriors_traders import rules, words
 from pbem.games.warriors_traders.data import ARMY_KINDS, RESOURCES, TRACKS
 from pbem.games.warriors_traders.maneuvers import remaining
 from pbem.games.warriors_traders.state import State, bundle, bundle_text
@@ -227,3 +227,36 @@ def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], lis
                if len(m) == len(pattern) and all(p is None or p == v for p, v in zip(pattern, m, strict=False))]
     why = "" if matches else _("no order of yours fits it in {step}", step=rules.phase_name(state))
     return resolve(text, matches, format_move, legal=legal_texts(), why=why, hint="say which")
+
+
+def say_text(text: str) -> str:
+    """A canonical order (``format_move``'s English) in the words of the language spoken now:
+    the verb, tracks, kinds of army, resources and "for"/"vp" are the glossary's; numbers,
+    provinces and countries stay as they are. ``parse_move`` reads the result back."""
+    parts = text.split()
+    if not parts or parts[0] not in VERBS.values():
+        return text
+    said = [words.command(parts[0])]
+    for part in parts[1:]:
+        if part in TRACKS:
+            said.append(words.track(part))
+        elif part in ARMY_KINDS:
+            said.append(words.unit(part))
+        elif part in RESOURCES:
+            said.append(words.resource(part))
+        elif part in ("for", "vp"):
+            said.append(words.command(part))
+        else:
+            said.append(part)
+    return " ".join(said)
+
+
+def say_move(move: tuple) -> str:
+    return say_text(format_move(move))
+
+
+# one example of each order, for the reply to "help"
+EXAMPLES = ("develop trade", "build infantry w_paris", "fort w_paris", "upgrade 12 archer", "war england",
+            "shift trade military", "bank food gold 1", "route england", "offer england 2 food for 1 gold",
+            "accept 1", "decline 1", "buy 1 vp", "peace england", "move 12 w_paris", "princess 3 w_paris",
+            "unify", "refuge w_paris", "hit 12 2", "starve 12", "done", "pass", "auto")

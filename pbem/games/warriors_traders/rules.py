@@ -101,7 +101,7 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
         return man.why_not_princess(state, seat, move[1], move[2])
     if step == "battle" and verb == "hit":
         return man.why_not_hit(state, seat, move[1], move[2])
-    return _("'{verb}' is not an order for {step}.", verb=verb, step=phase_name(state))
+    return _("'{verb}' is not an order for {step}.", verb=words.command(verb), step=phase_name(state))
 
 
 def _why_not_trade(state: State, seat: int, move: tuple) -> str | None:
@@ -116,7 +116,7 @@ def _why_not_trade(state: State, seat: int, move: tuple) -> str | None:
         return trade.why_not_answer(state, seat, move[1], verb == "accept")
     if verb == "buy":
         return trade.why_not_buy(state, seat, move[1])
-    return _("'{verb}' is not an order for the trade phase.", verb=verb)
+    return _("'{verb}' is not an order for the trade phase.", verb=words.command(verb))
 
 
 def _why_not_unfed_order(state: State, seat: int, unit_id: int) -> str | None:

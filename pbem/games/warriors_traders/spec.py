@@ -115,6 +115,17 @@ class WarriorsTraders(GameSpec[State, Order]):
     def format_move(self, move: Order) -> str:
         return moves.format_move(move)
 
+    def say_move(self, move: Order) -> str:
+        return moves.say_move(move)
+
+    def say_command(self, text: str) -> str:
+        public = {"assign damage": lambda: _("assign damage"),
+                  "place a starting token": lambda: _("place a starting token")}
+        return public[text]() if text in public else moves.say_text(text)
+
+    def command_examples(self) -> list[str]:
+        return [moves.say_text(text) for text in moves.EXAMPLES]
+
     def decide(self, state: State, seat: int, move: Order, rng: Rng) -> list[dict[str, Any]]:
         if state.phase == "over":
             raise GameError(ErrorCode.GAME_OVER, _("The game is over."))
@@ -123,7 +134,7 @@ class WarriorsTraders(GameSpec[State, Order]):
                                                       step=rules.phase_name(state)))
         reason = rules.why_not(state, seat, move) if isinstance(move, tuple) and move else _("That is not an order.")
         if reason:
-            raise illegal(f"{moves.format_move(move) if isinstance(move, tuple) else move!r}: {reason}",
+            raise illegal(f"{moves.say_move(move) if isinstance(move, tuple) else move!r}: {reason}",
                           self.legal_texts(state, seat))
         facts = rules.move_facts(state, seat, move)
         more, _after = follow_ups(evolve_all(evolve, state, facts))
@@ -170,7 +181,7 @@ class WarriorsTraders(GameSpec[State, Order]):
 
     def turn_template(self, state: State, seat: int, names: Sequence[str]) -> str:
         return render.turn_template(state, seat, names, self.phase_label(state),
-                                    [self.format_move(m) for m in self.legal_moves(state, seat)])
+                                    [self.say_move(m) for m in self.legal_moves(state, seat)])
 
     def decision(self, state: State, seat: int) -> str:
         """Turn, phase and step, and in a battle which one (attacker, province, round of Double
