@@ -166,8 +166,8 @@ def _battle_line(f: Fact, names: Sequence[str]) -> str:
     if f["killed"]:
         parts.append(_("killed {units}", units=_units(f["killed"])))
     if f["retreated"]:
-        parts.append(_("retreated {moves}", moves=", ".join(
-            _("{unit} to {province}", unit=u, province=p) for u, p in f["retreated"].items())))
+        moves = [_("{unit} to {province}", unit=u, province=p) for u, p in f["retreated"].items()]
+        parts.append(_("retreated {moves}", moves=", ".join(moves)))
     if f["withdrawn"]:
         parts.append(_("the attacker withdraws to {province}", province=sorted(set(f["withdrawn"].values()))[0]))
     if f["removed"]:

@@ -151,8 +151,8 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
                    f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="9" fill="#fff">'
                    f'{escape(" ".join(SHORT[u["kind"]] for u in present))}</text></g>')
     out.append("</g>")
-    legend = _("{scores} — approximate map", scores="  ".join(
-        _("{who}: {vp} VP", who=_who(names, p["seat"]), vp=p.get("vp", "?")) for p in view["players"]))
+    scores = [_("{who}: {vp} VP", who=_who(names, p["seat"]), vp=p.get("vp", "?")) for p in view["players"]]
+    legend = _("{scores} — approximate map", scores="  ".join(scores))
     out.append(f'<text x="10" y="{top + rows * 240 + 20}" font-size="13">{escape(legend)}</text>')
     units_legend = render_text(view, names).splitlines()[-1]
     out.append(f'<text x="10" y="{top + rows * 240 + 42}" font-size="11">{escape(units_legend)}</text>')

@@ -123,6 +123,9 @@ class WarriorsTraders(GameSpec[State, Order]):
                   "place a starting token": lambda: _("place a starting token")}
         return public[text]() if text in public else moves.say_text(text)
 
+    def score_label(self, key: str) -> str:
+        return words.score_label(key)
+
     def command_examples(self) -> list[str]:
         return [moves.say_text(text) for text in moves.EXAMPLES]
 

@@ -269,3 +269,21 @@ def bundle(items: Mapping[str, int] | Iterable[tuple[str, int]]) -> str:
     """Amounts as an offer lists them ("2 food 1 gold")."""
     pairs = items.items() if isinstance(items, Mapping) else items
     return " ".join(amount(r, n) for r, n in pairs)
+
+
+# the keys of a Standing's details (scoring.standings), as the final scores name them
+SCORE: dict[str, Callable[[], str]] = {
+    "country": lambda: pgettext("warriors-traders score", "country"),
+    "sources": lambda: pgettext("warriors-traders score", "sources"),
+    "provinces": lambda: pgettext("warriors-traders score", "provinces"),
+    "forts": lambda: pgettext("warriors-traders score", "forts"),
+    "kills": lambda: pgettext("warriors-traders score", "kills"),
+    "bought": lambda: pgettext("warriors-traders score", "bought"),
+    "titles": lambda: pgettext("warriors-traders score", "titles"),
+    "team": lambda: pgettext("warriors-traders score", "team"),
+    "team_vp": lambda: pgettext("warriors-traders score", "team vp"),
+}
+
+
+def score_label(key: str) -> str:
+    return SCORE[key]() if key in SCORE else key.replace("_", " ")
