@@ -1,6 +1,7 @@
 """Orders as text, in English, Czech and Polish: ``format_move`` gives the canonical English line
 and ``parse_move`` reads any of the three (diacritics optional), resolving short forms against
-the legal moves. (The game's replies are still English; the Polish words are the glossary's.)"""
+the legal moves. ``say_move`` writes an order in the words of the language spoken now (the
+glossary's Czech and Polish words), and ``parse_move`` reads it back."""
 
 from __future__ import annotations
 
