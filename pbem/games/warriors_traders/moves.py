@@ -115,7 +115,7 @@ class _Reader:
         if len(hits) == 1:
             return hits[0]
         raise self.fail(_("{word} is not a {label} ({options})", word=repr(word), label=_label(label),
-                          options=", ".join(options)))
+                          options=", ".join(_key_word(o) for o in options)))
 
     def number(self, label: str) -> int | None:
         word = self.take()
@@ -230,6 +230,17 @@ def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], lis
     return resolve(text, matches, format_move, legal=legal_texts(), why=why, hint="say which")
 
 
+def _key_word(key: str) -> str:
+    """A track, kind of army or resource in the reader's words (the English key otherwise)."""
+    if key in TRACKS:
+        return words.track(key)
+    if key in ARMY_KINDS:
+        return words.unit(key)
+    if key in RESOURCES:
+        return words.resource(key)
+    return key
+
+
 def say_text(text: str) -> str:
     """A canonical order (``format_move``'s English) in the words of the language spoken now:
     the verb, tracks, kinds of army, resources and "for"/"vp" are the glossary's; numbers,
@@ -238,17 +249,7 @@ def say_text(text: str) -> str:
     if not parts or parts[0] not in VERBS.values():
         return text
     said = [words.command(parts[0])]
-    for part in parts[1:]:
-        if part in TRACKS:
-            said.append(words.track(part))
-        elif part in ARMY_KINDS:
-            said.append(words.unit(part))
-        elif part in RESOURCES:
-            said.append(words.resource(part))
-        elif part in ("for", "vp"):
-            said.append(words.command(part))
-        else:
-            said.append(part)
+    said += [words.command(part) if part in ("for", "vp") else _key_word(part) for part in parts[1:]]
     return " ".join(said)
 
 

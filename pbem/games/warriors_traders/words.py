@@ -62,7 +62,7 @@ PHASE: dict[str, Callable[[], str]] = {
     "trade": lambda: pgettext("warriors-traders phase", "trade"),
     "development": lambda: pgettext("warriors-traders phase", "development"),
     "maneuvers": lambda: pgettext("warriors-traders phase", "maneuvers"),
-    "between": lambda: pgettext("warriors-traders phase", "between turns"),
+    "between": lambda: pgettext("warriors-traders phase", "between"),
     "over": lambda: pgettext("warriors-traders phase", "game over"),
 }
 THE_PHASE: dict[str, Callable[[], str]] = {
