@@ -25,7 +25,7 @@ from tests.mailgateway.test_golden_mail import PLAYERS, play
 
 # (game, language): the games whose texts are translated so far
 SPOKEN = (("kingsburg", "cs"), ("kingsburg", "pl"), ("kingdom-builder", "cs"), ("ruse-and-bruise", "cs"),
-          ("warriors-traders", "cs"))
+          ("warriors-traders", "cs"), ("warriors-traders", "pl"))
 
 
 def english_terms(game: str, lang: str) -> list[str]:

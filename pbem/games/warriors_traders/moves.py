@@ -171,7 +171,7 @@ def _pattern(reader: _Reader, verb: str) -> tuple:
     args = readers[verb]() if verb in readers else ()
     if reader.words:
         raise reader.fail(_("unexpected {words}; write {usage}", words=repr(" ".join(reader.words)),
-                            usage=USAGE.get(verb, verb)))
+                            usage=say_text(USAGE.get(verb, verb))))
     return (verb, *args)
 
 
