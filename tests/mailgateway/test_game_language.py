@@ -24,7 +24,8 @@ from tests.mailgateway.playbook import text_of
 from tests.mailgateway.test_golden_mail import PLAYERS, play
 
 # (game, language): the games whose texts are translated so far
-SPOKEN = (("kingsburg", "cs"), ("kingsburg", "pl"), ("kingdom-builder", "cs"), ("ruse-and-bruise", "cs"))
+SPOKEN = (("kingsburg", "cs"), ("kingsburg", "pl"), ("kingdom-builder", "cs"), ("ruse-and-bruise", "cs"),
+          ("warriors-traders", "cs"), ("warriors-traders", "pl"))
 
 
 def english_terms(game: str, lang: str) -> list[str]:
@@ -113,7 +114,7 @@ def accentless(text: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ("cs", "pl"))
-@pytest.mark.parametrize("game", ("kingsburg", "kingdom-builder", "ruse-and-bruise"))
+@pytest.mark.parametrize("game", ("kingsburg", "kingdom-builder", "ruse-and-bruise", "warriors-traders"))
 def test_every_move_offered_in_the_players_words_parses_back_with_or_without_accents(game, lang):
     spec = get_spec(game)
     rng = SeededRng(7)
@@ -147,7 +148,7 @@ def test_the_board_picture_is_drawn_in_each_readers_language(gw, transport):
     assert "Accept-Language" in czech.headers.get("Vary", "")
 
 
-# Warriors & Traders still answers in English; its orders are read in Polish words too
+# Warriors & Traders reads its orders in the glossary's Polish words, whatever language it answers in
 POLISH = {"develop": "rozwiń", "build": "zbuduj", "fort": "twierdza", "upgrade": "wzmocnij", "war": "wojna",
           "pass": "pasuj", "done": "gotowe", "shift": "przesuń", "route": "szlak", "offer": "oferta",
           "accept": "przyjmij", "decline": "odrzuć", "peace": "pokój", "move": "ruch", "princess": "księżniczka",

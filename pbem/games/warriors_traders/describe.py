@@ -1,13 +1,14 @@
-"""One line of history per fact, with the seats' names."""
+"""One line of history per fact, with the seats' names, in the language spoken now."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pbem.games.text import seat_name
+from pbem.games.text import _, ngettext, seat_name
+from pbem.games.warriors_traders import words
 from pbem.games.warriors_traders.data import RULES
-from pbem.games.warriors_traders.state import bundle, bundle_text
+from pbem.games.warriors_traders.state import bundle
 
 Fact = dict[str, Any]
 
@@ -16,102 +17,168 @@ def _name(names: Sequence[str], seat: Any) -> str:
     if isinstance(seat, str) and seat.lstrip("-").isdigit():
         seat = int(seat)
     if seat == -1:
-        return "the barbarians"
-    return seat_name(names, seat) if isinstance(seat, int) else f"seat {seat}"
+        return _("the barbarians")
+    return seat_name(names, seat) if isinstance(seat, int) else _("seat {seat}", seat=seat)
 
 
 def _approximate(table: str) -> str:
     """A mark on history lines whose numbers come from an invented table."""
-    return " (approximate numbers)" if RULES.raw["tracks"][table].get("confidence") == "approximation" else ""
+    return _(" (approximate numbers)") if RULES.raw["tracks"][table].get("confidence") == "approximation" else ""
 
 
-def _amounts(amounts: dict[str, int]) -> str:
-    return ", ".join(f"{n} {r}" for r, n in amounts.items() if n) or "nothing"
+def _units(ids: Sequence[Any]) -> str:
+    return ", ".join(map(str, ids))
+
+
+def _offered(items: Any, counts: Any) -> str:
+    return words.bundle(bundle(items, counts))
+
+
+def _started(f: Fact, n: Sequence[str]) -> str:
+    plays = ", ".join(_("{who} plays {country}", who=_name(n, s), country=c) for s, c in enumerate(f["countries"]))
+    return _("The game starts on the {map} map (approximate): {plays}. Invented numbers in play until the real "
+             "board is known: {invented}.", map=words.map_side(f["config"]["map"]), plays=plays,
+             invented="; ".join(words.invented()))
+
+
+def _fed(f: Fact, n: Sequence[str]) -> str:
+    fed = ", ".join(_("{who} {food}", who=_name(n, s), food=words.amount("food", food)) for s, food in f["fed"].items())
+    if f["starved"]:
+        return _("Armies are fed: {fed}; units {units} starve.", fed=fed, units=_units(f["starved"]))
+    return _("Armies are fed: {fed}.", fed=fed)
+
+
+def _developed(f: Fact, n: Sequence[str]) -> str:
+    track = words.track(f["track"])
+    if f["source"] in ("action", "setup"):
+        return _("{who} develops {track}.", who=_name(n, f["seat"]), track=track)
+    return _("{who} develops {track} ({source}).", who=_name(n, f["seat"]), track=track,
+             source=words.source(f["source"]))
+
+
+def _maneuver(f: Fact, n: Sequence[str]) -> str:
+    if f.get("resting"):
+        return _("{who} maneuvers; retreated {units} lie on their side without action points.",
+                 who=_name(n, f["seat"]), units=_units(f["resting"]))
+    return _("{who} maneuvers.", who=_name(n, f["seat"]))
+
+
+def _moved(f: Fact, n: Sequence[str]) -> str:
+    if f["attack"]:
+        return _("{who} moves unit {unit} to {province} to attack.", who=_name(n, f["seat"]), unit=f["unit"],
+                 province=f["to"])
+    return _("{who} moves unit {unit} to {province}.", who=_name(n, f["seat"]), unit=f["unit"], province=f["to"])
+
+
+def _battles_over(f: Fact, n: Sequence[str]) -> str:
+    if f["next"] == "move":
+        return _("{who}'s battles are over; Double strike: a second maneuver.", who=_name(n, f["seat"]))
+    return _("{who}'s battles are over.", who=_name(n, f["seat"]))
+
+
+def _turn_ended(f: Fact, n: Sequence[str]) -> str:
+    parts = [_("Turn {turn} ends", turn=f["turn"])]
+    parts += [_("{who} doubles {gold}", who=_name(n, s), gold=words.amount("gold", g)) for s, g in f["doubled"].items()]
+    parts += [_("{who} returns {resources}", who=_name(n, s), resources=words.amounts(d))
+              for s, d in f["discarded"].items()]
+    parts += [_("war between side {a} and side {b} ends ({why})", a=a + 1, b=b + 1, why=words.war_end(why))
+              for (a, b), why in f["wars_ended"]]
+    return "; ".join(parts) + "."
 
 
 TEXT: dict[str, Callable[[Fact, Sequence[str]], str]] = {
-    "GameStarted": lambda f, n: f"The game starts on the {f['config']['map']} map (approximate): " + ", ".join(
-        f"{_name(n, s)} plays {c}" for s, c in enumerate(f["countries"])) + ". Invented numbers in play "
-        "until the real board is known: " + "; ".join(RULES.invented()) + ".",
-    "TurnStarted": lambda f, n: f"Turn {f['turn']} begins.",
-    "StarvationOrdered": lambda f, n: f"{_name(n, f['seat'])} orders army {f['unit']} left unfed at the next "
-                                      "feeding; it will starve then.",
-    "ArmyStarved": lambda f, n: f"{_name(n, f['seat'])} leaves army {f['unit']} unfed; it starves.",
-    "FeedingChosen": lambda f, n: f"{_name(n, f['seat'])} feeds the rest of its armies.",
-    "ArmiesFed": lambda f, n: "Armies are fed: " + ", ".join(
-        f"{_name(n, s)} {food} food" for s, food in f["fed"].items()) + (
-        f"; units {', '.join(map(str, f['starved']))} starve." if f["starved"] else "."),
-    "ResourcesCollected": lambda f, n: f"Collection{_approximate('production_goods_multiplier')}: " + "; ".join(
-        f"{_name(n, s)} {_amounts(g)}" for s, g in f["gains"].items()) + ".",
-    "TokenPlaced": lambda f, n: f"{_name(n, f['seat'])} places a starting development token "
-                                "(hidden until everybody has placed theirs).",
-    "TokensRevealed": lambda f, n: "Starting tokens (production/trade/military): " + "; ".join(
-        f"{_name(n, s)} {'/'.join(map(str, t))}" for s, t in enumerate(f["tokens"])) + ".",
-    "TrackDeveloped": lambda f, n: f"{_name(n, f['seat'])} develops {f['track']}" + (
-        f" ({f['source']})." if f["source"] not in ("action", "setup") else "."),
-    "ArmyBuilt": lambda f, n: f"{_name(n, f['seat'])} builds {f['army']} {f['unit']} in {f['province']} "
-                              f"for {_amounts(f['paid'])}.",
-    "FortBuilt": lambda f, n: f"{_name(n, f['seat'])} builds fort {f['unit']} in {f['province']}.",
-    "ArmyUpgraded": lambda f, n: f"{_name(n, f['seat'])} reinforces unit {f['unit']} to {f['army']}.",
-    "WarDeclared": lambda f, n: f"{_name(n, f['seat'])} declares war on {_name(n, f['against'])}!",
-    "Passed": lambda f, n: f"{_name(n, f['seat'])} passes ({f['step']}).",
-    "TokenShifted": lambda f, n: f"{_name(n, f['seat'])} moves a development token from {f['from']} to {f['to']}.",
-    "BankExchanged": lambda f, n: f"{_name(n, f['seat'])} trades {f['gave']} {f['give']} to the bank for "
-                                  f"{f['got']} {f['get']}{_approximate('trade_bank_ratio')}.",
-    "RouteOpened": lambda f, n: f"{_name(n, f['seat'])} opens a trade route to {_name(n, f['to'])}.",
-    "OfferMade": lambda f, n: f"Offer {f['offer']}: {_name(n, f['seat'])} offers {_name(n, f['to'])} "
-                              f"{bundle_text(bundle(f['give'], f.get('give_n')))} for "
-                              f"{bundle_text(bundle(f['get'], f.get('get_n')))}.",
-    "OfferAccepted": lambda f, n: f"{_name(n, f['seat'])} accepts offer {f['offer']}.",
-    "OfferDeclined": lambda f, n: f"{_name(n, f['seat'])} declines offer {f['offer']}.",
-    "VPBought": lambda f, n: f"{_name(n, f['seat'])} buys {f['count']} VP for {f['gold']} gold.",
-    "PeaceProposed": lambda f, n: f"{_name(n, f['seat'])} proposes peace to {_name(n, f['to'])}.",
-    "PeaceMade": lambda f, n: f"{_name(n, f['seat'])} accepts peace with {_name(n, f['to'])}; the war is over.",
-    "TradeFinished": lambda f, n: f"{_name(n, f['seat'])} has finished trading.",
-    "TradeEnded": lambda f, n: "The trade phase ends.",
-    "DevelopmentEnded": lambda f, n: "The development phase ends.",
-    "ManeuverStarted": lambda f, n: f"{_name(n, f['seat'])} maneuvers" + (
-        "; retreated " + ", ".join(map(str, f["resting"])) + " lie on their side without action points."
-        if f.get("resting") else "."),
-    "ArmyMoved": lambda f, n: f"{_name(n, f['seat'])} moves unit {f['unit']} to {f['to']}" + (
-        " to attack." if f["attack"] else "."),
-    "PrincessMoved": lambda f, n: f"{_name(n, f['seat'])} moves princess {f['unit']} to {f['to']}.",
-    "RefugeChosen": lambda f, n: f"{_name(n, f['seat'])} names {f['province']} as the way out after battle.",
-    "MovementEnded": lambda f, n: f"{_name(n, f['seat'])} ends movement.",
-    "BattleStarted": lambda f, n: f"Battle in {f['province']}: {_name(n, f['attacker'])} against "
-                                  f"{_name(n, f['defender'])} ({f['damage'][0]} against {f['damage'][1]} damage).",
-    "DamageAssigned": lambda f, n: f"{_name(n, f['seat'])} assigns damage (hidden until the battle resolves).",
+    "GameStarted": _started,
+    "TurnStarted": lambda f, n: _("Turn {turn} begins.", turn=f["turn"]),
+    "StarvationOrdered": lambda f, n: _("{who} orders army {unit} left unfed at the next feeding; it will starve "
+                                        "then.", who=_name(n, f["seat"]), unit=f["unit"]),
+    "ArmyStarved": lambda f, n: _("{who} leaves army {unit} unfed; it starves.", who=_name(n, f["seat"]),
+                                  unit=f["unit"]),
+    "FeedingChosen": lambda f, n: _("{who} feeds the rest of its armies.", who=_name(n, f["seat"])),
+    "ArmiesFed": _fed,
+    "ResourcesCollected": lambda f, n: _("Collection{approximate}: {gains}.",
+                                         approximate=_approximate("production_goods_multiplier"),
+                                         gains="; ".join(f"{_name(n, s)} {words.amounts(g)}"
+                                                         for s, g in f["gains"].items())),
+    "TokenPlaced": lambda f, n: _("{who} places a starting development token (hidden until everybody has placed "
+                                  "theirs).", who=_name(n, f["seat"])),
+    "TokensRevealed": lambda f, n: _("Starting tokens (production/trade/military): {tokens}.", tokens="; ".join(
+        f"{_name(n, s)} {'/'.join(map(str, t))}" for s, t in enumerate(f["tokens"]))),
+    "TrackDeveloped": _developed,
+    "ArmyBuilt": lambda f, n: _("{who} builds {army} {unit} in {province} for {paid}.", who=_name(n, f["seat"]),
+                                army=words.unit(f["army"]), unit=f["unit"], province=f["province"],
+                                paid=words.amounts(f["paid"])),
+    "FortBuilt": lambda f, n: _("{who} builds fort {unit} in {province}.", who=_name(n, f["seat"]), unit=f["unit"],
+                                province=f["province"]),
+    "ArmyUpgraded": lambda f, n: _("{who} reinforces unit {unit} to {army}.", who=_name(n, f["seat"]),
+                                   unit=f["unit"], army=words.unit(f["army"])),
+    "WarDeclared": lambda f, n: _("{who} declares war on {enemy}!", who=_name(n, f["seat"]),
+                                  enemy=_name(n, f["against"])),
+    "Passed": lambda f, n: _("{who} passes ({step}).", who=_name(n, f["seat"]), step=words.passed_step(f["step"])),
+    "TokenShifted": lambda f, n: _("{who} moves a development token from {source} to {target}.",
+                                   who=_name(n, f["seat"]), source=words.track(f["from"]),
+                                   target=words.track(f["to"])),
+    "BankExchanged": lambda f, n: _("{who} trades {gave} to the bank for {got}{approximate}.",
+                                    who=_name(n, f["seat"]), gave=words.amount(f["give"], f["gave"]),
+                                    got=words.amount(f["get"], f["got"]), approximate=_approximate("trade_bank_ratio")),
+    "RouteOpened": lambda f, n: _("{who} opens a trade route to {partner}.", who=_name(n, f["seat"]),
+                                  partner=_name(n, f["to"])),
+    "OfferMade": lambda f, n: _("Offer {offer}: {who} offers {partner} {give} for {get}.", offer=f["offer"],
+                                who=_name(n, f["seat"]), partner=_name(n, f["to"]),
+                                give=_offered(f["give"], f.get("give_n")), get=_offered(f["get"], f.get("get_n"))),
+    "OfferAccepted": lambda f, n: _("{who} accepts offer {offer}.", who=_name(n, f["seat"]), offer=f["offer"]),
+    "OfferDeclined": lambda f, n: _("{who} declines offer {offer}.", who=_name(n, f["seat"]), offer=f["offer"]),
+    "VPBought": lambda f, n: _("{who} buys {vp} for {gold}.", who=_name(n, f["seat"]), vp=words.vp(f["count"]),
+                               gold=words.amount("gold", f["gold"])),
+    "PeaceProposed": lambda f, n: _("{who} proposes peace to {enemy}.", who=_name(n, f["seat"]),
+                                    enemy=_name(n, f["to"])),
+    "PeaceMade": lambda f, n: _("{who} accepts peace with {enemy}; the war is over.", who=_name(n, f["seat"]),
+                                enemy=_name(n, f["to"])),
+    "TradeFinished": lambda f, n: _("{who} has finished trading.", who=_name(n, f["seat"])),
+    "TradeEnded": lambda f, n: _("The trade phase ends."),
+    "DevelopmentEnded": lambda f, n: _("The development phase ends."),
+    "ManeuverStarted": _maneuver,
+    "ArmyMoved": _moved,
+    "PrincessMoved": lambda f, n: _("{who} moves princess {unit} to {province}.", who=_name(n, f["seat"]),
+                                    unit=f["unit"], province=f["to"]),
+    "RefugeChosen": lambda f, n: _("{who} names {province} as the way out after battle.", who=_name(n, f["seat"]),
+                                   province=f["province"]),
+    "MovementEnded": lambda f, n: _("{who} ends movement.", who=_name(n, f["seat"])),
+    "BattleStarted": lambda f, n: _("Battle in {province}: {attacker} against {defender} ({a} against {d} damage).",
+                                    province=f["province"], attacker=_name(n, f["attacker"]),
+                                    defender=_name(n, f["defender"]), a=f["damage"][0], d=f["damage"][1]),
+    "DamageAssigned": lambda f, n: _("{who} assigns damage (hidden until the battle resolves).",
+                                     who=_name(n, f["seat"])),
     "BattleResolved": lambda f, n: _battle_line(f, n),
-    "BattlesOver": lambda f, n: f"{_name(n, f['seat'])}'s battles are over" + (
-        "; Double strike: a second maneuver." if f["next"] == "move" else "."),
-    "UnificationDeclared": lambda f, n: f"{_name(n, f['seat'])} unifies their country ({f['size']} provinces) "
-                                        f"and gains {f['actions']} actions.",
-    "ManeuverEnded": lambda f, n: f"{_name(n, f['seat'])} ends the maneuvers.",
-    "TurnEnded": lambda f, n: f"Turn {f['turn']} ends" + "".join(
-        f"; {_name(n, s)} doubles {g} gold" for s, g in f["doubled"].items()) + "".join(
-        f"; {_name(n, s)} returns {_amounts(d)}" for s, d in f["discarded"].items()) + "".join(
-        f"; war between side {a + 1} and side {b + 1} ends ({why})" for (a, b), why in f["wars_ended"]) + ".",
-    "GameEnded": lambda f, n: f"The game ends after turn {f['turn']} ({f['reason']}).",
+    "BattlesOver": _battles_over,
+    "UnificationDeclared": lambda f, n: ngettext(
+        "{who} unifies their country ({size} provinces) and gains {n} action.",
+        "{who} unifies their country ({size} provinces) and gains {n} actions.", f["actions"],
+        who=_name(n, f["seat"]), size=f["size"]),
+    "ManeuverEnded": lambda f, n: _("{who} ends the maneuvers.", who=_name(n, f["seat"])),
+    "TurnEnded": _turn_ended,
+    "GameEnded": lambda f, n: _("The game ends after turn {turn} ({reason}).", turn=f["turn"],
+                                reason=words.end_reason(f["reason"])),
 }
 
 
 def _battle_line(f: Fact, names: Sequence[str]) -> str:
-    parts = [f"Battle in {f['province']} resolved"]
+    parts = [_("Battle in {province} resolved", province=f["province"])]
     if f["killed"]:
-        parts.append(f"killed {', '.join(map(str, f['killed']))}")
+        parts.append(_("killed {units}", units=_units(f["killed"])))
     if f["retreated"]:
-        parts.append("retreated " + ", ".join(f"{u} to {p}" for u, p in f["retreated"].items()))
+        moves = [_("{unit} to {province}", unit=u, province=p) for u, p in f["retreated"].items()]
+        parts.append(_("retreated {moves}", moves=", ".join(moves)))
     if f["withdrawn"]:
-        parts.append("the attacker withdraws to " + sorted(set(f["withdrawn"].values()))[0])
+        parts.append(_("the attacker withdraws to {province}", province=sorted(set(f["withdrawn"].values()))[0]))
     if f["removed"]:
-        parts.append(f"removed without a way out: {', '.join(map(str, f['removed']))}")
+        parts.append(_("removed without a way out: {units}", units=_units(f["removed"])))
     if f["captured"] is not None:
-        parts.append(f"{_name(names, f['captured'])} takes the province")
-    parts += [f"{_name(names, s)} scores {v} VP" for s, v in f["vp"].items()]
+        parts.append(_("{who} takes the province", who=_name(names, f["captured"])))
+    parts += [_("{who} scores {vp}", who=_name(names, s), vp=words.vp(v)) for s, v in f["vp"].items()]
     return "; ".join(parts) + "."
 
 
 def describe_fact(fact: Fact, names: Sequence[str]) -> str:
     text = TEXT.get(fact["kind"])
     line = text(fact, names) if text else fact["kind"]
-    return line + (" (automatic)" if fact.get("auto") else "")
+    return line + (_(" (automatic)") if fact.get("auto") else "")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.text import _
+from pbem.games.warriors_traders import words
 from pbem.games.warriors_traders.data import ARMY_KINDS, MAX_TOKENS, RESOURCES, RULES, TRACKS
 from pbem.games.warriors_traders.state import (
     State,
@@ -24,13 +26,13 @@ LEVEL_NAMES = ("I", "II", "III", "IV", "V", "VI", "VII")
 
 
 def cost_text(cost: dict[str, int]) -> str:
-    return ", ".join(f"{n} {r}" for r, n in cost.items() if n) or "nothing"
+    return words.amounts(cost)
 
 
 def _afford(state: State, seat: int, cost: dict[str, int]) -> str | None:
     player = state.players[seat]
-    short = [f"{n - player.has(r)} {r}" for r, n in cost.items() if player.has(r) < n]
-    return f"That costs {cost_text(cost)} and you lack {', '.join(short)}." if short else None
+    short = [words.amount(r, n - player.has(r)) for r, n in cost.items() if player.has(r) < n]
+    return _("That costs {cost} and you lack {short}.", cost=cost_text(cost), short=", ".join(short)) if short else None
 
 
 def action_cost(state: State, move: tuple) -> dict[str, int]:
@@ -64,51 +66,54 @@ def _placeable(state: State, seat: int, province: str, allies_ok: bool) -> bool:
 
 
 def _why_not_build(state: State, seat: int, move: tuple) -> str | None:
-    _, kind, province = move
+    kind, province = move[1], move[2]
     if not can_build_kind(state, seat, kind):
         need = {"archer": "III", "cavalry": LEVEL_NAMES[state.config.cavalry_level - 1]}[kind]
-        return f"Building {kind} needs military level {need}."
+        return _("Building {army} needs military level {level}.", army=words.unit(kind), level=need)
     if pieces_on_board(state, seat, kind) >= RULES.unit(kind)["pieces"]:
-        return f"All your {kind} pieces are on the board."
+        return _("All your {army} pieces are on the board.", army=words.unit(kind))
     if province not in state.gmap.provinces:
-        return f"There is no province {province!r}."
+        return _("There is no province {province}.", province=repr(province))
     if not _placeable(state, seat, province, state.config.alliance):
-        return f"{province} is not your province" + (" or an ally's." if state.config.alliance else ".")
+        return _("{province} is not your province or an ally's.", province=province) if state.config.alliance \
+            else _("{province} is not your province.", province=province)
     return None
 
 
 def _why_not_fort(state: State, seat: int, move: tuple) -> str | None:
     province = move[1]
     if not has_ability(state, seat, "masonry"):
-        return "Building a fort needs Masonry (production IV)."
+        return _("Building a fort needs Masonry (production IV).")
     if province not in state.gmap.provinces or owner(state, province) != seat:
-        return f"{province} is not your province."
+        return _("{province} is not your province.", province=province)
     forts = sum(1 for u in state.units if u.province == province and u.kind == "fort")
     if forts >= RULES.unit("fort")["max_per_province"]:
-        return f"{province} already has two forts."
+        return _("{province} already has two forts.", province=province)
     if pieces_on_board(state, seat, "fort") >= RULES.unit("fort")["pieces"]:
-        return "All your forts are on the board."
+        return _("All your forts are on the board.")
     return None
 
 
 def _why_not_upgrade(state: State, seat: int, move: tuple) -> str | None:
-    _, unit_id, kind = move
+    unit_id, kind = move[1], move[2]
     if not has_ability(state, seat, "reinforcements"):
-        return "Reinforcing an army needs Reinforcements (production V)."
+        return _("Reinforcing an army needs Reinforcements (production V).")
     u = unit(state, unit_id)
     if u is None or not u.is_army or u.owner < 0 or not (
             u.owner == seat or (state.config.alliance and allied(state, seat, u.owner))):
-        return f"Unit {unit_id} is not your army" + (" or an ally's." if state.config.alliance else ".")
+        return _("Unit {unit} is not your army or an ally's.", unit=unit_id) if state.config.alliance \
+            else _("Unit {unit} is not your army.", unit=unit_id)
     if ARMY_KINDS.index(kind) <= ARMY_KINDS.index(u.kind):
-        return f"Unit {unit_id} is already {u.kind}; it can only become a stronger army."
+        return _("Unit {unit} is already {army}; it can only become a stronger army.", unit=unit_id,
+                 army=words.unit(u.kind))
     if pieces_on_board(state, u.owner, kind) >= RULES.unit(kind)["pieces"]:
-        return f"All {kind} pieces of that colour are on the board."
+        return _("All {army} pieces of that colour are on the board.", army=words.unit(kind))
     return None
 
 
 def _why_not_develop(state: State, seat: int, move: tuple) -> str | None:
     if state.players[seat].tokens[TRACKS.index(move[1])] >= MAX_TOKENS:
-        return f"Your {move[1]} track is full."
+        return _("Your {track} track is full.", track=words.track(move[1]))
     return None
 
 
@@ -116,11 +121,11 @@ def _why_not_war(state: State, seat: int, move: tuple) -> str | None:
     country = move[1]
     target = country_seat(state, country)
     if target is None:
-        return f"No player plays {country!r}."
+        return _("No player plays {country}.", country=repr(country))
     if target == seat:
-        return "You cannot declare war on yourself."
+        return _("You cannot declare war on yourself.")
     if allied(state, seat, target):
-        return "You cannot declare war on your ally."
+        return _("You cannot declare war on your ally.")
     return None
 
 
@@ -168,7 +173,7 @@ def special_slot(state: State, seat: int, move: tuple) -> str | None:
 def why_not_special(state: State, seat: int, move: tuple) -> str | None:
     slot = special_slot(state, seat, move)
     if slot is None:
-        return "You have no special action left for that (Voivode only declares war)."
+        return _("You have no special action left for that (Voivode only declares war).")
     extra = RULES.value("master_trader_gold") if slot == "master_trader" else 0
     return why_not_action(state, seat, move, extra)
 
@@ -176,11 +181,11 @@ def why_not_special(state: State, seat: int, move: tuple) -> str | None:
 def why_not_shift(state: State, seat: int, source: str, target: str) -> str | None:
     tokens = state.players[seat].tokens
     if source == target:
-        return "Move the token to a different track."
+        return _("Move the token to a different track.")
     if tokens[TRACKS.index(source)] == 0:
-        return f"Your {source} track has no token to move."
+        return _("Your {track} track has no token to move.", track=words.track(source))
     if tokens[TRACKS.index(target)] >= MAX_TOKENS:
-        return f"Your {target} track is full."
+        return _("Your {track} track is full.", track=words.track(target))
     return None
 
 

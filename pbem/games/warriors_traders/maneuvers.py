@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.base import secret
+from pbem.games.text import _, ngettext
 from pbem.games.warriors_traders import battle as combat
 from pbem.games.warriors_traders.data import RULES
 from pbem.games.warriors_traders.state import (
@@ -35,27 +36,31 @@ def why_not_move(state: State, seat: int, unit_id: int, dest: str) -> str | None
     """None when army ``unit_id`` may step into ``dest`` now, else the reason."""
     u = unit(state, unit_id)
     if u is None or u.owner != seat or not u.is_army:
-        return f"Unit {unit_id} is not one of your armies."
+        return _("Unit {unit} is not one of your armies.", unit=unit_id)
     if dest not in state.gmap.provinces:
-        return f"There is no province {dest!r}."
+        return _("There is no province {province}.", province=repr(dest))
     if dest not in state.gmap.neighbours[u.province]:
-        return f"{dest} is not next to {u.province}, where unit {unit_id} stands."
+        return _("{province} is not next to {where}, where unit {unit} stands.", province=dest, where=u.province,
+                 unit=unit_id)
     if u.engaged:
-        return f"Unit {unit_id} entered a hostile province and must fight there first."
+        return _("Unit {unit} entered a hostile province and must fight there first.", unit=unit_id)
     if u.battles >= state.round:
-        return f"Unit {unit_id} has fought and cannot move again this round."
+        return _("Unit {unit} has fought and cannot move again this round.", unit=unit_id)
     if u.ap < 1:
-        return f"Unit {unit_id} has no action points left."
+        return _("Unit {unit} has no action points left.", unit=unit_id)
     if hostile(state, seat, dest):
         if u.ap < state.config.attack_ap:
-            return (f"Unit {unit_id} has {u.ap} action point(s); entering {dest} to fight needs "
-                    f"{state.config.attack_ap} (one for the step, one for the battle).")
+            return ngettext("Unit {unit} has {n} action point(s); entering {province} to fight needs {need} (one "
+                            "for the step, one for the battle).",
+                            "Unit {unit} has {n} action point(s); entering {province} to fight needs {need} (one "
+                            "for the step, one for the battle).", u.ap, unit=unit_id, province=dest,
+                            need=state.config.attack_ap)
         if u.battles >= max_battles(state, seat):
-            return f"Unit {unit_id} has used its battle for this turn."
+            return _("Unit {unit} has used its battle for this turn.", unit=unit_id)
         return None
     holder = owner(state, dest)
     if holder is not None and not allied(state, seat, holder):
-        return f"{dest} belongs to another player and you are not at war with them."
+        return _("{province} belongs to another player and you are not at war with them.", province=dest)
     return None
 
 
@@ -84,24 +89,26 @@ def refuge_options(state: State, seat: int) -> list[str]:
 
 def why_not_refuge(state: State, seat: int, province: str) -> str | None:
     if province not in refuge_options(state, seat):
-        return f"{province} is not next to a battle you are about to fight."
+        return _("{province} is not next to a battle you are about to fight.", province=province)
     if (seat, province) in state.refuges:
-        return f"Your refuge is already {province}."
+        return _("Your refuge is already {province}.", province=province)
     return None
 
 
 def why_not_princess(state: State, seat: int, unit_id: int, dest: str) -> str | None:
     u = unit(state, unit_id)
     if u is None or u.owner != seat or u.kind != "princess":
-        return f"Unit {unit_id} is not one of your princesses."
+        return _("Unit {unit} is not one of your princesses.", unit=unit_id)
     if dest not in state.gmap.neighbours[u.province]:
-        return f"{dest} is not next to {u.province}, where princess {unit_id} stands."
+        return _("{province} is not next to {where}, where princess {unit} stands.", province=dest,
+                 where=u.province, unit=unit_id)
     if u.ap < 1:
-        return f"Princess {unit_id} has already moved this turn."
+        return _("Princess {unit} has already moved this turn.", unit=unit_id)
     holder = owner(state, dest)
     free = not any(x.province == dest for x in state.units)
     if not free and not (holder is not None and allied(state, seat, holder)):
-        return f"A princess may only step into your own or a free province; {dest} is neither."
+        return _("A princess may only step into your own or a free province; {province} is neither.",
+                 province=dest)
     return None
 
 
@@ -173,15 +180,16 @@ def allocators(state: State) -> list[int]:
 def why_not_hit(state: State, seat: int, unit_id: int, amount: int) -> str | None:
     b = state.battle
     if b is None or seat not in allocators(state):
-        return "You have no damage to assign now."
+        return _("You have no damage to assign now.")
     left = remaining(b, seat)
     if not 1 <= amount <= left:
-        return f"You have {left} damage left to assign, not {amount}."
+        return _("You have {left} damage left to assign, not {amount}.", left=left, amount=amount)
     target = next((u for u in combat.targets(state, b, seat) if u.id == unit_id), None)
     if target is None:
-        return f"Unit {unit_id} is not an enemy unit in the battle at {b.province}."
+        return _("Unit {unit} is not an enemy unit in the battle at {province}.", unit=unit_id,
+                 province=b.province)
     if not combat.may_hit(state, b, seat, target, assigned(b, seat)):
-        return "Forts protect princesses: give every fort enough damage to fall first."
+        return _("Forts protect princesses: give every fort enough damage to fall first.")
     return None
 
 

@@ -1,14 +1,15 @@
 """Orders as text, in English, Czech and Polish: ``format_move`` gives the canonical English line
 and ``parse_move`` reads any of the three (diacritics optional), resolving short forms against
-the legal moves. (The game's replies are still English; the Polish words are the glossary's.)"""
+the legal moves. ``say_move`` writes an order in the words of the language spoken now (the
+glossary's Czech and Polish words), and ``parse_move`` reads it back."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from pbem.games.base import ErrorCode, GameError, illegal, invalid, syntax
-from pbem.games.text import fold, resolve
-from pbem.games.warriors_traders import rules
+from pbem.games.text import _, fold, pgettext, resolve
+from pbem.games.warriors_traders import rules, words
 from pbem.games.warriors_traders.data import ARMY_KINDS, RESOURCES, TRACKS
 from pbem.games.warriors_traders.maneuvers import remaining
 from pbem.games.warriors_traders.state import State, bundle, bundle_text
@@ -44,11 +45,26 @@ WORDS = {
     "jazda": "cavalry", "jezdziec": "cavalry", "zywnosc": "food", "jedzenie": "food", "towary": "goods",
     "towar": "goods", "bron": "weapons", "zloto": "gold",
 }
-NOT_SUPPORTED = {
-    "disband": "Armies cannot be disbanded; 'starve UNIT' leaves one unfed: it dies at the next feeding.",
-    "variant": "The revised rules' optional variants (variable turn order, 3-player rules) are not "
-               "part of the first edition and are not implemented.",
+NOT_SUPPORTED: dict[str, Callable[[], str]] = {
+    "disband": lambda: _("Armies cannot be disbanded; 'starve UNIT' leaves one unfed: it dies at the next feeding."),
+    "variant": lambda: _("The revised rules' optional variants (variable turn order, 3-player rules) are not "
+                         "part of the first edition and are not implemented."),
 }
+LABELS: dict[str, Callable[[], str]] = {
+    "track": lambda: pgettext("warriors-traders label", "track"),
+    "kind of army": lambda: pgettext("warriors-traders label", "kind of army"),
+    "province": lambda: pgettext("warriors-traders label", "province"),
+    "country": lambda: pgettext("warriors-traders label", "country"),
+    "resource": lambda: pgettext("warriors-traders label", "resource"),
+    "unit": lambda: pgettext("warriors-traders label", "unit"),
+    "count": lambda: pgettext("warriors-traders label", "count"),
+    "offer": lambda: pgettext("warriors-traders label", "offer"),
+    "amount": lambda: pgettext("warriors-traders label", "amount"),
+}
+
+
+def _label(label: str) -> str:
+    return LABELS[label]() if label in LABELS else label
 NOT_SUPPORTED.update({"rozpustit": NOT_SUPPORTED["disband"]})
 FILLER = {"for", "za", "vp", "vb", "body", "bodu", "pz", "punkty", "punktow", "to", "do", "x"}
 OFFER_SPLIT = {"for", "za"}
@@ -83,7 +99,7 @@ class _Reader:
         self.state, self.words, self.text = state, words, text
 
     def fail(self, what: str) -> GameError:
-        return invalid(f"In {self.text!r}: {what}.")
+        return invalid(_("In {text}: {what}.", text=repr(self.text), what=what))
 
     def take(self) -> str | None:
         return self.words.pop(0) if self.words else None
@@ -98,14 +114,15 @@ class _Reader:
         hits = [o for o in options if o.startswith(word)]
         if len(hits) == 1:
             return hits[0]
-        raise self.fail(f"{word!r} is not a {label} ({', '.join(options)})")
+        raise self.fail(_("{word} is not a {label} ({options})", word=repr(word), label=_label(label),
+                          options=", ".join(_key_word(o) for o in options)))
 
     def number(self, label: str) -> int | None:
         word = self.take()
         if word is None:
             return None
         if not word.isdigit():
-            raise self.fail(f"{word!r} is not a number ({label})")
+            raise self.fail(_("{word} is not a number ({label})", word=repr(word), label=_label(label)))
         return int(word)
 
     def named(self, kind: str) -> str | None:
@@ -125,8 +142,9 @@ class _Reader:
         if len(hits) == 1:
             return hits[0]
         if hits:
-            raise GameError(ErrorCode.AMBIGUOUS, f"In {self.text!r}: {word!r} could be {', '.join(hits)}.", hits)
-        raise self.fail(f"there is no {kind} {word!r} on this map")
+            raise GameError(ErrorCode.AMBIGUOUS, _("In {text}: {word} could be {options}.", text=repr(self.text),
+                                                   word=repr(word), options=", ".join(hits)), hits)
+        raise self.fail(_("there is no {label} {word} on this map", label=_label(kind), word=repr(word)))
 
 
 def _pattern(reader: _Reader, verb: str) -> tuple:
@@ -152,7 +170,8 @@ def _pattern(reader: _Reader, verb: str) -> tuple:
     }
     args = readers[verb]() if verb in readers else ()
     if reader.words:
-        raise reader.fail(f"unexpected {' '.join(reader.words)!r}; write {USAGE.get(verb, verb)}")
+        raise reader.fail(_("unexpected {words}; write {usage}", words=repr(" ".join(reader.words)),
+                            usage=say_text(USAGE.get(verb, verb))))
     return (verb, *args)
 
 
@@ -160,7 +179,7 @@ def _offer(r: _Reader) -> tuple:
     """``offer COUNTRY N RES [N RES ...] for N RES [N RES ...]``: any resources on either side."""
     country = r.named("country")
     if SEPARATOR not in r.words:
-        raise r.fail("write offer COUNTRY N RESOURCE [N RESOURCE ...] for N RESOURCE [N RESOURCE ...]")
+        raise r.fail(_("write offer COUNTRY N RESOURCE [N RESOURCE ...] for N RESOURCE [N RESOURCE ...]"))
     cut = r.words.index(SEPARATOR)
     give_words, get_words = r.words[:cut], r.words[cut + 1:]
     r.words = give_words
@@ -176,10 +195,10 @@ def _bundle(r: _Reader) -> tuple[tuple[str, int], ...]:
         n = r.number("amount")
         resource = r.choice(RESOURCES, "resource")
         if resource is None:
-            raise r.fail("each amount needs its resource, e.g. 5 food")
+            raise r.fail(_("each amount needs its resource, e.g. 5 food"))
         amounts[resource] = amounts.get(resource, 0) + (n or 0)
     if not amounts:
-        raise r.fail("name at least one amount and resource on each side of 'for'")
+        raise r.fail(_("name at least one amount and resource on each side of 'for'"))
     return bundle(amounts)
 
 
@@ -190,9 +209,9 @@ def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], lis
              if w not in FILLER or (offer and w in OFFER_SPLIT)]
     words = [w for w in words if not (offer and w in OFFER_FILLER)]
     if words and words[0] in NOT_SUPPORTED:
-        raise invalid(f"{text.strip()!r}: {NOT_SUPPORTED[words[0]]}", legal_texts())
+        raise invalid(f"{text.strip()!r}: {NOT_SUPPORTED[words[0]]()}", legal_texts())
     if not words or words[0] not in VERBS:
-        raise syntax(f"{text.strip()!r} is not a Warriors & Traders order.", legal_texts())
+        raise syntax(_("{text} is not a Warriors & Traders order.", text=repr(text.strip())), legal_texts())
     reader = _Reader(state, words[1:], text.strip())
     pattern = _pattern(reader, VERBS[words[0]])
     if pattern[0] == "hit" and pattern[2] is None and state.battle is not None:
@@ -203,9 +222,43 @@ def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], lis
     if None not in pattern:
         reason = rules.why_not(state, seat, pattern)
         if reason:
-            raise illegal(f"{text.strip()!r} is not legal now: {reason}", legal_texts())
+            raise illegal(_("{text} is not legal now: {reason}", text=repr(text.strip()), reason=reason), legal_texts())
         return pattern
     matches = [m for m in rules.legal(state, seat)
                if len(m) == len(pattern) and all(p is None or p == v for p, v in zip(pattern, m, strict=False))]
-    why = "" if matches else f"no order of yours fits it in {rules.phase_name(state)}"
+    why = "" if matches else _("no order of yours fits it in {step}", step=rules.phase_name(state))
     return resolve(text, matches, format_move, legal=legal_texts(), why=why, hint="say which")
+
+
+def _key_word(key: str) -> str:
+    """A track, kind of army or resource in the reader's words (the English key otherwise)."""
+    if key in TRACKS:
+        return words.track(key)
+    if key in ARMY_KINDS:
+        return words.unit(key)
+    if key in RESOURCES:
+        return words.resource(key)
+    return key
+
+
+def say_text(text: str) -> str:
+    """A canonical order (``format_move``'s English) in the words of the language spoken now:
+    the verb, tracks, kinds of army, resources and "for"/"vp" are the glossary's; numbers,
+    provinces and countries stay as they are. ``parse_move`` reads the result back."""
+    parts = text.split()
+    if not parts or parts[0] not in VERBS.values():
+        return text
+    said = [words.command(parts[0])]
+    said += [words.command(part) if part in ("for", "vp") else _key_word(part) for part in parts[1:]]
+    return " ".join(said)
+
+
+def say_move(move: tuple) -> str:
+    return say_text(format_move(move))
+
+
+# one example of each order, for the reply to "help"
+EXAMPLES = ("develop trade", "build infantry w_paris", "fort w_paris", "upgrade 12 archer", "war england",
+            "shift trade military", "bank food gold 1", "route england", "offer england 2 food for 1 gold",
+            "accept 1", "decline 1", "buy 1 vp", "peace england", "move 12 w_paris", "princess 3 w_paris",
+            "unify", "refuge w_paris", "hit 12 2", "starve 12", "done", "pass", "auto")

@@ -8,9 +8,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.svg import escape
-from pbem.games.text import seat_name
-from pbem.games.warriors_traders.data import LEVELS, MAPS, RULES
-from pbem.games.warriors_traders.state import State, bundle_text
+from pbem.games.text import _, ngettext, pgettext, seat_name
+from pbem.games.warriors_traders import words
+from pbem.games.warriors_traders.data import LEVELS, MAPS, RESOURCES
+from pbem.games.warriors_traders.state import State
 
 SHORT = {"infantry": "I", "archer": "A", "cavalry": "C", "princess": "P", "fort": "F"}
 COLOURS = ("#c0392b", "#2e6fba", "#2e8b57", "#d4a017", "#7d3c98", "#e67e22")
@@ -19,10 +20,18 @@ TYPE_MARK = {"capital": "*", "trade_center": "$", "ordinary": "", "conquered": "
 
 def _who(names: Sequence[str], seat: int | None) -> str:
     if seat is None:
-        return "free"
+        return pgettext("warriors-traders province", "free")
     if seat == -1:
-        return "barbarians"
+        return _("barbarians")
     return seat_name(names, seat)
+
+
+def _holder(names: Sequence[str], prov: Mapping[str, Any], present: Sequence[Mapping[str, Any]]) -> tuple[str, bool]:
+    """Who holds a province as the picture says it, and whether that is the barbarians (a
+    free province where barbarian units stand is theirs)."""
+    if prov["owner"] is None and any(u["owner"] == -1 for u in present):
+        return _("barbarians"), True
+    return _who(names, prov["owner"]), prov["owner"] == -1
 
 
 def _units_by_province(view: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -38,28 +47,37 @@ def _unit_text(u: Mapping[str, Any]) -> str:
     return f"{SHORT[u['kind']]}{u['id']}/{owner}{marks}"
 
 
+def _player_line(view: Mapping[str, Any], p: Mapping[str, Any], names: Sequence[str]) -> str:
+    who = _who(names, p["seat"])
+    if p.get("hidden"):
+        return _("{who} ({country}): {placed} of 3 starting tokens placed (hidden until all are placed)", who=who,
+                 country=p["country_name"], placed=p["tokens_placed"])
+    levels = " ".join(f"{words.track_letter(t)}{LEVELS[lv - 1]}({p['tokens'][t]})" for t, lv in p["levels"].items())
+    stock = " ".join(f"{words.resource(r)} {n}" for r, n in p["stock"].items())
+    country = _("{country} side {side}", country=p["country_name"], side=p["team"] + 1) if view["alliance"] \
+        else p["country_name"]
+    return _("{who} ({country}): {vp} VP | {stock} | {levels} | AP {ap} bank {ratio}:1", who=who, country=country,
+             vp=p["vp"], stock=stock, levels=levels, ap=p["action_points"], ratio=p["bank_ratio"])
+
+
 def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
-    lines = [f"Warriors & Traders — {view['map_title']} (approximate data) — {view['label']}",
-             f"Victory at {view['threshold']} VP" + (" per alliance" if view["alliance"] else "")]
-    for p in view["players"]:
-        if p.get("hidden"):
-            lines.append(f"{_who(names, p['seat'])} ({p['country_name']}): {p['tokens_placed']} of 3 "
-                         "starting tokens placed (hidden until all are placed)")
-            continue
-        levels = " ".join(f"{t[0].upper()}{LEVELS[lv - 1]}({p['tokens'][t]})" for t, lv in p["levels"].items())
-        stock = " ".join(f"{r} {n}" for r, n in p["stock"].items())
-        team = f" side {p['team'] + 1}" if view["alliance"] else ""
-        lines.append(f"{_who(names, p['seat'])} ({p['country_name']}{team}): {p['vp']} VP | {stock} | {levels}"
-                     f" | AP {p['action_points']} bank {p['bank_ratio']}:1")
+    title = words.map_title(view["map"], view["map_title"])
+    lines = [_("{game} — {map} (approximate data) — {label}", game=words.title(), map=title, label=view["label"]),
+             _("Victory at {vp} VP per alliance", vp=view["threshold"]) if view["alliance"] else
+             _("Victory at {vp} VP", vp=view["threshold"])]
+    lines += [_player_line(view, p, names) for p in view["players"]]
     for w in view["wars"]:
-        lines.append(f"War: side {w['teams'][0] + 1} against side {w['teams'][1] + 1} since turn {w['since']}")
+        lines.append(_("War: side {a} against side {b} since turn {turn}", a=w["teams"][0] + 1, b=w["teams"][1] + 1,
+                       turn=w["since"]))
     for o in view["offers"]:
-        lines.append(f"Offer {o['id']}: {_who(names, o['from'])} gives {bundle_text(o['give'])} "
-                     f"to {_who(names, o['to'])} for {bundle_text(o['get'])}")
+        lines.append(_("Offer {offer}: {who} gives {give} to {partner} for {get}", offer=o["id"],
+                       who=_who(names, o["from"]), give=words.bundle(o["give"]), partner=_who(names, o["to"]),
+                       get=words.bundle(o["get"])))
     if view["battle"]:
         b = view["battle"]
-        lines.append(f"Battle in {b['province']}: {_who(names, b['attacker'])} ({b['damage'][0]} damage) against "
-                     f"{_who(names, b['defender'])} ({b['damage'][1]} damage)")
+        lines.append(_("Battle in {province}: {attacker} ({a} damage) against {defender} ({d} damage)",
+                       province=b["province"], attacker=_who(names, b["attacker"]), a=b["damage"][0],
+                       defender=_who(names, b["defender"]), d=b["damage"][1]))
     units = _units_by_province(view)
     country = None
     for prov in view["provinces"]:
@@ -67,12 +85,10 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
             country = prov["country"]
             lines.append(f"[{country}]")
         present = units.get(prov["id"], [])
-        holder = _who(names, prov["owner"])
-        if prov["owner"] is None and any(u["owner"] == -1 for u in present):
-            holder = "barbarians"
+        holder, _barbarian = _holder(names, prov, present)
         lines.append(f"  {prov['id']}{TYPE_MARK[prov['type']]} ({holder}): {' '.join(_unit_text(u) for u in present)}")
-    lines.append("Units: I infantry, A archer, C cavalry, P princess, F fort; /N owner seat, b barbarian; "
-                 "! must fight, v retreated, -N damage. * capital, $ trade centre, ~ conquered.")
+    lines.append(_("Units: I infantry, A archer, C cavalry, P princess, F fort; /N owner seat, b barbarian; "
+                   "! must fight, v retreated, -N damage. * capital, $ trade centre, ~ conquered."))
     return "\n".join(lines)
 
 
@@ -105,7 +121,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     top = 14 + 17 * len(header)
     height = top + rows * 240 + 60
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 980 {height}" font-family="sans-serif">',
-           f'<title>{escape(view["map_title"])} — {escape(view["label"])}</title>']
+           f'<title>{escape(words.map_title(view["map"], view["map_title"]))} — {escape(view["label"])}</title>']
     for number, line in enumerate(header):  # the title line first, bold
         bold = ' font-weight="bold" font-size="15"' if number == 0 else ' font-size="12.5"'
         out.append(f'<text x="10" y="{18 + 17 * number}"{bold}>{escape(line)}</text>')
@@ -122,13 +138,12 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
         x, y = pos[prov["id"]]
         owner = prov["owner"]
         present = units.get(prov["id"], [])
-        holder = _who(names, owner)
-        if owner is None and any(u["owner"] == -1 for u in present):
-            holder = "barbarians"
-        fill = COLOURS[owner % len(COLOURS)] if owner is not None else ("#777" if holder == "barbarians" else "#eee")
+        holder, barbarian = _holder(names, prov, present)
+        fill = COLOURS[owner % len(COLOURS)] if owner is not None else ("#777" if barbarian else "#eee")
         width = ' stroke-width="3"' if prov["type"] == "capital" else ""
         said = f"{prov['id']}{TYPE_MARK[prov['type']]} ({holder}): {' '.join(_unit_text(u) for u in present)}"
-        out.append(f'<g><title>{escape(prov["name"])} ({prov["type"]}): {escape(said)}</title>'
+        kind = words.province_key(prov["type"])
+        out.append(f'<g><title>{escape(prov["name"])} ({escape(kind)}): {escape(said)}</title>'
                    f'<circle cx="{x}" cy="{y}" r="26" fill="{fill}" stroke="#333"'
                    f'{width}/>'
                    f'<text x="{x}" y="{y - 30}" text-anchor="middle" font-size="10">'
@@ -136,8 +151,9 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
                    f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="9" fill="#fff">'
                    f'{escape(" ".join(SHORT[u["kind"]] for u in present))}</text></g>')
     out.append("</g>")
-    legend = "  ".join(f"{_who(names, p['seat'])}: {p.get('vp', '?')} VP" for p in view["players"])
-    out.append(f'<text x="10" y="{top + rows * 240 + 20}" font-size="13">{escape(legend)} — approximate map</text>')
+    scores = [_("{who}: {vp} VP", who=_who(names, p["seat"]), vp=p.get("vp", "?")) for p in view["players"]]
+    legend = _("{scores} — approximate map", scores="  ".join(scores))
+    out.append(f'<text x="10" y="{top + rows * 240 + 20}" font-size="13">{escape(legend)}</text>')
     units_legend = render_text(view, names).splitlines()[-1]
     out.append(f'<text x="10" y="{top + rows * 240 + 42}" font-size="11">{escape(units_legend)}</text>')
     out.append("</svg>")
@@ -146,17 +162,18 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
 
 def turn_template(state: State, seat: int, names: Sequence[str], label: str, legal: list[str]) -> str:
     player = state.players[seat]
-    lines = [f"# Warriors & Traders: {label}",
-             f"# {_who(names, seat)} plays {state.gmap.country(player.country).name}; "
-             f"stock: food {player.stock[0]}, goods {player.stock[1]}, "
-             f"weapons {player.stock[2]}, gold {player.stock[3]}",
-             "# One order per line; the file is checked whole. Czech keywords work too (see the docs).",
-             "# APPROXIMATE NUMBERS: these are invented until the real board is transcribed",
-             "# (docs/games/warriors-traders.md); the rules data holds them:"]
-    lines += [f"#   {line}" for line in RULES.invented()]
-    lines += ["# Legal orders now (first 60):"]
+    stock = ", ".join(f"{words.resource(r)} {n}" for r, n in zip(RESOURCES, player.stock, strict=False))
+    lines = [f"# {words.title()}: {label}",
+             "# " + _("{who} plays {country}; stock: {stock}", who=_who(names, seat),
+                      country=state.gmap.country(player.country).name, stock=stock),
+             "# " + _("One order per line; the file is checked whole. Czech keywords work too (see the docs)."),
+             "# " + _("APPROXIMATE NUMBERS: these are invented until the real board is transcribed"),
+             "# " + _("(docs/games/warriors-traders.md); the rules data holds them:")]
+    lines += [f"#   {line}" for line in words.invented()]
+    lines += ["# " + _("Legal orders now (first 60):")]
     lines += [f"#   {text}" for text in legal[:60]]
     if len(legal) > 60:
-        lines.append(f"#   ... and {len(legal) - 60} more")
-    lines.append("# The file ends with the order that closes your part of this step (done / pass / auto).")
+        lines.append("#   " + ngettext("... and {n} more", "... and {n} more", len(legal) - 60))
+    lines.append("# " + _("The file ends with the order that closes your part of this step ({orders}).",
+                          orders=" / ".join(words.closing_orders())))
     return "\n".join(lines) + "\n"

@@ -11,10 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from pbem.games.base import secret
+from pbem.games.text import _
 from pbem.games.warriors_traders import battle as combat
 from pbem.games.warriors_traders import development as dev
 from pbem.games.warriors_traders import maneuvers as man
-from pbem.games.warriors_traders import trade
+from pbem.games.warriors_traders import trade, words
 from pbem.games.warriors_traders.data import RULES, TRACKS
 from pbem.games.warriors_traders.state import State, country_seat, order, played_by, unit
 
@@ -66,10 +67,10 @@ def _action_steps(step: str) -> bool:
 def why_not(state: State, seat: int, move: tuple) -> str | None:
     """None when ``move`` is legal for ``seat`` now, else a sentence saying why not."""
     if seat not in to_move(state):
-        return "It is not your turn to move."
+        return _("It is not your turn to move.")
     verb, step = move[0], current_step(state)
     if state.phase == "setup":
-        return None if verb == "develop" else "Place your starting development tokens first: develop TRACK."
+        return None if verb == "develop" else _("Place your starting development tokens first: develop TRACK.")
     if move == trivial_move(state, seat) and state.phase != "setup":
         return None
     if verb == "peace" and step != "battle":  # a peace may be agreed at any decision (L775)
@@ -81,7 +82,7 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
     if step == "feed" and verb == "starve":
         army = unit(state, move[1])
         return None if army is not None and army.owner == seat and army.is_army else \
-            f"Unit {move[1]} is not one of your armies."
+            _("Unit {unit} is not one of your armies.", unit=move[1])
     if _action_steps(step) and verb in dev.ACTIONS:
         return dev.why_not_action(state, seat, move)
     if step == "special" and verb in dev.ACTIONS:
@@ -90,8 +91,8 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
         return dev.why_not_shift(state, seat, move[1], move[2])
     if step in ("move", "princess") and verb == "unify":
         return None if man.unification_size(state, seat) else (
-            "Unification needs every capital, trade centre and ordinary province of your country, once a turn "
-            "(once a game with the option unification=once).")
+            _("Unification needs every capital, trade centre and ordinary province of your country, once a turn "
+              "(once a game with the option unification=once)."))
     if step in ("move", "battle") and verb == "refuge":
         return man.why_not_refuge(state, seat, move[1])
     if step == "move" and verb == "move":
@@ -100,7 +101,7 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
         return man.why_not_princess(state, seat, move[1], move[2])
     if step == "battle" and verb == "hit":
         return man.why_not_hit(state, seat, move[1], move[2])
-    return f"'{verb}' is not an order for {phase_name(state)}."
+    return _("'{verb}' is not an order for {step}.", verb=words.command(verb), step=phase_name(state))
 
 
 def _why_not_trade(state: State, seat: int, move: tuple) -> str | None:
@@ -115,7 +116,7 @@ def _why_not_trade(state: State, seat: int, move: tuple) -> str | None:
         return trade.why_not_answer(state, seat, move[1], verb == "accept")
     if verb == "buy":
         return trade.why_not_buy(state, seat, move[1])
-    return f"'{verb}' is not an order for the trade phase."
+    return _("'{verb}' is not an order for the trade phase.", verb=words.command(verb))
 
 
 def _why_not_unfed_order(state: State, seat: int, unit_id: int) -> str | None:
@@ -124,19 +125,15 @@ def _why_not_unfed_order(state: State, seat: int, unit_id: int) -> str | None:
     the game does not wait for every player at every turn's start."""
     army = unit(state, unit_id)
     if army is None or army.owner != seat or not army.is_army:
-        return f"Unit {unit_id} is not one of your armies."
+        return _("Unit {unit} is not one of your armies.", unit=unit_id)
     if unit_id in state.unfed:
-        return f"Army {unit_id} is already to be left unfed at the next feeding."
+        return _("Army {unit} is already to be left unfed at the next feeding.", unit=unit_id)
     return None
 
 
 def phase_name(state: State) -> str:
-    names = {"action1": "the first action", "action2": "the second action", "special": "special actions",
-             "shift": "moving a development token", "move": "army movement", "battle": "damage assignment",
-             "princess": "princess movement", "bonus": "unification bonus actions",
-             "feed": "feeding the armies"}
-    step = current_step(state)
-    return names.get(step, f"the {state.phase} phase")
+    """The step's name in the reader's words ("the first action"; "the trade phase")."""
+    return words.step_name(current_step(state), state.phase)
 
 
 def candidates(state: State, seat: int) -> Iterator[tuple]:

@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import ErrorCode, GameError, GameSpec, Option, Rng, Standing, evolve_all, illegal, invalid
-from pbem.games.warriors_traders import describe, moves, render, rules, scoring
+from pbem.games.text import _
+from pbem.games.warriors_traders import describe, moves, render, rules, scoring, words
 from pbem.games.warriors_traders.data import MAPS
 from pbem.games.warriors_traders.evolve import evolve
 from pbem.games.warriors_traders.flow import follow_ups
@@ -39,7 +40,11 @@ def parse_teams(text: str, players: int) -> list[int]:
 
 class WarriorsTraders(GameSpec[State, Order]):
     name = "warriors-traders"
-    title = "Warriors & Traders"
+
+    @property  # a title in the reader's language, read like the base class's attribute
+    def title(self) -> str:  # type: ignore[override]
+        """The title the rulebook of the language spoken now prints (Czech: Válečníci a obchodníci)."""
+        return words.title()
     # 2: retreated armies get no action points; the turn-file and data fixes of issue 21
     # 3: peace at any decision, not only in the trade phase; unification again each turn by default
     rules_version = "3"
@@ -88,7 +93,7 @@ class WarriorsTraders(GameSpec[State, Order]):
         if options["unification"] == "each-turn":  # absent in older games' facts: once a game
             config["unify_each_turn"] = True
         facts = [{"kind": "GameStarted", "players": players, "config": config, "countries": chosen, "teams": teams}]
-        more, _ = follow_ups(evolve(None, facts[0]))
+        more, _after = follow_ups(evolve(None, facts[0]))
         return facts + more
 
     # -- the rules -------------------------------------------------------------------------
@@ -110,17 +115,32 @@ class WarriorsTraders(GameSpec[State, Order]):
     def format_move(self, move: Order) -> str:
         return moves.format_move(move)
 
+    def say_move(self, move: Order) -> str:
+        return moves.say_move(move)
+
+    def say_command(self, text: str) -> str:
+        public = {"assign damage": lambda: _("assign damage"),
+                  "place a starting token": lambda: _("place a starting token")}
+        return public[text]() if text in public else moves.say_text(text)
+
+    def score_label(self, key: str) -> str:
+        return words.score_label(key)
+
+    def command_examples(self) -> list[str]:
+        return [moves.say_text(text) for text in moves.EXAMPLES]
+
     def decide(self, state: State, seat: int, move: Order, rng: Rng) -> list[dict[str, Any]]:
         if state.phase == "over":
-            raise GameError(ErrorCode.GAME_OVER, "The game is over.")
+            raise GameError(ErrorCode.GAME_OVER, _("The game is over."))
         if seat not in rules.to_move(state):
-            raise GameError(ErrorCode.NOT_YOUR_TURN, f"You have nothing to do now ({rules.phase_name(state)}).")
-        reason = rules.why_not(state, seat, move) if isinstance(move, tuple) and move else "That is not an order."
+            raise GameError(ErrorCode.NOT_YOUR_TURN, _("You have nothing to do now ({step}).",
+                                                      step=rules.phase_name(state)))
+        reason = rules.why_not(state, seat, move) if isinstance(move, tuple) and move else _("That is not an order.")
         if reason:
-            raise illegal(f"{moves.format_move(move) if isinstance(move, tuple) else move!r}: {reason}",
+            raise illegal(f"{moves.say_move(move) if isinstance(move, tuple) else move!r}: {reason}",
                           self.legal_texts(state, seat))
         facts = rules.move_facts(state, seat, move)
-        more, _ = follow_ups(evolve_all(evolve, state, facts))
+        more, _after = follow_ups(evolve_all(evolve, state, facts))
         return facts + more
 
     def outcome(self, state: State) -> list[Standing] | None:
@@ -156,17 +176,15 @@ class WarriorsTraders(GameSpec[State, Order]):
 
     # -- turn files ------------------------------------------------------------------------
     def phase_label(self, state: State) -> str:
-        if state.phase == "over":
-            return "game over"
-        if state.phase == "setup":
-            return "setup"
-        label = f"turn {state.turn}, {state.phase}"
+        if state.phase in ("over", "setup"):
+            return words.phase(state.phase)
+        label = _("turn {turn}, {phase}", turn=state.turn, phase=words.phase(state.phase))
         step = rules.current_step(state)
         return f"{label}, {rules.phase_name(state)}" if step else label
 
     def turn_template(self, state: State, seat: int, names: Sequence[str]) -> str:
         return render.turn_template(state, seat, names, self.phase_label(state),
-                                    [self.format_move(m) for m in self.legal_moves(state, seat)])
+                                    [self.say_move(m) for m in self.legal_moves(state, seat)])
 
     def decision(self, state: State, seat: int) -> str:
         """Turn, phase and step, and in a battle which one (attacker, province, round of Double
@@ -174,7 +192,8 @@ class WarriorsTraders(GameSpec[State, Order]):
         label = self.phase_label(state)
         if state.phase == "maneuvers" and state.battle is not None:
             battle = state.battle
-            label += f", seat {battle.attacker + 1} attacks {battle.province} (round {state.round})"
+            label += _(", seat {seat} attacks {province} (round {round})", seat=battle.attacker + 1,
+                       province=battle.province, round=state.round)
         return label
 
     def reveals(self, state: State, seat: int, facts: Sequence[dict[str, Any]]) -> bool:

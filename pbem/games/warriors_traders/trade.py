@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.text import _, ngettext
+from pbem.games.warriors_traders import words
 from pbem.games.warriors_traders.data import RESOURCES, RULES
 from pbem.games.warriors_traders.state import (
     State,
@@ -28,10 +30,10 @@ def monopoly_holders(state: State) -> list[int]:
 
 def _may_trade(state: State, seat: int) -> str | None:
     if not owns_trade_center(state, seat):
-        return "Only players who hold a trade centre may trade (L334-335)."
+        return _("Only players who hold a trade centre may trade (L334-335).")
     holders = monopoly_holders(state)
     if holders and seat not in holders:
-        return "A player has Monopoly: only players with Monopoly may trade."
+        return _("A player has Monopoly: only players with Monopoly may trade.")
     return None
 
 
@@ -44,11 +46,12 @@ def why_not_bank(state: State, seat: int, give: str, get: str, count: int) -> st
     if reason:
         return reason
     if give == get:
-        return "Exchange one resource for a different one."
+        return _("Exchange one resource for a different one.")
     ratio = track_value(state, seat, "trade", "trade_bank_ratio")
     have = state.players[seat].has(give)
     if count < 1 or have < ratio * count:
-        return f"At {ratio}:1 you need {ratio * max(count, 1)} {give} for {max(count, 1)} {get}; you have {have}."
+        return _("At {ratio}:1 you need {give} for {get}; you have {have}.", ratio=ratio,
+                 give=words.amount(give, ratio * max(count, 1)), get=words.amount(get, max(count, 1)), have=have)
     return None
 
 
@@ -62,15 +65,17 @@ def why_not_route(state: State, seat: int, partner: int | None) -> str | None:
     if reason:
         return reason
     if partner is None or partner == seat:
-        return "Name another player's country."
-    opened = sum(1 for a, _ in state.routes if a == seat)
+        return _("Name another player's country.")
+    opened = sum(1 for a, _b in state.routes if a == seat)
     allowed = track_value(state, seat, "trade", "trade_routes")
     if opened >= allowed:
-        return f"Your trade level allows {allowed} trade route(s) and you have opened {opened}."
+        return ngettext("Your trade level allows {n} trade route(s) and you have opened {opened}.",
+                        "Your trade level allows {n} trade route(s) and you have opened {opened}.", allowed,
+                        opened=opened)
     if route_between(state, seat, partner):
-        return "A trade route between you is already open."
+        return _("A trade route between you is already open.")
     if not owns_trade_center(state, partner):
-        return "The partner must hold a trade centre."
+        return _("The partner must hold a trade centre.")
     return None
 
 
@@ -82,18 +87,19 @@ def why_not_offer(state: State, seat: int, partner: int | None, give: tuple[tupl
     if reason:
         return reason
     if partner is None or partner == seat:
-        return "Name another player's country."
+        return _("Name another player's country.")
     if not route_between(state, seat, partner):
-        return "Players trade only over an open trade route."
+        return _("Players trade only over an open trade route.")
     if _may_trade(state, partner):
-        return "That player may not trade now (no trade centre, or Monopoly)."
-    if not give or not get or any(n < 1 for _, n in give + get) or {r for r, _ in give} & {r for r, _ in get}:
-        return "Offer positive amounts of resources for positive amounts of other resources."
+        return _("That player may not trade now (no trade centre, or Monopoly).")
+    if not give or not get or any(n < 1 for _r, n in give + get) or {r for r, _n in give} & {r for r, _n in get}:
+        return _("Offer positive amounts of resources for positive amounts of other resources.")
     short = [r for r, n in give if state.players[seat].has(r) < n]
     if short:
-        return f"You have only {state.players[seat].has(short[0])} {short[0]}."
+        return _("You have only {amount}.", amount=words.amount(short[0], state.players[seat].has(short[0])))
     if state.players[seat].offers_made >= MAX_OFFERS:
-        return f"You have made {MAX_OFFERS} offers this turn, the most allowed."
+        return ngettext("You have made {n} offers this turn, the most allowed.",
+                        "You have made {n} offers this turn, the most allowed.", MAX_OFFERS)
     return None
 
 
@@ -106,7 +112,7 @@ def offer_fact(state: State, seat: int, partner: int, give: tuple[tuple[str, int
 def why_not_answer(state: State, seat: int, offer_id: int, accept: bool) -> str | None:
     offer = next((o for o in state.offers if o.id == offer_id), None)
     if offer is None or offer.to != seat:
-        return f"There is no open offer {offer_id} to you."
+        return _("There is no open offer {offer} to you.", offer=offer_id)
     if not accept:
         return None
     reason = _may_trade(state, seat) or _may_trade(state, offer.seat)
@@ -114,32 +120,33 @@ def why_not_answer(state: State, seat: int, offer_id: int, accept: bool) -> str 
         return reason
     for resource, n in offer.give:
         if state.players[offer.seat].has(resource) < n:
-            return f"The offering player no longer has {n} {resource}."
+            return _("The offering player no longer has {amount}.", amount=words.amount(resource, n))
     for resource, n in offer.get:
         if state.players[seat].has(resource) < n:
-            return f"You have only {state.players[seat].has(resource)} {resource}."
+            return _("You have only {amount}.", amount=words.amount(resource, state.players[seat].has(resource)))
     return None
 
 
 def why_not_buy(state: State, seat: int, count: int) -> str | None:
     if not state.config.vp_anyone and not owns_trade_center(state, seat):
-        return "Buying VP is part of the trade phase, which needs a trade centre (option vp_purchase)."
+        return _("Buying VP is part of the trade phase, which needs a trade centre (option vp_purchase).")
     price = RULES.value("vp_price_gold")
     if count < 1 or state.players[seat].has("gold") < price * count:
-        return f"{max(count, 1)} VP cost {price * max(count, 1)} gold; you have {state.players[seat].has('gold')}."
+        return _("{vp} cost {gold}; you have {have}.", vp=words.vp(max(count, 1)),
+                 gold=words.amount("gold", price * max(count, 1)), have=state.players[seat].has("gold"))
     return None
 
 
 def why_not_peace(state: State, seat: int, country: str) -> str | None:
     target = country_seat(state, country)
     if target is None:
-        return f"No player plays {country!r}."
+        return _("No player plays {country}.", country=repr(country))
     if not at_war(state, seat, target):
-        return "You are not at war with that player."
+        return _("You are not at war with that player.")
     if (team(state, seat), team(state, target)) in state.peace:
-        return "Your side has already proposed peace to them this turn."
+        return _("Your side has already proposed peace to them this turn.")
     if _engaged_between(state, team(state, seat), team(state, target)):
-        return "Armies of your two sides are about to fight: peace can be made once that battle is over."
+        return _("Armies of your two sides are about to fight: peace can be made once that battle is over.")
     return None
 
 
