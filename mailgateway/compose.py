@@ -22,6 +22,7 @@ import json
 import re
 from collections.abc import Callable
 from datetime import datetime
+from email.header import Header
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from functools import lru_cache
@@ -136,6 +137,22 @@ def message_id(key: str, domain: str) -> str:
     return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
 
 
+def set_subject(msg: EmailMessage, subject: str) -> None:
+    """The Subject header, with every space of a non-ASCII subject kept. The stdlib folds a long
+    one into an encoded word per word, and RFC 2047 drops the space between two encoded words,
+    so "Královská výpomoc" reached players as "Královskávýpomoc". Here the ASCII words before
+    the first other one stay plain, and the rest is one run of encoded words (``Header``
+    encodes the spaces inside them), on lines the generator keeps as they are (``set_raw``)."""
+    if subject.isascii():
+        msg["Subject"] = subject
+        return
+    first = next(index for index, char in enumerate(subject) if not char.isascii())
+    cut = subject.rfind(" ", 0, first)
+    plain, rest = (subject[:cut], subject[cut + 1:]) if cut > 0 else ("", subject)
+    encoded = Header(rest, "utf-8", maxlinelen=76).encode(linesep="\n")
+    msg.set_raw("Subject", f"{plain}\n {encoded}" if plain else encoded)
+
+
 def build(model: dict[str, Any], key: str, to: str, sender: str, now: datetime,
           in_reply_to: str | None = None, references: tuple[str, ...] | list[str] = (),
           attachment: dict[str, Any] | None = None, thread: str | None = None) -> EmailMessage:
@@ -146,7 +163,7 @@ def build(model: dict[str, Any], key: str, to: str, sender: str, now: datetime,
     msg["From"] = formataddr(("pbem", sender))
     msg["Reply-To"] = sender
     msg["To"] = to
-    msg["Subject"] = subject
+    set_subject(msg, subject)
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = message_id(key, sender.split("@", 1)[1])
     msg["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"

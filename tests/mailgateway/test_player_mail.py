@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+import email
+import email.header
+from email import policy
+from email.message import EmailMessage
+
 import pytest
 from click.testing import CliRunner
 
-from mailgateway.compose import SUBJECT_MAX, fit_subject
+from mailgateway.compose import SUBJECT_MAX, fit_subject, set_subject
 from pbem.cli import main
 from pbem.config import Settings
 from pbem.mailroom.news import name_seats
@@ -132,6 +137,25 @@ def test_long_subjects_shorten_the_phase_first():
     subject = "[pbem] kingdom-builder-0a1b2c3d: moves applied, your turn - Turn 123 (" + "x" * 40 + ")"
     short = fit_subject(subject)
     assert len(short) <= SUBJECT_MAX and short.startswith(subject[:70]) and short.endswith("...)")
+
+
+@pytest.mark.parametrize("subject", [
+    "[pbem] kingsburg-4449cbf6: neprovedeno, jste na tahu - tah 4 (rok 1, Královská výpomoc, ...)",
+    "[pbem] warriors-traders-4449cbf6: neprovedeno, jste na tahu - tah 4 (příprava)",
+    "[pbem] kingsburg-4449cbf6: ruchy wykonane, twój ruch - tura 12 (rok 2, lato: wpływ ...)",
+    "Čtení: ěščřžýáíé úů ĚŠČŘŽÝÁÍÉ ÚŮ, łódź żółć",
+    "[pbem] kingsburg-4449cbf6: your turn - Turn 4 (year 1)",
+])
+def test_a_subject_reads_back_with_every_space_it_had(subject):
+    msg = EmailMessage()
+    set_subject(msg, subject)
+    msg.set_content("x")
+    raw = msg.as_bytes(policy=policy.SMTP)
+    assert all(len(line) <= 78 for line in raw.split(b"\r\n\r\n")[0].split(b"\r\n"))
+    assert email.message_from_bytes(raw, policy=policy.default)["Subject"] == subject
+    head = raw.split(b"\r\n\r\n")[0].decode("ascii").replace("\r\n ", " ")
+    words = email.header.decode_header(head.split("Subject: ", 1)[1].split("\r\n", 1)[0])
+    assert str(email.header.make_header(words)) == subject  # as a client that follows RFC 2047 reads it
 
 
 def test_every_mail_of_a_game_names_the_same_thread(gw, transport, kingsburg):
