@@ -18,7 +18,7 @@ from flask import Flask, Response, abort, g, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from pbem.web import i18n
-from pbem.web.helpers import ReadGames
+from pbem.web.helpers import ReadGames, add_vary
 
 TEMPLATES = Path(str(files("pbem.templates")))
 STATIC = Path(str(files("pbem.web") / "static"))
@@ -86,10 +86,10 @@ def _install_hooks(app: Flask) -> None:
     def headers(response: Response) -> Response:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        if response.mimetype == "text/html":
+        if (response.content_type or "").startswith("text/html"):
             response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
             response.headers["Content-Language"] = getattr(g, "lang", i18n.DEFAULT)
-            response.vary.add("Accept-Language")
+            add_vary(response, "Accept-Language")
         if response.status_code == 405:
             response.headers["Allow"] = ", ".join(READ_METHODS)
         return response

@@ -8,10 +8,12 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, overload
 
 from flask import Response, abort, current_app, request
 from flask_babel import gettext as _
+from werkzeug.http import http_date
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.service.game import LoadedGame
@@ -262,12 +264,13 @@ def snapshot(game: LoadedGame, turn: int | None = None, seat: int | None = None)
                     spec.phase_label(state), over)
 
 
-def entry_time(game: LoadedGame, index: int | None = None) -> datetime | None:
-    entry = game.entries[-1 if index is None else index]
-    try:
-        return datetime.fromisoformat(entry["time"])
-    except (KeyError, TypeError, ValueError):
-        return None
+def add_vary(response: Response, header: str) -> None:
+    """``response.vary.add`` without building a header set on every response."""
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = header
+    elif header.lower() not in (part.strip().lower() for part in vary.split(",")):
+        response.headers["Vary"] = f"{vary}, {header}"
 
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -288,11 +291,28 @@ def public_cache(response: Response, game: LoadedGame | None = None, immutable: 
         response.headers["Cache-Control"] = f"public, max-age={current_app.config['FINISHED_MAX_AGE']}"
     else:
         response.headers["Cache-Control"] = "public, no-cache"
-    if game is not None and (modified := entry_time(game)) is not None:
-        response.last_modified = modified
+    if game is not None and (modified := _last_modified(game.id, game.version, game.last.get("time"))):
+        response.headers["Last-Modified"] = modified
     response.add_etag()  # keeps an ETag the caller set
-    response.make_conditional(request)  # answers 304 by changing the response itself
+    if CONDITIONAL.intersection(request.environ):  # most requests ask nothing of the kind
+        response.make_conditional(request)  # answers 304 (or 206, 412) by changing the response itself
     return response
+
+
+# the request headers that ``make_conditional`` answers (If-Match, If-None-Match,
+# If-Modified-Since, If-Unmodified-Since, If-Range, Range), as WSGI names them
+CONDITIONAL = frozenset({"HTTP_IF_MATCH", "HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE",
+                         "HTTP_IF_UNMODIFIED_SINCE", "HTTP_IF_RANGE", "HTTP_RANGE"})
+
+
+@lru_cache(maxsize=1024)
+def _last_modified(game_id: str, version: int, moment: str | None) -> str | None:
+    """The Last-Modified value of a game at a version: the time of its newest entry, as an HTTP
+    date (formatted once per game version, not per request)."""
+    try:
+        return http_date(datetime.fromisoformat(moment)) if moment else None
+    except (TypeError, ValueError):
+        return None
 
 
 def private_cache(response: Response) -> Response:

@@ -13,6 +13,7 @@ from pbem.games import catalog
 from pbem.service.game import LoadedGame
 from pbem.web.helpers import (
     Snapshot,
+    add_vary,
     deadline_now,
     game_or_404,
     int_arg,
@@ -158,7 +159,7 @@ def board(game_id: str, turn: int | None = None) -> Response:
     response = kept(loaded, (), lambda: snapshot(loaded, version).draw() or "", SVG, fixed=past,
                     key=board_key(loaded.id, version, loaded.frozen))
     response.headers["Content-Security-Policy"] = SVG_POLICY
-    response.vary.add("Accept-Language")  # the picture's words are in the reader's language
+    add_vary(response, "Accept-Language")  # the picture's words are in the reader's language
     return response
 
 
@@ -173,7 +174,7 @@ def svg_response(snap: Snapshot) -> Response:
     response = make_response(picture)
     response.mimetype = SVG
     response.headers["Content-Security-Policy"] = SVG_POLICY
-    response.vary.add("Accept-Language")
+    add_vary(response, "Accept-Language")
     return response
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import base64
 import json
 import re
+from datetime import datetime, timedelta
+from email.utils import format_datetime, parsedate_to_datetime
 
 import pytest
 
@@ -430,6 +432,18 @@ def test_finished_games_are_cacheable_and_running_ones_revalidated(client, games
     assert response.headers["Cache-Control"] == "public, no-cache"
     again = client.get(f"/games/{running}", headers={"If-None-Match": response.headers["ETag"]})
     assert again.status_code == 304 and again.data == b""
+
+
+def test_a_page_not_modified_since_the_date_asked_is_answered_304(client, games):
+    done = games.finished["hidden-pig"]
+    response = page(client, f"/games/{done}")
+    modified = response.headers["Last-Modified"]
+    newest = games.service.game(done).last["time"]
+    assert parsedate_to_datetime(modified) == datetime.fromisoformat(newest).replace(microsecond=0)
+    again = client.get(f"/games/{done}", headers={"If-Modified-Since": modified})
+    assert again.status_code == 304 and again.data == b""
+    earlier = format_datetime(parsedate_to_datetime(modified) - timedelta(seconds=1), usegmt=True)
+    assert client.get(f"/games/{done}", headers={"If-Modified-Since": earlier}).status_code == 200
 
 
 def test_content_that_can_never_change_is_immutable(client, games):
