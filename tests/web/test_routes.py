@@ -496,6 +496,17 @@ def test_czech_by_query_and_by_accept_language(client, games):
     assert "Nenalezeno" in page(client, "/games/nope?lang=cs", 404).get_data(as_text=True)
 
 
+def test_a_page_in_czech_by_query_shows_its_board_in_czech(client, games):
+    game_id = games.running["kingsburg"]
+    for path in (f"/games/{game_id}", f"/games/{game_id}/turn/10"):
+        text = page(client, f"{path}?lang=cs").get_data(as_text=True)
+        board = re.search(r'<img src="([^"]+)"', text).group(1)
+        assert board.endswith("/board.svg?lang=cs")  # the picture is asked for in the page's language
+        picture = page(client, board).get_data(as_text=True)
+        english = page(client, board.removesuffix("?lang=cs")).get_data(as_text=True)
+        assert "Šašek" in picture and "Jester" not in picture and "Jester" in english
+
+
 def test_language_switch_links_keep_the_page(client, games):
     game_id = games.finished["hidden-pig"]
     body = page(client, f"/games/{game_id}/history?since=3").get_data(as_text=True)
