@@ -164,13 +164,18 @@ def test_every_mail_of_a_game_names_the_same_thread(gw, transport, kingsburg):
     assert len(mails) >= 2 and len(roots) == 1 and kingsburg in roots.pop()
 
 
-def test_the_receipt_is_an_attachment_and_one_line(gw, transport, kingsburg):
-    game = gw.service.game(kingsburg)
+def reply_to_a_decision(gw, transport, game_id: str):
+    """The reply to the player to move, who sent the first line of their "Your decision"."""
+    game = gw.service.game(game_id)
     player = game.emails[game.spec.to_move(gw.service.state(game))[0]]
     line = decision_lines(text_of(latest(transport, player)))[0]
-    gw.receive(make_mail(player, address_of(gw, kingsburg, player), line))
+    gw.receive(make_mail(player, address_of(gw, game_id, player), line))
     gw.work()
-    reply = [m for m in transport.to(player) if m["X-Pbem-Kind"] == "reply"][-1]
+    return [m for m in transport.to(player) if m["X-Pbem-Kind"] == "reply"][-1]
+
+
+def test_the_receipt_is_an_attachment_and_one_line(gw, transport, kingsburg):
+    reply = reply_to_a_decision(gw, transport, kingsburg)
     text = text_of(reply)
     assert "attached as receipt.json" in text and "Inclusion proof" not in text and "Leaf hash" not in text
     assert [p.get_filename() for p in reply.iter_attachments()] == ["receipt.json"]
@@ -180,12 +185,7 @@ def test_the_receipt_line_names_the_turn_the_mail_and_the_web_name(gw, transport
     """One turn number (finding 7): the receipt's leaf index counts from 0, the mail says its turn."""
     import json
 
-    game = gw.service.game(kingsburg)
-    player = game.emails[game.spec.to_move(gw.service.state(game))[0]]
-    line = decision_lines(text_of(latest(transport, player)))[0]
-    gw.receive(make_mail(player, address_of(gw, kingsburg, player), line))
-    gw.work()
-    reply = [m for m in transport.to(player) if m["X-Pbem-Kind"] == "reply"][-1]
+    reply = reply_to_a_decision(gw, transport, kingsburg)
     turn = gw.service.game(kingsburg).version
     (attachment,) = reply.iter_attachments()
     assert json.loads(attachment.get_content())["index"] == turn - 1
