@@ -66,13 +66,19 @@ def test_absence_extends_the_deadline(gw, transport, clock, game):
     assert gw.service.game(game).entries[-1]["source"] == "deadline"
 
 
-def test_wait_policy_only_tells_the_player(gw, transport, clock):
-    gw.receive(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB} deadline=2 reminder=0 policy=wait"))
+def created_by_mail(gw, options: str) -> str:
+    """A Hidden Pig game that ann created by mail with ``options``, both players joined."""
+    gw.receive(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB} {options}"))
     gw.work()
     (game_id,) = gw.service.game_ids()
     gw.service.join(game_id, ANN)
     gw.service.join(game_id, BOB)
     gw.work()
+    return game_id
+
+
+def test_wait_policy_only_tells_the_player(gw, transport, clock):
+    game_id = created_by_mail(gw, "deadline=2 reminder=0 policy=wait")
     transport.clear()
     clock.advance(hours=3)
     gw.work()
@@ -98,12 +104,7 @@ def test_the_reminder_lead_fits_the_deadline(deadline, wanted, lead):
 
 
 def test_a_one_day_deadline_sends_one_reminder_six_hours_before_and_never_with_your_turn(gw, transport, clock):
-    gw.receive(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB} rounds=3 deadline=24 reminder=24"))
-    gw.work()
-    (game_id,) = gw.service.game_ids()
-    gw.service.join(game_id, ANN)
-    gw.service.join(game_id, BOB)
-    gw.work()
+    game_id = created_by_mail(gw, "rounds=3 deadline=24 reminder=24")
     gw.service.submit(game_id, ANN, ["hold"], source="cli")  # a quick answer: bob's turn, no reminder for ann
     gw.work()
     assert not [m for m in transport.to(ANN) + transport.to(BOB) if "reminder" in m["Subject"]]
