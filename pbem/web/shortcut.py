@@ -71,7 +71,7 @@ class Shortcut:
     ``generation`` anything else a page depends on that a save does not move (how many games
     are frozen)."""
 
-    OVERHEAD = 512  # bytes counted per kept response for its key and headers
+    OVERHEAD = 512  # bytes counted per kept response for its headers and the key's other parts
 
     def __init__(self, app: WSGIApplication, position: Callable[[], int], generation: Callable[[], Hashable],
                  budget: int = 32 * MIB):
@@ -80,7 +80,7 @@ class Shortcut:
         self.generation = generation
         self.budget = budget
         self.size = 0
-        self._kept: OrderedDict[Hashable, Kept] = OrderedDict()
+        self._kept: OrderedDict[tuple[Hashable, ...], Kept] = OrderedDict()
         self._lock = threading.Lock()
         self.answered = 0  # requests answered here (tests count them)
 
@@ -106,7 +106,7 @@ class Shortcut:
                 environ.get("HTTP_HOST", ""), environ.get("wsgi.url_scheme", ""), environ.get("SCRIPT_NAME", ""),
                 position, self.generation())
 
-    def _find(self, key: Hashable) -> Kept | None:
+    def _find(self, key: tuple[Hashable, ...]) -> Kept | None:
         with self._lock:
             found = self._kept.get(key)
             if found is not None:
@@ -115,7 +115,7 @@ class Shortcut:
             return found
 
     def _through_app(self, environ: WSGIEnvironment, start_response: StartResponse,
-                     key: Hashable) -> Iterable[bytes]:
+                     key: tuple[Hashable, ...]) -> Iterable[bytes]:
         started: list[Any] = []
 
         def capture(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
@@ -134,8 +134,8 @@ class Shortcut:
         self._store(key, (started[0], list(started[1]), body))
         return [body] if body else []
 
-    def _store(self, key: Hashable, kept: Kept) -> None:
-        cost = len(kept[2]) + self.OVERHEAD
+    def _store(self, key: tuple[Hashable, ...], kept: Kept) -> None:
+        cost = _cost(key, kept)
         if cost > self.budget:
             return
         with self._lock:
@@ -144,8 +144,14 @@ class Shortcut:
             self._kept[key] = kept
             self.size += cost
             while self.size > self.budget:
-                self.size -= len(self._kept.popitem(last=False)[1][2]) + self.OVERHEAD
+                self.size -= _cost(*self._kept.popitem(last=False))
 
 
 def _keepable(status: str, headers: list[tuple[str, str]]) -> bool:
     return status.startswith("200 ") and not any(name.lower() == "set-cookie" for name, _ in headers)
+
+
+def _cost(key: tuple[Hashable, ...], kept: Kept) -> int:
+    """The bytes a kept response is counted for: its body, the request's own strings (a
+    visitor chooses their length) and ``Shortcut.OVERHEAD``."""
+    return len(kept[2]) + sum(len(part) for part in key if isinstance(part, str)) + Shortcut.OVERHEAD

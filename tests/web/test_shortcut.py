@@ -175,7 +175,8 @@ def test_the_kept_answers_stay_within_their_byte_budget():
         start_response("200 OK", [("Content-Type", "text/plain")])
         return [b"x" * 100]
 
-    shortcut = Shortcut(app, lambda: 1, lambda: 0, budget=2 * (100 + Shortcut.OVERHEAD))
+    # room for two answers: each is counted with its path (8 characters) and method (3)
+    shortcut = Shortcut(app, lambda: 1, lambda: 0, budget=2 * (100 + 8 + 3 + Shortcut.OVERHEAD))
 
     def get(path: str) -> bytes:
         return b"".join(shortcut({"REQUEST_METHOD": "GET", "PATH_INFO": path}, lambda status, headers: None))
@@ -183,4 +184,6 @@ def test_the_kept_answers_stay_within_their_byte_budget():
     for path in ("/games/a", "/games/b", "/games/a", "/games/c", "/games/a", "/games/b"):
         assert get(path) == b"x" * 100
     assert calls == ["/games/a", "/games/b", "/games/c", "/games/b"]  # b was the least recently used
-    assert shortcut.size <= shortcut.budget
+    assert shortcut.size == shortcut.budget
+    get("/games/" + "x" * 200)  # a longer address: it takes the room of both others
+    assert len(shortcut._kept) == 1 and shortcut.size <= shortcut.budget
