@@ -20,7 +20,8 @@ What a response depends on, and so its key:
 
 Only responses a view marks as keepable (``keep``) are kept: public pages whose content is
 a function of the above. Never a seat's private page (the path is not even looked up), never
-an answer to a conditional request (those go through Flask, which answers 304), never
+an answer to a conditional request (a revalidation, ``If-None-Match`` or ``If-Modified-Since``,
+is answered from a kept page as Flask would: 304 or the page; the others go to Flask), never
 anything but a 200, never one that sets a cookie. Bounded in bytes, least recently used
 dropped first.
 """
@@ -33,15 +34,18 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from flask import request
+from werkzeug.http import http_date, is_resource_modified, remove_entity_headers
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 KEEP = "pbem.keep"  # set by a view: this response may be answered again from memory
 POSITION = "pbem.position"  # the store's position this request was keyed at
-# the request headers that make a request conditional (answered by Flask: 304, 206, 412)
-CONDITIONAL = ("HTTP_IF_MATCH", "HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_UNMODIFIED_SINCE",
-               "HTTP_IF_RANGE", "HTTP_RANGE")
+# a browser revalidating what it keeps: answered here from a kept page, as Flask would (304 or 200)
+REVALIDATION = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE")
+# the other conditional request headers (answered by Flask only: 206, 412, 416)
+OTHER_CONDITIONS = ("HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE", "HTTP_IF_RANGE", "HTTP_RANGE")
+NOT_MODIFIED = "304 NOT MODIFIED"
 MIB = 1 << 20
 
 Kept = tuple[str, list[tuple[str, str]], bytes]
@@ -88,17 +92,20 @@ class Shortcut:
         key = self._key(environ)
         if key is None:
             return self.app(environ, start_response)
+        revalidating = any(header in environ for header in REVALIDATION)
         found = self._find(key)
         if found is not None:
-            status, headers, body = found
+            status, headers, body = _revalidated(environ, found) if revalidating else found
             start_response(status, list(headers))
             return [body] if body else []
+        if revalidating:  # the answer may be a 304: not the page to keep
+            return self.app(environ, start_response)
         return self._through_app(environ, start_response, key)
 
     def _key(self, environ: WSGIEnvironment) -> tuple[Hashable, ...] | None:
         method = environ.get("REQUEST_METHOD")
         path = environ.get("PATH_INFO", "")
-        if method not in ("GET", "HEAD") or not shortcut_path(path) or any(h in environ for h in CONDITIONAL):
+        if method not in ("GET", "HEAD") or not shortcut_path(path) or any(h in environ for h in OTHER_CONDITIONS):
             return None
         position = self.position()  # read first: a save after it makes the next request miss
         environ[POSITION] = position
@@ -145,6 +152,20 @@ class Shortcut:
             self.size += cost
             while self.size > self.budget:
                 self.size -= _cost(*self._kept.popitem(last=False))
+
+
+def _revalidated(environ: WSGIEnvironment, kept: Kept) -> Kept:
+    """The answer to ``If-None-Match`` / ``If-Modified-Since`` from a kept page, exactly as
+    ``public_cache`` has Flask give it (``Response.make_conditional``): a 304 without the
+    body's own headers when the client's copy is current, else the page; a ``Date`` either way."""
+    status, headers, body = kept
+    named = {name.lower(): value for name, value in headers}
+    date = ("Date", http_date())
+    if is_resource_modified(environ, named.get("etag"), last_modified=named.get("last-modified")):
+        return status, [*headers, date], body
+    left = list(headers)
+    remove_entity_headers(left)
+    return NOT_MODIFIED, [*left, date], b""
 
 
 def _keepable(status: str, headers: list[tuple[str, str]]) -> bool:

@@ -5,6 +5,7 @@ store's position, the request's language, method and conditions, the frozen game
 from __future__ import annotations
 
 import pytest
+from werkzeug.test import Client
 
 from pbem.cli.core import play_moves
 from pbem.config import Settings
@@ -116,17 +117,57 @@ def test_the_language_of_the_request_chooses_the_answer(site):
     assert '<html lang="pl">' in client.get(f"{url}?lang=pl", headers={"Accept-Language": "en"}).get_data(as_text=True)
 
 
-def test_conditional_requests_are_answered_by_flask(site):
+LONG_AGO = "Mon, 01 Jan 2001 00:00:00 GMT"
+
+
+def revalidations(page) -> list[dict[str, str]]:
+    """What browsers send to revalidate ``page``, current and not."""
+    etag, modified = page.headers["ETag"], page.headers["Last-Modified"]
+    return [{"If-None-Match": etag}, {"If-None-Match": f"W/{etag}"}, {"If-None-Match": '"other", ' + etag},
+            {"If-None-Match": '"other"'}, {"If-None-Match": "*"}, {"If-Modified-Since": modified},
+            {"If-Modified-Since": LONG_AGO}, {"If-None-Match": '"other"', "If-Modified-Since": modified},
+            {"If-None-Match": etag, "If-Modified-Since": LONG_AGO}]
+
+
+def without_date(headers) -> list[tuple[str, str]]:
+    return sorted((name, value) for name, value in headers.items() if name != "Date")
+
+
+@pytest.mark.parametrize("path", ["", "/history", "/export.json"])
+def test_a_revalidation_is_answered_from_memory_exactly_as_flask_answers_it(site, path):
+    _, game_id, app = site
+    client = app.test_client()
+    flask_alone = Client(app.extensions["pbem.shortcut"].app)  # the app behind the shortcut
+    url = f"/games/{game_id}{path}"
+    page = client.get(url)
+    client.get(url)
+    statuses = set()
+    for method in ("GET", "HEAD"):
+        client.open(url, method=method)
+        for headers in revalidations(page):
+            before = answered(app)
+            mine = client.open(url, method=method, headers=headers)
+            theirs = flask_alone.open(url, method=method, headers=headers)
+            assert answered(app) == before + 1, headers
+            assert (mine.status, mine.data) == (theirs.status, theirs.data), headers
+            assert without_date(mine.headers) == without_date(theirs.headers), headers
+            assert "Date" in mine.headers
+            statuses.add(mine.status_code)
+    assert statuses == {200, 304}
+
+
+def test_other_conditional_requests_are_answered_by_flask(site):
     _, game_id, app = site
     client = app.test_client()
     url = f"/games/{game_id}"
     first = client.get(url)
     client.get(url)
     before = answered(app)
-    again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
-    assert again.status_code == 304 and not again.data and answered(app) == before
-    stale = client.get(url, headers={"If-None-Match": '"something else"'})
-    assert stale.status_code == 200 and stale.data == first.data
+    assert client.get(url, headers={"If-Match": '"other"'}).status_code == 412
+    assert client.get(url, headers={"If-Match": first.headers["ETag"]}).data == first.data
+    assert client.get(url, headers={"If-Unmodified-Since": LONG_AGO}).data == first.data
+    assert client.get(url, headers={"Range": "bytes=0-9"}).status_code == 200
+    assert answered(app) == before
 
 
 def test_a_head_request_gets_the_headers_without_the_body(site):
