@@ -46,6 +46,10 @@ REVALIDATION = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE")
 # the other conditional request headers (answered by Flask only: 206, 412, 416)
 OTHER_CONDITIONS = ("HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE", "HTTP_IF_RANGE", "HTTP_RANGE")
 NOT_MODIFIED = "304 NOT MODIFIED"
+# what a kept page's response depends on in the request (method and path first): its arguments
+# and language, and the host, scheme and mount point its links and the feed's addresses name
+REQUEST_PARTS = ("REQUEST_METHOD", "PATH_INFO", "QUERY_STRING", "HTTP_ACCEPT_LANGUAGE", "HTTP_HOST",
+                 "wsgi.url_scheme", "SCRIPT_NAME")
 MIB = 1 << 20
 
 Kept = tuple[str, list[tuple[str, str]], bytes]
@@ -103,15 +107,13 @@ class Shortcut:
         return self._through_app(environ, start_response, key)
 
     def _key(self, environ: WSGIEnvironment) -> tuple[Hashable, ...] | None:
-        method = environ.get("REQUEST_METHOD")
-        path = environ.get("PATH_INFO", "")
+        asked = tuple(str(environ.get(name, "")) for name in REQUEST_PARTS)
+        method, path = asked[0], asked[1]
         if method not in ("GET", "HEAD") or not shortcut_path(path) or any(h in environ for h in OTHER_CONDITIONS):
             return None
         position = self.position()  # read first: a save after it makes the next request miss
         environ[POSITION] = position
-        return (method, path, environ.get("QUERY_STRING", ""), environ.get("HTTP_ACCEPT_LANGUAGE", ""),
-                environ.get("HTTP_HOST", ""), environ.get("wsgi.url_scheme", ""), environ.get("SCRIPT_NAME", ""),
-                position, self.generation())
+        return (*asked, position, self.generation())
 
     def _find(self, key: tuple[Hashable, ...]) -> Kept | None:
         with self._lock:
