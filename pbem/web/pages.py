@@ -153,7 +153,8 @@ def feed(game_id: str) -> Response:
         newest = range(loaded.version - 1, max(-1, loaded.version - 1 - FEED_ENTRIES), -1)
         return render_template("web/feed.xml", game=loaded, rows=history_rows(loaded, None, list(newest)),
                                updated=loaded.entries[-1].get("time", ""))
-    return kept(loaded, ("feed",), render, "application/atom+xml")
+    # the feed names its entries by absolute address: one kept feed per address the site is asked at
+    return kept(loaded, ("feed", request.host_url), render, "application/atom+xml")
 
 
 @bp.get("/games/<game_id>/board.svg")

@@ -228,3 +228,12 @@ def test_the_kept_answers_stay_within_their_byte_budget():
     assert shortcut.size == shortcut.budget
     get("/games/" + "x" * 200)  # a longer address: it takes the room of both others
     assert len(shortcut._kept) == 1 and shortcut.size <= shortcut.budget
+
+
+def test_the_feed_names_the_address_it_was_asked_at(site):
+    _, game_id, app = site
+    client = app.test_client()
+    for host in ("games.example.org", "other.example.net", "games.example.org"):
+        feed = client.get(f"/games/{game_id}/feed.atom", base_url=f"https://{host}").get_data(as_text=True)
+        assert f"https://{host}/games/{game_id}" in feed
+        assert "example.net" not in feed or host == "other.example.net"
