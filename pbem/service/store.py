@@ -10,7 +10,6 @@ read from the events themselves (``PbemStore.game_log``). All meaning lives in t
 
 from __future__ import annotations
 
-import copy
 import threading
 import time
 from collections import OrderedDict
@@ -102,9 +101,21 @@ class GameRecord(Aggregate):
     def append(self, entries: list[Entry], privates: list[Entry], checkpoint: str) -> None:
         self._add(entries, privates, checkpoint)
 
+    def append_hashed(self, entries: list[Entry], privates: list[Entry], checkpoint: str,
+                      leaves: list[bytes]) -> None:
+        """``append``, by a writer that has just hashed these entries (to sign them): the
+        frontier grows by their leaf hashes instead of hashing the entries again. The event is
+        the same; replaying it hashes the stored entries."""
+        self._leaves = leaves
+        try:
+            self.append(entries, privates, checkpoint)
+        finally:
+            self.__dict__.pop("_leaves", None)  # never part of the record (nor of a snapshot)
+
     def _add(self, entries: list[Entry], privates: list[Entry], checkpoint: str) -> None:
-        for entry in entries:
-            _count(self.__dict__, entry)
+        leaves: list[bytes] | None = self.__dict__.pop("_leaves", None)
+        for number, entry in enumerate(entries):
+            _count(self.__dict__, entry, leaves[number] if leaves is not None else None)
         self.checkpoint = [self.size, checkpoint]
 
     @staticmethod
@@ -135,11 +146,14 @@ def compact_fields(entries: list[Entry], privates: list[Entry]) -> dict[str, Any
     return fields
 
 
-def _count(state: dict[str, Any], entry: Entry) -> None:
-    """Bring a compact record's fields forward over one entry."""
+def _count(state: dict[str, Any], entry: Entry, leaf: bytes | None = None) -> None:
+    """Bring a compact record's fields forward over one entry (``leaf``: its leaf hash, when
+    the caller has it)."""
     if state.get("frontier") is not None:
         # entries come from the writer (checked canonical there) or from stored JSON
-        state["frontier"] = _pushed(state["frontier"], state["size"], leaf_hash(encode_checked(entry)))
+        if leaf is None:
+            leaf = leaf_hash(encode_checked(entry))
+        state["frontier"] = _pushed(state["frontier"], state["size"], leaf)
     state["size"] += 1
     state["last"] = entry
     kind = entry.get("kind")
@@ -498,7 +512,10 @@ def _project(record: GameRecord | None, events: Any) -> GameRecord | None:
 
 def _copy(record: GameRecord) -> GameRecord:
     """A copy that can be appended to without touching the original. The record's lists are
-    replaced, never changed in place (``_count``), so a shallow copy is enough."""
-    clone = copy.copy(record)
+    replaced, never changed in place (``_count``), so a shallow copy is enough: its fields,
+    copied directly (what ``copy.copy`` does for such an object, without its generic
+    ``__reduce_ex__`` protocol, several times slower; a writer copies twice per move)."""
+    clone = GameRecord.__new__(GameRecord)
+    clone.__dict__.update(record.__dict__)
     clone._pending_events = []
     return clone

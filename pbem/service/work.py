@@ -153,9 +153,10 @@ class Work:
             game = batch.game
             sizes[game.id] = game.version  # before the append below (the record is the game's)
             frontier = self.service.frontier(game).copy()
-            for entry in batch.entries:
-                frontier.append(leaf_hash(canonical_bytes(entry)))
-            game.record.append(batch.entries, batch.privates, self.service.sign(game.id, frontier))
+            leaves = [leaf_hash(canonical_bytes(entry)) for entry in batch.entries]
+            for leaf in leaves:
+                frontier.append(leaf)
+            game.record.append_hashed(batch.entries, batch.privates, self.service.sign(game.id, frontier), leaves)
             aggregates.append(game.record)
             frontiers[game.id] = frontier
         if not aggregates:
@@ -169,6 +170,9 @@ class Work:
             record = batch.game.record
             self.service.store.saved(record)
             self.service.checked(batch.game.id, record.size, record.checkpoint[1])  # signed here
+            # the state the plan reached is the state of the stored entries: the next command
+            # starts from it instead of folding (and so reading and hashing) them again
+            self.service.cache.keep(batch.game.id, record.size, batch.state, latest=True)
             log_entries(batch.game.id, batch.entries, self.key)
             if interval and record.size // interval > sizes[batch.game.id] // interval:
                 # every ``interval`` entries a state is kept, so a past state folds at most that many
