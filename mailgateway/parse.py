@@ -135,14 +135,16 @@ class _ReadMessage(Message):
 
     _index: dict[str, list[Any]] | None = None
     _indexed = -1  # how many headers the index holds (the parser adds them before reading any)
+    _content_type: tuple[tuple[int, str], str] | None = None  # (headers, default type), content type
 
     def _lookup(self, name: str) -> list[Any] | None:
-        if self._index is None or self._indexed != len(self):
-            index: dict[str, list[Any]] = {}
+        index = self._index
+        if index is None or self._indexed != len(self):
+            index = {}
             for key, value in self.raw_items():
                 index.setdefault(key.lower(), []).append(self.policy.header_fetch_parse(key, value))
             self._index, self._indexed = index, len(self)
-        return self._index.get(name.lower())
+        return index.get(name.lower())
 
     def get(self, name: str, failobj: Any = None) -> Any:
         values = self._lookup(name)
@@ -151,6 +153,13 @@ class _ReadMessage(Message):
     def get_all(self, name: str, failobj: Any = None) -> Any:
         values = self._lookup(name)
         return list(values) if values else failobj
+
+    def get_content_type(self) -> str:
+        """The stdlib's answer, worked out once (reading one mail asks for it about six times)."""
+        key = (len(self), self.get_default_type())
+        if self._content_type is None or self._content_type[0] != key:
+            self._content_type = (key, super().get_content_type())
+        return self._content_type[1]
 
 
 def parse_message(raw: bytes, envelope_from: str | None = None, envelope_to: tuple[str, ...] | list[str] = (),

@@ -57,8 +57,12 @@ def catalog() -> dict[str, AnySpec]:
 
 
 def get_spec(name: str) -> AnySpec:
-    specs = catalog()
-    if name not in specs:
-        known = ", ".join(specs) or "none"
+    # looked up where ``catalog`` would find it (a registered game before a discovered one of
+    # the same name), without building the sorted catalog: every load of a game asks
+    spec = _extra.get(name)
+    if spec is None:
+        spec = _discovered().get(name)
+    if spec is None:
+        known = ", ".join(catalog()) or "none"
         raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game called {name!r}; games are: {known}.")
-    return specs[name]
+    return spec

@@ -107,7 +107,7 @@ class MailDesk:
                 # a refusal is worded in the sender's language, looked up only if one is needed
                 with i18n.speaking_later(lambda: self._language(letter.sender, letter.game_id)):
                     results = self._seat(letter, work, context, trusted)
-            work.add(Receipt(key, context["game"], {"kind": "mail", "results": results, "context": context}))
+            work.add(Receipt.of(key, context["game"], {"kind": "mail", "results": results, "context": context}))
             try:
                 work.commit()
             except RecordConflictError:

@@ -26,6 +26,8 @@ class StateCache:
             if not states:
                 return 0, None
             self._games.move_to_end(game_id)
+            if version in states:  # the usual case: a writer's next move, a page of the newest state
+                return version, states[version]
             best = max((v for v in states if v <= version), default=0)
             return best, states.get(best)
 

@@ -29,12 +29,14 @@ class LoadedGame:
     id: str
     spec: AnySpec
     record: GameRecord = field(repr=False)  # the aggregate, for appending
-    read_log: Callable[[], StoredLog] = field(repr=False)  # the game's log, at least this size
+    # the game's log, at least this size, read for this game (given the game rather than holding
+    # it: a closure over the game would make every loaded game a cycle for the garbage collector)
+    read_log: Callable[[LoadedGame], StoredLog] = field(repr=False)
     frozen: str | None = None  # why the stored game does not match its signed history, if it does not
 
     @cached_property
     def log(self) -> StoredLog:
-        return self.read_log()
+        return self.read_log(self)
 
     @cached_property
     def entries(self) -> list[Entry]:
@@ -161,6 +163,6 @@ class LoadedGame:
         return chosen[-1]
 
 
-def load(record: GameRecord, read_log: Callable[[], StoredLog]) -> LoadedGame:
+def load(record: GameRecord, read_log: Callable[[LoadedGame], StoredLog]) -> LoadedGame:
     """A game from its compact record; ``read_log`` reads its stored log when first needed."""
     return LoadedGame(record.game_id, get_spec(record.created["game_type"]), record, read_log)

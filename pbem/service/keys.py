@@ -25,6 +25,7 @@ class KeyRing:
         self._signed_with: tuple[int, int] | None = None
         self._token_secret: bytes | None = None
         self._verifiers: tuple[tuple[int, int, int], list[VerifierKey]] | None = None
+        self._private_file = os.fspath(self._private_path)  # stat'ed at every signature: made once
 
     @property
     def _private_path(self) -> Path:
@@ -49,7 +50,7 @@ class KeyRing:
 
     def _stamp(self) -> tuple[int, int] | None:
         try:
-            status = self._private_path.stat()
+            status = os.stat(self._private_file)
         except FileNotFoundError:
             return None
         return status.st_ino, status.st_mtime_ns

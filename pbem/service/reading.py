@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 alarms = logging.getLogger("pbem")
 MAX_KNOWN_ENTRIES = 4096  # entries kept per game from range reads (then they start afresh)
+MAX_KEPT_TOKENS = 65_536  # seat tokens kept (then they start afresh)
 
 
 def _now() -> str:
@@ -58,6 +59,7 @@ class GameReader:
         self._known_lock = threading.Lock()
         self.loads = 0  # games loaded from the store (tests count them per mail)
         self._seat_keys: dict[str, SeatKeys | None] = {}  # as last read or saved here, for writers
+        self._tokens: dict[str, str] = {}  # seat tokens by label (every mail to a seat asks for them)
         self.frozen: dict[str, str] = {}  # games whose store does not match their signed history
         # the newest size of each game seen by the mail follower (a witness inside the server);
         # set by pbem.mailroom when it runs
@@ -91,7 +93,7 @@ class GameReader:
                                               "The operator has been alerted.") from error
         if record is None:
             raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
-        game = load(record, lambda: self._read_log(game))
+        game = load(record, self._read_log)
         if game_id not in self.frozen:
             found = self.integrity_problem(game)
             if found:
@@ -437,7 +439,7 @@ class GameReader:
         record = self.store.game(game_id)
         if record is None:
             raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
-        game = load(record, lambda: self._read_log(game))
+        game = load(record, self._read_log)
         problem = self.full_problem(game) or self._head_problem(game)
         if problem:
             self._freeze(game, problem)
@@ -491,8 +493,14 @@ class GameReader:
             keys = self.seat_keys(game_id)
         generation = keys.generations.get(str(seat), 0) if isinstance(keys, SeatKeys) else 0
         label = f"seat/{game_id}/{seat}" + (f"/{generation}" if generation else "")
-        digest = hmac.new(self.keys.token_secret(), label.encode(), hashlib.sha256).digest()
-        return base64.b32encode(digest[:10]).decode().lower()
+        token = self._tokens.get(label)
+        if token is None:  # a token depends only on its label and the secret, which never changes
+            digest = hmac.new(self.keys.token_secret(), label.encode(), hashlib.sha256).digest()
+            token = base64.b32encode(digest[:10]).decode().lower()
+            if len(self._tokens) >= MAX_KEPT_TOKENS:
+                self._tokens.clear()
+            self._tokens[label] = token
+        return token
 
     def seat_keys(self, game_id: str) -> SeatKeys | None:
         """Read from the store on every call: a token changed by another process stops at once.

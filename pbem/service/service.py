@@ -76,7 +76,7 @@ class GameService(GameReader):
             aggregates: list[Any] = [record]
             if idempotency_key:
                 outcome = Outcome(game_id, 0, 1, [LineResult(0, f"new {spec.name}", "applied")])
-                aggregates.append(Receipt(idempotency_key, game_id, outcome.to_dict() | {"context": context or {}}))
+                aggregates.append(Receipt.of(idempotency_key, game_id, outcome.to_dict() | {"context": context or {}}))
             try:
                 self.store.save(*aggregates)
                 log_entries(game_id, [made[0]], idempotency_key)
@@ -370,7 +370,7 @@ class GameService(GameReader):
             work = Work(self, idempotency_key, fresh=attempt > 0)
             outcome = work.run(game_id, plan)
             if idempotency_key:
-                work.add(Receipt(idempotency_key, outcome.game_id, outcome.to_dict() | {"context": context or {}}))
+                work.add(Receipt.of(idempotency_key, outcome.game_id, outcome.to_dict() | {"context": context or {}}))
             try:
                 work.commit()
             except RecordConflictError:
@@ -388,17 +388,25 @@ class GameService(GameReader):
         if standings is not None:
             batch.add(log.ended(game.id, batch.next_index, self.clock(), standings, game.seed))
 
-    def keep_state(self, game_id: str, size: int, version: int, state: Any, frontier: Frontier) -> None:
-        """Keep a game's state after its first ``size`` entries (stored at aggregate
-        ``version``; ``frontier``: the log's frontier at that size), sealed. A state that has
-        no stored form is not kept (the fold then starts further back), and said so."""
+    def sealed_state(self, game_id: str, size: int, version: int, state: Any,
+                     frontier: Frontier) -> dict[str, Any] | None:
+        """A game's state after its first ``size`` entries (stored at aggregate ``version``;
+        ``frontier``: the log's frontier at that size), sealed for keeping; None for no state,
+        or one that has no stored form (the fold then starts further back: said so)."""
         if state is None:
-            return
+            return None
         try:
-            kept = states.kept(self.keys.state_key(), game_id, size, version, state,
+            return states.kept(self.keys.state_key(), game_id, size, version, state,
                                [node.hex() for _, node in frontier.stack])
         except NotKept as error:
             alarms.warning("game %s: state at %d entries not kept (%s)", game_id, size, error)
+            return None
+
+    def keep_state(self, game_id: str, size: int, version: int, state: Any, frontier: Frontier) -> None:
+        """Keep a game's state after its first ``size`` entries, sealed (``sealed_state``),
+        in a transaction of its own (a writer keeps its states in its save, ``Work.commit``)."""
+        kept = self.sealed_state(game_id, size, version, state, frontier)
+        if kept is None:
             return
         try:
             self.store.keep_state(game_id, size, kept)

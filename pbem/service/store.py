@@ -10,12 +10,13 @@ read from the events themselves (``PbemStore.game_log``). All meaning lives in t
 
 from __future__ import annotations
 
-import copy
+import logging
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -25,19 +26,29 @@ from eventsourcing.persistence import (
     InfrastructureFactory,
     IntegrityError,
     InternalError,
+    PersistenceError,
     RecordConflictError,
     StoredEvent,
 )
 from eventsourcing.sqlite import SQLiteApplicationRecorder
+from eventsourcing.utils import get_topic
 
 from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, leaf_hash, node_hash
 
 Entry = dict[str, Any]
+alarms = logging.getLogger("pbem")
+
+
+@lru_cache(maxsize=4096)
+def _named_uuid(name: str) -> UUID:
+    """The id of a named aggregate (a game's record, its kept states, its seat keys): the same
+    for the same name, so worked out once per name (UUIDs never change)."""
+    return uuid5(NAMESPACE_URL, name)
 
 
 def game_uuid(game_id: str) -> UUID:
-    return uuid5(NAMESPACE_URL, f"pbem:game:{game_id}")
+    return _named_uuid(f"pbem:game:{game_id}")
 
 
 def receipt_uuid(key: str) -> UUID:
@@ -46,7 +57,7 @@ def receipt_uuid(key: str) -> UUID:
 
 def states_uuid(game_id: str) -> UUID:
     """The id under which a game's kept states are stored (``PbemStore.keep_state``)."""
-    return uuid5(NAMESPACE_URL, f"pbem:states:{game_id}")
+    return _named_uuid(f"pbem:states:{game_id}")
 
 
 KEPT_STATE_TOPIC = "pbem:kept-state"  # names what a kept state's snapshot holds (never resolved)
@@ -102,9 +113,21 @@ class GameRecord(Aggregate):
     def append(self, entries: list[Entry], privates: list[Entry], checkpoint: str) -> None:
         self._add(entries, privates, checkpoint)
 
+    def append_hashed(self, entries: list[Entry], privates: list[Entry], checkpoint: str,
+                      leaves: list[bytes]) -> None:
+        """``append``, by a writer that has just hashed these entries (to sign them): the
+        frontier grows by their leaf hashes instead of hashing the entries again. The event is
+        the same; replaying it hashes the stored entries."""
+        self._leaves = leaves
+        try:
+            self.append(entries, privates, checkpoint)
+        finally:
+            self.__dict__.pop("_leaves", None)  # never part of the record (nor of a snapshot)
+
     def _add(self, entries: list[Entry], privates: list[Entry], checkpoint: str) -> None:
-        for entry in entries:
-            _count(self.__dict__, entry)
+        leaves: list[bytes] | None = self.__dict__.pop("_leaves", None)
+        for number, entry in enumerate(entries):
+            _count(self.__dict__, entry, leaves[number] if leaves is not None else None)
         self.checkpoint = [self.size, checkpoint]
 
     @staticmethod
@@ -135,11 +158,14 @@ def compact_fields(entries: list[Entry], privates: list[Entry]) -> dict[str, Any
     return fields
 
 
-def _count(state: dict[str, Any], entry: Entry) -> None:
-    """Bring a compact record's fields forward over one entry."""
+def _count(state: dict[str, Any], entry: Entry, leaf: bytes | None = None) -> None:
+    """Bring a compact record's fields forward over one entry (``leaf``: its leaf hash, when
+    the caller has it)."""
     if state.get("frontier") is not None:
         # entries come from the writer (checked canonical there) or from stored JSON
-        state["frontier"] = _pushed(state["frontier"], state["size"], leaf_hash(encode_checked(entry)))
+        if leaf is None:
+            leaf = leaf_hash(encode_checked(entry))
+        state["frontier"] = _pushed(state["frontier"], state["size"], leaf)
     state["size"] += 1
     state["last"] = entry
     kind = entry.get("kind")
@@ -209,6 +235,19 @@ class Receipt(Aggregate):
         self.game_id = game_id
         self.outcome = outcome
 
+    @classmethod
+    def of(cls, key: str, game_id: str | None, outcome: dict[str, Any]) -> Receipt:
+        """``Receipt(key, game_id, outcome)``: the same event and aggregate, made without the
+        library's generic constructor, which matches the arguments against the signatures on
+        every call (a receipt is made for every move and every mail)."""
+        fields: dict[str, Any] = {"key": key, "game_id": game_id, "outcome": outcome}
+        made = cls.Recorded(originator_topic=get_topic(cls), originator_id=receipt_uuid(key),
+                            originator_version=cls.INITIAL_VERSION, timestamp=cls.Recorded.create_timestamp(),
+                            **fields)
+        receipt = cast(Receipt, made.mutate(None))
+        receipt.pending_events.append(made)
+        return receipt
+
 
 class SeatKeys(Aggregate):
     """How often each seat's private token was changed (``pbem rotate-token``, mail ``rotate``):
@@ -217,7 +256,7 @@ class SeatKeys(Aggregate):
 
     @staticmethod
     def create_id(game_id: str) -> UUID:
-        return uuid5(NAMESPACE_URL, f"pbem:seatkeys:{game_id}")
+        return _named_uuid(f"pbem:seatkeys:{game_id}")
 
     @event("Opened")
     def __init__(self, game_id: str):
@@ -252,6 +291,10 @@ class PbemStore(Application[UUID]):
             try:
                 super().__init__(env=env)
                 self._tune_sqlite(env.get("PBEM_SQLITE_SYNCHRONOUS", "full"))
+                snapshots = getattr(self.snapshots, "recorder", None)
+                if isinstance(self.recorder, PbemSQLiteRecorder) and \
+                        getattr(snapshots, "datastore", None) is self.recorder.datastore:  # one database
+                    self.recorder.snapshots_table = getattr(snapshots, "events_table_name", None)
                 return
             except InternalError:
                 if attempt == attempts - 1:
@@ -343,7 +386,8 @@ class PbemStore(Application[UUID]):
                 grown.add(stored)
             self._logs[game_id] = grown
 
-    def save(self, *objs: Any, expect: dict[UUID, int] | None = None, **kwargs: Any) -> Any:
+    def save(self, *objs: Any, expect: dict[UUID, int] | None = None,
+             states: Sequence[tuple[str, int, dict[str, Any]]] = (), **kwargs: Any) -> Any:
         """Store the pending events of these aggregates in one transaction. pbem saves only
         aggregates, so their events are collected here directly: the library's ``save`` first
         tests every object against runtime-checkable protocols, which costs more than the
@@ -353,7 +397,12 @@ class PbemStore(Application[UUID]):
         ``expect``: aggregates this save does not change but was planned on, each at the
         version it was read at. If any has moved on, nothing is stored and
         ``RecordConflictError`` is raised, as when a saved aggregate has (so a plan may use a
-        kept copy of what it reads, and is planned again on fresh reads when that is stale)."""
+        kept copy of what it reads, and is planned again on fresh reads when that is stale).
+
+        ``states``: game states to keep (``keep_state``: game id, size, sealed state). On
+        SQLite they and the snapshots due are written in the save's own transaction (a state
+        or snapshot already there is left as it is), so keeping them costs no commit of its
+        own; elsewhere each is stored after the save, as ``keep_state`` and the library do."""
         if expect:
             kwargs["expect"] = expect
         processing: ProcessingEvent[UUID] = ProcessingEvent()
@@ -364,27 +413,56 @@ class PbemStore(Application[UUID]):
             processing.aggregates[obj.id] = obj
             if isinstance(obj, GameRecord):
                 pending[obj.game_id] = events
+        snapshots, old_records = self._snapshots_due(processing)
+        snapshots += [self._kept_state_snapshot(*state) for state in states]
+        inline = bool(snapshots) and isinstance(self.recorder, PbemSQLiteRecorder) and self.recorder.snapshots_table
+        if inline:
+            kwargs["snapshots"] = [self.mapper.to_stored_event(snapshot) for snapshot in snapshots]
         processing.saved_kwargs.update(kwargs)
         recordings = self._record(processing)
-        self._take_snapshots(processing)
+        if snapshots and not inline:
+            self._put_snapshots(snapshots)
+        for aggregate_id in old_records:
+            self.take_snapshot(aggregate_id)  # an old game's record: the frontier is added there
         for game_id, events in pending.items():
             self._extend_log(game_id, events)
         return recordings
 
-    def _take_snapshots(self, processing: ProcessingEvent[UUID]) -> None:
+    def _snapshots_due(self, processing: ProcessingEvent[UUID]) -> tuple[list[Snapshot], list[UUID]]:
         """A snapshot of each saved aggregate whose new events reach its snapshot interval,
-        taken from the aggregate as just saved: it is what replaying its events gives, and
-        the library's own way reads them all back from the database first."""
+        taken from the aggregate as it is saved: it is what replaying its events gives, and
+        the library's own way reads them all back from the database first. Also the ids of
+        old game records among them, which are snapshotted from the database after the save
+        (``take_snapshot`` adds their frontier)."""
+        snapshots: list[Snapshot] = []
+        old_records: list[UUID] = []
         if self.snapshots is None:
-            return
+            return snapshots, old_records
         for aggregate_id, aggregate in processing.aggregates.items():
             interval = self.snapshotting_intervals.get(type(aggregate))
             if interval and any(e.originator_id == aggregate_id and e.originator_version % interval == 0
                                 for e in processing.events):
                 if isinstance(aggregate, GameRecord) and aggregate.frontier is None:
-                    self.take_snapshot(aggregate_id)  # an old game's record: the frontier is added there
+                    old_records.append(aggregate_id)
                 else:
-                    self.snapshots.put([getattr(type(aggregate), "Snapshot", Snapshot).take(aggregate)])
+                    snapshots.append(getattr(type(aggregate), "Snapshot", Snapshot).take(aggregate))
+        return snapshots, old_records
+
+    def _put_snapshots(self, snapshots: list[Snapshot]) -> None:
+        """Snapshots stored after their save (not on SQLite): a record's as the library does, a
+        kept state as ``keep_state`` (one kept already is left, a failure is only said)."""
+        assert self.snapshots is not None
+        for snapshot in snapshots:
+            if snapshot.topic != KEPT_STATE_TOPIC:
+                self.snapshots.put([snapshot])
+                continue
+            try:
+                self.snapshots.put([snapshot])
+            except RecordConflictError:
+                continue  # another process kept it
+            except PersistenceError as error:  # the move is stored; without this state a fold starts further back
+                alarms.warning("kept state %s at %d entries not stored (%s)", snapshot.originator_id,
+                               snapshot.originator_version, error)
 
     def forget(self, game_id: str) -> None:
         """Drop the kept record and log: the next load reads the game from the database again."""
@@ -424,13 +502,16 @@ class PbemStore(Application[UUID]):
         """Store a game's state after its first ``size`` entries (``kept`` is JSON-plain).
         Returns False when one is stored at that size already (another process kept it)."""
         assert self.snapshots is not None
-        snapshot = Snapshot(originator_id=states_uuid(game_id), originator_version=size,
-                            timestamp=Snapshot.create_timestamp(), topic=KEPT_STATE_TOPIC, state=kept)
         try:
-            self.snapshots.put([snapshot])
+            self.snapshots.put([self._kept_state_snapshot(game_id, size, kept)])
         except RecordConflictError:
             return False
         return True
+
+    @staticmethod
+    def _kept_state_snapshot(game_id: str, size: int, kept: dict[str, Any]) -> Snapshot:
+        return Snapshot(originator_id=states_uuid(game_id), originator_version=size,
+                        timestamp=Snapshot.create_timestamp(), topic=KEPT_STATE_TOPIC, state=kept)
 
     def kept_state(self, game_id: str, size: int) -> tuple[int, dict[str, Any]] | None:
         """The kept state at the largest size at most ``size`` (one indexed query), or None."""
@@ -476,7 +557,10 @@ class StaleRead(IntegrityError):
 class PbemSQLiteRecorder(SQLiteApplicationRecorder):
     """The library's SQLite recorder, checking a save's expected versions inside its
     transaction, after the inserts (which take the database's write lock, so what is read then
-    is the newest and stays so until the commit)."""
+    is the newest and stays so until the commit), and writing the save's snapshots (``snapshots``:
+    stored snapshots) in the same transaction, each unless one is there already."""
+
+    snapshots_table: str | None = None  # the snapshot table (set by PbemStore: the same database)
 
     def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         ids = super()._insert_events(c, stored_events, **kwargs)
@@ -485,6 +569,10 @@ class PbemSQLiteRecorder(SQLiteApplicationRecorder):
                       (originator_id.hex,))
             if (c.fetchone()[0] or 0) != version:
                 raise StaleRead(f"{originator_id} is no longer at version {version}")
+        for snapshot in kwargs.get("snapshots") or ():
+            c.execute(f"INSERT OR IGNORE INTO {self.snapshots_table} (originator_id, originator_version, topic, state) "
+                      "VALUES (?, ?, ?, ?)", (snapshot.originator_id.hex, snapshot.originator_version,
+                                              snapshot.topic, snapshot.state))
         return ids
 
 
@@ -498,7 +586,10 @@ def _project(record: GameRecord | None, events: Any) -> GameRecord | None:
 
 def _copy(record: GameRecord) -> GameRecord:
     """A copy that can be appended to without touching the original. The record's lists are
-    replaced, never changed in place (``_count``), so a shallow copy is enough."""
-    clone = copy.copy(record)
+    replaced, never changed in place (``_count``), so a shallow copy is enough: its fields,
+    copied directly (what ``copy.copy`` does for such an object, without its generic
+    ``__reduce_ex__`` protocol, several times slower; a writer copies twice per move)."""
+    clone = GameRecord.__new__(GameRecord)
+    clone.__dict__.update(record.__dict__)
     clone._pending_events = []
     return clone

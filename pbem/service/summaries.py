@@ -91,7 +91,7 @@ class GameSummaries(Projection[SummaryView]):
             return None
         spec = state = deadline = None
         try:
-            game = load(record, lambda: store.game_log(record))
+            game = load(record, lambda _: store.game_log(record))
             spec, state = game.spec, self.reader.state(game, version)
         except Exception as error:  # a type no longer offered, a rules bug: list it without a phase
             logger.warning("game summaries: %s at version %s without its rules: %s", game_id, version, error)

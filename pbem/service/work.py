@@ -148,29 +148,35 @@ class Work:
             raise StalePlan("planned on games not read afresh")
         aggregates = list(self.extra.values())
         changed = [b for b in self.batches.values() if b.entries]
-        frontiers, sizes = {}, {}
+        interval = self.service.settings.snapshot_interval
+        kept: list[tuple[str, int, dict[str, Any]]] = []  # game states to keep, in the same save
         for batch in changed:
             game = batch.game
-            sizes[game.id] = game.version  # before the append below (the record is the game's)
+            before = game.version  # before the append below (the record is the game's)
             frontier = self.service.frontier(game).copy()
-            for entry in batch.entries:
-                frontier.append(leaf_hash(canonical_bytes(entry)))
-            game.record.append(batch.entries, batch.privates, self.service.sign(game.id, frontier))
+            leaves = [leaf_hash(canonical_bytes(entry)) for entry in batch.entries]
+            for leaf in leaves:
+                frontier.append(leaf)
+            game.record.append_hashed(batch.entries, batch.privates, self.service.sign(game.id, frontier), leaves)
             aggregates.append(game.record)
-            frontiers[game.id] = frontier
+            record = game.record
+            if interval and record.size // interval > before // interval:
+                # every ``interval`` entries a state is kept, so a past state folds at most that many
+                state = self.service.sealed_state(game.id, record.size, record.version, batch.state, frontier)
+                if state is not None:
+                    kept.append((game.id, record.size, state))
         if not aggregates:
             return
         saved = {aggregate.id for aggregate in aggregates}
-        self.service.store.save(*aggregates, expect={k: v for k, v in self.expect.items() if k not in saved})
+        self.service.store.save(*aggregates, expect={k: v for k, v in self.expect.items() if k not in saved},
+                                states=kept)
         for aggregate in aggregates:
             self.service.saved_aggregate(aggregate)
-        interval = self.service.settings.snapshot_interval
         for batch in changed:
             record = batch.game.record
             self.service.store.saved(record)
             self.service.checked(batch.game.id, record.size, record.checkpoint[1])  # signed here
+            # the state the plan reached is the state of the stored entries: the next command
+            # starts from it instead of folding (and so reading and hashing) them again
+            self.service.cache.keep(batch.game.id, record.size, batch.state, latest=True)
             log_entries(batch.game.id, batch.entries, self.key)
-            if interval and record.size // interval > sizes[batch.game.id] // interval:
-                # every ``interval`` entries a state is kept, so a past state folds at most that many
-                self.service.keep_state(batch.game.id, record.size, record.version, batch.state,
-                                        frontiers[batch.game.id])

@@ -60,6 +60,56 @@ def test_the_writer_keeps_a_state_every_interval_of_entries(tmp_path):
     assert version - sizes[-1] < 4 + 1
 
 
+def test_a_state_kept_already_at_its_size_is_left_and_the_move_is_stored(tmp_path):
+    svc = service(tmp_path)
+    game_id = played(svc, 1)
+    size = svc.game(game_id).version // 4 * 4 + 4  # the next size at which the writer keeps a state
+    other = service(tmp_path)  # another process kept it first
+    assert other.store.keep_state(game_id, size, {"version": 0, "state": "", "frontier": [], "seal": "theirs"})
+    other.close()
+    while svc.game(game_id).version <= size:
+        game = svc.game(game_id)
+        assert svc.submit(game_id, game.emails[game.spec.to_move(svc.state(game))[0]], "roll").ok
+    assert dict(svc.store.kept_states(game_id))[size]["seal"] == "theirs"
+
+
+def counting_commits(svc: GameService) -> list[int]:
+    """A list that grows by one at each commit of the store's SQLite connections."""
+    commits: list[int] = []
+
+    def count(connection):
+        commit = connection.commit
+
+        def counted() -> None:
+            commits.append(1)
+            commit()
+
+        connection.commit = counted
+        return connection
+
+    pool = svc.store.factory.datastore.pool
+    make = pool._create_connection
+    pool._create_connection = lambda: count(make())
+    for connection in list(pool._pool):
+        count(connection)
+    return commits
+
+
+def test_a_move_keeps_its_state_and_its_record_snapshot_in_its_own_commit(tmp_path):
+    svc = service(tmp_path)
+    game_id = played(svc, 2)
+    commits = counting_commits(svc)
+    record_id = svc.store.game(game_id).id
+    states_before = len(svc.store.kept_states(game_id))
+    snapshots_before = len(list(svc.store.snapshots.get(record_id)))
+    for moves in range(1, 10):
+        game = svc.game(game_id)
+        assert svc.submit(game_id, game.emails[game.spec.to_move(svc.state(game))[0]], "roll").ok
+        assert len(commits) == moves  # one transaction per move, whatever it keeps
+    assert len(svc.store.kept_states(game_id)) >= states_before + 2
+    assert len(list(svc.store.snapshots.get(record_id))) >= snapshots_before + 2
+
+
 def test_every_past_state_of_a_new_process_equals_the_fold_from_the_start(settings):
     settings = dataclasses.replace(settings, snapshot_interval=4)
     svc = GameService(settings)

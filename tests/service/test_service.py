@@ -9,6 +9,7 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.games.simulate import fold
 from pbem.ledger.canonical import canonical_bytes
 from pbem.service.service import GameService
+from pbem.service.store import Receipt
 from tests.service.helpers import ANN, BOB, started_pig, to_move_email
 
 
@@ -140,6 +141,21 @@ def test_the_same_idempotency_key_applies_once(service):
     assert again.duplicate and again.version == first.version
     assert service.game(game_id).version == first.version
     assert service.store.receipt("<m1@x>").outcome["context"] == {"subject": "turn"}
+
+
+def test_a_receipt_made_directly_is_stored_as_one_made_by_its_constructor(service):
+    outcome = {"game": "g-1", "lines": [{"line": 1, "text": "hold"}], "context": {"subject": "ø"}}
+    made, constructed = Receipt.of("<a@x>", "g-1", outcome), Receipt("<a@x>", "g-1", outcome)
+    stored = [service.store.mapper.to_stored_event(r.collect_events()[0]) for r in (made, constructed)]
+    assert (stored[0].originator_id, stored[0].originator_version, stored[0].topic) == \
+        (stored[1].originator_id, stored[1].originator_version, stored[1].topic)
+    states = [json.loads(s.state) for s in stored]
+    for state in states:
+        del state["timestamp"]  # the moment each was made
+    assert states[0] == states[1]
+    service.store.save(Receipt.of("<b@x>", "g-1", outcome))
+    again = service.store.receipt("<b@x>")
+    assert (again.key, again.game_id, again.outcome, again.version) == ("<b@x>", "g-1", outcome, 1)
 
 
 def test_a_rejected_command_with_a_key_is_remembered_too(service):
