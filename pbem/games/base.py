@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -179,6 +179,28 @@ def evolve_all(evolve: Callable[[Any, Fact], Any], state: Any, facts: Iterable[F
     for fact in facts:
         state = evolve(state, fact)
     return state
+
+
+_FIELD_NAMES: dict[type, frozenset[str]] = {}  # a dataclass's field names, looked up once per class
+
+
+def update(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace(obj, **changes)`` for the games' frozen dataclasses, without
+    re-running ``__init__``: every fact of a replay makes a new state, and ``replace`` (which
+    walks the fields and calls ``__init__``) was the largest share of the engines' time. The
+    result is equal field for field; it is only for dataclasses without ``__post_init__``,
+    ``init=False`` fields or cached attributes (none in the games), since those would see the
+    copied ``__dict__``. A name that is not a field is refused, as ``replace`` refuses it."""
+    kind: type[Any] = type(obj)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = frozenset(f.name for f in fields(kind))
+    if not changes.keys() <= names:
+        raise TypeError(f"{kind.__name__} has no field {', '.join(sorted(changes.keys() - names))}")
+    new = object.__new__(kind)
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

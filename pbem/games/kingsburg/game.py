@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from pbem.games.base import (
@@ -16,6 +15,7 @@ from pbem.games.base import (
     illegal,
     rank_by,
     secret,
+    update,
 )
 from pbem.games.kingsburg import render, rules
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS
@@ -130,7 +130,7 @@ class Kingsburg(GameSpec[State, Move]):
         if isinstance(candidate, Recruit) and candidate.gold < 0:
             candidate = rules.default_payment(state.players[seat], candidate.soldiers) or candidate
         if isinstance(candidate, Influence) and rules.names_fixed_gift(candidate):
-            candidate = replace(candidate, choice=None)  # "influence 8 with 5 3 take gold"
+            candidate = update(candidate, choice=None)  # "influence 8 with 5 3 take gold"
         legal = self.legal_moves(state, seat)
         if candidate in legal:
             return candidate

@@ -68,6 +68,11 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
     """None when ``move`` is legal for ``seat`` now, else a sentence saying why not."""
     if seat not in to_move(state):
         return _("It is not your turn to move.")
+    return _why_not_on_turn(state, seat, move)
+
+
+def _why_not_on_turn(state: State, seat: int, move: tuple) -> str | None:
+    """``why_not`` for a seat that is to move (the callers that check many moves ask once)."""
     verb, step = move[0], current_step(state)
     if state.phase == "setup":
         return None if verb == "develop" else _("Place your starting development tokens first: develop TRACK.")
@@ -168,9 +173,11 @@ def candidates(state: State, seat: int) -> Iterator[tuple]:
 
 
 def legal(state: State, seat: int) -> list[tuple]:
+    if seat not in to_move(state):
+        return []  # every move would be refused: it is not the seat's turn
     seen: list[tuple] = []
     for move in candidates(state, seat):
-        if move not in seen and why_not(state, seat, move) is None:
+        if move not in seen and _why_not_on_turn(state, seat, move) is None:
             seen.append(move)
     return seen
 
@@ -179,8 +186,10 @@ def has_choice(state: State, seat: int) -> bool:
     """Whether ``seat`` has a legal move other than the one that ends its part of the step. A
     peace proposal alone does not make the game wait outside the trade phase (else a player at
     war would be asked at every step); it can be sent at any decision the player faces."""
+    if seat not in to_move(state):
+        return False  # every move would be refused: it is not the seat's turn
     trivial = trivial_move(state, seat)
-    return any(m != trivial and (m[0] != "peace" or state.phase == "trade") and why_not(state, seat, m) is None
+    return any(m != trivial and (m[0] != "peace" or state.phase == "trade") and _why_not_on_turn(state, seat, m) is None
                for m in candidates(state, seat))
 
 
