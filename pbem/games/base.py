@@ -197,9 +197,10 @@ def update(obj: T, **changes: Any) -> T:
         names = _FIELD_NAMES[kind] = frozenset(f.name for f in fields(kind))
     if not changes.keys() <= names:
         raise TypeError(f"{kind.__name__} has no field {', '.join(sorted(changes.keys() - names))}")
+    values = obj.__dict__.copy()
+    values.update(changes)
     new = object.__new__(kind)
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
+    object.__setattr__(new, "__dict__", values)  # frozen: past the dataclass's own __setattr__
     return new
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from pbem.games.base import Fact, GameSpec, Rng, Standing, illegal, rank_by
@@ -40,7 +41,7 @@ class RuseAndBruise(GameSpec[GameState, Move]):
         return moves.legal_moves(state, seat)
 
     def parse_move(self, state: GameState, seat: int, text: str) -> Move:
-        return moves.parse(state, seat, text, self.legal_texts(state, seat))
+        return moves.parse(state, seat, text, partial(self.legal_texts, state, seat))  # said if refused
 
     def format_move(self, move: Move) -> str:
         return moves.format_move(move)
