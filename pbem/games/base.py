@@ -298,6 +298,13 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         """The facts a legal move causes (including automatic follow-ups and draws);
         raises ``GameError`` if the move is not legal now."""
 
+    def decide_and_fold(self, state: StateT, seat: int, move: MoveT, rng: Rng) -> tuple[list[Fact], StateT]:
+        """``decide``, and the state after its facts (``evolve`` of each in turn). A game whose
+        ``decide`` folds its facts anyway, to find the automatic follow-ups, returns the state
+        it has (see ``FoldingGameSpec``), so that a replay does not fold every fact twice."""
+        facts = self.decide(state, seat, move, rng)
+        return facts, evolve_all(self.evolve, state, facts)
+
     @abstractmethod
     def outcome(self, state: StateT) -> list[Standing] | None:
         """The final standings once the game is over, else None."""
@@ -416,6 +423,20 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
     def legal_texts(self, state: StateT, seat: int, limit: int = 40) -> list[str]:
         """Legal moves for error messages and hints, as the reader writes them (``say_move``)."""
         return [self.say_move(move) for move in self.legal_moves(state, seat)[:limit]]
+
+
+class FoldingGameSpec(GameSpec[StateT, MoveT]):
+    """A game whose moves are decided by folding their facts one by one (the automatic
+    follow-ups depend on the state each fact leaves): it implements ``decide_and_fold``, and
+    ``decide`` is that without the state."""
+
+    @abstractmethod
+    def decide_and_fold(self, state: StateT, seat: int, move: MoveT, rng: Rng) -> tuple[list[Fact], StateT]:
+        """The facts a legal move causes, and the state after them (what ``evolve`` of each
+        in turn gives); raises ``GameError`` if the move is not legal now."""
+
+    def decide(self, state: StateT, seat: int, move: MoveT, rng: Rng) -> list[Fact]:
+        return self.decide_and_fold(state, seat, move, rng)[0]
 
 
 AnySpec = GameSpec[Any, Any]  # a game not known until run time (the registry, the service)

@@ -7,8 +7,8 @@ from typing import Any
 
 from pbem.games.base import (
     ErrorCode,
+    FoldingGameSpec,
     GameError,
-    GameSpec,
     Option,
     Rng,
     Standing,
@@ -44,7 +44,7 @@ from pbem.games.text import _, resolve
 Fact = dict[str, Any]
 
 
-class Kingsburg(GameSpec[State, Move]):
+class Kingsburg(FoldingGameSpec[State, Move]):
     name = "kingsburg"
     title = "Kingsburg"
     rules_version = "2"  # 2: every advisor's help may be declined ("take nothing" with an influence)
@@ -202,14 +202,14 @@ class Kingsburg(GameSpec[State, Move]):
                                                        phase=self.phase_label(state), waiting=waiting))
 
     # -- decide -------------------------------------------------------------------------------------
-    def decide(self, state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
+    def decide_and_fold(self, state: State, seat: int, move: Move, rng: Rng) -> tuple[list[Fact], State]:
         self._check_turn(state, seat)
         if not self._is_legal(state, seat, move):
             text = say_move(move) if isinstance(move, Move.__args__) else repr(move)
             raise illegal(why_illegal(state, seat, move, text), self.legal_texts(state, seat))
         facts = move_facts(state, seat, move, rng)
-        more, _after = advance(fold(state, facts), rng)
-        return facts + more
+        more, after = advance(fold(state, facts), rng)
+        return facts + more, after
 
     # -- end -----------------------------------------------------------------------------------------
     def outcome(self, state: State) -> list[Standing] | None:

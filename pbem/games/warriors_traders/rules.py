@@ -68,11 +68,12 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
     """None when ``move`` is legal for ``seat`` now, else a sentence saying why not."""
     if seat not in to_move(state):
         return _("It is not your turn to move.")
-    return _why_not_on_turn(state, seat, move)
+    return why_not_on_turn(state, seat, move)
 
 
-def _why_not_on_turn(state: State, seat: int, move: tuple) -> str | None:
-    """``why_not`` for a seat that is to move (the callers that check many moves ask once)."""
+def why_not_on_turn(state: State, seat: int, move: tuple) -> str | None:
+    """``why_not`` for a seat known to be one of ``to_move`` (the callers that check many moves,
+    or have just checked the turn, do not ask again)."""
     verb, step = move[0], current_step(state)
     if state.phase == "setup":
         return None if verb == "develop" else _("Place your starting development tokens first: develop TRACK.")
@@ -177,7 +178,7 @@ def legal(state: State, seat: int) -> list[tuple]:
         return []  # every move would be refused: it is not the seat's turn
     seen: list[tuple] = []
     for move in candidates(state, seat):
-        if move not in seen and _why_not_on_turn(state, seat, move) is None:
+        if move not in seen and why_not_on_turn(state, seat, move) is None:
             seen.append(move)
     return seen
 
@@ -189,7 +190,7 @@ def has_choice(state: State, seat: int) -> bool:
     if seat not in to_move(state):
         return False  # every move would be refused: it is not the seat's turn
     trivial = trivial_move(state, seat)
-    return any(m != trivial and (m[0] != "peace" or state.phase == "trade") and _why_not_on_turn(state, seat, m) is None
+    return any(m != trivial and (m[0] != "peace" or state.phase == "trade") and why_not_on_turn(state, seat, m) is None
                for m in candidates(state, seat))
 
 

@@ -9,6 +9,7 @@ from pbem.games.warriors_traders.data import (
     ARMY_KINDS,
     CUMULATIVE,
     MAPS,
+    MAX_TOKENS,
     RESOURCES,
     RULES,
     TRACKS,
@@ -163,11 +164,20 @@ def owner(state: State, province: str) -> int | None:
 
 def level(tokens: int) -> int:
     """1-based level reached with ``tokens`` development tokens on a track."""
+    if 0 <= tokens <= MAX_TOKENS:
+        return _LEVELS[tokens]  # the rules ask this for every candidate move
+    return _count_level(tokens)
+
+
+def _count_level(tokens: int) -> int:
     reached = 1
     for lvl, needed in enumerate(CUMULATIVE, start=1):
         if tokens >= needed:
             reached = lvl
     return reached
+
+
+_LEVELS = tuple(_count_level(tokens) for tokens in range(MAX_TOKENS + 1))
 
 
 def track_level(state: State, seat: int, track: str) -> int:
