@@ -148,7 +148,7 @@ class Kingsburg(FoldingGameSpec[State, Move]):
             if seat not in self.to_move(state):
                 return False
             group = move if move.choice is None else update(move, choice=None)
-            return group in rules.influence_moves(state, seat) and move in _with_choices([group])
+            return rules.is_influence_move(state, seat, group) and move in _with_choices([group])
         return move in self.legal_moves(state, seat)
 
     def _any_group(self, state: State, seat: int, wanted: Influence, text: str, legal: list[Move]) -> Move:
