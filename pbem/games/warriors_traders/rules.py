@@ -155,8 +155,8 @@ def candidates(state: State, seat: int) -> Iterator[tuple]:
         yield from (("starve", u.id) for u in state.units if u.owner == seat and u.is_army)
     if state.phase == "trade":
         yield from trade.trade_candidates(state, seat)
-    elif _action_steps(step) or step == "special":
-        yield from dev.action_candidates(state, seat)
+    elif _action_steps(step) or (step == "special" and dev.specials_left(state, seat)):
+        yield from dev.action_candidates(state, seat)  # without a special slot left, each is refused
     elif step == "shift":
         yield from (("shift", a, b) for a in TRACKS for b in TRACKS if a != b)
     elif step in ("move", "princess"):

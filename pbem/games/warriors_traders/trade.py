@@ -178,13 +178,14 @@ def trade_candidates(state: State, seat: int) -> Iterator[tuple]:
     text)."""
     ratio = track_value(state, seat, "trade", "trade_bank_ratio")
     player = state.players[seat]
-    for give in RESOURCES:
+    trading = _may_trade(state, seat) is None  # else every exchange, route and offer is refused
+    for give in RESOURCES if trading else ():
         most = player.has(give) // ratio
         yield from (("bank", give, get, n) for get in RESOURCES if get != give for n in range(1, most + 1))
     others = [s for s in state.seats if s != seat]
-    yield from (("route", state.players[s].country) for s in others)
+    yield from (("route", state.players[s].country) for s in others if trading)
     for s in others:
-        if route_between(state, seat, s):
+        if trading and route_between(state, seat, s):
             yield from (("offer", state.players[s].country, ((g, 1),), ((w, 1),))
                         for g in RESOURCES for w in RESOURCES if g != w)
     yield from ((verb, o.id) for o in state.offers if o.to == seat for verb in ("accept", "decline"))
