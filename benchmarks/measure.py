@@ -344,6 +344,18 @@ def _hold_mails(svc: GameService, game_id: str, count: int) -> list[tuple[str, s
     return mails
 
 
+def _plain_mails(count: int) -> list[tuple[str, str, bytes]]:
+    """``count`` mails of a move mail's size and shape, for handlers that do not read them."""
+    mails = []
+    for number in range(count):
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = PLAYERS[number % 2], SERVICE, f"turn {number}"
+        msg["Message-ID"] = f"<floor-{number}@client.example>"
+        msg.set_content("hold\n")
+        mails.append((PLAYERS[number % 2], SERVICE, bytes(msg)))
+    return mails
+
+
 def _stream(port: int, mails: list[tuple[str, str, bytes]]) -> float:
     start = time.perf_counter()
     with smtplib.SMTP("127.0.0.1", port, timeout=60) as client:
@@ -372,6 +384,53 @@ def _streams_taking_turns(ports: tuple[int, int], mails: list[tuple[str, str, by
 class BareHandler:
     async def handle_DATA(self, server, session, envelope) -> str:
         return "250 2.0.0 OK"
+
+
+class StoringHandler:
+    """A bare handler that stores each mail durably before its 250 (one INSERT, one commit):
+    the floor of any gateway that accepts only what it has stored."""
+
+    def __init__(self, work: Path, database_url: str | None, synchronous: str) -> None:
+        if database_url:
+            import psycopg
+
+            self.db: Any = psycopg.connect(database_url, autocommit=True)  # one statement, one commit
+            self.db.execute("CREATE TABLE mails (id BIGSERIAL PRIMARY KEY, raw BYTEA NOT NULL)")
+            self.insert = "INSERT INTO mails (raw) VALUES (%s)"
+        else:
+            import sqlite3
+
+            work.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(work / "floor.sqlite", isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(f"PRAGMA synchronous={'NORMAL' if synchronous == 'normal' else 'FULL'}")
+            self.db.execute("CREATE TABLE mails (id INTEGER PRIMARY KEY, raw BLOB NOT NULL)")
+            self.insert = "INSERT INTO mails (raw) VALUES (?)"
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        self.db.execute(self.insert, (envelope.original_content,))
+        return "250 2.0.0 OK"
+
+
+def _storing_floor(work: Path, database_url: str | None, mails: list[tuple[str, str, bytes]],
+                   synchronous: str) -> tuple[float, float]:
+    """Mails per second to a handler that only stores each mail with one durable commit, and
+    to the bare handler, taking turns as in ``_gateway_rate``."""
+    from aiosmtpd.controller import Controller
+
+    handler = StoringHandler(work, database_url, synchronous)
+    ports = (_free_port(), _free_port())
+    storing = Controller(handler, hostname="127.0.0.1", port=ports[0])
+    bare = Controller(BareHandler(), hostname="127.0.0.1", port=ports[1])
+    storing.start()
+    bare.start()
+    try:
+        stored, barely = _streams_taking_turns(ports, mails)
+    finally:
+        bare.stop()
+        storing.stop()
+        handler.db.close()
+    return len(mails) / stored, len(mails) / barely
 
 
 def _gateway_rate(work: Path, database_url: str | None, count: int,
@@ -563,6 +622,13 @@ def mail(work: Path, quick: bool) -> list[Row]:
             rows.append(Row("mail", f"follower: replies and notices queued ({label}) vs mails in",
                             f"{count} move mails", f"{following:,.0f} mails/s", f"{rate:,.0f} mails/s",
                             rate / following, "in mails/s / followed mails/s"))
+            floor, floor_bare = _storing_floor(work / label.split(",")[0] / f"floor-{synchronous}", url,
+                                               _plain_mails(count), synchronous)
+            rows.append(Row("mail", f"floor: a bare handler that stores each mail with one commit before its 250 "
+                                    f"({label}) vs bare aiosmtpd", f"{count} mails, 1 connection each, turns of 25",
+                            f"{floor:,.0f} mails/s", f"{floor_bare:,.0f} mails/s", floor_bare / floor,
+                            f"bare / storing; at {floor / floor_bare:.0%} of bare: the most any gateway that "
+                            "stores before its 250 reaches"))
     finally:
         if database:
             database[1]()

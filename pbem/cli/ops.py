@@ -1,5 +1,6 @@
-"""Operator commands: import (restore an ended game from its export) and export-all (a
-verifiable backup of every game)."""
+"""Operator commands: import (restore an ended game from its export), export-all (a
+verifiable backup of every game), fsck (check games against their signed histories) and
+keep-states (keep the past states of games stored before states were kept)."""
 
 from __future__ import annotations
 
@@ -92,7 +93,38 @@ def fsck(game_ids: tuple[str, ...]) -> None:
     sys.exit(1 if bad else 0)
 
 
+@click.command(name="keep-states")
+@click.argument("game_ids", nargs=-1)
+def keep_states(game_ids: tuple[str, ...]) -> None:
+    """Keep the past states of games (all, or the ones named) at every PBEM_SNAPSHOT_INTERVAL
+    entries where none is kept yet: games played before pbem kept states, or stored with the
+    interval off. Afterwards any past turn of them is folded from a nearby kept state instead of
+    from the start. Safe to repeat and to run beside a running server; a frozen game is left
+    as it is. Exit 0 when every game named was handled, 1 otherwise."""
+    from pbem.games.base import GameError
+
+    service = GameService()
+    ids = list(game_ids) or service.game_ids()
+    kept = failed = 0
+    with TerminalProgress("keeping states") as progress:
+        for done, game_id in enumerate(ids, start=1):
+            try:
+                frozen = service.game(game_id).frozen
+                count = 0 if frozen else service.keep_states(game_id)
+            except GameError as error:
+                failed += 1
+                click.echo(f"{game_id}: {error.message}", err=True)
+                continue
+            kept += count
+            click.echo(f"{game_id}: FROZEN ({frozen}), left as it is" if frozen else f"{game_id}: {count} kept")
+            progress(done, len(ids))
+    service.close()
+    click.echo(f"{kept} states kept in {len(ids) - failed} games")
+    sys.exit(1 if failed else 0)
+
+
 def register(group: click.Group) -> None:
     group.add_command(import_)
     group.add_command(export_all)
     group.add_command(fsck)
+    group.add_command(keep_states)

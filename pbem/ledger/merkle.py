@@ -45,28 +45,15 @@ def root(leaves: Sequence[bytes]) -> bytes:
 
 
 def prefix_roots(leaves: Sequence[bytes], sizes: Iterable[int]) -> dict[int, bytes]:
-    """The roots of the trees of the first n leaves, for every n in ``sizes``, in one pass.
-
-    A compact range keeps the roots of the perfect subtrees that make up the prefix (one per
-    set bit of its size, largest first); the prefix's root folds them from the right, which is
-    exactly the RFC's split at the largest power of two. Linear instead of one root per size.
-    """
+    """The roots of the trees of the first n leaves, for every n in ``sizes``, in one pass of a
+    growing ``Frontier`` (linear, instead of one whole root per size)."""
     wanted = set(sizes)
-    roots: dict[int, bytes] = {}
-    if 0 in wanted:
-        roots[0] = root([])
-    stack: list[tuple[int, bytes]] = []  # (height, subtree root)
-    for count, leaf in enumerate(leaves, start=1):
-        height, node = 0, leaf
-        while stack and stack[-1][0] == height:
-            node = node_hash(stack.pop()[1], node)
-            height += 1
-        stack.append((height, node))
-        if count in wanted:
-            folded = stack[-1][1]
-            for _, left in reversed(stack[:-1]):
-                folded = node_hash(left, folded)
-            roots[count] = folded
+    frontier = Frontier()
+    roots = {0: frontier.root()} if 0 in wanted else {}
+    for leaf in leaves:
+        frontier.append(leaf)
+        if frontier.size in wanted:
+            roots[frontier.size] = frontier.root()
     return roots
 
 
@@ -164,7 +151,8 @@ def verify_consistency(old_size: int, new_size: int, old_root: bytes, new_root: 
 class Frontier:
     """The compact range of a growing log: the roots of its perfect subtrees, largest first.
     Appending a leaf and taking the root cost O(log n), so signing after a move never rehashes
-    the whole log. Copies are cheap (a short list of pairs)."""
+    the whole log. Copies are cheap (a short list of pairs). The root folds the subtrees from
+    the right, which is exactly the RFC's split at the largest power of two."""
 
     def __init__(self, stack: Sequence[tuple[int, bytes]] = (), size: int = 0):
         self.stack: list[tuple[int, bytes]] = list(stack)  # (height, subtree root)

@@ -23,6 +23,7 @@ from contextlib import suppress
 from datetime import datetime
 from typing import Any, Protocol
 
+from eventsourcing.domain import OriginatorVersionError
 from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
@@ -83,7 +84,11 @@ class GameSummaries(Projection[SummaryView]):
         game_id = entries[-1]["game"]
         version = entries[-1]["index"] + 1
         store = self.reader.store
-        record = store.game(game_id)
+        try:
+            record = store.game(game_id)
+        except OriginatorVersionError as error:  # an event missing: the game is frozen, its row stays as it was
+            logger.warning("game summaries: %s cannot be read (event %s missing)", game_id, error.args[1:])
+            return None
         spec = state = deadline = None
         try:
             game = load(record, lambda: store.game_log(record))

@@ -48,6 +48,7 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
             follower.projection.deadline = app.config["PBEM_DEADLINE"]
 
     from pbem.web import downloads, health, pagecache, pages, private
+    from pbem.web.shortcut import Shortcut
 
     pagecache.install(app.extensions)
     app.extensions["pbem.games"] = ReadGames()
@@ -59,6 +60,10 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
     app.register_blueprint(health.bp)
     i18n.install(app)
     _install_hooks(app)
+    # kept public pages are answered again before Flask runs, while the store stays as it was
+    shortcut = Shortcut(app.wsgi_app, service.position, lambda: len(getattr(service, "frozen", ())))
+    app.extensions["pbem.shortcut"] = shortcut
+    app.wsgi_app = shortcut  # type: ignore[method-assign]
     return app
 
 

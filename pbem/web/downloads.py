@@ -14,6 +14,7 @@ from pbem.service.game import LoadedGame
 from pbem.service.witnesses import received_cosignatures
 from pbem.web.helpers import game_or_404, int_arg, public_cache, service, size_or_404
 from pbem.web.pagecache import exports
+from pbem.web.shortcut import keep
 
 bp = Blueprint("downloads", __name__)
 
@@ -41,6 +42,7 @@ def export(game_id: str) -> Response:
     """Exactly the bytes of ``pbem export`` (the verifier checks they are canonical)."""
     game = game_or_404(game_id)
     body, etag = exports().get((game.id, game.version), lambda: export_bytes(service().export(game.id)))
+    keep()
     return _json(None, game, f"{game.id}.json", body, immutable=game.ended, etag=etag)
 
 

@@ -11,7 +11,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, overload
 
-from flask import Response, abort, current_app, request
+from flask import Response, abort, current_app, render_template, request
 from flask_babel import gettext as _
 from werkzeug.http import http_date
 
@@ -47,7 +47,25 @@ def game_or_404(game_id: str) -> LoadedGame:
     except GameError as error:
         if error.code == ErrorCode.UNKNOWN_GAME:
             abort(404)
+        if error.code == ErrorCode.FROZEN:
+            abort(unreadable_game(game_id))
         raise
+
+
+def unreadable_game(game_id: str) -> Response:
+    """The page of a frozen game that cannot even be read (an event missing from its record):
+    what happened instead of an error 500. A game that can be read shows its pages with the
+    same warning on each (``web/base.html``)."""
+    problem = getattr(service(), "frozen", {}).get(game_id) or _("its stored record cannot be read")
+    title = _("This game is frozen.")
+    detail = _("This game cannot be shown: its stored record does not match its signed history (%(problem)s). "
+               "It takes no moves until the operator has repaired it. The operator has been alerted.",
+               problem=problem)
+    response = current_app.make_response((render_template("web/error.html", code=503, title=title, detail=detail),
+                                          503))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Retry-After"] = "3600"
+    return response
 
 
 class ReadGames:

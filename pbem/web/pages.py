@@ -25,6 +25,7 @@ from pbem.web.helpers import (
 )
 from pbem.web.history import HistoryWindow, history_row, history_rows, history_window, page_of_entry
 from pbem.web.pagecache import board_key, page_key, pages
+from pbem.web.shortcut import keep, keyed_position
 
 bp = Blueprint("pages", __name__)
 STATUSES = ("running", "finished")
@@ -51,10 +52,14 @@ def games() -> Response:
     if number < 1:
         abort(404)
     # The rows change only when the view's position moves: a page is rendered once per position.
-    key = page_key("games", summaries().position_now(), wanted_type, wanted_status, number)
+    shown = summaries().position_now()
+    key = page_key("games", shown, wanted_type, wanted_status, number)
     body, etag = pages().get(key, lambda: _games_body(types, wanted_type, wanted_status, number))
     if not body:
         abort(404)
+    keyed = keyed_position()
+    if keyed is not None and shown >= keyed:  # the view has caught up with the store the answer is kept for
+        keep()
     response = make_response(body)
     response.set_etag(etag)
     return public_cache(response)
@@ -77,6 +82,7 @@ def kept(game: LoadedGame, parts: tuple[Hashable, ...], render: Callable[[], str
     body, etag = pages().get(key, render)
     if not body:
         abort(404)
+    keep()
     response = make_response(body)
     response.mimetype = mimetype
     response.set_etag(etag)
@@ -147,7 +153,8 @@ def feed(game_id: str) -> Response:
         newest = range(loaded.version - 1, max(-1, loaded.version - 1 - FEED_ENTRIES), -1)
         return render_template("web/feed.xml", game=loaded, rows=history_rows(loaded, None, list(newest)),
                                updated=loaded.entries[-1].get("time", ""))
-    return kept(loaded, ("feed",), render, "application/atom+xml")
+    # the feed names its entries by absolute address: one kept feed per address the site is asked at
+    return kept(loaded, ("feed", request.host_url), render, "application/atom+xml")
 
 
 @bp.get("/games/<game_id>/board.svg")

@@ -96,3 +96,65 @@ def test_prefix_roots_in_one_pass_equal_each_root(n, data):
     leaves = _leaves(n)
     sizes = data.draw(st.sets(st.integers(min_value=0, max_value=n)))
     assert merkle.prefix_roots(leaves, sizes) == {size: merkle.root(leaves[:size]) for size in sizes}
+
+
+SMALL = range(1, 18)  # every shape of tree up to 17 leaves: full, one short of full, one over
+
+
+def test_every_inclusion_proof_of_every_small_tree_verifies():
+    for n in SMALL:
+        leaves = _leaves(n)
+        for index in range(n):
+            merkle.verify_inclusion(index, n, leaves[index], merkle.inclusion_proof(index, leaves), merkle.root(leaves))
+
+
+def test_every_consistency_proof_between_small_trees_verifies():
+    for n in SMALL:
+        leaves = _leaves(n)
+        for m in range(n + 1):
+            proof = merkle.consistency_proof(m, leaves)
+            merkle.verify_consistency(m, n, merkle.root(leaves[:m]), merkle.root(leaves), proof)
+
+
+@pytest.mark.parametrize("index", [-1, 5])
+def test_a_leaf_outside_the_tree_has_no_inclusion_proof(index):
+    leaves = _leaves(5)
+    with pytest.raises(ProofError, match=f"leaf {index} is not in a tree of size 5"):
+        merkle.inclusion_proof(index, leaves)
+    with pytest.raises(ProofError, match=f"leaf {index} is not in a tree of size 5"):
+        merkle.verify_inclusion(index, 5, leaves[0], merkle.inclusion_proof(0, leaves), merkle.root(leaves))
+
+
+def _tree(n=6):
+    leaves = _leaves(n)
+    return leaves, merkle.root(leaves)
+
+
+# Each refusal names what is wrong: `pbem verify`, the witness and the web's verify page show
+# these sentences as the reason a proof was refused.
+REFUSALS = {
+    "inclusion proof is too long":
+        lambda: merkle.verify_inclusion(0, 6, _tree()[0][0], [*merkle.inclusion_proof(0, _tree()[0]), b"x" * 32],
+                                        _tree()[1]),
+    "inclusion proof for leaf 2 does not lead to the root of size 6":
+        lambda: merkle.verify_inclusion(2, 6, merkle.leaf_hash(b"forged"), merkle.inclusion_proof(2, _tree()[0]),
+                                        _tree()[1]),
+    "no tree of size 7 inside a tree of size 6": lambda: merkle.consistency_proof(7, _tree()[0]),
+    "size 5 cannot precede size 3": lambda: merkle.verify_consistency(5, 3, b"", b"", []),
+    "a proof from the empty tree must be empty": lambda: merkle.verify_consistency(0, 6, b"", _tree()[1], [b"x"]),
+    "two different trees claim size 6": lambda: merkle.verify_consistency(6, 6, b"y" * 32, _tree()[1], []),
+    "consistency proof is empty": lambda: merkle.verify_consistency(3, 6, merkle.root(_tree()[0][:3]), _tree()[1], []),
+    "consistency proof is too long":
+        lambda: merkle.verify_consistency(3, 6, merkle.root(_tree()[0][:3]), _tree()[1],
+                                          [*merkle.consistency_proof(3, _tree()[0]), *[b"x" * 32] * 4]),
+    "tree of size 3 is not a prefix of the tree of size 6":
+        lambda: merkle.verify_consistency(3, 6, merkle.leaf_hash(b"other"), _tree()[1],
+                                          merkle.consistency_proof(3, _tree()[0])),
+}
+
+
+@pytest.mark.parametrize("reason", sorted(REFUSALS))
+def test_a_refused_proof_says_why(reason):
+    with pytest.raises(ProofError) as refused:
+        REFUSALS[reason]()
+    assert str(refused.value) == reason

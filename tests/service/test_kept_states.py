@@ -168,3 +168,40 @@ def test_a_seal_binds_the_state_to_its_game_and_size():
     assert states.unsealed(b"k" * 32, "g-2", 8, kept) is None
     assert states.unsealed(b"k" * 32, "g-1", 9, kept) is None
     assert states.unsealed(b"x" * 32, "g-1", 8, kept) is None
+
+
+def test_pbem_keep_states_keeps_the_states_of_a_game_played_without_them(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    old = service(tmp_path, interval=0)  # played before pbem kept states
+    game_id = played(old, 12)
+    expected = folded(old, game_id)
+    assert old.store.kept_states(game_id) == []
+    old.close()
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path))
+    monkeypatch.setenv("PBEM_SNAPSHOT_INTERVAL", "4")
+
+    first = CliRunner().invoke(main, ["keep-states"])
+    again = CliRunner().invoke(main, ["keep-states", game_id])
+
+    after = service(tmp_path)
+    sizes = [size for size, _ in after.store.kept_states(game_id)]
+    assert first.exit_code == 0 and f"{game_id}: {len(sizes)} kept" in first.output and len(sizes) >= 3
+    assert again.exit_code == 0 and f"{game_id}: 0 kept" in again.output  # nothing kept twice
+    after.close()
+    for version in range(1, len(expected)):
+        fresh = service(tmp_path)
+        assert fresh.state(fresh.game(game_id), version) == expected[version]
+        fresh.close()
+
+
+def test_pbem_keep_states_names_an_unknown_game_and_exits_1(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path))
+    result = CliRunner().invoke(main, ["keep-states", "long-pig-00000000"])
+    assert result.exit_code == 1 and "long-pig-00000000" in result.output

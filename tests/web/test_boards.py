@@ -96,7 +96,7 @@ def test_warriors_and_traders_svg_shows_every_public_item_of_the_text_board(game
 
 
 def test_kingsburg_svg_has_whose_turn_a_dice_legend_and_every_advisors_gift(games, played):
-    from pbem.games.kingsburg.render import gift_text
+    from pbem.games.kingsburg.board import gift_text
 
     game_id = played["kingsburg", 6]
     summary = games.service.summary(game_id)

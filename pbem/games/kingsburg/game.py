@@ -17,7 +17,7 @@ from pbem.games.base import (
     secret,
     update,
 )
-from pbem.games.kingsburg import render, rules
+from pbem.games.kingsburg import board, render, rules
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS
 from pbem.games.kingsburg.evolve import evolve
 from pbem.games.kingsburg.explain import step_need, why_illegal
@@ -228,7 +228,7 @@ class Kingsburg(FoldingGameSpec[State, Move]):
         return render.render_text(view, names)
 
     def render_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
-        return render.render_svg(view, names)
+        return board.render_svg(view, names)
 
     def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
         return render.describe_fact(fact, names)

@@ -1,4 +1,5 @@
-"""What players see: the view dict, phase labels, history lines, text and SVG pictures.
+"""What players see: the view dict, phase labels, history lines and the text board (the SVG
+board is in board.py).
 
 ``view`` is the only place that decides what a viewer may see: the enemy deck stays hidden,
 a seat sees only its own peeks and its own soldier token until they are revealed.
@@ -9,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, COURT_SPOTS, ENEMIES, GOODS, ROWS, YEAR_RANGES
+from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS, ROWS, YEAR_RANGES
 from pbem.games.kingsburg.moves import goods_text, spoken
 from pbem.games.kingsburg.state import State
-from pbem.games.svg import escape
 from pbem.games.text import _, ngettext, pgettext, seat_name
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
@@ -268,21 +268,21 @@ def render_text(v: Mapping[str, Any], names: Sequence[str]) -> str:
     lines = [f"Kingsburg - {v['label']}"]
     if v["to_move"]:
         lines.append(_("Waiting for: {players}", players=", ".join(seat_name(names, s) for s in v["to_move"])))
-    lines.append(_enemy_line(v))
+    lines.append(enemy_line(v))
     lines.append(_("King's envoy: {player}", player=seat_name(names, v["envoy"])) + (
         "   " + _("King's aid (white die): {player}", player=seat_name(names, v["aid"]))
         if v["aid"] is not None else ""))
     if v["court"]:
         lines.append(_("Court:"))
         for spot in v["court"]:
-            groups = "; ".join(_group_text(g, names) for g in spot["groups"])
+            groups = "; ".join(group_text(g, names) for g in spot["groups"])
             lines.append(f"  {spot['advisor']:>2} {ADVISORS[spot['advisor']].name:<14} {groups}")
     for position, seat in enumerate(v["order"], start=1):
         lines += _player_text(v["players"][seat], position, seat_name(names, seat), seat == v["envoy"])
     return "\n".join(lines) + "\n"
 
 
-def _enemy_line(v: Mapping[str, Any]) -> str:
+def enemy_line(v: Mapping[str, Any]) -> str:
     enemy = v["enemy"]
     if enemy:
         return _("Enemy: {name} strength {strength}", name=enemy_name(enemy["id"]), strength=enemy["strength"])
@@ -291,7 +291,7 @@ def _enemy_line(v: Mapping[str, Any]) -> str:
                     "Enemy this year: strength {low}-{high} ({n} cards left)", v["deck_left"], low=low, high=high)
 
 
-def _group_text(g: Mapping[str, Any], names: Sequence[str]) -> str:
+def group_text(g: Mapping[str, Any], names: Sequence[str]) -> str:
     owner = _("neutral") if g["seat"] < 0 else seat_name(names, g["seat"])
     envoy = " " + spoken("envoy") if g["envoy"] else ""
     return f"{owner} [{_dice_text(g['dice'], g['white'], g['plus2'])}]{envoy}"
@@ -304,7 +304,7 @@ def holdings(p: Mapping[str, Any]) -> str:
              plus2=p["plus2"], soldiers=amount("soldiers", p["soldiers"]))
 
 
-def _hand_lines(p: Mapping[str, Any]) -> list[str]:
+def hand_lines(p: Mapping[str, Any]) -> list[str]:
     lines = []
     if p["dice"] or p["white"]:
         dice = _dice_text(p["dice"], p["white"])
@@ -321,141 +321,9 @@ def _hand_lines(p: Mapping[str, Any]) -> list[str]:
 
 def _player_text(p: Mapping[str, Any], position: int, name: str, envoy: bool) -> list[str]:
     head = f"{position}. {name}: {holdings(p)}" + (", " + spoken("envoy") if envoy else "")
-    lines = [head, *("   " + line for line in _hand_lines(p))]
+    lines = [head, *("   " + line for line in hand_lines(p))]
     owned = set(p["buildings"])
     for row in ROWS.values():
         cells = [f"[{'x' if b in owned else ' '}] {BUILDINGS[b].name:<16}" for b in row]
         lines.append("   " + "".join(cells).rstrip())
     return lines
-
-
-# -- SVG ------------------------------------------------------------------------------------------
-def _colour(seat: int) -> str:
-    return "#7f8c8d" if seat < 0 else COLOURS[seat % len(COLOURS)]
-
-
-def gift_text(advisor: int) -> str:
-    """An advisor's help in a few characters ("1g or 1w"; g/w/s = gold, wood, stone)."""
-    def bundle(gift: Mapping[str, Any]) -> str:
-        parts = []
-        for key in ("vp", "gold", "wood", "stone", "any", "soldiers", "plus2", "peek", "alchemist"):
-            n = gift.get(key)
-            if not n:
-                continue
-            parts.append(short(key, n))
-        return " ".join(parts)
-
-    return _(" or ").join(bundle(gift) for gift in ADVISORS[advisor].gifts)
-
-
-def short(key: str, n: int) -> str:
-    """One part of a gift in a few characters, for the board's advisor cells."""
-    forms = {
-        "vp": lambda: amount("vp", n, signed=n < 0),
-        "gold": lambda: pgettext("kingsburg short", "{n}g", n=n),
-        "wood": lambda: pgettext("kingsburg short", "{n}w", n=n),
-        "stone": lambda: pgettext("kingsburg short", "{n}s", n=n),
-        "any": lambda: pgettext("kingsburg short", "{n} any", n=n),
-        "soldiers": lambda: amount("soldiers", n),
-        "plus2": lambda: _("+2 token"),
-        "peek": lambda: _("see enemy"),
-        "alchemist": lambda: _("1 good: 1 of each other"),
-    }
-    return forms[key]()
-
-
-def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
-    cell_w, cell_h = 150, 64
-    sheet_w = 4 * 92 + 20
-    width = max(6 * cell_w + 20, len(v["players"]) * (sheet_w + 10) + 10)
-    court_top = 70
-    height = court_top + 3 * cell_h + 24 + 300
-    waiting = ", ".join(seat_name(names, s) for s in v["to_move"])
-    facts = [_("turn order: {order}", order=", ".join(seat_name(names, s) for s in v["order"])),
-             _enemy_line(v), _("King's envoy: {player}", player=seat_name(names, v["envoy"]))]
-    if v["aid"] is not None:
-        facts.append(_("King's aid (white die): {player}", player=seat_name(names, v["aid"])))
-    title = f"Kingsburg - {v['label']}" + (" - " + _("Waiting for: {players}", players=waiting) if waiting else "")
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
-           f'<text x="10" y="22" font-size="18" font-weight="bold">{escape(title)}</text>',
-           f'<text x="10" y="42" font-size="12">{escape(" | ".join(facts))}</text>']
-    out += _legend_svg(v, names, 10, 50)
-    groups = {spot["advisor"]: spot["groups"] for spot in v["court"]}
-    for a in range(1, COURT_SPOTS):
-        x, y = 10 + ((a - 1) % 6) * cell_w, court_top + ((a - 1) // 6) * cell_h
-        out.append(f'<rect x="{x}" y="{y}" width="{cell_w - 6}" height="{cell_h - 6}" fill="#f8f4e8" stroke="#555"/>')
-        out.append(f'<text x="{x + 4}" y="{y + 13}">{a} {escape(ADVISORS[a].name)}</text>')
-        out.append(f'<text x="{x + 4}" y="{y + 54}" font-size="9" fill="#444">{escape(gift_text(a))}</text>')
-        dx = x + 4
-        for g in groups.get(a, []):
-            out.append(f'<g><title>{escape(_group_text(g, names))}</title>')
-            for value, white in [*((d, False) for d in g["dice"]), *((w, True) for w in g["white"])]:
-                out.append(_die_svg(dx, y + 18, value, g["seat"], white))
-                dx += 23
-            if g["plus2"]:
-                out.append(f'<text x="{dx}" y="{y + 32}">+2</text>')
-                dx += 18
-            if g["envoy"]:
-                out.append(f'<text x="{dx}" y="{y + 32}" font-weight="bold">{escape(spoken("envoy"))}</text>')
-                dx += 36
-            out.append("</g>")
-            dx += 6
-    legend = _("Court: each group of dice in its owner colour")
-    out.append(f'<text x="{width - 10}" y="{court_top - 4}" text-anchor="end" fill="#444">{escape(legend)}</text>')
-    top = court_top + 3 * cell_h + 14
-    for i, seat in enumerate(v["order"]):
-        p = v["players"][seat]
-        out += _sheet_svg(p, f"{i + 1}. {seat_name(names, seat)}", 10 + i * (sheet_w + 10), top, seat == v["envoy"])
-    out.append("</svg>")
-    return "\n".join(out)
-
-
-def _die_svg(x: int, y: int, value: int, seat: int, white: bool) -> str:
-    """One die: the seat's colour, grey for the neutral dice, white for the King's aid."""
-    fill = "#ffffff" if white else _colour(seat)
-    return (f'<rect x="{x}" y="{y}" width="20" height="20" rx="3" fill="{fill}" stroke="#222"/>'
-            f'<text x="{x + 6}" y="{y + 14}" fill="{"#000" if white else "#fff"}">{value}</text>')
-
-
-def _legend_svg(v: Mapping[str, Any], names: Sequence[str], x: int, y: int) -> list[str]:
-    """What the colours of the dice mean: each seat's, the neutral (grey) dice that block an
-    advisor, the King's aid (white)."""
-    out = []
-    entries = [(seat, False, seat_name(names, seat)) for seat in v["order"]]
-    entries += [(-1, False, _("neutral (blocks the advisor)")), (0, True, _("King's aid die"))]
-    for seat, white, label in entries:
-        fill = "#ffffff" if white else _colour(seat)
-        out.append(f'<rect x="{x}" y="{y + 2}" width="10" height="10" fill="{fill}" stroke="#222"/>'
-                   f'<text x="{x + 14}" y="{y + 11}">{escape(label)}</text>')
-        x += 24 + 6 * len(label)
-    return out
-
-
-def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = False) -> list[str]:
-    colour = _colour(p["seat"])
-    head = f"{name}: {amount('vp', p['vp'])}" + (", " + spoken("envoy") if envoy else "")
-    counters = _("{gold}, {wood}, {stone}, {plus2} +2, {soldiers}", gold=amount("gold", p["gold"]),
-                 wood=amount("wood", p["wood"]), stone=amount("stone", p["stone"]), plus2=p["plus2"],
-                 soldiers=amount("soldiers", p["soldiers"]))
-    out = [f'<text x="{x}" y="{y + 12}" fill="{colour}" font-size="13" font-weight="bold">{escape(head)}</text>',
-           f'<text x="{x}" y="{y + 28}">{escape(counters)}</text>']
-    for line in _hand_lines(p):
-        out.append(f'<text x="{x}" y="{y + 44}">{escape(line)}</text>')
-        y += 16
-    owned = set(p["buildings"])
-    for r, row in enumerate(ROWS.values()):
-        for c, b in enumerate(row):
-            bx, by = x + c * 92, y + 36 + r * 40
-            fill = colour if b in owned else "#eeeeee"
-            text = "#fff" if b in owned else "#333"
-            out.append(f'<rect x="{bx}" y="{by}" width="88" height="36" fill="{fill}" stroke="#555"/>'
-                       f'<text x="{bx + 3}" y="{by + 15}" fill="{text}">{escape(BUILDINGS[b].name)}</text>'
-                       f'<text x="{bx + 3}" y="{by + 29}" fill="{text}">{_cost_text(b)}</text>')
-    return out
-
-
-def _cost_text(building: str) -> str:
-    b = BUILDINGS[building]
-    cost = " ".join(short(g, n) for g, n in zip(GOODS, b.cost, strict=False) if n)
-    return f"{cost} / {amount('vp', b.vp)}"
