@@ -226,7 +226,8 @@ def bare_checks(document: dict[str, Any]) -> None:
 
 def bare_replay(document: dict[str, Any]) -> None:
     """The game engine's own share of a replay: parse, decide with the derived draws, and fold
-    every fact, with nothing compared."""
+    every fact (``decide_and_fold``: a game that folds while it decides is not asked to fold
+    again, as in ``verify``), with nothing compared."""
     from pbem.ledger.fairness import DrawRng, draw_scope
 
     entries, openings = document["entries"], document["openings"]
@@ -240,12 +241,11 @@ def bare_replay(document: dict[str, Any]) -> None:
             continue
         rng = DrawRng(seed, draw_scope(created), [list(n) for n in nonces], index)
         if entry["kind"] == "started":
-            facts = spec.setup(len(created["seats"]), created["options"], rng)
+            for fact in spec.setup(len(created["seats"]), created["options"], rng):
+                state = spec.evolve(state, fact)
         else:
             move = spec.parse_move(state, entry["seat"], opening.get("command", entry["command"]))
-            facts = spec.decide(state, entry["seat"], move, rng)
-        for fact in facts:
-            state = spec.evolve(state, fact)
+            _facts, state = spec.decide_and_fold(state, entry["seat"], move, rng)
 
 
 def verify(work: Path, quick: bool) -> list[Row]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -181,6 +181,29 @@ def evolve_all(evolve: Callable[[Any, Fact], Any], state: Any, facts: Iterable[F
     return state
 
 
+_FIELD_NAMES: dict[type, frozenset[str]] = {}  # a dataclass's field names, looked up once per class
+
+
+def update(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace(obj, **changes)`` for the games' frozen dataclasses, without
+    re-running ``__init__``: every fact of a replay makes a new state, and ``replace`` (which
+    walks the fields and calls ``__init__``) was the largest share of the engines' time. The
+    result is equal field for field; it is only for dataclasses without ``__post_init__``,
+    ``init=False`` fields or cached attributes (none in the games), since those would see the
+    copied ``__dict__``. A name that is not a field is refused, as ``replace`` refuses it."""
+    kind: type[Any] = type(obj)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = frozenset(f.name for f in fields(kind))
+    if not changes.keys() <= names:
+        raise TypeError(f"{kind.__name__} has no field {', '.join(sorted(changes.keys() - names))}")
+    values = obj.__dict__.copy()
+    values.update(changes)
+    new = object.__new__(kind)
+    object.__setattr__(new, "__dict__", values)  # frozen: past the dataclass's own __setattr__
+    return new
+
+
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """A copy of ``items`` with ``items[index]`` replaced: how frozen states change one seat's entry."""
     return (*items[:index], value, *items[index + 1:])
@@ -274,6 +297,13 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
     def decide(self, state: StateT, seat: int, move: MoveT, rng: Rng) -> list[Fact]:
         """The facts a legal move causes (including automatic follow-ups and draws);
         raises ``GameError`` if the move is not legal now."""
+
+    def decide_and_fold(self, state: StateT, seat: int, move: MoveT, rng: Rng) -> tuple[list[Fact], StateT]:
+        """``decide``, and the state after its facts (``evolve`` of each in turn). A game whose
+        ``decide`` folds its facts anyway, to find the automatic follow-ups, returns the state
+        it has (see ``FoldingGameSpec``), so that a replay does not fold every fact twice."""
+        facts = self.decide(state, seat, move, rng)
+        return facts, evolve_all(self.evolve, state, facts)
 
     @abstractmethod
     def outcome(self, state: StateT) -> list[Standing] | None:
@@ -393,6 +423,20 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
     def legal_texts(self, state: StateT, seat: int, limit: int = 40) -> list[str]:
         """Legal moves for error messages and hints, as the reader writes them (``say_move``)."""
         return [self.say_move(move) for move in self.legal_moves(state, seat)[:limit]]
+
+
+class FoldingGameSpec(GameSpec[StateT, MoveT]):
+    """A game whose moves are decided by folding their facts one by one (the automatic
+    follow-ups depend on the state each fact leaves): it implements ``decide_and_fold``, and
+    ``decide`` is that without the state."""
+
+    @abstractmethod
+    def decide_and_fold(self, state: StateT, seat: int, move: MoveT, rng: Rng) -> tuple[list[Fact], StateT]:
+        """The facts a legal move causes, and the state after them (what ``evolve`` of each
+        in turn gives); raises ``GameError`` if the move is not legal now."""
+
+    def decide(self, state: StateT, seat: int, move: MoveT, rng: Rng) -> list[Fact]:
+        return self.decide_and_fold(state, seat, move, rng)[0]
 
 
 AnySpec = GameSpec[Any, Any]  # a game not known until run time (the registry, the service)

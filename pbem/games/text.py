@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from pbem.games.base import AnySpec, ErrorCode, GameError, illegal
@@ -40,14 +41,17 @@ M = TypeVar("M")
 LEGAL_LIMIT = 40
 
 
+@lru_cache(maxsize=4096)
 def fold(text: str) -> str:
     """Lower case with accents dropped: ``"Přístav"`` -> ``"pristav"``, ``"wpłyń"`` ->
     ``"wplyn"`` (``ł`` has no decomposition, so it is folded by hand). Spaces are kept, so a
-    command folded this way still splits into words."""
+    command folded this way still splits into words. Cached: the parsers fold the same names
+    and command words again for every move (a pure function of its text)."""
     decomposed = unicodedata.normalize("NFKD", text.casefold().replace("ł", "l"))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+@lru_cache(maxsize=4096)
 def fold_key(text: str) -> str:
     """A name as a lookup key: folded, and only letters and digits kept, so ``Strážní věž``,
     ``strazni vez`` and ``strazni-vez`` are one key."""

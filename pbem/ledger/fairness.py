@@ -51,13 +51,21 @@ class DrawRng(RngBase):
         # game_id: the draw scope, see draw_scope (the game id, or "test-seed")
         self._key = seed
         self._context = [DRAW_LABEL, game_id, nonces, index]
+        self._head: bytes | None = None  # the context's canonical bytes without the closing "]"
         self._block = 0
         self._pool: list[int] = []
         self.transcript: list[list[int]] = []
 
+    def _message(self) -> bytes:
+        """``canonical_bytes([*context, block])``: the context is encoded once, and each block
+        adds its number (an int's canonical form is its decimal text) and the closing "]"."""
+        if self._head is None:
+            self._head = canonical_bytes(self._context)[:-1]
+        return b"%s,%d]" % (self._head, self._block)
+
     def _next_word(self) -> int:
         if not self._pool:
-            message = canonical_bytes([*self._context, self._block])
+            message = self._message()
             digest = hmac.new(self._key, message, hashlib.sha256).digest()
             self._pool = [int.from_bytes(digest[i:i + 8], "big") for i in range(0, 32, 8)]
             self._block += 1

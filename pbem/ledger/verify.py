@@ -333,24 +333,22 @@ def _check_openings(entries: list[dict[str, Any]], openings: list[Any], report: 
             nonces.append([entry["seat"], entry["nonce"]])
         if entry["kind"] not in ("started", "moved"):
             continue
-        where = _where(index, entry)
         if not isinstance(opening, dict):
             raise VerificationError(f"opening {index}", "missing")
-        count += _check_facts(where, entry, opening)
-        draws += _check_draws(where, entry, opening, seed if rederive_draws else None, scope,
-                              [list(n) for n in nonces], index)
+        count += _check_facts(index, entry, opening)
+        draws += _check_draws(index, entry, opening, seed if rederive_draws else None, scope, nonces)
         if "command_commitment" in entry and not _commitment_matches(
                 opening.get("command_salt"), opening.get("command"), entry["command_commitment"]):
-            raise VerificationError(where, "the opened command does not match its commitment")
+            raise VerificationError(_where(index, entry), "the opened command does not match its commitment")
     report.checked.append("the seed matches the commitment published before any move")
     report.checked.append(f"{count} hidden facts match their commitments")
     report.checked.append(f"{draws} random draws re-derive from the seed, the players' nonces and their positions")
 
 
-def _check_facts(where: str, entry: dict[str, Any], opening: dict[str, Any]) -> int:
+def _check_facts(index: int, entry: dict[str, Any], opening: dict[str, Any]) -> int:
     public, full, salts = entry.get("facts") or [], opening.get("facts"), opening.get("salts")
     if not isinstance(full, list) or not isinstance(salts, list) or not len(public) == len(full) == len(salts):
-        raise VerificationError(where, "the opening does not list one fact and salt per fact")
+        raise VerificationError(_where(index, entry), "the opening does not list one fact and salt per fact")
     hidden = 0
     for number, (shown, fact, salt) in enumerate(zip(public, full, salts, strict=False)):
         try:
@@ -359,27 +357,27 @@ def _check_facts(where: str, entry: dict[str, Any], opening: dict[str, Any]) -> 
         except (KeyError, TypeError, ValueError, AssertionError):
             matches = False
         if not matches:
-            raise VerificationError(f"{where}, fact {number}",
+            raise VerificationError(f"{_where(index, entry)}, fact {number}",
                                     "the opened fact does not match the published one or its commitment")
         hidden += SECRET in fact
     return hidden
 
 
-def _check_draws(where: str, entry: dict[str, Any], opening: dict[str, Any], seed: bytes | None, scope: str,
-                 nonces: list[list[Any]], index: int) -> int:
+def _check_draws(index: int, entry: dict[str, Any], opening: dict[str, Any], seed: bytes | None, scope: str,
+                 nonces: list[list[Any]]) -> int:
     """The opened draws match their commitment and, given the seed, re-derive from it (the
     replay passes no seed: it re-derives them itself)."""
     published = entry.get("draws")
     if published is None:
         if opening.get("draws"):
-            raise VerificationError(where, "draws are opened but none were committed")
+            raise VerificationError(_where(index, entry), "draws are opened but none were committed")
         return 0
     transcript: Any = opening.get("draws")  # unchecked JSON until its commitment matches
     if not _commitment_matches(opening.get("draws_salt"), transcript, published["commitment"]) \
             or len(transcript) != published["count"]:
-        raise VerificationError(where, "the opened draws do not match their commitment")
+        raise VerificationError(_where(index, entry), "the opened draws do not match their commitment")
     if seed is not None:
-        _fair_or_refuse(where, seed, scope, nonces, index, transcript)
+        _fair_or_refuse(_where(index, entry), seed, scope, [list(n) for n in nonces], index, transcript)
     return len(transcript)
 
 
@@ -400,6 +398,7 @@ def _replay(spec: Any, entries: list[dict[str, Any]], openings: list[Any], repor
             progress: Progress | None = None) -> None:
     created = entries[0]
     seed = bytes.fromhex(entries[-1]["seed"])
+    scope = draw_scope(created)
     nonces: list[list[Any]] = []
     state = None
     for index, (entry, opening) in enumerate(zip(entries, openings, strict=False)):
@@ -410,23 +409,27 @@ def _replay(spec: Any, entries: list[dict[str, Any]], openings: list[Any], repor
             nonces.append([entry["seat"], entry["nonce"]])
         if kind not in ("started", "moved"):
             continue
-        where = _where(index, entry)
-        rng = DrawRng(seed, draw_scope(created), [list(n) for n in nonces], index)
+        rng = DrawRng(seed, scope, [list(n) for n in nonces], index)
+        after = None  # the state after the facts, when the rules had it anyway
         try:
             if kind == "started":
                 facts = spec.setup(len(created["seats"]), created["options"], rng)
             else:
                 command = opening.get("command", entry["command"])
                 move = spec.parse_move(state, entry["seat"], command)
-                facts = spec.decide(state, entry["seat"], move, rng)
+                facts, after = spec.decide_and_fold(state, entry["seat"], move, rng)
         except GameError as error:
-            raise VerificationError(where, f"the rules refuse this command: {error.message}") from error
-        if rng.transcript != (opening.get("draws") or []):
-            _fair_or_refuse(where, seed, created["game"], [list(n) for n in nonces], index, opening.get("draws") or [])
-        if facts != opening["facts"] or rng.transcript != (opening.get("draws") or []):
-            raise VerificationError(where, "replaying the command through the rules gives other facts")
-        for fact in facts:
-            state = spec.evolve(state, fact)
+            raise VerificationError(_where(index, entry), f"the rules refuse this command: {error.message}") from error
+        draws = opening.get("draws") or []
+        if rng.transcript != draws:
+            _fair_or_refuse(_where(index, entry), seed, created["game"], [list(n) for n in nonces], index, draws)
+        if facts != opening["facts"] or rng.transcript != draws:
+            raise VerificationError(_where(index, entry), "replaying the command through the rules gives other facts")
+        if after is None:
+            for fact in facts:
+                state = spec.evolve(state, fact)
+        else:
+            state = after  # what evolving the facts (equal to the stored ones) gives
     standings = spec.outcome(state)
     if standings is None or [s.to_dict() for s in standings] != entries[-1]["standings"]:
         raise VerificationError(_where(len(entries) - 1, entries[-1]), "the standings are not what the rules give")

@@ -1,6 +1,7 @@
 """Commit-reveal randomness: derived, unbiased, recorded and re-derivable."""
 
 import hashlib
+import hmac
 from collections import Counter
 
 import pytest
@@ -81,3 +82,17 @@ def test_commitment_hides_the_value_and_binds_it():
     assert public["secret"]["commitment"] == commit(salt, {"card": 7})
     assert commit(salt, {"card": 8}) != commit(salt, {"card": 7})
     assert commit(new_salt(), {"card": 7}) != commit(salt, {"card": 7})
+
+
+@pytest.mark.parametrize("nonces", [[], [[0, "x"], [2, "žluť"]]])
+def test_each_block_is_the_hmac_of_the_documented_message(nonces):
+    # HMAC-SHA256(seed, canonical(["pbem-draw/1", scope, nonces, index, block])), read as four
+    # 64-bit words per block, whatever shortcut builds the message
+    rng = fairness.DrawRng(SEED, "g", nonces, 7)
+    words = [rng._next_word() for _ in range(4 * 3)]
+    expected = []
+    for block in range(3):
+        message = canonical_bytes(["pbem-draw/1", "g", nonces, 7, block])
+        digest = hmac.new(SEED, message, hashlib.sha256).digest()
+        expected += [int.from_bytes(digest[i:i + 8], "big") for i in range(0, 32, 8)]
+    assert words == expected

@@ -262,6 +262,11 @@ def end_turn_facts(state: KBState, rng: Rng) -> list[Fact]:
 def settle(state: KBState, rng: Rng) -> list[Fact]:
     """Automatic follow-ups after a step: replace unusable cards, end turns with nothing left
     to do, end the game after the last round."""
+    return settle_and_fold(state, rng)[0]
+
+
+def settle_and_fold(state: KBState, rng: Rng) -> tuple[list[Fact], KBState]:
+    """``settle``, and the state after its facts."""
     facts: list[Fact] = []
     idle = 0  # turns ended here with nothing to do; a whole round of them means a blocked game
     while not state.over:
@@ -272,15 +277,21 @@ def settle(state: KBState, rng: Rng) -> list[Fact]:
             break
         idle += not state.mandatory_pending() and state.built == 0
         if idle > state.players:  # no terrain card can be played by anyone: score now
-            return [*facts, {"kind": "GameEnded", "blocked": True, "scores": final_scores(state)}]
+            ended = {"kind": "GameEnded", "blocked": True, "scores": final_scores(state)}
+            return [*facts, ended], evolve(state, ended)
         new = end_turn_facts(state, rng)
         state = apply(state, new)
         facts += new
-    return facts
+    return facts, state
 
 
 def decide(state: KBState, seat: int, move: Move, rng: Rng) -> list[Fact]:
     """All facts of a move: its steps (a build may name up to 3 hexes) and the follow-ups."""
+    return decide_and_fold(state, seat, move, rng)[0]
+
+
+def decide_and_fold(state: KBState, seat: int, move: Move, rng: Rng) -> tuple[list[Fact], KBState]:
+    """``decide``, and the state after the facts."""
     steps = [("build", h) for h in move[1:]] if move[0] == "build" else [move]
     if move[0] == "build" and not 1 <= len(steps) <= MANDATORY:
         raise illegal(_("A build names 1 to {n} hexes.", n=MANDATORY))
@@ -295,4 +306,5 @@ def decide(state: KBState, seat: int, move: Move, rng: Rng) -> list[Fact]:
         new = end_turn_facts(state, rng)
         state = apply(state, new)
         facts += new
-    return facts + settle(state, rng)
+    more, after = settle_and_fold(state, rng)
+    return facts + more, after

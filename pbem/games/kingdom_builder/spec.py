@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.base import GameSpec, Option, Rng, Standing, invalid, rank_by, secret
+from pbem.games.base import FoldingGameSpec, Option, Rng, Standing, invalid, rank_by, secret
 from pbem.games.text import _, language, ngettext, seat_name
 
 from . import moves, render, rules
@@ -29,7 +29,7 @@ def _options() -> tuple[Option, ...]:
     return sections + cards
 
 
-class KingdomBuilder(GameSpec[KBState, Move]):
+class KingdomBuilder(FoldingGameSpec[KBState, Move]):
     name = "kingdom-builder"
     title = "Kingdom Builder"
     turn_end_words = ("end", "done", "pass", "konec", "hotovo")
@@ -108,8 +108,8 @@ class KingdomBuilder(GameSpec[KBState, Move]):
     def score_label(self, key: str) -> str:
         return _("gold") if key == "gold" else render.score_word(key)
 
-    def decide(self, state: KBState, seat: int, move: Move, rng: Rng) -> list[dict[str, Any]]:
-        return rules.decide(state, seat, move, rng)
+    def decide_and_fold(self, state: KBState, seat: int, move: Move, rng: Rng) -> tuple[list[dict[str, Any]], KBState]:
+        return rules.decide_and_fold(state, seat, move, rng)
 
     def outcome(self, state: KBState) -> list[Standing] | None:
         if not state.over:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from pbem.games.base import replace_at, secret_data
+from pbem.games.base import replace_at, secret_data, update
 
 from .board import Board, build_board, hex_of
 from .data import MANDATORY, SETTLEMENTS, TILES_PER_HEX
@@ -64,26 +64,26 @@ def _initial(fact: dict[str, Any]) -> KBState:
 
 def _place(state: KBState, seat: int, hex_: int) -> KBState:
     homes = replace_at(state.homes, seat, state.homes[seat] | {hex_})
-    return replace(state, owner=replace_at(state.owner, hex_, seat), homes=homes)
+    return update(state, owner=replace_at(state.owner, hex_, seat), homes=homes)
 
 
 def _lift(state: KBState, seat: int, hex_: int) -> KBState:
-    return replace(state, owner=replace_at(state.owner, hex_, -1),
+    return update(state, owner=replace_at(state.owner, hex_, -1),
                    homes=replace_at(state.homes, seat, state.homes[seat] - {hex_}))
 
 
 def _use_tile(state: KBState, fact: dict[str, Any]) -> KBState:
     tile = fact.get("tile")
-    return state if tile is None else replace(state, used=state.used | {hex_of(tile)})
+    return state if tile is None else update(state, used=state.used | {hex_of(tile)})
 
 
 def _built(state: KBState, fact: dict[str, Any]) -> KBState:
     seat = fact["seat"]
     state = _place(state, seat, hex_of(fact["hex"]))
     supply = state.supply[seat] - 1
-    state = replace(state, supply=replace_at(state.supply, seat, supply), ending=state.ending or supply == 0)
+    state = update(state, supply=replace_at(state.supply, seat, supply), ending=state.ending or supply == 0)
     if fact["action"] == "build":
-        return replace(state, built=state.built + 1)
+        return update(state, built=state.built + 1)
     return _use_tile(state, fact)
 
 
@@ -96,7 +96,7 @@ def _moved(state: KBState, fact: dict[str, Any]) -> KBState:
 def _tile_taken(state: KBState, fact: dict[str, Any]) -> KBState:
     seat, hex_ = fact["seat"], hex_of(fact["hex"])
     i = state.tile_index(hex_)
-    return replace(
+    return update(
         state,
         tiles_left=replace_at(state.tiles_left, i, state.tiles_left[i] - 1),
         held=replace_at(state.held, seat, state.held[seat] | {hex_}),
@@ -107,37 +107,37 @@ def _tile_taken(state: KBState, fact: dict[str, Any]) -> KBState:
 
 def _tile_lost(state: KBState, fact: dict[str, Any]) -> KBState:
     seat, hex_ = fact["seat"], hex_of(fact["hex"])
-    return replace(state, held=replace_at(state.held, seat, state.held[seat] - {hex_}), fresh=state.fresh - {hex_})
+    return update(state, held=replace_at(state.held, seat, state.held[seat] - {hex_}), fresh=state.fresh - {hex_})
 
 
 def _shuffled(state: KBState, fact: dict[str, Any]) -> KBState:
-    return replace(state, deck=tuple(secret_data(fact)["order"]), discard=())
+    return update(state, deck=tuple(secret_data(fact)["order"]), discard=())
 
 
 def _drawn(state: KBState, fact: dict[str, Any]) -> KBState:
     hands = replace_at(state.hands, fact["seat"], secret_data(fact)["terrain"])
-    return replace(state, deck=state.deck[1:], hands=hands)
+    return update(state, deck=state.deck[1:], hands=hands)
 
 
 def _turn_started(state: KBState, fact: dict[str, Any]) -> KBState:
     seat = fact["seat"]
-    return replace(state, seat=seat, round=fact["round"], played=fact["terrain"], built=0,
+    return update(state, seat=seat, round=fact["round"], played=fact["terrain"], built=0,
                    hands=replace_at(state.hands, seat, None), fresh=frozenset(), used=frozenset())
 
 
 def _card_replaced(state: KBState, fact: dict[str, Any]) -> KBState:
     drew = fact["terrain"] is not None
-    return replace(state, played=fact["terrain"], removed=state.removed + (fact["unusable"] is not None),
+    return update(state, played=fact["terrain"], removed=state.removed + (fact["unusable"] is not None),
                    deck=state.deck[1:] if drew else state.deck)
 
 
 def _turn_ended(state: KBState, fact: dict[str, Any]) -> KBState:
     discard = state.discard + ((state.played,) if state.played is not None else ())
-    return replace(state, discard=discard, played=None, fresh=frozenset(), used=frozenset())
+    return update(state, discard=discard, played=None, fresh=frozenset(), used=frozenset())
 
 
 def _game_ended(state: KBState, fact: dict[str, Any]) -> KBState:
-    return replace(state, over=True, final=tuple(
+    return update(state, over=True, final=tuple(
         (s["seat"], s["total"], tuple(s["gold"].items())) for s in fact["scores"]))
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.games.base import secret_data
+from pbem.games.base import secret_data, update
 from pbem.games.kingsburg.data import COURT_SPOTS, SOLDIER_TOKENS
-from pbem.games.kingsburg.state import Placement, Player, State, apply_delta, update, with_player
+from pbem.games.kingsburg.state import Placement, Player, State, apply_delta, with_player
 
 Fact = dict[str, Any]
 HANDLERS: dict[str, Callable[[State, Fact], State]] = {}

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from pbem.games.base import (
     ErrorCode,
+    FoldingGameSpec,
     GameError,
-    GameSpec,
     Option,
     Rng,
     Standing,
     illegal,
     rank_by,
     secret,
+    update,
 )
 from pbem.games.kingsburg import board, render, rules
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS
@@ -44,7 +44,7 @@ from pbem.games.text import _, resolve
 Fact = dict[str, Any]
 
 
-class Kingsburg(GameSpec[State, Move]):
+class Kingsburg(FoldingGameSpec[State, Move]):
     name = "kingsburg"
     title = "Kingsburg"
     rules_version = "2"  # 2: every advisor's help may be declined ("take nothing" with an influence)
@@ -130,15 +130,26 @@ class Kingsburg(GameSpec[State, Move]):
         if isinstance(candidate, Recruit) and candidate.gold < 0:
             candidate = rules.default_payment(state.players[seat], candidate.soldiers) or candidate
         if isinstance(candidate, Influence) and rules.names_fixed_gift(candidate):
-            candidate = replace(candidate, choice=None)  # "influence 8 with 5 3 take gold"
-        legal = self.legal_moves(state, seat)
-        if candidate in legal:
+            candidate = update(candidate, choice=None)  # "influence 8 with 5 3 take gold"
+        if self._is_legal(state, seat, candidate):
             return candidate
         if isinstance(candidate, Influence) and not candidate.dice:
-            return self._any_group(state, seat, candidate, text, legal)
+            return self._any_group(state, seat, candidate, text, self.legal_moves(state, seat))
         if isinstance(candidate, Pass) and state.step == "gifts":
             return Take(())  # "pass" on a gift declines it
         raise illegal(why_illegal(state, seat, candidate, text), self.legal_texts(state, seat))
+
+    def _is_legal(self, state: State, seat: int, move: object) -> bool:
+        """``move in self.legal_moves(state, seat)``, without listing every group with every
+        gift answer stated in advance: an influence is among them exactly when its group
+        (without the answer) is one of ``influence_moves`` and its answer is one that
+        ``_with_choices`` adds to that group."""
+        if isinstance(move, Influence) and state.step == "influence":
+            if seat not in self.to_move(state):
+                return False
+            group = move if move.choice is None else update(move, choice=None)
+            return rules.is_influence_move(state, seat, group) and move in _with_choices([group])
+        return move in self.legal_moves(state, seat)
 
     def _any_group(self, state: State, seat: int, wanted: Influence, text: str, legal: list[Move]) -> Move:
         """``influence 8`` without dice: the one group that fits, or the candidates."""
@@ -191,14 +202,14 @@ class Kingsburg(GameSpec[State, Move]):
                                                        phase=self.phase_label(state), waiting=waiting))
 
     # -- decide -------------------------------------------------------------------------------------
-    def decide(self, state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
+    def decide_and_fold(self, state: State, seat: int, move: Move, rng: Rng) -> tuple[list[Fact], State]:
         self._check_turn(state, seat)
-        if move not in self.legal_moves(state, seat):
+        if not self._is_legal(state, seat, move):
             text = say_move(move) if isinstance(move, Move.__args__) else repr(move)
             raise illegal(why_illegal(state, seat, move, text), self.legal_texts(state, seat))
         facts = move_facts(state, seat, move, rng)
-        more, _after = advance(fold(state, facts), rng)
-        return facts + more
+        more, after = advance(fold(state, facts), rng)
+        return facts + more, after
 
     # -- end -----------------------------------------------------------------------------------------
     def outcome(self, state: State) -> list[Standing] | None:
@@ -274,7 +285,7 @@ def _with_choices(moves: list[Influence]) -> list[Move]:
     for m in moves:
         out.append(m)
         choices = rules.static_choices(m.advisor) if rules.asks(m.advisor) else (("take",),)
-        out += [Influence(m.advisor, m.dice, m.white, m.plus2, m.envoy, rules.choice_move(c)) for c in choices]
+        out += [update(m, choice=rules.choice_move(c)) for c in choices]
     return out
 
 

@@ -100,6 +100,26 @@ def _influences(state: State, seat: int) -> Iterator[Influence]:
                         yield Influence(advisor, coloured, white, plus2, True)
 
 
+def is_influence_move(state: State, seat: int, move: Influence) -> bool:
+    """``move in influence_moves(state, seat)``, decided for the one move: each condition
+    under which ``_influences`` yields a group, checked against the move's fields."""
+    p = state.players[seat]
+    if p.passed or not p.dice or move.choice is not None:
+        return False
+    if move.plus2 not in ((False, True) if p.plus2 else (False,)) or move.envoy not in (False, True):
+        return False
+    if move.dice not in sub_multisets(p.dice)[1:] or move.white not in sub_multisets(p.white):
+        return False
+    total = sum(move.dice) + sum(move.white) + 2 * move.plus2
+    market = p.has("market") and not p.market_used
+    if move.advisor not in ((total, total - 1, total + 1) if market else (total,)):
+        return False
+    if not 1 <= move.advisor <= ADVISOR_COUNT:
+        return False
+    taken = state.court[move.advisor]
+    return not move.envoy if not taken else bool(move.envoy) and state.envoy == seat and len(taken) == 1
+
+
 def has_influence(state: State, seat: int) -> bool:
     return next(_influences(state, seat), None) is not None
 

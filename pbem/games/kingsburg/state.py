@@ -7,8 +7,8 @@ versions and the service can cache any past state.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from pbem.games.base import update
 from pbem.games.kingsburg.data import COURT_SPOTS, ENEMIES, GOODS, ROWS, Enemy
 
 STOCK_KEYS = ("gold", "wood", "stone", "plus2", "soldiers", "vp")
@@ -95,16 +95,6 @@ class State:
         """The enemy revealed this winter (only asked for once one is)."""
         assert self.enemy is not None, "no enemy is revealed yet"
         return ENEMIES[self.enemy]
-
-
-def update(obj: Any, **changes: Any) -> Any:
-    """``dataclasses.replace`` without re-running ``__init__``: the fold creates a new state
-    for every fact, and ``replace`` was most of the engine's time. Fields are never mutated:
-    the copy gets its own ``__dict__``."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
-    return new
 
 
 def with_player(state: State, seat: int, player: Player) -> State:

@@ -11,6 +11,7 @@ means one card you can play. ``format_move`` writes the canonical English text (
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbem.games.base import invalid, syntax
@@ -111,24 +112,28 @@ def public_text(move: Move) -> str:
     return format_move(move)
 
 
-def parse(state: GameState, seat: int, text: str, legal_texts: list[str]) -> Move:
+# The legal moves in the reader's words, for an error: said only when a text is refused.
+LegalTexts = Callable[[], list[str]]
+
+
+def parse(state: GameState, seat: int, text: str, legal_texts: LegalTexts) -> Move:
     words = text.replace(",", " ").split()
     if not words:
-        raise syntax(_("The command is empty; write for example {example}.", example=_example()), legal_texts)
+        raise syntax(_("The command is empty; write for example {example}.", example=_example()), legal_texts())
     legal = legal_moves(state, seat)
     kind = VERBS.get(fold_key(words[0]))
     rest = words[1:] if kind else words
     if kind is None:
         if not any(word.isdigit() for word in words):
             raise syntax(_("{text} is not a Ruse & Bruise command; write for example {example}.",
-                           text=repr(text.strip()), example=_example()), legal_texts)
+                           text=repr(text.strip()), example=_example()), legal_texts())
         kind = PLAY
     numbers = [word for word in rest if word.isdigit()]
     names = [word for word in rest if not word.isdigit()]
     if kind == PASS:
         if rest:
             raise syntax(_("{word} takes nothing after it, not {rest}.", word=repr(spoken(PASS)),
-                           rest=repr(" ".join(rest))), legal_texts)
+                           rest=repr(" ".join(rest))), legal_texts())
         return _pick(text, [Move(PASS)], legal, legal_texts, state, seat)
     if kind == SWAP:
         column = _one_column(text, numbers, names, state, legal_texts)
@@ -137,38 +142,40 @@ def parse(state: GameState, seat: int, text: str, legal_texts: list[str]) -> Mov
     if kind == TUCK:
         if numbers:
             raise syntax(_("{text}: {word} names only a card, no column.", text=repr(text.strip()),
-                           word=repr(spoken(TUCK))), legal_texts)
+                           word=repr(spoken(TUCK))), legal_texts())
         return _pick(text, [Move(TUCK, card) for card in cards], legal, legal_texts, state, seat)
     column = _one_column(text, numbers, [], state, legal_texts)
     return _pick(text, [Move(PLAY, card, column) for card in cards], legal, legal_texts, state, seat)
 
 
-def _one_column(text: str, numbers: list[str], extra: list[str], state: GameState, legal_texts: list[str]) -> int:
+def _one_column(text: str, numbers: list[str], extra: list[str], state: GameState, legal_texts: LegalTexts) -> int:
     if len(numbers) != 1 or extra:
-        raise syntax(_("{text} needs exactly one column number.", text=repr(text.strip())), legal_texts)
+        raise syntax(_("{text} needs exactly one column number.", text=repr(text.strip())), legal_texts())
     column = int(numbers[0])
     if not 1 <= column <= len(state.columns):
         raise invalid(_("{text}: there is no column {column}; the columns are 1 to {count}.", text=repr(text.strip()),
-                        column=column, count=len(state.columns)), legal_texts)
+                        column=column, count=len(state.columns)), legal_texts())
     return column
 
 
-def _cards(text: str, names: list[str], legal_texts: list[str]) -> set[str]:
+def _cards(text: str, names: list[str], legal_texts: LegalTexts) -> set[str]:
     if not names:
-        raise syntax(_("{text} does not name a card.", text=repr(text.strip())), legal_texts)
+        raise syntax(_("{text} does not name a card.", text=repr(text.strip())), legal_texts())
     cards = match_cards(" ".join(names))
     if not cards:
         raise invalid(_("{text}: there is no card called {name}.", text=repr(text.strip()),
-                        name=repr(" ".join(names))), legal_texts)
+                        name=repr(" ".join(names))), legal_texts())
     return cards
 
 
-def _pick(text: str, candidates: list[Move], legal: list[Move], legal_texts: list[str],
+def _pick(text: str, candidates: list[Move], legal: list[Move], legal_texts: LegalTexts,
           state: GameState, seat: int) -> Move:
     """Resolve the candidates against the legal moves: none is illegal, several ambiguous."""
     matches = [move for move in candidates if move in legal]
     why = "" if matches else _why_none(state, seat, candidates, legal)
-    return resolve(text, matches, say_move, legal=legal_texts, why=why, hint=_("write more of the card name"))
+    # the legal moves in words are only needed to refuse the text (none or several fit)
+    legal_said = legal_texts() if len(matches) != 1 else []
+    return resolve(text, matches, say_move, legal=legal_said, why=why, hint=_("write more of the card name"))
 
 
 def _why_none(state: GameState, seat: int, candidates: list[Move], legal: list[Move]) -> str:

@@ -73,14 +73,14 @@ def start_round(turn: Turn, number: int, start: int, rng: Rng) -> None:
 
 
 # -- a turn ---------------------------------------------------------------------------------------
-def play_card(state: GameState, seat: int, card: str, column: int, rng: Rng) -> list[Fact]:
+def play_card(state: GameState, seat: int, card: str, column: int, rng: Rng) -> Turn:
     """``card`` from ``seat``'s hand face down at the bottom of ``column`` (0-based)."""
     turn = Turn(state)
     turn.add({"kind": "CardPlayed", "seat": seat, "column": column, "secret": secret([seat], {"card": card})})
     reveal_above(turn, column, len(turn.state.columns[column].slots) - 1, set())
     if turn.state.pending is None:
         finish_turn(turn, rng)
-    return turn.facts
+    return turn
 
 
 def reveal_above(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
@@ -152,28 +152,28 @@ def _pending(state: GameState) -> Pending:
     return state.pending
 
 
-def tuck(state: GameState, seat: int, card: str, rng: Rng) -> list[Fact]:
+def tuck(state: GameState, seat: int, card: str, rng: Rng) -> Turn:
     turn = Turn(state)
     column = _pending(state).column
     turn.add({"kind": "CardTucked", "seat": seat, "column": column, "secret": secret([seat], {"card": card})})
     draw(turn, seat, 1, rng)
     finish_turn(turn, rng)
-    return turn.facts
+    return turn
 
 
-def swap(state: GameState, seat: int, other: int, rng: Rng) -> list[Fact]:
+def swap(state: GameState, seat: int, other: int, rng: Rng) -> Turn:
     turn = Turn(state)
     turn.add({"kind": "GoalsSwapped", "seat": seat, "column": _pending(state).column, "other": other})
     finish_turn(turn, rng)
-    return turn.facts
+    return turn
 
 
-def decline(state: GameState, seat: int, rng: Rng) -> list[Fact]:
+def decline(state: GameState, seat: int, rng: Rng) -> Turn:
     turn = Turn(state)
     pending = _pending(state)
     turn.add({"kind": "ChoiceDeclined", "choice": pending.kind, "seat": seat, "column": pending.column})
     finish_turn(turn, rng)
-    return turn.facts
+    return turn
 
 
 # -- end of a turn, of a round, of the game ---------------------------------------------------------

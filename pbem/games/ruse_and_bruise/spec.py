@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from pbem.games.base import Fact, GameSpec, Rng, Standing, illegal, rank_by
+from pbem.games.base import Fact, FoldingGameSpec, Rng, Standing, illegal, rank_by
 from pbem.games.text import _, fold_key, language
 
 from . import moves, play, render
@@ -15,7 +16,7 @@ from .scoring import final_score
 from .state import GameState, evolve, to_move
 
 
-class RuseAndBruise(GameSpec[GameState, Move]):
+class RuseAndBruise(FoldingGameSpec[GameState, Move]):
     name = "ruse-and-bruise"
 
     @property  # a title in the reader's language, read like the base class's attribute
@@ -40,7 +41,7 @@ class RuseAndBruise(GameSpec[GameState, Move]):
         return moves.legal_moves(state, seat)
 
     def parse_move(self, state: GameState, seat: int, text: str) -> Move:
-        return moves.parse(state, seat, text, self.legal_texts(state, seat))
+        return moves.parse(state, seat, text, partial(self.legal_texts, state, seat))  # said if refused
 
     def format_move(self, move: Move) -> str:
         return moves.format_move(move)
@@ -76,18 +77,20 @@ class RuseAndBruise(GameSpec[GameState, Move]):
     def public_move_text(self, state: GameState, seat: int, move: Move) -> str:
         return moves.public_text(move)
 
-    def decide(self, state: GameState, seat: int, move: Move, rng: Rng) -> list[Fact]:
+    def decide_and_fold(self, state: GameState, seat: int, move: Move, rng: Rng) -> tuple[list[Fact], GameState]:
         if not isinstance(move, Move) or move not in moves.legal_moves(state, seat):
             shown = self.say_move(move) if isinstance(move, Move) else repr(move)
             raise illegal(_("{move} is not a legal move now.", move=repr(shown)), self.legal_texts(state, seat))
         match move:
             case Move(kind=moves.PLAY, card=str(card), column=int(column)):
-                return play.play_card(state, seat, card, column - 1, rng)
+                turn = play.play_card(state, seat, card, column - 1, rng)
             case Move(kind=moves.TUCK, card=str(card)):
-                return play.tuck(state, seat, card, rng)
+                turn = play.tuck(state, seat, card, rng)
             case Move(kind=moves.SWAP, column=int(column)):
-                return play.swap(state, seat, column - 1, rng)
-        return play.decline(state, seat, rng)
+                turn = play.swap(state, seat, column - 1, rng)
+            case _:
+                turn = play.decline(state, seat, rng)
+        return turn.facts, turn.state
 
     def outcome(self, state: GameState) -> list[Standing] | None:
         if not state.finished or state.scores is None:

@@ -7,10 +7,10 @@ the goal card downwards, so the index of a slot is its distance from the goal ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from pbem.games.base import Fact, replace_at, secret_data
+from pbem.games.base import Fact, replace_at, secret_data, update
 
 from .cards import CARDS, GOALS
 
@@ -71,11 +71,11 @@ class GameState:
 
 
 def _set_column(state: GameState, index: int, column: Column) -> GameState:
-    return replace(state, columns=replace_at(state.columns, index, column))
+    return update(state, columns=replace_at(state.columns, index, column))
 
 
 def _set_slots(state: GameState, index: int, slots: tuple[Slot, ...]) -> GameState:
-    return _set_column(state, index, replace(state.columns[index], slots=slots))
+    return _set_column(state, index, update(state.columns[index], slots=slots))
 
 
 def find_slot(column: Column, owner: int, card: str) -> int:
@@ -93,29 +93,29 @@ def _started(state: None, fact: Fact) -> GameState:
 
 def _deck_shuffled(state: GameState, fact: Fact) -> GameState:
     order = tuple(secret_data(fact)["order"])
-    return replace(state, decks=replace_at(state.decks, fact["seat"], order))
+    return update(state, decks=replace_at(state.decks, fact["seat"], order))
 
 
 def _discard_reshuffled(state: GameState, fact: Fact) -> GameState:
     seat = fact["seat"]
     order = tuple(secret_data(fact)["order"])
-    return replace(state, decks=replace_at(state.decks, seat, order), discards=replace_at(state.discards, seat, ()))
+    return update(state, decks=replace_at(state.decks, seat, order), discards=replace_at(state.discards, seat, ()))
 
 
 def _drawn(state: GameState, fact: Fact) -> GameState:
     seat, count = fact["seat"], fact["count"]
     deck = state.decks[seat]
     hand = state.hands[seat] + deck[:count]
-    return replace(state, decks=replace_at(state.decks, seat, deck[count:]), hands=replace_at(state.hands, seat, hand))
+    return update(state, decks=replace_at(state.decks, seat, deck[count:]), hands=replace_at(state.hands, seat, hand))
 
 
 def _goal_deck(state: GameState, fact: Fact) -> GameState:
-    return replace(state, goal_deck=tuple(secret_data(fact)["order"]))
+    return update(state, goal_deck=tuple(secret_data(fact)["order"]))
 
 
 def _round_started(state: GameState, fact: Fact) -> GameState:
     goals = tuple(fact["goals"])
-    return replace(
+    return update(
         state, round=fact["round"], turn=fact["start"], plays=0,
         goal_deck=state.goal_deck[len(goals):], columns=tuple(Column(goal) for goal in goals),
     )
@@ -130,14 +130,14 @@ def _played(state: GameState, fact: Fact) -> GameState:
     seat, column = fact["seat"], fact["column"]
     card = secret_data(fact)["card"]
     hands = replace_at(state.hands, seat, _without(state.hands[seat], card))
-    state = replace(state, hands=hands, plays=state.plays + 1)
+    state = update(state, hands=hands, plays=state.plays + 1)
     return _set_slots(state, column, (*state.columns[column].slots, Slot(seat, card)))
 
 
 def _revealed(state: GameState, fact: Fact) -> GameState:
     column = state.columns[fact["column"]]
     index = fact["position"]
-    slot = replace(column.slots[index], face_up=True, known=True)
+    slot = update(column.slots[index], face_up=True, known=True)
     return _set_slots(state, fact["column"], replace_at(column.slots, index, slot))
 
 
@@ -155,19 +155,19 @@ def _assassinated(state: GameState, fact: Fact) -> GameState:
     index = fact["position"]
     slot = column.slots[index]
     state = _set_slots(state, fact["column"], column.slots[:index] + column.slots[index + 1:])
-    return replace(state, discards=replace_at(state.discards, slot.owner, state.discards[slot.owner] + (slot.card,)))
+    return update(state, discards=replace_at(state.discards, slot.owner, state.discards[slot.owner] + (slot.card,)))
 
 
 def _closed(state: GameState, fact: Fact) -> GameState:
-    return _set_column(state, fact["column"], replace(state.columns[fact["column"]], closed=True))
+    return _set_column(state, fact["column"], update(state.columns[fact["column"]], closed=True))
 
 
 def _offered(state: GameState, fact: Fact) -> GameState:
-    return replace(state, pending=Pending(fact["choice"], fact["seat"], fact["column"]))
+    return update(state, pending=Pending(fact["choice"], fact["seat"], fact["column"]))
 
 
 def _declined(state: GameState, fact: Fact) -> GameState:
-    return replace(state, pending=None)
+    return update(state, pending=None)
 
 
 def _tucked(state: GameState, fact: Fact) -> GameState:
@@ -176,34 +176,34 @@ def _tucked(state: GameState, fact: Fact) -> GameState:
     column = state.columns[index]
     below = find_slot(column, seat, "cloak") + 1
     slots = (*column.slots[:below], Slot(seat, card, tucked=True), *column.slots[below:])
-    state = replace(state, hands=replace_at(state.hands, seat, _without(state.hands[seat], card)), pending=None)
+    state = update(state, hands=replace_at(state.hands, seat, _without(state.hands[seat], card)), pending=None)
     return _set_slots(state, index, slots)
 
 
 def _swapped(state: GameState, fact: Fact) -> GameState:
     a, b = fact["column"], fact["other"]
     first, second = state.columns[a], state.columns[b]
-    state = _set_column(state, a, replace(first, goal=second.goal))
-    return replace(_set_column(state, b, replace(second, goal=first.goal)), pending=None)
+    state = _set_column(state, a, update(first, goal=second.goal))
+    return update(_set_column(state, b, update(second, goal=first.goal)), pending=None)
 
 
 def _turn_ended(state: GameState, fact: Fact) -> GameState:
-    return replace(state, turn=fact["next"])
+    return update(state, turn=fact["next"])
 
 
 def _cards_revealed(state: GameState, fact: Fact) -> GameState:
     columns = tuple(
-        replace(column, slots=tuple(replace(slot, face_up=True, known=True) for slot in column.slots))
+        update(column, slots=tuple(update(slot, face_up=True, known=True) for slot in column.slots))
         for column in state.columns
     )
-    return replace(state, columns=columns)
+    return update(state, columns=columns)
 
 
 def _column_scored(state: GameState, fact: Fact) -> GameState:
     winner = fact["winner"]
     if winner is None:
         return state
-    return replace(state, won=replace_at(state.won, winner, state.won[winner] + (fact["goal"],)))
+    return update(state, won=replace_at(state.won, winner, state.won[winner] + (fact["goal"],)))
 
 
 def _table_cleared(state: GameState, fact: Fact) -> GameState:
@@ -211,11 +211,11 @@ def _table_cleared(state: GameState, fact: Fact) -> GameState:
     for column in state.columns:
         for slot in column.slots:
             discards[slot.owner].append(slot.card)
-    return replace(state, discards=tuple(tuple(pile) for pile in discards), columns=(), pending=None)
+    return update(state, discards=tuple(tuple(pile) for pile in discards), columns=(), pending=None)
 
 
 def _game_ended(state: GameState, fact: Fact) -> GameState:
-    return replace(state, scores=tuple(fact["scores"]))
+    return update(state, scores=tuple(fact["scores"]))
 
 
 def _no_change(state: GameState, fact: Fact) -> GameState:

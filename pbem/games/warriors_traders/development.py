@@ -3,6 +3,7 @@ Voivode), moving one token between tracks, and war declarations."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pbem.games.text import _
@@ -189,15 +190,15 @@ def why_not_shift(state: State, seat: int, source: str, target: str) -> str | No
     return None
 
 
-def action_candidates(state: State, seat: int) -> list[tuple]:
-    """Every action move worth checking for ``seat`` (filtered by the callers)."""
-    out: list[tuple] = [("develop", t) for t in TRACKS]
+def action_candidates(state: State, seat: int) -> Iterator[tuple]:
+    """Every action move worth checking for ``seat`` (filtered by the callers), one at a time:
+    ``has_choice`` stops at the first legal one, before the builds are even listed."""
+    yield from (("develop", t) for t in TRACKS)
     places = [p for p in state.gmap.provinces if _placeable(state, seat, p, state.config.alliance)]
-    out += [("build", k, p) for k in ARMY_KINDS for p in places]
-    out += [("fort", p) for p in places if owner(state, p) == seat]
+    yield from (("build", k, p) for k in ARMY_KINDS for p in places)
+    yield from (("fort", p) for p in places if owner(state, p) == seat)
     for u in state.units:
         if u.is_army and u.owner >= 0 and allied(state, seat, u.owner) and (
                 u.owner == seat or state.config.alliance):
-            out += [("upgrade", u.id, k) for k in ARMY_KINDS[ARMY_KINDS.index(u.kind) + 1:]]
-    out += [("war", state.players[s].country) for s in state.seats if not allied(state, seat, s)]
-    return out
+            yield from (("upgrade", u.id, k) for k in ARMY_KINDS[ARMY_KINDS.index(u.kind) + 1:])
+    yield from (("war", state.players[s].country) for s in state.seats if not allied(state, seat, s))

@@ -4,10 +4,9 @@ choice or the rules was done in ``decide`` and written into the fact."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
-from pbem.games.base import secret_data
+from pbem.games.base import secret_data, update
 from pbem.games.warriors_traders.data import MAPS, RESOURCES, RULES, TRACKS
 from pbem.games.warriors_traders.state import (
     BARBARIAN,
@@ -58,7 +57,7 @@ def _pay(state: State, seat: int, paid: dict[str, int]) -> State:
 
 
 def _pop(state: State) -> State:
-    return replace(state, queue=state.queue[1:])
+    return update(state, queue=state.queue[1:])
 
 
 def _after_action(state: State, fact: dict[str, Any]) -> State:
@@ -67,7 +66,7 @@ def _after_action(state: State, fact: dict[str, Any]) -> State:
         return _pop(state)
     if source == "bonus":
         left = state.bonus - 1
-        return replace(state, bonus=left, step=state.step if left else state.bonus_return)
+        return update(state, bonus=left, step=state.step if left else state.bonus_return)
     if source in ("university", "voivode", "master_trader"):
         used = (*state.players[seat].specials_used, source)
         return set_player(state, seat, specials_used=used)
@@ -75,9 +74,11 @@ def _after_action(state: State, fact: dict[str, Any]) -> State:
 
 
 def _with_units(state: State, changed: Mapping[int, Unit | None], added: tuple[Unit, ...] = ()) -> State:
+    if not changed:  # a unit added: the others stay as they are
+        return update(state, units=state.units + added)
     units = tuple(changed.get(u.id, u) for u in state.units)
     units = tuple(u for u in units if u is not None) + added
-    return replace(state, units=units)
+    return update(state, units=units)
 
 
 def _development(state: State, fact: dict[str, Any]) -> State:
@@ -90,14 +91,14 @@ def _development(state: State, fact: dict[str, Any]) -> State:
         state = set_player(state, seat, tokens=tuple(tokens))
     elif kind == "ArmyBuilt" or kind == "FortBuilt":
         new = Unit(fact["unit"], seat, fact.get("army", "fort"), fact["province"])
-        state = replace(_with_units(state, {}, (new,)), next_unit=fact["unit"] + 1)
+        state = update(_with_units(state, {}, (new,)), next_unit=fact["unit"] + 1)
     elif kind == "ArmyUpgraded":
         old = next(u for u in state.units if u.id == fact["unit"])
-        state = _with_units(state, {old.id: replace(old, kind=fact["army"])})
+        state = _with_units(state, {old.id: update(old, kind=fact["army"])})
     elif kind == "WarDeclared":
         pair = tuple(fact["teams"])
         wars = (*tuple(w for w in state.wars if w.teams != pair), War(pair, state.turn))
-        state = replace(state, wars=wars)
+        state = update(state, wars=wars)
     return _after_action(state, fact)
 
 
@@ -107,16 +108,16 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
         delta = {fact["give"]: -fact["gave"], fact["get"]: fact["got"]}
         return set_player(state, seat, stock=add_stock(state.players[seat], delta))
     if kind == "RouteOpened":
-        return replace(state, routes=(*state.routes, (seat, fact["to"])))
+        return update(state, routes=(*state.routes, (seat, fact["to"])))
     if kind == "OfferMade":
         offer = Offer(fact["offer"], seat, fact["to"], bundle(fact["give"], fact.get("give_n")),
                       bundle(fact["get"], fact.get("get_n")))
         state = set_player(state, seat, offers_made=state.players[seat].offers_made + 1)
-        return replace(state, offers=(*state.offers, offer), next_offer=offer.id + 1,
+        return update(state, offers=(*state.offers, offer), next_offer=offer.id + 1,
                        done=state.done - {fact["to"]})
     if kind in ("OfferAccepted", "OfferDeclined"):
         offer = next(o for o in state.offers if o.id == fact["offer"])
-        state = replace(state, offers=tuple(o for o in state.offers if o.id != offer.id))
+        state = update(state, offers=tuple(o for o in state.offers if o.id != offer.id))
         if kind == "OfferAccepted":
             gives, gets = dict(offer.give), dict(offer.get)
             to_offerer = {r: gets.get(r, 0) - gives.get(r, 0) for r in set(gives) | set(gets)}
@@ -132,13 +133,13 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
         # in the trade phase a proposal brings the other side back into it, to answer
         asked = fact["teams"][1]
         targets = {s for s in state.seats if state.players[s].team == asked} if state.phase == "trade" else set()
-        return replace(state, peace=(*state.peace, tuple(fact["teams"])), done=state.done - targets)
+        return update(state, peace=(*state.peace, tuple(fact["teams"])), done=state.done - targets)
     if kind == "PeaceMade":
         pair = tuple(sorted(fact["teams"]))
-        return replace(state, wars=tuple(w for w in state.wars if w.teams != pair),
+        return update(state, wars=tuple(w for w in state.wars if w.teams != pair),
                        peace=tuple(p for p in state.peace if tuple(sorted(p)) != pair))
     if kind == "TradeFinished":
-        return replace(state, done=state.done | {seat})
+        return update(state, done=state.done | {seat})
     raise ValueError(f"unknown fact {kind}")
 
 
@@ -153,16 +154,16 @@ def _battle_resolved(state: State, fact: dict[str, Any]) -> State:
         if u.id in gone:
             changed[u.id] = None
             continue
-        new = replace(u, damage=u.damage + damage.get(u.id, 0)) if u.id in damage else u
+        new = update(u, damage=u.damage + damage.get(u.id, 0)) if u.id in damage else u
         key = str(u.id)
         if key in fact["retreated"]:
-            new = replace(new, province=fact["retreated"][key], retreated=True, ap=0, engaged=False)
+            new = update(new, province=fact["retreated"][key], retreated=True, ap=0, engaged=False)
             touched.add(new.province)
         elif key in fact["withdrawn"]:
-            new = replace(new, province=fact["withdrawn"][key], ap=0, engaged=False)
+            new = update(new, province=fact["withdrawn"][key], ap=0, engaged=False)
             touched.add(new.province)
         elif new.engaged and new.province == fact["province"] and fact["captured"] is not None:
-            new = replace(new, engaged=False)
+            new = update(new, engaged=False)
         if new is not u:
             changed[u.id] = new
     state = _with_units(state, changed)
@@ -171,9 +172,9 @@ def _battle_resolved(state: State, fact: dict[str, Any]) -> State:
     if fact["war_damage"]:
         a, d = state.players[fact["attacker"]].team, state.players[fact["defender"]].team
         pair = tuple(sorted((a, d)))
-        state = replace(state, wars=tuple(replace(w, damaged=True) if w.teams == pair else w for w in state.wars))
+        state = update(state, wars=tuple(update(w, damaged=True) if w.teams == pair else w for w in state.wars))
     state = recompute_owners(state, touched)
-    return replace(state, battle=None)
+    return update(state, battle=None)
 
 
 def _maneuver(state: State, fact: dict[str, Any]) -> State:
@@ -182,77 +183,77 @@ def _maneuver(state: State, fact: dict[str, Any]) -> State:
         ap = RULES.track("military_action_points")
         points = ap[track_level(state, fact["seat"], "military") - 1]
         resting = set(fact.get("resting", ()))  # retreated armies: no action points this turn
-        changed = {u.id: replace(u, ap=0 if u.id in resting else points if u.is_army else 1)
+        changed = {u.id: update(u, ap=0 if u.id in resting else points if u.is_army else 1)
                    for u in state.units if u.owner == fact["seat"] and u.kind != "fort"}
-        return replace(_with_units(state, changed), step="move", round=1)
+        return update(_with_units(state, changed), step="move", round=1)
     if kind in ("ArmyMoved", "PrincessMoved"):
         u = next(x for x in state.units if x.id == fact["unit"])
         if kind == "ArmyMoved":
-            new = replace(u, province=fact["to"], ap=u.ap - fact["cost"], engaged=fact["attack"],
+            new = update(u, province=fact["to"], ap=u.ap - fact["cost"], engaged=fact["attack"],
                           battles=u.battles + fact["attack"])
         else:
-            new = replace(u, province=fact["to"], ap=0)
+            new = update(u, province=fact["to"], ap=0)
         return recompute_owners(_with_units(state, {u.id: new}), (u.province, fact["to"]))
     if kind == "MovementEnded":
-        return replace(state, step="battle", battle=None)
+        return update(state, step="battle", battle=None)
     if kind == "BattleStarted":
         battle = Battle(fact["province"], fact["attacker"], fact["defender"], tuple(fact["attackers"]),
                         tuple(fact["defenders"]), tuple(fact["damage"]))
-        return replace(state, battle=battle)
+        return update(state, battle=battle)
     if kind == "DamageAssigned":
         data = secret_data(fact)
         b = state.battle
         assert b is not None, "damage is assigned only during a battle"
-        return replace(state, battle=replace(b, hits=(*b.hits, (fact["seat"], data["unit"], data["amount"]))))
+        return update(state, battle=update(b, hits=(*b.hits, (fact["seat"], data["unit"], data["amount"]))))
     if kind == "BattleResolved":
         return _battle_resolved(state, fact)
     if kind == "BattlesOver":
-        return replace(state, step=fact["next"], round=fact["round"])
+        return update(state, step=fact["next"], round=fact["round"])
     if kind == "UnificationDeclared":
         state = set_player(state, fact["seat"], unified=True)
-        return replace(state, bonus=fact["actions"], bonus_return=state.step, step="bonus")
+        return update(state, bonus=fact["actions"], bonus_return=state.step, step="bonus")
     if kind == "RefugeChosen":
         others = tuple(r for r in state.refuges if r[0] != fact["seat"])
-        return replace(state, refuges=(*others, (fact["seat"], fact["province"])))
+        return update(state, refuges=(*others, (fact["seat"], fact["province"])))
     if kind == "ManeuverEnded":
-        return replace(_pop(state), step="", refuges=())
+        return update(_pop(state), step="", refuges=())
     raise ValueError(f"unknown fact {kind}")
 
 
 def _flow(state: State, fact: dict[str, Any]) -> State:
     kind = fact["kind"]
     if kind == "TurnStarted":
-        return replace(state, turn=fact["turn"], phase="maintenance", step="feed", done=frozenset())
+        return update(state, turn=fact["turn"], phase="maintenance", step="feed", done=frozenset())
     if kind == "StarvationOrdered":  # it starves at the next feeding
-        return replace(state, unfed=(*state.unfed, fact["unit"]))
+        return update(state, unfed=(*state.unfed, fact["unit"]))
     if kind == "ArmyStarved":  # left unfed by its owner's choice: it dies at once
         state = _with_units(state, {fact["unit"]: None})
         return recompute_owners(state, state.gmap.provinces)
     if kind == "FeedingChosen":
-        return replace(state, done=state.done | {fact["seat"]})
+        return update(state, done=state.done | {fact["seat"]})
     if kind == "ArmiesFed":
         state = _with_units(state, {i: None for i in fact["starved"]})
         for seat, food in fact["fed"].items():
             state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], {"food": -food}))
         state = recompute_owners(state, state.gmap.provinces)
-        return replace(state, step="collect", unfed=())
+        return update(state, step="collect", unfed=())
     if kind == "ResourcesCollected":
         for seat, gain in fact["gains"].items():
             state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], gain))
-        players = tuple(replace(p, offers_made=0) for p in state.players)
-        return replace(state, players=players, phase="trade", step="", done=frozenset(), offers=())
+        players = tuple(update(p, offers_made=0) for p in state.players)
+        return update(state, players=players, phase="trade", step="", done=frozenset(), offers=())
     if kind == "TradeEnded":
         seats = order(state)
         queue = [("action1", s) for s in seats] + [("action2", s) for s in reversed(seats)]
         queue += [("special", s) for s in seats] + [("shift", s) for s in seats]
-        players = tuple(replace(p, specials_used=()) for p in state.players)
-        return replace(state, players=players, phase="development", queue=tuple(queue), offers=())
+        players = tuple(update(p, specials_used=()) for p in state.players)
+        return update(state, players=players, phase="development", queue=tuple(queue), offers=())
     if kind == "DevelopmentEnded":
-        return replace(state, phase="maneuvers", step="", queue=tuple(("maneuver", s) for s in order(state)))
+        return update(state, phase="maneuvers", step="", queue=tuple(("maneuver", s) for s in order(state)))
     if kind == "TurnEnded":
         return _turn_ended(state, fact)
     if kind == "GameEnded":
-        return replace(state, phase="over", step="", queue=())
+        return update(state, phase="over", step="", queue=())
     raise ValueError(f"unknown fact {kind}")
 
 
@@ -263,13 +264,13 @@ def _turn_ended(state: State, fact: dict[str, Any]) -> State:
             gain[resource] = gain.get(resource, 0) - n
         state = set_player(state, seat, stock=add_stock(state.players[seat], gain))
     if state.config.unify_each_turn:  # a unification may be declared again next turn
-        state = replace(state, players=tuple(replace(p, unified=False) for p in state.players))
-    units = tuple(replace(u, damage=0, retreated=False, ap=0, battles=0, engaged=False)
+        state = update(state, players=tuple(update(p, unified=False) for p in state.players))
+    units = tuple(update(u, damage=0, retreated=False, ap=0, battles=0, engaged=False)
                   if (u.damage or u.retreated or u.ap or u.battles or u.engaged) else u for u in state.units)
     ended = {tuple(pair) for pair, _ in fact["wars_ended"]}
-    wars = tuple(replace(w, damaged=False) for w in state.wars if w.teams not in ended)
+    wars = tuple(update(w, damaged=False) for w in state.wars if w.teams not in ended)
     # peace proposals stand until the end of the turn (they can be answered at any decision)
-    return replace(state, units=units, wars=wars, phase="between", step="", queue=(), battle=None, peace=())
+    return update(state, units=units, wars=wars, phase="between", step="", queue=(), battle=None, peace=())
 
 
 ROUTES = {
@@ -291,11 +292,11 @@ def evolve(state: State | None, fact: dict[str, Any]) -> State:
         tokens[TRACKS.index(secret_data(fact)["track"])] += 1
         return set_player(state, fact["seat"], tokens=tuple(tokens), placed=player.placed + 1)
     if kind == "TokensRevealed":
-        players = tuple(replace(p, tokens=tuple(t)) for p, t in zip(state.players, fact["tokens"], strict=False))
-        return replace(state, players=players, phase="between")
+        players = tuple(update(p, tokens=tuple(t)) for p, t in zip(state.players, fact["tokens"], strict=False))
+        return update(state, players=players, phase="between")
     if kind == "Passed":
         if fact["step"] == "bonus":
-            return replace(state, bonus=0, step=state.bonus_return)
+            return update(state, bonus=0, step=state.bonus_return)
         return _pop(state)
     if kind == "TokenShifted":
         player = state.players[fact["seat"]]

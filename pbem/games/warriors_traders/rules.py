@@ -68,6 +68,12 @@ def why_not(state: State, seat: int, move: tuple) -> str | None:
     """None when ``move`` is legal for ``seat`` now, else a sentence saying why not."""
     if seat not in to_move(state):
         return _("It is not your turn to move.")
+    return why_not_on_turn(state, seat, move)
+
+
+def why_not_on_turn(state: State, seat: int, move: tuple) -> str | None:
+    """``why_not`` for a seat known to be one of ``to_move`` (the callers that check many moves,
+    or have just checked the turn, do not ask again)."""
     verb, step = move[0], current_step(state)
     if state.phase == "setup":
         return None if verb == "develop" else _("Place your starting development tokens first: develop TRACK.")
@@ -149,8 +155,8 @@ def candidates(state: State, seat: int) -> Iterator[tuple]:
         yield from (("starve", u.id) for u in state.units if u.owner == seat and u.is_army)
     if state.phase == "trade":
         yield from trade.trade_candidates(state, seat)
-    elif _action_steps(step) or step == "special":
-        yield from dev.action_candidates(state, seat)
+    elif _action_steps(step) or (step == "special" and dev.specials_left(state, seat)):
+        yield from dev.action_candidates(state, seat)  # without a special slot left, each is refused
     elif step == "shift":
         yield from (("shift", a, b) for a in TRACKS for b in TRACKS if a != b)
     elif step in ("move", "princess"):
@@ -168,9 +174,11 @@ def candidates(state: State, seat: int) -> Iterator[tuple]:
 
 
 def legal(state: State, seat: int) -> list[tuple]:
+    if seat not in to_move(state):
+        return []  # every move would be refused: it is not the seat's turn
     seen: list[tuple] = []
     for move in candidates(state, seat):
-        if move not in seen and why_not(state, seat, move) is None:
+        if move not in seen and why_not_on_turn(state, seat, move) is None:
             seen.append(move)
     return seen
 
@@ -179,8 +187,10 @@ def has_choice(state: State, seat: int) -> bool:
     """Whether ``seat`` has a legal move other than the one that ends its part of the step. A
     peace proposal alone does not make the game wait outside the trade phase (else a player at
     war would be asked at every step); it can be sent at any decision the player faces."""
+    if seat not in to_move(state):
+        return False  # every move would be refused: it is not the seat's turn
     trivial = trivial_move(state, seat)
-    return any(m != trivial and (m[0] != "peace" or state.phase == "trade") and why_not(state, seat, m) is None
+    return any(m != trivial and (m[0] != "peace" or state.phase == "trade") and why_not_on_turn(state, seat, m) is None
                for m in candidates(state, seat))
 
 

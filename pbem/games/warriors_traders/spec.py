@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.base import ErrorCode, GameError, GameSpec, Option, Rng, Standing, evolve_all, illegal, invalid
+from pbem.games.base import ErrorCode, FoldingGameSpec, GameError, Option, Rng, Standing, evolve_all, illegal, invalid
 from pbem.games.text import _
 from pbem.games.warriors_traders import describe, moves, render, rules, scoring, words
 from pbem.games.warriors_traders.data import MAPS
@@ -38,7 +38,7 @@ def parse_teams(text: str, players: int) -> list[int]:
     return teams
 
 
-class WarriorsTraders(GameSpec[State, Order]):
+class WarriorsTraders(FoldingGameSpec[State, Order]):
     name = "warriors-traders"
 
     @property  # a title in the reader's language, read like the base class's attribute
@@ -129,19 +129,20 @@ class WarriorsTraders(GameSpec[State, Order]):
     def command_examples(self) -> list[str]:
         return [moves.say_text(text) for text in moves.EXAMPLES]
 
-    def decide(self, state: State, seat: int, move: Order, rng: Rng) -> list[dict[str, Any]]:
+    def decide_and_fold(self, state: State, seat: int, move: Order, rng: Rng) -> tuple[list[dict[str, Any]], State]:
         if state.phase == "over":
             raise GameError(ErrorCode.GAME_OVER, _("The game is over."))
         if seat not in rules.to_move(state):
             raise GameError(ErrorCode.NOT_YOUR_TURN, _("You have nothing to do now ({step}).",
                                                       step=rules.phase_name(state)))
-        reason = rules.why_not(state, seat, move) if isinstance(move, tuple) and move else _("That is not an order.")
+        reason = rules.why_not_on_turn(state, seat, move) if isinstance(move, tuple) and move else \
+            _("That is not an order.")
         if reason:
             raise illegal(f"{moves.say_move(move) if isinstance(move, tuple) else move!r}: {reason}",
                           self.legal_texts(state, seat))
         facts = rules.move_facts(state, seat, move)
-        more, _after = follow_ups(evolve_all(evolve, state, facts))
-        return facts + more
+        more, after = follow_ups(evolve_all(evolve, state, facts))
+        return facts + more, after
 
     def outcome(self, state: State) -> list[Standing] | None:
         return scoring.standings(state) if state.phase == "over" else None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from pbem.games.base import update
 from pbem.games.warriors_traders.data import (
     ARMY_KINDS,
     CUMULATIVE,
     MAPS,
+    MAX_TOKENS,
     RESOURCES,
     RULES,
     TRACKS,
@@ -128,8 +130,8 @@ class State:
 # -- small helpers ----------------------------------------------------------------------------
 def set_player(state: State, seat: int, **changes) -> State:
     players = list(state.players)
-    players[seat] = replace(players[seat], **changes)
-    return replace(state, players=tuple(players))
+    players[seat] = update(players[seat], **changes)
+    return update(state, players=tuple(players))
 
 
 def bundle(amounts: dict[str, int] | str, amount: int | None = None) -> tuple[tuple[str, int], ...]:
@@ -162,11 +164,20 @@ def owner(state: State, province: str) -> int | None:
 
 def level(tokens: int) -> int:
     """1-based level reached with ``tokens`` development tokens on a track."""
+    if 0 <= tokens <= MAX_TOKENS:
+        return _LEVELS[tokens]  # the rules ask this for every candidate move
+    return _count_level(tokens)
+
+
+def _count_level(tokens: int) -> int:
     reached = 1
     for lvl, needed in enumerate(CUMULATIVE, start=1):
         if tokens >= needed:
             reached = lvl
     return reached
+
+
+_LEVELS = tuple(_count_level(tokens) for tokens in range(MAX_TOKENS + 1))
 
 
 def track_level(state: State, seat: int, track: str) -> int:
@@ -227,10 +238,15 @@ def played_by(state: State, country: str) -> int:
 
 
 
+# Where each map's trade centres stand in ``State.owners`` (the maps are fixed data): the trade
+# rules ask "does this seat hold one?" for every candidate trade.
+_TRADE_CENTRES = {name: tuple(i for i, p in enumerate(gmap.provinces.values()) if p.type == "trade_center")
+                  for name, gmap in MAPS.items()}
+
+
 def owns_trade_center(state: State, seat: int) -> bool:
-    gmap = state.gmap
-    return any(o == seat and gmap.provinces[p].type == "trade_center"
-               for p, o in zip(gmap.provinces, state.owners, strict=False))
+    owners = state.owners
+    return any(owners[i] == seat for i in _TRADE_CENTRES[state.config.map])
 
 
 def owned(state: State, seat: int) -> list[str]:
@@ -252,11 +268,14 @@ def recompute_owners(state: State, provinces) -> State:
     stay; otherwise an ally with pieces there takes it; without player pieces it is free."""
     owners = list(state.owners)
     gmap = state.gmap
-    for province in set(provinces):
-        present = sorted({u.owner for u in state.units
-                          if u.province == province and u.owner >= 0 and not u.engaged})
+    holders: dict[str, set[int]] = {province: set() for province in provinces}
+    for u in state.units:  # one pass over the pieces, not one per province
+        if u.province in holders and u.owner >= 0 and not u.engaged:
+            holders[u.province].add(u.owner)
+    for province, seats in holders.items():
+        present = sorted(seats)
         i = gmap.index[province]
         if owners[i] in present:
             continue
         owners[i] = present[0] if present else None
-    return replace(state, owners=tuple(owners))
+    return update(state, owners=tuple(owners))

@@ -5,6 +5,7 @@ dohody")."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pbem.games.text import _, ngettext
@@ -171,22 +172,22 @@ def peace_fact(state: State, seat: int, country: str) -> dict[str, Any]:
             "teams": [mine, theirs]}
 
 
-def trade_candidates(state: State, seat: int) -> list[tuple]:
-    """Trade moves worth checking (filtered by the callers); offers are listed one for one
-    (any amounts are legal in text)."""
-    out: list[tuple] = []
+def trade_candidates(state: State, seat: int) -> Iterator[tuple]:
+    """Trade moves worth checking (filtered by the callers), one at a time (``has_choice``
+    stops at the first legal one); offers are listed one for one (any amounts are legal in
+    text)."""
     ratio = track_value(state, seat, "trade", "trade_bank_ratio")
     player = state.players[seat]
-    for give in RESOURCES:
+    trading = _may_trade(state, seat) is None  # else every exchange, route and offer is refused
+    for give in RESOURCES if trading else ():
         most = player.has(give) // ratio
-        out += [("bank", give, get, n) for get in RESOURCES if get != give for n in range(1, most + 1)]
+        yield from (("bank", give, get, n) for get in RESOURCES if get != give for n in range(1, most + 1))
     others = [s for s in state.seats if s != seat]
-    out += [("route", state.players[s].country) for s in others]
+    yield from (("route", state.players[s].country) for s in others if trading)
     for s in others:
-        if route_between(state, seat, s):
-            out += [("offer", state.players[s].country, ((g, 1),), ((w, 1),))
-                    for g in RESOURCES for w in RESOURCES if g != w]
-    out += [(verb, o.id) for o in state.offers if o.to == seat for verb in ("accept", "decline")]
-    out += [("buy", n) for n in range(1, player.has("gold") // RULES.value("vp_price_gold") + 1)]
-    out += [("peace", state.players[s].country) for s in others]
-    return out
+        if trading and route_between(state, seat, s):
+            yield from (("offer", state.players[s].country, ((g, 1),), ((w, 1),))
+                        for g in RESOURCES for w in RESOURCES if g != w)
+    yield from ((verb, o.id) for o in state.offers if o.to == seat for verb in ("accept", "decline"))
+    yield from (("buy", n) for n in range(1, player.has("gold") // RULES.value("vp_price_gold") + 1))
+    yield from (("peace", state.players[s].country) for s in others)
