@@ -422,7 +422,7 @@ def _replay(spec: Any, entries: list[dict[str, Any]], openings: list[Any], repor
             raise VerificationError(_where(index, entry), f"the rules refuse this command: {error.message}") from error
         draws = opening.get("draws") or []
         if rng.transcript != draws:
-            _fair_or_refuse(_where(index, entry), seed, created["game"], [list(n) for n in nonces], index, draws)
+            _fair_or_refuse(_where(index, entry), seed, scope, [list(n) for n in nonces], index, draws)
         if facts != opening["facts"] or rng.transcript != draws:
             raise VerificationError(_where(index, entry), "replaying the command through the rules gives other facts")
         if after is None:
