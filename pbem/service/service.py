@@ -275,11 +275,10 @@ class GameService(GameReader):
     def _decide(self, game: LoadedGame, batch: _Batch, seat: int, move: Any, source: str) -> bool:
         spec = game.spec
         rng = batch.rng()
-        facts = spec.decide(batch.state, seat, move, rng)
+        facts, after = spec.decide_and_fold(batch.state, seat, move, rng)  # a game folds its facts once
         batch.add(log.moved(game.id, batch.next_index, self.clock(), seat, source, spec.format_move(move),
                             spec.public_move_text(batch.state, seat, move), facts, rng.transcript))
-        for fact in facts:
-            batch.state = spec.evolve(batch.state, fact)
+        batch.state = after
         return bool(rng.transcript)
 
     def _play_robots(self, game: LoadedGame, batch: _Batch) -> bool:

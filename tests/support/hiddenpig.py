@@ -7,7 +7,7 @@ bank them. After ``rounds`` turns each, cards are revealed; score = banked point
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pbem.games.base import (
     GameSpec,
@@ -19,6 +19,7 @@ from pbem.games.base import (
     secret,
     secret_data,
     syntax,
+    update,
 )
 
 
@@ -57,14 +58,14 @@ class HiddenPig(GameSpec):
             return _set_card(state, fact["seat"], secret_data(fact)["card"])
         if kind == "DieRolled":
             if fact["value"] == 1:
-                return _next_turn(replace(state, turn_points=0))
-            return replace(state, turn_points=state.turn_points + fact["value"])
+                return _next_turn(update(state, turn_points=0))
+            return update(state, turn_points=state.turn_points + fact["value"])
         if kind == "PointsBanked":
             banked = list(state.banked)
             banked[fact["seat"]] += fact["points"]
-            return _next_turn(replace(state, banked=tuple(banked), turn_points=0))
+            return _next_turn(update(state, banked=tuple(banked), turn_points=0))
         if kind == "CardRevealed":
-            return replace(_set_card(state, fact["seat"], fact["card"]), revealed=True)
+            return update(_set_card(state, fact["seat"], fact["card"]), revealed=True)
         raise ValueError(f"unknown fact {kind}")
 
     def to_move(self, state):
@@ -118,11 +119,11 @@ class HiddenPig(GameSpec):
 def _set_card(state: PigState, seat: int, card: int) -> PigState:
     cards = list(state.cards)
     cards[seat] = card
-    return replace(state, cards=tuple(cards))
+    return update(state, cards=tuple(cards))
 
 
 def _next_turn(state: PigState) -> PigState:
-    return replace(state, seat=(state.seat + 1) % state.players, turns_taken=state.turns_taken + 1)
+    return update(state, seat=(state.seat + 1) % state.players, turns_taken=state.turns_taken + 1)
 
 
 def _finished(state: PigState) -> bool:
