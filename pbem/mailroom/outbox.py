@@ -16,7 +16,7 @@ import hashlib
 import json
 import logging
 import re
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from pbem import i18n
@@ -25,6 +25,7 @@ from pbem.games.text import pgettext
 from pbem.mailroom.addresses import return_tag, seat_address
 from pbem.mailroom.commands import subject_command
 from pbem.mailroom.deadlines import Clocks
+from pbem.mailroom.limits import LIVE, Limits, when
 from pbem.mailroom.news import breakdown, decision, name_seats, named_errors, since_lines
 from pbem.mailroom.queue import DROPPED, Mail, MailViews
 from pbem.mailroom.records import Correspondent, GameClock, Watchers
@@ -34,13 +35,6 @@ from pbem.service.service import GameService
 from pbem.service.store import GameRecord, Receipt
 
 HUMAN_SOURCES = ("email", "turnfile", "deadline")
-INVITATIONS_PER_DAY = 5  # to one address, from anyone: the service address cannot be used to flood
-# Replies to a player's own moves at their private address are not held to the hourly limit
-# while the game runs; this guard per player and game only stops a runaway loop. Live play is
-# far below it (a Kingsburg move by mail every 10 s is 360 an hour).
-FLOOD_PER_HOUR = 720
-LIVE = "live:"  # budget prefix of those replies: "live:GAME"
-NOTICE = "notice:"  # budget prefix of the one "replies resume at ..." notice per limit and hour
 log = logging.getLogger("pbem.mail")
 GAME_TAG = re.compile(r"^\s*[a-z][a-z0-9-]*-[0-9a-f]{6,}:\s*", re.IGNORECASE)  # "kingsburg-4449cbf6: "
 
@@ -81,10 +75,6 @@ def thread_id(game_id: str, email: str, domain: str) -> str:
     return f"<{game_id}.{digest}@{domain}>"
 
 
-def when(moment: datetime | None) -> str | None:
-    return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else None
-
-
 class Round:
     """What one round of a follower has loaded: each game, each game's seat keys and each mail
     record once (a round is short; what other processes change meanwhile shows in the next)."""
@@ -114,14 +104,14 @@ class Outbox:
         self.clocks = clocks
         self.now = clocks.now
         self.round = Round(service)
-        self.budgets: dict[str, int] = {}  # mails counted against each budget in this round
+        self.limits = Limits(settings, views, clocks.now, service.keys.token_secret)
         self.mailed: dict[tuple[str, str], int | None] = {}  # (email, game) -> version last mailed
         self.quiet_games: dict[str, bool] = {}  # games whose mail is off, as read in this round
 
     def begin(self, round_: Round) -> None:
         self.round = round_
         self.clocks.records = round_.records
-        self.budgets = {}
+        self.limits.begin()
         self.mailed = {}
         self.quiet_games = {}
 
@@ -238,47 +228,12 @@ class Outbox:
         if self.views.undeliverable(to):
             log.warning("undeliverable: dropped %s to %s (a bounce came back; it clears when they write)", key, to)
             return [Mail(key, to, model, budget, DROPPED, tag)]
-        if limited == "invite":  # a day's invitations to one address, from anyone: no notice to send
-            if self._over_budget(to, budget, INVITATIONS_PER_DAY, timedelta(days=1)):
-                log.warning("invitation limit: dropped %s to %s", key, to)
-                return [Mail(key, to, model, budget, DROPPED, tag)]
-        elif limited:
-            cap = FLOOD_PER_HOUR if limited.startswith(LIVE) else self.settings.replies_per_hour
-            if self._over_budget(to, budget, cap):
-                log.warning("rate limit: dropped %s to %s (%s budget, %d an hour)", key, to, budget, cap)
-                return [Mail(key, to, model, budget, DROPPED, tag), *self._limit_notice(to, budget, model)]
+        refused = self.limits.refused(key, to, model, limited, tag)
+        if refused is not None:
+            return refused
         if game_id and "version" in block and block.get("seat") is not None:
             self.mailed[(to, game_id)] = block["version"]
         return [Mail(key, to, model, budget, return_tag=tag)]
-
-    def _over_budget(self, to: str, budget: str, cap: int, window: timedelta = timedelta(hours=1)) -> bool:
-        counted = f"{to}|{budget}"
-        if counted not in self.budgets:
-            self.budgets[counted] = self.views.recent(to, budget, self.now() - window)
-        self.budgets[counted] += 1
-        return self.budgets[counted] > cap
-
-    def _limit_notice(self, to: str, budget: str, dropped: dict[str, Any]) -> list[Mail]:
-        """The one notice to a sender whose reply a limit dropped: when replies resume (at the
-        latest an hour from now, when the oldest counted mail leaves the window). One per
-        budget and hour: the notice counts against its own budget "notice:BUDGET"."""
-        notice_budget = NOTICE + budget
-        counted = f"{to}|{notice_budget}"
-        if counted not in self.budgets:
-            self.budgets[counted] = self.views.recent(to, notice_budget, self.now() - timedelta(hours=1))
-        if self.budgets[counted] > 0:
-            return []
-        self.budgets[counted] = 1
-        now = self.now()
-        model = {"lang": dropped.get("lang", "en"), "service": self.settings.address, "kind": "limited",
-                 "game": dropped.get("game"),
-                 "extra": {"resume": when(now + timedelta(hours=1)),
-                           "resume_time": f"{now + timedelta(hours=1):%H:%M} UTC",
-                           "per_hour": self.settings.replies_per_hour,
-                           "live": budget.startswith(LIVE)},
-                 "envelope": dropped["envelope"] | {"attachment": None}}
-        key = f"limited/{to}/{budget}/{now:%Y%m%dT%H%M%S}"
-        return [Mail(key, to, model, notice_budget, return_tag=return_tag(self.service.keys.token_secret(), key))]
 
     def quiet(self, game_id: str) -> bool:
         """A game played without mail (``pbem new --no-mail``): no invitations or notices;
