@@ -96,7 +96,7 @@ def compare(document: dict[str, Any], held: Sequence[Held], keys: Sequence[Verif
     signed = _export_checkpoints(document, keys)
     findings = _among_held(mine)
     for item in mine:
-        finding = _against_export(item, leaves, signed, document["entries"])
+        finding = _against_export(item, leaves, signed)
         if finding:
             findings.append(finding)
     return findings
@@ -113,8 +113,7 @@ def _among_held(held: Sequence[Held]) -> list[Finding]:
     return findings
 
 
-def _against_export(item: Held, leaves: list[bytes], signed: list[tuple[str, Checkpoint]],
-                    entries: list[dict[str, Any]]) -> Finding | None:
+def _against_export(item: Held, leaves: list[bytes], signed: list[tuple[str, Checkpoint]]) -> Finding | None:
     m, n = item.checkpoint.size, len(leaves)
     last_note, _ = signed[-1]
     if m > n:

@@ -107,3 +107,70 @@ def test_pbem_verify_receipts_reports_truncation(game, tmp_path):
     bad = CliRunner().invoke(main, ["verify", str(export), "--receipts", str(held)])
     assert bad.exit_code == 1 and "INVALID: truncated" in bad.output
     assert "TRUNCATED" in bad.output and service.game(game_id).checkpoint_at(5) in bad.output
+
+
+def test_held_trees_are_checked_by_proof_when_the_export_kept_only_its_newest_checkpoint(game):
+    service, game_id = game
+    document = service.export(game_id)
+    document["checkpoints"] = document["checkpoints"][-1:]  # no signed checkpoint at the held sizes
+    held = [("r4", service.receipt(game_id, 4, 5)), ("r6", service.receipt(game_id, 6, 7))]
+    assert _findings(service, document, held) == []  # the proofs from the entries lead to the newest root
+
+
+def test_a_checkpoints_document_is_read_one_checkpoint_at_a_time(game):
+    service, game_id = game
+    game_record = service.game(game_id)
+    keys = [VerifierKey.parse(k) for k in service.export(game_id)["keys"]]
+    listing = {"checkpoints": [{"note": game_record.checkpoint_at(5)}, game_record.checkpoint_at(7)]}
+    reading = read_held([("seen.json", listing)], keys)
+    assert reading.refused == []
+    assert [(h.source, h.note, h.checkpoint.size) for h in reading.held] == [
+        ("seen.json #0", game_record.checkpoint_at(5), 5), ("seen.json #1", game_record.checkpoint_at(7), 7)]
+    [finding] = compare(truncated(service.export(game_id), 6), reading.held, keys)
+    assert finding.verdict == TRUNCATED and finding.held.source == "seen.json #1"
+
+
+def test_a_held_file_that_is_no_evidence_is_refused_by_name(game):
+    service, game_id = game
+    keys = [VerifierKey.parse(k) for k in service.export(game_id)["keys"]]
+    receipt = service.receipt(game_id, 4, 5)
+    broken = {**receipt, "path": []}  # the inclusion proof taken out
+    reading = read_held([("notes.json", {"seen": 1}), ("number.json", 42), ("broken.json", broken)], keys)
+    assert reading.held == []
+    assert reading.refused[:2] == ["notes.json: neither a receipt nor a signed checkpoint",
+                                   "number.json: neither a receipt nor a signed checkpoint"]
+    assert reading.refused[2].startswith("broken.json: ") and len(reading.refused[2]) > len("broken.json: ")
+
+
+def test_a_receipt_from_another_server_is_not_evidence(game):
+    service, game_id = game
+    stranger = GameService(Settings(home=service.settings.home.parent / "stranger-receipt"))
+    try:
+        from tests.service.helpers import started_pig
+        foreign = stranger.receipt(started_pig(stranger), 1, 2)
+    finally:
+        stranger.close()
+    reading = read_held([("foreign.json", foreign)], [VerifierKey.parse(k) for k in service.export(game_id)["keys"]])
+    assert reading.held == [] and reading.refused[0].startswith("foreign.json: ")
+
+
+def test_the_evidence_shows_both_signed_checkpoints_and_the_failing_proof(game):
+    service, game_id = game
+    forked = rewritten_move(service.export(game_id), 5, service.keys.signer(), extra=3)
+    forked["checkpoints"] = forked["checkpoints"][-1:]
+    [finding] = _findings(service, forked, [("r5", service.receipt(game_id, 5, 6))])
+    proof_lines = "".join(f"  {p}\n" for p in finding.proof)
+    assert finding.evidence() == (
+        f"FORKED: {finding.explanation}\n"
+        f"--- the checkpoint you hold (r5):\n{finding.held.note}"
+        f"--- the conflicting signed checkpoint:\n{forked['checkpoints'][0]['note']}"
+        f"--- consistency proof (RFC 9162) built from the export, which fails:\n{proof_lines}")
+    assert len(finding.proof) >= 1
+
+
+def test_a_truncation_needs_no_proof_in_its_evidence(game):
+    service, game_id = game
+    [finding] = _findings(service, truncated(service.export(game_id), 6), [("r6", service.receipt(game_id, 6, 7))])
+    assert finding.proof == [] and "consistency proof" not in finding.evidence()
+    assert finding.evidence().startswith("TRUNCATED: the export has 6 entries, but you hold a checkpoint the "
+                                         "server signed over 7\n")
