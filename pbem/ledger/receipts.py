@@ -13,6 +13,7 @@ only a hash the server chose.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,13 +67,15 @@ def opened_for(entry: dict[str, Any], private: dict[str, Any], viewer: int | Non
 
 def make_receipt(origin: str, entry: dict[str, Any], path: list[bytes], size: int, note: str,
                  keys: list[str], opened: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A receipt of its own: the entry and the openings are copied, so whoever holds the
+    receipt (a mail being composed, a test) can change it without changing the log it came from."""
     receipt = {
         "format": RECEIPT_FORMAT, "origin": origin, "index": entry["index"], "size": size,
-        "entry": entry, "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
+        "entry": copy.deepcopy(entry), "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
         "path": [p.hex() for p in path], "checkpoint": note, "keys": list(keys),
     }
     if opened:
-        receipt["opened"] = opened
+        receipt["opened"] = copy.deepcopy(opened)
     return receipt
 
 

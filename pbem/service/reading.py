@@ -5,6 +5,7 @@ against its signed history is in integrity.py."""
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import hmac
 import logging
@@ -297,7 +298,7 @@ class GameReader(SelfCheck):
         size = game.check_version(size)
         leaves = self.leaves(game)[:size]
         proof = inclusion_proof(index, leaves)
-        return {"origin": self.origin(game_id), "index": index, "size": size, "entry": game.entry(index),
+        return {"origin": self.origin(game_id), "index": index, "size": size, "entry": copy.deepcopy(game.entry(index)),
                 "leaf_hash": leaves[index].hex(), "root": root(leaves).hex(),
                 "path": [p.hex() for p in proof], "checkpoint": game.checkpoint_at(size)}
 

@@ -4,10 +4,12 @@ import copy
 
 import pytest
 
+from pbem.cli.core import play_moves
 from pbem.config import Settings
 from pbem.ledger.notes import SignerKey
 from pbem.ledger.receipts import ReceiptError, check_receipt
 from pbem.service.service import GameService
+from tests.ops.helpers import PLAYERS
 from tests.service.helpers import ANN, BOB, started_pig
 
 
@@ -79,3 +81,64 @@ def test_a_changed_opening_is_refused(game):
     card = receipt["opened"]["facts"][1]
     receipt["opened"]["facts"][1] = {**card, "card": card["card"] % 9 + 1}
     assert "fact 1" in _refused(receipt)
+
+
+@pytest.fixture(scope="module")
+def secret_command(tmp_path_factory):
+    """A receipt, for its author, of a move whose command the log only commits to (a card
+    played face down in Ruse & Bruise), from a game still running."""
+    service = GameService(Settings(home=tmp_path_factory.mktemp("secret")))
+    game_id = service.create("ruse-and-bruise", PLAYERS[:2], {}, seed=b"\x05" * 32)
+    play_moves(service, game_id, seed=5, max_moves=12)
+    game = service.game(game_id)
+    index = next(i for i, entry in enumerate(game.entries) if "command_commitment" in entry)
+    receipt = service.receipt(game_id, index, viewer=game.emails[game.entries[index]["seat"]])
+    service.close()
+    return receipt
+
+
+def test_the_authors_secret_command_matches_its_commitment(secret_command):
+    assert "command" in secret_command["opened"]
+    checked = check_receipt(secret_command)
+    assert checked.note == secret_command["checkpoint"]
+    assert checked.opened == 1 + sum(salt is not None for salt in secret_command["opened"].get("salts") or [])
+
+
+def test_a_changed_secret_command_is_refused(secret_command):
+    changed = copy.deepcopy(secret_command)
+    changed["opened"]["command"] += " "
+    assert _refused(changed) == "your command does not match the log's commitment"
+
+
+def test_a_receipt_whose_proof_names_another_size_is_refused(game):
+    service, game_id = game
+    receipt = service.receipt(game_id, 4)
+    assert _refused(receipt | {"size": receipt["size"] + 1}) == (
+        f"the checkpoint is for {receipt['size']} entries, the proof for {receipt['size'] + 1}")
+
+
+def test_a_receipt_for_an_entry_of_another_game_is_refused(game):
+    service, game_id = game
+    receipt = service.receipt(game_id, 4)
+    receipt["entry"]["game"] = "hidden-pig-00000000"
+    assert _refused(receipt).startswith("the checkpoint is for ") and "'hidden-pig-00000000'" in _refused(receipt)
+
+
+def test_what_is_not_a_receipt_is_refused_by_what_it_lacks(game):
+    service, game_id = game
+    assert _refused([1, 2]) == "a receipt is a JSON object"
+    receipt = service.receipt(game_id, 4)
+    receipt["entry"]["note"] = 0.5  # a float has no canonical form
+    assert _refused(receipt).startswith("the entry cannot be hashed: ")
+
+
+def test_changing_a_receipt_changes_nothing_in_the_log(game):
+    service, game_id = game
+    before = copy.deepcopy(service.receipt(game_id, 3, viewer=ANN))
+    entry_before = copy.deepcopy(service.game(game_id).entries[3])
+    held = service.receipt(game_id, 3, viewer=ANN)
+    held["entry"]["time"] = "1999-01-01T00:00:00+00:00"
+    held["opened"]["facts"][1]["card"] = 0
+    assert service.game(game_id).entries[3] == entry_before
+    assert service.receipt(game_id, 3, viewer=ANN) == before
+    assert service.inclusion(game_id, 3)["entry"] == entry_before
