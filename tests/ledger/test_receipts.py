@@ -142,3 +142,21 @@ def test_changing_a_receipt_changes_nothing_in_the_log(game):
     assert service.game(game_id).entries[3] == entry_before
     assert service.receipt(game_id, 3, viewer=ANN) == before
     assert service.inclusion(game_id, 3)["entry"] == entry_before
+
+
+def test_a_checked_receipt_says_what_it_proves(secret_command):
+    """The sentence `pbem check-receipt` prints."""
+    entry, checked = secret_command["entry"], check_receipt(secret_command)
+    assert checked.summary() == (
+        f"entry {entry['index']} (moved, seat {entry['seat']}: {entry['command']!r}, {entry['time']}) is in "
+        f"{secret_command['origin']} at size {secret_command['size']}, signed; "
+        f"{checked.opened} opened secret part(s) match their commitments")
+
+
+def test_a_receipt_of_an_entry_with_nothing_opened_says_so_by_saying_nothing(game):
+    service, game_id = game
+    receipt = service.receipt(game_id, 2)  # a join: no command, no secret
+    entry = receipt["entry"]
+    assert check_receipt(receipt).summary() == (
+        f"entry 2 ({entry['kind']}, seat {entry['seat']}, {entry['time']}) is in {receipt['origin']} "
+        f"at size {receipt['size']}, signed")
