@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from pbem.cli.core import play_to_end
+from pbem.cli.core import play_moves, play_to_end
 from pbem.config import Settings
 from pbem.games import catalog
 from pbem.service.service import GameService
@@ -63,3 +63,15 @@ def app(games):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def small_site(tmp_path):
+    """A store of its own (for tests that change it): one Ruse & Bruise game three moves in,
+    and the site over it, as (service, game id, app)."""
+    service = GameService(Settings(home=tmp_path))
+    spec = catalog()["ruse-and-bruise"]
+    game_id = service.create(spec.name, players(spec), seed=bytes([3]) * 32)
+    play_moves(service, game_id, seed=2, max_moves=3)
+    yield service, game_id, create_app(service)
+    service.close()

@@ -6,22 +6,8 @@ from __future__ import annotations
 import pytest
 
 from pbem.cli.core import play_moves
-from pbem.config import Settings
 from pbem.games import catalog
-from pbem.service.service import GameService
-from pbem.web import create_app
 from tests.web.conftest import players
-
-
-@pytest.fixture
-def site(tmp_path):
-    service = GameService(Settings(home=tmp_path))
-    spec = catalog()["ruse-and-bruise"]
-    game_id = service.create(spec.name, players(spec), seed=bytes([3]) * 32)
-    play_moves(service, game_id, seed=2, max_moves=3)
-    app = create_app(service)
-    yield service, game_id, app
-    service.close()
 
 
 def get(client, url: str, status: int = 200):
@@ -36,8 +22,8 @@ def built(app) -> int:
 
 @pytest.mark.parametrize("path", ["", "/turn/2", "/history", "/history/2", "/board.svg", "/turn/5/board.svg",
                                   "/feed.atom"])
-def test_a_page_is_rendered_once_per_version_and_a_move_shows_at_once(site, path):
-    service, game_id, app = site
+def test_a_page_is_rendered_once_per_version_and_a_move_shows_at_once(small_site, path):
+    service, game_id, app = small_site
     client = app.test_client()
     url = f"/games/{game_id}{path}"
     first = get(client, url)
@@ -57,8 +43,8 @@ def test_a_page_is_rendered_once_per_version_and_a_move_shows_at_once(site, path
         assert shown[path] in after.get_data(as_text=True) and after.headers["ETag"] != first.headers["ETag"]
 
 
-def test_the_list_shows_a_new_game_at_once(site):
-    service, game_id, app = site
+def test_the_list_shows_a_new_game_at_once(small_site):
+    service, game_id, app = small_site
     client = app.test_client()
     assert game_id in get(client, "/").get_data(as_text=True)
     before = built(app)
@@ -69,9 +55,9 @@ def test_the_list_shows_a_new_game_at_once(site):
     assert newer in get(client, "/").get_data(as_text=True)
 
 
-def test_a_kept_page_holds_nothing_but_its_own_arguments(site):
+def test_a_kept_page_holds_nothing_but_its_own_arguments(small_site):
     """What a request adds to a page's address must not reach the page kept for everyone."""
-    _, game_id, app = site
+    _, game_id, app = small_site
     client = app.test_client()
     odd = get(client, f"/games/{game_id}/history?since=1&ref=%3Cb%3Espam").get_data(as_text=True)
     assert "spam" not in odd and "ref=%3C" not in odd and "&amp;ref" not in odd
@@ -82,8 +68,8 @@ def test_a_kept_page_holds_nothing_but_its_own_arguments(site):
     assert czech != odd and '<html lang="cs">' in czech
 
 
-def test_private_pages_are_never_kept(site):
-    service, game_id, app = site
+def test_private_pages_are_never_kept(small_site):
+    service, game_id, app = small_site
     client = app.test_client()
     token = service.seat_token(game_id, 0)
     before = built(app)
@@ -110,8 +96,8 @@ def test_the_kept_bodies_stay_within_their_byte_budget():
     assert cache.built == built + 1
 
 
-def test_missing_pages_are_not_kept(site):
-    app = site[2]
+def test_missing_pages_are_not_kept(small_site):
+    app = small_site[2]
     client = app.test_client()
     kept = len(app.extensions["pbem.pages"]._kept)
     for number in range(2, 40):

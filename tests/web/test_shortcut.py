@@ -8,23 +8,9 @@ import pytest
 from werkzeug.test import Client
 
 from pbem.cli.core import play_moves
-from pbem.config import Settings
 from pbem.games import catalog
-from pbem.service.service import GameService
-from pbem.web import create_app
 from pbem.web.shortcut import Shortcut
 from tests.web.conftest import players
-
-
-@pytest.fixture
-def site(tmp_path):
-    service = GameService(Settings(home=tmp_path))
-    spec = catalog()["ruse-and-bruise"]
-    game_id = service.create(spec.name, players(spec), seed=bytes([3]) * 32)
-    play_moves(service, game_id, seed=2, max_moves=3)
-    app = create_app(service)
-    yield service, game_id, app
-    service.close()
 
 
 def answered(app) -> int:
@@ -35,8 +21,8 @@ PUBLIC = ["", "/turn/2", "/history", "/history?page=1", "/history/2", "/board.sv
 
 
 @pytest.mark.parametrize("path", PUBLIC)
-def test_a_repeated_public_page_is_answered_from_memory_as_flask_answered_it(site, path):
-    _, game_id, app = site
+def test_a_repeated_public_page_is_answered_from_memory_as_flask_answered_it(small_site, path):
+    _, game_id, app = small_site
     client = app.test_client()
     first = client.get(f"/games/{game_id}{path}")
     assert first.status_code == 200
@@ -47,8 +33,8 @@ def test_a_repeated_public_page_is_answered_from_memory_as_flask_answered_it(sit
     assert sorted(again.headers.items()) == sorted(first.headers.items())
 
 
-def test_the_games_list_is_answered_from_memory_and_a_new_game_shows_at_once(site):
-    service, _, app = site
+def test_the_games_list_is_answered_from_memory_and_a_new_game_shows_at_once(small_site):
+    service, _, app = small_site
     client = app.test_client()
     first = client.get("/")
     before = answered(app)
@@ -59,8 +45,8 @@ def test_the_games_list_is_answered_from_memory_and_a_new_game_shows_at_once(sit
 
 
 @pytest.mark.parametrize("path", ["", "/turn/2", "/history", "/history/2", "/board.svg", "/export.json"])
-def test_a_move_is_shown_on_the_very_next_request(site, path):
-    service, game_id, app = site
+def test_a_move_is_shown_on_the_very_next_request(small_site, path):
+    service, game_id, app = small_site
     client = app.test_client()
     url = f"/games/{game_id}{path}"
     client.get(url)
@@ -75,10 +61,10 @@ def test_a_move_is_shown_on_the_very_next_request(site, path):
         assert after.headers["ETag"] != first.headers["ETag"]
 
 
-def test_a_list_view_that_lags_behind_the_store_is_never_answered_from_memory(site):
+def test_a_list_view_that_lags_behind_the_store_is_never_answered_from_memory(small_site):
     """The list's view catches up one batch a request: an answer from a view behind the store
     must not be kept for the store's position (the next request shows what it caught up)."""
-    service, _, app = site
+    service, _, app = small_site
     app.extensions["pbem.summaries"].batch = 1  # one event projected a request
     client = app.test_client()
     client.get("/")
@@ -94,8 +80,8 @@ def test_a_list_view_that_lags_behind_the_store_is_never_answered_from_memory(si
     assert shown[-1] == len(made) and shown[0] < len(made)
 
 
-def test_private_pages_are_never_kept_nor_answered_from_memory(site):
-    service, game_id, app = site
+def test_private_pages_are_never_kept_nor_answered_from_memory(small_site):
+    service, game_id, app = small_site
     client = app.test_client()
     token = service.seat_token(game_id, 0)
     shortcut: Shortcut = app.extensions["pbem.shortcut"]
@@ -106,8 +92,8 @@ def test_private_pages_are_never_kept_nor_answered_from_memory(site):
     assert all(token not in str(key) for key in shortcut._kept)
 
 
-def test_the_language_of_the_request_chooses_the_answer(site):
-    _, game_id, app = site
+def test_the_language_of_the_request_chooses_the_answer(small_site):
+    _, game_id, app = small_site
     client = app.test_client()
     url = f"/games/{game_id}/history"
     english = client.get(url, headers={"Accept-Language": "en"}).get_data(as_text=True)
@@ -134,8 +120,8 @@ def without_date(headers) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("path", ["", "/history", "/export.json"])
-def test_a_revalidation_is_answered_from_memory_exactly_as_flask_answers_it(site, path):
-    _, game_id, app = site
+def test_a_revalidation_is_answered_from_memory_exactly_as_flask_answers_it(small_site, path):
+    _, game_id, app = small_site
     client = app.test_client()
     flask_alone = Client(app.extensions["pbem.shortcut"].app)  # the app behind the shortcut
     url = f"/games/{game_id}{path}"
@@ -156,8 +142,8 @@ def test_a_revalidation_is_answered_from_memory_exactly_as_flask_answers_it(site
     assert statuses == {200, 304}
 
 
-def test_other_conditional_requests_are_answered_by_flask(site):
-    _, game_id, app = site
+def test_other_conditional_requests_are_answered_by_flask(small_site):
+    _, game_id, app = small_site
     client = app.test_client()
     url = f"/games/{game_id}"
     first = client.get(url)
@@ -170,8 +156,8 @@ def test_other_conditional_requests_are_answered_by_flask(site):
     assert answered(app) == before
 
 
-def test_a_head_request_gets_the_headers_without_the_body(site):
-    _, game_id, app = site
+def test_a_head_request_gets_the_headers_without_the_body(small_site):
+    _, game_id, app = small_site
     client = app.test_client()
     url = f"/games/{game_id}/history"
     page = client.get(url)
@@ -184,8 +170,8 @@ def test_a_head_request_gets_the_headers_without_the_body(site):
     assert client.get(url).data == page.data
 
 
-def test_a_game_found_frozen_is_not_answered_from_before(site):
-    service, game_id, app = site
+def test_a_game_found_frozen_is_not_answered_from_before(small_site):
+    service, game_id, app = small_site
     client = app.test_client()
     url = f"/games/{game_id}"
     client.get(url)
@@ -197,8 +183,8 @@ def test_a_game_found_frozen_is_not_answered_from_before(site):
     assert answered(app) == before
 
 
-def test_missing_pages_and_errors_are_not_kept(site):
-    _, game_id, app = site
+def test_missing_pages_and_errors_are_not_kept(small_site):
+    _, game_id, app = small_site
     client = app.test_client()
     shortcut: Shortcut = app.extensions["pbem.shortcut"]
     for url in ("/games/no-such-game", f"/games/{game_id}/turn/999", "/?page=99", "/?status=odd"):
@@ -230,8 +216,8 @@ def test_the_kept_answers_stay_within_their_byte_budget():
     assert len(shortcut._kept) == 1 and shortcut.size <= shortcut.budget
 
 
-def test_the_feed_names_the_address_it_was_asked_at(site):
-    _, game_id, app = site
+def test_the_feed_names_the_address_it_was_asked_at(small_site):
+    _, game_id, app = small_site
     client = app.test_client()
     for host in ("games.example.org", "other.example.net", "games.example.org"):
         feed = client.get(f"/games/{game_id}/feed.atom", base_url=f"https://{host}").get_data(as_text=True)
