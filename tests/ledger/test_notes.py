@@ -69,3 +69,39 @@ def test_signing_is_deterministic(signer):
 def test_private_key_pem_round_trips(signer):
     again = SignerKey.from_pem("pbem.test", signer.to_pem())
     assert again.verifier == signer.verifier
+
+
+@pytest.mark.parametrize("name", ["", "pbem test", "pbem+test", "pbem\ttest"])
+def test_a_key_name_must_be_one_word_without_plus(name):
+    with pytest.raises(NoteError, match="must be non-empty, without spaces or '\\+'"):
+        SignerKey.generate(name)
+
+
+@pytest.mark.parametrize(("first_byte", "length"), [(b"\x02", 33), (b"\x01", 32), (b"\x01", 34)])
+def test_a_verifier_key_of_another_algorithm_or_length_is_refused(signer, first_byte, length):
+    name, key_id, _ = str(signer.verifier).split("+", 2)
+    raw = (first_byte + bytes(signer.verifier.public) + b"\x00")[:length]
+    with pytest.raises(NoteError, match=r"verifier key 'pbem\.test' is not an Ed25519 key"):
+        VerifierKey.parse(f"{name}+{key_id}+{base64.b64encode(raw).decode()}")
+
+
+@pytest.mark.parametrize("text", ["no newline at the end", "a blank line\n\ninside\n"])
+def test_only_text_of_whole_lines_without_a_blank_one_is_signed(signer, text):
+    with pytest.raises(NoteError, match="note text must end in a newline and contain no blank line"):
+        sign_note(text, signer)
+
+
+def test_a_note_without_its_blank_line_is_refused(signer):
+    note = sign_note("pbem.test\n1\n", signer)
+    with pytest.raises(NoteError, match="a note needs a blank line between its text and its signatures"):
+        open_note(note.replace("\n\n", "\n"), [signer.verifier])
+
+
+def test_a_pem_that_is_not_an_ed25519_key_is_refused():
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    with pytest.raises(NoteError, match="the signing key file does not hold an Ed25519 key"):
+        SignerKey.from_pem("pbem.test", pem)
