@@ -404,36 +404,29 @@ class StoringHandler:
 
 
 class MinimalGateway(StoringHandler):
-    """The least a gateway with pbem's guarantees does before its 250, and nothing more: the
-    mail is handled off the event loop by one worker thread (so that no mail can stop the other
-    SMTP conversations, docs/security.md), read by the email package, one checkpoint is signed
-    with Ed25519, and the mail and its signature are stored with one durable commit. No
-    authentication, no rules, no entry, no reply intent: what is left between this and pbem is
-    all that pbem does for a move."""
+    """The least a gateway with pbem's guarantees does before its 250, and nothing more: served
+    as pbem's gateway is (``mailgateway.server``: a thread per conversation, so that no mail can
+    stop the other SMTP conversations, docs/security.md), the mail is read by the email package,
+    one checkpoint is signed with Ed25519, and the mail and its signature are stored with one
+    durable commit. No authentication, no rules, no entry, no reply intent: what is left between
+    this and pbem is all that pbem does for a move."""
 
     def __init__(self, work: Path, database_url: str | None, synchronous: str, signer: Any) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
         super().__init__(work, database_url, synchronous, table="minimal_mails")
         self.signer = signer
-        self.executor = ThreadPoolExecutor(max_workers=1)
         self.signed = 0
 
-    def _store(self, raw: bytes) -> None:
+    async def handle_DATA(self, server, session, envelope) -> str:
         from email import message_from_bytes
 
         from pbem.ledger.notes import Checkpoint, sign_checkpoint
 
+        raw = envelope.original_content
         message = message_from_bytes(raw, policy=email_policy.compat32)
         body = message.get_payload(decode=True) or b""
         self.signed += 1
         note = sign_checkpoint(Checkpoint("minimal", self.signed, bytes(32)), self.signer)
         self.db.execute(self.insert, (raw + body + note.encode(),))
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        import asyncio
-
-        await asyncio.get_running_loop().run_in_executor(self.executor, self._store, envelope.original_content)
         return "250 2.0.0 OK"
 
 
@@ -442,12 +435,13 @@ def _gateway_rate(work: Path, database_url: str | None, count: int, synchronous:
     ``pbem`` (SMTP, parsed, decided, stored and signed with the reply intent, 250), ``bare`` (a
     bare aiosmtpd handler), ``floor`` (a handler that only stores each mail with one durable
     commit on the same database: the floor of any gateway that stores before its 250) and
-    ``minimal`` (the floor off the event loop, with the mail read and one checkpoint signed:
+    ``minimal`` (the floor served as pbem is, with the mail read and one checkpoint signed:
     ``MinimalGateway``); and ``followed``, mails per second through the follower afterwards
     (replies and notices queued)."""
     from aiosmtpd.controller import Controller
 
     from mailgateway.gateway import Gateway
+    from mailgateway.server import ThreadedServer
     from mailgateway.smtp import controller
     from pbem.mailroom.settings import MailSettings
 
@@ -470,7 +464,7 @@ def _gateway_rate(work: Path, database_url: str | None, count: int, synchronous:
     ports = [_free_port() for _ in names]
     servers = [controller(gw, "127.0.0.1", ports[0]), Controller(BareHandler(), hostname="127.0.0.1", port=ports[1]),
                Controller(storing, hostname="127.0.0.1", port=ports[2]),
-               Controller(minimal, hostname="127.0.0.1", port=ports[3])]
+               ThreadedServer(minimal, "127.0.0.1", ports[3])]
     for server in servers:
         server.start()
     try:
@@ -482,7 +476,6 @@ def _gateway_rate(work: Path, database_url: str | None, count: int, synchronous:
         for server in servers:
             server.stop()
         servers[0].handler.close()
-        minimal.executor.shutdown()
         storing.db.close()
         minimal.db.close()
     moved = svc.game(game_id).version - version
@@ -648,7 +641,7 @@ def mail(work: Path, quick: bool) -> list[Row]:
                             f"{pbem:,.0f} mails/s", f"{bare:,.0f} mails/s", bare / pbem,
                             f"bare mails/s / pbem mails/s; pbem at {pbem / bare:.0%} of bare"))
             for name, what in (("floor", "a handler that only stores each mail with one commit before its 250"),
-                               ("minimal", "a minimal gateway: the floor off the event loop, the mail read, "
+                               ("minimal", "a minimal gateway: the floor served as pbem is, the mail read, "
                                            "one checkpoint signed")):
                 rows.append(Row("mail", f"  {what} ({label}) vs bare aiosmtpd", "the same mails, in the same turns",
                                 f"{rate[name]:,.0f} mails/s", f"{bare:,.0f} mails/s", bare / rate[name],

@@ -5,6 +5,11 @@ when configured, and calls ``MailDesk.handle`` — one transaction that stores t
 effect and its reply intent. When ``receive`` returns, that is durably stored: only then may
 the SMTP server say 250. An exception means "try again later" (451, or exit 75).
 
+Several SMTP conversations may call ``receive`` at once (each has its own thread,
+``mailgateway.server``): reading a mail and its DKIM look-ups run side by side, while the part
+that reaches the service (a bounce's mark, the port's transaction) runs for one mail at a time,
+as the service's per-process caches expect of a writer.
+
 ``work()`` is one round of the background work: the mailroom follower queues the mails that new
 events call for, due timers fire, and the sender delivers. Nothing here touches the store.
 """
@@ -12,6 +17,7 @@ events call for, due timers fire, and the sender delivers. Nothing here touches 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -43,6 +49,7 @@ class Gateway:
         self.clock = clock
         self.dnsfunc = dnsfunc
         self.desk = MailDesk(service, self.settings, clock)
+        self.storing = threading.Lock()  # one mail at a time reaches the service
         self.mailroom = Mailroom(service, self.settings, clock)
         secret = service.keys.token_secret()
         bounces = partial(_return_path, self.settings.address, secret)
@@ -73,7 +80,8 @@ class Gateway:
             return "ignored"
         bounce = next((t.bounce for t in map(self._target, inbound.recipients) if t and t.bounce), None)
         if bounce:  # a bounce of one of our mails: marks its address, is never answered
-            address = self.mailroom.views.bounced(bounce, self.clock())
+            with self.storing:
+                address = self.mailroom.views.bounced(bounce, self.clock())
             log.warning("bounce for %s: %s marked undeliverable", bounce, address or "(no such mail)")
             return "bounce"
         if inbound.auto:
@@ -84,15 +92,19 @@ class Gateway:
             log.info("ignored %s: not addressed to us", inbound.key)
             return "ignored"
         letter = self.letter(inbound, raw, target.game_id, target.token)
+        with self.storing:
+            status = self._handle(letter)
+        log_mail(inbound.key, status, target.game_id)
+        return status
+
+    def _handle(self, letter: Letter) -> str:
         try:
-            status = self.desk.handle(letter)
+            return self.desk.handle(letter)
         except TEMPORARY:
             raise  # the store is down or busy: the MTA delivers again later
         except Exception:  # a mail's content hit a bug: answer it, never ask for the same mail again
-            log.exception("mail %s could not be processed; answered with an error", inbound.key)
-            status = self.desk.handle(replace(letter, lines=(), turn_file=None, refusal=INTERNAL_ERROR))
-        log_mail(inbound.key, status, target.game_id)
-        return status
+            log.exception("mail %s could not be processed; answered with an error", letter.key)
+            return self.desk.handle(replace(letter, lines=(), turn_file=None, refusal=INTERNAL_ERROR))
 
     def letter(self, inbound: Inbound, raw: bytes, game_id: str | None, token: str | None) -> Letter:
         dkim = None

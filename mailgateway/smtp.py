@@ -2,21 +2,21 @@
 
 RCPT refuses addresses that are not ours (550). DATA answers 250 only after the gateway has
 durably stored the result; any failure answers 451 so the sending MTA retries. Game
-rejections are never SMTP errors: they are reply mails.
+rejections are never SMTP errors: they are reply mails. The server (``mailgateway.server``)
+gives each conversation a thread of its own, so the handler works inline: a mail being read or
+stored holds its own conversation only.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import ssl
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 
 from mailgateway.gateway import Gateway
+from mailgateway.server import ThreadedServer
 
 log = logging.getLogger("pbem.mail")
 
@@ -24,8 +24,6 @@ log = logging.getLogger("pbem.mail")
 class Handler:
     def __init__(self, gateway: Gateway):
         self.gateway = gateway
-        # one worker thread: messages are processed one after another, off the event loop
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-mail-in")
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list[str]) -> str:
         if not self.gateway.accepts(address):
@@ -34,11 +32,10 @@ class Handler:
         return "250 2.1.5 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        loop = asyncio.get_running_loop()
         raw = envelope.original_content or b""
         try:
-            result = await loop.run_in_executor(self.executor, self.gateway.receive, raw, envelope.mail_from,
-                                                list(envelope.rcpt_tos))
+            # inline, in this conversation's own thread (mailgateway.server)
+            result = self.gateway.receive(raw, envelope.mail_from, list(envelope.rcpt_tos))
         except Exception:
             log.exception("could not process a message from %s", envelope.mail_from)
             status = "451 4.3.0 Temporary failure, please try again later"
@@ -50,12 +47,14 @@ class Handler:
         return status
 
     def close(self) -> None:
-        self.executor.shutdown(wait=True)
+        """Returns once no mail is being stored (the server's stop() waits for its conversations)."""
+        with self.gateway.storing:
+            pass
 
 
 # Mail over the size limit is still taken, up to this much more, to answer it with a short reply;
-# beyond that SMTP refuses it (552). aiosmtpd reads DATA line by line on the event loop, which
-# every conversation shares: 2 MiB of 3-byte lines held the other mails 2 s on a busy machine.
+# beyond that SMTP refuses it (552). aiosmtpd reads DATA line by line on the conversation's loop:
+# 2 MiB of 3-byte lines held a conversation 2 s on a busy machine.
 SIZE_MARGIN = 131_072
 
 
@@ -64,21 +63,15 @@ def smtp_size_limit(max_bytes: int) -> int:
     return max_bytes + SIZE_MARGIN
 
 
-class LMTPController(Controller):
-    def factory(self) -> LMTP:
-        return LMTP(self.handler, **self.SMTP_kwargs)
-
-
-def controller(gateway: Gateway, host: str, port: int, lmtp: bool = False) -> Controller:
+def controller(gateway: Gateway, host: str, port: int, lmtp: bool = False) -> ThreadedServer:
     """The server. With ``PBEM_MAIL_TLS_CERT``/``PBEM_MAIL_TLS_KEY`` it offers STARTTLS (not
     required: other MTAs may still deliver in plain text, as on any MX)."""
     handler = Handler(gateway)
-    kind = LMTPController if lmtp else Controller
     extra: dict[str, Any] = {}  # aiosmtpd keyword arguments
     settings = gateway.settings
     if settings.tls_cert:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(str(settings.tls_cert), str(settings.tls_key) if settings.tls_key else None)
         extra["tls_context"] = context
-    return kind(handler, hostname=host, port=port, data_size_limit=smtp_size_limit(settings.max_bytes),
-                ident="pbem mail gateway", **extra)
+    return ThreadedServer(handler, host, port, lmtp=lmtp, data_size_limit=smtp_size_limit(settings.max_bytes),
+                          ident="pbem mail gateway", **extra)

@@ -1,0 +1,147 @@
+"""The SMTP/LMTP server: aiosmtpd's protocol, one thread and event loop per connection.
+
+aiosmtpd's ``Controller`` runs every conversation on one event loop, so a handler that stores a
+mail before its 250 must hand each mail to a worker thread and wait for it: two thread wake-ups
+per mail, which cost as much as a third of a bare SMTP transaction on a small virtual machine
+(docs/benchmarks.md). Here each accepted connection gets a thread of its own running aiosmtpd's
+``SMTP`` (or ``LMTP``) protocol on its own loop, and the handler works inline: a mail being read
+or stored holds only its own conversation, which waits for that 250 anyway, and no other
+client's greeting or commands. The number of connections is bounded; one more is answered 421
+(try again later) and closed, as an MTA expects of a busy server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import threading
+from typing import Any
+
+from aiosmtpd.lmtp import LMTP
+from aiosmtpd.smtp import SMTP
+
+log = logging.getLogger("pbem.mail")
+MAX_CONNECTIONS = 100  # conversations at once; each holds a thread
+BUSY = b"421 4.3.2 Too many connections, try again later\r\n"
+STOP_WAIT = 30.0  # seconds stop() waits for a conversation that is storing a mail
+
+
+class _Watched:
+    """Resolves ``closed`` when the connection is lost, so its thread knows when to end."""
+
+    closed: asyncio.Future[None]
+
+    def connection_lost(self, error: Exception | None) -> None:
+        super().connection_lost(error)  # type: ignore[misc]
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+
+class _SMTP(_Watched, SMTP):
+    pass
+
+
+class _LMTP(_Watched, LMTP):
+    pass
+
+
+class ThreadedServer:
+    """Serves ``handler`` (aiosmtpd's handler hooks) on ``host:port``; ``start()`` returns once
+    it listens, ``stop()`` closes the listener and every conversation and waits for their threads.
+    ``smtp_options`` go to aiosmtpd's ``SMTP`` as they would through its ``Controller``."""
+
+    def __init__(self, handler: Any, hostname: str, port: int, lmtp: bool = False,
+                 max_connections: int = MAX_CONNECTIONS, **smtp_options: Any):
+        self.handler = handler
+        self.hostname, self.port = hostname, port
+        self.protocol = _LMTP if lmtp else _SMTP
+        self.max_connections = max_connections
+        # the name in the greeting, looked up once (aiosmtpd asks the resolver for each connection)
+        self.smtp_options: dict[str, Any] = {"enable_SMTPUTF8": True, "hostname": socket.getfqdn()} | smtp_options
+        self._listener: socket.socket | None = None
+        self._acceptor: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._stopping = False
+        self._conversations: dict[threading.Thread, tuple[asyncio.AbstractEventLoop, asyncio.Task[None]] | None] = {}
+
+    def start(self) -> None:
+        self._stopping = False
+        family = socket.AF_INET6 if ":" in self.hostname else socket.AF_INET
+        self._listener = socket.create_server((self.hostname, self.port), family=family, backlog=128)
+        self._acceptor = threading.Thread(target=self._accept, args=(self._listener,), name="pbem-smtp-accept",
+                                          daemon=True)
+        self._acceptor.start()
+
+    def stop(self) -> None:
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)  # wakes the acceptor's accept()
+            listener.close()
+        if self._acceptor is not None:
+            self._acceptor.join(STOP_WAIT)
+        with self._lock:
+            self._stopping = True  # a conversation starting from now is cancelled as it registers
+            conversations = dict(self._conversations)
+        for running in conversations.values():
+            if running is not None:
+                loop, task = running
+                with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
+                    loop.call_soon_threadsafe(task.cancel)
+        for thread in conversations:
+            thread.join(STOP_WAIT)
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # the listener was closed: stop() was called
+                return
+            with self._lock:
+                busy = len(self._conversations) >= self.max_connections
+                if not busy:
+                    thread = threading.Thread(target=self._converse, args=(connection,), name="pbem-smtp",
+                                              daemon=True)
+                    self._conversations[thread] = None
+            if busy:
+                log.warning("refused a connection: %d conversations already", self.max_connections)
+                with contextlib.suppress(OSError):
+                    connection.sendall(BUSY)
+                connection.close()
+            else:
+                thread.start()
+
+    def _converse(self, connection: socket.socket) -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            task = loop.create_task(self._conversation(connection))
+            with self._lock:
+                self._conversations[threading.current_thread()] = (loop, task)
+                if self._stopping:
+                    task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                loop.run_until_complete(task)
+        except Exception:  # one broken conversation never stops the server
+            log.exception("an SMTP conversation failed")
+        finally:
+            with self._lock:
+                self._conversations.pop(threading.current_thread(), None)
+            loop.close()
+            connection.close()
+
+    async def _conversation(self, connection: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
+        protocol = self.protocol(self.handler, loop=loop, **self.smtp_options)
+        protocol.closed = loop.create_future()
+        transport, _ = await loop.connect_accepted_socket(lambda: protocol, connection)
+        try:
+            await protocol.closed
+        finally:
+            transport.close()
+            # aiosmtpd's own task for the conversation ends once it sees the connection lost
+            others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in others:
+                task.cancel()
+            await asyncio.gather(*others, return_exceptions=True)
