@@ -6,8 +6,9 @@ per mail, which cost as much as a third of a bare SMTP transaction on a small vi
 (docs/benchmarks.md). Here each accepted connection gets a thread of its own running aiosmtpd's
 ``SMTP`` (or ``LMTP``) protocol on its own loop, and the handler works inline: a mail being read
 or stored holds only its own conversation, which waits for that 250 anyway, and no other
-client's greeting or commands. The number of connections is bounded; one more is answered 421
-(try again later) and closed, as an MTA expects of a busy server.
+client's greeting or commands. The number of conversations is bounded, in all and from one
+address (as Postfix bounds its clients); one more is answered 421 (try again later) and closed,
+as an MTA expects of a busy server.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP
 
 log = logging.getLogger("pbem.mail")
-MAX_CONNECTIONS = 100  # conversations at once; each holds a thread
+MAX_CONNECTIONS = 256  # conversations at once; each holds a thread
+# from one address: a client cannot take every place (an MTA in front, such as Postfix with its
+# default 20 connections to a destination, stays well under it)
+MAX_PER_PEER = 32
 BUSY = b"421 4.3.2 Too many connections, try again later\r\n"
 STOP_WAIT = 30.0  # seconds stop() waits for a conversation that is storing a mail
 
@@ -53,11 +57,11 @@ class ThreadedServer:
     ``smtp_options`` go to aiosmtpd's ``SMTP`` as they would through its ``Controller``."""
 
     def __init__(self, handler: Any, hostname: str, port: int, lmtp: bool = False,
-                 max_connections: int = MAX_CONNECTIONS, **smtp_options: Any):
+                 max_connections: int = MAX_CONNECTIONS, max_per_peer: int = MAX_PER_PEER, **smtp_options: Any):
         self.handler = handler
         self.hostname, self.port = hostname, port
         self.protocol = _LMTP if lmtp else _SMTP
-        self.max_connections = max_connections
+        self.max_connections, self.max_per_peer = max_connections, max_per_peer
         # the name in the greeting, looked up once (aiosmtpd asks the resolver for each connection)
         self.smtp_options: dict[str, Any] = {"enable_SMTPUTF8": True, "hostname": socket.getfqdn()} | smtp_options
         self._listener: socket.socket | None = None
@@ -65,6 +69,7 @@ class ThreadedServer:
         self._lock = threading.Lock()
         self._stopping = False
         self._conversations: dict[threading.Thread, tuple[asyncio.AbstractEventLoop, asyncio.Task[None]] | None] = {}
+        self._peers: dict[str, int] = {}  # conversations by the client's address
 
     def start(self) -> None:
         self._stopping = False
@@ -96,24 +101,27 @@ class ThreadedServer:
     def _accept(self, listener: socket.socket) -> None:
         while True:
             try:
-                connection, _ = listener.accept()
+                connection, address = listener.accept()
             except OSError:  # the listener was closed: stop() was called
                 return
+            peer = str(address[0])
             with self._lock:
-                busy = len(self._conversations) >= self.max_connections
+                busy = (len(self._conversations) >= self.max_connections
+                        or self._peers.get(peer, 0) >= self.max_per_peer)
                 if not busy:
-                    thread = threading.Thread(target=self._converse, args=(connection,), name="pbem-smtp",
+                    thread = threading.Thread(target=self._converse, args=(connection, peer), name="pbem-smtp",
                                               daemon=True)
                     self._conversations[thread] = None
+                    self._peers[peer] = self._peers.get(peer, 0) + 1
             if busy:
-                log.warning("refused a connection: %d conversations already", self.max_connections)
+                log.warning("refused a connection from %s: too many conversations", peer)
                 with contextlib.suppress(OSError):
                     connection.sendall(BUSY)
                 connection.close()
             else:
                 thread.start()
 
-    def _converse(self, connection: socket.socket) -> None:
+    def _converse(self, connection: socket.socket, peer: str) -> None:
         loop = asyncio.new_event_loop()
         try:
             task = loop.create_task(self._conversation(connection))
@@ -128,6 +136,9 @@ class ThreadedServer:
         finally:
             with self._lock:
                 self._conversations.pop(threading.current_thread(), None)
+                self._peers[peer] -= 1
+                if not self._peers[peer]:
+                    del self._peers[peer]
             loop.close()
             connection.close()
 

@@ -110,6 +110,21 @@ def test_one_conversation_more_than_the_limit_is_answered_421(started):
     assert len(handler.mails) == 1
 
 
+def test_one_address_cannot_take_every_place(started):
+    handler = Counting()
+    port = started(handler, max_connections=10, max_per_peer=2)
+    held = [smtplib.SMTP("127.0.0.1", port, timeout=10) for _ in range(2)]
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as third:
+            assert third.recv(200) == BUSY
+        # a client from another (loopback) address is another peer (positive control)
+        with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.2", 0)) as other:
+            assert other.recv(200).startswith(b"220 ")
+    finally:
+        for client in held:
+            client.quit()
+
+
 def test_conversations_are_served_side_by_side(started):
     """Positive control of the limit: under it, every client is greeted and served."""
     handler = Counting()
