@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import itertools
 import socket
+import threading
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
@@ -131,6 +132,22 @@ def confirmed(gw: Gateway, transport: Memory, sender: str, body: str) -> None:
     assert tokens, "the reply asks for a confirmation"
     gw.receive(make_mail(sender, SERVICE, "\n".join(f"confirm {token}" for token in tokens)))
     gw.work()
+
+
+def hold_mails(monkeypatch, owner, name: str, marker: bytes) -> tuple[threading.Event, threading.Event]:
+    """Replace ``owner.name`` (a function taking the raw mail first) by one that, for a mail
+    holding ``marker``, sets the first event and waits for the second before going on."""
+    reached, release = threading.Event(), threading.Event()
+    original = getattr(owner, name)
+
+    def held(raw, *args):
+        if marker in raw:
+            reached.set()
+            release.wait(30)
+        return original(raw, *args)
+
+    monkeypatch.setattr(owner, name, held)
+    return reached, release
 
 
 # -- a real SMTP relay (a sink) and the gateway's own SMTP server on loopback ----------------

@@ -17,7 +17,7 @@ import pytest
 from mailgateway.smtp import controller
 from pbem.mailroom.deadlines import deadline_at
 from pbem.mailroom.records import Correspondent, GameClock
-from tests.mailgateway.conftest import SERVICE, address_of, confirmed, free_port, make_mail, text_of
+from tests.mailgateway.conftest import SERVICE, address_of, confirmed, free_port, hold_mails, make_mail, text_of
 
 ANN, BOB, EVE = "ann@example.com", "bob@example.com", "eve@evil.example"
 
@@ -255,16 +255,7 @@ def test_a_mail_being_read_does_not_stop_other_smtp_conversations(gw, monkeypatc
     second client still gets its greeting, MAIL and RCPT answered."""
     import threading
 
-    reading, release = threading.Event(), threading.Event()
-    receive = gw.receive
-
-    def held(raw, *args):
-        if b"held-mail" in raw:
-            reading.set()
-            release.wait(30)
-        return receive(raw, *args)
-
-    monkeypatch.setattr(gw, "receive", held)
+    reading, release = hold_mails(monkeypatch, gw, "receive", b"held-mail")
     port = free_port()
     server = controller(gw, "127.0.0.1", port)
     server.start()

@@ -13,20 +13,9 @@ import pytest
 from mailgateway import gateway as gateway_module
 from mailgateway.server import BUSY, ThreadedServer
 from mailgateway.smtp import controller
-from tests.mailgateway.conftest import SERVICE, free_port, make_mail
+from tests.mailgateway.conftest import SERVICE, Sink, free_port, hold_mails, make_mail
 
 ANN, BOB = "ann@example.com", "bob@example.com"
-
-
-class Counting:
-    """A handler that accepts every mail and counts them."""
-
-    def __init__(self) -> None:
-        self.mails: list[bytes] = []
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        self.mails.append(envelope.original_content)
-        return "250 2.0.0 OK"
 
 
 @pytest.fixture
@@ -48,16 +37,7 @@ def started():
 def test_a_mail_read_slowly_does_not_hold_another_conversations_mail(gw, monkeypatch):
     """Reading a mail (its parsing, its DKIM look-ups) runs in its conversation's own thread, so a
     second client's whole mail is stored and answered 250 while the first is still being read."""
-    reading, release = threading.Event(), threading.Event()
-    parse = gateway_module.parse_message
-
-    def slow_parse(raw, *args):
-        if b"slow-mail" in raw:
-            reading.set()
-            release.wait(30)
-        return parse(raw, *args)
-
-    monkeypatch.setattr(gateway_module, "parse_message", slow_parse)
+    reading, release = hold_mails(monkeypatch, gateway_module, "parse_message", b"slow-mail")
     port = free_port()
     server = controller(gw, "127.0.0.1", port)
     server.start()
@@ -87,7 +67,7 @@ def test_a_mail_read_slowly_does_not_hold_another_conversations_mail(gw, monkeyp
 
 
 def test_one_conversation_more_than_the_limit_is_answered_421(started):
-    handler = Counting()
+    handler = Sink()
     port = started(handler, max_connections=2)
     first, second = smtplib.SMTP("127.0.0.1", port, timeout=10), smtplib.SMTP("127.0.0.1", port, timeout=10)
     try:
@@ -107,11 +87,11 @@ def test_one_conversation_more_than_the_limit_is_answered_421(started):
         except smtplib.SMTPConnectError:
             assert time.monotonic() < deadline
             time.sleep(0.05)
-    assert len(handler.mails) == 1
+    assert len(handler.envelopes) == 1
 
 
 def test_one_address_cannot_take_every_place(started):
-    handler = Counting()
+    handler = Sink()
     port = started(handler, max_connections=10, max_per_peer=2)
     held = [smtplib.SMTP("127.0.0.1", port, timeout=10) for _ in range(2)]
     try:
@@ -127,7 +107,7 @@ def test_one_address_cannot_take_every_place(started):
 
 def test_conversations_are_served_side_by_side(started):
     """Positive control of the limit: under it, every client is greeted and served."""
-    handler = Counting()
+    handler = Sink()
     port = started(handler, max_connections=5)
     clients = [smtplib.SMTP("127.0.0.1", port, timeout=10) for _ in range(5)]
     try:
@@ -136,11 +116,11 @@ def test_conversations_are_served_side_by_side(started):
     finally:
         for client in clients:
             client.quit()
-    assert len(handler.mails) == 5
+    assert len(handler.envelopes) == 5
 
 
 def test_stop_ends_idle_conversations_and_closes_the_listener():
-    handler = Counting()
+    handler = Sink()
     port = free_port()
     server = ThreadedServer(handler, "127.0.0.1", port)
     server.start()
@@ -156,7 +136,7 @@ def test_stop_ends_idle_conversations_and_closes_the_listener():
 
 
 def test_a_failing_handler_answers_its_own_conversation_only(started):
-    class Failing(Counting):
+    class Failing(Sink):
         async def handle_DATA(self, server, session, envelope) -> str:
             if b"boom" in envelope.original_content:
                 raise RuntimeError("boom")
@@ -168,4 +148,4 @@ def test_a_failing_handler_answers_its_own_conversation_only(started):
         client.sendmail(ANN, [BOB], b"Subject: x\r\n\r\nboom\r\n")
     with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
         assert client.sendmail(ANN, [BOB], b"Subject: x\r\n\r\nfine\r\n") == {}
-    assert len(handler.mails) == 1
+    assert len(handler.envelopes) == 1
