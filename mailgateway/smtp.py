@@ -8,9 +8,12 @@ rejections are never SMTP errors: they are reply mails.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import queue
 import ssl
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from aiosmtpd.controller import Controller
@@ -21,11 +24,69 @@ from mailgateway.gateway import Gateway
 log = logging.getLogger("pbem.mail")
 
 
+class MailThread:
+    """One worker thread that runs jobs one after another, off the event loop. It does what
+    ``loop.run_in_executor`` with a one-thread pool does (exceptions reach the awaiting
+    coroutine, ``close`` waits for the job at hand), with a plain queue and one
+    ``call_soon_threadsafe`` per job instead of the pool's and asyncio's two futures chained
+    by callbacks: the hand-off is paid on every mail. A daemon thread, as nothing else keeps
+    it: an interpreter that exits without ``close`` leaves a mail in progress uncommitted,
+    and so unanswered (the sending MTA delivers it again)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self._jobs: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """Queue ``fn(*args)``; the future (of the running loop) holds its result or exception."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the mail thread is closed")
+            if self._thread is None:  # started at the first job, as a pool starts its threads
+                self._thread = threading.Thread(target=self._work, name=self.name, daemon=True)
+                self._thread.start()
+            self._jobs.put((loop, future, fn, args))
+        return future
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            loop, future, fn, args = job
+            try:
+                outcome: tuple[Any, BaseException | None] = (fn(*args), None)
+            except BaseException as error:  # handed to the awaiting coroutine, as a pool does
+                outcome = (None, error)
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody awaits this answer any more
+                loop.call_soon_threadsafe(_settle, future, *outcome)
+
+    def close(self) -> None:
+        """Refuse new jobs, finish the queued ones and wait for the thread."""
+        with self._lock:
+            self._closed = True
+            thread = self._thread
+        self._jobs.put(None)
+        if thread is not None:
+            thread.join()
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():  # cancelled: the SMTP session went away meanwhile
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
 class Handler:
     def __init__(self, gateway: Gateway):
         self.gateway = gateway
         # one worker thread: messages are processed one after another, off the event loop
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-mail-in")
+        self.worker = MailThread("pbem-mail-in")
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list[str]) -> str:
         if not self.gateway.accepts(address):
@@ -34,11 +95,9 @@ class Handler:
         return "250 2.1.5 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        loop = asyncio.get_running_loop()
         raw = envelope.original_content or b""
         try:
-            result = await loop.run_in_executor(self.executor, self.gateway.receive, raw, envelope.mail_from,
-                                                list(envelope.rcpt_tos))
+            result = await self.worker.run(self.gateway.receive, raw, envelope.mail_from, list(envelope.rcpt_tos))
         except Exception:
             log.exception("could not process a message from %s", envelope.mail_from)
             status = "451 4.3.0 Temporary failure, please try again later"
@@ -50,7 +109,7 @@ class Handler:
         return status
 
     def close(self) -> None:
-        self.executor.shutdown(wait=True)
+        self.worker.close()
 
 
 # Mail over the size limit is still taken, up to this much more, to answer it with a short reply;

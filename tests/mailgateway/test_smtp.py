@@ -239,3 +239,89 @@ def test_two_gateway_processes_on_one_store_queue_and_send_each_reply_once(servi
     finally:
         other_service.close()
     assert sorted(m["In-Reply-To"] for m in transport.to(ANN)) == [f"<two{n}@x>" for n in range(4)]
+
+
+# -- the mail thread: what run_in_executor with one thread did ---------------------------------
+def test_the_mail_thread_runs_jobs_one_after_another_off_the_loop():
+    import asyncio
+    import threading
+    import time
+
+    from mailgateway.smtp import MailThread
+
+    worker = MailThread("pbem-test")
+    running: list[str] = []
+    overlaps: list[str] = []
+
+    def job(name: str) -> tuple[str, str]:
+        if running:
+            overlaps.append(name)
+        running.append(name)
+        time.sleep(0.01)
+        running.remove(name)
+        return name, threading.current_thread().name
+
+    async def main() -> list[tuple[str, str]]:
+        return list(await asyncio.gather(*(worker.run(job, str(n)) for n in range(5))))
+
+    try:
+        done = asyncio.run(main())
+    finally:
+        worker.close()
+    assert done == [(str(n), "pbem-test") for n in range(5)] and not overlaps
+
+
+def test_the_mail_thread_hands_exceptions_to_the_caller_and_goes_on():
+    import asyncio
+
+    from mailgateway.smtp import MailThread
+
+    worker = MailThread("pbem-test")
+
+    def fail() -> None:
+        raise OSError("disk full")
+
+    async def main() -> str:
+        with pytest.raises(OSError, match="disk full"):
+            await worker.run(fail)
+        return str(await worker.run(str, 7))
+
+    try:
+        assert asyncio.run(main()) == "7"
+    finally:
+        worker.close()
+
+
+def test_closing_the_mail_thread_waits_for_the_mail_at_hand_and_refuses_more():
+    import asyncio
+    import threading
+
+    from mailgateway.smtp import MailThread
+
+    worker = MailThread("pbem-test")
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def slow() -> None:
+        started.set()
+        release.wait(10)
+        finished.set()
+
+    async def main() -> None:
+        worker.run(slow)  # not awaited: the loop ends before the job does (its answer is dropped)
+        await asyncio.sleep(0)
+
+    asyncio.run(main())
+    assert started.wait(10)
+    closing = threading.Thread(target=worker.close)
+    closing.start()
+    closing.join(0.05)
+    assert closing.is_alive() and not finished.is_set()  # close waits for the job at hand
+    release.set()
+    closing.join(10)
+    assert not closing.is_alive() and finished.is_set()
+
+    async def more() -> None:
+        worker.run(str)
+
+    with pytest.raises(RuntimeError):
+        asyncio.run(more())
