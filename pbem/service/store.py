@@ -117,10 +117,12 @@ class GameRecord(Aggregate):
                       leaves: list[bytes]) -> None:
         """``append``, by a writer that has just hashed these entries (to sign them): the
         frontier grows by their leaf hashes instead of hashing the entries again. The event is
-        the same; replaying it hashes the stored entries."""
+        the same; replaying it hashes the stored entries. The event is triggered as the
+        decorated ``append`` triggers it, without the decorator's matching of the call's
+        arguments against the method's signature on every call (a writer appends once a save)."""
         self._leaves = leaves
         try:
-            self.append(entries, privates, checkpoint)
+            self.trigger_event(self.Appended, entries=entries, privates=privates, checkpoint=checkpoint)
         finally:
             self.__dict__.pop("_leaves", None)  # never part of the record (nor of a snapshot)
 
