@@ -28,7 +28,7 @@ from mailgateway.auth import dkim_aligned
 from mailgateway.parse import Inbound, parse_message
 from mailgateway.sender import Sender, Transport, transport_for
 from pbem.logs import log_mail
-from pbem.mailroom.addresses import Target, choose_target, parse_target, return_path, return_tag
+from pbem.mailroom.addresses import Target, chosen, parse_target, return_path, return_tag
 from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.desk import TEMPORARY, Letter, MailDesk
 from pbem.mailroom.followers import Mailroom
@@ -78,7 +78,8 @@ class Gateway:
         except Exception:  # a message the email package cannot read at all: retrying cannot help
             log.exception("ignored an unreadable message from %s", envelope_from)
             return "ignored"
-        bounce = next((t.bounce for t in map(self._target, inbound.recipients) if t and t.bounce), None)
+        targets = [self._target(recipient) for recipient in inbound.recipients]  # parsed once, asked twice
+        bounce = next((t.bounce for t in targets if t and t.bounce), None)
         if bounce:  # a bounce of one of our mails: marks its address, is never answered
             with self.storing:
                 address = self.mailroom.views.bounced(bounce, self.clock())
@@ -87,7 +88,7 @@ class Gateway:
         if inbound.auto:
             log.info("ignored %s: %s", inbound.key, inbound.auto)
             return "ignored"
-        target = choose_target(inbound.recipients, self.settings.address)
+        target = chosen(targets)
         if target is None:
             log.info("ignored %s: not addressed to us", inbound.key)
             return "ignored"

@@ -70,8 +70,13 @@ def parse_target(address: str, service_address: str) -> Target | None:
 
 def choose_target(recipients: tuple[str, ...] | list[str], service_address: str) -> Target | None:
     """The first recipient that is ours; a seat or game address wins over the service one."""
-    targets = [t for t in (parse_target(r, service_address) for r in recipients) if t is not None]
-    for target in targets:
+    return chosen([parse_target(r, service_address) for r in recipients])
+
+
+def chosen(targets: list[Target | None]) -> Target | None:
+    """``choose_target`` of recipients already parsed (None: not ours)."""
+    ours = [t for t in targets if t is not None]
+    for target in ours:
         if target.game_id:
             return target
-    return targets[0] if targets else None
+    return ours[0] if ours else None

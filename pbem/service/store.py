@@ -117,10 +117,12 @@ class GameRecord(Aggregate):
                       leaves: list[bytes]) -> None:
         """``append``, by a writer that has just hashed these entries (to sign them): the
         frontier grows by their leaf hashes instead of hashing the entries again. The event is
-        the same; replaying it hashes the stored entries."""
+        the same; replaying it hashes the stored entries. The event is triggered as the
+        decorated ``append`` triggers it, without the decorator's matching of the call's
+        arguments against the method's signature on every call (a writer appends once a save)."""
         self._leaves = leaves
         try:
-            self.append(entries, privates, checkpoint)
+            self.trigger_event(self.Appended, entries=entries, privates=privates, checkpoint=checkpoint)
         finally:
             self.__dict__.pop("_leaves", None)  # never part of the record (nor of a snapshot)
 
@@ -388,11 +390,13 @@ class PbemStore(Application[UUID]):
 
     def save(self, *objs: Any, expect: dict[UUID, int] | None = None,
              states: Sequence[tuple[str, int, dict[str, Any]]] = (), **kwargs: Any) -> Any:
-        """Store the pending events of these aggregates in one transaction. pbem saves only
-        aggregates, so their events are collected here directly: the library's ``save`` first
-        tests every object against runtime-checkable protocols, which costs more than the
-        JSON of the events on Python 3.11. Snapshots are taken from the saved aggregates
-        themselves, not rebuilt from the database.
+        """Store the pending events of these aggregates in one transaction; returns their
+        notification ids where the recorder gives them (not the library's ``Recording``
+        objects: nothing in pbem reads those, see ``_insert``). pbem saves only aggregates, so their
+        events are collected here directly: the library's ``save`` first tests every object
+        against runtime-checkable protocols, which costs more than the JSON of the events on
+        Python 3.11. Snapshots are taken from the saved aggregates themselves, not rebuilt
+        from the database.
 
         ``expect``: aggregates this save does not change but was planned on, each at the
         version it was read at. If any has moved on, nothing is stored and
@@ -418,15 +422,25 @@ class PbemStore(Application[UUID]):
         inline = bool(snapshots) and isinstance(self.recorder, PbemSQLiteRecorder) and self.recorder.snapshots_table
         if inline:
             kwargs["snapshots"] = [self.mapper.to_stored_event(snapshot) for snapshot in snapshots]
-        processing.saved_kwargs.update(kwargs)
-        recordings = self._record(processing)
+        ids = self._insert(processing, kwargs)
         if snapshots and not inline:
             self._put_snapshots(snapshots)
         for aggregate_id in old_records:
             self.take_snapshot(aggregate_id)  # an old game's record: the frontier is added there
         for game_id, events in pending.items():
             self._extend_log(game_id, events)
-        return recordings
+        return ids
+
+    def _insert(self, processing: ProcessingEvent[UUID], kwargs: dict[str, Any]) -> Sequence[int] | None:
+        """The library's ``_record`` (its event store's ``put``: each event mapped to a stored
+        event, all inserted in one transaction), without the ``Recording`` and ``Notification``
+        objects it makes of every event for ``Application.save`` to notify in-process
+        subscribers: this save notifies none (followers read the notification log)."""
+        ids = self.recorder.insert_events([self.mapper.to_stored_event(e) for e in processing.events], **kwargs)
+        if self.repository.cache and not self.repository.fastforward:
+            for aggregate_id, aggregate in processing.aggregates.items():
+                self.repository.cache.put(aggregate_id, aggregate)
+        return ids
 
     def _snapshots_due(self, processing: ProcessingEvent[UUID]) -> tuple[list[Snapshot], list[UUID]]:
         """A snapshot of each saved aggregate whose new events reach its snapshot interval,

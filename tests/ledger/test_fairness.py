@@ -74,6 +74,25 @@ def test_canonical_bytes_sort_keys_and_refuse_floats():
         canonical_bytes({"a": 1.5})
 
 
+@pytest.mark.parametrize("value", [
+    None, True, 0, "", [], {}, {"a": [1, {"b": None, "c": [True, "x"]}]}, [[[]]],
+    1.5, {"a": [1, {"b": 2.0}]}, {1: "x"}, {"a": {("t",): 1}}, (1, 2), [1, (2,)], {"a": b"x"}, [set()],
+])
+def test_the_quick_check_refuses_what_the_worded_check_refuses_with_the_same_words(value):
+    from pbem.ledger.canonical import _check, _plain, check_canonical
+
+    try:
+        _check(value, "$")
+    except NotCanonical as worded:
+        assert not _plain(value)
+        with pytest.raises(NotCanonical) as refused:
+            check_canonical(value)
+        assert str(refused.value) == str(worded)
+    else:
+        assert _plain(value)
+        check_canonical(value)
+
+
 def test_commitment_hides_the_value_and_binds_it():
     salt = new_salt()
     fact = {"kind": "CardDealt", "secret": {"to": [0], "data": {"card": 7}}}

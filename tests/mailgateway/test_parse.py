@@ -153,3 +153,27 @@ def test_indexed_headers_answer_as_the_stdlib_message_does():
         assert str(indexed.get(name)) == str(plain.get(name))
         assert [str(v) for v in indexed.get_all(name, [])] == [str(v) for v in plain.get_all(name, [])]
     assert indexed.get("Missing", "none") == "none"
+    for name in ("Received", "from", "X-Odd", "Missing"):
+        assert (name in indexed) == (name in plain)
+
+
+@pytest.mark.parametrize("content_type", [
+    None, "text/plain", 'text/plain; charset="utf-8"', "text/plain; charset=UTF-8; format=flowed",
+    "text/plain; CHARSET=ISO-8859-2", "text/plain; charset*=us-ascii'en'windows-1250",
+    "text/plain; charset*=x-unknown''utf-8", "text/plain; charset=\"\xc4\x8desky\"", "text/plain; charset=",
+    "text/plain; name=x; charset=koi8-r",
+])
+def test_the_charset_is_the_stdlib_answer_also_when_remembered(content_type):
+    """``_ReadMessage`` remembers the charset per Content-Type text: the first and the second
+    mail with the same text get what the stdlib answers, whatever the caller's default."""
+    from email import message_from_bytes, policy
+
+    from mailgateway.parse import _ReadMessage
+
+    head = f"Content-Type: {content_type}\r\n".encode("latin-1") if content_type else b""
+    raw = b"From: ann@example.net\r\n" + head + b"\r\nhold\r\n"
+    plain = message_from_bytes(raw, policy=policy.compat32)
+    for _ in range(2):
+        indexed = message_from_bytes(raw, _ReadMessage, policy=policy.compat32)
+        for default in (None, "utf-8"):
+            assert indexed.get_content_charset(default) == plain.get_content_charset(default)

@@ -105,11 +105,11 @@ def test_a_save_on_postgres_is_one_statement_under_the_table_lock_all_or_nothing
     try:
         assert isinstance(store.recorder, PbemPostgresRecorder)
         first = store.save(Receipt("one", None, {}), Receipt("two", None, {}))
-        assert [r.notification.id for r in first] == [1, 2]
+        assert first is not None and list(first) == [1, 2]
         with pytest.raises(RecordConflictError):
             store.save(Receipt("three", None, {}), Receipt("one", None, {"again": True}))
         assert store.receipt("three") is None and store.receipt("one").outcome == {}
-        assert store.save(Receipt("four", None, {}))[0].notification.id > 2  # (a rolled-back save uses up ids)
+        assert (store.save(Receipt("four", None, {})) or [0])[0] > 2  # (a rolled-back save uses up ids)
     finally:
         store.close()
     with psycopg.connect(postgres_url) as connection:

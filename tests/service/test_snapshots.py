@@ -122,3 +122,26 @@ def test_every_snapshot_is_the_record_its_events_give(tmp_path):
         for stored in events[:snapshot.originator_version]:
             replayed = stored.mutate(replayed)
         assert snapshot.mutate(None).__dict__ == replayed.__dict__
+
+
+def test_a_writers_append_stores_the_event_the_decorated_append_stores(tmp_path):
+    """``append_hashed`` triggers the event without the decorator: the same event, the same
+    record, and replaying the stored event gives that record again."""
+    from pbem.ledger.canonical import canonical_bytes
+    from pbem.ledger.merkle import leaf_hash
+    from pbem.service.store import _copy
+
+    svc = service(tmp_path, interval=0)
+    record = svc.store.game(played(svc, 3))
+    assert record is not None
+    entry = dict(record.last, index=record.size)
+    private = {"facts": [], "salts": []}
+    by_decorator, by_writer = _copy(record), _copy(record)
+    by_decorator.append([entry], [private], "note")
+    by_writer.append_hashed([entry], [private], "note", [leaf_hash(canonical_bytes(entry))])
+    (made,), (triggered,) = by_decorator.collect_events(), by_writer.collect_events()
+    assert type(triggered) is type(made) is GameRecord.Appended
+    assert {**vars(triggered), "timestamp": None} == {**vars(made), "timestamp": None}
+    assert {**vars(by_writer), "_modified_on": None} == {**vars(by_decorator), "_modified_on": None}
+    replayed = svc.store.mapper.to_domain_event(svc.store.mapper.to_stored_event(triggered)).mutate(_copy(record))
+    assert {**vars(replayed), "_modified_on": None} == {**vars(by_writer), "_modified_on": None}
