@@ -7,7 +7,9 @@ on an autocommit connection, so the lock, the insert and the commit are one stat
 implicit transaction: the call returns only after the commit, as before. The table lock stays
 (``LOCK TABLE ... IN EXCLUSIVE MODE``): notification ids are still handed out in commit order,
 which the followers rely on. Under that lock the call also checks the save's expected versions
-(``PbemStore.save(expect=...)``) and refuses the save as a conflict when one has moved on.
+(``PbemStore.save(expect=...)``) and refuses the save as a conflict when one has moved on, and
+writes the save's snapshots (a record's, kept game states) to the snapshot table, each unless
+one is there already: as on SQLite, they cost no transaction and no commit of their own.
 Saves that carry a tracking record (none of the store's own) go the library's way.
 
 The events go to the function as four parallel one-dimensional arrays (ids, versions, topics,
@@ -129,18 +131,24 @@ def _with_packed_dumpers(conn: Connection[Any]) -> Connection[Any]:
 
 
 class PbemPostgresRecorder(PostgresApplicationRecorder):
+    snapshots_table: str | None = None  # set by ``inline_snapshots``
+
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)
         id_type = datastore.originator_id_type
         if id_type != "uuid":  # the store's aggregates all have UUIDs, sent as such (``uuid_array``)
             raise ProgrammingError(f"the store's recorder needs uuid originator ids, not {id_type}")
         self.insert_function_name = f"pbem_save_events_v2_{id_type}"
+        # the snapshot table the function writes to: the library's factory names an
+        # application's tables <name>_events and <name>_snapshots (PbemStore checks it is so)
+        self.snapshots_function_table = f"{self.events_table_name.removesuffix('_events')}_snapshots"
         function = Identifier(self.insert_function_name)
         schema, table = Identifier(datastore.schema), Identifier(self.events_table_name)
         self.sql_create_statements.append(SQL(
             "CREATE OR REPLACE FUNCTION {schema}.{function}("
             "ids {id_type}[], versions bigint[], topics text[], states bytea[], "
-            "expect_ids {id_type}[], expect_versions bigint[]) "
+            "expect_ids {id_type}[], expect_versions bigint[], "
+            "snapshot_ids {id_type}[], snapshot_versions bigint[], snapshot_topics text[], snapshot_states bytea[]) "
             "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
             "BEGIN "
             "SET LOCAL lock_timeout = '{lock_timeout}s'; "
@@ -156,31 +164,50 @@ class PbemPostgresRecorder(PostgresApplicationRecorder):
             "RETURN QUERY INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
             "SELECT * FROM unnest(ids, versions, topics, states) "
             "RETURNING notification_id; "
+            "IF cardinality(snapshot_ids) > 0 THEN "
+            "INSERT INTO {schema}.{snapshots} (originator_id, originator_version, topic, state) "
+            "SELECT * FROM unnest(snapshot_ids, snapshot_versions, snapshot_topics, snapshot_states) "
+            "ON CONFLICT DO NOTHING; "
+            "END IF; "
             "END; $BODY$"
         ).format(schema=schema, function=function, table=table, id_type=Identifier(id_type),
-                 lock_timeout=datastore.lock_timeout, channel=Identifier(self.channel_name)))
+                 lock_timeout=datastore.lock_timeout, channel=Identifier(self.channel_name),
+                 snapshots=Identifier(self.snapshots_function_table)))
         # rendered once: a composed statement is otherwise rendered again on every call
-        self.insert_in_one_statement = SQL("SELECT * FROM {schema}.{function}(%s, %s, %s, %s, %s, %s)").format(
-            schema=schema, function=function).as_string()
+        self.insert_in_one_statement = SQL("SELECT * FROM {schema}.{function}(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                                           ).format(schema=schema, function=function).as_string()
+
+    def inline_snapshots(self, table: str) -> None:
+        """Write a save's snapshots (``snapshots``: stored snapshots) in its own call, when
+        ``table`` (the store's snapshot table, in the same database) is the one the function
+        writes to, each unless one is there already; otherwise they are the caller's to store."""
+        self.snapshots_table = table if table == self.snapshots_function_table else None
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         if kwargs.get("tracking") is not None or not stored_events:
-            if kwargs.get("expect"):
-                raise ProgrammingError("expected versions are checked only in the store's own saves")
+            if kwargs.get("expect") or kwargs.get("snapshots"):
+                raise ProgrammingError("expected versions and snapshots go only with the store's own saves")
             ids: Sequence[int] | None = super().insert_events(stored_events, **kwargs)
             return ids
-        saved: list[int] = self._insert_in_one_call(stored_events, kwargs.get("expect") or {})
+        snapshots: Sequence[StoredEvent] = kwargs.get("snapshots") or ()
+        if snapshots and not self.snapshots_table:
+            raise ProgrammingError("this recorder does not write the store's snapshots (inline_snapshots)")
+        saved: list[int] = self._insert_in_one_call(stored_events, kwargs.get("expect") or {}, snapshots)
         return saved
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)  # as the library's insert
-    def _insert_in_one_call(self, stored_events: Sequence[StoredEvent], expect: dict[UUID, int]) -> list[int]:
+    def _insert_in_one_call(self, stored_events: Sequence[StoredEvent], expect: dict[UUID, int],
+                            snapshots: Sequence[StoredEvent]) -> list[int]:
         with self.datastore.get_connection() as conn:
-            params = (uuid_array([e.originator_id for e in stored_events]),
-                      int8_array([e.originator_version for e in stored_events]),
-                      text_array([e.topic for e in stored_events], conn.info.encoding),
-                      bytea_array([e.state for e in stored_events]),
-                      uuid_array(list(expect)), int8_array(list(expect.values())))
+            encoding = conn.info.encoding
+            params = (*_columns(stored_events, encoding), uuid_array(list(expect)), int8_array(list(expect.values())),
+                      *_columns(snapshots, encoding))
             with _with_packed_dumpers(conn).cursor(row_factory=tuple_row) as curs:
                 curs.execute(self.insert_in_one_statement, params, prepare=True)
                 return [int(row[0]) for row in curs.fetchall()]
 
+
+def _columns(stored: Sequence[StoredEvent], encoding: str) -> tuple[bytes, bytes, bytes, bytes]:
+    """Stored events as the function takes them: ids, versions, topics and states, in order."""
+    return (uuid_array([e.originator_id for e in stored]), int8_array([e.originator_version for e in stored]),
+            text_array([e.topic for e in stored], encoding), bytea_array([e.state for e in stored]))
