@@ -138,6 +138,8 @@ class PbemPostgresRecorder(PostgresApplicationRecorder):
         id_type = datastore.originator_id_type
         if id_type != "uuid":  # the store's aggregates all have UUIDs, sent as such (``uuid_array``)
             raise ProgrammingError(f"the store's recorder needs uuid originator ids, not {id_type}")
+        # other arguments need another name: CREATE OR REPLACE with a new signature adds an
+        # overload beside the old function instead of replacing it
         self.insert_function_name = f"pbem_save_events_v2_{id_type}"
         # the snapshot table the function writes to: the library's factory names an
         # application's tables <name>_events and <name>_snapshots (PbemStore checks it is so)
