@@ -144,3 +144,21 @@ def test_the_recorder_refuses_a_datastore_with_text_ids(postgres_url):
     finally:
         datastore.close()
 
+
+
+def test_the_pool_starts_at_one_connection_and_grows_when_threads_need_more(postgres_url):
+    import threading
+
+    store = PbemStore(postgres_env(postgres_url))
+    pool = store.recorder.datastore.pool
+    try:
+        assert pool.min_size == 1 and pool.max_size > 1
+        saved: list[int] = []
+        with store.recorder.datastore.get_connection():  # held here while another thread saves
+            other = threading.Thread(target=lambda: saved.extend(
+                r.notification.id for r in store.save(Receipt("while-held", None, {}))))
+            other.start()
+            other.join(timeout=20)
+        assert saved == [1]
+    finally:
+        store.close()
