@@ -16,11 +16,11 @@ The events go to the function as four parallel one-dimensional arrays (ids, vers
 states), each sent in PostgreSQL's binary array format, packed here (``binary_array``) and
 sent as it is: psycopg dumps an array of the library's composite rows, or any list, value by
 value in Python (in an interleaved A/B a save took about 520 microseconds with composite rows,
-390 with psycopg's binary lists, 320 packed here). The function is named with
-its version (``pbem_save_events_v2_uuid``). The first version, ``pbem_insert_events_uuid``
-(one array of the library's composite ``stored_event_uuid`` rows), is left in databases that
-have it: processes of an older release still call it during an upgrade, and both versions
-take the same table lock, so they serialise with each other as before.
+390 with psycopg's binary lists, 320 packed here). The function is named with its version
+(``pbem_save_events_v2_uuid``). The first version, ``pbem_insert_events_uuid`` (one array of
+the library's composite ``stored_event_uuid`` rows), is left in databases that have it:
+processes of an older release still call it during an upgrade, and both versions take the
+same table lock, so they serialise with each other as before.
 
 The function still sends ``NOTIFY`` on the table's channel, as the library's own insert does.
 Nothing in pbem listens (the followers poll the notification log from their tracked
