@@ -294,9 +294,10 @@ class PbemStore(Application[UUID]):
                 super().__init__(env=env)
                 self._tune_sqlite(env.get("PBEM_SQLITE_SYNCHRONOUS", "full"))
                 snapshots = getattr(self.snapshots, "recorder", None)
-                if isinstance(self.recorder, PbemSQLiteRecorder) and \
-                        getattr(snapshots, "datastore", None) is self.recorder.datastore:  # one database
-                    self.recorder.snapshots_table = getattr(snapshots, "events_table_name", None)
+                inline = getattr(self.recorder, "inline_snapshots", None)  # the recorders of this package
+                one_database = getattr(snapshots, "datastore", None) is getattr(self.recorder, "datastore", None)
+                if inline is not None and snapshots is not None and one_database:
+                    inline(snapshots.events_table_name)
                 return
             except InternalError:
                 if attempt == attempts - 1:
@@ -403,10 +404,11 @@ class PbemStore(Application[UUID]):
         ``RecordConflictError`` is raised, as when a saved aggregate has (so a plan may use a
         kept copy of what it reads, and is planned again on fresh reads when that is stale).
 
-        ``states``: game states to keep (``keep_state``: game id, size, sealed state). On
-        SQLite they and the snapshots due are written in the save's own transaction (a state
-        or snapshot already there is left as it is), so keeping them costs no commit of its
-        own; elsewhere each is stored after the save, as ``keep_state`` and the library do."""
+        ``states``: game states to keep (``keep_state``: game id, size, sealed state). They
+        and the snapshots due are written in the save's own transaction (a state or snapshot
+        already there is left as it is) by the store's own recorders, on SQLite and on
+        PostgreSQL, so keeping them costs no commit of its own; with another recorder each is
+        stored after the save, as ``keep_state`` and the library do."""
         if expect:
             kwargs["expect"] = expect
         processing: ProcessingEvent[UUID] = ProcessingEvent()
@@ -419,7 +421,7 @@ class PbemStore(Application[UUID]):
                 pending[obj.game_id] = events
         snapshots, old_records = self._snapshots_due(processing)
         snapshots += [self._kept_state_snapshot(*state) for state in states]
-        inline = bool(snapshots) and isinstance(self.recorder, PbemSQLiteRecorder) and self.recorder.snapshots_table
+        inline = bool(snapshots) and getattr(self.recorder, "snapshots_table", None)
         if inline:
             kwargs["snapshots"] = [self.mapper.to_stored_event(snapshot) for snapshot in snapshots]
         ids = self._insert(processing, kwargs)
@@ -574,7 +576,11 @@ class PbemSQLiteRecorder(SQLiteApplicationRecorder):
     is the newest and stays so until the commit), and writing the save's snapshots (``snapshots``:
     stored snapshots) in the same transaction, each unless one is there already."""
 
-    snapshots_table: str | None = None  # the snapshot table (set by PbemStore: the same database)
+    snapshots_table: str | None = None  # the snapshot table (``inline_snapshots``: the same database)
+
+    def inline_snapshots(self, table: str) -> None:
+        """Write a save's snapshots in its transaction, into ``table`` (in the same database)."""
+        self.snapshots_table = table
 
     def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         ids = super()._insert_events(c, stored_events, **kwargs)

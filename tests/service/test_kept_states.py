@@ -60,11 +60,12 @@ def test_the_writer_keeps_a_state_every_interval_of_entries(tmp_path):
     assert version - sizes[-1] < 4 + 1
 
 
-def test_a_state_kept_already_at_its_size_is_left_and_the_move_is_stored(tmp_path):
-    svc = service(tmp_path)
+def test_a_state_kept_already_at_its_size_is_left_and_the_move_is_stored(settings):
+    settings = dataclasses.replace(settings, snapshot_interval=4)
+    svc = GameService(settings)
     game_id = played(svc, 1)
     size = svc.game(game_id).version // 4 * 4 + 4  # the next size at which the writer keeps a state
-    other = service(tmp_path)  # another process kept it first
+    other = GameService(settings)  # another process kept it first
     assert other.store.keep_state(game_id, size, {"version": 0, "state": "", "frontier": [], "seal": "theirs"})
     other.close()
     while svc.game(game_id).version <= size:
@@ -108,6 +109,29 @@ def test_a_move_keeps_its_state_and_its_record_snapshot_in_its_own_commit(tmp_pa
         assert len(commits) == moves  # one transaction per move, whatever it keeps
     assert len(svc.store.kept_states(game_id)) >= states_before + 2
     assert len(list(svc.store.snapshots.get(record_id))) >= snapshots_before + 2
+
+
+def test_on_postgres_a_move_keeps_its_state_and_its_record_snapshot_in_its_own_call(tmp_path, postgres_url,
+                                                                                     monkeypatch):
+    """On PostgreSQL too the snapshots due go with the save (one call of the save function, one
+    commit), not through the snapshot store afterwards."""
+    svc = GameService(Settings(home=tmp_path, database_url=postgres_url, snapshot_interval=4))
+    game_id = played(svc, 2)
+    record_id = svc.store.game(game_id).id
+    states_before = len(svc.store.kept_states(game_id))
+    snapshots_before = len(list(svc.store.snapshots.get(record_id)))
+
+    def afterwards(*args, **kwargs):
+        raise AssertionError("a snapshot stored after its save")
+
+    assert svc.store.snapshots is not None
+    monkeypatch.setattr(svc.store.snapshots.recorder, "insert_events", afterwards)
+    for _ in range(9):
+        game = svc.game(game_id)
+        assert svc.submit(game_id, game.emails[game.spec.to_move(svc.state(game))[0]], "roll").ok
+    assert len(svc.store.kept_states(game_id)) >= states_before + 2
+    assert len(list(svc.store.snapshots.get(record_id))) >= snapshots_before + 2
+    svc.close()
 
 
 def test_every_past_state_of_a_new_process_equals_the_fold_from_the_start(settings):
