@@ -24,13 +24,10 @@ from eventsourcing.application import AggregateNotFoundError, Application, Proce
 from eventsourcing.domain import Aggregate, CanMutateProtocol, Snapshot, event
 from eventsourcing.persistence import (
     InfrastructureFactory,
-    IntegrityError,
     InternalError,
     PersistenceError,
     RecordConflictError,
-    StoredEvent,
 )
-from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import get_topic
 
 from pbem.ledger.canonical import canonical_bytes, encode_checked
@@ -285,7 +282,8 @@ class PbemStore(Application[UUID]):
         self.start_caches()
         # the recorders that check a save's expected versions (``save(expect=...)``)
         postgres = env.get(InfrastructureFactory.PERSISTENCE_MODULE) == "eventsourcing.postgres"
-        recorder = "pbem.service.store_postgres:PbemPostgresRecorder" if postgres else f"{__name__}:PbemSQLiteRecorder"
+        recorder = ("pbem.service.store_postgres:PbemPostgresRecorder" if postgres
+                    else "pbem.service.store_sqlite:PbemSQLiteRecorder")
         env = {InfrastructureFactory.APPLICATION_RECORDER_TOPIC: recorder} | env
         # Processes starting at once on PostgreSQL race in the library's table and function
         # set-up ("tuple concurrently updated" in the loser); the set-up is idempotent, so retry.
@@ -564,36 +562,6 @@ class PbemStore(Application[UUID]):
             if len(page) < self.log_section_size:
                 return ids
             start = page[-1].id + 1
-
-
-class StaleRead(IntegrityError):
-    """An aggregate a save was planned on has changed since it was read (see ``PbemStore.save``)."""
-
-
-class PbemSQLiteRecorder(SQLiteApplicationRecorder):
-    """The library's SQLite recorder, checking a save's expected versions inside its
-    transaction, after the inserts (which take the database's write lock, so what is read then
-    is the newest and stays so until the commit), and writing the save's snapshots (``snapshots``:
-    stored snapshots) in the same transaction, each unless one is there already."""
-
-    snapshots_table: str | None = None  # the snapshot table (``inline_snapshots``: the same database)
-
-    def inline_snapshots(self, table: str) -> None:
-        """Write a save's snapshots in its transaction, into ``table`` (in the same database)."""
-        self.snapshots_table = table
-
-    def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        ids = super()._insert_events(c, stored_events, **kwargs)
-        for originator_id, version in (kwargs.get("expect") or {}).items():
-            c.execute(f"SELECT MAX(originator_version) FROM {self.events_table_name} WHERE originator_id = ?",
-                      (originator_id.hex,))
-            if (c.fetchone()[0] or 0) != version:
-                raise StaleRead(f"{originator_id} is no longer at version {version}")
-        for snapshot in kwargs.get("snapshots") or ():
-            c.execute(f"INSERT OR IGNORE INTO {self.snapshots_table} (originator_id, originator_version, topic, state) "
-                      "VALUES (?, ?, ?, ?)", (snapshot.originator_id.hex, snapshot.originator_version,
-                                              snapshot.topic, snapshot.state))
-        return ids
 
 
 def _project(record: GameRecord | None, events: Any) -> GameRecord | None:
