@@ -149,11 +149,13 @@ class ThreadedServer:
         loop = asyncio.get_running_loop()
         protocol = self.protocol(self.handler, loop=loop, **self.smtp_options)
         protocol.closed = loop.create_future()
-        transport, _ = await loop.connect_accepted_socket(lambda: protocol, connection)
+        transport = None
         try:
+            transport, _ = await loop.connect_accepted_socket(lambda: protocol, connection)
             await protocol.closed
-        finally:
-            transport.close()
+        finally:  # also when stop() cancels the conversation, at any point
+            if transport is not None:
+                transport.close()
             # aiosmtpd's own task for the conversation ends once it sees the connection lost
             others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
             for task in others:
