@@ -11,10 +11,32 @@ import hashlib
 import hmac
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 from pbem.ledger.entries import instant
 from pbem.ledger.notes import Revocation, SignerKey, VerifierKey
+
+
+def create_once(path: Path, content: bytes) -> bool:
+    """Make ``path`` (mode 0600) holding ``content`` unless it exists; True when this call made
+    it. Several processes starting at once on one home (gateways, the web) each try, and exactly
+    one wins, so all of them read the same key: the content goes to a file of this call's own,
+    which is linked into place, and a link fails where another process linked first (a rename
+    would replace the other's key after that process had read it)."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            return False
+        return True
+    finally:
+        os.unlink(temporary)
 
 
 class KeyRing:
@@ -58,13 +80,10 @@ class KeyRing:
     def _create(self) -> SignerKey:
         signer = SignerKey.generate(self.name)
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temporary = self._private_path.with_suffix(".tmp")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(signer.to_pem())
+        if not create_once(self._private_path, signer.to_pem()):  # another process made one first
+            return SignerKey.from_pem(self.name, self._private_path.read_bytes())
         with self._verifiers_path.open("a", encoding="utf-8") as handle:
             handle.write(f"{signer.verifier}\n")
-        os.replace(temporary, self._private_path)
         return signer
 
     def rotate(self) -> SignerKey:
@@ -107,11 +126,7 @@ class KeyRing:
         path = self.folder / "seat-tokens.key"
         if not path.exists():
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            temporary = path.with_suffix(".tmp")
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(secrets.token_bytes(32))
-            os.replace(temporary, path)
+            create_once(path, secrets.token_bytes(32))
         self._token_secret = path.read_bytes()
         return self._token_secret
 
