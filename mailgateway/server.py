@@ -75,6 +75,7 @@ class ThreadedServer:
         self._stopping = False
         family = socket.AF_INET6 if ":" in self.hostname else socket.AF_INET
         self._listener = socket.create_server((self.hostname, self.port), family=family, backlog=128)
+        self.port = self._listener.getsockname()[1]  # the one the system chose, for port 0
         self._acceptor = threading.Thread(target=self._accept, args=(self._listener,), name="pbem-smtp-accept",
                                           daemon=True)
         self._acceptor.start()

@@ -135,6 +135,17 @@ def test_stop_ends_idle_conversations_and_closes_the_listener():
         socket.create_connection(("127.0.0.1", port), timeout=5)
 
 
+def test_port_zero_listens_on_the_port_the_system_chose():
+    server = ThreadedServer(Sink(), "127.0.0.1", 0)
+    server.start()
+    try:
+        assert server.port > 0
+        with smtplib.SMTP("127.0.0.1", server.port, timeout=10) as client:
+            assert client.noop()[0] == 250
+    finally:
+        server.stop()
+
+
 def test_a_failing_handler_answers_its_own_conversation_only(started):
     class Failing(Sink):
         async def handle_DATA(self, server, session, envelope) -> str:
