@@ -179,9 +179,10 @@ class _ReadMessage(Message):
         value = self.get("content-type")
         if type(value) is not str or len(value) > MAX_KEPT_CHARSET_TEXT:  # a Header object: not kept
             return super().get_content_charset(failobj)
-        if value in _CHARSETS:
-            charset = _CHARSETS[value]
-        else:
+        # one look-up, never "in" then "[]": conversations read mails side by side, and another
+        # thread may clear the table in between
+        charset = _CHARSETS.get(value, _UNKNOWN)
+        if charset is _UNKNOWN:
             charset = super().get_content_charset(None)
             if len(_CHARSETS) >= MAX_KEPT_CHARSETS:
                 _CHARSETS.clear()
@@ -193,6 +194,7 @@ class _ReadMessage(Message):
 MAX_KEPT_CHARSETS = 256
 MAX_KEPT_CHARSET_TEXT = 256
 _CHARSETS: dict[str, str | None] = {}
+_UNKNOWN = "\0unknown"  # no charset's name
 
 
 def parse_message(raw: bytes, envelope_from: str | None = None, envelope_to: tuple[str, ...] | list[str] = (),
