@@ -68,13 +68,9 @@ def parse_target(address: str, service_address: str) -> Target | None:
     return Target(game_id, token or None, address)
 
 
-def choose_target(recipients: tuple[str, ...] | list[str], service_address: str) -> Target | None:
-    """The first recipient that is ours; a seat or game address wins over the service one."""
-    return chosen([parse_target(r, service_address) for r in recipients])
-
-
 def chosen(targets: list[Target | None]) -> Target | None:
-    """``choose_target`` of recipients already parsed (None: not ours)."""
+    """The first recipient that is ours, of recipients parsed with ``parse_target`` (None: not
+    ours); a seat or game address wins over the service one."""
     ours = [t for t in targets if t is not None]
     for target in ours:
         if target.game_id:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.mailroom.addresses import Target, choose_target, parse_target, seat_address
+from pbem.mailroom.addresses import Target, chosen, parse_target, seat_address
 from pbem.mailroom.commands import parse_absence, parse_command, parse_new, subject_command
 
 
@@ -58,5 +58,5 @@ def test_seat_addresses_round_trip():
     assert parse_target("pbem@example.org", "pbem@example.org").game_id is None
     assert parse_target("pbem@elsewhere.org", "pbem@example.org") is None
     assert parse_target("other+g.t@example.org", "pbem@example.org") is None
-    chosen = choose_target(["pbem@example.org", "pbem+g-1.t@example.org"], "pbem@example.org")
-    assert chosen.game_id == "g-1"
+    first = chosen([parse_target(r, "pbem@example.org") for r in ("pbem@example.org", "pbem+g-1.t@example.org")])
+    assert first.game_id == "g-1"
