@@ -44,10 +44,11 @@ mutation: $(VENV)/.installed
 	$(BIN)/mutmut run --max-children $(MUTATION_WORKERS) $(MUTANTS) > /dev/null
 	$(BIN)/python .ci/mutation_score.py
 
-# the machine checks: ruff with the rules chosen in pyproject.toml, 0 findings, and mypy with
-# [tool.mypy] there (strict outside the games), 0 errors
+# the machine checks: ruff with the rules chosen in pyproject.toml, 0 findings, the code as
+# `ruff format` writes it, and mypy with [tool.mypy] there (strict outside the games), 0 errors
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 # build the wheel, install it into a fresh venv outside the checkout and play through it

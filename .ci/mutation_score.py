@@ -23,8 +23,12 @@ def package_of(mutant: str) -> str:
 
 
 def results() -> list[tuple[str, str]]:
-    shown = subprocess.run([str(Path(sys.executable).with_name("mutmut")), "results", "--all", "true"],
-                           capture_output=True, text=True, check=True).stdout
+    shown = subprocess.run(
+        [str(Path(sys.executable).with_name("mutmut")), "results", "--all", "true"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     rows = []
     for line in shown.splitlines():
         name, sep, status = line.strip().rpartition(": ")
@@ -44,8 +48,10 @@ def main() -> int:
         killed = sum(counts[s] for s in KILLED)
         not_run = sum(n for s, n in counts.items() if s not in COUNTED)
         score = f"{100 * killed / ran:.1f} %" if ran else "-"
-        print(f"{package:<32} {counts['killed']:>7} {counts['survived']:>9} {counts['no tests']:>8} "
-              f"{counts['timeout']:>8} {not_run:>8} {score:>7}")
+        print(
+            f"{package:<32} {counts['killed']:>7} {counts['survived']:>9} {counts['no tests']:>8} "
+            f"{counts['timeout']:>8} {not_run:>8} {score:>7}"
+        )
     survivors = sorted(name for name, status in rows if status in ("survived", "no tests"))
     Path("mutants").mkdir(exist_ok=True)
     Path("mutants/survivors.txt").write_text("".join(f"{name}\n" for name in survivors))

@@ -79,8 +79,9 @@ if missing.status_code != 404 or "<html" not in missing.get_data(as_text=True).l
 print(f"web: {len(pages)} pages and the error page render; a page and a mail in cs and pl")
 """
 
-MAIL = (f"From: {ANN}\r\nTo: {SERVICE_ADDRESS}\r\nSubject: games\r\n"
-        "Message-ID: <smoke-1@client.example>\r\n\r\ncatalog\r\n").encode()
+MAIL = (
+    f"From: {ANN}\r\nTo: {SERVICE_ADDRESS}\r\nSubject: games\r\nMessage-ID: <smoke-1@client.example>\r\n\r\ncatalog\r\n"
+).encode()
 
 
 def step(title: str, command: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None) -> str:
@@ -94,8 +95,12 @@ def step(title: str, command: list[str], cwd: Path, env: dict[str, str], stdin: 
 
 
 def build_wheel(out: Path) -> Path:
-    step("build the wheel", [sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(ROOT)],
-         ROOT, dict(os.environ))
+    step(
+        "build the wheel",
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(ROOT)],
+        ROOT,
+        dict(os.environ),
+    )
     (wheel,) = out.glob("pbem-*.whl")
     return wheel
 
@@ -103,8 +108,12 @@ def build_wheel(out: Path) -> Path:
 def install(wheel: Path, target: Path) -> Path:
     venv.EnvBuilder(with_pip=True).create(target)
     python = target / "bin" / "python"
-    step("install the wheel", [str(python), "-m", "pip", "install", "--quiet", "--constraint",
-                               str(ROOT / "constraints.txt"), str(wheel)], target, dict(os.environ))
+    step(
+        "install the wheel",
+        [str(python), "-m", "pip", "install", "--quiet", "--constraint", str(ROOT / "constraints.txt"), str(wheel)],
+        target,
+        dict(os.environ),
+    )
     return target / "bin"
 
 
@@ -113,8 +122,12 @@ def play(bin_dir: Path, work: Path) -> None:
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PBEM_DATABASE_URL")}
     env |= {"PBEM_HOME": str(work / "home"), "PBEM_MAIL_ADDRESS": SERVICE_ADDRESS}
     pbem = str(bin_dir / "pbem")
-    imported = step("import from the installed package", [str(bin_dir / "python"), "-c",
-                    "import pbem, mailgateway; print(pbem.__file__, mailgateway.__file__)"], work, env)
+    imported = step(
+        "import from the installed package",
+        [str(bin_dir / "python"), "-c", "import pbem, mailgateway; print(pbem.__file__, mailgateway.__file__)"],
+        work,
+        env,
+    )
     if str(ROOT) in imported:
         sys.exit(f"smoke: pbem was imported from the checkout: {imported}")
     step("pbem --version", [pbem, "--version"], work, env)

@@ -49,8 +49,10 @@ def machine() -> str:
 
     memory = run("free", "-h").splitlines()
     total = memory[1].split()[1] if len(memory) > 1 else "?"
-    return (f"machine: {run('nproc')} CPUs, {total} memory, Python {platform.python_version()}, "
-            f"{platform.system()} {platform.release()}")
+    return (
+        f"machine: {run('nproc')} CPUs, {total} memory, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,16 +65,21 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rows: list[measure.Row] = []
     print(machine(), flush=True)
-    print(f"mode: {'quick' if args.quick else 'full'}; every ratio below compares two timings taken in this run",
-          flush=True)
+    print(
+        f"mode: {'quick' if args.quick else 'full'}; every ratio below compares two timings taken in this run",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as folder:
         work = Path(folder)
         for section in sections:
             section_start = time.perf_counter()
             produced = measure.SECTIONS[section](work / section, args.quick)
             rows.extend(produced)
-            print(f"  {section}: {len(produced)} rows in {time.perf_counter() - section_start:.1f} s",
-                  file=sys.stderr, flush=True)
+            print(
+                f"  {section}: {len(produced)} rows in {time.perf_counter() - section_start:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     print()
     print(measure.table(rows))
     print(f"\ntotal {time.perf_counter() - started:.0f} s")

@@ -99,8 +99,22 @@ def build(svc: GameService, entries: int, seed: int = 0, finish: bool = False) -
         if interval and tree.size // interval > before // interval and state is not None:
             kept.append((tree.size, len(batches), state, tree.copy()))
 
-    add([log.created(game_id, TIME, SPEC.name, SPEC.rules_version, options, seat_names(PLAYERS), PLAYERS,
-                     game_seed, "test", seed_commitment(game_seed))])
+    add(
+        [
+            log.created(
+                game_id,
+                TIME,
+                SPEC.name,
+                SPEC.rules_version,
+                options,
+                seat_names(PLAYERS),
+                PLAYERS,
+                game_seed,
+                "test",
+                seed_commitment(game_seed),
+            )
+        ]
+    )
     add([log.joined(game_id, 1, TIME, 0, None)])
     rng = DrawRng(game_seed, TEST_SEED_SCOPE, [], 3)
     facts = SPEC.setup(2, options, rng)

@@ -121,8 +121,13 @@ def first_request(home: str, game_id: str, version: int) -> None:
 def _cold_process(home: Path, game_id: str, version: int) -> tuple[float, float]:
     """``_cold_state`` in a new Python process (started, imports done, then timed)."""
     code = f"from benchmarks.measure import first_request; first_request({str(home)!r}, {game_id!r}, {version})"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          cwd=Path(__file__).resolve().parent.parent)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     wall, cpu = done.stdout.split()
     return float(wall), float(cpu)
 
@@ -155,19 +160,44 @@ def past_state(work: Path, quick: bool) -> list[Row]:
         runs = 2 if quick and size >= 10_000 else 3
         service_time = per_call(via_service, budget, min_runs=runs)
         replay_time = per_call(via_replay, budget, min_runs=runs, max_runs=50)
-        rows.append(Row("past state", "load + state at a past turn: service vs replay all events", f"{size:,} events",
-                        ms(service_time), ms(replay_time), replay_time / service_time,
-                        "replay / service; >1: service faster"))
+        rows.append(
+            Row(
+                "past state",
+                "load + state at a past turn: service vs replay all events",
+                f"{size:,} events",
+                ms(service_time),
+                ms(replay_time),
+                replay_time / service_time,
+                "replay / service; >1: service faster",
+            )
+        )
         cached, folded = per_call(cached_only, budget), per_call(fold_only, budget, max_runs=200)
-        rows.append(Row("past state", "state only, game loaded: state cache vs fold from the start",
-                        f"{size:,} events", ms(cached), ms(folded), folded / cached, "fold / cache; >1: cache faster"))
+        rows.append(
+            Row(
+                "past state",
+                "state only, game loaded: state cache vs fold from the start",
+                f"{size:,} events",
+                ms(cached),
+                ms(folded),
+                folded / cached,
+                "fold / cache; >1: cache faster",
+            )
+        )
         runs = 5 if quick else 9
         for where, many, measured in (("service", "services", _cold_state), ("process", "processes", _cold_process)):
             colds = [measured(work / f"n{size}", built.game_id, chooser.choice(versions)) for _ in range(runs)]
             cold, cpu = statistics.median(w for w, _ in colds), statistics.median(c for _, c in colds)
-            rows.append(Row("past state", f"cold: first state at a past turn in a new {where} vs replay all events",
-                            f"{size:,} events", f"{ms(cold)} (CPU {ms(cpu)})", ms(replay_time), replay_time / cold,
-                            f"replay / cold (median of {runs} new {many}); >1: service faster"))
+            rows.append(
+                Row(
+                    "past state",
+                    f"cold: first state at a past turn in a new {where} vs replay all events",
+                    f"{size:,} events",
+                    f"{ms(cold)} (CPU {ms(cpu)})",
+                    ms(replay_time),
+                    replay_time / cold,
+                    f"replay / cold (median of {runs} new {many}); >1: service faster",
+                )
+            )
         replay_store.close()
         svc.close()
     return rows
@@ -179,8 +209,15 @@ def _stored_bytes(svc: GameService, game_id: str) -> tuple[int, int]:
     hold them."""
     events = sum(len(stored.state) for stored in svc.store.events.recorder.select_events(game_uuid(game_id)))
     snapshots = svc.store.snapshots.recorder if svc.store.snapshots else None
-    kept = sum(len(stored.state) for originator in (game_uuid(game_id), states_uuid(game_id))
-               for stored in snapshots.select_events(originator)) if snapshots else 0
+    kept = (
+        sum(
+            len(stored.state)
+            for originator in (game_uuid(game_id), states_uuid(game_id))
+            for stored in snapshots.select_events(originator)
+        )
+        if snapshots
+        else 0
+    )
     return events, kept
 
 
@@ -196,10 +233,17 @@ def storage(work: Path, quick: bool) -> list[Row]:
         for version in range(interval, built.events // interval * interval, interval):  # build took the last
             svc.store.take_snapshot(game_uuid(built.game_id), version=version)
         events, snapshots = _stored_bytes(svc, built.game_id)
-        rows.append(Row("storage", "bytes stored per entry: events + snapshots + kept states vs the events alone",
-                        f"{size:,} events", f"{(events + snapshots) / built.entries:,.0f} B",
-                        f"{events / built.entries:,.0f} B", (events + snapshots) / events,
-                        "all / events; flat across sizes: snapshots and states do not grow with the game"))
+        rows.append(
+            Row(
+                "storage",
+                "bytes stored per entry: events + snapshots + kept states vs the events alone",
+                f"{size:,} events",
+                f"{(events + snapshots) / built.entries:,.0f} B",
+                f"{events / built.entries:,.0f} B",
+                (events + snapshots) / events,
+                "all / events; flat across sizes: snapshots and states do not grow with the game",
+            )
+        )
         svc.close()
     return rows
 
@@ -266,20 +310,50 @@ def verify(work: Path, quick: bool) -> list[Row]:
     for name, document in exports:
         data = export_bytes(document)
         # Interleaved in one loop so that a noisy neighbour on a shared machine slows all four alike.
-        timings = interleaved({
-            "verify": lambda: verify_bytes(data),
-            "verify, no replay": lambda: verify_bytes(data, replay=False),
-            "bare": lambda: bare_checks(document),
-            "engine": lambda: bare_replay(document),
-        }, budget)
+        timings = interleaved(
+            {
+                "verify": lambda: verify_bytes(data),
+                "verify, no replay": lambda: verify_bytes(data, replay=False),
+                "bare": lambda: bare_checks(document),
+                "engine": lambda: bare_replay(document),
+            },
+            budget,
+        )
         size = f"{len(document['entries']):,} entries, {len(document['checkpoints']):,} signatures"
         full, quick_check, bare, engine = (timings[k] for k in ("verify", "verify, no replay", "bare", "engine"))
-        rows.append(Row("verify", f"pbem verify {name} vs its bare hashes + signatures", size, ms(full),
-                        ms(bare), full / bare, "verify / bare: cost of the extra checks (incl. the rules replay)"))
-        rows.append(Row("verify", "  same, without the rules replay (replay=False)", size, ms(quick_check),
-                        ms(bare), quick_check / bare, "verify without replay / bare hashes + signatures"))
-        rows.append(Row("verify", "  same, against bare hashes + signatures + the engine's own replay", size,
-                        ms(full), ms(bare + engine), full / (bare + engine), "verify / (bare + engine replay)"))
+        rows.append(
+            Row(
+                "verify",
+                f"pbem verify {name} vs its bare hashes + signatures",
+                size,
+                ms(full),
+                ms(bare),
+                full / bare,
+                "verify / bare: cost of the extra checks (incl. the rules replay)",
+            )
+        )
+        rows.append(
+            Row(
+                "verify",
+                "  same, without the rules replay (replay=False)",
+                size,
+                ms(quick_check),
+                ms(bare),
+                quick_check / bare,
+                "verify without replay / bare hashes + signatures",
+            )
+        )
+        rows.append(
+            Row(
+                "verify",
+                "  same, against bare hashes + signatures + the engine's own replay",
+                size,
+                ms(full),
+                ms(bare + engine),
+                full / (bare + engine),
+                "verify / (bare + engine replay)",
+            )
+        )
     svc.close()
     return rows
 
@@ -312,12 +386,24 @@ def games(work: Path, quick: bool) -> list[Row]:
         bare = per_call(lambda: play_random(spec, players, next(seeds)), 0.5 if quick else 2.0, min_runs=2)
         svc = service_at(work / name)
         service_seeds = iter(range(10_000))
-        through = per_call(lambda: finished_game(svc, name, players, seed=next(service_seeds) % 256),
-                           0.1 if quick else 3.0, min_runs=1 if quick else 2, max_runs=20)
+        through = per_call(
+            lambda: finished_game(svc, name, players, seed=next(service_seeds) % 256),
+            0.1 if quick else 3.0,
+            min_runs=1 if quick else 2,
+            max_runs=20,
+        )
         svc.close()
-        rows.append(Row("games", f"{name}: random full games/s, bare engine vs through the service",
-                        f"{players} players", f"{1 / through:,.2f}/s", f"{1 / bare:,.1f}/s", through / bare,
-                        "bare games/s / service games/s"))
+        rows.append(
+            Row(
+                "games",
+                f"{name}: random full games/s, bare engine vs through the service",
+                f"{players} players",
+                f"{1 / through:,.2f}/s",
+                f"{1 / bare:,.1f}/s",
+                through / bare,
+                "bare games/s / service games/s",
+            )
+        )
     return rows
 
 
@@ -355,8 +441,7 @@ def _stream(port: int, mails: list[tuple[str, str, bytes]]) -> float:
     return time.perf_counter() - start
 
 
-def _streams_taking_turns(ports: Sequence[int], mails: list[tuple[str, str, bytes]],
-                          chunk: int = 25) -> list[float]:
+def _streams_taking_turns(ports: Sequence[int], mails: list[tuple[str, str, bytes]], chunk: int = 25) -> list[float]:
     """Seconds to send ``mails`` to each server, one connection to each, the servers taking
     turns every ``chunk`` mails: all streams see the same share of whatever else the machine is
     doing (one stream after the other, a change in load lands on one side only)."""
@@ -366,7 +451,7 @@ def _streams_taking_turns(ports: Sequence[int], mails: list[tuple[str, str, byte
         for at in range(0, len(mails), chunk):
             for side, client in enumerate(clients):
                 start = time.perf_counter()
-                for sender, to, raw in mails[at:at + chunk]:
+                for sender, to, raw in mails[at : at + chunk]:
                     client.sendmail(sender, [to], raw)
                 spent[side] += time.perf_counter() - start
     return spent
@@ -454,17 +539,19 @@ def _gateway_rate(work: Path, database_url: str | None, count: int, synchronous:
     for player in PLAYERS:
         svc.join(game_id, player)
     version = svc.game(game_id).version
-    gw = Gateway(svc, MailSettings(address=SERVICE, maildir=work / "maildir", replies_per_hour=10 ** 9),
-                 transport=Keep())
+    gw = Gateway(svc, MailSettings(address=SERVICE, maildir=work / "maildir", replies_per_hour=10**9), transport=Keep())
     gw.mailroom.follow()
     mails = _hold_mails(svc, game_id, count)
     storing = StoringHandler(work / "floor", database_url, synchronous)
     minimal = MinimalGateway(work / "floor", database_url, synchronous, svc.keys.signer())
     names = ("pbem", "bare", "floor", "minimal")
     ports = [_free_port() for _ in names]
-    servers = [controller(gw, "127.0.0.1", ports[0]), Controller(BareHandler(), hostname="127.0.0.1", port=ports[1]),
-               Controller(storing, hostname="127.0.0.1", port=ports[2]),
-               ThreadedServer(minimal, "127.0.0.1", ports[3])]
+    servers = [
+        controller(gw, "127.0.0.1", ports[0]),
+        Controller(BareHandler(), hostname="127.0.0.1", port=ports[1]),
+        Controller(storing, hostname="127.0.0.1", port=ports[2]),
+        ThreadedServer(minimal, "127.0.0.1", ports[3]),
+    ]
     for server in servers:
         server.start()
     try:
@@ -557,8 +644,7 @@ def _idle_round(work: Path, games: int) -> float:
         for player in PLAYERS:
             svc.join(game_id, player)
         svc.resign(game_id, PLAYERS[0])  # the robot plays it to the end
-    gw = Gateway(svc, MailSettings(address=SERVICE, maildir=work / "maildir", replies_per_hour=10 ** 9),
-                 transport=Keep())
+    gw = Gateway(svc, MailSettings(address=SERVICE, maildir=work / "maildir", replies_per_hour=10**9), transport=Keep())
     gw.work()
     gw.work()
     seconds = per_call(gw.work, budget=0.5, min_runs=20)
@@ -572,10 +658,14 @@ def _hostile_mails() -> dict[str, tuple[str, bytes]]:
     part of it."""
     nested = "".join(f"--b{n}\r\nContent-Type: multipart/mixed; boundary=b{n + 1}\r\n\r\n" for n in range(4000))
     return {
-        "MIME nested 4,000 deep": ("MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b0\r\n",
-                                   nested.encode()),
-        "25,000 empty MIME parts": ("MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n",
-                                    b"--b\r\n\r\nx\r\n" * 25_000),
+        "MIME nested 4,000 deep": (
+            "MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b0\r\n",
+            nested.encode(),
+        ),
+        "25,000 empty MIME parts": (
+            "MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n",
+            b"--b\r\n\r\nx\r\n" * 25_000,
+        ),
         "370 KB of headers": ("".join(f"X-Note-{n}: {'x' * 60}\r\n" for n in range(5_000)), b"help\r\n"),
         "380 KB of 3-byte lines (just under the SMTP cap)": ("", b"x\r\n" * 127_000),
     }
@@ -606,8 +696,9 @@ def _big_mail_delay(work: Path, big: tuple[str, bytes] | None = None) -> tuple[f
 
     first = mail("xyzzy plugh frob\n" * 15_000, 1)
     if big is not None:
-        head = (f"From: {PLAYERS[0]}\r\nTo: {SERVICE}\r\nSubject: x\r\nMessage-ID: <big-1@client.example>\r\n"
-                f"{big[0]}\r\n")
+        head = (
+            f"From: {PLAYERS[0]}\r\nTo: {SERVICE}\r\nSubject: x\r\nMessage-ID: <big-1@client.example>\r\n{big[0]}\r\n"
+        )
         first = (PLAYERS[0], SERVICE, head.encode() + big[1])
     try:
         alone = _stream(port, [mail("help", 0)])
@@ -627,8 +718,10 @@ def mail(work: Path, quick: bool) -> list[Row]:
     register_games()
     count = 60 if quick else 1_200
     rows = []
-    targets: list[tuple[str, str | None, str]] = [("SQLite", None, "full"),
-                                                  ("SQLite, PBEM_SQLITE_SYNCHRONOUS=normal", None, "normal")]
+    targets: list[tuple[str, str | None, str]] = [
+        ("SQLite", None, "full"),
+        ("SQLite, PBEM_SQLITE_SYNCHRONOUS=normal", None, "normal"),
+    ]
     database = _postgres_database()
     if database:
         targets.append(("PostgreSQL", database[0], "full"))
@@ -636,39 +729,99 @@ def mail(work: Path, quick: bool) -> list[Row]:
         for label, url, synchronous in targets:
             rate = _gateway_rate(work / label.split(",")[0] / synchronous, url, count, synchronous)
             pbem, bare = rate["pbem"], rate["bare"]
-            rows.append(Row("mail", f"mail in -> decided, stored, signed, reply intent queued, 250 ({label}) "
-                                    "vs bare aiosmtpd", f"{count} move mails, 1 connection each, turns of 25",
-                            f"{pbem:,.0f} mails/s", f"{bare:,.0f} mails/s", bare / pbem,
-                            f"bare mails/s / pbem mails/s; pbem at {pbem / bare:.0%} of bare"))
-            for name, what in (("floor", "a handler that only stores each mail with one commit before its 250"),
-                               ("minimal", "a minimal gateway: the floor served as pbem is, the mail read, "
-                                           "one checkpoint signed")):
-                rows.append(Row("mail", f"  {what} ({label}) vs bare aiosmtpd", "the same mails, in the same turns",
-                                f"{rate[name]:,.0f} mails/s", f"{bare:,.0f} mails/s", bare / rate[name],
-                                f"bare / {name}; {name} at {rate[name] / bare:.0%} of bare, pbem at "
-                                f"{pbem / rate[name]:.0%} of it"))
-            rows.append(Row("mail", f"follower: replies and notices queued ({label}) vs mails in",
-                            f"{count} move mails", f"{rate['followed']:,.0f} mails/s", f"{pbem:,.0f} mails/s",
-                            pbem / rate["followed"], "in mails/s / followed mails/s"))
+            rows.append(
+                Row(
+                    "mail",
+                    f"mail in -> decided, stored, signed, reply intent queued, 250 ({label}) vs bare aiosmtpd",
+                    f"{count} move mails, 1 connection each, turns of 25",
+                    f"{pbem:,.0f} mails/s",
+                    f"{bare:,.0f} mails/s",
+                    bare / pbem,
+                    f"bare mails/s / pbem mails/s; pbem at {pbem / bare:.0%} of bare",
+                )
+            )
+            for name, what in (
+                ("floor", "a handler that only stores each mail with one commit before its 250"),
+                ("minimal", "a minimal gateway: the floor served as pbem is, the mail read, one checkpoint signed"),
+            ):
+                rows.append(
+                    Row(
+                        "mail",
+                        f"  {what} ({label}) vs bare aiosmtpd",
+                        "the same mails, in the same turns",
+                        f"{rate[name]:,.0f} mails/s",
+                        f"{bare:,.0f} mails/s",
+                        bare / rate[name],
+                        f"bare / {name}; {name} at {rate[name] / bare:.0%} of bare, pbem at "
+                        f"{pbem / rate[name]:.0%} of it",
+                    )
+                )
+            rows.append(
+                Row(
+                    "mail",
+                    f"follower: replies and notices queued ({label}) vs mails in",
+                    f"{count} move mails",
+                    f"{rate['followed']:,.0f} mails/s",
+                    f"{pbem:,.0f} mails/s",
+                    pbem / rate["followed"],
+                    "in mails/s / followed mails/s",
+                )
+            )
     finally:
         if database:
             database[1]()
     if not database:
         rows.append(Row("mail", "PostgreSQL: not reachable on 127.0.0.1:5432, not measured", "-", "-", "-", 0.0, "-"))
     per_move, per_floor = _move_and_floor(work / "floor", 50 if quick else 1_000)
-    rows.append(Row("mail", "a move through the service vs its floor (SQLite append+commit + Ed25519 signature)",
-                    "long-pig, SQLite", ms(per_move), ms(per_floor), per_move / per_floor, "move / floor"))
+    rows.append(
+        Row(
+            "mail",
+            "a move through the service vs its floor (SQLite append+commit + Ed25519 signature)",
+            "long-pig, SQLite",
+            ms(per_move),
+            ms(per_floor),
+            per_move / per_floor,
+            "move / floor",
+        )
+    )
     alone, behind = _big_mail_delay(work / "big")
-    rows.append(Row("mail", "a small mail's 250 right after a 256 KiB junk mail vs alone", "SQLite",
-                    ms(behind), ms(alone), behind / alone, "behind / alone (bar: behind < 1 s)"))
+    rows.append(
+        Row(
+            "mail",
+            "a small mail's 250 right after a 256 KiB junk mail vs alone",
+            "SQLite",
+            ms(behind),
+            ms(alone),
+            behind / alone,
+            "behind / alone (bar: behind < 1 s)",
+        )
+    )
     for name, big in _hostile_mails().items():
         alone, behind = _big_mail_delay(work / "big" / str(len(rows)), big)
-        rows.append(Row("mail", f"a small mail's 250 right after a mail of {name} vs alone", "SQLite",
-                        ms(behind), ms(alone), behind / alone, "behind / alone (bar: behind < 1 s)"))
+        rows.append(
+            Row(
+                "mail",
+                f"a small mail's 250 right after a mail of {name} vs alone",
+                "SQLite",
+                ms(behind),
+                ms(alone),
+                behind / alone,
+                "behind / alone (bar: behind < 1 s)",
+            )
+        )
     small, large = (10, 40) if quick else (100, 1000)
     idle_small, idle_large = _idle_round(work / "idle-small", small), _idle_round(work / "idle-large", large)
-    rows.append(Row("mail", f"idle worker round, {large} vs {small} finished games", "SQLite", ms(idle_large),
-                    ms(idle_small), idle_large / idle_small, f"{large} games / {small} games"))
+    rows.append(
+        Row(
+            "mail",
+            f"idle worker round, {large} vs {small} finished games",
+            "SQLite",
+            ms(idle_large),
+            ms(idle_small),
+            idle_large / idle_small,
+            f"{large} games / {small} games",
+        )
+    )
     return rows
 
 
@@ -679,7 +832,7 @@ def _postgres_database() -> tuple[str, Callable[[], None]] | None:
         admin = psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True, connect_timeout=3)
     except Exception:  # any failure: PostgreSQL is not available here
         return None
-    name = f"pbem_bench_{random.randrange(16 ** 8):08x}"
+    name = f"pbem_bench_{random.randrange(16**8):08x}"
     admin.execute(f'CREATE DATABASE "{name}"')
 
     def drop() -> None:
@@ -718,9 +871,24 @@ def _gunicorn(work: Path, factory: str) -> tuple[subprocess.Popen[bytes], int]:
     port = _free_port()
     (work / "bench_sites.py").write_text(SITES)
     env = {**os.environ, "PBEM_HOME": str(work), "PYTHONPATH": os.pathsep.join([str(work), str(ROOT)])}
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4",
-                               "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
-                               f"bench_sites:{factory}()"], env=env, cwd=work)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--workers",
+            "2",
+            "--threads",
+            "4",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            f"bench_sites:{factory}()",
+        ],
+        env=env,
+        cwd=work,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -792,9 +960,18 @@ def created_games(svc: GameService, count: int, chunk: int = 500) -> None:
         game_id = f"{spec.name}-bench{number:06d}"
         day, hour, minute, second = 1 + number // 86400 % 28, number // 3600 % 24, number // 60 % 60, number % 60
         moment = f"2026-01-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}+00:00"
-        entry, private = log.created(game_id, moment, spec.name, spec.rules_version,
-                                     spec.normalize_options({}, len(emails)), seat_names(emails), emails, seed,
-                                     "test", seed_commitment(seed))
+        entry, private = log.created(
+            game_id,
+            moment,
+            spec.name,
+            spec.rules_version,
+            spec.normalize_options({}, len(emails)),
+            seat_names(emails),
+            emails,
+            seed,
+            "test",
+            seed_commitment(seed),
+        )
         note = sign_checkpoint(Checkpoint(svc.origin(game_id), 1, leaf_hash(canonical_bytes(entry))), signer)
         records.append(GameRecord(game_id, [entry], [private], note))
         if len(records) == chunk:
@@ -832,9 +1009,10 @@ def web(work: Path, quick: bool) -> list[Row]:
         "turn N page (any N)": [f"/games/{game}/turn/{chooser.randint(1, version)}" for _ in range(200)],
         "history page (any page)": [f"/games/{game}/history?page={p}" for p in range(1, -(-version // PAGE_SIZE) + 1)],
         "history entry (any N)": [f"/games/{game}/history/{chooser.randint(1, version)}" for _ in range(200)],
-        f"games list / ({many:,} games, any page, filters)":
-            [f"/?page={chooser.randint(1, list_pages)}" for _ in range(40)]
-            + ["/", "/?status=running", "/?game=kingsburg", "/?game=kingsburg&status=running&page=2"],
+        f"games list / ({many:,} games, any page, filters)": [
+            f"/?page={chooser.randint(1, list_pages)}" for _ in range(40)
+        ]
+        + ["/", "/?status=running", "/?game=kingsburg", "/?game=kingsburg&status=running&page=2"],
         "export.json (built once per version)": [f"/games/{game}/export.json"],
         "/health": ["/health"],
     }
@@ -842,9 +1020,17 @@ def web(work: Path, quick: bool) -> list[Row]:
     server, port = _gunicorn(work, "pbem_site")
     bare_server, bare_port = _gunicorn(work, "bare_site")
     clients, per_client, rounds = (4, 6, 1) if quick else (8, 25, 3)
-    rows = [Row("web", "store for the list: games created, then projected into the summary view",
-                f"{many:,} games", f"{ms(followed)} to project", f"{ms(made)} to create", followed / made,
-                "projection time / creation time")]
+    rows = [
+        Row(
+            "web",
+            "store for the list: games created, then projected into the summary view",
+            f"{many:,} games",
+            f"{ms(followed)} to project",
+            f"{ms(made)} to create",
+            followed / made,
+            "projection time / creation time",
+        )
+    ]
     try:
         for label, paths in pages.items():
             # Each page's first request renders it (the site keeps it per game version): those
@@ -854,7 +1040,7 @@ def web(work: Path, quick: bool) -> list[Row]:
             distinct = list(dict.fromkeys(paths))
             for _ in range(3):  # every client asks every path, on new connections each round,
                 for offset in range(0, len(distinct), 25):  # which gunicorn spreads over its workers
-                    _load(port, distinct[offset:offset + 25], clients, 25, every=True)
+                    _load(port, distinct[offset : offset + 25], clients, 25, every=True)
             base: list[float] = []
             latencies: list[float] = []
             for _ in range(rounds):  # alternated, so a burst of load elsewhere hits both sides alike
@@ -863,11 +1049,17 @@ def web(work: Path, quick: bool) -> list[Row]:
             alone, bare_alone = _load(port, paths, 1, 3 * per_client), _load(bare_port, ["/"], 1, 3 * per_client)
             p50, p95 = _percentile(latencies, 0.5), _percentile(latencies, 0.95)
             b50, b95 = _percentile(base, 0.5), _percentile(base, 0.95)
-            rows.append(Row("web", f"{label}: p50 / p95 (one client: p50; first request p95) vs bare Flask route",
-                            f"{version:,} entries, {clients} clients",
-                            f"{ms(p50)} / {ms(p95)} ({ms(_percentile(alone, 0.5))}; {ms(_percentile(first, 0.95))})",
-                            f"{ms(b50)} / {ms(b95)} ({ms(_percentile(bare_alone, 0.5))})", p95 / b95,
-                            "pbem p95 / bare p95"))
+            rows.append(
+                Row(
+                    "web",
+                    f"{label}: p50 / p95 (one client: p50; first request p95) vs bare Flask route",
+                    f"{version:,} entries, {clients} clients",
+                    f"{ms(p50)} / {ms(p95)} ({ms(_percentile(alone, 0.5))}; {ms(_percentile(first, 0.95))})",
+                    f"{ms(b50)} / {ms(b95)} ({ms(_percentile(bare_alone, 0.5))})",
+                    p95 / b95,
+                    "pbem p95 / bare p95",
+                )
+            )
     finally:
         for process in (server, bare_server):
             process.terminate()
@@ -898,13 +1090,27 @@ def tamper(work: Path, quick: bool) -> list[Row]:
     rows = []
     for name, game_id in games:
         for case, (tried, found, verdicts) in census(svc, game_id).items():
-            rows.append(Row("tamper", f"{name}: {case}", f"{tried:,} tried", f"{found:,} detected", f"{tried:,}",
-                            found / tried, f"detected / tried; said: {', '.join(sorted(verdicts))}"))
+            rows.append(
+                Row(
+                    "tamper",
+                    f"{name}: {case}",
+                    f"{tried:,} tried",
+                    f"{found:,} detected",
+                    f"{tried:,}",
+                    found / tried,
+                    f"detected / tried; said: {', '.join(sorted(verdicts))}",
+                )
+            )
     svc.close()
     return rows
 
 
 SECTIONS: dict[str, Callable[[Path, bool], list[Row]]] = {
-    "past-state": past_state, "storage": storage, "verify": verify, "games": games, "mail": mail, "web": web,
+    "past-state": past_state,
+    "storage": storage,
+    "verify": verify,
+    "games": games,
+    "mail": mail,
+    "web": web,
     "tamper": tamper,
 }

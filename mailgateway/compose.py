@@ -43,9 +43,14 @@ SUBJECT_MAX = 78  # RFC 5322's recommended line length
 def environment(lang: str = i18n.DEFAULT) -> Environment:
     """The templates' environment with ``lang``'s catalog installed (``_``, ``ngettext``)."""
     catalog = i18n.translations(lang)
-    env = Environment(loader=TranslatedLoader(str(TEMPLATES), catalog.gettext),
-                      autoescape=select_autoescape(["html"]), undefined=ChainableUndefined, trim_blocks=True,
-                      lstrip_blocks=True, keep_trailing_newline=True)
+    env = Environment(
+        loader=TranslatedLoader(str(TEMPLATES), catalog.gettext),
+        autoescape=select_autoescape(["html"]),
+        undefined=ChainableUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
     env.globals.update(gettext_functions(catalog))
     return env
 
@@ -120,7 +125,7 @@ def fit_subject(subject: str, limit: int = SUBJECT_MAX) -> str:
         if room >= 4:
             return f"{head} ({tail[:-1][:room].rstrip()}...)"
         subject = head
-    return subject if len(subject) <= limit else subject[:limit - 3].rstrip() + "..."
+    return subject if len(subject) <= limit else subject[: limit - 3].rstrip() + "..."
 
 
 def reference_chain(thread: str | None, theirs: tuple[str, ...] | list[str], in_reply_to: str | None) -> list[str]:
@@ -148,14 +153,22 @@ def set_subject(msg: EmailMessage, subject: str) -> None:
         return
     first = next(index for index, char in enumerate(subject) if not char.isascii())
     cut = subject.rfind(" ", 0, first)
-    plain, rest = (subject[:cut], subject[cut + 1:]) if cut > 0 else ("", subject)
+    plain, rest = (subject[:cut], subject[cut + 1 :]) if cut > 0 else ("", subject)
     encoded = Header(rest, "utf-8", maxlinelen=76).encode(linesep="\n")
     msg.set_raw("Subject", f"{plain}\n {encoded}" if plain else encoded)
 
 
-def build(model: dict[str, Any], key: str, to: str, sender: str, now: datetime,
-          in_reply_to: str | None = None, references: tuple[str, ...] | list[str] = (),
-          attachment: dict[str, Any] | None = None, thread: str | None = None) -> EmailMessage:
+def build(
+    model: dict[str, Any],
+    key: str,
+    to: str,
+    sender: str,
+    now: datetime,
+    in_reply_to: str | None = None,
+    references: tuple[str, ...] | list[str] = (),
+    attachment: dict[str, Any] | None = None,
+    thread: str | None = None,
+) -> EmailMessage:
     """The whole message. Replies carry ``Auto-Submitted: auto-replied`` and the thread
     headers; notices ``auto-generated`` (RFC 3834)."""
     subject, text, html = render(model)
@@ -180,6 +193,10 @@ def build(model: dict[str, Any], key: str, to: str, sender: str, now: datetime,
     msg.add_alternative(html, subtype="html")
     if attachment is not None:
         msg.make_mixed()
-        msg.add_attachment(json.dumps(attachment, indent=2, sort_keys=True).encode(), maintype="application",
-                           subtype="json", filename="receipt.json")
+        msg.add_attachment(
+            json.dumps(attachment, indent=2, sort_keys=True).encode(),
+            maintype="application",
+            subtype="json",
+            filename="receipt.json",
+        )
     return msg

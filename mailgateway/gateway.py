@@ -36,14 +36,21 @@ from pbem.mailroom.settings import MailSettings
 from pbem.service.service import GameService
 
 log = logging.getLogger("pbem.mail")
-INTERNAL_ERROR = ("This mail could not be processed because of an error in the server (it is logged for the "
-                  "operator); nothing was applied. Please try again later or in other words.")
+INTERNAL_ERROR = (
+    "This mail could not be processed because of an error in the server (it is logged for the "
+    "operator); nothing was applied. Please try again later or in other words."
+)
 
 
 class Gateway:
-    def __init__(self, service: GameService, settings: MailSettings | None = None,
-                 clock: Callable[[], datetime] = utcnow, dnsfunc: Callable[..., Any] | None = None,
-                 transport: Transport | None = None):
+    def __init__(
+        self,
+        service: GameService,
+        settings: MailSettings | None = None,
+        clock: Callable[[], datetime] = utcnow,
+        dnsfunc: Callable[..., Any] | None = None,
+        transport: Transport | None = None,
+    ):
         self.service = service
         self.settings = settings or MailSettings.from_env(service.settings.home)
         self.clock = clock
@@ -53,8 +60,9 @@ class Gateway:
         self.mailroom = Mailroom(service, self.settings, clock)
         secret = service.keys.token_secret()
         bounces = partial(_return_path, self.settings.address, secret)
-        self.sender = Sender(self.mailroom.views, self.settings, transport or transport_for(self.settings, bounces),
-                             clock)
+        self.sender = Sender(
+            self.mailroom.views, self.settings, transport or transport_for(self.settings, bounces), clock
+        )
 
     def accepts(self, address: str) -> bool:
         return self._target(address) is not None
@@ -69,12 +77,14 @@ class Gateway:
             self.mailroom.follow()
         self.sender.send_due(now)
 
-    def receive(self, raw: bytes, envelope_from: str | None = None,
-                envelope_to: tuple[str, ...] | list[str] = ()) -> str:
+    def receive(
+        self, raw: bytes, envelope_from: str | None = None, envelope_to: tuple[str, ...] | list[str] = ()
+    ) -> str:
         """Process one message; returns "processed", "duplicate", "ignored" or "bounce"."""
         try:
-            inbound = parse_message(raw, envelope_from, tuple(envelope_to), self.settings.address,
-                                    self.settings.max_bytes)
+            inbound = parse_message(
+                raw, envelope_from, tuple(envelope_to), self.settings.address, self.settings.max_bytes
+            )
         except Exception:  # a message the email package cannot read at all: retrying cannot help
             log.exception("ignored an unreadable message from %s", envelope_from)
             return "ignored"
@@ -111,10 +121,21 @@ class Gateway:
         dkim = None
         if self.settings.dkim != "off" and game_id is not None:
             dkim = dkim_aligned(raw, inbound.sender, self.dnsfunc)
-        return Letter(key=inbound.key, sender=inbound.sender, game_id=game_id, token=token, lines=inbound.lines,
-                      turn_file=inbound.turn_file, subject=inbound.subject, message_id=inbound.message_id,
-                      references=inbound.references, dkim=dkim, too_large=inbound.too_large, size=inbound.size,
-                      refusal=inbound.refusal)
+        return Letter(
+            key=inbound.key,
+            sender=inbound.sender,
+            game_id=game_id,
+            token=token,
+            lines=inbound.lines,
+            turn_file=inbound.turn_file,
+            subject=inbound.subject,
+            message_id=inbound.message_id,
+            references=inbound.references,
+            dkim=dkim,
+            too_large=inbound.too_large,
+            size=inbound.size,
+            refusal=inbound.refusal,
+        )
 
 
 def _return_path(service_address: str, secret: bytes, key: str) -> str:

@@ -44,8 +44,7 @@ class PermanentFailure(Exception):
 
 
 class Transport(Protocol):
-    def send(self, key: str, to: str, message: bytes) -> None:
-        ...
+    def send(self, key: str, to: str, message: bytes) -> None: ...
 
 
 class MaildirTransport:
@@ -69,9 +68,16 @@ class RelayTransport:
     the gateway marks that address undeliverable and never answers the bounce. Without
     ``return_path`` the envelope sender is null (RFC 3834 section 3.3)."""
 
-    def __init__(self, host: str, port: int, timeout: float = 30.0, starttls: bool = False,
-                 user: str | None = None, password: str | None = None,
-                 return_path: Callable[[str], str] | None = None):
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        timeout: float = 30.0,
+        starttls: bool = False,
+        user: str | None = None,
+        password: str | None = None,
+        return_path: Callable[[str], str] | None = None,
+    ):
         self.host, self.port, self.timeout = host, port, timeout
         self.starttls, self.user, self.password = starttls, user, password
         self.return_path = return_path
@@ -104,9 +110,17 @@ def compose_mail(mail: QueuedMail) -> bytes:
     """The message's bytes from its queued model; the same mail always gets the same
     Message-ID and Date, so a repeated send folds into one in the player's client."""
     envelope = mail.model.get("envelope") or {}
-    message = compose.build(mail.model, mail.key, mail.to, envelope.get("sender") or mail.model.get("service", ""),
-                            mail.created, envelope.get("in_reply_to"), tuple(envelope.get("references") or ()),
-                            envelope.get("attachment"), envelope.get("thread"))
+    message = compose.build(
+        mail.model,
+        mail.key,
+        mail.to,
+        envelope.get("sender") or mail.model.get("service", ""),
+        mail.created,
+        envelope.get("in_reply_to"),
+        tuple(envelope.get("references") or ()),
+        envelope.get("attachment"),
+        envelope.get("thread"),
+    )
     return message.as_bytes(policy=policy.SMTP)
 
 
@@ -159,8 +173,9 @@ class Sender:
         self._settle(mail, SENT, now)
         return 1
 
-    def _settle(self, mail: QueuedMail, status: str, now: datetime, error: str | None = None,
-                next_try: datetime | None = None) -> None:
+    def _settle(
+        self, mail: QueuedMail, status: str, now: datetime, error: str | None = None, next_try: datetime | None = None
+    ) -> None:
         if not self.views.settle(mail.key, self.owner, status, now, error, next_try):
             log.warning("mail %s: the claim ran out before it was settled", mail.key)
         if status == DEAD:
@@ -170,8 +185,13 @@ class Sender:
 
 def transport_for(settings: MailSettings, return_path: Callable[[str], str] | None = None) -> Transport:
     if settings.relay:
-        return RelayTransport(*settings.relay, starttls=settings.relay_starttls, user=settings.relay_user,
-                              password=settings.relay_password, return_path=return_path)
+        return RelayTransport(
+            *settings.relay,
+            starttls=settings.relay_starttls,
+            user=settings.relay_user,
+            password=settings.relay_password,
+            return_path=return_path,
+        )
     if settings.maildir is None:
         raise ValueError("outgoing mail needs a relay (PBEM_SMTP_RELAY) or a maildir")
     return MaildirTransport(settings.maildir)

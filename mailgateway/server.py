@@ -56,8 +56,16 @@ class ThreadedServer:
     it listens, ``stop()`` closes the listener and every conversation and waits for their threads.
     ``smtp_options`` go to aiosmtpd's ``SMTP`` as they would through its ``Controller``."""
 
-    def __init__(self, handler: Any, hostname: str, port: int, lmtp: bool = False,
-                 max_connections: int = MAX_CONNECTIONS, max_per_peer: int = MAX_PER_PEER, **smtp_options: Any):
+    def __init__(
+        self,
+        handler: Any,
+        hostname: str,
+        port: int,
+        lmtp: bool = False,
+        max_connections: int = MAX_CONNECTIONS,
+        max_per_peer: int = MAX_PER_PEER,
+        **smtp_options: Any,
+    ):
         self.handler = handler
         self.hostname, self.port = hostname, port
         self.protocol = _LMTP if lmtp else _SMTP
@@ -76,8 +84,9 @@ class ThreadedServer:
         family = socket.AF_INET6 if ":" in self.hostname else socket.AF_INET
         self._listener = socket.create_server((self.hostname, self.port), family=family, backlog=128)
         self.port = self._listener.getsockname()[1]  # the one the system chose, for port 0
-        self._acceptor = threading.Thread(target=self._accept, args=(self._listener,), name="pbem-smtp-accept",
-                                          daemon=True)
+        self._acceptor = threading.Thread(
+            target=self._accept, args=(self._listener,), name="pbem-smtp-accept", daemon=True
+        )
         self._acceptor.start()
 
     def stop(self) -> None:
@@ -110,11 +119,11 @@ class ThreadedServer:
             connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             peer = str(address[0])
             with self._lock:
-                busy = (len(self._conversations) >= self.max_connections
-                        or self._peers.get(peer, 0) >= self.max_per_peer)
+                busy = len(self._conversations) >= self.max_connections or self._peers.get(peer, 0) >= self.max_per_peer
                 if not busy:
-                    thread = threading.Thread(target=self._converse, args=(connection, peer), name="pbem-smtp",
-                                              daemon=True)
+                    thread = threading.Thread(
+                        target=self._converse, args=(connection, peer), name="pbem-smtp", daemon=True
+                    )
                     self._conversations[thread] = None
                     self._peers[peer] = self._peers.get(peer, 0) + 1
             if busy:

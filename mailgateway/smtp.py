@@ -73,5 +73,12 @@ def controller(gateway: Gateway, host: str, port: int, lmtp: bool = False) -> Th
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(str(settings.tls_cert), str(settings.tls_key) if settings.tls_key else None)
         extra["tls_context"] = context
-    return ThreadedServer(handler, host, port, lmtp=lmtp, data_size_limit=smtp_size_limit(settings.max_bytes),
-                          ident="pbem mail gateway", **extra)
+    return ThreadedServer(
+        handler,
+        host,
+        port,
+        lmtp=lmtp,
+        data_size_limit=smtp_size_limit(settings.max_bytes),
+        ident="pbem mail gateway",
+        **extra,
+    )

@@ -16,14 +16,13 @@ ENVIRONMENT = {
     "PBEM_BASE_URL": "public address of the web site, for links in mail (default http://127.0.0.1:8000)",
     "PBEM_SNAPSHOT_INTERVAL": "store a snapshot of a game every N events and its state every N entries (default 32)",
     "PBEM_SQLITE_SYNCHRONOUS": "full (default: every accepted mail survives a power cut) or normal "
-                               "(SQLite WAL's NORMAL: faster commits that survive a crash of pbem, "
-                               "not of the machine)",
-    "PBEM_LANG": "en, cs or pl: the language of the CLI's messages for players (default: the locale's, "
-                 "else en)",
+    "(SQLite WAL's NORMAL: faster commits that survive a crash of pbem, "
+    "not of the machine)",
+    "PBEM_LANG": "en, cs or pl: the language of the CLI's messages for players (default: the locale's, else en)",
     "CIPHER_KEY": "optional: base64 AES key; events are then encrypted at rest (eventsourcing)",
     # the mail gateway (mailgateway/settings.py; docs/mail.md)
     "PBEM_MAIL_ADDRESS": "the service address for global commands (default pbem@localhost); "
-                         "seats get LOCAL+GAME.TOKEN@DOMAIN",
+    "seats get LOCAL+GAME.TOKEN@DOMAIN",
     "PBEM_SMTP_RELAY": "host:port of the relay for outgoing mail; unset: mail goes to the maildir",
     "PBEM_MAIL_TLS_CERT": "PEM certificate (chain): the gateway's SMTP server then offers STARTTLS",
     "PBEM_MAIL_TLS_KEY": "PEM private key for PBEM_MAIL_TLS_CERT (when not in the same file)",
@@ -133,5 +132,7 @@ def require_postgres_extra() -> None:
     """PostgreSQL support is the optional extra ``pbem[postgres]``; say so instead of failing
     deep inside eventsourcing with an import error."""
     if importlib.util.find_spec("psycopg") is None:
-        raise ConfigError("PBEM_DATABASE_URL names PostgreSQL but the PostgreSQL driver is not installed; "
-                          "install pbem with its extra: pip install 'pbem[postgres]'")
+        raise ConfigError(
+            "PBEM_DATABASE_URL names PostgreSQL but the PostgreSQL driver is not installed; "
+            "install pbem with its extra: pip install 'pbem[postgres]'"
+        )

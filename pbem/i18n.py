@@ -27,9 +27,21 @@ DOMAIN = "messages"
 # names a player may use for a language (mail command ``language``, ``lang=`` options),
 # compared in lower case without diacritics
 LANGUAGE_WORDS = {
-    "en": "en", "english": "en", "anglicky": "en", "angielski": "en",
-    "cs": "cs", "cz": "cs", "czech": "cs", "cesky": "cs", "cestina": "cs", "czeski": "cs",
-    "pl": "pl", "polish": "pl", "polsky": "pl", "polstina": "pl", "polski": "pl",
+    "en": "en",
+    "english": "en",
+    "anglicky": "en",
+    "angielski": "en",
+    "cs": "cs",
+    "cz": "cs",
+    "czech": "cs",
+    "cesky": "cs",
+    "cestina": "cs",
+    "czeski": "cs",
+    "pl": "pl",
+    "polish": "pl",
+    "polsky": "pl",
+    "polstina": "pl",
+    "polski": "pl",
 }
 
 
@@ -120,8 +132,7 @@ class _Later:
 
 @contextmanager
 def speaking_later(choose: Callable[[], str]) -> Iterator[None]:
-    """Like ``speaking``, with the language chosen on first use (``choose`` runs at most once).
-    """
+    """Like ``speaking``, with the language chosen on first use (``choose`` runs at most once)."""
     later = _Later(choose)
     with speech.speaking(later, later.language):
         yield

@@ -71,8 +71,9 @@ def log_event(event: str, level: int = logging.INFO, **fields: Any) -> None:
     LOGGER.log(level, event, extra={_FIELDS: data})
 
 
-def log_move(game_id: str, seat: int | None, version: int, source: str, message_id: str | None = None,
-             **fields: Any) -> None:
+def log_move(
+    game_id: str, seat: int | None, version: int, source: str, message_id: str | None = None, **fields: Any
+) -> None:
     """A stored move (or join, resignation, robot move): the game, the seat, the version the
     game is at after it, where it came from (cli, email, turnfile, web, robot ...) and, for
     mail, the Message-ID it answered."""

@@ -18,8 +18,9 @@ os.environ["PBEM_LANG"] = "en"
 # (--hypothesis-profile=long). No deadline: on a shared 2-core machine timing is noise, and speed
 # is measured by the benchmarks, not by tests.
 hypothesis_settings.register_profile("default", max_examples=30, deadline=None)
-hypothesis_settings.register_profile("long", max_examples=1000, deadline=None,
-                                     suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.register_profile(
+    "long", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 hypothesis_settings.load_profile("default")
 
 # Random-game suites play a few games by default; their full counts are the `long` variant.
@@ -35,6 +36,7 @@ def random_games(request):
         return full if request.param == "long" else min(full, default)
 
     return count
+
 
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 

@@ -50,7 +50,7 @@ def test_new_autoplay_export_verify(run, tmp_path):
 
     data = bytearray(exported.read_bytes())
     spot = data.index(b'"command":"') + len(b'"command":"')
-    data[spot:spot + 4] = b"hold" if bytes(data[spot:spot + 4]) == b"roll" else b"roll"
+    data[spot : spot + 4] = b"hold" if bytes(data[spot : spot + 4]) == b"roll" else b"roll"
     exported.write_bytes(bytes(data))
     result = run("verify", str(exported))
     assert result.exit_code == 1 and "INVALID: checkpoint" in result.output
@@ -121,10 +121,13 @@ def test_docs_cli_lists_every_command():
     assert missing == [] and "`pbem --version`" in page
 
 
-@pytest.mark.parametrize(("env", "words"), [
-    ({"PBEM_LANG": "cs"}, ("(2-4 hráči)", "nic nebylo provedeno")),
-    ({"PBEM_LANG": "", "LANG": "pl_PL.UTF-8"}, ("(2-4 graczy)", "nic nie zostało wykonane")),
-])
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({"PBEM_LANG": "cs"}, ("(2-4 hráči)", "nic nebylo provedeno")),
+        ({"PBEM_LANG": "", "LANG": "pl_PL.UTF-8"}, ("(2-4 graczy)", "nic nie zostało wykonane")),
+    ],
+)
 def test_messages_for_players_follow_the_language_setting(run, monkeypatch, env, words):
     game_id = _new(run, "--seed", "01" * 32)
     run("join", game_id, "--as", "ann@example.org")

@@ -95,8 +95,10 @@ def test_a_full_disk_is_one_sentence(command, home, sqlite_fails, monkeypatch):
     sqlite_fails("disk I/O error")  # what SQLite says when it cannot write its journal
     monkeypatch.setattr(pbem.cli, "free_bytes", lambda folder: 0)
     line = one_sentence(run(*[game_id if part == "GAME" else part for part in command]), EXIT_STORAGE)
-    assert line == (f"error (storage): The disk holding {home} is full, so nothing could be saved; "
-                    "free some space and run the command again.")
+    assert line == (
+        f"error (storage): The disk holding {home} is full, so nothing could be saved; "
+        "free some space and run the command again."
+    )
 
 
 def test_a_disk_io_error_with_space_left_is_not_called_a_full_disk(home, sqlite_fails):

@@ -75,8 +75,9 @@ def run(tmp_path, monkeypatch):
 
 
 def _played_and_exported(run, tmp_path):
-    game_id = run("new", "hidden-pig", "--player", "ann@example.org", "--player", "bob@example.org",
-                  "--seed", "00" * 32).strip()
+    game_id = run(
+        "new", "hidden-pig", "--player", "ann@example.org", "--player", "bob@example.org", "--seed", "00" * 32
+    ).strip()
     played = run("autoplay", game_id, "--seed", "4")
     exported = run("export-all", str(tmp_path / "backup"))
     return game_id, played, exported

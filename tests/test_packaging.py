@@ -20,8 +20,11 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
 def test_every_package_of_the_checkout_is_listed_for_the_wheel():
-    found = {".".join(init.parent.relative_to(ROOT).parts)
-             for top in ("pbem", "mailgateway") for init in (ROOT / top).rglob("__init__.py")}
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for top in ("pbem", "mailgateway")
+        for init in (ROOT / top).rglob("__init__.py")
+    }
     listed = set(PROJECT["tool"]["setuptools"]["packages"])
     assert found | {"pbem.templates"} == listed
 

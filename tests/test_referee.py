@@ -37,10 +37,14 @@ def test_referee_agrees_with_the_engine_on_warriors_traders():
     _agrees("warriors-traders", range(2, 7))
 
 
-@pytest.mark.parametrize(("goals", "score"), [
-    (["alchemy-5", "fencing-3a", "farming-1", "trade-4", "religion-3b", "music-2"], 36),  # 2 * 18
-    (["alchemy-5", "alchemy-4"], 9),
-])
+@pytest.mark.parametrize(
+    ("goals", "score"),
+    [
+        (["alchemy-5", "fencing-3a", "farming-1", "trade-4", "religion-3b", "music-2"], 36),  # 2 * 18
+        (["alchemy-5", "alchemy-4"], 9),
+    ],
+)
 def test_referee_counts_goal_cards_as_the_rulebook_says(goals, score):
     from tests.referee.models import ruse_and_bruise_score
+
     assert ruse_and_bruise_score(goals) == score

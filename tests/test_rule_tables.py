@@ -10,8 +10,12 @@ import pytest
 from pbem.games import catalog
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = {"kingsburg": "kingsburg.md", "kingdom-builder": "kingdom-builder.md",
-        "warriors-traders": "warriors-traders.md", "ruse-and-bruise": "ruse-and-bruise.md"}
+DOCS = {
+    "kingsburg": "kingsburg.md",
+    "kingdom-builder": "kingdom-builder.md",
+    "warriors-traders": "warriors-traders.md",
+    "ruse-and-bruise": "ruse-and-bruise.md",
+}
 
 
 def _test_names() -> set[str]:

@@ -39,8 +39,7 @@ def messages(lang: str):
 def test_every_message_is_translated_and_none_is_fuzzy(lang):
     found = messages(lang)
     assert len(found) > 200  # the catalog was read
-    untranslated = [m.id for m in found
-                    if not (all(m.string) if isinstance(m.string, tuple) else m.string)]
+    untranslated = [m.id for m in found if not (all(m.string) if isinstance(m.string, tuple) else m.string)]
     fuzzy = [m.id for m in found if m.fuzzy]
     assert not untranslated
     assert not fuzzy
@@ -70,15 +69,21 @@ def test_czech_and_polish_have_three_plural_forms(lang):
     assert plural and all(len(m.string) == 3 for m in plural)
 
 
-@pytest.mark.parametrize(("lang", "counts"), [
-    ("cs", {1: "bajt;", 3: "bajty;", 5: "bajtů;", 22: "bajtů;"}),
-    ("pl", {1: "bajt;", 3: "bajty;", 5: "bajtów;", 22: "bajty;", 12: "bajtów;"}),
-])
+@pytest.mark.parametrize(
+    ("lang", "counts"),
+    [
+        ("cs", {1: "bajt;", 3: "bajty;", 5: "bajtů;", 22: "bajtů;"}),
+        ("pl", {1: "bajt;", 3: "bajty;", 5: "bajtów;", 22: "bajty;", 12: "bajtów;"}),
+    ],
+)
 def test_the_compiled_catalogs_choose_the_plural_form_by_number(lang, counts):
     catalog_ = i18n.translations(lang)
     for n, word in counts.items():
-        text = catalog_.ngettext("Your mail has %(num)s byte; the limit is %(limit)s. Nothing was done.",
-                                 "Your mail has %(num)s bytes; the limit is %(limit)s. Nothing was done.", n)
+        text = catalog_.ngettext(
+            "Your mail has %(num)s byte; the limit is %(limit)s. Nothing was done.",
+            "Your mail has %(num)s bytes; the limit is %(limit)s. Nothing was done.",
+            n,
+        )
         assert f"%(num)s {word}" in text, (n, text)
 
 
@@ -86,18 +91,30 @@ def test_the_compiled_catalogs_choose_the_plural_form_by_number(lang, counts):
 def test_the_compiled_catalog_is_the_po_file_compiled(lang):
     buffer = io.BytesIO()
     write_mo(buffer, catalog(lang))
-    assert (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.mo").read_bytes() == buffer.getvalue(), \
+    assert (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.mo").read_bytes() == buffer.getvalue(), (
         "run `make messages`"
+    )
 
 
 def test_the_catalogs_hold_exactly_the_messages_of_the_code_and_templates():
     with (ROOT / "babel.cfg").open(encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
-    keywords = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
-                "lazy_gettext": None, "lazy_ngettext": (1, 2), "lazy_pgettext": ((1, "c"), 2)}
-    wanted = {message if isinstance(message, str) else message[0]
-              for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, options_map, keywords=keywords)}
+    keywords = {
+        "_": None,
+        "N_": None,
+        "gettext": None,
+        "ngettext": (1, 2),
+        "pgettext": ((1, "c"), 2),
+        "lazy_gettext": None,
+        "lazy_ngettext": (1, 2),
+        "lazy_pgettext": ((1, "c"), 2),
+    }
+    wanted = {
+        message if isinstance(message, str) else message[0]
+        for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, options_map, keywords=keywords)
+    }
     for lang in TRANSLATED:
         held = {m.id if isinstance(m.id, str) else m.id[0] for m in messages(lang)}
-        assert held == wanted, f"{lang}: run `make messages` (missing {sorted(wanted - held)[:5]}, " \
-                               f"stale {sorted(held - wanted)[:5]})"
+        assert held == wanted, (
+            f"{lang}: run `make messages` (missing {sorted(wanted - held)[:5]}, stale {sorted(held - wanted)[:5]})"
+        )

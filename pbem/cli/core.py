@@ -51,8 +51,10 @@ def _report(outcome: Outcome) -> None:
             click.echo(_("applied: %(line)s", line=line.text))
         elif line.status == "applied":  # a good line of a refused batch: checked, never stored
             label = _("line %(number)s: ", number=line.line) if line.line else ""
-            click.echo(_("not applied: %(label)s%(line)r: fine, but another line was refused", label=label,
-                         line=line.text), err=True)
+            click.echo(
+                _("not applied: %(label)s%(line)r: fine, but another line was refused", label=label, line=line.text),
+                err=True,
+            )
         else:
             error = line.error
             label = _("line %(number)s: ", number=line.line) if line.line else ""
@@ -68,8 +70,9 @@ def _report(outcome: Outcome) -> None:
 
 def mail_choice(command: Any) -> Any:
     """``--yes`` / ``--no-mail`` on a command whose game changes may be mailed."""
-    command = click.option("--no-mail", is_flag=True,
-                           help="switch this game's mail off (no invitations, notices or deadlines)")(command)
+    command = click.option(
+        "--no-mail", is_flag=True, help="switch this game's mail off (no invitations, notices or deadlines)"
+    )(command)
     return click.option("--yes", "-y", is_flag=True, help="mail may go out through the relay: go ahead")(command)
 
 
@@ -82,8 +85,11 @@ def check_mail(svc: GameService, yes: bool, no_mail: bool, game_id: str | None =
     relay = MailSettings.from_env(svc.settings.home).relay
     if relay is None:
         return
-    click.echo(f"warning: PBEM_SMTP_RELAY is set ({relay[0]}:{relay[1]}): a running gateway will mail the "
-               "players of this game through it.", err=True)
+    click.echo(
+        f"warning: PBEM_SMTP_RELAY is set ({relay[0]}:{relay[1]}): a running gateway will mail the "
+        "players of this game through it.",
+        err=True,
+    )
     if sys.stdin.isatty() and click.confirm("Send mail to them?", err=True):
         return
     click.echo("Nothing done. Add --yes to send the mail, or --no-mail to play this game without mail.", err=True)
@@ -123,8 +129,9 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--option", "options", multiple=True, help="KEY=VALUE game option (repeat)")
 @click.option("--seed", help="hex seed, FOR TESTS AND DEMOS ONLY: the game is marked as test-seeded")
 @mail_choice
-def new(game: str, players: tuple[str, ...], options: tuple[str, ...], seed: str | None, yes: bool,
-        no_mail: bool) -> None:
+def new(
+    game: str, players: tuple[str, ...], options: tuple[str, ...], seed: str | None, yes: bool, no_mail: bool
+) -> None:
     """Create a game; prints its id. Each player must then join."""
     try:
         seed_bytes = bytes.fromhex(seed) if seed else None
@@ -169,8 +176,7 @@ def join(game_id: str, email: str, nonce: str | None, yes: bool, no_mail: bool) 
 @click.option("--version", "expected", type=int, help="refuse as stale unless the game is at this version")
 @click.argument("commands", nargs=-1, required=True)
 @mail_choice
-def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ...], yes: bool,
-         no_mail: bool) -> None:
+def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ...], yes: bool, no_mail: bool) -> None:
     """Apply one or more commands (all or nothing)."""
     svc = service()
     check_mail(svc, yes, no_mail, game_id)
@@ -198,8 +204,11 @@ def _turn_text(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise GameError(ErrorCode.SYNTAX, f"The turn file is not UTF-8 text (byte {raw[error.start]:#04x} at "
-                                          f"position {error.start}); save it as UTF-8 and submit it again.") from None
+        raise GameError(
+            ErrorCode.SYNTAX,
+            f"The turn file is not UTF-8 text (byte {raw[error.start]:#04x} at "
+            f"position {error.start}); save it as UTF-8 and submit it again.",
+        ) from None
 
 
 @click.command()
@@ -281,8 +290,9 @@ def play_to_end(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 
     return count
 
 
-def play_moves(svc: GameService, game_id: str, seed: int = 0, max_moves: int = 100_000,
-               progress: Progress | None = None) -> int:
+def play_moves(
+    svc: GameService, game_id: str, seed: int = 0, max_moves: int = 100_000, progress: Progress | None = None
+) -> int:
     """Join every seat still missing, then play random legal moves until the game ends or
     ``max_moves`` were played; the number played (each told to ``progress``)."""
     chooser = random.Random(seed)
@@ -324,8 +334,9 @@ def key_rotate() -> None:
 
 
 @key.command("revoke")
-@click.option("--since", required=True,
-              help="ISO 8601 time from which the key is not trusted (when it may have leaked)")
+@click.option(
+    "--since", required=True, help="ISO 8601 time from which the key is not trusted (when it may have leaked)"
+)
 @click.argument("verifier", required=False)
 def key_revoke(since: str, verifier: str | None) -> None:
     """Revoke a key (default: the current one, after rotating to a new one). Signatures it

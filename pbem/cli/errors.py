@@ -49,8 +49,11 @@ def describe(error: BaseException, home: str, free_bytes: int | None = None) -> 
         if isinstance(cause, OSError) and cause.errno in NOT_WRITABLE:
             return _not_writable(cause.filename or home)
         if isinstance(cause, OSError) and cause.errno == errno.ENOTDIR:
-            return Failure("storage", f"PBEM_HOME {home} is not a folder (it or a folder above it is a file); "
-                                      "point PBEM_HOME at a folder.", EXIT_STORAGE)
+            return Failure(
+                "storage",
+                f"PBEM_HOME {home} is not a folder (it or a folder above it is a file); point PBEM_HOME at a folder.",
+                EXIT_STORAGE,
+            )
         if isinstance(cause, sqlite3.DatabaseError):
             text = str(cause).lower()
             if "disk is full" in text:
@@ -60,24 +63,35 @@ def describe(error: BaseException, home: str, free_bytes: int | None = None) -> 
             if "disk i/o error" in text:  # SQLite's word for a failed write, a full disk among others
                 if free_bytes is not None and free_bytes < ALMOST_FULL:
                     return _disk_full(home)
-                return Failure("storage", f"The database under {home} cannot be read or written (SQLite reports a "
-                                          "disk I/O error); check the disk and the permissions of its files.",
-                               EXIT_STORAGE)
+                return Failure(
+                    "storage",
+                    f"The database under {home} cannot be read or written (SQLite reports a "
+                    "disk I/O error); check the disk and the permissions of its files.",
+                    EXIT_STORAGE,
+                )
         if type(cause).__module__.startswith("psycopg") and type(cause).__name__ == "OperationalError":
             first = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
-            return Failure("storage", f"The PostgreSQL database of PBEM_DATABASE_URL cannot be used ({first}).",
-                           EXIT_STORAGE)
+            return Failure(
+                "storage", f"The PostgreSQL database of PBEM_DATABASE_URL cannot be used ({first}).", EXIT_STORAGE
+            )
     return None
 
 
 def _disk_full(where: object) -> Failure:
-    return Failure("storage", f"The disk holding {where} is full, so nothing could be saved; free some space "
-                              "and run the command again.", EXIT_STORAGE)
+    return Failure(
+        "storage",
+        f"The disk holding {where} is full, so nothing could be saved; free some space and run the command again.",
+        EXIT_STORAGE,
+    )
 
 
 def _not_writable(where: object) -> Failure:
-    return Failure("storage", f"{where} cannot be opened for writing (a read-only disk or missing permission); "
-                              "make it writable for pbem or point PBEM_HOME elsewhere.", EXIT_STORAGE)
+    return Failure(
+        "storage",
+        f"{where} cannot be opened for writing (a read-only disk or missing permission); "
+        "make it writable for pbem or point PBEM_HOME elsewhere.",
+        EXIT_STORAGE,
+    )
 
 
 def _causes(error: BaseException) -> Iterator[BaseException]:

@@ -42,8 +42,10 @@ def run_mail(gw: Gateway, host: str, port: int, lmtp: bool, stop: threading.Even
     worker.start()
     relay = gw.settings.relay
     where = f"maildir {gw.settings.maildir}" if relay is None else f"relay {relay[0]}:{relay[1]}"
-    click.echo(f"mail gateway: {'LMTP' if lmtp else 'SMTP'} on {host}:{port} for {gw.settings.address}; "
-               f"outgoing mail to {where}")
+    click.echo(
+        f"mail gateway: {'LMTP' if lmtp else 'SMTP'} on {host}:{port} for {gw.settings.address}; "
+        f"outgoing mail to {where}"
+    )
     try:
         stop.wait()
     finally:
@@ -115,14 +117,18 @@ def mail_dead(retry: tuple[str, ...], retry_all: bool, as_json: bool) -> None:
         gw.work()
         click.echo(f"queued again: {len(queued)} mail(s); sent now: see pbem mail-dead for what is left")
         sys.exit(1 if unknown else 0)
-    rows = [{"key": m.key, "to": m.to, "queued": m.created.isoformat(), "attempts": m.attempts, "error": m.error}
-            for m in letters]
+    rows = [
+        {"key": m.key, "to": m.to, "queued": m.created.isoformat(), "attempts": m.attempts, "error": m.error}
+        for m in letters
+    ]
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
     for row in rows:
-        click.echo(f"{row['key']}  to {row['to'] or '-'}  queued {row['queued']}  attempts {row['attempts']}\n"
-                   f"    {row['error']}")
+        click.echo(
+            f"{row['key']}  to {row['to'] or '-'}  queued {row['queued']}  attempts {row['attempts']}\n"
+            f"    {row['error']}"
+        )
     hint = "; pbem mail-dead --retry KEY (or --retry-all) sends again" if rows else ""
     click.echo(f"{len(rows)} dead letter(s){hint}")
 
@@ -138,9 +144,17 @@ def rotate_token(game_id: str, email: str) -> None:
 
     gw = gateway()
     try:
-        gw.desk.handle(Letter(key=f"rotate/{game_id}/{email}/{uuid.uuid4().hex}", sender=email.strip().lower(),
-                              game_id=game_id, token=None, lines=("rotate",), notes={"operator": True}),
-                       trusted=True)
+        gw.desk.handle(
+            Letter(
+                key=f"rotate/{game_id}/{email}/{uuid.uuid4().hex}",
+                sender=email.strip().lower(),
+                game_id=game_id,
+                token=None,
+                lines=("rotate",),
+                notes={"operator": True},
+            ),
+            trusted=True,
+        )
     except GameError as error:
         click.echo(f"error ({error.code.value}): {error}", err=True)
         sys.exit(2)
@@ -162,8 +176,10 @@ def check_receipt(file: Path, keys: tuple[str, ...]) -> None:
         checked = check(json.loads(file.read_text(encoding="utf-8")), list(keys) or None)
         click.echo(checked.summary())
         if not keys:
-            click.echo("checked against the keys inside the receipt; pass the server's key with --key "
-                       "to know that this server signed it")
+            click.echo(
+                "checked against the keys inside the receipt; pass the server's key with --key "
+                "to know that this server signed it"
+            )
     except (ReceiptError, ValueError) as error:
         click.echo(f"invalid receipt: {error}", err=True)
         sys.exit(EXIT_INVALID)

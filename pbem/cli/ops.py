@@ -19,10 +19,17 @@ from pbem.service.service import GameService
 
 @click.command(name="import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--player", "players", multiple=True,
-              help="a seat's mail address, in seat order (repeat; optional: exports carry no addresses)")
-@click.option("--adopt-keys", is_flag=True,
-              help="trust the verifier keys inside the export (a game signed by another server or a lost key)")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    help="a seat's mail address, in seat order (repeat; optional: exports carry no addresses)",
+)
+@click.option(
+    "--adopt-keys",
+    is_flag=True,
+    help="trust the verifier keys inside the export (a game signed by another server or a lost key)",
+)
 def import_(file: Path, players: tuple[str, ...], adopt_keys: bool) -> None:
     """Restore an ended game from its export, after verifying it completely."""
     data = file.read_bytes()
@@ -47,8 +54,10 @@ def import_(file: Path, players: tuple[str, ...], adopt_keys: bool) -> None:
     what = "was already here" if result.already_present else "imported"
     click.echo(f"{what}: game {result.game_id}, {result.entries} entries, {result.checkpoints} checkpoints")
     if not result.identical:
-        click.echo("note: this server lists other verifier keys, so its export of the game differs "
-                   "from the file in 'keys' (it still verifies)")
+        click.echo(
+            "note: this server lists other verifier keys, so its export of the game differs "
+            "from the file in 'keys' (it still verifies)"
+        )
 
 
 @click.command(name="export-all")

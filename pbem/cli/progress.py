@@ -52,17 +52,23 @@ class TerminalProgress:
     def _start(self, total: int | None) -> ProgressBar[None]:
         # click needs a length or an iterable; an endless one leaves the length open
         steps = None if total is None else max(1, total // 500)  # at most ~500 redraws
-        bar = click.progressbar(itertools.repeat(None) if total is None else None, length=total,
-                                label=self.label, file=self.stream, show_pos=total is None,
-                                update_min_steps=steps or 1)
+        bar = click.progressbar(
+            itertools.repeat(None) if total is None else None,
+            length=total,
+            label=self.label,
+            file=self.stream,
+            show_pos=total is None,
+            update_min_steps=steps or 1,
+        )
         bar.__enter__()
         return bar
 
     def __enter__(self) -> TerminalProgress:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         if self.bar is not None:
             if kind is None and self.bar.length is not None:
                 self.bar.update(self.bar.length - self.bar.pos)  # the work is done: a full bar

@@ -98,16 +98,25 @@ def export(game_id: str, output: Path | None) -> None:
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--key", "keys", multiple=True, help="a trusted verifier key (repeat); default: the export's own")
-@click.option("--receipts", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="a folder of receipts and signed checkpoints you kept; each must be consistent with the export")
-@click.option("--revoked", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="the server's revoked keys (/keys/revoked.txt: a key and a time per line)")
+@click.option(
+    "--receipts",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="a folder of receipts and signed checkpoints you kept; each must be consistent with the export",
+)
+@click.option(
+    "--revoked",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="the server's revoked keys (/keys/revoked.txt: a key and a time per line)",
+)
 def verify(file: Path, keys: tuple[str, ...], receipts: Path | None, revoked: Path | None) -> None:
     """Verify an exported game offline. Exit 0 when valid."""
     try:
         trusted = [VerifierKey.parse(k) for k in keys]
-        revocations = [Revocation.parse(line) for line in revoked.read_text(encoding="utf-8").splitlines()
-                       if line.strip()] if revoked else []
+        revocations = (
+            [Revocation.parse(line) for line in revoked.read_text(encoding="utf-8").splitlines() if line.strip()]
+            if revoked
+            else []
+        )
         data = file.read_bytes()
         with TerminalProgress("replaying") as progress:
             report = verify_bytes(data, trusted, revocations, progress=progress)
@@ -119,8 +128,10 @@ def verify(file: Path, keys: tuple[str, ...], receipts: Path | None, revoked: Pa
         sys.exit(EXIT_INVALID)
     if receipts is not None:
         _compare_with_held(json.loads(data), receipts, trusted, report)
-    click.echo(f"valid: game {report.game}, {report.entries} entries, {report.checkpoints} checkpoints"
-               f"{', ended' if report.ended else ', still running'}")
+    click.echo(
+        f"valid: game {report.game}, {report.entries} entries, {report.checkpoints} checkpoints"
+        f"{', ended' if report.ended else ', still running'}"
+    )
     for line in report.checked:
         click.echo(f"  checked: {line}")
     for line in report.revoked:

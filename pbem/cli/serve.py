@@ -20,9 +20,13 @@ if TYPE_CHECKING:  # imported when used: `pbem` starts without the web site and 
     from pbem.service.service import GameService
 
 
-def start_web(service: GameService, host: str, port: int,
-              deadline: Callable[[LoadedGame, int, int], datetime | None] | None = None,
-              language: Callable[[str, str | None], str | None] | None = None) -> BaseWSGIServer | None:
+def start_web(
+    service: GameService,
+    host: str,
+    port: int,
+    deadline: Callable[[LoadedGame, int, int], datetime | None] | None = None,
+    language: Callable[[str, str | None], str | None] | None = None,
+) -> BaseWSGIServer | None:
     """The web site in a thread, or None when ``pbem.web`` is not installed yet. ``deadline``
     is the gateway's ``(game, version, seat) -> datetime | None``, shown on the pages;
     ``language`` its ``(game_id, token) -> str | None``, a game's default language."""
@@ -49,6 +53,7 @@ def start_web(service: GameService, host: str, port: int,
 
 def game_language(gateway: Gateway) -> Callable[[str, str | None], str | None]:
     """The language a game was created with (``new ... lang=cs``), for its pages."""
+
     def find(game_id: str, token: str | None) -> str | None:
         clock = gateway.mailroom.clocks.clock_of(game_id)
         language = clock.rules.get("lang") if clock is not None else None

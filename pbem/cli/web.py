@@ -35,8 +35,13 @@ def _gunicorn(host: str, port: int, workers: int) -> None:
 @click.command("serve-web")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="TCP port")
-@click.option("--server", type=click.Choice(["auto", "werkzeug", "gunicorn"]), default="auto", show_default=True,
-              help="auto: gunicorn when it is installed (pip install -e '.[deploy]'), else werkzeug")
+@click.option(
+    "--server",
+    type=click.Choice(["auto", "werkzeug", "gunicorn"]),
+    default="auto",
+    show_default=True,
+    help="auto: gunicorn when it is installed (pip install -e '.[deploy]'), else werkzeug",
+)
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes")
 def serve_web(host: str, port: int, server: str, workers: int) -> None:
     """Serve the read-only web site. Put nginx (TLS) in front of it on the Internet."""
@@ -58,8 +63,9 @@ def serve_web(host: str, port: int, server: str, workers: int) -> None:
     follow_summaries(app)
     from pbem.web.accesslog import RedactingRequestHandler
 
-    run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False,
-               request_handler=RedactingRequestHandler)
+    run_simple(
+        host, port, app, threaded=True, use_reloader=False, use_debugger=False, request_handler=RedactingRequestHandler
+    )
 
 
 def _open_store_once() -> None:

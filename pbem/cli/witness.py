@@ -32,20 +32,37 @@ def _proof_fetcher(urls: dict[str, str]) -> Callable[[str, int, int], list[bytes
     def fetch(origin: str, old: int, new: int) -> list[bytes]:
         document = json.loads(_get(f"{urls[origin]}/proofs/consistency/{old}/{new}.json"))
         return [bytes.fromhex(p) for p in document["path"]]
+
     return fetch
 
 
 @click.command("witness")
 @click.argument("urls", nargs=-1, required=True)
-@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=Path("pbem-witness"),
-              show_default=True, help="the witness's own store and published cosignatures")
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("pbem-witness"),
+    show_default=True,
+    help="the witness's own store and published cosignatures",
+)
 @click.option("--name", default=None, help="the witness's key name on first run (default: witness.<host name>)")
-@click.option("--key", "keys", multiple=True,
-              help="the log's verifier key (repeat); default: the site's /keys.txt on first contact")
-@click.option("--peer", "peers", multiple=True, type=click.Path(file_okay=False, path_type=Path),
-              help="another witness's published folder: its cosigned checkpoints are compared with ours")
-def witness(urls: tuple[str, ...], folder: Path, name: str | None, keys: tuple[str, ...],
-            peers: tuple[Path, ...]) -> None:
+@click.option(
+    "--key",
+    "keys",
+    multiple=True,
+    help="the log's verifier key (repeat); default: the site's /keys.txt on first contact",
+)
+@click.option(
+    "--peer",
+    "peers",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="another witness's published folder: its cosigned checkpoints are compared with ours",
+)
+def witness(
+    urls: tuple[str, ...], folder: Path, name: str | None, keys: tuple[str, ...], peers: tuple[Path, ...]
+) -> None:
     """Fetch each game's latest checkpoint (URL is a game's page, e.g. https://site/games/ID),
     check it extends the one seen before (RFC 9162 consistency proof), co-sign it and publish
     the cosignature in DIR/cosigned/. Exit 1 when a split view is found; the evidence is
@@ -59,8 +76,11 @@ def witness(urls: tuple[str, ...], folder: Path, name: str | None, keys: tuple[s
         try:
             note = _get(f"{url}/checkpoint")
             origin = note.split("\n", 1)[0]
-            known = log_keys.get(origin) or trusted or [
-                VerifierKey.parse(k) for k in _get(f"{_site(url)}/keys.txt").split()]
+            known = (
+                log_keys.get(origin)
+                or trusted
+                or [VerifierKey.parse(k) for k in _get(f"{_site(url)}/keys.txt").split()]
+            )
             sources[origin] = url
             seen = observe(state.get(origin), note, known, _proof_fetcher(sources))
         except (OSError, ValueError, NoteError) as error:

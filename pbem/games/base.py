@@ -91,8 +91,7 @@ class Rng(Protocol):
         """A new list: a uniform permutation of ``items``."""
         ...
 
-    def choice(self, items: Sequence[T]) -> T:
-        ...
+    def choice(self, items: Sequence[T]) -> T: ...
 
 
 class RngBase(ABC):
@@ -143,8 +142,14 @@ class Option:
 
     def parse(self, text: str) -> str:
         if self.choices and text not in self.choices:
-            raise invalid(_("Option {key}={value} is not allowed; choose one of {choices}.",
-                            key=self.key, value=repr(text), choices=", ".join(self.choices)))
+            raise invalid(
+                _(
+                    "Option {key}={value} is not allowed; choose one of {choices}.",
+                    key=self.key,
+                    value=repr(text),
+                    choices=", ".join(self.choices),
+                )
+            )
         return text
 
     def to_dict(self) -> dict[str, Any]:
@@ -206,7 +211,7 @@ def update(obj: T, **changes: Any) -> T:
 
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """A copy of ``items`` with ``items[index]`` replaced: how frozen states change one seat's entry."""
-    return (*items[:index], value, *items[index + 1:])
+    return (*items[:index], value, *items[index + 1 :])
 
 
 SECRET = "secret"
@@ -251,8 +256,14 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         unknown = sorted(set(raw) - set(known))
         if unknown:
             names = ", ".join(known) or _("none")
-            raise invalid(_("Unknown option {option} for {game}; options are: {names}.",
-                            option=repr(unknown[0]), game=self.name, names=names))
+            raise invalid(
+                _(
+                    "Unknown option {option} for {game}; options are: {names}.",
+                    option=repr(unknown[0]),
+                    game=self.name,
+                    names=names,
+                )
+            )
         return {key: option.parse(raw.get(key, option.default)) for key, option in known.items()}
 
     def settings(self, players: int, options: Mapping[str, str]) -> dict[str, str]:
@@ -264,8 +275,15 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
-            raise invalid(_("{title} is for {low} to {high} players, not {players}.", title=self.title,
-                            low=self.min_players, high=self.max_players, players=players))
+            raise invalid(
+                _(
+                    "{title} is for {low} to {high} players, not {players}.",
+                    title=self.title,
+                    low=self.min_players,
+                    high=self.max_players,
+                    players=players,
+                )
+            )
 
     # -- the rules -------------------------------------------------------------------------
     @abstractmethod
@@ -380,8 +398,10 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
     def turn_template(self, state: StateT, seat: int, names: Sequence[str]) -> str:
         """The body of a pre-filled turn file for ``seat``: comment lines (starting with
         ``#``) describing the options, and order lines or examples."""
-        lines = [f"# {self.title}: {self.phase_label(state)}".rstrip(": "),
-                 "# " + _("one command per line; legal now:")]
+        lines = [
+            f"# {self.title}: {self.phase_label(state)}".rstrip(": "),
+            "# " + _("one command per line; legal now:"),
+        ]
         return "\n".join(lines + [f"# {text}" for text in self.legal_texts(state, seat)]) + "\n"
 
     def end_of_turn_file(self, state: StateT, seat: int) -> MoveT | None:
@@ -411,8 +431,11 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         """The decision ``seat`` faces now, in one sentence, for mails ("Choose which gift of
         the Merchant (advisor 4) to take"). Override to name the advisor, card or building."""
         phase = self.phase_label(state)
-        return _("{phase}: choose your move.", phase=f"{phase[:1].upper()}{phase[1:]}") if phase else \
-            _("Choose your move.")
+        return (
+            _("{phase}: choose your move.", phase=f"{phase[:1].upper()}{phase[1:]}")
+            if phase
+            else _("Choose your move.")
+        )
 
     def seat_word(self, state: StateT, seat: int) -> str | None:
         """The word this game's moves use where they name ``seat``'s player (Warriors & Traders:

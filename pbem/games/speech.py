@@ -47,7 +47,8 @@ class English:
 
 ENGLISH = English()
 _speaking: ContextVar[tuple[Translator, str | Callable[[], str]]] = ContextVar(
-    "pbem_games_speaking", default=(ENGLISH, "en"))
+    "pbem_games_speaking", default=(ENGLISH, "en")
+)
 
 
 @contextmanager

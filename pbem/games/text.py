@@ -32,8 +32,23 @@ from pbem.games.speech import (
     speaking,
 )
 
-__all__ = ["ENGLISH", "English", "Translator", "_", "fold", "fold_key", "language", "named", "named_in", "ngettext",
-           "parse_named", "pgettext", "resolve", "seat_name", "speaking"]
+__all__ = [
+    "ENGLISH",
+    "English",
+    "Translator",
+    "_",
+    "fold",
+    "fold_key",
+    "language",
+    "named",
+    "named_in",
+    "ngettext",
+    "parse_named",
+    "pgettext",
+    "resolve",
+    "seat_name",
+    "speaking",
+]
 
 M = TypeVar("M")
 
@@ -66,8 +81,15 @@ def seat_name(names: Sequence[str], seat: int | None) -> str:
     return names[seat] if 0 <= seat < len(names) else _("seat {seat}", seat=seat + 1)
 
 
-def resolve(text: str, matches: Sequence[M], format_move: Callable[[M], str], *,
-            legal: Sequence[str] = (), why: str = "", hint: str = "") -> M:
+def resolve(
+    text: str,
+    matches: Sequence[M],
+    format_move: Callable[[M], str],
+    *,
+    legal: Sequence[str] = (),
+    why: str = "",
+    hint: str = "",
+) -> M:
     """The one legal move among ``matches`` (the legal moves that fit ``text``).
 
     None fits: an *illegal* error quoting the text, with ``why`` when the game can say it, and
@@ -78,13 +100,24 @@ def resolve(text: str, matches: Sequence[M], format_move: Callable[[M], str], *,
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        message = (_("{text} is not a legal move now: {why}.", text=quoted, why=why) if why else
-                   _("{text} is not a legal move now.", text=quoted))
+        message = (
+            _("{text} is not a legal move now: {why}.", text=quoted, why=why)
+            if why
+            else _("{text} is not a legal move now.", text=quoted)
+        )
         raise illegal(message, list(legal)[:LEGAL_LIMIT])
     options = [format_move(move) for move in matches[:LEGAL_LIMIT]]
-    raise GameError(ErrorCode.AMBIGUOUS, _("{text} could mean {count} moves ({options}); {hint}.", text=quoted,
-                                           count=len(matches), options=", ".join(options),
-                                           hint=hint or _("write one of them in full")), options)
+    raise GameError(
+        ErrorCode.AMBIGUOUS,
+        _(
+            "{text} could mean {count} moves ({options}); {hint}.",
+            text=quoted,
+            count=len(matches),
+            options=", ".join(options),
+            hint=hint or _("write one of them in full"),
+        ),
+        options,
+    )
 
 
 def parse_named(spec: AnySpec, state: object, seat: int, text: str, names: Sequence[str]) -> object:

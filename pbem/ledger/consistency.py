@@ -33,6 +33,7 @@ TRUNCATED, ROLLED_BACK, FORKED = "truncated", "rolled back", "forked"
 @dataclass(frozen=True)
 class Held:
     """One signed checkpoint a player kept, with the entry its receipt proves (if any)."""
+
     source: str
     note: str
     checkpoint: Checkpoint
@@ -49,10 +50,12 @@ class Finding:
 
     def evidence(self) -> str:
         proof = "".join(f"  {p}\n" for p in self.proof)
-        return (f"{self.verdict.upper()}: {self.explanation}\n"
-                f"--- the checkpoint you hold ({self.held.source}):\n{self.held.note}"
-                f"--- the conflicting signed checkpoint:\n{self.other_note}"
-                + (f"--- consistency proof (RFC 9162) built from the export, which fails:\n{proof}" if proof else ""))
+        return (
+            f"{self.verdict.upper()}: {self.explanation}\n"
+            f"--- the checkpoint you hold ({self.held.source}):\n{self.held.note}"
+            f"--- the conflicting signed checkpoint:\n{self.other_note}"
+            + (f"--- consistency proof (RFC 9162) built from the export, which fails:\n{proof}" if proof else "")
+        )
 
 
 @dataclass
@@ -108,8 +111,14 @@ def _among_held(held: Sequence[Held]) -> list[Finding]:
     for item in sorted(held, key=lambda h: h.checkpoint.size):
         first = by_size.setdefault(item.checkpoint.size, item)
         if first.checkpoint.root != item.checkpoint.root:
-            findings.append(Finding(FORKED, f"two different trees of size {item.checkpoint.size} were signed "
-                                    "(a split view)", item, first.note))
+            findings.append(
+                Finding(
+                    FORKED,
+                    f"two different trees of size {item.checkpoint.size} were signed (a split view)",
+                    item,
+                    first.note,
+                )
+            )
     return findings
 
 
@@ -119,18 +128,29 @@ def _against_export(item: Held, leaves: list[bytes], signed: list[tuple[str, Che
     if m > n:
         index = item.entry.get("index") if item.entry else None
         if isinstance(index, int) and index < n and leaf_hash(canonical_bytes(item.entry)) != leaves[index]:
-            return Finding(ROLLED_BACK, f"your receipt proves entry {index} as the server signed it; the export "
-                           f"holds another entry {index} and stops at {n} of the {m} entries you saw signed",
-                           item, last_note)
-        return Finding(TRUNCATED, f"the export has {n} entries, but you hold a checkpoint the server signed "
-                       f"over {m}", item, last_note)
+            return Finding(
+                ROLLED_BACK,
+                f"your receipt proves entry {index} as the server signed it; the export "
+                f"holds another entry {index} and stops at {n} of the {m} entries you saw signed",
+                item,
+                last_note,
+            )
+        return Finding(
+            TRUNCATED,
+            f"the export has {n} entries, but you hold a checkpoint the server signed over {m}",
+            item,
+            last_note,
+        )
     note, target = next((note, cp) for note, cp in signed if cp.size >= m)
-    proof = consistency_proof(m, leaves[:target.size])
+    proof = consistency_proof(m, leaves[: target.size])
     try:
         verify_consistency(m, target.size, item.checkpoint.root, target.root, proof)
     except ProofError:
         verdict = ROLLED_BACK if n <= m else FORKED
-        what = ("the export's log went back and re-grew to the same size with other entries" if verdict == ROLLED_BACK
-                else f"the export's log of {n} entries does not extend the tree of {m} you saw signed")
+        what = (
+            "the export's log went back and re-grew to the same size with other entries"
+            if verdict == ROLLED_BACK
+            else f"the export's log of {n} entries does not extend the tree of {m} you saw signed"
+        )
         return Finding(verdict, what, item, note, [p.hex() for p in proof])
     return None

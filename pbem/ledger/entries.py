@@ -50,12 +50,25 @@ def _base(game_id: str, index: int, kind: str, time: str) -> Entry:
     return {"v": FORMAT, "game": game_id, "index": index, "kind": kind, "time": time}
 
 
-def created(game_id: str, time: str, game_type: str, rules_version: str, options: dict[str, str],
-            names: Sequence[str], emails: Sequence[str], seed: bytes, seed_source: str,
-            seed_commitment: str) -> tuple[Entry, Private]:
+def created(
+    game_id: str,
+    time: str,
+    game_type: str,
+    rules_version: str,
+    options: dict[str, str],
+    names: Sequence[str],
+    emails: Sequence[str],
+    seed: bytes,
+    seed_source: str,
+    seed_commitment: str,
+) -> tuple[Entry, Private]:
     entry = _base(game_id, 0, "created", time) | {
-        "game_type": game_type, "rules_version": rules_version, "options": dict(options),
-        "seats": list(names), "seed_commitment": seed_commitment, "seed_source": seed_source,
+        "game_type": game_type,
+        "rules_version": rules_version,
+        "options": dict(options),
+        "seats": list(names),
+        "seed_commitment": seed_commitment,
+        "seed_source": seed_source,
     }
     return entry, {"seed": seed.hex(), "emails": list(emails)}
 
@@ -87,8 +100,17 @@ def started(
     return _base(game_id, index, "started", time) | visible, private
 
 
-def moved(game_id: str, index: int, time: str, seat: int, source: str, command: str, public_command: str,
-          facts: Sequence[Fact], draws: list[list[int]]) -> tuple[Entry, Private]:
+def moved(
+    game_id: str,
+    index: int,
+    time: str,
+    seat: int,
+    source: str,
+    command: str,
+    public_command: str,
+    facts: Sequence[Fact],
+    draws: list[list[int]],
+) -> tuple[Entry, Private]:
     visible, private = _facts_and_draws(facts, draws)
     entry = _base(game_id, index, "moved", time) | {"seat": seat, "source": source, "command": public_command}
     if public_command != command:
@@ -99,7 +121,8 @@ def moved(game_id: str, index: int, time: str, seat: int, source: str, command: 
 
 def ended(game_id: str, index: int, time: str, standings: Sequence[Standing], seed: bytes) -> tuple[Entry, Private]:
     entry = _base(game_id, index, "ended", time) | {
-        "standings": [s.to_dict() for s in standings], "seed": seed.hex(),
+        "standings": [s.to_dict() for s in standings],
+        "seed": seed.hex(),
     }
     return entry, {}
 

@@ -67,7 +67,7 @@ class DrawRng(RngBase):
         if not self._pool:
             message = self._message()
             digest = hmac.new(self._key, message, hashlib.sha256).digest()
-            self._pool = [int.from_bytes(digest[i:i + 8], "big") for i in range(0, 32, 8)]
+            self._pool = [int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8)]
             self._block += 1
         return self._pool.pop(0)
 
@@ -82,7 +82,6 @@ class DrawRng(RngBase):
                 value = low + word % span
                 self.transcript.append([low, high, value])
                 return value
-
 
 
 def rederive(seed: bytes, game_id: str, nonces: Nonces, index: int, transcript: Sequence[Sequence[int]]) -> int | None:

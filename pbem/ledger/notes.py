@@ -144,7 +144,7 @@ def open_note(note: str, keys: Iterable[VerifierKey]) -> tuple[str, list[Verifie
     for line in signatures.splitlines():
         if not line.startswith(SIGNATURE_PREFIX):
             raise NoteError(f"malformed signature line {line!r}")
-        name, _, blob = line[len(SIGNATURE_PREFIX):].rpartition(" ")
+        name, _, blob = line[len(SIGNATURE_PREFIX) :].rpartition(" ")
         try:
             raw = b64decode_strict(blob)
         except binascii.Error as error:
@@ -192,6 +192,7 @@ def verify_checkpoint(note: str, keys: Iterable[VerifierKey]) -> Checkpoint:
 class Revocation:
     """A verifier key that must not be trusted for anything signed at or after ``since`` (an
     ISO 8601 time): the moment its private key may have leaked."""
+
     key: VerifierKey
     since: str
 

@@ -43,8 +43,10 @@ class CheckedReceipt:
         who = f", seat {entry['seat']}" if "seat" in entry else ""
         what = f": {entry['command']!r}" if entry.get("kind") == "moved" else ""
         opened = f"; {self.opened} opened secret part(s) match their commitments" if self.opened else ""
-        return (f"entry {self.index} ({entry.get('kind')}{who}{what}, {entry.get('time')}) is in "
-                f"{self.checkpoint.origin} at size {self.checkpoint.size}, signed{opened}")
+        return (
+            f"entry {self.index} ({entry.get('kind')}{who}{what}, {entry.get('time')}) is in "
+            f"{self.checkpoint.origin} at size {self.checkpoint.size}, signed{opened}"
+        )
 
 
 def opened_for(entry: dict[str, Any], private: dict[str, Any], viewer: int | None, everything: bool) -> dict[str, Any]:
@@ -65,14 +67,27 @@ def opened_for(entry: dict[str, Any], private: dict[str, Any], viewer: int | Non
     return opened
 
 
-def make_receipt(origin: str, entry: dict[str, Any], path: list[bytes], size: int, note: str,
-                 keys: list[str], opened: dict[str, Any] | None = None) -> dict[str, Any]:
+def make_receipt(
+    origin: str,
+    entry: dict[str, Any],
+    path: list[bytes],
+    size: int,
+    note: str,
+    keys: list[str],
+    opened: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A receipt of its own: the entry and the openings are copied, so whoever holds the
     receipt (a mail being composed, a test) can change it without changing the log it came from."""
     receipt = {
-        "format": RECEIPT_FORMAT, "origin": origin, "index": entry["index"], "size": size,
-        "entry": copy.deepcopy(entry), "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
-        "path": [p.hex() for p in path], "checkpoint": note, "keys": list(keys),
+        "format": RECEIPT_FORMAT,
+        "origin": origin,
+        "index": entry["index"],
+        "size": size,
+        "entry": copy.deepcopy(entry),
+        "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
+        "path": [p.hex() for p in path],
+        "checkpoint": note,
+        "keys": list(keys),
     }
     if opened:
         receipt["opened"] = copy.deepcopy(opened)
@@ -87,8 +102,10 @@ def check_receipt(receipt: dict[str, Any], trusted: list[str] | None = None) -> 
         raise ReceiptError("a receipt is a JSON object")
     entry = receipt.get("entry")
     if not isinstance(entry, dict):
-        raise ReceiptError("the receipt does not hold its entry (it predates pbem-receipt/1), "
-                           "so it cannot prove which move is in the log")
+        raise ReceiptError(
+            "the receipt does not hold its entry (it predates pbem-receipt/1), "
+            "so it cannot prove which move is in the log"
+        )
     try:
         keys = [VerifierKey.parse(k) for k in (trusted or receipt["keys"])]
         note = receipt["checkpoint"]

@@ -59,8 +59,13 @@ def _refuse_float(text: str) -> Any:
     raise NotCanonical(f"{text} is a float, which has no canonical encoding")
 
 
-def verify_bytes(data: bytes, trusted: Sequence[VerifierKey] = (), revoked: Sequence[Revocation] = (),
-                 replay: bool = True, progress: Progress | None = None) -> Report:
+def verify_bytes(
+    data: bytes,
+    trusted: Sequence[VerifierKey] = (),
+    revoked: Sequence[Revocation] = (),
+    replay: bool = True,
+    progress: Progress | None = None,
+) -> Report:
     """``progress(done, total)`` is told how far the rules replay (the long part) has come."""
     try:
         # Floats (and NaN, Infinity) are refused while parsing, so everything decoded is plain
@@ -88,14 +93,21 @@ def _encoded(document: Any) -> tuple[bytes, list[bytes] | None]:
     if not isinstance(entries, list):
         return encode_checked(document) + b"\n", None
     entry_bytes = [encode_checked(entry) for entry in entries]
-    fields = [encode_checked(key) + b":" + (b"[" + b",".join(entry_bytes) + b"]" if key == "entries"
-                                             else encode_checked(document[key]))
-              for key in sorted(document)]
+    fields = [
+        encode_checked(key)
+        + b":"
+        + (b"[" + b",".join(entry_bytes) + b"]" if key == "entries" else encode_checked(document[key]))
+        for key in sorted(document)
+    ]
     return b"{" + b",".join(fields) + b"}\n", entry_bytes
 
 
-def verify_export(document: dict[str, Any], trusted: Sequence[VerifierKey] = (),
-                  revoked: Sequence[Revocation] = (), replay: bool = True) -> Report:
+def verify_export(
+    document: dict[str, Any],
+    trusted: Sequence[VerifierKey] = (),
+    revoked: Sequence[Revocation] = (),
+    replay: bool = True,
+) -> Report:
     """``revoked`` are revocations the caller trusts (the server's published list); the
     export's own ``revocations`` are added to them. ``replay=False`` skips the rules replay
     (said in the report), for a quick check of the signatures and commitments."""
@@ -106,8 +118,14 @@ def verify_export(document: dict[str, Any], trusted: Sequence[VerifierKey] = (),
     return _guarded(document, trusted, revoked, replay, None)
 
 
-def _guarded(document: Any, trusted: Sequence[VerifierKey], revoked: Sequence[Revocation], replay: bool,
-             entry_bytes: list[bytes] | None, progress: Progress | None = None) -> Report:
+def _guarded(
+    document: Any,
+    trusted: Sequence[VerifierKey],
+    revoked: Sequence[Revocation],
+    replay: bool,
+    entry_bytes: list[bytes] | None,
+    progress: Progress | None = None,
+) -> Report:
     try:
         return _verify(document, trusted, revoked, replay, entry_bytes, progress)
     except VerificationError:
@@ -126,8 +144,14 @@ def _commitment_matches(salt: Any, value: Any, expected: object) -> bool:
         return False
 
 
-def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey], revoked: Sequence[Revocation],
-            replay: bool, entry_bytes: list[bytes] | None, progress: Progress | None) -> Report:
+def _verify(
+    document: dict[str, Any],
+    trusted: Sequence[VerifierKey],
+    revoked: Sequence[Revocation],
+    replay: bool,
+    entry_bytes: list[bytes] | None,
+    progress: Progress | None,
+) -> Report:
     report = Report()
     entries, keys = _check_shape(document, trusted, report)
     _check_sequence(document["game"], entries)
@@ -143,7 +167,8 @@ def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey], revoked: S
         report.not_checked.append(
             f"the game has not ended: {hidden} hidden facts and {draws} random draws stay committed "
             "until the seed and the openings are published at the end, so they and the rules replay "
-            "cannot be checked yet")
+            "cannot be checked yet"
+        )
         return report
     report.ended = True
     openings = document.get("openings")
@@ -158,14 +183,16 @@ def _verify(document: dict[str, Any], trusted: Sequence[VerifierKey], revoked: S
     elif replay:
         created = entries[0]
         report.not_checked.append(
-            f"the rules replay: this pbem has no {created['game_type']} rules of version {created['rules_version']}")
+            f"the rules replay: this pbem has no {created['game_type']} rules of version {created['rules_version']}"
+        )
     else:
         report.not_checked.append("the rules replay (skipped on request)")
     return report
 
 
-def _check_shape(document: Any, trusted: Sequence[VerifierKey],
-                 report: Report) -> tuple[list[dict[str, Any]], list[VerifierKey]]:
+def _check_shape(
+    document: Any, trusted: Sequence[VerifierKey], report: Report
+) -> tuple[list[dict[str, Any]], list[VerifierKey]]:
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise VerificationError("format", f"not a {EXPORT_FORMAT} document")
     for key in ("game", "origin", "keys", "entries", "checkpoints"):
@@ -190,7 +217,8 @@ def _check_shape(document: Any, trusted: Sequence[VerifierKey],
     if not trusted:
         report.not_checked.append(
             "signatures were checked against the keys inside the export; pass the server's published "
-            "key with --key to check that this server signed them")
+            "key with --key to check that this server signed them"
+        )
     return entries, keys
 
 
@@ -246,8 +274,11 @@ def _check_times(entries: list[dict[str, Any]], report: Report) -> None:
         except (TypeError, ValueError) as error:
             raise VerificationError(where, f"its time {entry['time']!r} is not an ISO 8601 time") from error
         if previous is not None and when < previous:
-            raise VerificationError(where, f"its time {entry['time']} is before the previous entry's "
-                                    f"({entries[index - 1]['time']}): a log's time never runs backwards")
+            raise VerificationError(
+                where,
+                f"its time {entry['time']} is before the previous entry's "
+                f"({entries[index - 1]['time']}): a log's time never runs backwards",
+            )
         previous = when
     report.checked.append("the entries' times never run backwards")
 
@@ -265,8 +296,12 @@ def _revocations(document: dict[str, Any]) -> list[Revocation]:
     return revocations
 
 
-def _check_revocations(entries: list[dict[str, Any]], signers: list[tuple[int, list[VerifierKey]]],
-                       revocations: list[Revocation], report: Report) -> None:
+def _check_revocations(
+    entries: list[dict[str, Any]],
+    signers: list[tuple[int, list[VerifierKey]]],
+    revocations: list[Revocation],
+    report: Report,
+) -> None:
     """A checkpoint is signed when its last entry was made (times never run backwards), so a
     signature by a key revoked at or before that time is one the key's owner may not have
     made. Only the last checkpoint vouches for the whole log: signed only by revoked keys, the
@@ -278,16 +313,22 @@ def _check_revocations(entries: list[dict[str, Any]], signers: list[tuple[int, l
         bad = [r for r in revocations if r.key in keys and instant(r.since) <= signed_at]
         if not bad or len({r.key for r in bad}) < len(keys):
             continue
-        what = (f"signed at {entries[size - 1]['time']} only by "
-                + ", ".join(f"key {r.key.name}+{r.key.id.hex()} (revoked since {r.since})" for r in bad))
+        what = f"signed at {entries[size - 1]['time']} only by " + ", ".join(
+            f"key {r.key.name}+{r.key.id.hex()} (revoked since {r.since})" for r in bad
+        )
         if number == len(signers) - 1:
             raise VerificationError(f"checkpoint {number}", f"{what}: no trusted signature covers the log")
         report.revoked.append(f"checkpoint {number} (size {size}) was {what}")
     report.checked.append(f"no signature relied on is by a key after its revocation ({len(revocations)} revoked)")
 
 
-def _check_checkpoints(document: dict[str, Any], entries: list[dict[str, Any]], entry_bytes: list[bytes],
-                       keys: list[VerifierKey], report: Report) -> list[tuple[int, list[VerifierKey]]]:
+def _check_checkpoints(
+    document: dict[str, Any],
+    entries: list[dict[str, Any]],
+    entry_bytes: list[bytes],
+    keys: list[VerifierKey],
+    report: Report,
+) -> list[tuple[int, list[VerifierKey]]]:
     leaves = [leaf_hash(data) for data in entry_bytes]
     checkpoints = document["checkpoints"]
     sizes = [item.get("size") for item in checkpoints if isinstance(item, dict)]
@@ -312,8 +353,9 @@ def _check_checkpoints(document: dict[str, Any], entries: list[dict[str, Any]], 
         previous = size
         signers.append((size, good))
     if previous != len(entries):
-        raise VerificationError("checkpoints",
-                                f"the last signed checkpoint covers {previous} of {len(entries)} entries")
+        raise VerificationError(
+            "checkpoints", f"the last signed checkpoint covers {previous} of {len(entries)} entries"
+        )
     report.checkpoints = len(checkpoints)
     report.checked.append(f"{len(checkpoints)} signed checkpoints match the Merkle tree of the entries (RFC 9162)")
     return signers
@@ -323,8 +365,9 @@ def _check_openings(entries: list[dict[str, Any]], openings: list[Any], report: 
     created, ended = entries[0], entries[-1]
     seed = bytes.fromhex(ended.get("seed", ""))
     if seed_commitment(seed) != created["seed_commitment"]:
-        raise VerificationError(_where(len(entries) - 1, ended),
-                                "the revealed seed does not match the commitment in entry 0")
+        raise VerificationError(
+            _where(len(entries) - 1, ended), "the revealed seed does not match the commitment in entry 0"
+        )
     scope = draw_scope(created)
     nonces: list[list[Any]] = []
     count = draws = 0
@@ -338,7 +381,8 @@ def _check_openings(entries: list[dict[str, Any]], openings: list[Any], report: 
         count += _check_facts(index, entry, opening)
         draws += _check_draws(index, entry, opening, seed if rederive_draws else None, scope, nonces)
         if "command_commitment" in entry and not _commitment_matches(
-                opening.get("command_salt"), opening.get("command"), entry["command_commitment"]):
+            opening.get("command_salt"), opening.get("command"), entry["command_commitment"]
+        ):
             raise VerificationError(_where(index, entry), "the opened command does not match its commitment")
     report.checked.append("the seed matches the commitment published before any move")
     report.checked.append(f"{count} hidden facts match their commitments")
@@ -357,14 +401,17 @@ def _check_facts(index: int, entry: dict[str, Any], opening: dict[str, Any]) -> 
         except (KeyError, TypeError, ValueError, AssertionError):
             matches = False
         if not matches:
-            raise VerificationError(f"{_where(index, entry)}, fact {number}",
-                                    "the opened fact does not match the published one or its commitment")
+            raise VerificationError(
+                f"{_where(index, entry)}, fact {number}",
+                "the opened fact does not match the published one or its commitment",
+            )
         hidden += SECRET in fact
     return hidden
 
 
-def _check_draws(index: int, entry: dict[str, Any], opening: dict[str, Any], seed: bytes | None, scope: str,
-                 nonces: list[list[Any]]) -> int:
+def _check_draws(
+    index: int, entry: dict[str, Any], opening: dict[str, Any], seed: bytes | None, scope: str, nonces: list[list[Any]]
+) -> int:
     """The opened draws match their commitment and, given the seed, re-derive from it (the
     replay passes no seed: it re-derives them itself)."""
     published = entry.get("draws")
@@ -373,8 +420,10 @@ def _check_draws(index: int, entry: dict[str, Any], opening: dict[str, Any], see
             raise VerificationError(_where(index, entry), "draws are opened but none were committed")
         return 0
     transcript: Any = opening.get("draws")  # unchecked JSON until its commitment matches
-    if not _commitment_matches(opening.get("draws_salt"), transcript, published["commitment"]) \
-            or len(transcript) != published["count"]:
+    if (
+        not _commitment_matches(opening.get("draws_salt"), transcript, published["commitment"])
+        or len(transcript) != published["count"]
+    ):
         raise VerificationError(_where(index, entry), "the opened draws do not match their commitment")
     if seed is not None:
         _fair_or_refuse(_where(index, entry), seed, scope, [list(n) for n in nonces], index, transcript)
@@ -384,8 +433,9 @@ def _check_draws(index: int, entry: dict[str, Any], opening: dict[str, Any], see
 def _fair_or_refuse(where: str, seed: bytes, scope: str, nonces: list[list[Any]], index: int, transcript: Any) -> None:
     bad = rederive(seed, scope, nonces, index, transcript)
     if bad is not None:
-        raise VerificationError(f"{where}, draw {bad}",
-                                "does not re-derive from the seed: the die or shuffle was not fair")
+        raise VerificationError(
+            f"{where}, draw {bad}", "does not re-derive from the seed: the die or shuffle was not fair"
+        )
 
 
 def _replayable(created: dict[str, Any]) -> Any:
@@ -394,8 +444,9 @@ def _replayable(created: dict[str, Any]) -> Any:
     return spec if spec is not None and spec.rules_version == created["rules_version"] else None
 
 
-def _replay(spec: Any, entries: list[dict[str, Any]], openings: list[Any], report: Report,
-            progress: Progress | None = None) -> None:
+def _replay(
+    spec: Any, entries: list[dict[str, Any]], openings: list[Any], report: Report, progress: Progress | None = None
+) -> None:
     created = entries[0]
     seed = bytes.fromhex(entries[-1]["seed"])
     scope = draw_scope(created)
@@ -433,5 +484,6 @@ def _replay(spec: Any, entries: list[dict[str, Any]], openings: list[Any], repor
     standings = spec.outcome(state)
     if standings is None or [s.to_dict() for s in standings] != entries[-1]["standings"]:
         raise VerificationError(_where(len(entries) - 1, entries[-1]), "the standings are not what the rules give")
-    report.checked.append(f"replaying every command through the {spec.title} rules "
-                          "gives the stored facts and standings")
+    report.checked.append(
+        f"replaying every command through the {spec.title} rules gives the stored facts and standings"
+    )

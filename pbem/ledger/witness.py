@@ -43,6 +43,7 @@ ConsistencyFetcher = Callable[[str, int, int], list[bytes]]  # (origin, old, new
 @dataclass(frozen=True)
 class WitnessKey:
     """The public half of a witness's key, in the cosignature key format."""
+
     name: str
     public: bytes
 
@@ -114,8 +115,11 @@ def with_cosignatures(note: str, cosigned: Sequence[str]) -> str:
     extra = []
     for other in cosigned:
         if note_text(other) == note_text(note):
-            extra += [line + "\n" for line in other.rpartition("\n\n")[2].splitlines()
-                      if (line + "\n") not in note and (line + "\n") not in extra]
+            extra += [
+                line + "\n"
+                for line in other.rpartition("\n\n")[2].splitlines()
+                if (line + "\n") not in note and (line + "\n") not in extra
+            ]
     return note + "".join(extra)
 
 
@@ -144,8 +148,9 @@ class Observation:
             return f"{self.status}: {self.origin} at size {size}"
         proof = "".join(f"  {p}\n" for p in self.proof)
         notes = "".join(f"--- signed checkpoint {n + 1}:\n{note}" for n, note in enumerate(self.evidence))
-        return (f"SPLIT VIEW: {self.origin}: {self.explanation}\n{notes}"
-                + (f"--- consistency proof served for them, which fails:\n{proof}" if proof else ""))
+        return f"SPLIT VIEW: {self.origin}: {self.explanation}\n{notes}" + (
+            f"--- consistency proof served for them, which fails:\n{proof}" if proof else ""
+        )
 
 
 def observe(held: Seen | None, note: str, keys: Sequence[VerifierKey], consistency: ConsistencyFetcher) -> Observation:
@@ -160,8 +165,9 @@ def observe(held: Seen | None, note: str, keys: Sequence[VerifierKey], consisten
     if size == old.size:
         if new.checkpoint.root == old.root:
             return Observation(origin, "same", held)
-        return Observation(origin, "split view", held, [held.note, note],
-                           explanation=f"two different trees of size {size} were signed")
+        return Observation(
+            origin, "split view", held, [held.note, note], explanation=f"two different trees of size {size} were signed"
+        )
     small, large = (new, held) if size < old.size else (held, new)
     try:
         proof = consistency(origin, small.checkpoint.size, large.checkpoint.size)
@@ -169,12 +175,18 @@ def observe(held: Seen | None, note: str, keys: Sequence[VerifierKey], consisten
         # No proof: the witness keeps what it had and neither co-signs nor accuses.
         return Observation(origin, "stale", held, explanation=f"no consistency proof ({error})")
     try:
-        verify_consistency(small.checkpoint.size, large.checkpoint.size, small.checkpoint.root,
-                           large.checkpoint.root, proof)
+        verify_consistency(
+            small.checkpoint.size, large.checkpoint.size, small.checkpoint.root, large.checkpoint.root, proof
+        )
     except ProofError:
-        return Observation(origin, "split view", held, [small.note, large.note], [p.hex() for p in proof],
-                           f"the tree of size {small.checkpoint.size} is not a prefix of the tree of size "
-                           f"{large.checkpoint.size}")
+        return Observation(
+            origin,
+            "split view",
+            held,
+            [small.note, large.note],
+            [p.hex() for p in proof],
+            f"the tree of size {small.checkpoint.size} is not a prefix of the tree of size {large.checkpoint.size}",
+        )
     return Observation(origin, "grew", new) if size > old.size else Observation(origin, "stale", held)
 
 

@@ -56,9 +56,9 @@ def parse_target(address: str, service_address: str) -> Target | None:
         return Target(None, None, address)
     if not local.startswith(own_local + "+"):
         return None
-    rest = local[len(own_local) + 1:]
+    rest = local[len(own_local) + 1 :]
     if rest.startswith(BOUNCE_PREFIX):
-        tag = rest[len(BOUNCE_PREFIX):]
+        tag = rest[len(BOUNCE_PREFIX) :]
         return Target(None, None, address, tag) if tag.isascii() and tag.isalnum() else None
     game_id, dot, token = rest.rpartition(".")
     if not dot:

@@ -15,8 +15,9 @@ class Verdict:
     owner: str | None = None  # the registered address of the seat the token names
 
 
-def authenticate(emails: list[str], token_seat: int | None, token_given: bool, sender: str,
-                 dkim_ok: bool | None) -> Verdict:
+def authenticate(
+    emails: list[str], token_seat: int | None, token_given: bool, sender: str, dkim_ok: bool | None
+) -> Verdict:
     """``token_seat`` is the seat the address's token names (None if it names none);
     ``dkim_ok`` is None when DKIM is not required."""
     if not token_given:

@@ -31,8 +31,20 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 LOOKUP = {word: name for name, words in KEYWORDS.items() for word in words}
 # commands that make sense on a seat's private address, besides the game's own commands
-SEAT_COMMANDS = ("help", "join", "status", "history", "resign", "template", "language", "absence",
-                 "subscribe", "unsubscribe", "rotate", "legal")
+SEAT_COMMANDS = (
+    "help",
+    "join",
+    "status",
+    "history",
+    "resign",
+    "template",
+    "language",
+    "absence",
+    "subscribe",
+    "unsubscribe",
+    "rotate",
+    "legal",
+)
 LANGUAGES = i18n.LANGUAGES
 LANGUAGE_WORDS = i18n.LANGUAGE_WORDS
 SUBJECT_PREFIX = re.compile(r"^\s*((re|fw|fwd|aw|odp|tr|wg|sv)\s*:\s*)+", re.IGNORECASE)

@@ -26,8 +26,12 @@ def utcnow() -> datetime:
 
 
 def rules_for(clock: GameClock | None, settings: MailSettings) -> dict[str, Any]:
-    rules: dict[str, Any] = {"deadline": settings.deadline_hours, "reminder": settings.reminder_hours,
-                             "policy": settings.policy, "robot-after": settings.robot_after}
+    rules: dict[str, Any] = {
+        "deadline": settings.deadline_hours,
+        "reminder": settings.reminder_hours,
+        "policy": settings.policy,
+        "robot-after": settings.robot_after,
+    }
     if clock is not None:
         rules.update(clock.rules)
     return rules
@@ -83,8 +87,9 @@ def entry_time(game: LoadedGame, version: int) -> datetime:
 
 def misses(game: LoadedGame, clock: GameClock | None, seat: int) -> int:
     """Deadlines a seat has missed: default moves played for it, plus misses without one."""
-    played = sum(1 for e in game.entries if e["kind"] == "moved" and e.get("source") == "deadline"
-                 and e.get("seat") == seat)
+    played = sum(
+        1 for e in game.entries if e["kind"] == "moved" and e.get("source") == "deadline" and e.get("seat") == seat
+    )
     return played + (clock.misses.get(str(seat), 0) if clock else 0)
 
 

@@ -93,8 +93,12 @@ class MailDesk:
             # since a save after another process's write fails too (then loaded fresh).
             work = Work(self.service, key, fresh=attempt > 0)
             context: dict[str, Any] = {
-                "reply_to": letter.sender, "message_id": letter.message_id, "references": list(letter.references),
-                "subject": cmd.subject_command(letter.subject)[:200], "game": letter.game_id, "notify": [],
+                "reply_to": letter.sender,
+                "message_id": letter.message_id,
+                "references": list(letter.references),
+                "subject": cmd.subject_command(letter.subject)[:200],
+                "game": letter.game_id,
+                "notify": [],
                 **letter.notes,
             }
             if letter.too_large:
@@ -196,8 +200,9 @@ class MailDesk:
         asked = work.find(Confirmation.create_id(token)) if token.isascii() and token.isalnum() else None
         too_old = (self.clock() - CONFIRM_WITHIN).isoformat()
         if asked is None or asked.email != sender or asked.used or asked.asked < too_old:
-            raise ValueError("no such confirmation for your address (it is used up, older than a week, or "
-                             "the token is wrong)")
+            raise ValueError(
+                "no such confirmation for your address (it is used up, older than a week, or the token is wrong)"
+            )
         asked.confirm(self.clock().isoformat())
         work.add(asked)
         confirmed = cmd.parse_command(asked.command)
@@ -269,8 +274,15 @@ class MailDesk:
         elif not verdict.ok:
             context["reply_to"] = sender if sender in game.emails and verdict.reason != "forged" else None
             if verdict.owner and verdict.owner != context["reply_to"]:
-                context["notify"].append({"to": verdict.owner, "reason": verdict.reason, "sender": sender,
-                                          "game": game.id, "subject": letter.subject[:200]})
+                context["notify"].append(
+                    {
+                        "to": verdict.owner,
+                        "reason": verdict.reason,
+                        "sender": sender,
+                        "game": game.id,
+                        "subject": letter.subject[:200],
+                    }
+                )
             log.warning("refused %s for %s: %s from %s", letter.key, game.id, verdict.reason, sender)
             return [{"action": "refused", "reason": verdict.reason, "game": game.id}]
         if letter.turn_file is not None:
@@ -282,8 +294,11 @@ class MailDesk:
         if isinstance(plan, Outcome):
             return {"action": "turnfile", "outcome": plan.to_dict()}
         if named.strip().lower() != game_id:
-            error = GameError(ErrorCode.INVALID, f"This turn file is for game {named or '(none)'}, but it was "
-                                                 f"sent to your address for game {game_id}; nothing was applied.")
+            error = GameError(
+                ErrorCode.INVALID,
+                f"This turn file is for game {named or '(none)'}, but it was "
+                f"sent to your address for game {game_id}; nothing was applied.",
+            )
             return {"action": "turnfile", "error": error.to_dict()}
         return {"action": "turnfile", "outcome": work.run(game_id, plan).to_dict()}
 

@@ -55,8 +55,9 @@ class Mailroom:
         store = self.service.store
         while True:
             position = self.views.max_tracking_id(FOLLOWER) or 0
-            page = store.notification_log.select(position + 1, min(page_size, store.log_section_size),
-                                                 topics=TOPICS + ABSENCE_TOPICS)
+            page = store.notification_log.select(
+                position + 1, min(page_size, store.log_section_size), topics=TOPICS + ABSENCE_TOPICS
+            )
             if not page:
                 return handled
             round_ = Round(self.service)
@@ -86,8 +87,7 @@ class Mailroom:
             raise
         except Exception as error:
             log.error("mail for notification %s could not be built: %r", notification.id, error, exc_info=True)
-            self.views.enqueue([self._unbuilt(notification.id)], now, notification.id, tracking,
-                               error=_describe(error))
+            self.views.enqueue([self._unbuilt(notification.id)], now, notification.id, tracking, error=_describe(error))
             return
         games, timers = self._timers(event, round_)
         self.views.set_timers(games, timers, mails, now, notification.id, tracking, _head(event))

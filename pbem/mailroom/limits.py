@@ -33,8 +33,9 @@ def when(moment: datetime | None) -> str | None:
 class Limits:
     """The budgets of one follower round; ``begin`` starts a round's counts afresh."""
 
-    def __init__(self, settings: MailSettings, views: MailViews, now: Callable[[], datetime],
-                 secret: Callable[[], bytes]):
+    def __init__(
+        self, settings: MailSettings, views: MailViews, now: Callable[[], datetime], secret: Callable[[], bytes]
+    ):
         self.settings = settings
         self.views = views
         self.now = now
@@ -82,12 +83,18 @@ class Limits:
             return []
         self.counted[counted] = 1
         now = self.now()
-        model = {"lang": dropped.get("lang", "en"), "service": self.settings.address, "kind": "limited",
-                 "game": dropped.get("game"),
-                 "extra": {"resume": when(now + timedelta(hours=1)),
-                           "resume_time": f"{now + timedelta(hours=1):%H:%M} UTC",
-                           "per_hour": self.settings.replies_per_hour,
-                           "live": budget.startswith(LIVE)},
-                 "envelope": dropped["envelope"] | {"attachment": None}}
+        model = {
+            "lang": dropped.get("lang", "en"),
+            "service": self.settings.address,
+            "kind": "limited",
+            "game": dropped.get("game"),
+            "extra": {
+                "resume": when(now + timedelta(hours=1)),
+                "resume_time": f"{now + timedelta(hours=1):%H:%M} UTC",
+                "per_hour": self.settings.replies_per_hour,
+                "live": budget.startswith(LIVE),
+            },
+            "envelope": dropped["envelope"] | {"attachment": None},
+        }
         key = f"limited/{to}/{budget}/{now:%Y%m%dT%H%M%S}"
         return [Mail(key, to, model, notice_budget, return_tag=return_tag(self.secret(), key))]

@@ -21,8 +21,10 @@ def N_(message: str) -> str:  # the marker Babel extracts; translated when the m
     return message
 
 
-SOURCE_NOTES = {"deadline": N_("(%(player)s: deadline passed, default move: %(move)s)"),
-                "robot": N_("(%(player)s: robot: %(move)s)")}
+SOURCE_NOTES = {
+    "deadline": N_("(%(player)s: deadline passed, default move: %(move)s)"),
+    "robot": N_("(%(player)s: robot: %(move)s)"),
+}
 REASONS = {"missed-turns": N_("too many missed deadlines"), "resigned": N_("resigned")}
 Translate = Callable[[str], str]
 
@@ -34,6 +36,7 @@ def untranslated(message: str) -> str:
 def name_seats(text: str, names: Sequence[str]) -> str:
     """``seat 2`` in a game's message becomes the name of that seat (games count seats from 1
     in their texts), so a mail never makes a player decode seat numbers."""
+
     def named(match: re.Match[str]) -> str:
         number = int(match.group(2))
         return names[number - 1] if 1 <= number <= len(names) else match.group(0)
@@ -43,6 +46,7 @@ def name_seats(text: str, names: Sequence[str]) -> str:
 
 def named_errors(result: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """A reply's result with every error message speaking of players by name."""
+
     def fix(error: Any) -> Any:
         if isinstance(error, dict) and isinstance(error.get("message"), str):
             return error | {"message": name_seats(error["message"], names)}
@@ -55,13 +59,17 @@ def named_errors(result: dict[str, Any], names: Sequence[str]) -> dict[str, Any]
     if isinstance(outcome, dict):
         result["outcome"] = outcome | {
             "error": fix(outcome.get("error")),
-            "lines": [line | {"error": fix(line["error"])} if line.get("error") else line
-                      for line in outcome.get("lines") or []]}
+            "lines": [
+                line | {"error": fix(line["error"])} if line.get("error") else line
+                for line in outcome.get("lines") or []
+            ],
+        }
     return result
 
 
-def since_lines(game: LoadedGame, start: int, stop: int, viewer: int | None,
-                translate: Translate = untranslated) -> list[str]:
+def since_lines(
+    game: LoadedGame, start: int, stop: int, viewer: int | None, translate: Translate = untranslated
+) -> list[str]:
     """Every fact of entries ``start``..``stop`` (exclusive) as ``viewer`` may see it, one
     plain sentence a line: moves, dice, battles, scoring, robot and deadline moves. The
     mail's own sentences (joins, start, end, robot and deadline notes) go through
@@ -83,8 +91,10 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
     if kind == "resigned":
         reason = str(entry.get("reason", ""))
         reason = translate(REASONS[reason]) if reason in REASONS else reason
-        return [translate(N_("From now on the house robot plays %(player)s (%(reason)s).")) % {
-            "player": who, "reason": reason}]
+        return [
+            translate(N_("From now on the house robot plays %(player)s (%(reason)s)."))
+            % {"player": who, "reason": reason}
+        ]
     if kind == "ended":
         return [translate(N_("The game ended."))]
     facts = [game.spec.describe_fact(fact, names) for fact in entry.get("facts") or []]
@@ -105,12 +115,14 @@ def decision(game: LoadedGame, state: Any, seat: int, limit: int = MOVES_SHOWN) 
     return {"sentence": sentence, "moves": moves[:limit], "more": max(0, len(moves) - limit), "all": len(moves)}
 
 
-def breakdown(details: Mapping[str, Any], label: Callable[[str], str] | None = None,
-              item: Callable[[str], str] = str) -> str:
+def breakdown(
+    details: Mapping[str, Any], label: Callable[[str], str] | None = None, item: Callable[[str], str] = str
+) -> str:
     """A standing's details as "gold: castles 6, fishermen 4; goods 3" (nested dicts
     flattened, empty values left out, ``six_suits`` written "six suits"); ``label`` names the
     keys and ``item`` the entries of lists in the reader's language (the game's
     ``score_label`` and ``score_item``)."""
+
     def word(key: Any) -> str:
         return label(str(key)) if label else str(key).replace("_", " ")
 

@@ -60,8 +60,9 @@ def reply_summary(results: list[dict[str, Any]]) -> str:
     """What a reply is, in one word for the subject and first line: "applied" (every move
     was), "refused" (something was refused; nothing applied) or "answer"."""
     outcomes = [r["outcome"] for r in results if r.get("outcome")]
-    if any(r.get("error") or r.get("action") in ("refused", "unknown", "too-large") for r in results) \
-            or any(not o["ok"] for o in outcomes if not o.get("duplicate")):
+    if any(r.get("error") or r.get("action") in ("refused", "unknown", "too-large") for r in results) or any(
+        not o["ok"] for o in outcomes if not o.get("duplicate")
+    ):
         return "refused"
     if any(o["version"] > o["version_before"] for o in outcomes):
         return "applied"
@@ -163,19 +164,37 @@ class Outbox:
             waiting.append({"seat": item["seat"], "name": item["name"], "deadline": when(due)})
         your_turn = seat is not None and summary["started"] and any(w["seat"] == seat for w in waiting)
         block: dict[str, Any] = {
-            "id": game.id, "title": game.spec.title, "version": version, "turn": version,
+            "id": game.id,
+            "title": game.spec.title,
+            "version": version,
+            "turn": version,
             "turn_url": f"{base}/games/{game.id}/turn/{version}",
-            "phase": name_seats(summary["phase"], names), "started": summary["started"], "over": summary["over"],
-            "seats": names, "waiting": waiting, "your_turn": your_turn,
+            "phase": name_seats(summary["phase"], names),
+            "started": summary["started"],
+            "over": summary["over"],
+            "seats": names,
+            "waiting": waiting,
+            "your_turn": your_turn,
             "deadline": next((w["deadline"] for w in waiting if w["seat"] == seat), None),
-            "standings": [{"rank": s["rank"], "name": names[s["seat"]], "score": s["score"],
-                           "breakdown": breakdown(s.get("details") or {}, game.spec.score_label,
-                                                  game.spec.score_item)}
-                          for s in sorted(summary["standings"] or [], key=lambda s: s["rank"])],
+            "standings": [
+                {
+                    "rank": s["rank"],
+                    "name": names[s["seat"]],
+                    "score": s["score"],
+                    "breakdown": breakdown(s.get("details") or {}, game.spec.score_label, game.spec.score_item),
+                }
+                for s in sorted(summary["standings"] or [], key=lambda s: s["rank"])
+            ],
             "view": game.spec.render_text(summary["view"], names) if summary["view"] is not None else "",
-            "url": f"{base}/games/{game.id}", "seat": seat, "name": names[seat] if seat is not None else None,
+            "url": f"{base}/games/{game.id}",
+            "seat": seat,
+            "name": names[seat] if seat is not None else None,
             "joined": seat is not None and seat in {e["seat"] for e in game.entries[:version] if e["kind"] == "joined"},
-            "seat_url": None, "address": None, "since": None, "since_version": None, "decision": None,
+            "seat_url": None,
+            "address": None,
+            "since": None,
+            "since_version": None,
+            "decision": None,
         }
         if seat is None:
             return block
@@ -186,8 +205,9 @@ class Outbox:
         start = 1 if last is None else min(last, version)
         block["since_version"] = start
         block["first"] = last is None
-        block["since"] = since_lines(game, start, version, seat,
-                                     i18n.translations(self.language(email or "", game.id)).gettext)
+        block["since"] = since_lines(
+            game, start, version, seat, i18n.translations(self.language(email or "", game.id)).gettext
+        )
         if your_turn and version == game.version:
             block["decision"] = decision(game, self.service.state(game, version), seat)
         return block
@@ -198,8 +218,11 @@ class Outbox:
         key = (email, game_id)
         if key not in self.mailed:
             models = self.views.latest_models(email, json.dumps({"id": game_id})[1:-1])
-            versions = [m["game"]["version"] for m in models
-                        if (m.get("game") or {}).get("id") == game_id and m["game"].get("seat") is not None]
+            versions = [
+                m["game"]["version"]
+                for m in models
+                if (m.get("game") or {}).get("id") == game_id and m["game"].get("seat") is not None
+            ]
             self.mailed[key] = max(versions) if versions else None
         return self.mailed[key]
 
@@ -207,9 +230,16 @@ class Outbox:
         """A receipt that stands alone (``pbem check-receipt``), with the openings the player may see."""
         return self.service.receipt(game.id, index, size, viewer=viewer, game=game)
 
-    def queue(self, key: str, to: str, model: dict[str, Any], sender: str | None = None,
-              reply: tuple[str | None, tuple[str, ...]] | None = None, attachment: dict[str, Any] | None = None,
-              limited: str | None = None) -> list[Mail]:
+    def queue(
+        self,
+        key: str,
+        to: str,
+        model: dict[str, Any],
+        sender: str | None = None,
+        reply: tuple[str | None, tuple[str, ...]] | None = None,
+        attachment: dict[str, Any] | None = None,
+        limited: str | None = None,
+    ) -> list[Mail]:
         """One mail to queue. ``limited`` names the rate-limit budget: "service" (answers to
         the service address), "game" (answers to mail at a game's address that is not the
         owner's live play), "notify" (refusal notices), or "live:GAME" (answers to a player's
@@ -220,9 +250,19 @@ class Outbox:
         game_id = block.get("id")
         in_reply_to, references = reply or (None, ())
         thread = thread_id(game_id, to, self.settings.domain) if game_id else None
-        model = {"lang": self.language(to, game_id), "service": self.settings.address} | model | {
-            "envelope": {"sender": sender or self.settings.address, "in_reply_to": in_reply_to,
-                         "references": list(references), "attachment": attachment, "thread": thread}}
+        model = (
+            {"lang": self.language(to, game_id), "service": self.settings.address}
+            | model
+            | {
+                "envelope": {
+                    "sender": sender or self.settings.address,
+                    "in_reply_to": in_reply_to,
+                    "references": list(references),
+                    "attachment": attachment,
+                    "thread": thread,
+                }
+            }
+        )
         budget = limited or ""
         tag = return_tag(self.service.keys.token_secret(), key)
         if self.views.undeliverable(to):
@@ -250,8 +290,12 @@ class Outbox:
         email = game.emails[seat]
         block = self.game_block(game, game.version, email)
         extra = {k: (when(v) if isinstance(v, datetime) else v) for k, v in extra.items()}
-        return self.queue(f"{kind}/{game.id}/{game.version}/{seat}", email,
-                          {"kind": kind, "game": block, "extra": extra}, sender=block["address"])
+        return self.queue(
+            f"{kind}/{game.id}/{game.version}/{seat}",
+            email,
+            {"kind": kind, "game": block, "extra": extra},
+            sender=block["address"],
+        )
 
     # -- invitations and notices from game entries -----------------------------------------
     def _invitations(self, game_id: str, position: int) -> list[Any]:
@@ -263,12 +307,21 @@ class Outbox:
         mails: list[Any] = []
         for seat, email in enumerate(game.emails):
             block = self.game_block(game, 1, email)
-            model = {"kind": "invitation", "game": block, "options": game.options,
-                     "invited_by": creator if creator != email else None}
+            model = {
+                "kind": "invitation",
+                "game": block,
+                "options": game.options,
+                "invited_by": creator if creator != email else None,
+            }
             # only strangers are limited: invitations sent by mail to an address that never wrote
             stranger = creator is not None and email != creator and not self.views.has_written(email)
-            mails += self.queue(f"n{position}/{seat}/invitation", email, model, sender=block["address"],
-                                limited="invite" if stranger else None)
+            mails += self.queue(
+                f"n{position}/{seat}/invitation",
+                email,
+                model,
+                sender=block["address"],
+                limited="invite" if stranger else None,
+            )
         return mails
 
     def _notices(self, entries: list[dict[str, Any]], position: int) -> list[Any]:
@@ -285,22 +338,32 @@ class Outbox:
             if entry["kind"] == "resigned":
                 for seat, email in people:
                     block = self.game_block(game, after, email)
-                    mails += self.queue(f"n{position}/{seat}/robot/{entry['index']}", email,
-                                        {"kind": "robot", "game": block,
-                                         "extra": {"name": game.names[entry["seat"]], "reason": entry["reason"]}},
-                                        sender=block["address"])
+                    mails += self.queue(
+                        f"n{position}/{seat}/robot/{entry['index']}",
+                        email,
+                        {
+                            "kind": "robot",
+                            "game": block,
+                            "extra": {"name": game.names[entry["seat"]], "reason": entry["reason"]},
+                        },
+                        sender=block["address"],
+                    )
         # the player whose join started the game hears of the start in the reply to that join
         # (and the player whose move ended it, in the reply to that move)
-        answered = {e["seat"] for e in entries if e["kind"] == "joined"
-                    or (e["kind"] == "moved" and e.get("source") in ("email", "turnfile"))}
+        answered = {
+            e["seat"]
+            for e in entries
+            if e["kind"] == "joined" or (e["kind"] == "moved" and e.get("source") in ("email", "turnfile"))
+        }
         if "ended" in kinds or "started" in kinds:
             kind = "ended" if "ended" in kinds else "started"
             for seat, email in people:
                 if seat in answered or (kind == "started" and seat in robots):
                     continue
                 block = self.game_block(game, after, email)
-                mails += self.queue(f"n{position}/{seat}/{kind}", email, {"kind": kind, "game": block},
-                                    sender=block["address"])
+                mails += self.queue(
+                    f"n{position}/{seat}/{kind}", email, {"kind": kind, "game": block}, sender=block["address"]
+                )
         elif "moved" in kinds:
             old_state = self.service.state(game, before)
             waiting_before = set(game.spec.to_move(old_state)) if old_state is not None else set()
@@ -315,8 +378,9 @@ class Outbox:
                     continue
                 email = game.emails[seat]
                 block = self.game_block(game, after, email)
-                mails += self.queue(f"n{position}/{seat}/turn", email, {"kind": "turn", "game": block},
-                                    sender=block["address"])
+                mails += self.queue(
+                    f"n{position}/{seat}/turn", email, {"kind": "turn", "game": block}, sender=block["address"]
+                )
         if any(k in kinds for k in ("started", "moved", "resigned", "ended")):
             watchers = self.clocks.find(Watchers.create_id(game_id))
             if watchers and watchers.emails:
@@ -325,8 +389,9 @@ class Outbox:
                 lines = [f"{row['index'] + 1}: {row['entry']['kind']} " + "; ".join(row["lines"]) for row in history]
                 block = self.game_block(game, after, None)
                 for email in watchers.emails:
-                    mails += self.queue(f"n{position}/watch/{email}", email,
-                                        {"kind": "watch", "game": block, "extra": {"lines": lines}})
+                    mails += self.queue(
+                        f"n{position}/watch/{email}", email, {"kind": "watch", "game": block, "extra": {"lines": lines}}
+                    )
         return mails
 
     # -- replies ---------------------------------------------------------------------------
@@ -346,8 +411,9 @@ class Outbox:
         block = self.game_block(game, version, email)
         moves = [line["text"] for line in outcome.get("lines", []) if line["status"] == "applied"]
         extra = dict(info) | {"moves": moves}
-        return self.queue(f"n{position}/deadline", email, {"kind": "deadline", "game": block, "extra": extra},
-                          sender=block["address"])
+        return self.queue(
+            f"n{position}/deadline", email, {"kind": "deadline", "game": block, "extra": extra}, sender=block["address"]
+        )
 
     def _reply(self, outcome: dict[str, Any], context: dict[str, Any], position: int) -> list[Any]:
         mails: list[Any] = []
@@ -360,9 +426,13 @@ class Outbox:
         thread = (context.get("message_id"), tuple(context.get("references") or ()))
         for n, note in enumerate(context.get("notify") or []):
             block = self.game_block(game, game.version, note["to"]) if game and note["to"] in game.emails else None
-            mails += self.queue(f"n{position}/notify/{n}", note["to"],
-                                {"kind": "refused", "game": block, "extra": note},
-                                sender=block["address"] if block else None, limited="notify")
+            mails += self.queue(
+                f"n{position}/notify/{n}",
+                note["to"],
+                {"kind": "refused", "game": block, "extra": note},
+                sender=block["address"] if block else None,
+                limited="notify",
+            )
             mails += self._wrong_address(game, note, position, n, thread)
         to = context.get("reply_to")
         if not to:
@@ -371,15 +441,23 @@ class Outbox:
         results = [self._enrich(result, to) for result in outcome.get("results", [])]
         if game is not None:
             results = [named_errors(result, game.names) for result in results]
-        model: dict[str, Any] = {"kind": "reply", "results": results, "game": None, "receipt": None,
-                                 "subject": plain_subject(context.get("subject", ""))}
+        model: dict[str, Any] = {
+            "kind": "reply",
+            "results": results,
+            "game": None,
+            "receipt": None,
+            "subject": plain_subject(context.get("subject", "")),
+        }
         attachment = None
         if game is not None and to in game.emails:
             versions = [r["outcome"]["version"] for r in results if r.get("outcome") and r["outcome"]["version"]]
             version = max(versions) if versions else context.get("version") or game.version
             model["game"] = self.game_block(game, min(version, game.version), to)
-            moved = [r["outcome"] for r in results if r.get("outcome") and r["outcome"]["ok"]
-                     and r["outcome"]["version"] > r["outcome"]["version_before"]]
+            moved = [
+                r["outcome"]
+                for r in results
+                if r.get("outcome") and r["outcome"]["ok"] and r["outcome"]["version"] > r["outcome"]["version_before"]
+            ]
             if moved:
                 attachment = self.receipt(game, moved[0]["version_before"], moved[-1]["version"], to)
                 model["receipt"] = {"index": attachment.get("index"), "size": attachment.get("size")}
@@ -387,13 +465,19 @@ class Outbox:
         if model["game"] is None:  # e.g. "join GAME" at the service address: a mail about that game
             model["game"] = self._own_block_in(results)
         sender = model["game"]["address"] if model["game"] else None
-        mails += self.queue(f"n{position}/reply", to, model, sender=sender, reply=thread, attachment=attachment,
-                            limited=self._reply_budget(game, to, results, context))
+        mails += self.queue(
+            f"n{position}/reply",
+            to,
+            model,
+            sender=sender,
+            reply=thread,
+            attachment=attachment,
+            limited=self._reply_budget(game, to, results, context),
+        )
         return mails
 
     @staticmethod
-    def _reply_budget(game: LoadedGame | None, to: str, results: list[dict[str, Any]],
-                      context: dict[str, Any]) -> str:
+    def _reply_budget(game: LoadedGame | None, to: str, results: list[dict[str, Any]], context: dict[str, Any]) -> str:
         """Answers to a player's own mail at their private address, while the game is not
         over, count only against the flood guard: the hourly limit must not silence play."""
         if not context.get("game"):
@@ -418,8 +502,14 @@ class Outbox:
                 return block
         return None
 
-    def _wrong_address(self, game: LoadedGame | None, note: dict[str, Any], position: int, n: int,
-                       thread: tuple[str | None, tuple[str, ...]]) -> list[Any]:
+    def _wrong_address(
+        self,
+        game: LoadedGame | None,
+        note: dict[str, Any],
+        position: int,
+        n: int,
+        thread: tuple[str | None, tuple[str, ...]],
+    ) -> list[Any]:
         """A player who wrote to another player's private address is answered (at their own
         registered address, so nothing leaks) with their own private address."""
         sender = note.get("sender")
@@ -427,9 +517,14 @@ class Outbox:
             return []
         block = self.game_block(game, game.version, sender)
         extra = {"owner": game.names[game.emails.index(note["to"])], "subject": plain_subject(note.get("subject", ""))}
-        return self.queue(f"n{position}/wrong-address/{n}", sender, {"kind": "wrong-address", "game": block,
-                                                                    "extra": extra},
-                          sender=block["address"], reply=thread, limited="notify")
+        return self.queue(
+            f"n{position}/wrong-address/{n}",
+            sender,
+            {"kind": "wrong-address", "game": block, "extra": extra},
+            sender=block["address"],
+            reply=thread,
+            limited="notify",
+        )
 
     def _enrich(self, result: dict[str, Any], email: str) -> dict[str, Any]:
         with self.speaking(email, result.get("game")):
@@ -466,7 +561,8 @@ class Outbox:
                     + (f" {game.names[row['entry']['seat']]}" if "seat" in row["entry"] else "")
                     + (f": {game.spec.say_command(row['entry']['command'])}" if row["entry"].get("command") else "")
                     + (f" ({'; '.join(row['lines'])})" if row["lines"] else "")
-                    for row in rows[-40:]]
+                    for row in rows[-40:]
+                ]
             elif action == "legal" and not result.get("error"):
                 game = self.round.game(result["game"])
                 state = self.service.state(game)
@@ -489,8 +585,12 @@ class Outbox:
         if state is None or seat not in game.spec.to_move(state):
             return ""
         # the header's words in the reader's language; pbem/service/turnfile.py reads them all
-        words = (pgettext("turn file", "game"), pgettext("turn file", "player"), pgettext("turn file", "version"),
-                 pgettext("turn file", "phase"))
+        words = (
+            pgettext("turn file", "game"),
+            pgettext("turn file", "player"),
+            pgettext("turn file", "version"),
+            pgettext("turn file", "phase"),
+        )
         head = [f"{words[0]}: {game.id}", f"{words[1]}: {game.emails[seat]}", f"{words[2]}: {game.version}"]
         phase = game.spec.phase_label(state)
         if phase:
@@ -500,6 +600,13 @@ class Outbox:
     def _line(self, game_id: str, email: str) -> dict[str, Any]:
         game = self.round.game(game_id)
         summary = self.service.summary(game_id, game=game)
-        return {"id": game_id, "title": game.spec.title, "phase": summary["phase"], "over": summary["over"],
-                "seats": game.names, "waiting": [w["name"] for w in summary["waiting_for"]],
-                "mine": email in game.emails, "url": f"{self.service.settings.base_url}/games/{game_id}"}
+        return {
+            "id": game_id,
+            "title": game.spec.title,
+            "phase": summary["phase"],
+            "over": summary["over"],
+            "seats": game.names,
+            "waiting": [w["name"] for w in summary["waiting_for"]],
+            "mine": email in game.emails,
+            "url": f"{self.service.settings.base_url}/games/{game_id}",
+        }

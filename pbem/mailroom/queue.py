@@ -126,30 +126,52 @@ class MailViews:
             self._insert_tracking(cursor, tracking)
 
     # -- mail ------------------------------------------------------------------------------
-    def enqueue(self, mails: Sequence[Mail], now: datetime, source: int, tracking: Tracking | None = None,
-                error: str | None = None) -> None:
+    def enqueue(
+        self,
+        mails: Sequence[Mail],
+        now: datetime,
+        source: int,
+        tracking: Tracking | None = None,
+        error: str | None = None,
+    ) -> None:
         """Queue mails (a key already queued is left as it is) and, in the same transaction,
         record the follower's position."""
         with self._transaction(commit=True) as cursor:
             self._insert_mails(cursor, mails, now, source, error)
             self._track(cursor, tracking)
 
-    def _insert_mails(self, cursor: Any, mails: Sequence[Mail], now: datetime, source: int,
-                      error: str | None) -> None:
+    def _insert_mails(self, cursor: Any, mails: Sequence[Mail], now: datetime, source: int, error: str | None) -> None:
         for mail in mails:
-            cursor.execute(self.sql(
-                "INSERT INTO pbem_mail (key, recipient, budget, model, created, source, status, attempts,"
-                " next_try, error, return_tag) VALUES (%s, %s, %s, %s, %s, %s, %s, 0, %s, %s, %s)"
-                " ON CONFLICT (key) DO NOTHING"),
-                (mail.key, mail.to, mail.budget, json.dumps(mail.model, sort_keys=True), stamp(now), source,
-                 mail.status, stamp(now), error[:MAX_ERROR] if error else None, mail.return_tag or None))
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO pbem_mail (key, recipient, budget, model, created, source, status, attempts,"
+                    " next_try, error, return_tag) VALUES (%s, %s, %s, %s, %s, %s, %s, 0, %s, %s, %s)"
+                    " ON CONFLICT (key) DO NOTHING"
+                ),
+                (
+                    mail.key,
+                    mail.to,
+                    mail.budget,
+                    json.dumps(mail.model, sort_keys=True),
+                    stamp(now),
+                    source,
+                    mail.status,
+                    stamp(now),
+                    error[:MAX_ERROR] if error else None,
+                    mail.return_tag or None,
+                ),
+            )
 
     def recent(self, recipient: str, budget: str, since: datetime) -> int:
         """Mails queued (or dropped) for ``recipient`` in ``budget`` since a time."""
         with self._transaction(commit=False) as cursor:
-            cursor.execute(self.sql("SELECT COUNT(*) AS n FROM pbem_mail WHERE recipient = %s AND created >= %s"
-                                    " AND budget = %s AND status <> %s"),
-                           (recipient, stamp(since), budget, DROPPED))
+            cursor.execute(
+                self.sql(
+                    "SELECT COUNT(*) AS n FROM pbem_mail WHERE recipient = %s AND created >= %s"
+                    " AND budget = %s AND status <> %s"
+                ),
+                (recipient, stamp(since), budget, DROPPED),
+            )
             return int(cursor.fetchone()["n"])
 
     def latest_models(self, recipient: str, containing: str, limit: int = 20) -> list[dict[str, Any]]:
@@ -158,69 +180,106 @@ class MailViews:
         about a game (the outbox's "since your last mail")."""
         pattern = "%" + containing.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         with self._transaction(commit=False) as cursor:
-            cursor.execute(self.sql("SELECT model FROM pbem_mail WHERE recipient = %s AND status <> %s"
-                                    " AND model LIKE %s ESCAPE '\\' ORDER BY created DESC, source DESC LIMIT %s"),
-                           (recipient, DROPPED, pattern, limit))
+            cursor.execute(
+                self.sql(
+                    "SELECT model FROM pbem_mail WHERE recipient = %s AND status <> %s"
+                    " AND model LIKE %s ESCAPE '\\' ORDER BY created DESC, source DESC LIMIT %s"
+                ),
+                (recipient, DROPPED, pattern, limit),
+            )
             return [json.loads(row["model"]) for row in cursor.fetchall()]
 
     def has_written(self, address: str) -> bool:
         """Whether mail from this address was ever answered (its answers are in the queue)."""
         with self._transaction(commit=False) as cursor:
-            cursor.execute(self.sql(
-                "SELECT 1 AS x FROM pbem_mail WHERE recipient = %s AND (budget IN (%s, %s, %s) OR budget LIKE %s)"
-                " LIMIT 1"), (address, "service", "game", "notify", "live:%"))
+            cursor.execute(
+                self.sql(
+                    "SELECT 1 AS x FROM pbem_mail WHERE recipient = %s AND (budget IN (%s, %s, %s) OR budget LIKE %s)"
+                    " LIMIT 1"
+                ),
+                (address, "service", "game", "notify", "live:%"),
+            )
             return cursor.fetchone() is not None
 
     def claim(self, owner: str, now: datetime, lease_until: datetime, limit: int = 20) -> list[QueuedMail]:
         """Take up to ``limit`` due mails for sending: queued ones whose time has come, and
         claims of others whose lease ran out."""
         with self._transaction(commit=True) as cursor:
-            cursor.execute(self.sql(
-                "UPDATE pbem_mail SET status = %s, claimed_by = %s, next_try = %s WHERE key IN ("
-                " SELECT key FROM pbem_mail WHERE status IN (%s, %s) AND next_try <= %s ORDER BY next_try"
-                f" LIMIT %s{self.claim_lock}) RETURNING key, recipient, model, created, status, attempts, source,"
-                " error, return_tag"),
-                (SENDING, owner, stamp(lease_until), QUEUED, SENDING, stamp(now), limit))
+            cursor.execute(
+                self.sql(
+                    "UPDATE pbem_mail SET status = %s, claimed_by = %s, next_try = %s WHERE key IN ("
+                    " SELECT key FROM pbem_mail WHERE status IN (%s, %s) AND next_try <= %s ORDER BY next_try"
+                    f" LIMIT %s{self.claim_lock}) RETURNING key, recipient, model, created, status, attempts, source,"
+                    " error, return_tag"
+                ),
+                (SENDING, owner, stamp(lease_until), QUEUED, SENDING, stamp(now), limit),
+            )
             return [self._mail(row) for row in cursor.fetchall()]
 
-    def settle(self, key: str, owner: str, status: str, now: datetime, error: str | None = None,
-               next_try: datetime | None = None) -> bool:
+    def settle(
+        self,
+        key: str,
+        owner: str,
+        status: str,
+        now: datetime,
+        error: str | None = None,
+        next_try: datetime | None = None,
+    ) -> bool:
         """Record what became of a claimed mail; False when the claim was lost meanwhile."""
         with self._transaction(commit=True) as cursor:
-            cursor.execute(self.sql(
-                "UPDATE pbem_mail SET status = %s, attempts = attempts + 1, error = %s, next_try = %s,"
-                " claimed_by = NULL WHERE key = %s AND claimed_by = %s AND status = %s"),
-                (status, error[:MAX_ERROR] if error else None, stamp(next_try or now), key, owner, SENDING))
+            cursor.execute(
+                self.sql(
+                    "UPDATE pbem_mail SET status = %s, attempts = attempts + 1, error = %s, next_try = %s,"
+                    " claimed_by = NULL WHERE key = %s AND claimed_by = %s AND status = %s"
+                ),
+                (status, error[:MAX_ERROR] if error else None, stamp(next_try or now), key, owner, SENDING),
+            )
             return _changed(cursor)
 
     def dead(self, limit: int = 1000) -> list[QueuedMail]:
         with self._transaction(commit=False) as cursor:
-            cursor.execute(self.sql(
-                "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
-                " WHERE status = %s ORDER BY created LIMIT %s"), (DEAD, limit))
+            cursor.execute(
+                self.sql(
+                    "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
+                    " WHERE status = %s ORDER BY created LIMIT %s"
+                ),
+                (DEAD, limit),
+            )
             return [self._mail(row) for row in cursor.fetchall()]
 
     def waiting(self, limit: int = 1000) -> list[QueuedMail]:
         """Mails not sent yet: queued (maybe after a failed try) or claimed by a sender."""
         with self._transaction(commit=False) as cursor:
-            cursor.execute(self.sql(
-                "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
-                " WHERE status IN (%s, %s) ORDER BY created LIMIT %s"), (QUEUED, SENDING, limit))
+            cursor.execute(
+                self.sql(
+                    "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
+                    " WHERE status IN (%s, %s) ORDER BY created LIMIT %s"
+                ),
+                (QUEUED, SENDING, limit),
+            )
             return [self._mail(row) for row in cursor.fetchall()]
 
     def mark(self, key: str, status: str, now: datetime, from_status: str = DEAD) -> bool:
         """Move a mail from one status to another (a dead letter to queued or retried)."""
         with self._transaction(commit=True) as cursor:
-            cursor.execute(self.sql(
-                "UPDATE pbem_mail SET status = %s, attempts = 0, next_try = %s, claimed_by = NULL"
-                " WHERE key = %s AND status = %s"), (status, stamp(now), key, from_status))
+            cursor.execute(
+                self.sql(
+                    "UPDATE pbem_mail SET status = %s, attempts = 0, next_try = %s, claimed_by = NULL"
+                    " WHERE key = %s AND status = %s"
+                ),
+                (status, stamp(now), key, from_status),
+            )
             return _changed(cursor)
 
     def get(self, key: str) -> QueuedMail | None:
         with self._transaction(commit=False) as cursor:
-            cursor.execute(self.sql(
-                "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
-                " WHERE key = %s"), (key,))
+            cursor.execute(
+                self.sql(
+                    "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
+                    " WHERE key = %s"
+                ),
+                (key,),
+            )
             row = cursor.fetchone()
             return self._mail(row) if row else None
 
@@ -231,8 +290,17 @@ class MailViews:
 
     @staticmethod
     def _mail(row: Any) -> QueuedMail:
-        return QueuedMail(row["key"], row["recipient"], json.loads(row["model"]), unstamp(row["created"]),
-                          row["status"], int(row["attempts"]), int(row["source"]), row["error"], row["return_tag"])
+        return QueuedMail(
+            row["key"],
+            row["recipient"],
+            json.loads(row["model"]),
+            unstamp(row["created"]),
+            row["status"],
+            int(row["attempts"]),
+            int(row["source"]),
+            row["error"],
+            row["return_tag"],
+        )
 
     # -- bounces ---------------------------------------------------------------------------
     def bounced(self, tag: str, now: datetime) -> str | None:
@@ -242,9 +310,13 @@ class MailViews:
             row = cursor.fetchone()
             if row is None:
                 return None
-            cursor.execute(self.sql(
-                "INSERT INTO pbem_undeliverable (address, since, reason) VALUES (%s, %s, %s)"
-                " ON CONFLICT (address) DO NOTHING"), (row["recipient"], stamp(now), "bounce"))
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO pbem_undeliverable (address, since, reason) VALUES (%s, %s, %s)"
+                    " ON CONFLICT (address) DO NOTHING"
+                ),
+                (row["recipient"], stamp(now), "bounce"),
+            )
             return str(row["recipient"])
 
     def undeliverable(self, address: str) -> bool:
@@ -258,15 +330,27 @@ class MailViews:
             cursor.execute(self.sql("DELETE FROM pbem_undeliverable WHERE address = %s"), (address,))
 
     # -- timers ----------------------------------------------------------------------------
-    def set_timers(self, game_ids: Iterable[str], timers: Sequence[Timer], mails: Sequence[Mail], now: datetime,
-                   source: int, tracking: Tracking | None, heads: dict[str, int] | None = None) -> None:
+    def set_timers(
+        self,
+        game_ids: Iterable[str],
+        timers: Sequence[Timer],
+        mails: Sequence[Mail],
+        now: datetime,
+        source: int,
+        tracking: Tracking | None,
+        heads: dict[str, int] | None = None,
+    ) -> None:
         """Replace the timers of ``game_ids``, queue ``mails`` and note the games' newest sizes
         (``heads``), with the follower's position, in one transaction."""
         with self._transaction(commit=True) as cursor:
             for game_id, size in (heads or {}).items():
-                cursor.execute(self.sql(
-                    "INSERT INTO pbem_heads (game_id, size) VALUES (%s, %s) ON CONFLICT (game_id) DO UPDATE"
-                    " SET size = excluded.size WHERE pbem_heads.size < excluded.size"), (game_id, size))
+                cursor.execute(
+                    self.sql(
+                        "INSERT INTO pbem_heads (game_id, size) VALUES (%s, %s) ON CONFLICT (game_id) DO UPDATE"
+                        " SET size = excluded.size WHERE pbem_heads.size < excluded.size"
+                    ),
+                    (game_id, size),
+                )
             for game_id in game_ids:
                 cursor.execute(self.sql("DELETE FROM pbem_timers WHERE game_id = %s"), (game_id,))
             for timer in timers:
@@ -275,13 +359,24 @@ class MailViews:
             self._track(cursor, tracking)
 
     def _insert_timer(self, cursor: Any, timer: Timer) -> None:
-        cursor.execute(self.sql(
-            "INSERT INTO pbem_timers (game_id, seat, kind, version, email, since, hours, due)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (game_id, seat, kind) DO UPDATE SET"
-            " version = excluded.version, email = excluded.email, since = excluded.since,"
-            " hours = excluded.hours, due = excluded.due"),
-            (timer.game_id, timer.seat, timer.kind, timer.version, timer.email, stamp(timer.since), timer.hours,
-             stamp(timer.due)))
+        cursor.execute(
+            self.sql(
+                "INSERT INTO pbem_timers (game_id, seat, kind, version, email, since, hours, due)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (game_id, seat, kind) DO UPDATE SET"
+                " version = excluded.version, email = excluded.email, since = excluded.since,"
+                " hours = excluded.hours, due = excluded.due"
+            ),
+            (
+                timer.game_id,
+                timer.seat,
+                timer.kind,
+                timer.version,
+                timer.email,
+                stamp(timer.since),
+                timer.hours,
+                stamp(timer.due),
+            ),
+        )
 
     def head(self, game_id: str) -> int | None:
         """The newest size of a game the follower has seen (rows are never lowered)."""
@@ -292,23 +387,34 @@ class MailViews:
 
     def due_timers(self, now: datetime, limit: int = 50) -> list[Timer]:
         with self._transaction(commit=False) as cursor:
-            cursor.execute(self.sql(
-                "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers"
-                " WHERE due <= %s ORDER BY due LIMIT %s"), (stamp(now), limit))
+            cursor.execute(
+                self.sql(
+                    "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers"
+                    " WHERE due <= %s ORDER BY due LIMIT %s"
+                ),
+                (stamp(now), limit),
+            )
             return [self._timer(row) for row in cursor.fetchall()]
 
     def timers_of(self, email: str) -> list[Timer]:
         with self._transaction(commit=False) as cursor:
-            cursor.execute(self.sql(
-                "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers"
-                " WHERE email = %s"), (email,))
+            cursor.execute(
+                self.sql(
+                    "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers WHERE email = %s"
+                ),
+                (email,),
+            )
             return [self._timer(row) for row in cursor.fetchall()]
 
     def timer(self, game_id: str, seat: int, kind: str) -> Timer | None:
         with self._transaction(commit=False) as cursor:
-            cursor.execute(self.sql(
-                "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers"
-                " WHERE game_id = %s AND seat = %s AND kind = %s"), (game_id, seat, kind))
+            cursor.execute(
+                self.sql(
+                    "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers"
+                    " WHERE game_id = %s AND seat = %s AND kind = %s"
+                ),
+                (game_id, seat, kind),
+            )
             row = cursor.fetchone()
             return self._timer(row) if row else None
 
@@ -316,23 +422,36 @@ class MailViews:
         """Store new due times (after an absence changed)."""
         with self._transaction(commit=True) as cursor:
             for timer in timers:
-                cursor.execute(self.sql(
-                    "UPDATE pbem_timers SET due = %s WHERE game_id = %s AND seat = %s AND kind = %s"
-                    " AND version = %s"), (stamp(timer.due), timer.game_id, timer.seat, timer.kind, timer.version))
+                cursor.execute(
+                    self.sql(
+                        "UPDATE pbem_timers SET due = %s WHERE game_id = %s AND seat = %s AND kind = %s"
+                        " AND version = %s"
+                    ),
+                    (stamp(timer.due), timer.game_id, timer.seat, timer.kind, timer.version),
+                )
 
     def fired(self, timer: Timer) -> bool:
         """Remove a timer that has been acted on; False when another process did it first or
         the game moved on (a newer timer replaced it)."""
         with self._transaction(commit=True) as cursor:
-            cursor.execute(self.sql(
-                "DELETE FROM pbem_timers WHERE game_id = %s AND seat = %s AND kind = %s AND version = %s"),
-                (timer.game_id, timer.seat, timer.kind, timer.version))
+            cursor.execute(
+                self.sql("DELETE FROM pbem_timers WHERE game_id = %s AND seat = %s AND kind = %s AND version = %s"),
+                (timer.game_id, timer.seat, timer.kind, timer.version),
+            )
             return _changed(cursor)
 
     @staticmethod
     def _timer(row: Any) -> Timer:
-        return Timer(row["game_id"], int(row["seat"]), row["kind"], int(row["version"]), row["email"],
-                     unstamp(row["since"]), int(row["hours"]), unstamp(row["due"]))
+        return Timer(
+            row["game_id"],
+            int(row["seat"]),
+            row["kind"],
+            int(row["version"]),
+            row["email"],
+            unstamp(row["since"]),
+            int(row["hours"]),
+            unstamp(row["due"]),
+        )
 
 
 def _changed(cursor: Any) -> bool:

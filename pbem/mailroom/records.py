@@ -19,6 +19,7 @@ class Correspondent(Aggregate):
     """A mail address's preferences: language and absence periods."""
 
     if TYPE_CHECKING:  # made by @event at run time
+
         class AbsenceAdded(Aggregate.Event):
             first: str
             last: str

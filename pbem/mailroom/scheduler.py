@@ -64,8 +64,9 @@ class Scheduler:
             timers.append(Timer(game.id, seat, "deadline", game.version, email, since, hours, due))
             lead = reminder_lead(rules, hours)
             if lead:
-                timers.append(Timer(game.id, seat, "reminder", game.version, email, since, hours,
-                                    due - timedelta(hours=lead)))
+                timers.append(
+                    Timer(game.id, seat, "reminder", game.version, email, since, hours, due - timedelta(hours=lead))
+                )
         return timers
 
     def _due(self, since: datetime, hours: int, email: str) -> datetime | None:
@@ -85,8 +86,9 @@ class Scheduler:
             lead = reminder_lead(self.clocks.rules(timer.game_id), timer.hours)
             due = deadline - timedelta(hours=lead) if timer.kind == "reminder" else deadline
             if due != timer.due:
-                moved.append(Timer(timer.game_id, timer.seat, timer.kind, timer.version, email, timer.since,
-                                   timer.hours, due))
+                moved.append(
+                    Timer(timer.game_id, timer.seat, timer.kind, timer.version, email, timer.since, timer.hours, due)
+                )
         self.views.move_timers(moved)
 
     # -- firing --------------------------------------------------------------------------------
@@ -105,8 +107,20 @@ class Scheduler:
                 acted = self._fire(timer, now, round_)
             except Exception:  # one bad game or timer must not stop the others
                 log.exception("timer %s of %s failed; tried again later", timer.kind, timer.game_id)
-                self.views.move_timers([Timer(timer.game_id, timer.seat, timer.kind, timer.version, timer.email,
-                                              timer.since, timer.hours, now + RETRY_FAILED_TIMER)])
+                self.views.move_timers(
+                    [
+                        Timer(
+                            timer.game_id,
+                            timer.seat,
+                            timer.kind,
+                            timer.version,
+                            timer.email,
+                            timer.since,
+                            timer.hours,
+                            now + RETRY_FAILED_TIMER,
+                        )
+                    ]
+                )
                 continue
             if self.views.fired(timer) and acted:
                 done += 1
@@ -136,9 +150,13 @@ class Scheduler:
         move = game.spec.default_move(state, seat) if rules.get("policy") == "default" else None
         if move is not None:
             outcome = self.service.submit(
-                game.id, game.emails[seat], [game.spec.format_move(move)], source="deadline",
+                game.id,
+                game.emails[seat],
+                [game.spec.format_move(move)],
+                source="deadline",
                 idempotency_key=deadline_key(game.id, game.version, seat),
-                context={"deadline": {"seat": seat, "misses": count, "limit": limit}})
+                context={"deadline": {"seat": seat, "misses": count, "limit": limit}},
+            )
             if outcome.ok or outcome.duplicate:
                 if limit and count >= limit:
                     self._to_robot(game.id, seat)

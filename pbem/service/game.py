@@ -40,11 +40,11 @@ class LoadedGame:
 
     @cached_property
     def entries(self) -> list[Entry]:
-        return self.log.entries[:self.version]
+        return self.log.entries[: self.version]
 
     @cached_property
     def privates(self) -> list[Private]:
-        return self.log.privates[:self.version]
+        return self.log.privates[: self.version]
 
     @cached_property
     def checkpoints(self) -> list[list[Any]]:
@@ -132,15 +132,17 @@ class LoadedGame:
         start, state = cache.nearest(self.id, version)
         return self.fold(cache, start, state, version)
 
-    def fold(self, cache: StateCache, start: int, state: Any, version: int,
-             items: list[tuple[Entry, Private]] | None = None) -> Any:
+    def fold(
+        self, cache: StateCache, start: int, state: Any, version: int, items: list[tuple[Entry, Private]] | None = None
+    ) -> Any:
         """Fold entries ``start`` to ``version`` into ``state`` (the state after ``start``),
         keeping the states on the way in ``cache``. ``items``: those entries when the caller has
         them (read without the whole log), as far as they go; the rest is read from the log."""
         for index in range(start, version):
             offset = index - start
-            entry, private = items[offset] if items is not None and offset < len(items) else \
-                (self.entry(index), self.private(index))
+            entry, private = (
+                items[offset] if items is not None and offset < len(items) else (self.entry(index), self.private(index))
+            )
             if entry["kind"] in FACT_KINDS:
                 for fact in private["facts"]:
                     state = self.spec.evolve(state, fact)

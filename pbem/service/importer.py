@@ -51,8 +51,13 @@ class Imported:
     report: Report
 
 
-def import_game(service: GameService, document: dict[str, Any], emails: Sequence[str] = (),
-                adopt_keys: bool = False, progress: Progress | None = None) -> Imported:
+def import_game(
+    service: GameService,
+    document: dict[str, Any],
+    emails: Sequence[str] = (),
+    adopt_keys: bool = False,
+    progress: Progress | None = None,
+) -> Imported:
     """Verify an export and store its game. ``emails`` optionally gives the seats' mail
     addresses back (they are not in an export); without them nobody can act as a seat of the
     imported game, which is ended anyway. Raises ``VerificationError`` when the file does not
@@ -62,12 +67,14 @@ def import_game(service: GameService, document: dict[str, Any], emails: Sequence
     if not report.ended:
         raise ImportRefused(
             f"game {report.game} has not ended: its export leaves out the seed, the salts and the hidden "
-            "facts, so it cannot go on from here; restore running games from a database backup")
+            "facts, so it cannot go on from here; restore running games from a database backup"
+        )
     game_id = document["game"]
     if document["origin"] != service.origin(game_id):
         raise ImportRefused(
             f"the export was signed for {document['origin']!r} but this server is "
-            f"{service.origin(game_id)!r}; set PBEM_ORIGIN to the original server's name to restore it")
+            f"{service.origin(game_id)!r}; set PBEM_ORIGIN to the original server's name to restore it"
+        )
     _check_keys(service, data, document, adopt_keys)
     addresses = _check_emails(document, emails)
 
@@ -75,7 +82,8 @@ def import_game(service: GameService, document: dict[str, Any], emails: Sequence
     if existing is not None:
         stored = service.store.game_log(existing)
         if stored.entries != document["entries"] or [list(c) for c in stored.checkpoints] != [
-                [c["size"], c["note"]] for c in document["checkpoints"]]:
+            [c["size"], c["note"]] for c in document["checkpoints"]
+        ]:
             raise ImportRefused(f"a different game {game_id} is already stored here")
         return _result(service, data, report, already_present=True)
 
@@ -97,7 +105,8 @@ def _check_keys(service: GameService, data: bytes, document: dict[str, Any], ado
         if not adopt:
             raise ImportRefused(
                 f"the export's checkpoints are not signed by this server's keys ({error}); "
-                "pass --adopt-keys to trust the keys inside the export") from None
+                "pass --adopt-keys to trust the keys inside the export"
+            ) from None
     known = {str(key) for key in ours}
     missing = [key for key in document["keys"] if key not in known]
     service.keys.signer()  # make sure the list exists and starts with this server's own key

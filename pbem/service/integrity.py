@@ -89,10 +89,10 @@ class SelfCheck:
         log = game.log
         if len(log.checkpoints) < game.record.version or log.checkpoints[game.record.version - 1][0] != game.version:
             return "the stored events do not hold the entries the game's record counts"
-        fields = compact_fields(log.entries[:game.version], log.privates[:game.version])
+        fields = compact_fields(log.entries[: game.version], log.privates[: game.version])
         if any(getattr(game.record, name) != value for name, value in fields.items()):
             return "the game's record does not match its stored entries"
-        checkpoints = dict(log.checkpoints[:game.record.version])
+        checkpoints = dict(log.checkpoints[: game.record.version])
         keys = self.keys.verifiers()
         frontier = Frontier()
         for index in range(game.version):

@@ -40,8 +40,11 @@ class Outcome:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "game": self.game_id, "ok": self.ok, "duplicate": self.duplicate,
-            "version_before": self.version_before, "version": self.version,
+            "game": self.game_id,
+            "ok": self.ok,
+            "duplicate": self.duplicate,
+            "version_before": self.version_before,
+            "version": self.version,
             "lines": [r.to_dict() for r in self.lines],
             "error": self.error.to_dict() if self.error else None,
         }
@@ -49,5 +52,6 @@ class Outcome:
     @classmethod
     def from_receipt(cls, game_id: str, game_of_receipt: str | None, stored: dict[str, Any]) -> Outcome:
         """The answer to a repeated idempotency key: what the first one did, marked duplicate."""
-        return cls(game_of_receipt or game_id, stored.get("version_before", 0), stored.get("version", 0),
-                   duplicate=True)
+        return cls(
+            game_of_receipt or game_id, stored.get("version_before", 0), stored.get("version", 0), duplicate=True
+        )

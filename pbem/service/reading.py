@@ -74,8 +74,13 @@ class GameReader(SelfCheck):
 
     def catalog(self) -> list[dict[str, Any]]:
         return [
-            {"name": spec.name, "title": spec.title, "min_players": spec.min_players,
-             "max_players": spec.max_players, "options": [o.to_dict() for o in spec.options]}
+            {
+                "name": spec.name,
+                "title": spec.title,
+                "min_players": spec.min_players,
+                "max_players": spec.max_players,
+                "options": [o.to_dict() for o in spec.options],
+            }
             for spec in catalog().values()
         ]
 
@@ -92,8 +97,9 @@ class GameReader(SelfCheck):
             if game_id not in self.frozen:
                 self.frozen[game_id] = problem
                 alarms.critical("ALARM: game %s is frozen: %s", game_id, problem)
-            raise GameError(ErrorCode.FROZEN, f"Game {game_id} cannot be read: {problem}. "
-                                              "The operator has been alerted.") from error
+            raise GameError(
+                ErrorCode.FROZEN, f"Game {game_id} cannot be read: {problem}. The operator has been alerted."
+            ) from error
         if record is None:
             raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
         game = load(record, self._read_log)
@@ -124,8 +130,9 @@ class GameReader(SelfCheck):
         if start == version:
             return state
         items = self._known_items(game.id, start, version)
-        if items is None and not (self.store.has_log(game.id, game.record.version)
-                                  and version - start <= self.cache.stride):
+        if items is None and not (
+            self.store.has_log(game.id, game.record.version) and version - start <= self.cache.stride
+        ):
             restored = self._restore(game, version)
             if restored is not None and (restored[0] > start or not self.store.has_log(game.id, game.record.version)):
                 start, state, items = restored
@@ -164,8 +171,9 @@ class GameReader(SelfCheck):
         size, stored = found
         body = unsealed(self.keys.state_key(), game.id, size, stored)
         if body is None:
-            alarms.warning("game %s: the state kept at %d entries is not sealed by this server; not used",
-                           game.id, size)
+            alarms.warning(
+                "game %s: the state kept at %d entries is not sealed by this server; not used", game.id, size
+            )
             return None
         try:
             state = unpack(body["state"], spec_modules(game.spec))
@@ -180,8 +188,9 @@ class GameReader(SelfCheck):
             self._remember(game.id, size, window)
         return size, state, window
 
-    def _window(self, game: LoadedGame, after: int, frontier: Frontier,
-                version: int) -> tuple[list[tuple[log.Entry, log.Private]], str | None]:
+    def _window(
+        self, game: LoadedGame, after: int, frontier: Frontier, version: int
+    ) -> tuple[list[tuple[log.Entry, log.Private]], str | None]:
         """The entries from ``frontier.size`` to ``version``, read from the events after
         aggregate version ``after``, checked against the checkpoint signed after them."""
         window: list[tuple[log.Entry, log.Private]] = []
@@ -211,8 +220,9 @@ class GameReader(SelfCheck):
     def origin(self, game_id: str) -> str:
         return f"{self.settings.origin}/game/{game_id}"
 
-    def summary(self, game_id: str, version: int | None = None, viewer: str | None = None,
-                game: LoadedGame | None = None) -> dict[str, Any]:
+    def summary(
+        self, game_id: str, version: int | None = None, viewer: str | None = None, game: LoadedGame | None = None
+    ) -> dict[str, Any]:
         """The state of a game at a version as JSON: the shape of ``pbem show --json``."""
         game = game or self.game(game_id)
         version = game.check_version(version)
@@ -221,9 +231,15 @@ class GameReader(SelfCheck):
         over = version == game.version and game.ended
         waiting = self._waiting(game, state, version)
         return {
-            "id": game.id, "game": game.spec.name, "title": game.spec.title, "version": version,
-            "latest_version": game.version, "seats": game.names, "viewer": seat,
-            "started": state is not None, "over": over,
+            "id": game.id,
+            "game": game.spec.name,
+            "title": game.spec.title,
+            "version": version,
+            "latest_version": game.version,
+            "seats": game.names,
+            "viewer": seat,
+            "started": state is not None,
+            "over": over,
             "waiting_for": [{"seat": s, "name": game.names[s]} for s in waiting],
             "phase": game.spec.phase_label(state) if state is not None else "waiting for players",
             "standings": [s.to_dict() for s in game.standings() or []] if over else None,
@@ -248,9 +264,13 @@ class GameReader(SelfCheck):
         if summary["waiting_for"]:
             head.append("Waiting for: " + ", ".join(w["name"] for w in summary["waiting_for"]))
         if summary["standings"]:
-            head.append("Final standings: " + "; ".join(
-                f"{s['rank']}. {summary['seats'][s['seat']]} ({s['score']})"
-                for s in sorted(summary["standings"], key=lambda s: s["rank"])))
+            head.append(
+                "Final standings: "
+                + "; ".join(
+                    f"{s['rank']}. {summary['seats'][s['seat']]} ({s['score']})"
+                    for s in sorted(summary["standings"], key=lambda s: s["rank"])
+                )
+            )
         body = spec.render_text(summary["view"], summary["seats"]) if summary["view"] is not None else ""
         return "\n".join(head) + ("\n\n" + body if body else "") + "\n"
 
@@ -263,16 +283,19 @@ class GameReader(SelfCheck):
         rows = []
         for index, (entry, private) in enumerate(zip(game.entries, game.privates, strict=False)):
             shown = log.visible_entry(entry, private, seat, game.ended)
-            rows.append({
-                "index": index, "entry": shown,
-                "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
-                "lines": [game.spec.describe_fact(f, game.names) for f in shown.get("facts") or []],
-                "checkpoint": notes.get(index + 1),
-            })
+            rows.append(
+                {
+                    "index": index,
+                    "entry": shown,
+                    "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
+                    "lines": [game.spec.describe_fact(f, game.names) for f in shown.get("facts") or []],
+                    "checkpoint": notes.get(index + 1),
+                }
+            )
         return rows
 
     def leaves(self, game: LoadedGame) -> list[bytes]:
-        known = self._leaves.get(game.id, [])[:game.version]
+        known = self._leaves.get(game.id, [])[: game.version]
         if len(known) < game.version:
             known = known + [leaf_hash(canonical_bytes(game.entry(i))) for i in range(len(known), game.version)]
             self._leaves[game.id] = known
@@ -292,18 +315,32 @@ class GameReader(SelfCheck):
         self._frontiers[game.id] = kept
         return kept
 
-    def inclusion(self, game_id: str, index: int, size: int | None = None,
-                  game: LoadedGame | None = None) -> dict[str, Any]:
+    def inclusion(
+        self, game_id: str, index: int, size: int | None = None, game: LoadedGame | None = None
+    ) -> dict[str, Any]:
         game = game or self.game(game_id)
         size = game.check_version(size)
         leaves = self.leaves(game)[:size]
         proof = inclusion_proof(index, leaves)
-        return {"origin": self.origin(game_id), "index": index, "size": size, "entry": copy.deepcopy(game.entry(index)),
-                "leaf_hash": leaves[index].hex(), "root": root(leaves).hex(),
-                "path": [p.hex() for p in proof], "checkpoint": game.checkpoint_at(size)}
+        return {
+            "origin": self.origin(game_id),
+            "index": index,
+            "size": size,
+            "entry": copy.deepcopy(game.entry(index)),
+            "leaf_hash": leaves[index].hex(),
+            "root": root(leaves).hex(),
+            "path": [p.hex() for p in proof],
+            "checkpoint": game.checkpoint_at(size),
+        }
 
-    def receipt(self, game_id: str, index: int, size: int | None = None, viewer: str | None = None,
-                game: LoadedGame | None = None) -> dict[str, Any]:
+    def receipt(
+        self,
+        game_id: str,
+        index: int,
+        size: int | None = None,
+        viewer: str | None = None,
+        game: LoadedGame | None = None,
+    ) -> dict[str, Any]:
         """A receipt that stands alone (``pbem check-receipt``): entry ``index`` as hashed, its
         inclusion proof in the signed tree of ``size`` entries, the checkpoint and the keys; with
         ``viewer``, also the openings of the entry's secrets that this player may see."""
@@ -314,17 +351,29 @@ class GameReader(SelfCheck):
         entry = game.entry(index)
         seat = game.seat_of(viewer) if viewer else None
         opened = opened_for(entry, game.private(index), seat, game.ended) if viewer or game.ended else None
-        return make_receipt(self.origin(game_id), entry, proof, size, game.checkpoint_at(size),
-                            [str(key) for key in self.keys.verifiers()], opened)
+        return make_receipt(
+            self.origin(game_id),
+            entry,
+            proof,
+            size,
+            game.checkpoint_at(size),
+            [str(key) for key in self.keys.verifiers()],
+            opened,
+        )
 
     def consistency(self, game_id: str, old: int, new: int | None = None) -> dict[str, Any]:
         game = self.game(game_id)
         new = game.check_version(new)
         leaves = self.leaves(game)[:new]
         proof = consistency_proof(old, leaves)
-        return {"origin": self.origin(game_id), "old_size": old, "new_size": new,
-                "old_root": root(leaves[:old]).hex(), "new_root": root(leaves).hex(),
-                "path": [p.hex() for p in proof]}
+        return {
+            "origin": self.origin(game_id),
+            "old_size": old,
+            "new_size": new,
+            "old_root": root(leaves[:old]).hex(),
+            "new_root": root(leaves).hex(),
+            "path": [p.hex() for p in proof],
+        }
 
     # -- seat tokens: the secret in a seat's private mail address and web link ------------
     def seat_token(self, game_id: str, seat: int, keys: SeatKeys | bool | None = False) -> str:
@@ -357,8 +406,9 @@ class GameReader(SelfCheck):
         if isinstance(aggregate, SeatKeys):
             self._seat_keys[aggregate.game_id] = aggregate
 
-    def seat_by_token(self, game_id: str, token: str, game: LoadedGame | None = None,
-                      work: Work | None = None) -> int | None:
+    def seat_by_token(
+        self, game_id: str, token: str, game: LoadedGame | None = None, work: Work | None = None
+    ) -> int | None:
         """The seat a token belongs to, or None (compared in constant time). With ``work`` (a
         transaction that will be saved) the seat keys this process kept may be used on a first
         attempt: the keys' version goes into the save's expectations, so if another process

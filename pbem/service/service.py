@@ -59,9 +59,15 @@ class GameService(GameReader):
     """Creating, joining and moving: every write goes through ``_transact``."""
 
     # -- creating and joining --------------------------------------------------------------
-    def create(self, game_type: str, players: Sequence[str], options: dict[str, str] | None = None,
-               seed: bytes | None = None, idempotency_key: str | None = None,
-               context: dict[str, Any] | None = None) -> str:
+    def create(
+        self,
+        game_type: str,
+        players: Sequence[str],
+        options: dict[str, str] | None = None,
+        seed: bytes | None = None,
+        idempotency_key: str | None = None,
+        context: dict[str, Any] | None = None,
+    ) -> str:
         """A new game waiting for its players to join; returns its id. ``seed`` is for tests
         and demos and is marked as such in the game's first entry. With an idempotency key a
         repeated request returns the game the first one created."""
@@ -87,8 +93,14 @@ class GameService(GameReader):
                 continue
         raise RuntimeError("could not find a free game id")
 
-    def new_game(self, work: Work, game_type: str, players: Sequence[str], options: dict[str, str] | None,
-                 seed: bytes | None = None) -> str:
+    def new_game(
+        self,
+        work: Work,
+        game_type: str,
+        players: Sequence[str],
+        options: dict[str, str] | None,
+        seed: bytes | None = None,
+    ) -> str:
         """A new game as part of ``work`` (a mail's transaction); returns its id. A clash of
         the random id with an existing game fails the whole save, which is then retried.
         ``seed`` is for tests and demos, as in ``create``."""
@@ -97,8 +109,9 @@ class GameService(GameReader):
         work.add(self._new_record(spec, game_id, emails, normalized, seed or new_seed(), seed is not None))
         return game_id
 
-    def checked_new(self, game_type: str, players: Sequence[str],
-                     options: dict[str, str] | None) -> tuple[Any, list[str], dict[str, Any]]:
+    def checked_new(
+        self, game_type: str, players: Sequence[str], options: dict[str, str] | None
+    ) -> tuple[Any, list[str], dict[str, Any]]:
         spec = get_spec(game_type)
         emails = [p.strip().lower() for p in players]
         for email in emails:
@@ -109,16 +122,38 @@ class GameService(GameReader):
         spec.check_players(len(emails))
         return spec, emails, spec.normalize_options(options or {}, len(emails))
 
-    def _new_record(self, spec: Any, game_id: str, emails: list[str], normalized: dict[str, Any],
-                    server_seed: bytes, test_seed: bool) -> GameRecord:
-        made = log.created(game_id, self.clock(), spec.name, spec.rules_version, normalized,
-                           seat_names(emails), emails, server_seed,
-                           "test" if test_seed else "server", seed_commitment(server_seed))
+    def _new_record(
+        self,
+        spec: Any,
+        game_id: str,
+        emails: list[str],
+        normalized: dict[str, Any],
+        server_seed: bytes,
+        test_seed: bool,
+    ) -> GameRecord:
+        made = log.created(
+            game_id,
+            self.clock(),
+            spec.name,
+            spec.rules_version,
+            normalized,
+            seat_names(emails),
+            emails,
+            server_seed,
+            "test" if test_seed else "server",
+            seed_commitment(server_seed),
+        )
         checkpoint = self.sign(game_id, Frontier.of([leaf_hash(canonical_bytes(made[0]))]))
         return GameRecord(game_id, [made[0]], [made[1]], checkpoint)
 
-    def join(self, game_id: str, email: str, nonce: str | None = None, idempotency_key: str | None = None,
-             context: dict[str, Any] | None = None) -> Outcome:
+    def join(
+        self,
+        game_id: str,
+        email: str,
+        nonce: str | None = None,
+        idempotency_key: str | None = None,
+        context: dict[str, Any] | None = None,
+    ) -> Outcome:
         """A seat's player accepts; with an optional nonce that every later draw depends on.
         The game starts (setup is drawn) when the last seat joins."""
         return self._transact(game_id, self.join_plan(email, nonce), idempotency_key, context)
@@ -148,9 +183,17 @@ class GameService(GameReader):
         self._play_robots(game, batch)
 
     # -- moving ----------------------------------------------------------------------------
-    def submit(self, game_id: str, email: str, commands: Sequence[str] | str, source: str = "cli",
-               expected_version: int | None = None, idempotency_key: str | None = None,
-               phase: str | None = None, context: dict[str, Any] | None = None) -> Outcome:
+    def submit(
+        self,
+        game_id: str,
+        email: str,
+        commands: Sequence[str] | str,
+        source: str = "cli",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        phase: str | None = None,
+        context: dict[str, Any] | None = None,
+    ) -> Outcome:
         """Apply a player's commands in order, all or nothing.
 
         Every command is checked; if any is refused nothing is stored and every refusal is
@@ -163,8 +206,14 @@ class GameService(GameReader):
         plan = self.orders_plan(email, orders, source, expected_version, phase, False)
         return self._transact(game_id, plan, idempotency_key, context)
 
-    def submit_turn_file(self, text: str, email: str, source: str = "turnfile",
-                         idempotency_key: str | None = None, context: dict[str, Any] | None = None) -> Outcome:
+    def submit_turn_file(
+        self,
+        text: str,
+        email: str,
+        source: str = "turnfile",
+        idempotency_key: str | None = None,
+        context: dict[str, Any] | None = None,
+    ) -> Outcome:
         """A turn file: header + orders, checked whole, every error listed with its line."""
         game_id, plan = self.turn_file_plan(text, email, source)
         if isinstance(plan, Outcome):
@@ -186,14 +235,22 @@ class GameService(GameReader):
             error = GameError(ErrorCode.SYNTAX, "The turn file's header is wrong: " + "; ".join(problems) + ".")
             return game_id, Outcome(game_id, 0, 0, error=error)
         if turn.header["player"].strip().lower() != email.strip().lower():
-            error = GameError(ErrorCode.NOT_A_PLAYER,
-                              f"The turn file is for {turn.header['player']}, but it came from {email}.")
+            error = GameError(
+                ErrorCode.NOT_A_PLAYER, f"The turn file is for {turn.header['player']}, but it came from {email}."
+            )
             return game_id, Outcome(game_id, 0, 0, error=error)
         version = int(version_text) if version_text else None
         return game_id, self.orders_plan(email, turn.orders, source, version, turn.header.get("phase"), True)
 
-    def orders_plan(self, email: str, orders: list[tuple[int, str]], source: str, expected_version: int | None,
-                    phase: str | None, turn_file: bool) -> Plan:
+    def orders_plan(
+        self,
+        email: str,
+        orders: list[tuple[int, str]],
+        source: str,
+        expected_version: int | None,
+        phase: str | None,
+        turn_file: bool,
+    ) -> Plan:
         """The plan of a player's orders (a batch of moves or a turn file), all or nothing."""
         if source not in SOURCES:
             raise ValueError(f"unknown source {source!r}")
@@ -202,16 +259,21 @@ class GameService(GameReader):
             seat = game.seat_of(email)
             self._check_open(game, batch.state)
             if expected_version is not None and expected_version != batch.next_index:
-                raise GameError(ErrorCode.STALE,
-                                f"This answers version {expected_version}, but game {game.id} is at version "
-                                f"{batch.next_index}; nothing was applied. Look at the game again and resend.")
+                raise GameError(
+                    ErrorCode.STALE,
+                    f"This answers version {expected_version}, but game {game.id} is at version "
+                    f"{batch.next_index}; nothing was applied. Look at the game again and resend.",
+                )
             if phase and not same_phase(game.spec, batch.state, phase):
-                raise GameError(ErrorCode.STALE,
-                                f"This answers the phase {phase!r}, but game {game.id} is now in "
-                                f"{game.spec.phase_label(batch.state)!r}; nothing was applied.")
+                raise GameError(
+                    ErrorCode.STALE,
+                    f"This answers the phase {phase!r}, but game {game.id} is now in "
+                    f"{game.spec.phase_label(batch.state)!r}; nothing was applied.",
+                )
             if not orders:
-                raise GameError(ErrorCode.SYNTAX, "There was no command to apply.",
-                                game.spec.legal_texts(batch.state, seat))
+                raise GameError(
+                    ErrorCode.SYNTAX, "There was no command to apply.", game.spec.legal_texts(batch.state, seat)
+                )
             results = self._apply_orders(game, batch, seat, orders, source)
             if turn_file and not any(r.status in ("rejected", "skipped") for r in results):
                 self._finish_turn_file(game, batch, seat, source, results)
@@ -219,8 +281,9 @@ class GameService(GameReader):
 
         return plan
 
-    def _apply_orders(self, game: LoadedGame, batch: _Batch, seat: int, orders: list[tuple[int, str]],
-                      source: str) -> list[LineResult]:
+    def _apply_orders(
+        self, game: LoadedGame, batch: _Batch, seat: int, orders: list[tuple[int, str]], source: str
+    ) -> list[LineResult]:
         results: list[LineResult] = []
         drew = False
         for number, text in orders:
@@ -228,9 +291,18 @@ class GameService(GameReader):
                 results.append(LineResult(number, text, "ignored"))  # a trailing "end" after a draw
                 continue
             if drew:
-                results.append(LineResult(number, text, "skipped", GameError(
-                    ErrorCode.STALE, "Not applied: a command before it drew dice or cards or turned up "
-                                     "something hidden. Send it again once you have seen the result.")))
+                results.append(
+                    LineResult(
+                        number,
+                        text,
+                        "skipped",
+                        GameError(
+                            ErrorCode.STALE,
+                            "Not applied: a command before it drew dice or cards or turned up "
+                            "something hidden. Send it again once you have seen the result.",
+                        ),
+                    )
+                )
                 continue
             try:
                 drew = self._apply_move(game, batch, seat, text, source)
@@ -251,9 +323,11 @@ class GameService(GameReader):
     @staticmethod
     def _ends_a_finished_turn(game: LoadedGame, error: GameError, text: str, results: list[LineResult]) -> bool:
         """A trailing "end" after the turn already ended by itself within this batch."""
-        return (error.code is ErrorCode.NOT_YOUR_TURN
-                and text.strip().lower() in game.spec.turn_end_words
-                and any(r.status == "applied" for r in results))
+        return (
+            error.code is ErrorCode.NOT_YOUR_TURN
+            and text.strip().lower() in game.spec.turn_end_words
+            and any(r.status == "applied" for r in results)
+        )
 
     def _apply_move(self, game: LoadedGame, batch: _Batch, seat: int, text: str, source: str) -> bool:
         """Decide one move and add its entry (then any robot moves it makes due). Returns
@@ -276,8 +350,19 @@ class GameService(GameReader):
         spec = game.spec
         rng = batch.rng()
         facts, after = spec.decide_and_fold(batch.state, seat, move, rng)  # a game folds its facts once
-        batch.add(log.moved(game.id, batch.next_index, self.clock(), seat, source, spec.format_move(move),
-                            spec.public_move_text(batch.state, seat, move), facts, rng.transcript))
+        batch.add(
+            log.moved(
+                game.id,
+                batch.next_index,
+                self.clock(),
+                seat,
+                source,
+                spec.format_move(move),
+                spec.public_move_text(batch.state, seat, move),
+                facts,
+                rng.transcript,
+            )
+        )
         batch.state = after
         return bool(rng.transcript)
 
@@ -294,8 +379,9 @@ class GameService(GameReader):
             drew = self._decide(game, batch, due[0], move, "robot") or drew
         return drew
 
-    def _finish_turn_file(self, game: LoadedGame, batch: _Batch, seat: int, source: str,
-                          results: list[LineResult]) -> None:
+    def _finish_turn_file(
+        self, game: LoadedGame, batch: _Batch, seat: int, source: str, results: list[LineResult]
+    ) -> None:
         if seat not in game.spec.to_move(batch.state) or game.spec.outcome(batch.state) is not None:
             return
         # the file closes only the decision it was written for, never one that came after it
@@ -307,16 +393,24 @@ class GameService(GameReader):
             self._play_robots(game, batch)
             results.append(LineResult(0, game.spec.format_move(move), "applied"))
 
-    def resign(self, game_id: str, email: str, idempotency_key: str | None = None,
-               context: dict[str, Any] | None = None) -> Outcome:
+    def resign(
+        self, game_id: str, email: str, idempotency_key: str | None = None, context: dict[str, Any] | None = None
+    ) -> Outcome:
         """The seat leaves the game; the house robot plays it (random legal moves) to the end."""
+
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
             return self.robot_plan(game.seat_of(email), "resigned")(game, batch)
 
         return self._transact(game_id, plan, idempotency_key, context)
 
-    def hand_to_robot(self, game_id: str, seat: int, reason: str, idempotency_key: str | None = None,
-                      context: dict[str, Any] | None = None) -> Outcome:
+    def hand_to_robot(
+        self,
+        game_id: str,
+        seat: int,
+        reason: str,
+        idempotency_key: str | None = None,
+        context: dict[str, Any] | None = None,
+    ) -> Outcome:
         """The house robot plays ``seat`` from now on (resignation, or too many missed turns)."""
         return self._transact(game_id, self.robot_plan(seat, reason), idempotency_key, context)
 
@@ -354,14 +448,16 @@ class GameService(GameReader):
     def _check_open(game: LoadedGame, state: Any) -> None:
         if state is None:
             waiting = [game.names[s] for s in range(len(game.names)) if s not in game.joined]
-            raise GameError(ErrorCode.NOT_STARTED,
-                            f"Game {game.id} has not started: waiting for {', '.join(waiting)} to join.")
+            raise GameError(
+                ErrorCode.NOT_STARTED, f"Game {game.id} has not started: waiting for {', '.join(waiting)} to join."
+            )
         if game.ended or game.spec.outcome(state) is not None:
             raise GameError(ErrorCode.GAME_OVER, f"Game {game.id} is over.")
 
     # -- the one write path ----------------------------------------------------------------
-    def _transact(self, game_id: str, plan: Plan, idempotency_key: str | None = None,
-                  context: dict[str, Any] | None = None) -> Outcome:
+    def _transact(
+        self, game_id: str, plan: Plan, idempotency_key: str | None = None, context: dict[str, Any] | None = None
+    ) -> Outcome:
         """Load the game, let ``plan`` add entries, sign and save; retry on a conflict. The
         idempotency key is not looked up first: its receipt is saved with the entries, so a
         second submission fails to save, and is recognised then (one query less per move)."""
@@ -387,16 +483,18 @@ class GameService(GameReader):
         if standings is not None:
             batch.add(log.ended(game.id, batch.next_index, self.clock(), standings, game.seed))
 
-    def sealed_state(self, game_id: str, size: int, version: int, state: Any,
-                     frontier: Frontier) -> dict[str, Any] | None:
+    def sealed_state(
+        self, game_id: str, size: int, version: int, state: Any, frontier: Frontier
+    ) -> dict[str, Any] | None:
         """A game's state after its first ``size`` entries (stored at aggregate ``version``;
         ``frontier``: the log's frontier at that size), sealed for keeping; None for no state,
         or one that has no stored form (the fold then starts further back: said so)."""
         if state is None:
             return None
         try:
-            return states.kept(self.keys.state_key(), game_id, size, version, state,
-                               [node.hex() for _, node in frontier.stack])
+            return states.kept(
+                self.keys.state_key(), game_id, size, version, state, [node.hex() for _, node in frontier.stack]
+            )
         except NotKept as error:
             alarms.warning("game %s: state at %d entries not kept (%s)", game_id, size, error)
             return None

@@ -75,6 +75,7 @@ class GameRecord(Aggregate):
     class_version = 3
 
     if TYPE_CHECKING:  # the event classes @event makes at run time, as mypy should see them
+
         class Created(Aggregate.Created):
             game_id: str
             entries: list[Entry]
@@ -110,8 +111,7 @@ class GameRecord(Aggregate):
     def append(self, entries: list[Entry], privates: list[Entry], checkpoint: str) -> None:
         self._add(entries, privates, checkpoint)
 
-    def append_hashed(self, entries: list[Entry], privates: list[Entry], checkpoint: str,
-                      leaves: list[bytes]) -> None:
+    def append_hashed(self, entries: list[Entry], privates: list[Entry], checkpoint: str, leaves: list[bytes]) -> None:
         """``append``, by a writer that has just hashed these entries (to sign them): the
         frontier grows by their leaf hashes instead of hashing the entries again. The event is
         the same; replaying it hashes the stored entries. The event is triggered as the
@@ -134,8 +134,17 @@ class GameRecord(Aggregate):
         """A snapshot written before the log moved out of the aggregate: keep what the compact
         record holds and drop the rest (the entries are in the stored events all the same)."""
         entries, privates, checkpoints = state.pop("entries"), state.pop("privates"), state.pop("checkpoints")
-        state.update(size=0, created=entries[0], secrets=privates[0], last=entries[0], joined=[], resigned=[],
-                     started=False, checkpoint=list(checkpoints[-1]), frontier=[])
+        state.update(
+            size=0,
+            created=entries[0],
+            secrets=privates[0],
+            last=entries[0],
+            joined=[],
+            resigned=[],
+            started=False,
+            checkpoint=list(checkpoints[-1]),
+            frontier=[],
+        )
         for entry in entries:
             _count(state, entry)
 
@@ -150,8 +159,15 @@ class GameRecord(Aggregate):
 def compact_fields(entries: list[Entry], privates: list[Entry]) -> dict[str, Any]:
     """What a record holds besides its checkpoint and frontier, as its entries give it (``pbem
     fsck`` compares a stored record with this)."""
-    fields: dict[str, Any] = {"size": 0, "created": entries[0], "secrets": privates[0], "last": entries[0],
-                              "joined": [], "resigned": [], "started": False}
+    fields: dict[str, Any] = {
+        "size": 0,
+        "created": entries[0],
+        "secrets": privates[0],
+        "last": entries[0],
+        "joined": [],
+        "resigned": [],
+        "started": False,
+    }
     for entry in entries:
         _count(fields, entry)
     return fields
@@ -219,6 +235,7 @@ class Receipt(Aggregate):
     """Marks an idempotency key (a mail's Message-ID) as processed, with what it did."""
 
     if TYPE_CHECKING:  # made by @event at run time
+
         class Recorded(Aggregate.Created):
             key: str
             game_id: str | None
@@ -240,9 +257,13 @@ class Receipt(Aggregate):
         library's generic constructor, which matches the arguments against the signatures on
         every call (a receipt is made for every move and every mail)."""
         fields: dict[str, Any] = {"key": key, "game_id": game_id, "outcome": outcome}
-        made = cls.Recorded(originator_topic=get_topic(cls), originator_id=receipt_uuid(key),
-                            originator_version=cls.INITIAL_VERSION, timestamp=cls.Recorded.create_timestamp(),
-                            **fields)
+        made = cls.Recorded(
+            originator_topic=get_topic(cls),
+            originator_id=receipt_uuid(key),
+            originator_version=cls.INITIAL_VERSION,
+            timestamp=cls.Recorded.create_timestamp(),
+            **fields,
+        )
         receipt = cast(Receipt, made.mutate(None))
         receipt.pending_events.append(made)
         return receipt
@@ -282,8 +303,11 @@ class PbemStore(Application[UUID]):
         self.start_caches()
         # the recorders that check a save's expected versions (``save(expect=...)``)
         postgres = env.get(InfrastructureFactory.PERSISTENCE_MODULE) == "eventsourcing.postgres"
-        recorder = ("pbem.service.store_postgres:PbemPostgresRecorder" if postgres
-                    else "pbem.service.store_sqlite:PbemSQLiteRecorder")
+        recorder = (
+            "pbem.service.store_postgres:PbemPostgresRecorder"
+            if postgres
+            else "pbem.service.store_sqlite:PbemSQLiteRecorder"
+        )
         env = {InfrastructureFactory.APPLICATION_RECORDER_TOPIC: recorder} | env
         # Processes starting at once on PostgreSQL race in the library's table and function
         # set-up ("tuple concurrently updated" in the loser); the set-up is idempotent, so retry.
@@ -387,8 +411,13 @@ class PbemStore(Application[UUID]):
                 grown.add(stored)
             self._logs[game_id] = grown
 
-    def save(self, *objs: Any, expect: dict[UUID, int] | None = None,
-             states: Sequence[tuple[str, int, dict[str, Any]]] = (), **kwargs: Any) -> Any:
+    def save(
+        self,
+        *objs: Any,
+        expect: dict[UUID, int] | None = None,
+        states: Sequence[tuple[str, int, dict[str, Any]]] = (),
+        **kwargs: Any,
+    ) -> Any:
         """Store the pending events of these aggregates in one transaction; returns their
         notification ids where the recorder gives them (not the library's ``Recording``
         objects: nothing in pbem reads those, see ``_insert``). pbem saves only aggregates, so their
@@ -454,8 +483,9 @@ class PbemStore(Application[UUID]):
             return snapshots, old_records
         for aggregate_id, aggregate in processing.aggregates.items():
             interval = self.snapshotting_intervals.get(type(aggregate))
-            if interval and any(e.originator_id == aggregate_id and e.originator_version % interval == 0
-                                for e in processing.events):
+            if interval and any(
+                e.originator_id == aggregate_id and e.originator_version % interval == 0 for e in processing.events
+            ):
                 if isinstance(aggregate, GameRecord) and aggregate.frontier is None:
                     old_records.append(aggregate_id)
                 else:
@@ -475,8 +505,12 @@ class PbemStore(Application[UUID]):
             except RecordConflictError:
                 continue  # another process kept it
             except PersistenceError as error:  # the move is stored; without this state a fold starts further back
-                alarms.warning("kept state %s at %d entries not stored (%s)", snapshot.originator_id,
-                               snapshot.originator_version, error)
+                alarms.warning(
+                    "kept state %s at %d entries not stored (%s)",
+                    snapshot.originator_id,
+                    snapshot.originator_version,
+                    error,
+                )
 
     def forget(self, game_id: str) -> None:
         """Drop the kept record and log: the next load reads the game from the database again."""
@@ -496,16 +530,19 @@ class PbemStore(Application[UUID]):
             while len(self._records) > self.max_records:
                 self._records.popitem(last=False)
 
-    def take_snapshot(self, aggregate_id: UUID, version: int | None = None,
-                      projector_func: Any = project_aggregate) -> None:
+    def take_snapshot(
+        self, aggregate_id: UUID, version: int | None = None, projector_func: Any = project_aggregate
+    ) -> None:
         """The library's snapshot, with one addition: a record loaded from a snapshot written
         before records kept their frontier gets it from its stored entries first, so the next
         load of an old game checks its newest checkpoint without reading its log."""
         record = self.repository.get(aggregate_id, version=version, projector_func=projector_func)
         if isinstance(record, GameRecord) and record.frontier is None:
             log = self.game_log(record)
-            record.frontier = [node.hex() for _, node in
-                               Frontier.of(leaf_hash(canonical_bytes(e)) for e in log.entries[:record.size]).stack]
+            record.frontier = [
+                node.hex()
+                for _, node in Frontier.of(leaf_hash(canonical_bytes(e)) for e in log.entries[: record.size]).stack
+            ]
         snapshot_class = getattr(type(record), "Snapshot", type(self).snapshot_class)
         assert self.snapshots is not None and snapshot_class is not None  # enabled on the class
         self.snapshots.put([snapshot_class.take(record)])
@@ -524,8 +561,13 @@ class PbemStore(Application[UUID]):
 
     @staticmethod
     def _kept_state_snapshot(game_id: str, size: int, kept: dict[str, Any]) -> Snapshot:
-        return Snapshot(originator_id=states_uuid(game_id), originator_version=size,
-                        timestamp=Snapshot.create_timestamp(), topic=KEPT_STATE_TOPIC, state=kept)
+        return Snapshot(
+            originator_id=states_uuid(game_id),
+            originator_version=size,
+            timestamp=Snapshot.create_timestamp(),
+            topic=KEPT_STATE_TOPIC,
+            state=kept,
+        )
 
     def kept_state(self, game_id: str, size: int) -> tuple[int, dict[str, Any]] | None:
         """The kept state at the largest size at most ``size`` (one indexed query), or None."""

@@ -63,8 +63,9 @@ _int8_item = struct.Struct(">iq").pack  # an int8 element: its length (8), its v
 def binary_array(element_oid: int, items: Sequence[bytes]) -> bytes:
     """A one-dimensional array without nulls in PostgreSQL's binary format (``array_recv``):
     the header, then each element's binary form preceded by its length."""
-    return b"".join([_array_head(1, 0, element_oid, len(items), 1),
-                     *[_item_length(len(item)) + item for item in items]])
+    return b"".join(
+        [_array_head(1, 0, element_oid, len(items), 1), *[_item_length(len(item)) + item for item in items]]
+    )
 
 
 class UuidArray(bytes):
@@ -89,8 +90,9 @@ def uuid_array(ids: Sequence[UUID | str]) -> UuidArray:
 
 
 def int8_array(values: Sequence[int]) -> Int8Array:
-    return Int8Array(b"".join([_array_head(1, 0, INT8_OID, len(values), 1),
-                               *[_int8_item(8, value) for value in values]]))
+    return Int8Array(
+        b"".join([_array_head(1, 0, INT8_OID, len(values), 1), *[_int8_item(8, value) for value in values]])
+    )
 
 
 def text_array(texts: Sequence[str], encoding: str) -> TextArray:
@@ -117,8 +119,11 @@ def _dumper(oid: int) -> type[Dumper]:
 
 
 PACKED_DUMPERS: dict[type, type[Dumper]] = {
-    UuidArray: _dumper(UUID_ARRAY_OID), Int8Array: _dumper(INT8_ARRAY_OID),
-    TextArray: _dumper(TEXT_ARRAY_OID), ByteaArray: _dumper(BYTEA_ARRAY_OID)}
+    UuidArray: _dumper(UUID_ARRAY_OID),
+    Int8Array: _dumper(INT8_ARRAY_OID),
+    TextArray: _dumper(TEXT_ARRAY_OID),
+    ByteaArray: _dumper(BYTEA_ARRAY_OID),
+}
 
 
 def _with_packed_dumpers(conn: Connection[Any]) -> Connection[Any]:
@@ -146,38 +151,50 @@ class PbemPostgresRecorder(PostgresApplicationRecorder):
         self.snapshots_function_table = f"{self.events_table_name.removesuffix('_events')}_snapshots"
         function = Identifier(self.insert_function_name)
         schema, table = Identifier(datastore.schema), Identifier(self.events_table_name)
-        self.sql_create_statements.append(SQL(
-            "CREATE OR REPLACE FUNCTION {schema}.{function}("
-            "ids {id_type}[], versions bigint[], topics text[], states bytea[], "
-            "expect_ids {id_type}[], expect_versions bigint[], "
-            "snapshot_ids {id_type}[], snapshot_versions bigint[], snapshot_topics text[], snapshot_states bytea[]) "
-            "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
-            "BEGIN "
-            "SET LOCAL lock_timeout = '{lock_timeout}s'; "
-            "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
-            # under the lock no other save can commit, so what this reads stays true until the commit
-            "IF EXISTS (SELECT 1 FROM unnest(expect_ids, expect_versions) AS e(id, version) "
-            "WHERE coalesce((SELECT max(originator_version) FROM {schema}.{table} "
-            "WHERE originator_id = e.id), 0) <> e.version) THEN "
-            "RAISE unique_violation USING MESSAGE = 'a record this save was planned on has changed'; "
-            "END IF; "
-            "NOTIFY {channel}; "
-            # unnest keeps the arrays' order, so the ids come back in the order of the events
-            "RETURN QUERY INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
-            "SELECT * FROM unnest(ids, versions, topics, states) "
-            "RETURNING notification_id; "
-            "IF cardinality(snapshot_ids) > 0 THEN "
-            "INSERT INTO {schema}.{snapshots} (originator_id, originator_version, topic, state) "
-            "SELECT * FROM unnest(snapshot_ids, snapshot_versions, snapshot_topics, snapshot_states) "
-            "ON CONFLICT DO NOTHING; "
-            "END IF; "
-            "END; $BODY$"
-        ).format(schema=schema, function=function, table=table, id_type=Identifier(id_type),
-                 lock_timeout=datastore.lock_timeout, channel=Identifier(self.channel_name),
-                 snapshots=Identifier(self.snapshots_function_table)))
+        self.sql_create_statements.append(
+            SQL(
+                "CREATE OR REPLACE FUNCTION {schema}.{function}("
+                "ids {id_type}[], versions bigint[], topics text[], states bytea[], "
+                "expect_ids {id_type}[], expect_versions bigint[], "
+                "snapshot_ids {id_type}[], snapshot_versions bigint[], "
+                "snapshot_topics text[], snapshot_states bytea[]) "
+                "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
+                "BEGIN "
+                "SET LOCAL lock_timeout = '{lock_timeout}s'; "
+                "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
+                # under the lock no other save can commit, so what this reads stays true until the commit
+                "IF EXISTS (SELECT 1 FROM unnest(expect_ids, expect_versions) AS e(id, version) "
+                "WHERE coalesce((SELECT max(originator_version) FROM {schema}.{table} "
+                "WHERE originator_id = e.id), 0) <> e.version) THEN "
+                "RAISE unique_violation USING MESSAGE = 'a record this save was planned on has changed'; "
+                "END IF; "
+                "NOTIFY {channel}; "
+                # unnest keeps the arrays' order, so the ids come back in the order of the events
+                "RETURN QUERY INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+                "SELECT * FROM unnest(ids, versions, topics, states) "
+                "RETURNING notification_id; "
+                "IF cardinality(snapshot_ids) > 0 THEN "
+                "INSERT INTO {schema}.{snapshots} (originator_id, originator_version, topic, state) "
+                "SELECT * FROM unnest(snapshot_ids, snapshot_versions, snapshot_topics, snapshot_states) "
+                "ON CONFLICT DO NOTHING; "
+                "END IF; "
+                "END; $BODY$"
+            ).format(
+                schema=schema,
+                function=function,
+                table=table,
+                id_type=Identifier(id_type),
+                lock_timeout=datastore.lock_timeout,
+                channel=Identifier(self.channel_name),
+                snapshots=Identifier(self.snapshots_function_table),
+            )
+        )
         # rendered once: a composed statement is otherwise rendered again on every call
-        self.insert_in_one_statement = SQL("SELECT * FROM {schema}.{function}(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-                                           ).format(schema=schema, function=function).as_string()
+        self.insert_in_one_statement = (
+            SQL("SELECT * FROM {schema}.{function}(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+            .format(schema=schema, function=function)
+            .as_string()
+        )
 
     def inline_snapshots(self, table: str) -> None:
         """Write a save's snapshots (``snapshots``: stored snapshots) in its own call, when
@@ -198,12 +215,17 @@ class PbemPostgresRecorder(PostgresApplicationRecorder):
         return saved
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)  # as the library's insert
-    def _insert_in_one_call(self, stored_events: Sequence[StoredEvent], expect: dict[UUID, int],
-                            snapshots: Sequence[StoredEvent]) -> list[int]:
+    def _insert_in_one_call(
+        self, stored_events: Sequence[StoredEvent], expect: dict[UUID, int], snapshots: Sequence[StoredEvent]
+    ) -> list[int]:
         with self.datastore.get_connection() as conn:
             encoding = conn.info.encoding
-            params = (*_columns(stored_events, encoding), uuid_array(list(expect)), int8_array(list(expect.values())),
-                      *_columns(snapshots, encoding))
+            params = (
+                *_columns(stored_events, encoding),
+                uuid_array(list(expect)),
+                int8_array(list(expect.values())),
+                *_columns(snapshots, encoding),
+            )
             with _with_packed_dumpers(conn).cursor(row_factory=tuple_row) as curs:
                 curs.execute(self.insert_in_one_statement, params, prepare=True)
                 return [int(row[0]) for row in curs.fetchall()]
@@ -211,5 +233,9 @@ class PbemPostgresRecorder(PostgresApplicationRecorder):
 
 def _columns(stored: Sequence[StoredEvent], encoding: str) -> tuple[bytes, bytes, bytes, bytes]:
     """Stored events as the function takes them: ids, versions, topics and states, in order."""
-    return (uuid_array([e.originator_id for e in stored]), int8_array([e.originator_version for e in stored]),
-            text_array([e.topic for e in stored], encoding), bytea_array([e.state for e in stored]))
+    return (
+        uuid_array([e.originator_id for e in stored]),
+        int8_array([e.originator_version for e in stored]),
+        text_array([e.topic for e in stored], encoding),
+        bytea_array([e.state for e in stored]),
+    )

@@ -30,12 +30,16 @@ class PbemSQLiteRecorder(SQLiteApplicationRecorder):
     def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         ids = super()._insert_events(c, stored_events, **kwargs)
         for originator_id, version in (kwargs.get("expect") or {}).items():
-            c.execute(f"SELECT MAX(originator_version) FROM {self.events_table_name} WHERE originator_id = ?",
-                      (originator_id.hex,))
+            c.execute(
+                f"SELECT MAX(originator_version) FROM {self.events_table_name} WHERE originator_id = ?",
+                (originator_id.hex,),
+            )
             if (c.fetchone()[0] or 0) != version:
                 raise StaleRead(f"{originator_id} is no longer at version {version}")
         for snapshot in kwargs.get("snapshots") or ():
-            c.execute(f"INSERT OR IGNORE INTO {self.snapshots_table} (originator_id, originator_version, topic, state) "
-                      "VALUES (?, ?, ?, ?)", (snapshot.originator_id.hex, snapshot.originator_version,
-                                              snapshot.topic, snapshot.state))
+            c.execute(
+                f"INSERT OR IGNORE INTO {self.snapshots_table} (originator_id, originator_version, topic, state) "
+                "VALUES (?, ?, ?, ?)",
+                (snapshot.originator_id.hex, snapshot.originator_version, snapshot.topic, snapshot.state),
+            )
         return ids

@@ -98,8 +98,9 @@ class GameSummaries(Projection[SummaryView]):
         else:
             if version == game.version:  # the game's latest event: only its row is kept
                 deadline = self.deadline_of(game, state)
-        return summarise(game_id, store.game_log(record).entries[:version], spec, state, tracking.notification_id,
-                         deadline)
+        return summarise(
+            game_id, store.game_log(record).entries[:version], spec, state, tracking.notification_id, deadline
+        )
 
     def deadline_of(self, game: Any, state: Any) -> datetime | None:
         """The earliest deadline of the seats the game waits for now (None without a clock)."""
@@ -148,8 +149,9 @@ class SummaryFollower:
         return self.view.max_tracking_id(self.store.name) or 0
 
     def _notifications(self, after: int, limit: int) -> Iterator[tuple[Any, Tracking]]:
-        page = self.store.recorder.select_notifications(start=after + 1, limit=limit,
-                                                        topics=list(self.projection.topics))
+        page = self.store.recorder.select_notifications(
+            start=after + 1, limit=limit, topics=list(self.projection.topics)
+        )
         for notification in page:
             yield self.store.mapper.to_domain_event(notification), Tracking(self.store.name, notification.id)
 
@@ -232,6 +234,7 @@ class SummaryFollower:
 
     def follow(self, stop: threading.Event, interval: float = 1.0) -> threading.Thread:
         """Keep catching up in a daemon thread until ``stop`` is set (for ``pbem serve``)."""
+
         def loop() -> None:
             while not stop.is_set():
                 try:

@@ -51,20 +51,45 @@ class GameSummary:
         return [self.names[seat] for seat in self.waiting if 0 <= seat < len(self.names)]
 
     def to_row(self) -> dict[str, Any]:
-        return {"id": self.id, "game_type": self.game_type, "names": json.dumps(self.names),
-                "status": self.status, "phase": self.phase, "waiting": json.dumps(self.waiting),
-                "turn": self.turn, "last_activity": self.last_activity, "robots": json.dumps(self.robots),
-                "deadline": self.deadline, "notification_id": self.notification_id}
+        return {
+            "id": self.id,
+            "game_type": self.game_type,
+            "names": json.dumps(self.names),
+            "status": self.status,
+            "phase": self.phase,
+            "waiting": json.dumps(self.waiting),
+            "turn": self.turn,
+            "last_activity": self.last_activity,
+            "robots": json.dumps(self.robots),
+            "deadline": self.deadline,
+            "notification_id": self.notification_id,
+        }
 
     @classmethod
     def from_row(cls, row: Any) -> GameSummary:
-        return cls(row["id"], row["game_type"], json.loads(row["names"]), row["status"], row["phase"],
-                   json.loads(row["waiting"]), row["turn"], row["last_activity"], json.loads(row["robots"]),
-                   row["deadline"], row["notification_id"])
+        return cls(
+            row["id"],
+            row["game_type"],
+            json.loads(row["names"]),
+            row["status"],
+            row["phase"],
+            json.loads(row["waiting"]),
+            row["turn"],
+            row["last_activity"],
+            json.loads(row["robots"]),
+            row["deadline"],
+            row["notification_id"],
+        )
 
 
-def summarise(game_id: str, entries: list[dict[str, Any]], spec: Any, state: Any,
-              notification_id: int, deadline: datetime | None = None) -> GameSummary:
+def summarise(
+    game_id: str,
+    entries: list[dict[str, Any]],
+    spec: Any,
+    state: Any,
+    notification_id: int,
+    deadline: datetime | None = None,
+) -> GameSummary:
     """The summary of a game whose log so far is ``entries``, with its rules ``spec`` and the
     state they lead to (None before the start, or when the rules cannot be used: then the
     phase and whose move are left out), and its deadline if known. Pure."""
@@ -84,8 +109,19 @@ def summarise(game_id: str, entries: list[dict[str, Any]], spec: Any, state: Any
         phase = spec.phase_label(state)
         waiting = [] if ended else list(spec.to_move(state))
     due = deadline.astimezone(UTC).isoformat() if deadline and status == "running" else None
-    return GameSummary(game_id, entries[0]["game_type"], names, status, phase, waiting, len(entries),
-                       entries[-1].get("time", ""), robots, due, notification_id)
+    return GameSummary(
+        game_id,
+        entries[0]["game_type"],
+        names,
+        status,
+        phase,
+        waiting,
+        len(entries),
+        entries[-1].get("time", ""),
+        robots,
+        due,
+        notification_id,
+    )
 
 
 @dataclass(frozen=True)
@@ -130,8 +166,19 @@ class SummaryView(TrackingRecorder, ABC):
         """Closes the database connections of the view."""
 
 
-COLUMNS = ("id", "game_type", "names", "status", "phase", "waiting", "turn", "last_activity", "robots",
-           "deadline", "notification_id")
+COLUMNS = (
+    "id",
+    "game_type",
+    "names",
+    "status",
+    "phase",
+    "waiting",
+    "turn",
+    "last_activity",
+    "robots",
+    "deadline",
+    "notification_id",
+)
 
 
 def _where(game_types: tuple[str, ...], statuses: tuple[str, ...], mark: str) -> tuple[str, list[Any]]:
@@ -175,9 +222,11 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
         marks = ", ".join(f":{c}" for c in COLUMNS)
         updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
         with self.datastore.transaction(commit=True) as c:
-            c.executemany(f"INSERT INTO {self.table} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
-                          f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
-                          [summary.to_row() for summary in summaries])
+            c.executemany(
+                f"INSERT INTO {self.table} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
+                f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
+                [summary.to_row() for summary in summaries],
+            )
             self._insert_tracking(c, tracking)
 
     def select(
@@ -185,8 +234,11 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
     ) -> list[GameSummary]:
         where, params = _where(game_types, statuses, "?")
         with self.datastore.transaction(commit=False) as c:
-            c.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.table}{where} "
-                      "ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?", [*params, limit, offset])
+            c.execute(
+                f"SELECT {', '.join(COLUMNS)} FROM {self.table}{where} "
+                "ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?",
+                [*params, limit, offset],
+            )
             return [GameSummary.from_row(row) for row in c.fetchall()]
 
     def count(self, game_types: tuple[str, ...] = (), statuses: tuple[str, ...] = ()) -> int:
@@ -224,7 +276,7 @@ def _postgres_view_class() -> type[SummaryView]:
             from psycopg.sql import SQL
 
             # the library's own statements are SQL too; it declares the list as Composed only
-            self.sql_create_statements.extend(SQL(statement) for statement in (  # type: ignore[misc]
+            statements = (
                 f"CREATE TABLE IF NOT EXISTS {self.qualified} (id text PRIMARY KEY, game_type text NOT NULL, "
                 "names text NOT NULL, status text NOT NULL, phase text NOT NULL, waiting text NOT NULL, "
                 "turn integer NOT NULL, last_activity text NOT NULL, robots text NOT NULL, deadline text, "
@@ -234,17 +286,20 @@ def _postgres_view_class() -> type[SummaryView]:
                 "(game_type, last_activity DESC, id DESC)",
                 f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.qualified} "
                 "(status, last_activity DESC, id DESC)",
-            ))
+            )
+            self.sql_create_statements.extend(SQL(statement) for statement in statements)  # type: ignore[misc]
 
         def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
             names = ", ".join(COLUMNS)
             marks = ", ".join(f"%({c})s" for c in COLUMNS)
             updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
             with self.datastore.transaction(commit=True) as curs:
-                curs.executemany(f"INSERT INTO {self.qualified} ({names}) VALUES ({marks}) "
-                                 f"ON CONFLICT (id) DO UPDATE SET "
-                                 f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
-                                 [summary.to_row() for summary in summaries])
+                curs.executemany(
+                    f"INSERT INTO {self.qualified} ({names}) VALUES ({marks}) "
+                    f"ON CONFLICT (id) DO UPDATE SET "
+                    f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
+                    [summary.to_row() for summary in summaries],
+                )
                 self._insert_tracking(curs, tracking)
 
         def select(
@@ -252,8 +307,11 @@ def _postgres_view_class() -> type[SummaryView]:
         ) -> list[GameSummary]:
             where, params = _where(game_types, statuses, "%s")
             with self.datastore.transaction(commit=False) as curs:
-                curs.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.qualified}{where} "
-                             "ORDER BY last_activity DESC, id DESC LIMIT %s OFFSET %s", [*params, limit, offset])
+                curs.execute(
+                    f"SELECT {', '.join(COLUMNS)} FROM {self.qualified}{where} "
+                    "ORDER BY last_activity DESC, id DESC LIMIT %s OFFSET %s",
+                    [*params, limit, offset],
+                )
                 return [GameSummary.from_row(row) for row in curs.fetchall()]
 
         def count(self, game_types: tuple[str, ...] = (), statuses: tuple[str, ...] = ()) -> int:
@@ -283,11 +341,13 @@ def open_view(store_env: dict[str, str], home: Any, attempts: int = 20) -> Summa
     if infrastructure.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
         view_class: type[SummaryView] = _postgres_view_class()
     else:
-        infrastructure.update({
-            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-            "SQLITE_DBNAME": str(home / "summaries.sqlite"),
-            "SQLITE_LOCK_TIMEOUT": infrastructure.get("SQLITE_LOCK_TIMEOUT") or "30",
-        })
+        infrastructure.update(
+            {
+                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                "SQLITE_DBNAME": str(home / "summaries.sqlite"),
+                "SQLITE_LOCK_TIMEOUT": infrastructure.get("SQLITE_LOCK_TIMEOUT") or "30",
+            }
+        )
         view_class = SQLiteSummaryView
     infrastructure.pop("CIPHER_KEY", None)  # the rows are the public list; nothing here is encrypted
     infrastructure.pop("CIPHER_TOPIC", None)

@@ -19,8 +19,17 @@ from pbem.games.text import fold
 
 HEADER_KEYS = ("game", "player", "version", "phase")
 # every word a header line may start with (folded) -> its key
-HEADER_WORDS = {**{key: key for key in HEADER_KEYS}, "hra": "game", "gra": "game", "hrac": "player",
-                "gracz": "player", "verze": "version", "wersja": "version", "faze": "phase", "faza": "phase"}
+HEADER_WORDS = {
+    **{key: key for key in HEADER_KEYS},
+    "hra": "game",
+    "gra": "game",
+    "hrac": "player",
+    "gracz": "player",
+    "verze": "version",
+    "wersja": "version",
+    "faze": "phase",
+    "faza": "phase",
+}
 
 
 @dataclass

@@ -55,8 +55,11 @@ class WitnessFolder:
         return state_from_json(document["logs"], keys), keys, dict(document["urls"])
 
     def save(self, state: dict[str, Seen], keys: dict[str, list[VerifierKey]], urls: dict[str, str]) -> None:
-        document = {"logs": state_to_json(state), "keys": {o: [str(k) for k in ks] for o, ks in sorted(keys.items())},
-                    "urls": dict(sorted(urls.items()))}
+        document = {
+            "logs": state_to_json(state),
+            "keys": {o: [str(k) for k in ks] for o, ks in sorted(keys.items())},
+            "urls": dict(sorted(urls.items())),
+        }
         temporary = self.folder / "state.json.tmp"
         temporary.write_text(json.dumps(document, indent=1, sort_keys=True), encoding="utf-8")
         os.replace(temporary, self.folder / "state.json")

@@ -60,8 +60,8 @@ class _Batch:
 
     def rollback(self, mark: tuple[int, Any]) -> None:
         """Forget what was added since ``mark``: a refused command leaves nothing behind."""
-        del self.entries[mark[0]:]
-        del self.privates[mark[0]:]
+        del self.entries[mark[0] :]
+        del self.privates[mark[0] :]
         self.state = mark[1]
 
     def rng(self) -> DrawRng:
@@ -126,8 +126,10 @@ class Work:
         outcome = Outcome(batch.game.id, batch.next_index, batch.next_index)
         try:
             if batch.game.frozen:
-                raise GameError(ErrorCode.FROZEN, f"Game {game_id} is frozen and cannot change: "
-                                                  f"{batch.game.frozen}. The operator has been alerted.")
+                raise GameError(
+                    ErrorCode.FROZEN,
+                    f"Game {game_id} is frozen and cannot change: {batch.game.frozen}. The operator has been alerted.",
+                )
             outcome.lines = plan(batch.game, batch)
         except GameError as error:
             outcome.error = error
@@ -168,8 +170,9 @@ class Work:
         if not aggregates:
             return
         saved = {aggregate.id for aggregate in aggregates}
-        self.service.store.save(*aggregates, expect={k: v for k, v in self.expect.items() if k not in saved},
-                                states=kept)
+        self.service.store.save(
+            *aggregates, expect={k: v for k, v in self.expect.items() if k not in saved}, states=kept
+        )
         for aggregate in aggregates:
             self.service.saved_aggregate(aggregate)
         for batch in changed:

@@ -23,8 +23,10 @@ from pbem.web.helpers import ReadGames, add_vary
 TEMPLATES = Path(str(files("pbem.templates")))
 STATIC = Path(str(files("pbem.web") / "static"))
 READ_METHODS = ("GET", "HEAD")
-PAGE_POLICY = ("default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; form-action 'self'; "
-               "base-uri 'none'; frame-ancestors 'none'")
+PAGE_POLICY = (
+    "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; form-action 'self'; "
+    "base-uri 'none'; frame-ancestors 'none'"
+)
 
 
 def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Flask:
@@ -106,8 +108,10 @@ def _install_hooks(app: Flask) -> None:
 
         i18n.selected_language()
         titles = {400: _("Bad request"), 404: _("Not found"), 405: _("This site is read-only")}
-        helps = {404: _("There is no such game, turn or page."),
-                 405: _("Moves are sent by mail, turn file or the command line, never through this site.")}
+        helps = {
+            404: _("There is no such game, turn or page."),
+            405: _("Moves are sent by mail, turn file or the command line, never through this site."),
+        }
         title = titles.get(error.code or 0, error.name)
         detail = helps.get(error.code or 0, error.description or "")
         body = render_template("web/error.html", code=error.code, title=title, detail=detail)
@@ -119,9 +123,15 @@ def _install_hooks(app: Flask) -> None:
 
     @app.context_processor
     def helpers() -> dict[str, Any]:
-        return {"word": i18n.word, "lang": getattr(g, "lang", i18n.DEFAULT), "link": link, "link_maker": link_maker,
-                "lang_explicit": getattr(g, "lang_explicit", False),
-                "switch_language": switch_language, "languages": i18n.LANGUAGES}
+        return {
+            "word": i18n.word,
+            "lang": getattr(g, "lang", i18n.DEFAULT),
+            "link": link,
+            "link_maker": link_maker,
+            "lang_explicit": getattr(g, "lang_explicit", False),
+            "switch_language": switch_language,
+            "languages": i18n.LANGUAGES,
+        }
 
 
 def link(endpoint: str, **values: Any) -> str:

@@ -38,6 +38,7 @@ except ImportError:  # pragma: no cover - depends on the installation
     _GunicornLogger = None
 
 if _GunicornLogger is not None:
+
     class GunicornLogger(_GunicornLogger):
         """gunicorn's logger with every access-log value (request line, path, referrer, query,
         environment and header atoms) stripped of seat tokens."""

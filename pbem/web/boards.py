@@ -50,7 +50,7 @@ def board_size(svg: str, readable: float = READABLE_PX) -> BoardSize | None:
     if width <= 0 or height <= 0:
         return None
     root_font = _FONT.search(head)
-    text_px = main_font_size(svg[root.end():], float(root_font.group(1)) if root_font else DEFAULT_FONT)
+    text_px = main_font_size(svg[root.end() :], float(root_font.group(1)) if root_font else DEFAULT_FONT)
     scale = max(1.0, readable / text_px)
     return BoardSize(round(width * scale), round(height * scale), text_px, width)
 

@@ -19,8 +19,14 @@ from pbem.web.shortcut import keep
 bp = Blueprint("downloads", __name__)
 
 
-def _json(document: Any, game: LoadedGame | None = None, filename: str | None = None, raw: bytes | None = None,
-          immutable: bool = False, etag: str | None = None) -> Response:
+def _json(
+    document: Any,
+    game: LoadedGame | None = None,
+    filename: str | None = None,
+    raw: bytes | None = None,
+    immutable: bool = False,
+    etag: str | None = None,
+) -> Response:
     body = raw if raw is not None else json.dumps(document, indent=2, ensure_ascii=False).encode() + b"\n"
     response = make_response(body)
     response.mimetype = "application/json"
@@ -49,8 +55,11 @@ def export(game_id: str) -> Response:
 @bp.get("/games/<game_id>/checkpoints.json")
 def checkpoints(game_id: str) -> Response:
     game = game_or_404(game_id)
-    document = {"game": game.id, "origin": service().origin(game.id),
-                "checkpoints": [{"size": size, "note": note} for size, note in game.checkpoints]}
+    document = {
+        "game": game.id,
+        "origin": service().origin(game.id),
+        "checkpoints": [{"size": size, "note": note} for size, note in game.checkpoints],
+    }
     return _json(document, game, immutable=game.ended)
 
 
@@ -104,8 +113,13 @@ def keys_text() -> Response:
 @bp.get("/keys.json")
 def keys_json() -> Response:
     keys = service().keys
-    return _json({"current": str(keys.signer().verifier), "keys": [str(key) for key in keys.verifiers()],
-                  "revoked": [r.to_dict() for r in keys.revocations()]})
+    return _json(
+        {
+            "current": str(keys.signer().verifier),
+            "keys": [str(key) for key in keys.verifiers()],
+            "revoked": [r.to_dict() for r in keys.revocations()],
+        }
+    )
 
 
 @bp.get("/keys/revoked.txt")

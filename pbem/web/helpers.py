@@ -58,11 +58,12 @@ def unreadable_game(game_id: str) -> Response:
     same warning on each (``web/base.html``)."""
     problem = getattr(service(), "frozen", {}).get(game_id) or _("its stored record cannot be read")
     title = _("This game is frozen.")
-    detail = _("This game cannot be shown: its stored record does not match its signed history (%(problem)s). "
-               "It takes no moves until the operator has repaired it. The operator has been alerted.",
-               problem=problem)
-    response = current_app.make_response((render_template("web/error.html", code=503, title=title, detail=detail),
-                                          503))
+    detail = _(
+        "This game cannot be shown: its stored record does not match its signed history (%(problem)s). "
+        "It takes no moves until the operator has repaired it. The operator has been alerted.",
+        problem=problem,
+    )
+    response = current_app.make_response((render_template("web/error.html", code=503, title=title, detail=detail), 503))
     response.headers["Cache-Control"] = "no-store"
     response.headers["Retry-After"] = "3600"
     return response
@@ -278,8 +279,16 @@ def snapshot(game: LoadedGame, turn: int | None = None, seat: int | None = None)
         return Snapshot(game, version, seat, None, None, waiting, "", False)
     spec = game.spec
     over = version == game.version and game.ended
-    return Snapshot(game, version, seat, state, spec.view(state, seat), [] if over else list(spec.to_move(state)),
-                    spec.phase_label(state), over)
+    return Snapshot(
+        game,
+        version,
+        seat,
+        state,
+        spec.view(state, seat),
+        [] if over else list(spec.to_move(state)),
+        spec.phase_label(state),
+        over,
+    )
 
 
 def add_vary(response: Response, header: str) -> None:
@@ -294,8 +303,9 @@ def add_vary(response: Response, header: str) -> None:
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
-def public_cache(response: Response, game: LoadedGame | None = None, immutable: bool = False,
-                 fixed: bool = False) -> Response:
+def public_cache(
+    response: Response, game: LoadedGame | None = None, immutable: bool = False, fixed: bool = False
+) -> Response:
     """Caching for public responses, by how long their content can stay as it is:
 
     * ``immutable``: bytes that can never change (an export or proof of a finished game, a
@@ -319,8 +329,16 @@ def public_cache(response: Response, game: LoadedGame | None = None, immutable: 
 
 # the request headers that ``make_conditional`` answers (If-Match, If-None-Match,
 # If-Modified-Since, If-Unmodified-Since, If-Range, Range), as WSGI names them
-CONDITIONAL = frozenset({"HTTP_IF_MATCH", "HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE",
-                         "HTTP_IF_UNMODIFIED_SINCE", "HTTP_IF_RANGE", "HTTP_RANGE"})
+CONDITIONAL = frozenset(
+    {
+        "HTTP_IF_MATCH",
+        "HTTP_IF_NONE_MATCH",
+        "HTTP_IF_MODIFIED_SINCE",
+        "HTTP_IF_UNMODIFIED_SINCE",
+        "HTTP_IF_RANGE",
+        "HTTP_RANGE",
+    }
+)
 
 
 @lru_cache(maxsize=1024)

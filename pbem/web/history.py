@@ -76,12 +76,17 @@ def _row(game: LoadedGame, seat: int | None, index: int, leaf: str, checkpoint: 
     entry = log.visible_entry(game.entries[index], game.privates[index], seat, game.ended)
     facts = entry.get("facts") or []
     return {
-        "index": index, "turn": index + 1, "kind": entry["kind"], "time": entry.get("time", ""),
+        "index": index,
+        "turn": index + 1,
+        "kind": entry["kind"],
+        "time": entry.get("time", ""),
         "who": names[entry["seat"]] if isinstance(entry.get("seat"), int) else "",
-        "command": game.spec.say_command(entry.get("command", "")), "source": entry.get("source", ""),
+        "command": game.spec.say_command(entry.get("command", "")),
+        "source": entry.get("source", ""),
         "lines": [game.spec.describe_fact(fact, names) for fact in facts],
         "mine": _mine(game, seat, facts) if seat is not None and not game.ended else [],
-        "leaf_hash": leaf, "checkpoint": checkpoint,
+        "leaf_hash": leaf,
+        "checkpoint": checkpoint,
         "hidden": sum(1 for f in facts if SECRET in f and "data" not in f[SECRET]),
         "seed": entry.get("seed") if entry["kind"] == "ended" else None,
         "nonce": entry.get("nonce") if entry["kind"] == "joined" else None,
@@ -90,8 +95,11 @@ def _row(game: LoadedGame, seat: int | None, index: int, leaf: str, checkpoint: 
 
 def _mine(game: LoadedGame, seat: int, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The seat's own secrets among ``facts`` (already opened for it)."""
-    return [{"line": game.spec.describe_fact(fact, game.names), "data": fact[SECRET]["data"]}
-            for fact in facts if (part := fact.get(SECRET)) and "data" in part and seat in part["to"]]
+    return [
+        {"line": game.spec.describe_fact(fact, game.names), "data": fact[SECRET]["data"]}
+        for fact in facts
+        if (part := fact.get(SECRET)) and "data" in part and seat in part["to"]
+    ]
 
 
 def secrets_of(game: LoadedGame, seat: int) -> list[dict[str, Any]]:

@@ -70,12 +70,24 @@ def _games_body(types: dict[str, Any], wanted_type: str, wanted_status: str, num
     listing = summaries().list_games(wanted_type or None, wanted_status or None, number)
     if number > listing.pages:
         return ""
-    return render_template("web/games.html", listing=listing, types=types, wanted_type=wanted_type,
-                           wanted_status=wanted_status, statuses=STATUSES)
+    return render_template(
+        "web/games.html",
+        listing=listing,
+        types=types,
+        wanted_type=wanted_type,
+        wanted_status=wanted_status,
+        statuses=STATUSES,
+    )
 
 
-def kept(game: LoadedGame, parts: tuple[Hashable, ...], render: Callable[[], str], mimetype: str = "text/html",
-         fixed: bool = False, key: tuple[Hashable, ...] | None = None) -> Response:
+def kept(
+    game: LoadedGame,
+    parts: tuple[Hashable, ...],
+    render: Callable[[], str],
+    mimetype: str = "text/html",
+    fixed: bool = False,
+    key: tuple[Hashable, ...] | None = None,
+) -> Response:
     """A public page of ``game``, rendered once per game version (and ``parts``: the page and
     its arguments; or once per ``key``) and then served from memory; an empty rendering is a 404."""
     key = key or page_key(game.id, game.version, game.frozen, *parts)
@@ -92,26 +104,43 @@ def kept(game: LoadedGame, parts: tuple[Hashable, ...], render: Callable[[], str
 def _page(template: str, game: LoadedGame, parts: tuple[Hashable, ...], **context: Any) -> Response:
     """``kept`` for a template whose context is built by the callables in ``context`` (only
     when the page is rendered)."""
+
     def render() -> str:
-        return render_template(template, game=game, **{name: make() if callable(make) else make
-                                                       for name, make in context.items()})
+        return render_template(
+            template, game=game, **{name: make() if callable(make) else make for name, make in context.items()}
+        )
+
     return kept(game, parts, render)
 
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Response:
     loaded = game_or_404(game_id)
-    return _page("web/game.html", loaded, ("game", deadline_now(loaded)), snap=lambda: snapshot(loaded),
-                 status=lambda: status_of(loaded), checkpoint=loaded.checkpoint_at, private=None, since=None)
+    return _page(
+        "web/game.html",
+        loaded,
+        ("game", deadline_now(loaded)),
+        snap=lambda: snapshot(loaded),
+        status=lambda: status_of(loaded),
+        checkpoint=loaded.checkpoint_at,
+        private=None,
+        since=None,
+    )
 
 
 @bp.get("/games/<game_id>/turn/<int:turn>")
 def turn(game_id: str, turn: int) -> Response:
     loaded = game_or_404(game_id)
     turn_or_404(loaded, turn)
-    return _page("web/turn.html", loaded, ("turn", turn), snap=lambda: snapshot(loaded, turn),
-                 entry=lambda: history_row(loaded, turn - 1, None), private=None,
-                 history_page=page_of_entry(loaded.version, turn - 1))
+    return _page(
+        "web/turn.html",
+        loaded,
+        ("turn", turn),
+        snap=lambda: snapshot(loaded, turn),
+        entry=lambda: history_row(loaded, turn - 1, None),
+        private=None,
+        history_page=page_of_entry(loaded.version, turn - 1),
+    )
 
 
 def window_or_404(game: LoadedGame) -> HistoryWindow:
@@ -129,9 +158,15 @@ def window_or_404(game: LoadedGame) -> HistoryWindow:
 def history(game_id: str) -> Response:
     loaded = game_or_404(game_id)
     window = window_or_404(loaded)
-    return _page("web/history.html", loaded, ("history", window.page, window.since),
-                 rows=lambda: history_rows(loaded, None, window.indices), window=window, since=window.since,
-                 private=None)
+    return _page(
+        "web/history.html",
+        loaded,
+        ("history", window.page, window.since),
+        rows=lambda: history_rows(loaded, None, window.indices),
+        window=window,
+        since=window.since,
+        private=None,
+    )
 
 
 @bp.get("/games/<game_id>/history/<int:turn>")
@@ -140,8 +175,14 @@ def entry(game_id: str, turn: int) -> Response:
     leaf hash, the checkpoint signed after it, the links to its proof and to the state after it."""
     loaded = game_or_404(game_id)
     index = turn_or_404(loaded, turn) - 1
-    return _page("web/entry.html", loaded, ("entry", turn), entry=lambda: history_row(loaded, index, None),
-                 private=None, history_page=page_of_entry(loaded.version, index))
+    return _page(
+        "web/entry.html",
+        loaded,
+        ("entry", turn),
+        entry=lambda: history_row(loaded, index, None),
+        private=None,
+        history_page=page_of_entry(loaded.version, index),
+    )
 
 
 @bp.get("/games/<game_id>/feed.atom")
@@ -151,8 +192,13 @@ def feed(game_id: str) -> Response:
 
     def render() -> str:
         newest = range(loaded.version - 1, max(-1, loaded.version - 1 - FEED_ENTRIES), -1)
-        return render_template("web/feed.xml", game=loaded, rows=history_rows(loaded, None, list(newest)),
-                               updated=loaded.entries[-1].get("time", ""))
+        return render_template(
+            "web/feed.xml",
+            game=loaded,
+            rows=history_rows(loaded, None, list(newest)),
+            updated=loaded.entries[-1].get("time", ""),
+        )
+
     # the feed names its entries by absolute address: one kept feed per address the site is asked at
     return kept(loaded, ("feed", request.host_url), render, "application/atom+xml")
 
@@ -163,8 +209,14 @@ def board(game_id: str, turn: int | None = None) -> Response:
     loaded = game_or_404(game_id)
     version = loaded.version if turn is None else turn_or_404(loaded, turn)
     past = version < loaded.version  # a past turn's picture stays as it is
-    response = kept(loaded, (), lambda: snapshot(loaded, version).draw() or "", SVG, fixed=past,
-                    key=board_key(loaded.id, version, loaded.frozen))
+    response = kept(
+        loaded,
+        (),
+        lambda: snapshot(loaded, version).draw() or "",
+        SVG,
+        fixed=past,
+        key=board_key(loaded.id, version, loaded.frozen),
+    )
     response.headers["Content-Security-Policy"] = SVG_POLICY
     add_vary(response, "Accept-Language")  # the picture's words are in the reader's language
     return response
@@ -195,5 +247,6 @@ def keys() -> Response:
     verifiers = [str(key) for key in service().keys.verifiers()]
     current = str(service().keys.signer().verifier)
     revoked = {str(r.key): r.since for r in service().keys.revocations()}
-    return public_cache(make_response(render_template("web/keys.html", keys=verifiers, current=current,
-                                                      revoked=revoked)))
+    return public_cache(
+        make_response(render_template("web/keys.html", keys=verifiers, current=current, revoked=revoked))
+    )

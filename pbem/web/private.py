@@ -26,9 +26,16 @@ def seat(game_id: str, token: str) -> Response:
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     secrets = secrets_of(game, seat)
-    body = render_template("web/game.html", game=game, snap=snapshot(game, None, seat), status=status_of(game),
-                           checkpoint=game.checkpoint_at(), private={"token": token, "seat": seat},
-                           secrets=secrets, since=_last_move(game, seat))
+    body = render_template(
+        "web/game.html",
+        game=game,
+        snap=snapshot(game, None, seat),
+        status=status_of(game),
+        checkpoint=game.checkpoint_at(),
+        private={"token": token, "seat": seat},
+        secrets=secrets,
+        since=_last_move(game, seat),
+    )
     return private_cache(make_response(body))
 
 
@@ -37,8 +44,14 @@ def history(game_id: str, token: str) -> Response:
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     window = window_or_404(game)
-    body = render_template("web/history.html", game=game, rows=history_rows(game, seat, window.indices),
-                           window=window, since=window.since, private={"token": token, "seat": seat})
+    body = render_template(
+        "web/history.html",
+        game=game,
+        rows=history_rows(game, seat, window.indices),
+        window=window,
+        since=window.since,
+        private={"token": token, "seat": seat},
+    )
     return private_cache(make_response(body))
 
 
@@ -47,8 +60,13 @@ def entry(game_id: str, token: str, turn: int) -> Response:
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     index = turn_or_404(game, turn) - 1
-    body = render_template("web/entry.html", game=game, entry=history_row(game, index, seat),
-                           private={"token": token, "seat": seat}, history_page=page_of_entry(game.version, index))
+    body = render_template(
+        "web/entry.html",
+        game=game,
+        entry=history_row(game, index, seat),
+        private={"token": token, "seat": seat},
+        history_page=page_of_entry(game.version, index),
+    )
     return private_cache(make_response(body))
 
 
@@ -57,8 +75,14 @@ def turn(game_id: str, token: str, turn: int) -> Response:
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     snap = snapshot(game, turn, seat)
-    body = render_template("web/turn.html", game=game, snap=snap, entry=history_row(game, turn - 1, seat),
-                           private={"token": token, "seat": seat}, history_page=page_of_entry(game.version, turn - 1))
+    body = render_template(
+        "web/turn.html",
+        game=game,
+        snap=snap,
+        entry=history_row(game, turn - 1, seat),
+        private={"token": token, "seat": seat},
+        history_page=page_of_entry(game.version, turn - 1),
+    )
     return private_cache(make_response(body))
 
 

@@ -48,8 +48,15 @@ OTHER_CONDITIONS = ("HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE", "HTTP_IF_RANGE"
 NOT_MODIFIED = "304 NOT MODIFIED"
 # what a kept page's response depends on in the request (method and path first): its arguments
 # and language, and the host, scheme and mount point its links and the feed's addresses name
-REQUEST_PARTS = ("REQUEST_METHOD", "PATH_INFO", "QUERY_STRING", "HTTP_ACCEPT_LANGUAGE", "HTTP_HOST",
-                 "wsgi.url_scheme", "SCRIPT_NAME")
+REQUEST_PARTS = (
+    "REQUEST_METHOD",
+    "PATH_INFO",
+    "QUERY_STRING",
+    "HTTP_ACCEPT_LANGUAGE",
+    "HTTP_HOST",
+    "wsgi.url_scheme",
+    "SCRIPT_NAME",
+)
 MIB = 1 << 20
 
 Kept = tuple[str, list[tuple[str, str]], bytes]
@@ -81,8 +88,13 @@ class Shortcut:
 
     OVERHEAD = 512  # bytes counted per kept response for its headers and the key's other parts
 
-    def __init__(self, app: WSGIApplication, position: Callable[[], int], generation: Callable[[], Hashable],
-                 budget: int = 32 * MIB):
+    def __init__(
+        self,
+        app: WSGIApplication,
+        position: Callable[[], int],
+        generation: Callable[[], Hashable],
+        budget: int = 32 * MIB,
+    ):
         self.app = app
         self.position = position
         self.generation = generation
@@ -123,8 +135,9 @@ class Shortcut:
                 self.answered += 1
             return found
 
-    def _through_app(self, environ: WSGIEnvironment, start_response: StartResponse,
-                     key: tuple[Hashable, ...]) -> Iterable[bytes]:
+    def _through_app(
+        self, environ: WSGIEnvironment, start_response: StartResponse, key: tuple[Hashable, ...]
+    ) -> Iterable[bytes]:
         started: list[Any] = []
 
         def capture(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:

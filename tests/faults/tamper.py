@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 Path = tuple[Any, ...]
-PLACE = re.compile(r"^(format|game|origin|keys|entries|checkpoints|openings|file|byte \d+|"
-                   r"entry \d+( \([^()]*\))?(, (fact|draw) \d+)?|checkpoint \d+|opening \d+)$")
+PLACE = re.compile(
+    r"^(format|game|origin|keys|entries|checkpoints|openings|file|byte \d+|"
+    r"entry \d+( \([^()]*\))?(, (fact|draw) \d+)?|checkpoint \d+|opening \d+)$"
+)
 
 
 def value_paths(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
@@ -58,8 +60,13 @@ def replaced(document: dict[str, Any], path: Path, value: Any) -> dict[str, Any]
 
 
 def all_changes(document: dict[str, Any]) -> list[tuple[Path, str, Any]]:
-    return [(path, kind, new) for path, value in value_paths(document) if path
-            for kind, new in changes(value) if new != value]
+    return [
+        (path, kind, new)
+        for path, value in value_paths(document)
+        if path
+        for kind, new in changes(value)
+        if new != value
+    ]
 
 
 def names_the_place(path: Path, where: str, message: str) -> bool:
@@ -94,19 +101,28 @@ def resigned_log(document: dict[str, Any], entries: list[dict[str, Any]], signer
 
     sizes = sorted({item["size"] for item in document["checkpoints"] if item["size"] < len(entries)} | {len(entries)})
     roots = prefix_roots([leaf_hash(canonical_bytes(entry)) for entry in entries], sizes)
-    checkpoints = [{"size": size, "note": sign_checkpoint(Checkpoint(document["origin"], size, roots[size]), signer)}
-                   for size in sizes]
+    checkpoints = [
+        {"size": size, "note": sign_checkpoint(Checkpoint(document["origin"], size, roots[size]), signer)}
+        for size in sizes
+    ]
     openings = document.get("openings") if entries[-1]["kind"] == "ended" else None  # as a running game
-    return {**copy.deepcopy(document), "entries": copy.deepcopy(entries), "checkpoints": checkpoints,
-            "openings": copy.deepcopy(openings)}
+    return {
+        **copy.deepcopy(document),
+        "entries": copy.deepcopy(entries),
+        "checkpoints": checkpoints,
+        "openings": copy.deepcopy(openings),
+    }
 
 
 def truncated(document: dict[str, Any], size: int) -> dict[str, Any]:
     """The export cut back to its signed checkpoint of ``size`` entries (no new signature)."""
     entries = copy.deepcopy(document["entries"][:size])
-    return {**copy.deepcopy(document), "entries": entries,
-            "checkpoints": [item for item in document["checkpoints"] if item["size"] <= size],
-            "openings": copy.deepcopy(document.get("openings")) if entries[-1]["kind"] == "ended" else None}
+    return {
+        **copy.deepcopy(document),
+        "entries": entries,
+        "checkpoints": [item for item in document["checkpoints"] if item["size"] <= size],
+        "openings": copy.deepcopy(document.get("openings")) if entries[-1]["kind"] == "ended" else None,
+    }
 
 
 def rewritten_move(document: dict[str, Any], index: int, signer: Any, extra: int = 0) -> dict[str, Any]:
@@ -115,7 +131,7 @@ def rewritten_move(document: dict[str, Any], index: int, signer: Any, extra: int
     a fork that grew past the original when more."""
     from datetime import datetime, timedelta
 
-    entries = copy.deepcopy(document["entries"][:index + 1])
+    entries = copy.deepcopy(document["entries"][: index + 1])
     later = datetime.fromisoformat(entries[index]["time"]) + timedelta(seconds=1)
     entries[index]["time"] = later.isoformat(timespec="seconds")
     for number in range(extra):

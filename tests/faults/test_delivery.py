@@ -92,9 +92,27 @@ def test_concurrent_moves_from_several_processes_on_sqlite(tmp_path):
     procs = []
     for number in range(3):
         out = tmp_path / f"out-{number}.json"
-        procs.append((out, subprocess.Popen(
-            [sys.executable, "-m", "tests.ops.worker", str(tmp_path / "home"), "", game_id, f"s{number}",
-             str(scale(20, 200)), str(go), str(out), "--unguarded"], cwd=ROOT)))
+        procs.append(
+            (
+                out,
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "tests.ops.worker",
+                        str(tmp_path / "home"),
+                        "",
+                        game_id,
+                        f"s{number}",
+                        str(scale(20, 200)),
+                        str(go),
+                        str(out),
+                        "--unguarded",
+                    ],
+                    cwd=ROOT,
+                ),
+            )
+        )
     go.touch()
     outcomes = []
     for out, proc in procs:
@@ -120,7 +138,9 @@ class GatewayProcess:
         self.port = port
         self.log = log
         self.env = os.environ | {
-            "PBEM_HOME": str(home), "PBEM_MAIL_ADDRESS": SERVICE, "PBEM_MAIL_TICK_SECONDS": "0.2",
+            "PBEM_HOME": str(home),
+            "PBEM_MAIL_ADDRESS": SERVICE,
+            "PBEM_MAIL_TICK_SECONDS": "0.2",
             "PBEM_MAIL_REPLIES_PER_HOUR": "1000000",
         }
         self.env.pop("PBEM_DATABASE_URL", None)
@@ -128,9 +148,22 @@ class GatewayProcess:
         self.kills = 0
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.faults.gateway_proc", "serve-mail", "--host",
-                                      "127.0.0.1", "--port", str(self.port)],
-                                     cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.faults.gateway_proc",
+                "serve-mail",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=self.log,
+        )
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -235,8 +268,11 @@ def test_kill_9_of_the_gateway_loses_and_doubles_nothing(tmp_path):
     # every reply is sent: a killed process's claims run out after the lease, then another
     # sender (here, in-process) sends them through the same relay
     later = datetime.now(UTC) + timedelta(seconds=LEASE_SECONDS + 1)
-    drain = Gateway(svc, MailSettings(address=SERVICE, relay=("127.0.0.1", relay.port),
-                                      replies_per_hour=1_000_000), clock=lambda: later)
+    drain = Gateway(
+        svc,
+        MailSettings(address=SERVICE, relay=("127.0.0.1", relay.port), replies_per_hour=1_000_000),
+        clock=lambda: later,
+    )
     drain.work()
     relay.stop()
     mails = [email.message_from_bytes(m, policy=policy.default) for m in sink.messages]

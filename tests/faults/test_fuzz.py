@@ -27,11 +27,46 @@ from tests.ops.helpers import PLAYERS, finished_game, service_at
 
 # The short form is derandomized, so that CI runs the same examples every time; the long form
 # (python -m benchmarks.faults) searches afresh.
-FUZZ = settings(max_examples=scale(60, 2000), deadline=None, database=None, derandomize=not LONG,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-WORDS = st.sampled_from(["roll", "hold", "take", "build", "pass", "play", "with", "on", "to", "1", "0", "-1",
-                         "99999999999999999999", "#", ":", "\x00", "é", "ř", "\u202e", " ", "\t", "\n", "game:",
-                         "version: 3", "player:", "phase:", "help", "join", "resign"])
+FUZZ = settings(
+    max_examples=scale(60, 2000),
+    deadline=None,
+    database=None,
+    derandomize=not LONG,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+WORDS = st.sampled_from(
+    [
+        "roll",
+        "hold",
+        "take",
+        "build",
+        "pass",
+        "play",
+        "with",
+        "on",
+        "to",
+        "1",
+        "0",
+        "-1",
+        "99999999999999999999",
+        "#",
+        ":",
+        "\x00",
+        "é",
+        "ř",
+        "\u202e",
+        " ",
+        "\t",
+        "\n",
+        "game:",
+        "version: 3",
+        "player:",
+        "phase:",
+        "help",
+        "join",
+        "resign",
+    ]
+)
 
 
 def _mutants(legal: list[str]) -> st.SearchStrategy[str]:
@@ -46,15 +81,17 @@ def _mutants(legal: list[str]) -> st.SearchStrategy[str]:
     )
 
 
-TEXTS = st.one_of(st.text(max_size=60), st.lists(WORDS, max_size=8).map(" ".join),
-                  st.text(alphabet=string.printable, max_size=30))
+TEXTS = st.one_of(
+    st.text(max_size=60), st.lists(WORDS, max_size=8).map(" ".join), st.text(alphabet=string.printable, max_size=30)
+)
 
 
 def _states(spec, count: int = 6):
     """States met in a seeded random game, with the seat to move (and one that is not)."""
     kept = []
-    play = play_random(spec, max(2, spec.min_players), seed=11,
-                       on_step=lambda before, seat, move, facts, after: kept.append(before))
+    play = play_random(
+        spec, max(2, spec.min_players), seed=11, on_step=lambda before, seat, move, facts, after: kept.append(before)
+    )
     step = max(1, len(kept) // count)
     return [s for s in kept[::step][:count] if spec.to_move(s)] + [play.state]
 
@@ -118,8 +155,11 @@ def test_bad_turn_files_and_commands_change_nothing(tmp_path):
         return svc.game(game_id)
 
     @FUZZ
-    @given(body=st.one_of(TEXTS, st.lists(st.one_of(WORDS, TEXTS), max_size=6).map("\n".join)),
-           header=st.booleans(), version=st.one_of(st.none(), st.integers(-3, 40).map(str), st.text(max_size=4)))
+    @given(
+        body=st.one_of(TEXTS, st.lists(st.one_of(WORDS, TEXTS), max_size=6).map("\n".join)),
+        header=st.booleans(),
+        version=st.one_of(st.none(), st.integers(-3, 40).map(str), st.text(max_size=4)),
+    )
     def check(body, header, version):
         game = game_in_play()
         game_id = game.id
@@ -153,12 +193,34 @@ HEADER_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")),
 
 def test_mail_parser_never_raises():
     @FUZZ
-    @given(raw=st.one_of(st.binary(max_size=400),
-                         st.lists(st.one_of(st.sampled_from([b"From: ", b"To: ", b"Subject: ", b"Message-ID: <",
-                                                             b"Content-Type: multipart/mixed; boundary=x",
-                                                             b"Content-Transfer-Encoding: base64", b"--x", b"\r\n",
-                                                             b"\n\n", b"=?utf-8?b?", b"?=", b"@", b">"]),
-                                            st.binary(max_size=20)), max_size=30).map(b"".join)))
+    @given(
+        raw=st.one_of(
+            st.binary(max_size=400),
+            st.lists(
+                st.one_of(
+                    st.sampled_from(
+                        [
+                            b"From: ",
+                            b"To: ",
+                            b"Subject: ",
+                            b"Message-ID: <",
+                            b"Content-Type: multipart/mixed; boundary=x",
+                            b"Content-Transfer-Encoding: base64",
+                            b"--x",
+                            b"\r\n",
+                            b"\n\n",
+                            b"=?utf-8?b?",
+                            b"?=",
+                            b"@",
+                            b">",
+                        ]
+                    ),
+                    st.binary(max_size=20),
+                ),
+                max_size=30,
+            ).map(b"".join),
+        )
+    )
     def check(raw):
         inbound = parse_message(raw, "x@example.org", ("pbem@example.org",), "pbem@example.org", 262_144)
         assert inbound.key and isinstance(inbound.lines, tuple)
@@ -168,8 +230,7 @@ def test_mail_parser_never_raises():
 
 # found by the fuzzer above and fixed in the gateway: malformed address headers (an unclosed
 # '<', an empty group) used to crash the standard library's header parser
-@pytest.mark.parametrize("raw", [b"From:<", b"From: <\r\n\r\nroll", b'Subject: x\r\nTo: "a" <\r\n\r\n',
-                                 b"From::;\x00"])
+@pytest.mark.parametrize("raw", [b"From:<", b"From: <\r\n\r\nroll", b'Subject: x\r\nTo: "a" <\r\n\r\n', b"From::;\x00"])
 def test_malformed_address_headers_are_parsed(raw):
     inbound = parse_message(raw, None, ("pbem@example.org",), "pbem@example.org", 262_144)
     assert inbound.key.startswith("sha256:")
@@ -178,9 +239,13 @@ def test_malformed_address_headers_are_parsed(raw):
 # found by the long fuzz of the gateway below, in its own mail builder: the email package raises
 # IndexError when a message is given "Message-ID: <"; the gateway reads such a mail from its
 # bytes, keys it by its hash (the id is not one) and reads its command
-@pytest.mark.parametrize("raw", [b"Message-ID: <\r\n\r\nhold",
-                                 b"From: a@example.org\r\nMessage-ID: <\r\nIn-Reply-To: <\r\n"
-                                 b"References: <\r\n\r\nhold"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"Message-ID: <\r\n\r\nhold",
+        b"From: a@example.org\r\nMessage-ID: <\r\nIn-Reply-To: <\r\nReferences: <\r\n\r\nhold",
+    ],
+)
 def test_a_message_id_the_email_package_cannot_build_is_read(raw):
     inbound = parse_message(raw, "x@example.org", ("pbem@example.org",), "pbem@example.org", 262_144)
     assert inbound.key.startswith("sha256:") and inbound.lines == ("hold",)
@@ -203,11 +268,19 @@ def test_gateway_survives_fuzzed_mail_and_spoofs_change_nothing(tmp_path):
     version = svc.game(game_id).version
 
     @FUZZ
-    @given(sender=st.sampled_from(["mallory@example.org", PLAYERS[1], "", "not an address"]),
-           to=st.sampled_from([wrong, "pbem@example.org", seat.replace("+", "-"), "other@example.org"]),
-           subject=HEADER_TEXT, body=st.one_of(TEXTS, st.just("roll"), st.just("hold")),
-           extra=st.dictionaries(st.sampled_from(["Message-ID", "In-Reply-To", "Auto-Submitted", "Precedence",
-                                                  "Content-Language", "References"]), HEADER_TEXT, max_size=3))
+    @given(
+        sender=st.sampled_from(["mallory@example.org", PLAYERS[1], "", "not an address"]),
+        to=st.sampled_from([wrong, "pbem@example.org", seat.replace("+", "-"), "other@example.org"]),
+        subject=HEADER_TEXT,
+        body=st.one_of(TEXTS, st.just("roll"), st.just("hold")),
+        extra=st.dictionaries(
+            st.sampled_from(
+                ["Message-ID", "In-Reply-To", "Auto-Submitted", "Precedence", "Content-Language", "References"]
+            ),
+            HEADER_TEXT,
+            max_size=3,
+        ),
+    )
     def check(sender, to, subject, body, extra):
         try:
             raw = _mail(sender, to, subject, body, extra)
@@ -232,8 +305,13 @@ def test_web_routes_answer_without_server_errors(tmp_path):
     token = svc.seat_token(game_id, 0)
     client = create_app(svc, {"TESTING": True}).test_client()
     rules = [r.rule for r in client.application.url_map.iter_rules() if "static" not in r.rule]
-    pieces = st.one_of(st.just(game_id), st.just(token), st.text(max_size=12), st.integers(-5, 10 ** 12).map(str),
-                       st.sampled_from(["..", "%2e%2e", "%00", "<script>", "'", "\\", "0", "-1", "17"]))
+    pieces = st.one_of(
+        st.just(game_id),
+        st.just(token),
+        st.text(max_size=12),
+        st.integers(-5, 10**12).map(str),
+        st.sampled_from(["..", "%2e%2e", "%00", "<script>", "'", "\\", "0", "-1", "17"]),
+    )
 
     @FUZZ
     @given(rule=st.sampled_from(rules), data=st.data(), query=st.sampled_from(["", "?lang=cs", "?lang=xx", "?at=-1"]))
@@ -255,10 +333,32 @@ PORT_MAILS = scale(5000, 100_000)  # the issue's bar: >= 5,000 in the default ru
 # The mails are thrown in shards, each at a fresh service with its own examples, so that
 # pytest-xdist can spread them over its workers; together they make PORT_MAILS.
 PORT_SHARDS = 4
-MAIL_WORDS = st.sampled_from(["new hidden-pig", "absence 2026-01-01 2026-01-02", "absence off", "language cs",
-                              "subscribe", "unsubscribe", "confirm 0123456789ab", "status", "history", "games",
-                              "catalog", "help", "join", "resign", "rotate", "template", "hold", "roll",
-                              "deadline=2", "deadline=99999999", "x@example.org", "mallory@example.org"])
+MAIL_WORDS = st.sampled_from(
+    [
+        "new hidden-pig",
+        "absence 2026-01-01 2026-01-02",
+        "absence off",
+        "language cs",
+        "subscribe",
+        "unsubscribe",
+        "confirm 0123456789ab",
+        "status",
+        "history",
+        "games",
+        "catalog",
+        "help",
+        "join",
+        "resign",
+        "rotate",
+        "template",
+        "hold",
+        "roll",
+        "deadline=2",
+        "deadline=99999999",
+        "x@example.org",
+        "mallory@example.org",
+    ]
+)
 
 
 @pytest.mark.parametrize("shard", range(PORT_SHARDS))
@@ -276,19 +376,31 @@ def test_the_port_under_fuzzed_mail_changes_nothing_on_refusal_and_bounds_its_ou
         def send(self, key, to, message):
             sent.append((to, message))
 
-    gw = Gateway(svc, MailSettings(address="pbem@example.org", maildir=tmp_path / "maildir",
-                                   replies_per_hour=10 ** 9), transport=Memory())
+    gw = Gateway(
+        svc,
+        MailSettings(address="pbem@example.org", maildir=tmp_path / "maildir", replies_per_hour=10**9),
+        transport=Memory(),
+    )
     seats = [seat_address("pbem@example.org", game_id, svc.seat_token(game_id, s)) for s in range(2)]
     senders = set(PLAYERS[:2]) | {"mallory@example.org"}
-    counter = iter(range(10 ** 9))
+    counter = iter(range(10**9))
 
-    @settings(max_examples=PORT_MAILS // PORT_SHARDS, deadline=None, database=None, derandomize=not LONG,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=PORT_MAILS // PORT_SHARDS,
+        deadline=None,
+        database=None,
+        derandomize=not LONG,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
     @seed(None if LONG else shard)  # the short form repeats the same examples; each shard its own
-    @given(seat=st.integers(0, 1), forged=st.booleans(),
-           to=st.sampled_from(["seat", "service", "wrong"]),
-           lines=st.lists(st.one_of(MAIL_WORDS, st.lists(MAIL_WORDS, max_size=4).map(" ".join), TEXTS), max_size=6),
-           turn_file=st.booleans(), version=st.one_of(st.integers(-5, 400).map(str), st.sampled_from(["²", "x", ""])))
+    @given(
+        seat=st.integers(0, 1),
+        forged=st.booleans(),
+        to=st.sampled_from(["seat", "service", "wrong"]),
+        lines=st.lists(st.one_of(MAIL_WORDS, st.lists(MAIL_WORDS, max_size=4).map(" ".join), TEXTS), max_size=6),
+        turn_file=st.booleans(),
+        version=st.one_of(st.integers(-5, 400).map(str), st.sampled_from(["²", "x", ""])),
+    )
     def check(seat, forged, to, lines, turn_file, version):
         sender = "mallory@example.org" if forged else PLAYERS[seat]
         address = {"seat": seats[seat], "service": "pbem@example.org", "wrong": seats[seat][:-3] + "aaa"}[to]

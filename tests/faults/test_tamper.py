@@ -24,8 +24,9 @@ KNOWN_GAPS: set[tuple[str, str]] = set()
 def exports(tmp_path_factory):
     """Finished games of every registered type, and a running Hidden Pig game."""
     svc = service_at(tmp_path_factory.mktemp("home"))
-    done = {name: svc.export(finished_game(svc, name, max(2, spec.min_players), seed=3))
-            for name, spec in catalog().items()}
+    done = {
+        name: svc.export(finished_game(svc, name, max(2, spec.min_players), seed=3)) for name, spec in catalog().items()
+    }
     running = svc.create("hidden-pig", PLAYERS[:3], {"rounds": "2"}, seed=b"\x07" * 32)
     for player in PLAYERS[:3]:
         svc.join(running, player)
@@ -73,7 +74,7 @@ def test_changed_bytes_are_detected(exports):
     undetected = []
     for position in positions:
         for replacement in {data[position] ^ 1, ord(" ")} - {data[position]}:
-            changed = data[:position] + bytes([replacement]) + data[position + 1:]
+            changed = data[:position] + bytes([replacement]) + data[position + 1 :]
             try:
                 verify_bytes(changed)
             except VerificationError as error:
@@ -135,8 +136,9 @@ def test_every_kind_of_tampering_is_detected_with_one_held_receipt_or_checkpoint
     results = census(svc, ids[which])
     kinds = results["kinds of change to a value (place x change)"]
     assert kinds[0] >= 50
-    assert {case: (tried, found) for case, (tried, found, _) in results.items()} == \
-        {case: (tried, tried) for case, (tried, _, _) in results.items()}
+    assert {case: (tried, found) for case, (tried, found, _) in results.items()} == {
+        case: (tried, tried) for case, (tried, _, _) in results.items()
+    }
     assert results["truncation to an earlier signed checkpoint"][2] == {"truncated"}
     assert results["rollback: entry replaced at its index"][2] == {"rolled back"}
     assert results["fork: a move replaced, log grown on"][2] == {"forked"}

@@ -93,7 +93,8 @@ def test_no_two_command_words_of_a_game_fold_to_the_same_ascii(game):
         for word in command_words(entry):
             folded = fold(word)
             assert owner.setdefault(folded, name) == name, (
-                f"{game}: {word!r} of {name!r} folds to {folded!r}, already a word of {owner[folded]!r}")
+                f"{game}: {word!r} of {name!r} folds to {folded!r}, already a word of {owner[folded]!r}"
+            )
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -67,8 +67,11 @@ def fingerprint(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, 
 def functions(source: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """Every function of a module; under mutation testing (``make mutation``) not mutmut's own
     copies of them (``x_<name>__mutmut_<n>``), of which two games' can be alike by chance."""
-    return [node for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and "__mutmut_" not in node.name]
+    return [
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and "__mutmut_" not in node.name
+    ]
 
 
 def repeats(packages: dict[str, dict[str, str]]) -> list[list[str]]:
@@ -107,11 +110,11 @@ def fold_text(text):
     decomposed = unicodedata.normalize("NFKD", text.strip().lower())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 '''
-COPY_B = '''
+COPY_B = """
 def _fold(word: str) -> str:
     plain = unicodedata.normalize("NFKD", word.strip().lower())
     return "".join(c for c in plain if not unicodedata.combining(c))
-'''
+"""
 
 
 def test_a_helper_copied_into_two_games_under_other_names_is_caught():

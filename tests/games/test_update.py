@@ -14,11 +14,14 @@ from pbem.games.kingsburg.state import Player
 from pbem.games.warriors_traders.state import Unit
 
 
-@pytest.mark.parametrize("before, changes", [
-    (Player(gold=3, buildings=frozenset({"statue"})), {"wood": 2, "passed": True}),
-    (Unit(7, 1, "infantry", "w_paris"), {"province": "w_rouen", "ap": 0, "engaged": False}),
-    (Unit(7, 1, "infantry", "w_paris", damage=2), {}),
-])
+@pytest.mark.parametrize(
+    "before, changes",
+    [
+        (Player(gold=3, buildings=frozenset({"statue"})), {"wood": 2, "passed": True}),
+        (Unit(7, 1, "infantry", "w_paris"), {"province": "w_rouen", "ap": 0, "engaged": False}),
+        (Unit(7, 1, "infantry", "w_paris", damage=2), {}),
+    ],
+)
 def test_update_equals_replace_and_leaves_the_original_alone(before, changes):
     original = dataclasses.replace(before)
     after = update(before, **changes)

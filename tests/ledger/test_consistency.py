@@ -26,8 +26,11 @@ def _findings(service, document, items):
 def test_receipts_of_an_honest_log_are_consistent(game):
     service, game_id = game
     document = service.export(game_id)
-    held = [("r4", service.receipt(game_id, 4, 5)), ("r6", service.receipt(game_id, 6, 7)),
-            ("note", service.game(game_id).checkpoint_at())]
+    held = [
+        ("r4", service.receipt(game_id, 4, 5)),
+        ("r6", service.receipt(game_id, 6, 7)),
+        ("note", service.game(game_id).checkpoint_at()),
+    ]
     assert _findings(service, document, held) == []
 
 
@@ -73,8 +76,11 @@ def test_two_held_trees_of_one_size_are_a_fork(game):
     service, game_id = game
     document = service.export(game_id)
     other = rewritten_move(document, 5, service.keys.signer())
-    findings = _findings(service, document, [("mine", service.game(game_id).checkpoint_at(6)),
-                                             ("friend's", other["checkpoints"][-1]["note"])])
+    findings = _findings(
+        service,
+        document,
+        [("mine", service.game(game_id).checkpoint_at(6)), ("friend's", other["checkpoints"][-1]["note"])],
+    )
     assert FORKED in {f.verdict for f in findings}
     assert any("split view" in f.explanation for f in findings)
 
@@ -86,8 +92,9 @@ def test_a_receipt_signed_by_an_unknown_key_is_not_evidence(game):
     try:
         foreign = stranger.keys.signer()
         fake = rewritten_move(document, 5, foreign)
-        reading = read_held([("fake", fake["checkpoints"][-1]["note"])],
-                            [VerifierKey.parse(k) for k in document["keys"]])
+        reading = read_held(
+            [("fake", fake["checkpoints"][-1]["note"])], [VerifierKey.parse(k) for k in document["keys"]]
+        )
     finally:
         stranger.close()
     assert reading.held == [] and reading.refused
@@ -125,7 +132,9 @@ def test_a_checkpoints_document_is_read_one_checkpoint_at_a_time(game):
     reading = read_held([("seen.json", listing)], keys)
     assert reading.refused == []
     assert [(h.source, h.note, h.checkpoint.size) for h in reading.held] == [
-        ("seen.json #0", game_record.checkpoint_at(5), 5), ("seen.json #1", game_record.checkpoint_at(7), 7)]
+        ("seen.json #0", game_record.checkpoint_at(5), 5),
+        ("seen.json #1", game_record.checkpoint_at(7), 7),
+    ]
     [finding] = compare(truncated(service.export(game_id), 6), reading.held, keys)
     assert finding.verdict == TRUNCATED and finding.held.source == "seen.json #1"
 
@@ -137,8 +146,10 @@ def test_a_held_file_that_is_no_evidence_is_refused_by_name(game):
     broken = {**receipt, "path": []}  # the inclusion proof taken out
     reading = read_held([("notes.json", {"seen": 1}), ("number.json", 42), ("broken.json", broken)], keys)
     assert reading.held == []
-    assert reading.refused[:2] == ["notes.json: neither a receipt nor a signed checkpoint",
-                                   "number.json: neither a receipt nor a signed checkpoint"]
+    assert reading.refused[:2] == [
+        "notes.json: neither a receipt nor a signed checkpoint",
+        "number.json: neither a receipt nor a signed checkpoint",
+    ]
     assert reading.refused[2].startswith("broken.json: ") and len(reading.refused[2]) > len("broken.json: ")
 
 
@@ -147,6 +158,7 @@ def test_a_receipt_from_another_server_is_not_evidence(game):
     stranger = GameService(Settings(home=service.settings.home.parent / "stranger-receipt"))
     try:
         from tests.service.helpers import started_pig
+
         foreign = stranger.receipt(started_pig(stranger), 1, 2)
     finally:
         stranger.close()
@@ -164,7 +176,8 @@ def test_the_evidence_shows_both_signed_checkpoints_and_the_failing_proof(game):
         f"FORKED: {finding.explanation}\n"
         f"--- the checkpoint you hold (r5):\n{finding.held.note}"
         f"--- the conflicting signed checkpoint:\n{forked['checkpoints'][0]['note']}"
-        f"--- consistency proof (RFC 9162) built from the export, which fails:\n{proof_lines}")
+        f"--- consistency proof (RFC 9162) built from the export, which fails:\n{proof_lines}"
+    )
     assert len(finding.proof) >= 1
 
 
@@ -172,5 +185,6 @@ def test_a_truncation_needs_no_proof_in_its_evidence(game):
     service, game_id = game
     [finding] = _findings(service, truncated(service.export(game_id), 6), [("r6", service.receipt(game_id, 6, 7))])
     assert finding.proof == [] and "consistency proof" not in finding.evidence()
-    assert finding.evidence().startswith("TRUNCATED: the export has 6 entries, but you hold a checkpoint the "
-                                         "server signed over 7\n")
+    assert finding.evidence().startswith(
+        "TRUNCATED: the export has 6 entries, but you hold a checkpoint the server signed over 7\n"
+    )

@@ -28,7 +28,10 @@ def test_a_nonce_or_position_or_game_changes_the_draws(change):
     base = dict(seed=SEED, game_id="g", nonces=[[0, "x"]], index=5)
     other = dict(base)
     other[{"nonce": "nonces", "position": "index", "game": "game_id"}[change]] = {
-        "nonce": [[0, "y"]], "position": 6, "game": "h"}[change]
+        "nonce": [[0, "y"]],
+        "position": 6,
+        "game": "h",
+    }[change]
     a, b = fairness.DrawRng(**base), fairness.DrawRng(**other)
     assert [a.randint(1, 6) for _ in range(30)] != [b.randint(1, 6) for _ in range(30)]
 
@@ -74,10 +77,27 @@ def test_canonical_bytes_sort_keys_and_refuse_floats():
         canonical_bytes({"a": 1.5})
 
 
-@pytest.mark.parametrize("value", [
-    None, True, 0, "", [], {}, {"a": [1, {"b": None, "c": [True, "x"]}]}, [[[]]],
-    1.5, {"a": [1, {"b": 2.0}]}, {1: "x"}, {"a": {("t",): 1}}, (1, 2), [1, (2,)], {"a": b"x"}, [set()],
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        True,
+        0,
+        "",
+        [],
+        {},
+        {"a": [1, {"b": None, "c": [True, "x"]}]},
+        [[[]]],
+        1.5,
+        {"a": [1, {"b": 2.0}]},
+        {1: "x"},
+        {"a": {("t",): 1}},
+        (1, 2),
+        [1, (2,)],
+        {"a": b"x"},
+        [set()],
+    ],
+)
 def test_the_quick_check_refuses_what_the_worded_check_refuses_with_the_same_words(value):
     from pbem.ledger.canonical import _check, _plain, check_canonical
 
@@ -113,5 +133,5 @@ def test_each_block_is_the_hmac_of_the_documented_message(nonces):
     for block in range(3):
         message = canonical_bytes(["pbem-draw/1", "g", nonces, 7, block])
         digest = hmac.new(SEED, message, hashlib.sha256).digest()
-        expected += [int.from_bytes(digest[i:i + 8], "big") for i in range(0, 32, 8)]
+        expected += [int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8)]
     assert words == expected

@@ -133,23 +133,23 @@ def _tree(n=6):
 # Each refusal names what is wrong: `pbem verify`, the witness and the web's verify page show
 # these sentences as the reason a proof was refused.
 REFUSALS = {
-    "inclusion proof is too long":
-        lambda: merkle.verify_inclusion(0, 6, _tree()[0][0], [*merkle.inclusion_proof(0, _tree()[0]), b"x" * 32],
-                                        _tree()[1]),
-    "inclusion proof for leaf 2 does not lead to the root of size 6":
-        lambda: merkle.verify_inclusion(2, 6, merkle.leaf_hash(b"forged"), merkle.inclusion_proof(2, _tree()[0]),
-                                        _tree()[1]),
+    "inclusion proof is too long": lambda: merkle.verify_inclusion(
+        0, 6, _tree()[0][0], [*merkle.inclusion_proof(0, _tree()[0]), b"x" * 32], _tree()[1]
+    ),
+    "inclusion proof for leaf 2 does not lead to the root of size 6": lambda: merkle.verify_inclusion(
+        2, 6, merkle.leaf_hash(b"forged"), merkle.inclusion_proof(2, _tree()[0]), _tree()[1]
+    ),
     "no tree of size 7 inside a tree of size 6": lambda: merkle.consistency_proof(7, _tree()[0]),
     "size 5 cannot precede size 3": lambda: merkle.verify_consistency(5, 3, b"", b"", []),
     "a proof from the empty tree must be empty": lambda: merkle.verify_consistency(0, 6, b"", _tree()[1], [b"x"]),
     "two different trees claim size 6": lambda: merkle.verify_consistency(6, 6, b"y" * 32, _tree()[1], []),
     "consistency proof is empty": lambda: merkle.verify_consistency(3, 6, merkle.root(_tree()[0][:3]), _tree()[1], []),
-    "consistency proof is too long":
-        lambda: merkle.verify_consistency(3, 6, merkle.root(_tree()[0][:3]), _tree()[1],
-                                          [*merkle.consistency_proof(3, _tree()[0]), *[b"x" * 32] * 4]),
-    "tree of size 3 is not a prefix of the tree of size 6":
-        lambda: merkle.verify_consistency(3, 6, merkle.leaf_hash(b"other"), _tree()[1],
-                                          merkle.consistency_proof(3, _tree()[0])),
+    "consistency proof is too long": lambda: merkle.verify_consistency(
+        3, 6, merkle.root(_tree()[0][:3]), _tree()[1], [*merkle.consistency_proof(3, _tree()[0]), *[b"x" * 32] * 4]
+    ),
+    "tree of size 3 is not a prefix of the tree of size 6": lambda: merkle.verify_consistency(
+        3, 6, merkle.leaf_hash(b"other"), _tree()[1], merkle.consistency_proof(3, _tree()[0])
+    ),
 }
 
 

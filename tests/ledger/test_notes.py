@@ -102,6 +102,7 @@ def test_a_pem_that_is_not_an_ed25519_key_is_refused():
     from cryptography.hazmat.primitives.asymmetric import ec
 
     pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     with pytest.raises(NoteError, match="the signing key file does not hold an Ed25519 key"):
         SignerKey.from_pem("pbem.test", pem)

@@ -114,7 +114,8 @@ def test_a_receipt_whose_proof_names_another_size_is_refused(game):
     service, game_id = game
     receipt = service.receipt(game_id, 4)
     assert _refused(receipt | {"size": receipt["size"] + 1}) == (
-        f"the checkpoint is for {receipt['size']} entries, the proof for {receipt['size'] + 1}")
+        f"the checkpoint is for {receipt['size']} entries, the proof for {receipt['size'] + 1}"
+    )
 
 
 def test_a_receipt_for_an_entry_of_another_game_is_refused(game):
@@ -150,7 +151,8 @@ def test_a_checked_receipt_says_what_it_proves(secret_command):
     assert checked.summary() == (
         f"entry {entry['index']} (moved, seat {entry['seat']}: {entry['command']!r}, {entry['time']}) is in "
         f"{secret_command['origin']} at size {secret_command['size']}, signed; "
-        f"{checked.opened} opened secret part(s) match their commitments")
+        f"{checked.opened} opened secret part(s) match their commitments"
+    )
 
 
 def test_a_receipt_of_an_entry_with_nothing_opened_says_so_by_saying_nothing(game):
@@ -159,4 +161,5 @@ def test_a_receipt_of_an_entry_with_nothing_opened_says_so_by_saying_nothing(gam
     entry = receipt["entry"]
     assert check_receipt(receipt).summary() == (
         f"entry 2 ({entry['kind']}, seat {entry['seat']}, {entry['time']}) is in {receipt['origin']} "
-        f"at size {receipt['size']}, signed")
+        f"at size {receipt['size']}, signed"
+    )

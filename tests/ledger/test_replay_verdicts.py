@@ -15,6 +15,7 @@ def _rolling_twice(decide):
         if move == "roll":
             rng.randint(1, 6)  # a changed rule: one more die drawn before the one that counts
         return decide(self, state, seat, move, rng)
+
     return decide_with_an_extra_die
 
 

@@ -96,10 +96,12 @@ def test_two_witnesses_report_a_server_that_forks_a_game(forking_server, tmp_pat
     one, two = tmp_path / "one", tmp_path / "two"
     assert len(trees["a"]["entries"]) == len(trees["b"]["entries"])  # one size, two trees
     run = CliRunner().invoke
-    assert run(main, ["witness", f"{base}/a/games/{game_id}", "--dir", str(one),
-                      "--name", "one.example"]).exit_code == 0
-    assert run(main, ["witness", f"{base}/b/games/{game_id}", "--dir", str(two),
-                      "--name", "two.example"]).exit_code == 0
+    assert (
+        run(main, ["witness", f"{base}/a/games/{game_id}", "--dir", str(one), "--name", "one.example"]).exit_code == 0
+    )
+    assert (
+        run(main, ["witness", f"{base}/b/games/{game_id}", "--dir", str(two), "--name", "two.example"]).exit_code == 0
+    )
     # each saw a consistent log; comparing what the other published shows the split view
     first = run(main, ["witness", f"{base}/a/games/{game_id}", "--dir", str(one), "--peer", str(two)])
     second = run(main, ["witness", f"{base}/b/games/{game_id}", "--dir", str(two), "--peer", str(one)])

@@ -59,8 +59,14 @@ def text_of(msg: EmailMessage) -> str:
     return msg.get_body(("plain",)).get_content()
 
 
-def make_mail(sender: str, to: str, body: str = "", subject: str = "moves", message_id: str | None = "auto",
-              headers: dict[str, str] | None = None) -> bytes:
+def make_mail(
+    sender: str,
+    to: str,
+    body: str = "",
+    subject: str = "moves",
+    message_id: str | None = "auto",
+    headers: dict[str, str] | None = None,
+) -> bytes:
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
@@ -94,8 +100,14 @@ def transport() -> Memory:
 
 @pytest.fixture
 def mail_settings(tmp_path) -> MailSettings:
-    return MailSettings(address=SERVICE, maildir=tmp_path / "maildir", deadline_hours=48, reminder_hours=12,
-                        robot_after=2, retry_seconds=10)
+    return MailSettings(
+        address=SERVICE,
+        maildir=tmp_path / "maildir",
+        deadline_hours=48,
+        reminder_hours=12,
+        robot_after=2,
+        retry_seconds=10,
+    )
 
 
 @pytest.fixture
@@ -103,8 +115,9 @@ def gw(service, mail_settings, clock, transport) -> Gateway:
     return Gateway(service, mail_settings, clock=clock, transport=transport)
 
 
-def started_pig(gw: Gateway, transport: Memory, players: list[str], rounds: str = "2",
-                seed: bytes = b"\x01" * 32) -> str:
+def started_pig(
+    gw: Gateway, transport: Memory, players: list[str], rounds: str = "2", seed: bytes = b"\x01" * 32
+) -> str:
     """A started Hidden Pig game (the first player moves first), its start mails sent and cleared."""
     game_id = gw.service.create("hidden-pig", players, {"rounds": rounds}, seed=seed)
     for player in players:
@@ -127,8 +140,9 @@ def confirmed(gw: Gateway, transport: Memory, sender: str, body: str) -> None:
     gw.receive(make_mail(sender, SERVICE, body))
     gw.work()
     asked = [m for m in transport.to(sender) if m["In-Reply-To"]][-1]
-    tokens = re.findall(r"^ +(?:confirm|potvrdit) ([0-9a-f]{12})\s*$", asked.get_body(("plain",)).get_content(),
-                        re.MULTILINE)
+    tokens = re.findall(
+        r"^ +(?:confirm|potvrdit) ([0-9a-f]{12})\s*$", asked.get_body(("plain",)).get_content(), re.MULTILINE
+    )
     assert tokens, "the reply asks for a confirmation"
     gw.receive(make_mail(sender, SERVICE, "\n".join(f"confirm {token}" for token in tokens)))
     gw.work()

@@ -21,7 +21,7 @@ def decision_lines(text: str) -> list[str]:
     if start is None:
         return []
     moves = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if not line.startswith("  ") or line.strip().startswith(MORE_WORDS):
             break
         moves.append(line.strip())
@@ -37,8 +37,9 @@ def stable(msg: EmailMessage, replacements: dict[str, str]) -> str:
     secret tokens replaced, for golden files."""
     # a folded header starts its value on the next line; mail clients (and RFC 5322's unfolding)
     # drop that line break, but Python's parser keeps the space it leaves
-    head = "".join(f"{name}: {str(msg[name]).lstrip()}\n" for name in ("Subject", "From", "Reply-To", "To")
-                   if msg[name])
+    head = "".join(
+        f"{name}: {str(msg[name]).lstrip()}\n" for name in ("Subject", "From", "Reply-To", "To") if msg[name]
+    )
     attachments = [part.get_filename() for part in msg.iter_attachments()]
     if attachments:
         head += f"Attachments: {', '.join(attachments)}\n"

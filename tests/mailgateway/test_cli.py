@@ -79,10 +79,19 @@ def test_pbem_serve_receives_and_answers(tmp_path):
     seeded.join(game_id, "bob@example.com")
     seeded.close()
     env = dict(os.environ, PBEM_HOME=str(tmp_path / "home"), PBEM_MAIL_TICK_SECONDS="0.2")
-    command = [sys.executable, "-c", "from pbem.cli import main; main()", "serve",
-               "--web-port", str(web), "--mail-port", str(mail)]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               cwd=Path(__file__).resolve().parents[2])
+    command = [
+        sys.executable,
+        "-c",
+        "from pbem.cli import main; main()",
+        "serve",
+        "--web-port",
+        str(web),
+        "--mail-port",
+        str(mail),
+    ]
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=Path(__file__).resolve().parents[2]
+    )
     try:
         deadline = time.monotonic() + 30
         while True:

@@ -8,13 +8,25 @@ from pbem.mailroom.addresses import Target, chosen, parse_target, seat_address
 from pbem.mailroom.commands import parse_absence, parse_command, parse_new, subject_command
 
 
-@pytest.mark.parametrize("line, name", [
-    ("help", "help"), ("Nápověda", "help"), ("KATALOG", "catalog"), ("hry", "games"),
-    ("nová hidden-pig a@x b@y", "new"), ("Připojit g-1 nonce", "join"), ("stav", "status"),
-    ("historie g-1", "history"), ("odebírat g-1", "subscribe"), ("neodebírat g-1", "unsubscribe"),
-    ("jazyk cs", "language"), ("nepřítomnost 2026-01-01 2026-01-03", "absence"), ("vzdát", "resign"),
-    ("šablona", "template"),
-])
+@pytest.mark.parametrize(
+    "line, name",
+    [
+        ("help", "help"),
+        ("Nápověda", "help"),
+        ("KATALOG", "catalog"),
+        ("hry", "games"),
+        ("nová hidden-pig a@x b@y", "new"),
+        ("Připojit g-1 nonce", "join"),
+        ("stav", "status"),
+        ("historie g-1", "history"),
+        ("odebírat g-1", "subscribe"),
+        ("neodebírat g-1", "unsubscribe"),
+        ("jazyk cs", "language"),
+        ("nepřítomnost 2026-01-01 2026-01-03", "absence"),
+        ("vzdát", "resign"),
+        ("šablona", "template"),
+    ],
+)
 def test_english_and_czech_keywords(line, name):
     assert parse_command(line).name == name
 
@@ -25,8 +37,18 @@ def test_game_commands_are_not_mail_commands():
 
 
 def test_new_separates_players_game_options_and_mail_options():
-    new = parse_new(("Hidden-Pig", "a@x.org", "<B@y.org>", "rounds=1", "deadline=24", "deadline.trade=6",
-                     "policy=wait", "robot-after=2"))
+    new = parse_new(
+        (
+            "Hidden-Pig",
+            "a@x.org",
+            "<B@y.org>",
+            "rounds=1",
+            "deadline=24",
+            "deadline.trade=6",
+            "policy=wait",
+            "robot-after=2",
+        )
+    )
     assert new.game_type == "hidden-pig" and new.players == ("a@x.org", "b@y.org")
     assert new.options == {"rounds": "1"}
     assert new.mail_options == {"deadline": "24", "deadline.trade": "6", "policy": "wait", "robot-after": "2"}

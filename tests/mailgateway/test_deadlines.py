@@ -20,8 +20,9 @@ def test_deadline_arithmetic():
     # away the whole of 6 January: the clock stops for that day
     assert deadline_at(T0, 48, [["2026-01-06", "2026-01-06"]]) == datetime(2026, 1, 8, 12, 0, tzinfo=UTC)
     # an absence long before or after does not count
-    assert deadline_at(T0, 48, [["2025-12-01", "2025-12-02"], ["2026-02-01", "2026-02-02"]]) == \
-        datetime(2026, 1, 7, 12, 0, tzinfo=UTC)
+    assert deadline_at(T0, 48, [["2025-12-01", "2025-12-02"], ["2026-02-01", "2026-02-02"]]) == datetime(
+        2026, 1, 7, 12, 0, tzinfo=UTC
+    )
     rules = {"deadline": 48, "deadline.trade": 6}
     assert hours_for(rules, "Turn 3, Trade") == 6 and hours_for(rules, "turn 3, build") == 48
 
@@ -91,14 +92,17 @@ def test_wait_policy_only_tells_the_player(gw, transport, clock):
     assert gw.service.game(game_id).version == version and not gw.service.game(game_id).robots
 
 
-@pytest.mark.parametrize(("deadline", "wanted", "lead"), [
-    (24, 24, 6),  # the default reminder with a one-day deadline: a quarter of it, not "at once"
-    (72, 24, 18),  # the defaults: a quarter of 72 hours before
-    (48, 12, 12),
-    (4, 24, 1),  # at least one hour before
-    (1, 24, 0),  # a deadline too short for a reminder
-    (48, 0, 0),  # reminder=0: none
-])
+@pytest.mark.parametrize(
+    ("deadline", "wanted", "lead"),
+    [
+        (24, 24, 6),  # the default reminder with a one-day deadline: a quarter of it, not "at once"
+        (72, 24, 18),  # the defaults: a quarter of 72 hours before
+        (48, 12, 12),
+        (4, 24, 1),  # at least one hour before
+        (1, 24, 0),  # a deadline too short for a reminder
+        (48, 0, 0),  # reminder=0: none
+    ],
+)
 def test_the_reminder_lead_fits_the_deadline(deadline, wanted, lead):
     assert reminder_lead({"reminder": wanted}, deadline) == lead
 

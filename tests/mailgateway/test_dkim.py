@@ -21,10 +21,12 @@ ANN, BOB = "ann@example.net", "bob@example.com"
 @pytest.fixture(scope="module")
 def key():
     private = rsa.generate_private_key(public_exponent=65537, key_size=1024)
-    pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
-                                serialization.NoEncryption())
-    public = private.public_key().public_bytes(serialization.Encoding.DER,
-                                               serialization.PublicFormat.SubjectPublicKeyInfo)
+    pem = private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption()
+    )
+    public = private.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
     record = b"v=DKIM1; k=rsa; p=" + base64.b64encode(public)
 
     def dns(name, timeout=5):
@@ -61,8 +63,9 @@ def test_required_dkim_refuses_unsigned_moves_and_accepts_signed_ones(service, m
     assert any("DKIM" in m.get_body(("plain",)).get_content() for m in transport.to(ANN))
 
 
-def test_a_signed_move_replayed_with_a_new_message_id_changes_nothing_over_smtp(service, mail_settings, clock,
-                                                                                 transport, key):
+def test_a_signed_move_replayed_with_a_new_message_id_changes_nothing_over_smtp(
+    service, mail_settings, clock, transport, key
+):
     """Issue row 8: DKIM checks the Message-ID it signed while the gateway keyed on another one
     put on top; and a signature that leaves out Message-ID lets any copy pass as new mail."""
     import smtplib
@@ -77,15 +80,15 @@ def test_a_signed_move_replayed_with_a_new_message_id_changes_nothing_over_smtp(
     service.join(game_id, BOB)
     address, version = address_of(gw, game_id, ANN), service.game(game_id).version
     signed = sign(make_mail(ANN, address, "hold"), pem)
-    unsigned_id = dkim.sign(make_mail(ANN, address, "hold"), b"sel", b"example.net", pem,
-                            include_headers=[b"from", b"to", b"subject"])
+    unsigned_id = dkim.sign(
+        make_mail(ANN, address, "hold"), b"sel", b"example.net", pem, include_headers=[b"from", b"to", b"subject"]
+    )
     port = free_port()
     server = controller(gw, "127.0.0.1", port)
     server.start()
     try:
         with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
-            for raw in (b"Message-ID: <replay@evil.example>\n" + signed,
-                        unsigned_id + make_mail(ANN, address, "hold")):
+            for raw in (b"Message-ID: <replay@evil.example>\n" + signed, unsigned_id + make_mail(ANN, address, "hold")):
                 client.sendmail(ANN, [address], raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
             assert service.game(game_id).version == version  # neither moved
             client.sendmail(ANN, [address], signed.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))

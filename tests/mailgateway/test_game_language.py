@@ -24,15 +24,22 @@ from tests.mailgateway.playbook import text_of
 from tests.mailgateway.test_golden_mail import PLAYERS, play
 
 # (game, language): the games whose texts are translated so far
-SPOKEN = (("kingsburg", "cs"), ("kingsburg", "pl"), ("kingdom-builder", "cs"), ("ruse-and-bruise", "cs"),
-          ("warriors-traders", "cs"), ("warriors-traders", "pl"))
+SPOKEN = (
+    ("kingsburg", "cs"),
+    ("kingsburg", "pl"),
+    ("kingdom-builder", "cs"),
+    ("ruse-and-bruise", "cs"),
+    ("warriors-traders", "cs"),
+    ("warriors-traders", "pl"),
+)
 
 
 def english_terms(game: str, lang: str) -> list[str]:
     """The glossary's English terms, less the names the rulebook of ``lang`` prints in English
     too (Romeo; the Polish title of Ruse & Bruise)."""
-    glossary = json.loads((Path(pbem.games.__file__).parent / game.replace("-", "_") / "glossary.json")
-                          .read_text(encoding="utf-8"))
+    glossary = json.loads(
+        (Path(pbem.games.__file__).parent / game.replace("-", "_") / "glossary.json").read_text(encoding="utf-8")
+    )
     return sorted(term for term, entry in glossary["terms"].items() if entry[lang].casefold() != term.casefold())
 
 
@@ -52,8 +59,7 @@ def readable(text: str) -> str:
 
 
 @pytest.mark.parametrize(("game", "lang"), SPOKEN)
-def test_a_whole_game_in_the_players_language_says_no_english_game_word(gw, transport, clock, game, lang,
-                                                                        monkeypatch):
+def test_a_whole_game_in_the_players_language_says_no_english_game_word(gw, transport, clock, game, lang, monkeypatch):
     monkeypatch.setattr("pbem.service.service.secrets.token_hex", lambda n: "0a1b2c3d")
     for player in PLAYERS:
         confirmed(gw, transport, player, f"language {lang}")
@@ -149,12 +155,37 @@ def test_the_board_picture_is_drawn_in_each_readers_language(gw, transport):
 
 
 # Warriors & Traders reads its orders in the glossary's Polish words, whatever language it answers in
-POLISH = {"develop": "rozwiń", "build": "zbuduj", "fort": "twierdza", "upgrade": "wzmocnij", "war": "wojna",
-          "pass": "pasuj", "done": "gotowe", "shift": "przesuń", "route": "szlak", "offer": "oferta",
-          "accept": "przyjmij", "decline": "odrzuć", "peace": "pokój", "move": "ruch", "princess": "księżniczka",
-          "refuge": "odwrót", "starve": "głoduj", "production": "produkcja", "trade": "handel",
-          "military": "wojsko", "infantry": "piechota", "archer": "łucznik", "cavalry": "jazda",
-          "food": "żywność", "goods": "towary", "weapons": "broń", "gold": "złoto", "for": "za", "and": "i"}
+POLISH = {
+    "develop": "rozwiń",
+    "build": "zbuduj",
+    "fort": "twierdza",
+    "upgrade": "wzmocnij",
+    "war": "wojna",
+    "pass": "pasuj",
+    "done": "gotowe",
+    "shift": "przesuń",
+    "route": "szlak",
+    "offer": "oferta",
+    "accept": "przyjmij",
+    "decline": "odrzuć",
+    "peace": "pokój",
+    "move": "ruch",
+    "princess": "księżniczka",
+    "refuge": "odwrót",
+    "starve": "głoduj",
+    "production": "produkcja",
+    "trade": "handel",
+    "military": "wojsko",
+    "infantry": "piechota",
+    "archer": "łucznik",
+    "cavalry": "jazda",
+    "food": "żywność",
+    "goods": "towary",
+    "weapons": "broń",
+    "gold": "złoto",
+    "for": "za",
+    "and": "i",
+}
 
 
 def test_warriors_and_traders_orders_in_polish_words_mean_the_english_ones():

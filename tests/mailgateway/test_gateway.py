@@ -85,7 +85,7 @@ def test_template_sends_a_turn_file_that_can_be_sent_back(gw, transport, game):
     gw.receive(make_mail(ANN, address_of(gw, game, ANN), "template"))
     gw.work()
     text = text_of(replies(transport, ANN)[0])
-    template = text[text.index(f"game: {game}"):text.index("==")]
+    template = text[text.index(f"game: {game}") : text.index("==")]
     gw.receive(make_mail(ANN, address_of(gw, game, ANN), template.replace("# hold", "hold")))
     gw.work()
     assert gw.service.game(game).entries[-1]["source"] == "turnfile"
@@ -171,6 +171,7 @@ def test_new_game_invitations_and_join_on_the_service_address(gw, transport):
     assert "has no seat" in text_of(replies(transport, EVE)[0])
     assert not gw.service.game(game_id).joined
     from pbem.mailroom.records import GameClock
+
     rules = gw.mailroom.clocks.find(GameClock.create_id(game_id, {})).rules
     assert rules == {"deadline": 12, "policy": "wait", "invited_by": ANN}
 
@@ -307,8 +308,13 @@ def test_iso_8859_2_mail_is_answered_with_its_lines_intact(gw, transport):
 def test_several_lines_changing_one_record_in_one_mail(gw, transport, game):
     from pbem.mailroom.records import Correspondent, Watchers
 
-    confirmed(gw, transport, EVE, f"language cs\nabsence 2026-02-01 2026-02-03\nlanguage en\n"
-                                  f"subscribe {game}\nunsubscribe {game}\nsubscribe {game}")
+    confirmed(
+        gw,
+        transport,
+        EVE,
+        f"language cs\nabsence 2026-02-01 2026-02-03\nlanguage en\n"
+        f"subscribe {game}\nunsubscribe {game}\nsubscribe {game}",
+    )
     confirmed(gw, transport, EVE, "jazyk cs\nnepřítomnost 2026-03-01 2026-03-02")
     person = gw.mailroom.clocks.find(Correspondent.create_id(EVE))
     assert person.language == "cs" and person.absences == [["2026-02-01", "2026-02-03"], ["2026-03-01", "2026-03-02"]]

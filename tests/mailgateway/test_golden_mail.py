@@ -39,8 +39,10 @@ class Table:
 
     def deliver(self) -> list[EmailMessage]:
         self.gw.work()
-        new = [(to, email.message_from_bytes(raw, policy=policy.default))
-               for _, to, raw in self.transport.sent[self.seen:]]
+        new = [
+            (to, email.message_from_bytes(raw, policy=policy.default))
+            for _, to, raw in self.transport.sent[self.seen :]
+        ]
         self.seen = len(self.transport.sent)
         for to, msg in new:
             self.latest[to] = msg
@@ -121,8 +123,9 @@ def test_the_examples_in_docs_mail_are_the_golden_files():
         head, *rest = docs.split("<!-- golden: ")
         for n, example in enumerate(rest):
             name, _, after = example.partition(" -->\n```text\n")
-            rest[n] = f"{name} -->\n```text\n{(GOLDEN / name).read_text(encoding='utf-8')}```\n" + \
-                after.split("```\n", 1)[1]
+            rest[n] = (
+                f"{name} -->\n```text\n{(GOLDEN / name).read_text(encoding='utf-8')}```\n" + after.split("```\n", 1)[1]
+            )
         docs = "<!-- golden: ".join([head, *rest])
         page.write_text(docs, encoding="utf-8")
     examples = docs.split("<!-- golden: ")[1:]

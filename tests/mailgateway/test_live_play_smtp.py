@@ -51,7 +51,7 @@ class Players:
 
     def deliver(self) -> None:
         self.gw.work()
-        for envelope in self.sink.envelopes[self.read:]:
+        for envelope in self.sink.envelopes[self.read :]:
             msg = message_from_bytes(envelope.original_content, policy=policy.default)
             for to in envelope.rcpt_tos:
                 self.inbox[to].append(msg)

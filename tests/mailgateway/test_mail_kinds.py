@@ -21,20 +21,34 @@ SERVICE = "pbem@example.org"
 
 def game(**changes: Any) -> dict[str, Any]:
     block = {
-        "id": "kingsburg-GAMEID", "title": "Kingsburg", "turn": 12, "phase": "productive season",
-        "started": True, "over": False, "first": False, "since": ["ann rolled 3, 4, 6"],
-        "waiting": [{"seat": 1, "name": "bob", "deadline": "2026-01-09 10:00 UTC"}], "decision": None,
-        "view": "", "deadline": None, "url": "http://127.0.0.1:8000/games/kingsburg-GAMEID",
+        "id": "kingsburg-GAMEID",
+        "title": "Kingsburg",
+        "turn": 12,
+        "phase": "productive season",
+        "started": True,
+        "over": False,
+        "first": False,
+        "since": ["ann rolled 3, 4, 6"],
+        "waiting": [{"seat": 1, "name": "bob", "deadline": "2026-01-09 10:00 UTC"}],
+        "decision": None,
+        "view": "",
+        "deadline": None,
+        "url": "http://127.0.0.1:8000/games/kingsburg-GAMEID",
         "turn_url": "http://127.0.0.1:8000/games/kingsburg-GAMEID/turn/12",
         "seat_url": "http://127.0.0.1:8000/games/kingsburg-GAMEID/seat/TOKEN0",
-        "address": "pbem+kingsburg-GAMEID.TOKEN0@example.org", "seats": ["ann", "bob"], "your_turn": False,
+        "address": "pbem+kingsburg-GAMEID.TOKEN0@example.org",
+        "seats": ["ann", "bob"],
+        "your_turn": False,
     }
     return block | changes
 
 
-YOUR_TURN = {"decision": {"sentence": "place your dice", "moves": ["place 5", "place 3 4", "pass"], "more": 7},
-             "waiting": [{"seat": 0, "name": "ann", "deadline": "2026-01-09 10:00 UTC"}],
-             "deadline": "2026-01-09 10:00 UTC", "your_turn": True}
+YOUR_TURN = {
+    "decision": {"sentence": "place your dice", "moves": ["place 5", "place 3 4", "pass"], "more": 7},
+    "waiting": [{"seat": 0, "name": "ann", "deadline": "2026-01-09 10:00 UTC"}],
+    "deadline": "2026-01-09 10:00 UTC",
+    "your_turn": True,
+}
 MODELS: dict[str, dict[str, Any]] = {
     "robot": {"kind": "robot", "game": game(), "extra": {"name": "bob", "reason": "missed-turns"}},
     "robot-resigned": {"kind": "robot", "game": game(), "extra": {"name": "bob", "reason": "resigned"}},
@@ -42,22 +56,59 @@ MODELS: dict[str, dict[str, Any]] = {
     "missed": {"kind": "missed", "game": game(**YOUR_TURN), "extra": {"policy": "default", "misses": 1, "limit": 3}},
     "missed-wait": {"kind": "missed", "game": game(**YOUR_TURN), "extra": {"policy": "wait", "misses": 4, "limit": 3}},
     "watch": {"kind": "watch", "game": game(seat_url=None), "extra": {"lines": ["ann built a Statue"]}},
-    "refused": {"kind": "refused", "game": game(), "extra": {"sender": "eve@example.com", "game": "kingsburg-GAMEID",
-                                                             "reason": "forged"}},
-    "wrong-address": {"kind": "wrong-address", "game": game(),
-                      "extra": {"subject": "my move", "owner": "bob"}},
+    "refused": {
+        "kind": "refused",
+        "game": game(),
+        "extra": {"sender": "eve@example.com", "game": "kingsburg-GAMEID", "reason": "forged"},
+    },
+    "wrong-address": {"kind": "wrong-address", "game": game(), "extra": {"subject": "my move", "owner": "bob"}},
     "help": {"kind": "reply", "game": None, "subject": "help", "results": [{"text": "help", "action": "help"}]},
-    "catalog": {"kind": "reply", "game": None, "subject": "catalog", "results": [{
-        "text": "catalog", "action": "catalog", "games": [
-            {"name": "kingsburg", "title": "Kingsburg", "min_players": 2, "max_players": 5, "options": []},
-            {"name": "duel", "title": "Duel", "min_players": 1, "max_players": 1, "options": []}]}]},
-    "too-large": {"kind": "reply", "game": None, "subject": "moves",
-                  "results": [{"action": "too-large", "size": 300002, "limit": 262144},
-                              {"action": "too-large", "size": 2, "limit": 1},
-                              {"action": "too-large", "size": 1, "limit": 0}]},
-    "games": {"kind": "reply", "game": None, "subject": "games", "results": [{"text": "games", "action": "games",
-              "games": [{"id": "kingsburg-GAMEID", "title": "Kingsburg", "over": False, "phase": "spring",
-                         "waiting": ["bob"], "mine": True}]}]},
+    "catalog": {
+        "kind": "reply",
+        "game": None,
+        "subject": "catalog",
+        "results": [
+            {
+                "text": "catalog",
+                "action": "catalog",
+                "games": [
+                    {"name": "kingsburg", "title": "Kingsburg", "min_players": 2, "max_players": 5, "options": []},
+                    {"name": "duel", "title": "Duel", "min_players": 1, "max_players": 1, "options": []},
+                ],
+            }
+        ],
+    },
+    "too-large": {
+        "kind": "reply",
+        "game": None,
+        "subject": "moves",
+        "results": [
+            {"action": "too-large", "size": 300002, "limit": 262144},
+            {"action": "too-large", "size": 2, "limit": 1},
+            {"action": "too-large", "size": 1, "limit": 0},
+        ],
+    },
+    "games": {
+        "kind": "reply",
+        "game": None,
+        "subject": "games",
+        "results": [
+            {
+                "text": "games",
+                "action": "games",
+                "games": [
+                    {
+                        "id": "kingsburg-GAMEID",
+                        "title": "Kingsburg",
+                        "over": False,
+                        "phase": "spring",
+                        "waiting": ["bob"],
+                        "mine": True,
+                    }
+                ],
+            }
+        ],
+    },
 }
 
 

@@ -52,8 +52,10 @@ def test_turn_file_attachment_is_found_and_other_attachments_kept_aside():
 
 
 def test_turn_file_in_the_body():
-    raw = (b"From: a@x.org\r\nTo: pbem@example.org\r\nMessage-ID: <t@x>\r\n\r\n"
-           b"# my orders\r\ngame: g-1\r\nplayer: a@x.org\r\nroll\r\n")
+    raw = (
+        b"From: a@x.org\r\nTo: pbem@example.org\r\nMessage-ID: <t@x>\r\n\r\n"
+        b"# my orders\r\ngame: g-1\r\nplayer: a@x.org\r\nroll\r\n"
+    )
     assert parse_message(raw).turn_file == "# my orders\ngame: g-1\nplayer: a@x.org\nroll"
 
 
@@ -68,11 +70,14 @@ def test_no_message_id_gives_a_content_hash_key():
     assert parse_message(relayed.replace(b"\n", b"\r\n")).key == inbound.key
 
 
-@pytest.mark.parametrize("name, reason", [
-    ("vacation_auto_reply.eml", "Auto-Submitted"),
-    ("list_mail.eml", "Precedence"),
-    ("bounce.eml", "report"),
-])
+@pytest.mark.parametrize(
+    "name, reason",
+    [
+        ("vacation_auto_reply.eml", "Auto-Submitted"),
+        ("list_mail.eml", "Precedence"),
+        ("bounce.eml", "report"),
+    ],
+)
 def test_automatic_mail_is_recognised(name, reason):
     assert reason in (parse(name).auto or "")
 
@@ -111,8 +116,7 @@ def test_html_to_text_drops_scripts_and_quotes():
     assert command_lines(text) == ["roll", "a&b"]
 
 
-@pytest.mark.parametrize("raw", [b"From:<", b"From: <\r\n\r\nroll", b'Subject: x\r\nTo: "a" <\r\n\r\n',
-                                 b"From::;\x00"])
+@pytest.mark.parametrize("raw", [b"From:<", b"From: <\r\n\r\nroll", b'Subject: x\r\nTo: "a" <\r\n\r\n', b"From::;\x00"])
 def test_malformed_address_headers_do_not_crash_the_parser(raw):
     inbound = parse_message(raw, None, ("pbem@example.org",), OWN)
     assert inbound.sender == "" and inbound.auto == "sender missing"
@@ -125,12 +129,26 @@ def test_a_broken_to_header_does_not_hide_a_good_from():
     assert inbound.recipients == ("pbem@example.org",)
 
 
-@pytest.mark.parametrize("header", [
-    "ann@example.net", "Ann.Smith+pig-1a2b@mail.example.co.uk", "o'brien@example.ie", "a.b.c@x-y.example",
-    "Ann <ann@example.net>", "ann@example.net, bob@example.net", '"Smith, Ann" <ann@example.net>',
-    "a..b@example.net", ".ann@example.net", "ann@example", "ann@-example.net", "ann@example.net (Ann)",
-    "undisclosed-recipients:;", "<ann@example.net>", "ann @example.net",
-])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "ann@example.net",
+        "Ann.Smith+pig-1a2b@mail.example.co.uk",
+        "o'brien@example.ie",
+        "a.b.c@x-y.example",
+        "Ann <ann@example.net>",
+        "ann@example.net, bob@example.net",
+        '"Smith, Ann" <ann@example.net>',
+        "a..b@example.net",
+        ".ann@example.net",
+        "ann@example",
+        "ann@-example.net",
+        "ann@example.net (Ann)",
+        "undisclosed-recipients:;",
+        "<ann@example.net>",
+        "ann @example.net",
+    ],
+)
 def test_plain_addresses_are_read_as_the_stdlib_address_parser_reads_them(header):
     from email.utils import getaddresses
 
@@ -145,8 +163,10 @@ def test_indexed_headers_answer_as_the_stdlib_message_does():
 
     from mailgateway.parse import _ReadMessage
 
-    raw = (b"Received: one\r\nreceived: two\r\nFrom: ann@example.net\r\nTO: a@example.net\r\nCc: b@example.net\r\n"
-           b"Cc: c@example.net\r\nSubject: =?utf-8?q?hi?=\r\nX-Odd: \xff\r\n\r\nhold\r\n")
+    raw = (
+        b"Received: one\r\nreceived: two\r\nFrom: ann@example.net\r\nTO: a@example.net\r\nCc: b@example.net\r\n"
+        b"Cc: c@example.net\r\nSubject: =?utf-8?q?hi?=\r\nX-Odd: \xff\r\n\r\nhold\r\n"
+    )
     plain = message_from_bytes(raw, policy=policy.compat32)
     indexed = message_from_bytes(raw, _ReadMessage, policy=policy.compat32)
     for name in ("Received", "from", "To", "CC", "subject", "X-Odd", "Missing"):
@@ -157,12 +177,21 @@ def test_indexed_headers_answer_as_the_stdlib_message_does():
         assert (name in indexed) == (name in plain)
 
 
-@pytest.mark.parametrize("content_type", [
-    None, "text/plain", 'text/plain; charset="utf-8"', "text/plain; charset=UTF-8; format=flowed",
-    "text/plain; CHARSET=ISO-8859-2", "text/plain; charset*=us-ascii'en'windows-1250",
-    "text/plain; charset*=x-unknown''utf-8", "text/plain; charset=\"\xc4\x8desky\"", "text/plain; charset=",
-    "text/plain; name=x; charset=koi8-r",
-])
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        None,
+        "text/plain",
+        'text/plain; charset="utf-8"',
+        "text/plain; charset=UTF-8; format=flowed",
+        "text/plain; CHARSET=ISO-8859-2",
+        "text/plain; charset*=us-ascii'en'windows-1250",
+        "text/plain; charset*=x-unknown''utf-8",
+        'text/plain; charset="\xc4\x8desky"',
+        "text/plain; charset=",
+        "text/plain; name=x; charset=koi8-r",
+    ],
+)
 def test_the_charset_is_the_stdlib_answer_also_when_remembered(content_type):
     """``_ReadMessage`` remembers the charset per Content-Type text: the first and the second
     mail with the same text get what the stdlib answers, whatever the caller's default."""

@@ -60,8 +60,7 @@ def test_the_gateway_package_never_imports_the_store():
     assert not {name for name in imported if name.startswith(("pbem.service.store", "eventsourcing"))}
 
 
-def test_a_mail_that_cannot_be_composed_is_a_dead_letter_and_is_sent_after_the_fix(gw, transport,
-                                                                                 monkeypatch):
+def test_a_mail_that_cannot_be_composed_is_a_dead_letter_and_is_sent_after_the_fix(gw, transport, monkeypatch):
     real = compose.render
 
     def broken(model):
@@ -84,8 +83,7 @@ def test_a_mail_that_cannot_be_composed_is_a_dead_letter_and_is_sent_after_the_f
     assert gw.mailroom.dead_letters() == [] and gw.mailroom.views.get(dead.key).status == SENT
 
 
-def test_a_notification_whose_mails_cannot_be_built_is_a_dead_letter_that_retry_builds(gw, transport,
-                                                                                     monkeypatch):
+def test_a_notification_whose_mails_cannot_be_built_is_a_dead_letter_that_retry_builds(gw, transport, monkeypatch):
     outbox = gw.mailroom.outbox
     real = outbox._reply
     monkeypatch.setattr(outbox, "_reply", lambda *a: (_ for _ in ()).throw(ValueError("view bug")))

@@ -46,8 +46,11 @@ def test_since_your_last_mail_tells_every_fact_of_the_other_players_move(gw, tra
     gw.receive(make_mail(other, address_of(gw, kingsburg, other), "status"))
     gw.work()
     after = gw.service.game(kingsburg)
-    facts = [line for row in gw.service.history(kingsburg, viewer=other)[game.version:after.version]
-             for line in row["lines"]]
+    facts = [
+        line
+        for row in gw.service.history(kingsburg, viewer=other)[game.version : after.version]
+        for line in row["lines"]
+    ]
     news = text_of(latest(transport, other)).split("Since your last mail:")[1]
     assert facts and all(f"  - {line}\n" in news for line in facts)
 
@@ -93,7 +96,8 @@ def test_the_join_that_starts_the_game_gets_one_mail(gw, transport):
 
 
 def test_join_on_the_service_address_when_seated_says_so_and_replies_go_to_the_private_address(
-        gw, transport, kingsburg):
+    gw, transport, kingsburg
+):
     gw.receive(make_mail(ANN, SERVICE, f"join {kingsburg}"))
     gw.work()
     answer = latest(transport, ANN)
@@ -140,13 +144,16 @@ def test_long_subjects_shorten_the_phase_first():
     assert len(short) <= SUBJECT_MAX and short.startswith(subject[:70]) and short.endswith("...)")
 
 
-@pytest.mark.parametrize("subject", [
-    "[pbem] kingsburg-4449cbf6: neprovedeno, jste na tahu - tah 4 (rok 1, Královská výpomoc, ...)",
-    "[pbem] warriors-traders-4449cbf6: neprovedeno, jste na tahu - tah 4 (příprava)",
-    "[pbem] kingsburg-4449cbf6: ruchy wykonane, twój ruch - tura 12 (rok 2, lato: wpływ ...)",
-    "Čtení: ěščřžýáíé úů ĚŠČŘŽÝÁÍÉ ÚŮ, łódź żółć",
-    "[pbem] kingsburg-4449cbf6: your turn - Turn 4 (year 1)",
-])
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "[pbem] kingsburg-4449cbf6: neprovedeno, jste na tahu - tah 4 (rok 1, Královská výpomoc, ...)",
+        "[pbem] warriors-traders-4449cbf6: neprovedeno, jste na tahu - tah 4 (příprava)",
+        "[pbem] kingsburg-4449cbf6: ruchy wykonane, twój ruch - tura 12 (rok 2, lato: wpływ ...)",
+        "Čtení: ěščřžýáíé úů ĚŠČŘŽÝÁÍÉ ÚŮ, łódź żółć",
+        "[pbem] kingsburg-4449cbf6: your turn - Turn 4 (year 1)",
+    ],
+)
 def test_a_subject_reads_back_with_every_space_it_had(subject):
     msg = EmailMessage()
     set_subject(msg, subject)
@@ -233,11 +240,14 @@ def test_cli_warns_before_mail_would_go_to_a_relay(tmp_path, monkeypatch):
     assert sent.exit_code == 0
 
 
-@pytest.mark.parametrize("command", [
-    ["join", "GAME", "--as", BOB],
-    ["move", "GAME", "--as", ANN, "roll"],
-    ["autoplay", "GAME"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["join", "GAME", "--as", BOB],
+        ["move", "GAME", "--as", ANN, "roll"],
+        ["autoplay", "GAME"],
+    ],
+)
 def test_cli_join_move_and_autoplay_warn_before_mail_would_go_to_a_relay(tmp_path, monkeypatch, command):
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
     service = GameService(Settings(home=tmp_path / "home"))
@@ -312,8 +322,11 @@ def test_since_your_last_mail_on_each_store(settings, mail_settings, clock, tran
         gw.work()
         gw.mailroom.outbox.begin(gw.mailroom.outbox.round)  # forget the round's memory: read the queue
         told = gw.mailroom.outbox.last_mailed(ANN, game_id)
-        assert told == max(m["game"]["version"] for m in gw.mailroom.views.latest_models(ANN, game_id)
-                           if m["game"] and m["game"]["seat"] is not None)
+        assert told == max(
+            m["game"]["version"]
+            for m in gw.mailroom.views.latest_models(ANN, game_id)
+            if m["game"] and m["game"]["seat"] is not None
+        )
         gw.receive(make_mail(ANN, address_of(gw, game_id, ANN), "status"))
         gw.work()
         news = text_of(transport.to(ANN)[-1]).split("Since your last mail:")[1]

@@ -137,8 +137,9 @@ def test_a_forged_subscribe_needs_the_owners_confirmation(gw, smtp, transport):
     gw.work()
     transport.clear()
     for _ in range(3):
-        player = gw.service.game(game).emails[gw.service.game(game).spec.to_move(
-            gw.service.state(gw.service.game(game)))[0]]
+        player = gw.service.game(game).emails[
+            gw.service.game(game).spec.to_move(gw.service.state(gw.service.game(game)))[0]
+        ]
         smtp(make_mail(player, address_of(gw, game, player), "hold"), player, address_of(gw, game, player))
     gw.work()
     assert not any("update" in m["Subject"] for m in transport.to(ANN))  # no observer mail without consent
@@ -157,8 +158,7 @@ def test_a_message_id_cannot_take_a_deadlines_key(gw, smtp, transport, clock):
 
 
 # -- 4: forged standing commands -----------------------------------------------------------------
-@pytest.mark.parametrize("command", ["absence 2026-01-06 2026-01-20", "absence off", "language cs",
-                                     "unsubscribe GAME"])
+@pytest.mark.parametrize("command", ["absence 2026-01-06 2026-01-20", "absence off", "language cs", "unsubscribe GAME"])
 def test_forged_standing_commands_change_nothing(gw, smtp, transport, command):
     game = game_of(gw)
     confirmed(gw, transport, ANN, f"subscribe {game}\nabsence 2026-02-01 2026-02-02")
@@ -167,8 +167,12 @@ def test_forged_standing_commands_change_nothing(gw, smtp, transport, command):
     gw.work()
     after = gw.mailroom.clocks.find(Correspondent.create_id(ANN))
     assert (after.language, after.absences) == (before.language, before.absences)
-    assert ANN in gw.mailroom.clocks.find(__import__("pbem.mailroom.records", fromlist=["Watchers"]).Watchers
-                                          .create_id(game)).emails
+    assert (
+        ANN
+        in gw.mailroom.clocks.find(
+            __import__("pbem.mailroom.records", fromlist=["Watchers"]).Watchers.create_id(game)
+        ).emails
+    )
 
 
 @pytest.mark.parametrize("command", ["resign GAME", "rotate GAME"])
@@ -193,8 +197,9 @@ def test_standing_commands_from_the_private_address_apply_at_once(gw, smtp, tran
 def test_many_absences_are_refused(gw, smtp, transport):
     game = game_of(gw)
     address = address_of(gw, game, ANN)
-    lines = "\n".join(f"absence 2026-0{1 + n // 28}-{1 + n % 28:02d} 2026-0{1 + n // 28}-{1 + n % 28:02d}"
-                      for n in range(25))
+    lines = "\n".join(
+        f"absence 2026-0{1 + n // 28}-{1 + n % 28:02d} 2026-0{1 + n // 28}-{1 + n % 28:02d}" for n in range(25)
+    )
     smtp(make_mail(ANN, address, lines), ANN, address)
     assert len(gw.mailroom.clocks.find(Correspondent.create_id(ANN)).absences) == 20
 
@@ -221,8 +226,9 @@ def test_a_big_mail_of_junk_lines_is_refused_without_reading_each_line(gw, smtp,
 
 
 def _raw(head: str, body: bytes, sender: str = ANN) -> bytes:
-    return (f"From: {sender}\r\nTo: {SERVICE}\r\nSubject: x\r\nMessage-ID: <{len(body)}.{len(head)}@x>\r\n"
-            f"{head}\r\n").encode() + body
+    return (
+        f"From: {sender}\r\nTo: {SERVICE}\r\nSubject: x\r\nMessage-ID: <{len(body)}.{len(head)}@x>\r\n{head}\r\n"
+    ).encode() + body
 
 
 def test_smtp_takes_mail_up_to_128_kib_over_the_limit_and_answers_it_short(gw, smtp, transport):
@@ -280,8 +286,7 @@ def test_a_mail_being_read_does_not_stop_other_smtp_conversations(gw, monkeypatc
 
 def test_parts_nested_thousands_deep_are_answered(gw, smtp, transport):
     """Row 6's class in MIME: reading 4,000 nested parts took 1.4 s and then failed unanswered."""
-    nested = b"".join(b"--b%d\r\nContent-Type: multipart/mixed; boundary=b%d\r\n\r\n" % (n, n + 1)
-                      for n in range(4000))
+    nested = b"".join(b"--b%d\r\nContent-Type: multipart/mixed; boundary=b%d\r\n\r\n" % (n, n + 1) for n in range(4000))
     raw = _raw("MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b0\r\n", nested)
     assert smtp(raw, ANN, SERVICE) == 250
     gw.work()
@@ -359,8 +364,10 @@ def test_the_positive_control_a_plain_from_moves(gw, smtp, transport):
 # -- 9, 10: content errors are answers, never 4xx ---------------------------------------------------
 def test_a_non_ascii_token_is_an_answer_not_a_temporary_failure(gw, smtp, transport):
     game = game_of(gw)
-    raw = (f"From: {ANN}\r\nTo: pbem+{game}.tokenž@example.org\r\nSubject: x\r\nMessage-ID: <utf@x>\r\n"
-           f"Content-Type: text/plain; charset=utf-8\r\n\r\nhold\r\n").encode()
+    raw = (
+        f"From: {ANN}\r\nTo: pbem+{game}.tokenž@example.org\r\nSubject: x\r\nMessage-ID: <utf@x>\r\n"
+        f"Content-Type: text/plain; charset=utf-8\r\n\r\nhold\r\n"
+    ).encode()
     assert smtp(raw, ANN, SERVICE) == 250  # the envelope names the service, the header the game
 
 
@@ -395,9 +402,14 @@ def test_a_bug_hit_by_a_mail_is_answered_not_retried(gw, smtp, transport, monkey
 
 # -- 11: automatic mail ------------------------------------------------------------------------
 AUTOMATIC = [
-    ({"X-Autoreply": "yes"}, ANN), ({"X-Autorespond": "vacation"}, ANN), ({"X-Autogenerated": "Reply"}, ANN),
-    ({"X-Vacation": "on"}, ANN), ({}, "no_reply@example.com"), ({}, "do-not-reply@example.com"),
-    ({}, "bounces+ann=example.com@lists.example"), ({"Return-Path": "<>"}, ANN),
+    ({"X-Autoreply": "yes"}, ANN),
+    ({"X-Autorespond": "vacation"}, ANN),
+    ({"X-Autogenerated": "Reply"}, ANN),
+    ({"X-Vacation": "on"}, ANN),
+    ({}, "no_reply@example.com"),
+    ({}, "do-not-reply@example.com"),
+    ({}, "bounces+ann=example.com@lists.example"),
+    ({"Return-Path": "<>"}, ANN),
 ]
 
 
@@ -434,7 +446,6 @@ def test_data_files_are_private(tmp_path, monkeypatch):
     files = [p for p in home.rglob("*") if p.is_file()]
     assert any(p.name == "pbem.sqlite" for p in files) and any(p.suffix == ".eml" for p in files)
     assert {stat.S_IMODE(p.stat().st_mode) for p in files} == {0o600}
-
 
 
 # -- 13: a leaked seat token --------------------------------------------------------------------
@@ -548,8 +559,12 @@ def test_a_bounce_marks_the_address_undeliverable_until_it_writes_again(service,
         forged = envelope.mail_from.replace("bounce=", "bounce=0")  # a guessed tag marks nobody
         bounce(make_mail("MAILER-DAEMON@x.example", forged, "x"), forged)
         assert not gw.mailroom.views.undeliverable(ANN)
-        dsn = make_mail("MAILER-DAEMON@mx.example.com", envelope.mail_from, "Delivery failed",
-                        headers={"Auto-Submitted": "auto-replied"})
+        dsn = make_mail(
+            "MAILER-DAEMON@mx.example.com",
+            envelope.mail_from,
+            "Delivery failed",
+            headers={"Auto-Submitted": "auto-replied"},
+        )
         bounce(dsn, envelope.mail_from)
         assert gw.mailroom.views.undeliverable(ANN)
         game_of(gw)  # mail to ann now stops: only bob gets his invitation and "started" ...

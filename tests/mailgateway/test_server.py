@@ -45,8 +45,9 @@ def test_a_mail_read_slowly_does_not_hold_another_conversations_mail(gw, monkeyp
 
     def send_slow() -> None:
         with smtplib.SMTP("127.0.0.1", port, timeout=60) as client:
-            client.sendmail(ANN, [SERVICE], make_mail(ANN, SERVICE, "help", subject="slow-mail",
-                                                      message_id="<slow@client.example>"))
+            client.sendmail(
+                ANN, [SERVICE], make_mail(ANN, SERVICE, "help", subject="slow-mail", message_id="<slow@client.example>")
+            )
             codes.append(250)
 
     first = threading.Thread(target=send_slow)

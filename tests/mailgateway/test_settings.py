@@ -20,11 +20,17 @@ def test_every_variable_is_documented():
 
 
 def test_from_env(tmp_path):
-    settings = MailSettings.from_env(tmp_path, {"PBEM_MAIL_ADDRESS": "Games@Example.org",
-                                                "PBEM_SMTP_RELAY": "mx.example.org:2525", "PBEM_DKIM": "require"})
+    settings = MailSettings.from_env(
+        tmp_path,
+        {"PBEM_MAIL_ADDRESS": "Games@Example.org", "PBEM_SMTP_RELAY": "mx.example.org:2525", "PBEM_DKIM": "require"},
+    )
     assert settings.address == "games@example.org" and settings.relay == ("mx.example.org", 2525)
     assert settings.maildir == tmp_path / "maildir" and settings.dkim == "require"
-    for bad in ({"PBEM_SMTP_RELAY": "nohost"}, {"PBEM_DKIM": "maybe"}, {"PBEM_MAIL_ADDRESS": "a+b@x.org"},
-                {"PBEM_MISSED_TURN_POLICY": "never"}):
+    for bad in (
+        {"PBEM_SMTP_RELAY": "nohost"},
+        {"PBEM_DKIM": "maybe"},
+        {"PBEM_MAIL_ADDRESS": "a+b@x.org"},
+        {"PBEM_MISSED_TURN_POLICY": "never"},
+    ):
         with pytest.raises(ValueError):
             MailSettings.from_env(tmp_path, bad)

@@ -82,12 +82,16 @@ def test_crash_after_storing_before_sending_sends_every_reply_once(service, mail
     again = Gateway(service, mail_settings, clock=clock, transport=RelayTransport("127.0.0.1", sink.port))
     again.work()
     assert sorted(message_from_bytes(e.original_content)["In-Reply-To"] for e in sink.envelopes) == [
-        "<c0@example.net>", "<c1@example.net>", "<c2@example.net>"]
+        "<c0@example.net>",
+        "<c1@example.net>",
+        "<c2@example.net>",
+    ]
 
 
 def test_crash_while_queueing_replies_queues_them_once(service, mail_settings, clock, transport, monkeypatch):
     gw = Gateway(service, mail_settings, clock=clock, transport=transport)
     gw.receive(make_mail(ANN, SERVICE, "help"))
+
     def crash(*args, **kwargs):
         raise RuntimeError("power cut")
 
@@ -168,12 +172,22 @@ def test_relay_with_smtp_auth(service, mail_settings, clock):
 
     handler = Sink()
     port = free_port()
-    server = Controller(handler, hostname="127.0.0.1", port=port, authenticator=authenticator,
-                        auth_required=True, auth_require_tls=False)
+    server = Controller(
+        handler,
+        hostname="127.0.0.1",
+        port=port,
+        authenticator=authenticator,
+        auth_required=True,
+        auth_require_tls=False,
+    )
     server.start()
     try:
-        good = Gateway(service, mail_settings, clock=clock,
-                       transport=RelayTransport("127.0.0.1", port, user="pbem", password="secret"))
+        good = Gateway(
+            service,
+            mail_settings,
+            clock=clock,
+            transport=RelayTransport("127.0.0.1", port, user="pbem", password="secret"),
+        )
         good.receive(make_mail(ANN, SERVICE, "help"))
         good.work()
         assert len(handler.envelopes) == 1
@@ -195,17 +209,25 @@ def test_starttls_on_the_gateway(service, mail_settings, clock, transport, tmp_p
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
     now = datetime.datetime.now(datetime.UTC)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(1).not_valid_before(now - datetime.timedelta(days=1))
-            .not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
-            .sign(key, hashes.SHA256()))
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(1)
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+        .sign(key, hashes.SHA256())
+    )
     cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
     cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-    gw = Gateway(service, replace(mail_settings, tls_cert=cert_file, tls_key=key_file), clock=clock,
-                 transport=transport)
+    key_file.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    gw = Gateway(
+        service, replace(mail_settings, tls_cert=cert_file, tls_key=key_file), clock=clock, transport=transport
+    )
     port = free_port()
     server = controller(gw, "127.0.0.1", port)
     server.start()
@@ -220,8 +242,9 @@ def test_starttls_on_the_gateway(service, mail_settings, clock, transport, tmp_p
     assert len(transport.to(ANN)) == 1
 
 
-def test_two_gateway_processes_on_one_store_queue_and_send_each_reply_once(service, mail_settings, clock,
-                                                                            transport, sqlite_settings):
+def test_two_gateway_processes_on_one_store_queue_and_send_each_reply_once(
+    service, mail_settings, clock, transport, sqlite_settings
+):
     from pbem.service.service import GameService
 
     other_service = GameService(sqlite_settings)

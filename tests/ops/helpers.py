@@ -16,8 +16,13 @@ def service_at(home: Path, **settings) -> GameService:
     return GameService(Settings(home=home, **settings))
 
 
-def finished_game(svc: GameService, game_type: str = "hidden-pig", players: int = 2,
-                  options: dict[str, str] | None = None, seed: int = 0) -> str:
+def finished_game(
+    svc: GameService,
+    game_type: str = "hidden-pig",
+    players: int = 2,
+    options: dict[str, str] | None = None,
+    seed: int = 0,
+) -> str:
     game_id = svc.create(game_type, PLAYERS[:players], options or {}, seed=bytes([seed]) * 32)
     play_to_end(svc, game_id, seed)
     return game_id

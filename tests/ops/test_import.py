@@ -34,9 +34,11 @@ def test_export_import_export_is_byte_identical(tmp_path):
     assert restored.game_ids() == [game_id]
     assert restored.summary(game_id)["over"] is True
     assert restored.summary(game_id, version=5) == original.summary(game_id, version=5)
+
     # the readable lines may order a fact's fields differently (an export has sorted keys)
     def strip(rows):
         return [{k: v for k, v in row.items() if k != "lines"} for row in rows]
+
     assert strip(restored.history(game_id)) == strip(original.history(game_id))
 
 
@@ -56,6 +58,7 @@ def test_round_trip_after_key_rotation_keeps_both_keys(tmp_path):
     original.join(game_id, PLAYERS[0])
     original.keys.rotate()
     from pbem.cli.core import play_to_end
+
     play_to_end(original, game_id, 3)
     data = export_bytes(original.export(game_id))
     assert len(json.loads(data)["keys"]) == 2

@@ -30,8 +30,14 @@ def test_one_json_line_per_move(captured):
     logs.log_move("kingsburg-1", 0, 16, "robot")
     first, second = _lines(captured)
     assert {k: first[k] for k in ("event", "game", "seat", "version", "source", "message_id", "level")} == {
-        "event": "move", "game": "kingsburg-1", "seat": 1, "version": 15, "source": "email",
-        "message_id": "<a@b>", "level": "info"}
+        "event": "move",
+        "game": "kingsburg-1",
+        "seat": 1,
+        "version": 15,
+        "source": "email",
+        "message_id": "<a@b>",
+        "level": "info",
+    }
     assert "message_id" not in second and second["source"] == "robot"
     assert first["time"].endswith("Z")
 

@@ -36,8 +36,10 @@ def _postfix_available() -> bool:
     return shutil.which("postfix") is not None and shutil.which("postconf") is not None and os.geteuid() == 0
 
 
-pytestmark = pytest.mark.skipif(not _postfix_available() and os.environ.get("PBEM_REQUIRE_POSTFIX") != "1",
-                                reason="needs Postfix installed and root (CI installs it)")
+pytestmark = pytest.mark.skipif(
+    not _postfix_available() and os.environ.get("PBEM_REQUIRE_POSTFIX") != "1",
+    reason="needs Postfix installed and root (CI installs it)",
+)
 
 
 def _run(*command: str) -> str:
@@ -51,11 +53,24 @@ def postfix(tmp_path):
     transport = tmp_path / "transport"
     transport.write_text(f"{DOMAIN} lmtp:inet:127.0.0.1:{lmtp_port}\n", encoding="utf-8")
     _run("postmap", str(transport))
-    _run("postconf", "-e", "myhostname=mx.pbem-test.localhost", "mydestination=", f"relay_domains={DOMAIN}",
-         f"transport_maps=hash:{transport}", "recipient_delimiter=+", "inet_interfaces=loopback-only",
-         "inet_protocols=ipv4", "mynetworks=127.0.0.0/8", "smtpd_relay_restrictions=permit_mynetworks,reject",
-         "message_size_limit=327680", "lmtp_destination_recipient_limit=50", f"maillog_file={LOG}",
-         "compatibility_level=3.6", "smtputf8_enable=no")
+    _run(
+        "postconf",
+        "-e",
+        "myhostname=mx.pbem-test.localhost",
+        "mydestination=",
+        f"relay_domains={DOMAIN}",
+        f"transport_maps=hash:{transport}",
+        "recipient_delimiter=+",
+        "inet_interfaces=loopback-only",
+        "inet_protocols=ipv4",
+        "mynetworks=127.0.0.0/8",
+        "smtpd_relay_restrictions=permit_mynetworks,reject",
+        "message_size_limit=327680",
+        "lmtp_destination_recipient_limit=50",
+        f"maillog_file={LOG}",
+        "compatibility_level=3.6",
+        "smtputf8_enable=no",
+    )
     LOG.write_text("", encoding="utf-8")
     status = subprocess.run(["postfix", "status"], capture_output=True, timeout=30)
     _run("postfix", "reload" if status.returncode == 0 else "start")
@@ -97,8 +112,9 @@ def test_mail_through_postfix_is_answered_and_forged_forms_are_refused(tmp_path,
             for raw in _content_errors():  # answered, never deferred
                 client.sendmail(ANN, [SERVICE], _crlf(raw))
         expected = 1 + len(FORMS) + len(_content_errors())
-        assert _wait(lambda: _queue_empty() and len(svc.game_ids()) == 1 and _receipts(svc) == expected), (
-            LOG.read_text(encoding="utf-8")[-3000:])
+        assert _wait(lambda: _queue_empty() and len(svc.game_ids()) == 1 and _receipts(svc) == expected), LOG.read_text(
+            encoding="utf-8"
+        )[-3000:]
         gw.work()
     finally:
         server.stop()
@@ -110,8 +126,9 @@ def test_mail_through_postfix_is_answered_and_forged_forms_are_refused(tmp_path,
     assert [m for m in sent.to(BOB) if m["In-Reply-To"]] == []  # and nothing went to the forged name
     log = LOG.read_text(encoding="utf-8")
     assert "status=sent" in log and "deferred" not in log  # never a temporary failure
-    assert len(answered) == 1 + len(_content_errors()) and all("nothing was applied" in t.lower()
-                                                                    for t in answered if "Commands for" not in t)
+    assert len(answered) == 1 + len(_content_errors()) and all(
+        "nothing was applied" in t.lower() for t in answered if "Commands for" not in t
+    )
 
 
 def _content_errors() -> list[bytes]:
@@ -121,8 +138,9 @@ def _content_errors() -> list[bytes]:
     notes = "".join(f"X-Note-{n}: {'x' * 60}\n" for n in range(1200))  # a header block over 64 KiB
     return [
         make_mail(ANN, SERVICE, "catalog\n" * 6000),
-        f"{head}Message-ID: <deep@x>\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b0\n\n{nested}"
-        .encode(),
+        (
+            f"{head}Message-ID: <deep@x>\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b0\n\n{nested}"
+        ).encode(),
         f"{head}Message-ID: <wide@x>\n{notes}\nhelp\n".encode(),
     ]
 

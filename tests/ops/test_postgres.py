@@ -26,10 +26,27 @@ def _run_workers(tmp_path: Path, url: str, game_id: str, extra: list[str]) -> li
     procs = []
     for number in range(WORKERS):
         out = tmp_path / f"out-{number}-{len(extra)}.json"
-        procs.append((out, subprocess.Popen(
-            [sys.executable, "-m", "tests.ops.worker", str(tmp_path / "home"), url, game_id,
-             f"w{number}{''.join(extra)}", str(MOVES_EACH), str(go), str(out), *extra],
-            cwd=ROOT)))
+        procs.append(
+            (
+                out,
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "tests.ops.worker",
+                        str(tmp_path / "home"),
+                        url,
+                        game_id,
+                        f"w{number}{''.join(extra)}",
+                        str(MOVES_EACH),
+                        str(go),
+                        str(out),
+                        *extra,
+                    ],
+                    cwd=ROOT,
+                ),
+            )
+        )
     go.touch()
     outcomes = []
     for out, proc in procs:
@@ -78,6 +95,7 @@ def test_import_round_trip_on_postgres(tmp_path, postgres_url):
     game_id = finished_game(original, options={"rounds": "2"})
     data = export_bytes(original.export(game_id))
     import shutil
+
     shutil.copytree(tmp_path / "a" / "keys", tmp_path / "b" / "keys")
     restored = service_at(tmp_path / "b", database_url=postgres_url)
     assert import_game(restored, json.loads(data)).identical
@@ -113,6 +131,7 @@ def test_a_save_on_postgres_is_one_statement_under_the_table_lock_all_or_nothing
     finally:
         store.close()
     with psycopg.connect(postgres_url) as connection:
-        body = connection.execute("SELECT prosrc FROM pg_proc WHERE proname = %s",
-                                  (store.recorder.insert_function_name,)).fetchone()
+        body = connection.execute(
+            "SELECT prosrc FROM pg_proc WHERE proname = %s", (store.recorder.insert_function_name,)
+        ).fetchone()
     assert body is not None and "LOCK TABLE" in body[0] and "IN EXCLUSIVE MODE" in body[0]

@@ -71,8 +71,10 @@ def test_two_gateways_one_database_one_game(tmp_path, postgres_url):
         assert svc.store.receipt(f"mail:pg-{number}@client.example") is not None
     verify_bytes(export_bytes(svc.export(game_id)))
 
-    replies = [email.message_from_bytes(path.read_bytes(), policy=policy.default)
-               for path in (home / "maildir" / "new").glob("*")]
+    replies = [
+        email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        for path in (home / "maildir" / "new").glob("*")
+    ]
     answered = [m["In-Reply-To"] for m in replies if m["In-Reply-To"]]
     assert sorted(answered) == sorted(f"<pg-{number}@client.example>" for number in range(MAILS))
 
@@ -101,9 +103,24 @@ def test_two_web_processes_serve_the_same_latest_game(tmp_path, postgres_url):
     with (tmp_path / "web.log").open("wb") as log:
         try:
             for port in ports:
-                procs.append(subprocess.Popen([sys.executable, "-m", "tests.faults.gateway_proc", "serve-web",
-                                               "--host", "127.0.0.1", "--port", str(port)],
-                                              cwd=root, env=env, stdout=log, stderr=log))
+                procs.append(
+                    subprocess.Popen(
+                        [
+                            sys.executable,
+                            "-m",
+                            "tests.faults.gateway_proc",
+                            "serve-web",
+                            "--host",
+                            "127.0.0.1",
+                            "--port",
+                            str(port),
+                        ],
+                        cwd=root,
+                        env=env,
+                        stdout=log,
+                        stderr=log,
+                    )
+                )
                 assert _wait_for_port(port, stop, 60), "a web process did not start"
             for _ in range(6):
                 game = svc.game(game_id)
@@ -111,8 +128,9 @@ def test_two_web_processes_serve_the_same_latest_game(tmp_path, postgres_url):
                 assert svc.submit(game_id, game.emails[seat], "hold").ok
                 expected = export_bytes(svc.export(game_id))
                 for port in ports:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{game_id}/export.json",
-                                                timeout=30) as response:
+                    with urllib.request.urlopen(
+                        f"http://127.0.0.1:{port}/games/{game_id}/export.json", timeout=30
+                    ) as response:
                         assert response.read().strip() == expected.strip()
                     with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=30) as response:
                         assert response.status == 200

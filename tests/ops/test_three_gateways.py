@@ -74,8 +74,9 @@ def test_three_gateways_send_every_reply_exactly_once(tmp_path, postgres_url):
                     seat = game.spec.to_move(svc.state(game))[0]
                     sender, to, raw = _mail(svc, game_id, seat, number, "hold")
                     sent: list[int] = []
-                    threads = [threading.Thread(target=_send_and_count, args=(sent, port, sender, to, raw))
-                               for port in ports]
+                    threads = [
+                        threading.Thread(target=_send_and_count, args=(sent, port, sender, to, raw)) for port in ports
+                    ]
                     for thread in threads:
                         thread.start()
                     for thread in threads:
@@ -102,4 +103,5 @@ def test_three_gateways_send_every_reply_exactly_once(tmp_path, postgres_url):
     by_content = Counter(m.get_body(("plain",)).get_content() for m in mails)
     assert [n for n in by_content.values() if n > 1] == []  # nor by content
     assert sorted(m["In-Reply-To"] for m in replies) == sorted(
-        f"<pg-{number}@client.example>" for number in range(count))  # every reply, once
+        f"<pg-{number}@client.example>" for number in range(count)
+    )  # every reply, once

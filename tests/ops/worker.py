@@ -38,9 +38,14 @@ def main(argv: list[str]) -> int:
         state = svc.state(game)
         seat = game.spec.to_move(state)[0]
         move = "hold" if chooser.random() < 0.3 else "roll"
-        outcome = svc.submit(game_id, game.emails[seat], [move], "cli",
-                             expected_version=game.version if guarded else None,
-                             idempotency_key=f"{name}-{number}")
+        outcome = svc.submit(
+            game_id,
+            game.emails[seat],
+            [move],
+            "cli",
+            expected_version=game.version if guarded else None,
+            idempotency_key=f"{name}-{number}",
+        )
         result = outcome.to_dict()
         result["key"] = f"{name}-{number}"
         outcomes.append(result)

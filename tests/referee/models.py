@@ -176,5 +176,9 @@ def warriors_traders(state: Any, facts: list[dict]) -> Result:
     return {seat: (ranks[seat], scores[seat]) for seat in scores}
 
 
-REFEREES = {"kingsburg": kingsburg, "ruse-and-bruise": ruse_and_bruise,
-            "kingdom-builder": kingdom_builder, "warriors-traders": warriors_traders}
+REFEREES = {
+    "kingsburg": kingsburg,
+    "ruse-and-bruise": ruse_and_bruise,
+    "kingdom-builder": kingdom_builder,
+    "warriors-traders": warriors_traders,
+}

@@ -111,8 +111,9 @@ def test_a_move_keeps_its_state_and_its_record_snapshot_in_its_own_commit(tmp_pa
     assert len(list(svc.store.snapshots.get(record_id))) >= snapshots_before + 2
 
 
-def test_on_postgres_a_move_keeps_its_state_and_its_record_snapshot_in_its_own_call(tmp_path, postgres_url,
-                                                                                     monkeypatch):
+def test_on_postgres_a_move_keeps_its_state_and_its_record_snapshot_in_its_own_call(
+    tmp_path, postgres_url, monkeypatch
+):
     """On PostgreSQL too the snapshots due go with the save (one call of the save function, one
     commit), not through the snapshot store afterwards."""
     svc = GameService(Settings(home=tmp_path, database_url=postgres_url, snapshot_interval=4))
@@ -178,13 +179,16 @@ def test_a_kept_state_changed_in_the_database_is_not_used(tmp_path):
     other_size, other = svc.store.kept_states(game_id)[0]
     svc.close()
     with sqlite3.connect(tmp_path / "pbem.sqlite") as db:  # an earlier state put in its place, seal and all
-        rows = db.execute("SELECT state FROM stored_snapshots WHERE instr(state, ?) > 0",
-                          (stored["seal"].encode(),)).fetchall()
+        rows = db.execute(
+            "SELECT state FROM stored_snapshots WHERE instr(state, ?) > 0", (stored["seal"].encode(),)
+        ).fetchall()
         assert len(rows) == 1
         changed = json.loads(rows[0][0])
         changed["state"]["state"] = other["state"]
-        db.execute("UPDATE stored_snapshots SET state = ? WHERE instr(state, ?) > 0",
-                   (json.dumps(changed).encode(), stored["seal"].encode()))
+        db.execute(
+            "UPDATE stored_snapshots SET state = ? WHERE instr(state, ?) > 0",
+            (json.dumps(changed).encode(), stored["seal"].encode()),
+        )
     again = service(tmp_path)
     assert again.state(again.game(game_id), size) == expected[size] != expected[other_size]
     problem = again.fsck(game_id)
@@ -198,10 +202,12 @@ def test_an_entry_changed_after_a_kept_state_freezes_the_game_when_a_past_state_
     assert 40 in [size for size, _ in svc.store.kept_states(game_id)]
     svc.close()
     with sqlite3.connect(tmp_path / "pbem.sqlite") as db:  # entry 42 (a roll) becomes a hold
-        (rowid, state), = db.execute("SELECT rowid, state FROM stored_events WHERE instr(state, ?) > 0",
-                                     (b'"index":42,',)).fetchall()
-        db.execute("UPDATE stored_events SET state = ? WHERE rowid = ?",
-                   (bytes(state).replace(b'"roll"', b'"hold"', 1), rowid))
+        ((rowid, state),) = db.execute(
+            "SELECT rowid, state FROM stored_events WHERE instr(state, ?) > 0", (b'"index":42,',)
+        ).fetchall()
+        db.execute(
+            "UPDATE stored_events SET state = ? WHERE rowid = ?", (bytes(state).replace(b'"roll"', b'"hold"', 1), rowid)
+        )
     again = service(tmp_path, interval=20)
     game = again.game(game_id)
     assert game.frozen is None  # the load checks the newest checkpoint; entry 42 is behind the snapshot

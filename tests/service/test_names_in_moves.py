@@ -47,4 +47,3 @@ def test_a_name_never_hides_a_word_of_the_game():
     seat = spec.to_move(state)[0]
     legal = spec.legal_texts(state, seat)
     assert spec.format_move(parse_named(spec, state, seat, legal[0], ["pass", "develop"])) == legal[0]
-

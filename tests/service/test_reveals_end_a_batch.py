@@ -41,8 +41,10 @@ def test_a_batch_ends_at_a_reveal_and_tells_nothing_of_the_hidden_card(hidden, s
 
     seed, plain = _seed_with(sqlite_settings, hidden)
     twins = [GameService(Settings(home=tmp_path / name)) for name in ("hidden", "plain")]
-    outcomes = [_bobs_two_plays(service, _game(service, seed), card)
-                for service, card in zip(twins, (hidden, plain), strict=False)]
+    outcomes = [
+        _bobs_two_plays(service, _game(service, seed), card)
+        for service, card in zip(twins, (hidden, plain), strict=False)
+    ]
     lines = [[line.to_dict() for line in outcome.lines] for outcome in outcomes]
     assert lines[0] == lines[1]  # the same words whichever card lay face down
     assert [line["status"] for line in lines[0]] == ["applied", "skipped"]

@@ -14,14 +14,21 @@ GAMES = ["kingsburg", "kingdom-builder", "warriors-traders", "ruse-and-bruise"]
 def _what_happened(service: GameService, game_id: str) -> list[tuple]:
     """The history without what differs between two runs by design: ids, times, salts."""
     game = service.game(game_id)
-    return [(entry["kind"], entry.get("seat"), private.get("command", entry.get("command")),
-             private.get("facts"), private.get("draws"),
-             [game.spec.describe_fact(f, game.names) for f in private.get("facts") or []])
-            for entry, private in zip(game.entries, game.privates, strict=False)]
+    return [
+        (
+            entry["kind"],
+            entry.get("seat"),
+            private.get("command", entry.get("command")),
+            private.get("facts"),
+            private.get("draws"),
+            [game.spec.describe_fact(f, game.names) for f in private.get("facts") or []],
+        )
+        for entry, private in zip(game.entries, game.privates, strict=False)
+    ]
 
 
 def _seeded_game(service: GameService, name: str, seed: bytes) -> str:
-    players = PLAYERS[:max(catalog()[name].min_players, 2)]
+    players = PLAYERS[: max(catalog()[name].min_players, 2)]
     game_id = service.create(name, players, seed=seed)
     play_to_end(service, game_id, seed=5)
     return game_id

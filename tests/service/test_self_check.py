@@ -55,8 +55,9 @@ def test_an_edited_entry_freezes_the_game_at_the_next_load(tmp_path, caplog):
     with sqlite3.connect(tmp_path / "pbem.sqlite") as db:
         rows = db.execute("SELECT rowid, state FROM stored_events WHERE instr(state, ?) > 0", (b'"hold"',)).fetchall()
         rowid, state = rows[-1]
-        db.execute("UPDATE stored_events SET state = ? WHERE rowid = ?",
-                   (bytes(state).replace(b'"hold"', b'"roll"', 1), rowid))
+        db.execute(
+            "UPDATE stored_events SET state = ? WHERE rowid = ?", (bytes(state).replace(b'"hold"', b'"roll"', 1), rowid)
+        )
     again = fresh(tmp_path)
     with caplog.at_level(logging.CRITICAL, logger="pbem"):
         game = again.game(game_id)
@@ -74,8 +75,9 @@ def test_a_deleted_newest_event_is_caught_as_a_rollback(tmp_path):
     version = svc.game(game_id).version
     svc.close()
     with sqlite3.connect(tmp_path / "pbem.sqlite") as db:
-        (newest,) = db.execute("SELECT MAX(rowid) FROM stored_events WHERE topic LIKE '%GameRecord.Appended'"
-                               ).fetchone()
+        (newest,) = db.execute(
+            "SELECT MAX(rowid) FROM stored_events WHERE topic LIKE '%GameRecord.Appended'"
+        ).fetchone()
         db.execute("DELETE FROM stored_events WHERE rowid = ?", (newest,))
     again = fresh(tmp_path)
     game = again.game(game_id)
@@ -88,11 +90,14 @@ def test_pbem_fsck_lists_the_frozen_games(tmp_path, monkeypatch):
     _, bad = played(tmp_path)
     svc.close()
     with sqlite3.connect(tmp_path / "pbem.sqlite") as db:
-        rows = db.execute("SELECT rowid, state FROM stored_events WHERE instr(state, ?) > 0 AND instr(state, ?) > 0",
-                          (bad.encode(), b'"hold"')).fetchall()
+        rows = db.execute(
+            "SELECT rowid, state FROM stored_events WHERE instr(state, ?) > 0 AND instr(state, ?) > 0",
+            (bad.encode(), b'"hold"'),
+        ).fetchall()
         rowid, state = rows[-1]
-        db.execute("UPDATE stored_events SET state = ? WHERE rowid = ?",
-                   (bytes(state).replace(b'"hold"', b'"roll"', 1), rowid))
+        db.execute(
+            "UPDATE stored_events SET state = ? WHERE rowid = ?", (bytes(state).replace(b'"hold"', b'"roll"', 1), rowid)
+        )
     result = CliRunner().invoke(main, ["fsck"])
     assert result.exit_code == 1
     assert f"{good}: ok" in result.output and f"{bad}: FROZEN" in result.output
@@ -116,19 +121,23 @@ def snapshotted(home, moves: int = 6, interval: int = 2) -> tuple[GameService, s
 def as_written_by_class_version_2(home) -> None:
     """Every record snapshot in the store as class version 2 wrote it (no frontier)."""
     with sqlite3.connect(home / "pbem.sqlite") as db:
-        for originator_version, state in db.execute("SELECT originator_version, state FROM stored_snapshots "
-                                                    "WHERE instr(state, ?) > 0", (b"GameRecord",)).fetchall():
+        for originator_version, state in db.execute(
+            "SELECT originator_version, state FROM stored_snapshots WHERE instr(state, ?) > 0", (b"GameRecord",)
+        ).fetchall():
             document = json.loads(state)
             del document["state"]["frontier"]
             document["state"]["class_version"] = 2
-            db.execute("UPDATE stored_snapshots SET state = ? WHERE originator_version = ? AND instr(state, ?) > 0",
-                       (json.dumps(document).encode(), originator_version, b"GameRecord"))
+            db.execute(
+                "UPDATE stored_snapshots SET state = ? WHERE originator_version = ? AND instr(state, ?) > 0",
+                (json.dumps(document).encode(), originator_version, b"GameRecord"),
+            )
 
 
 def edit_event(home, needle: bytes, old: bytes, new: bytes, newest: bool) -> None:
     with sqlite3.connect(home / "pbem.sqlite") as db:
-        rows = db.execute("SELECT rowid, state FROM stored_events WHERE instr(state, ?) > 0 ORDER BY rowid",
-                          (needle,)).fetchall()
+        rows = db.execute(
+            "SELECT rowid, state FROM stored_events WHERE instr(state, ?) > 0 ORDER BY rowid", (needle,)
+        ).fetchall()
         rowid, state = rows[-1 if newest else 0]
         assert old in bytes(state)
         db.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (bytes(state).replace(old, new, 1), rowid))
@@ -147,11 +156,16 @@ def test_an_edited_snapshot_frontier_is_caught_at_the_next_load(tmp_path):
     record = svc.store.game(game_id)
     svc.close()
     with sqlite3.connect(tmp_path / "pbem.sqlite") as db:  # the newest record snapshot (not a kept state)
-        (version, state) = db.execute("SELECT originator_version, state FROM stored_snapshots WHERE instr(state, ?) > 0"
-                                      " ORDER BY originator_version DESC LIMIT 1", (b"GameRecord",)).fetchone()
+        (version, state) = db.execute(
+            "SELECT originator_version, state FROM stored_snapshots WHERE instr(state, ?) > 0"
+            " ORDER BY originator_version DESC LIMIT 1",
+            (b"GameRecord",),
+        ).fetchone()
         assert record.frontier[0].encode() in bytes(state)
-        db.execute("UPDATE stored_snapshots SET state = ? WHERE originator_version = ? AND instr(state, ?) > 0",
-                   (bytes(state).replace(record.frontier[0].encode(), b"0" * 64), version, b"GameRecord"))
+        db.execute(
+            "UPDATE stored_snapshots SET state = ? WHERE originator_version = ? AND instr(state, ?) > 0",
+            (bytes(state).replace(record.frontier[0].encode(), b"0" * 64), version, b"GameRecord"),
+        )
     game = fresh(tmp_path).game(game_id)
     assert game.frozen and "newest signed checkpoint" in game.frozen
 

@@ -147,8 +147,11 @@ def test_a_receipt_made_directly_is_stored_as_one_made_by_its_constructor(servic
     outcome = {"game": "g-1", "lines": [{"line": 1, "text": "hold"}], "context": {"subject": "ø"}}
     made, constructed = Receipt.of("<a@x>", "g-1", outcome), Receipt("<a@x>", "g-1", outcome)
     stored = [service.store.mapper.to_stored_event(r.collect_events()[0]) for r in (made, constructed)]
-    assert (stored[0].originator_id, stored[0].originator_version, stored[0].topic) == \
-        (stored[1].originator_id, stored[1].originator_version, stored[1].topic)
+    assert (stored[0].originator_id, stored[0].originator_version, stored[0].topic) == (
+        stored[1].originator_id,
+        stored[1].originator_version,
+        stored[1].topic,
+    )
     states = [json.loads(s.state) for s in stored]
     for state in states:
         del state["timestamp"]  # the moment each was made
@@ -171,8 +174,12 @@ def test_state_at_version_n_equals_the_state_after_n_entries(service):
         service.submit(game_id, to_move_email(service, game_id), ["roll"])
     game = service.game(game_id)
     for version in range(4, game.version + 1):
-        facts = [f for private, entry in zip(game.privates[:version], game.entries[:version], strict=False)
-                 if entry["kind"] in ("started", "moved") for f in private["facts"]]
+        facts = [
+            f
+            for private, entry in zip(game.privates[:version], game.entries[:version], strict=False)
+            if entry["kind"] in ("started", "moved")
+            for f in private["facts"]
+        ]
         assert service.state(game, version) == fold(game.spec, facts)
     assert service.state(game, 3) is None
 
@@ -205,9 +212,11 @@ def test_a_seat_view_shows_its_own_secret_only(service):
 
 def test_history_opens_secrets_only_for_their_seat(service):
     game_id = started_pig(service)
+
     def dealt(viewer):
         started = service.history(game_id, viewer)[3]["entry"]
         return [f["secret"] for f in started["facts"] if f["kind"] == "CardDealt"]
+
     public = dealt(None)
     assert all("data" not in s and len(s["commitment"]) == 64 for s in public)
     ann = dealt(ANN)

@@ -70,8 +70,13 @@ def _old_shape_snapshot(svc: GameService, game_id: str, version: int) -> Snapsho
         privates.extend(stored.privates)
         checkpoints.append([len(entries), stored.checkpoint])
     state = {"game_id": game_id, "entries": entries, "privates": privates, "checkpoints": checkpoints}
-    return Snapshot(originator_id=game_uuid(game_id), originator_version=version,
-                    timestamp=Snapshot.create_timestamp(), topic="pbem.service.store:GameRecord", state=state)
+    return Snapshot(
+        originator_id=game_uuid(game_id),
+        originator_version=version,
+        timestamp=Snapshot.create_timestamp(),
+        topic="pbem.service.store:GameRecord",
+        state=state,
+    )
 
 
 def test_a_database_with_old_whole_log_snapshots_still_loads_and_moves(tmp_path):
@@ -119,7 +124,7 @@ def test_every_snapshot_is_the_record_its_events_give(tmp_path):
     assert [s.originator_version for s in snapshots] == [v for v in range(1, len(events) + 1) if v % 3 == 0]
     for snapshot in snapshots:
         replayed = None
-        for stored in events[:snapshot.originator_version]:
+        for stored in events[: snapshot.originator_version]:
             replayed = stored.mutate(replayed)
         assert snapshot.mutate(None).__dict__ == replayed.__dict__
 

@@ -39,7 +39,7 @@ def psycopgs_own(values: list, oid: int) -> bytes:
 def test_the_packed_arrays_are_what_psycopg_itself_sends(count):
     ids = [uuid4() for _ in range(count)]
     assert uuid_array(ids) == psycopgs_own(ids, UUID_ARRAY_OID)
-    versions = [1, 2 ** 40, 9_223_372_036_854_775_807][:count]
+    versions = [1, 2**40, 9_223_372_036_854_775_807][:count]
     assert int8_array(versions) == psycopgs_own([Int8(v) for v in versions], INT8_ARRAY_OID)
     topics = ["pbem.service.store:Receipt.Recorded", "ünïcode:Topic", ""][:count]
     assert text_array(topics, "utf-8") == psycopgs_own(topics, TEXT_ARRAY_OID)
@@ -56,17 +56,21 @@ def test_the_packed_arrays_arrive_as_sent(postgres_url):
     """Each packed array, read back by the server: the values, their types and their order."""
     from pbem.service.store_postgres import PACKED_DUMPERS
 
-    ids, versions = [uuid4(), uuid4()], [7, 2 ** 40]
+    ids, versions = [uuid4(), uuid4()], [7, 2**40]
     topics, states = ["a:B", "ünï:C"], [bytes(range(256)), b""]
     with psycopg.connect(postgres_url) as conn:
         for cls, dumper in PACKED_DUMPERS.items():
             conn.adapters.register_dumper(cls, dumper)
-        row = conn.execute("SELECT %s, %s, %s, %s", (uuid_array(ids), int8_array(versions),
-                                                     text_array(topics, conn.info.encoding), bytea_array(states)))
+        row = conn.execute(
+            "SELECT %s, %s, %s, %s",
+            (uuid_array(ids), int8_array(versions), text_array(topics, conn.info.encoding), bytea_array(states)),
+        )
         assert row.fetchone() == (ids, versions, topics, states)
         # empty (a save that expects nothing): an empty array of the right type
-        row = conn.execute("SELECT %s, %s, pg_typeof(%s)::text, pg_typeof(%s)::text",
-                           (uuid_array([]), int8_array([]), uuid_array([]), int8_array([])))
+        row = conn.execute(
+            "SELECT %s, %s, pg_typeof(%s)::text, pg_typeof(%s)::text",
+            (uuid_array([]), int8_array([]), uuid_array([]), int8_array([])),
+        )
         assert row.fetchone() == ([], [], "uuid[]", "bigint[]")
 
 
@@ -94,10 +98,11 @@ END; $BODY$
 def _old_process_saves(conn, store: PbemStore, key: str) -> list[int]:
     """A receipt saved as a process of the previous release saves it."""
     stored = store.mapper.to_stored_event(Receipt(key, None, {"by": "old"}).collect_events()[0])
-    rows = conn.execute("SELECT * FROM public.pbem_insert_events_uuid("
-                        "ARRAY[ROW(%s, %s, %s, %s)::public.stored_event_uuid], %s::uuid[], %s::bigint[])",
-                        (stored.originator_id, stored.originator_version, stored.topic, stored.state,
-                         [], [])).fetchall()
+    rows = conn.execute(
+        "SELECT * FROM public.pbem_insert_events_uuid("
+        "ARRAY[ROW(%s, %s, %s, %s)::public.stored_event_uuid], %s::uuid[], %s::bigint[])",
+        (stored.originator_id, stored.originator_version, stored.topic, stored.state, [], []),
+    ).fetchall()
     return [row[0] for row in rows]
 
 
@@ -120,8 +125,9 @@ def test_a_database_of_the_previous_release_saves_through_both_functions_in_one_
             assert upgraded.receipt("old-1").outcome == {"by": "old"}
             assert upgraded.receipt("new-1").outcome == {"by": "new"}
             assert upgraded.receipt("new-3") is None
-            functions = conn.execute("SELECT proname, count(*) FROM pg_proc WHERE proname LIKE 'pbem%%' "
-                                     "GROUP BY proname ORDER BY proname").fetchall()
+            functions = conn.execute(
+                "SELECT proname, count(*) FROM pg_proc WHERE proname LIKE 'pbem%%' GROUP BY proname ORDER BY proname"
+            ).fetchall()
             # one of each: no overload left for a call to resolve between
             assert functions == [("pbem_insert_events_uuid", 1), ("pbem_save_events_v2_uuid", 1)]
         finally:
@@ -135,14 +141,19 @@ def test_the_recorder_refuses_a_datastore_with_text_ids(postgres_url):
     from pbem.service.store_postgres import PbemPostgresRecorder
 
     env = postgres_env(postgres_url)
-    datastore = PostgresDatastore(env["POSTGRES_DBNAME"], env["POSTGRES_HOST"], env["POSTGRES_PORT"],
-                                  env["POSTGRES_USER"], env["POSTGRES_PASSWORD"], originator_id_type="text")
+    datastore = PostgresDatastore(
+        env["POSTGRES_DBNAME"],
+        env["POSTGRES_HOST"],
+        env["POSTGRES_PORT"],
+        env["POSTGRES_USER"],
+        env["POSTGRES_PASSWORD"],
+        originator_id_type="text",
+    )
     try:
         with pytest.raises(ProgrammingError, match="uuid originator ids"):
             PbemPostgresRecorder(datastore)
     finally:
         datastore.close()
-
 
 
 def test_the_pool_starts_at_one_connection_and_grows_when_threads_need_more(postgres_url):
@@ -154,8 +165,7 @@ def test_the_pool_starts_at_one_connection_and_grows_when_threads_need_more(post
         assert pool.min_size == 1 and pool.max_size > 1
         saved: list[int] = []
         with store.recorder.datastore.get_connection():  # held here while another thread saves
-            other = threading.Thread(target=lambda: saved.extend(
-                store.save(Receipt("while-held", None, {}))))
+            other = threading.Thread(target=lambda: saved.extend(store.save(Receipt("while-held", None, {}))))
             other.start()
             other.join(timeout=20)
         assert saved == [1]

@@ -92,7 +92,7 @@ def test_pages_hold_fifty_games_newest_activity_first(settings):
         follower = SummaryFollower(service)
         first, second = follower.list_games(None, None, 1), follower.list_games(None, None, 2)
         assert (first.total, first.pages, len(first.rows), len(second.rows)) == (PAGE_SIZE + 2, 2, PAGE_SIZE, 2)
-        assert [r.id for r in first.rows] == [made[0], *made[:0:-1][:PAGE_SIZE - 1]]
+        assert [r.id for r in first.rows] == [made[0], *made[:0:-1][: PAGE_SIZE - 1]]
         assert [r.id for r in second.rows] == [made[2], made[1]]
     finally:
         service.close()

@@ -25,8 +25,7 @@ def apply(spec: Any, state: Any, seat: int, text: str, rng: Any = None) -> tuple
     return fold(spec, facts, state), facts
 
 
-def refused(spec: Any, state: Any, seat: int, text: str, rng: Any = None,
-            code: ErrorCode | None = None) -> GameError:
+def refused(spec: Any, state: Any, seat: int, text: str, rng: Any = None, code: ErrorCode | None = None) -> GameError:
     """``text`` is refused (when parsed or when decided), with ``code`` when given, and
     ``state`` is unchanged; the legal moves are unchanged too (a cache inside the state that a
     refusal wrote into would show there)."""

@@ -109,8 +109,13 @@ class HiddenPig(GameSpec):
 
     def view(self, state, viewer):
         cards = [c if (state.revealed or viewer == s) else None for s, c in enumerate(state.cards)]
-        return {"banked": list(state.banked), "turn_points": state.turn_points, "seat": state.seat,
-                "cards": cards, "turns_taken": state.turns_taken}
+        return {
+            "banked": list(state.banked),
+            "turn_points": state.turn_points,
+            "seat": state.seat,
+            "cards": cards,
+            "turns_taken": state.turns_taken,
+        }
 
     def default_move(self, state, seat):
         return "hold"

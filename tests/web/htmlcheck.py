@@ -12,10 +12,54 @@ import html5lib
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # elements whose end tag HTML lets one omit; we never omit them, so they are checked too
 ALLOWED = {
-    "html", "head", "body", "title", "meta", "link", "header", "nav", "main", "footer", "section", "h1", "h2",
-    "h3", "p", "a", "span", "strong", "em", "code", "pre", "ul", "ol", "li", "dl", "dt", "dd", "table", "caption",
-    "thead", "tbody", "tr", "th", "td", "form", "label", "select", "option", "input", "button", "figure",
-    "figcaption", "img", "details", "summary", "time", "br", "div",
+    "html",
+    "head",
+    "body",
+    "title",
+    "meta",
+    "link",
+    "header",
+    "nav",
+    "main",
+    "footer",
+    "section",
+    "h1",
+    "h2",
+    "h3",
+    "p",
+    "a",
+    "span",
+    "strong",
+    "em",
+    "code",
+    "pre",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "caption",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "form",
+    "label",
+    "select",
+    "option",
+    "input",
+    "button",
+    "figure",
+    "figcaption",
+    "img",
+    "details",
+    "summary",
+    "time",
+    "br",
+    "div",
 }
 
 
@@ -82,8 +126,10 @@ class Checker(HTMLParser):
 def html5_errors(text: str) -> list[str]:
     parser = html5lib.HTMLParser(strict=False, namespaceHTMLElements=False)
     parser.parse(text)
-    return [f"HTML5 parse error {code} {data or ''} at line {line}, column {column}"
-            for (line, column), code, data in parser.errors]
+    return [
+        f"HTML5 parse error {code} {data or ''} at line {line}, column {column}"
+        for (line, column), code, data in parser.errors
+    ]
 
 
 def html_errors(text: str) -> list[str]:
@@ -100,6 +146,7 @@ def html_errors(text: str) -> list[str]:
         errors.append(f"unclosed elements: {checker.stack}")
     if checker.h1 != 1:
         errors.append(f"{checker.h1} <h1> elements, want one")
-    errors += [f"<label for={target!r}> points at nothing"
-               for target in checker.label_targets if target not in checker.ids]
+    errors += [
+        f"<label for={target!r}> points at nothing" for target in checker.label_targets if target not in checker.ids
+    ]
     return errors

@@ -21,8 +21,10 @@ TOKEN = "abcdefghijklmnop"
 
 
 def test_redact_replaces_every_seat_token_and_nothing_else():
-    assert redact(f"GET /games/kb-1/seat/{TOKEN}/turn/3?lang=cs HTTP/1.1") == \
-        "GET /games/kb-1/seat/[token]/turn/3?lang=cs HTTP/1.1"
+    assert (
+        redact(f"GET /games/kb-1/seat/{TOKEN}/turn/3?lang=cs HTTP/1.1")
+        == "GET /games/kb-1/seat/[token]/turn/3?lang=cs HTTP/1.1"
+    )
     assert redact(f"/games/kb-1/seat/{TOKEN}") == "/games/kb-1/seat/[token]"
     assert redact("GET /games/kb-1/turn/3 HTTP/1.1") == "GET /games/kb-1/turn/3 HTTP/1.1"
 
@@ -56,10 +58,18 @@ def test_gunicorn_logger_redacts_every_atom():
 
     path = f"/games/kb-1/seat/{TOKEN}"
     response = SimpleNamespace(status="200 OK", headers=[], response_length=10, sent=10)
-    request = SimpleNamespace(headers=[("REFERER", f"https://x{path}")], method="GET", path=path, query="",
-                              version=(1, 1), uri=path)
-    environ = {"REMOTE_ADDR": "192.0.2.1", "RAW_URI": path, "REQUEST_METHOD": "GET", "SERVER_PROTOCOL": "HTTP/1.1",
-               "QUERY_STRING": "", "PATH_INFO": path, "HTTP_REFERER": f"https://x{path}"}
+    request = SimpleNamespace(
+        headers=[("REFERER", f"https://x{path}")], method="GET", path=path, query="", version=(1, 1), uri=path
+    )
+    environ = {
+        "REMOTE_ADDR": "192.0.2.1",
+        "RAW_URI": path,
+        "REQUEST_METHOD": "GET",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "QUERY_STRING": "",
+        "PATH_INFO": path,
+        "HTTP_REFERER": f"https://x{path}",
+    }
     atoms = GunicornLogger(Config()).atoms(response, request, environ, timedelta(seconds=0.01))
     assert atoms["r"] == "GET /games/kb-1/seat/[token] HTTP/1.1"
     assert TOKEN not in repr(atoms)
@@ -71,8 +81,11 @@ def _gunicorn_commands() -> list[list[str]]:
     container = re.search(r"^CMD (\[.*\])$", (DEPLOY / "Containerfile").read_text(), re.M)
     commands.append(yaml.safe_load(container.group(1)))
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
-    commands += [service["command"] for service in compose["services"].values()
-                 if isinstance(service.get("command"), list) and "gunicorn" in service["command"][0]]
+    commands += [
+        service["command"]
+        for service in compose["services"].values()
+        if isinstance(service.get("command"), list) and "gunicorn" in service["command"][0]
+    ]
     return commands
 
 

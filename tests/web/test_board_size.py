@@ -13,8 +13,10 @@ DRAWN = sorted(name for name in catalog() if name not in ("hidden-pig", "long-pi
 
 
 def test_small_words_are_scaled_up_and_the_shape_is_kept():
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 300" font-size="11">'
-           '<text x="1" y="1">a long line of board words</text><text font-size="20">Title</text></svg>')
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 300" font-size="11">'
+        '<text x="1" y="1">a long line of board words</text><text font-size="20">Title</text></svg>'
+    )
     size = board_size(svg)
     assert size is not None and size.text_px == 11.0 and size.view_width == 900.0
     assert size.width == round(900 * 12 / 11) and size.height == round(300 * 12 / 11)
@@ -41,8 +43,11 @@ def test_the_main_size_is_the_one_most_characters_have():
 @pytest.mark.parametrize("name", DRAWN)
 def test_every_games_board_is_shown_with_its_main_text_at_12_px_or_more(client, games, name):
     body = client.get(f"/games/{games.running[name]}").get_data(as_text=True)
-    found = re.search(r'<img src="[^"]+board.svg" alt="[^"]*" width="(\d+)" height="(\d+)" '
-                      r'data-text-px="([0-9.]+)" data-view-width="([0-9.]+)">', body)
+    found = re.search(
+        r'<img src="[^"]+board.svg" alt="[^"]*" width="(\d+)" height="(\d+)" '
+        r'data-text-px="([0-9.]+)" data-view-width="([0-9.]+)">',
+        body,
+    )
     assert found, f"{name}: no sized board picture"
     width, height, text_px, view_width = (float(value) for value in found.groups())
     assert width / view_width * text_px >= 11.99 and width >= view_width

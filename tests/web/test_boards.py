@@ -47,8 +47,9 @@ def played(games):
     for name in ("kingsburg", "ruse-and-bruise", "kingdom-builder", "warriors-traders"):
         spec = get_spec(name)
         for moves in LENGTHS:
-            game_id = games.service.create(name, players(spec, spec.max_players if moves == 30 else None),
-                                           seed=bytes([moves % 256]) * 32)
+            game_id = games.service.create(
+                name, players(spec, spec.max_players if moves == 30 else None), seed=bytes([moves % 256]) * 32
+            )
             play_some(games.service, game_id, seed=moves, moves=moves)
             made[name, moves] = game_id
     return made
@@ -77,8 +78,12 @@ def test_kingdom_builder_svg_shows_every_public_item_of_the_text_board(games, pl
         assert missing_from_svg(games.service, game_id, seat, skip_lines=21) == []
     text, svg = pictures(games.service, game_id)
     columns = "ABCDEFGHIJKLMNOPQRST"
-    settled = [(f"{columns[c]}{r}", cell[1]) for r, line in enumerate(text.splitlines()[1:21], start=1)
-               for c, cell in enumerate(line.split()[1:]) if cell[1:].isdigit()]
+    settled = [
+        (f"{columns[c]}{r}", cell[1])
+        for r, line in enumerate(text.splitlines()[1:21], start=1)
+        for c, cell in enumerate(line.split()[1:])
+        if cell[1:].isdigit()
+    ]
     assert settled or moves < 10
     for where, seat in settled:
         assert f"<title>{where}: settlement of seat {seat}</title>" in svg
@@ -110,6 +115,11 @@ def test_kingsburg_svg_has_whose_turn_a_dice_legend_and_every_advisors_gift(game
 
 
 def test_the_check_notices_an_item_missing_from_the_picture():
-    assert text_items("Kingsburg - year 1\n1. ann: 2 VP, 3 gold\n   [x] Statue") == \
-        {"Kingsburg - year 1", "1. ann", "2 VP", "3 gold", "Statue"}
-    assert svg_says('<svg><text>2 VP</text><g><title>3 &amp; gold</title></g></svg>') == "2 VP 3 & gold"
+    assert text_items("Kingsburg - year 1\n1. ann: 2 VP, 3 gold\n   [x] Statue") == {
+        "Kingsburg - year 1",
+        "1. ann",
+        "2 VP",
+        "3 gold",
+        "Statue",
+    }
+    assert svg_says("<svg><text>2 VP</text><g><title>3 &amp; gold</title></g></svg>") == "2 VP 3 & gold"

@@ -21,10 +21,18 @@ from werkzeug.serving import make_server
 
 from pbem.games import catalog
 
-ARTIFACTS = Path(os.environ.get("PBEM_SCREENSHOTS") or Path(__file__).resolve().parents[2] / "test-artifacts"
-                 / "screenshots")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run")
+ARTIFACTS = Path(
+    os.environ.get("PBEM_SCREENSHOTS") or Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+)
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
 
 
 def _find(*names: str) -> str | None:
@@ -85,8 +93,10 @@ SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 def set_size(driver, size: str) -> None:
     """The viewport of a phone (mobile: the page's viewport meta tag counts) or a laptop."""
     width, height = SIZES[size]
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"},
+    )
 
 
 def visit(driver, url: str, shot: str) -> None:
@@ -94,7 +104,8 @@ def visit(driver, url: str, shot: str) -> None:
     driver.get(url)
     assert driver.execute_script("return document.readyState") == "complete"
     broken = driver.execute_script(
-        "return Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
+        "return Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)"
+    )
     assert not broken, f"{url}: images not drawn: {broken}"
     errors = [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
     assert not errors, f"{url}: console errors: {errors}"
@@ -161,8 +172,12 @@ def test_every_page_type_in_a_browser(browser, live, games, name, size):
 def test_site_pages_in_a_browser(browser, live, size):
     set_size(browser, size)
     try:
-        for shot, path in {"games": "/", "games-filtered": "/?status=finished&lang=cs", "verify": "/verify",
-                           "keys": "/keys"}.items():
+        for shot, path in {
+            "games": "/",
+            "games-filtered": "/?status=finished&lang=cs",
+            "verify": "/verify",
+            "keys": "/keys",
+        }.items():
             visit(browser, live + path, f"{shot}-{size}")
             check_layout(browser, path, size)
     finally:
@@ -219,15 +234,19 @@ def test_arrow_keys_step_through_the_replay(browser, live, games):
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize(("lang", "words"), [("cs", ("Hráči", "Kdo je na tahu", "Jste na tahu")),
-                                             ("pl", ("Gracze", "Czyj ruch", "Twój ruch"))])
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("cs", ("Hráči", "Kdo je na tahu", "Jste na tahu")), ("pl", ("Gracze", "Czyj ruch", "Twój ruch"))],
+)
 def test_a_game_page_in_czech_and_polish(browser, live, games, lang, words, size):
     running = games.running["kingsburg"]
     token = games.service.seat_token(running, games.service.summary(running)["waiting_for"][0]["seat"])
     set_size(browser, size)
     try:
-        for shot, path in {"game": f"/games/{running}?lang={lang}",
-                           "private": f"/games/{running}/seat/{token}?lang={lang}"}.items():
+        for shot, path in {
+            "game": f"/games/{running}?lang={lang}",
+            "private": f"/games/{running}/seat/{token}?lang={lang}",
+        }.items():
             visit(browser, live + path, f"kingsburg-{shot}-{lang}-{size}")
             check_layout(browser, path, size)
             assert browser.execute_script("return document.documentElement.lang") == lang

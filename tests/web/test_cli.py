@@ -30,15 +30,44 @@ def _free_port() -> int:
 def test_serve_web_serves_a_fresh_installation(tmp_path):
     home = tmp_path / "pbem-data"
     env = {**os.environ, "PBEM_HOME": str(home)}
-    created = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()", "new", "kingdom-builder",
-                              "--player", "ann@example.org", "--player", "bob@example.org"],
-                             env=env, capture_output=True, text=True, timeout=60)
+    created = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from pbem.cli import main; main()",
+            "new",
+            "kingdom-builder",
+            "--player",
+            "ann@example.org",
+            "--player",
+            "bob@example.org",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert created.returncode == 0, created.stderr
     game_id = created.stdout.strip()
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-c", "from pbem.cli import main; main()", "serve-web",
-                               "--host", "127.0.0.1", "--port", str(port), "--server", "werkzeug"],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from pbem.cli import main; main()",
+            "serve-web",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--server",
+            "werkzeug",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         health = None
         for _ in range(100):  # up to about 20 seconds

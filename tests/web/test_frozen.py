@@ -27,10 +27,12 @@ def test_every_page_of_a_frozen_game_says_so(tmp_path):
     service, game_id = played(tmp_path)
     service.close()
     with sqlite3.connect(tmp_path / "pbem.sqlite") as db:  # the newest move edited behind the server's back
-        rowid, state = db.execute("SELECT rowid, state FROM stored_events WHERE instr(state, ?) > 0",
-                                  (b'"hold"',)).fetchall()[-1]
-        db.execute("UPDATE stored_events SET state = ? WHERE rowid = ?",
-                   (bytes(state).replace(b'"hold"', b'"roll"', 1), rowid))
+        rowid, state = db.execute(
+            "SELECT rowid, state FROM stored_events WHERE instr(state, ?) > 0", (b'"hold"',)
+        ).fetchall()[-1]
+        db.execute(
+            "UPDATE stored_events SET state = ? WHERE rowid = ?", (bytes(state).replace(b'"hold"', b'"roll"', 1), rowid)
+        )
     again = fresh(tmp_path)
     client = site(again)
     token = again.seat_token(game_id, 0)
@@ -65,9 +67,11 @@ def test_a_frozen_game_that_cannot_be_read_answers_a_page_saying_so(tmp_path):
     _, sound = played(tmp_path)
     service.close()
     with sqlite3.connect(tmp_path / "pbem.sqlite") as db:
-        db.execute("DELETE FROM stored_events WHERE originator_version = 9 AND topic LIKE '%GameRecord.Appended'"
-                   " AND originator_id IN (SELECT originator_id FROM stored_events WHERE instr(state, ?) > 0)",
-                   (game_id.encode(),))
+        db.execute(
+            "DELETE FROM stored_events WHERE originator_version = 9 AND topic LIKE '%GameRecord.Appended'"
+            " AND originator_id IN (SELECT originator_id FROM stored_events WHERE instr(state, ?) > 0)",
+            (game_id.encode(),),
+        )
     again = fresh(tmp_path)
     client = site(again)
     token = again.seat_token(game_id, 0)

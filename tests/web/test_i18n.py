@@ -15,8 +15,20 @@ from tests.web.test_routes import page
 
 CODE = Path(__file__).resolve().parents[2] / "pbem" / "web"
 # English words of the site (not of the games) that must not be left on a translated page
-ENGLISH = ("Final standings", "Whose move", "Players", "History", "Downloads", "Replay", "Skip to content",
-           "Verify a game", "Public keys", "Read-only", "Latest signed checkpoint", "Deadline")
+ENGLISH = (
+    "Final standings",
+    "Whose move",
+    "Players",
+    "History",
+    "Downloads",
+    "Replay",
+    "Skip to content",
+    "Verify a game",
+    "Public keys",
+    "Read-only",
+    "Latest signed checkpoint",
+    "Deadline",
+)
 
 
 def test_no_template_or_module_uses_the_old_word_tables():
@@ -35,15 +47,16 @@ def test_entry_kinds_and_statuses_have_words(app):
         assert word("kind_newfangled") == "newfangled"  # a kind a newer core added shows its name
 
 
-@pytest.mark.parametrize(("lang", "words"), [("cs", ("Konečné pořadí", "Hráči", "Historie")),
-                                             ("pl", ("Końcowa klasyfikacja", "Gracze", "Historia"))])
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("cs", ("Konečné pořadí", "Hráči", "Historie")), ("pl", ("Końcowa klasyfikacja", "Gracze", "Historia"))],
+)
 def test_every_page_of_a_finished_game_is_in_the_chosen_language(client, games, lang, words):
     game_id = games.finished["hidden-pig"]
     text = page(client, f"/games/{game_id}?lang={lang}").get_data(as_text=True)
     assert f'<html lang="{lang}">' in text
     assert all(w in text for w in words)
-    for path in (f"/games/{game_id}", f"/games/{game_id}/history", f"/games/{game_id}/turn/2", "/", "/verify",
-                 "/keys"):
+    for path in (f"/games/{game_id}", f"/games/{game_id}/history", f"/games/{game_id}/turn/2", "/", "/verify", "/keys"):
         body = page(client, f"{path}?lang={lang}").get_data(as_text=True)
         left = [w for w in ENGLISH if re.search(rf">[^<]*\b{w}\b", body)]
         assert not left, (path, left)

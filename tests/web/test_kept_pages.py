@@ -20,8 +20,9 @@ def built(app) -> int:
     return app.extensions["pbem.pages"].built
 
 
-@pytest.mark.parametrize("path", ["", "/turn/2", "/history", "/history/2", "/board.svg", "/turn/5/board.svg",
-                                  "/feed.atom"])
+@pytest.mark.parametrize(
+    "path", ["", "/turn/2", "/history", "/history/2", "/board.svg", "/turn/5/board.svg", "/feed.atom"]
+)
 def test_a_page_is_rendered_once_per_version_and_a_move_shows_at_once(small_site, path):
     service, game_id, app = small_site
     client = app.test_client()
@@ -38,7 +39,7 @@ def test_a_page_is_rendered_once_per_version_and_a_move_shows_at_once(small_site
         assert built(app) == before and after.data == first.data
     else:
         assert built(app) > before  # rendered again for the new version
-    shown = {"": f"<dd>{version + 1}</dd>", "/history": f"/history/{version + 1}\""}
+    shown = {"": f"<dd>{version + 1}</dd>", "/history": f'/history/{version + 1}"'}
     if path in shown:
         assert shown[path] in after.get_data(as_text=True) and after.headers["ETag"] != first.headers["ETag"]
 

@@ -85,15 +85,22 @@ def hidden_data(service: GameService, game_id: str) -> list[Hidden]:
     found = [
         Hidden("the server seed", frozenset({game.privates[0]["seed"]}), everyone),
         *(Hidden(f"the address of seat {s}", frozenset({email}), everyone) for s, email in enumerate(game.emails)),
-        *(Hidden(f"the private link of seat {s}", frozenset({service.seat_token(game_id, s)}), frozenset({s}))
-          for s in range(len(game.names))),
+        *(
+            Hidden(f"the private link of seat {s}", frozenset({service.seat_token(game_id, s)}), frozenset({s}))
+            for s in range(len(game.names))
+        ),
     ]
     for index, (entry, private) in enumerate(zip(game.entries, game.privates, strict=False)):
         for number, fact in enumerate(private.get("facts") or []):
             if SECRET in fact:
                 part = fact[SECRET]
-                found.append(Hidden(f"entry {index} fact {number} {fact['kind']} {part['data']}",
-                                    frozenset(forms(part["data"])), frozenset(part["to"])))
+                found.append(
+                    Hidden(
+                        f"entry {index} fact {number} {fact['kind']} {part['data']}",
+                        frozenset(forms(part["data"])),
+                        frozenset(part["to"]),
+                    )
+                )
         salts = [s for s in private.get("salts") or [] if s]
         salts += [private["draws_salt"]] if "draws_salt" in private else []
         if salts:
@@ -101,8 +108,9 @@ def hidden_data(service: GameService, game_id: str) -> list[Hidden]:
         if private.get("draws"):
             found.append(Hidden(f"entry {index} draws", frozenset(forms(private["draws"])), everyone))
         if "command_commitment" in entry:
-            found.append(Hidden(f"entry {index} secret command", frozenset({private["command"]}),
-                                frozenset({entry["seat"]})))
+            found.append(
+                Hidden(f"entry {index} secret command", frozenset({private["command"]}), frozenset({entry["seat"]}))
+            )
     return [h for h in found if h.needles]
 
 
@@ -123,9 +131,14 @@ def view_secrets(service: GameService, game_id: str, turn: int) -> list[Hidden]:
         return []
     spec, names = game.spec, game.names
     public = _pieces(spec, spec.view(state, None), names)
-    return [Hidden(f"seat {seat}'s picture at turn {turn}",
-                   frozenset(_pieces(spec, spec.view(state, seat), names) - public), frozenset({seat}))
-            for seat in range(len(names))]
+    return [
+        Hidden(
+            f"seat {seat}'s picture at turn {turn}",
+            frozenset(_pieces(spec, spec.view(state, seat), names) - public),
+            frozenset({seat}),
+        )
+        for seat in range(len(names))
+    ]
 
 
 def public_log(service: GameService, game_id: str, turn: int) -> str:
@@ -156,8 +169,8 @@ def shows(body: str, needle: str) -> bool:
     by "cards: beggar, king" nor "cards: beggars"."""
     start = body.find(needle)
     while start >= 0:
-        before = body[start - 1:start]
-        after = body[start + len(needle):start + len(needle) + 2]
+        before = body[start - 1 : start]
+        after = body[start + len(needle) : start + len(needle) + 2]
         if not (before.isalnum() or before == "_") and not (after[:1].isalnum() or after[:1] == "_" or after == ", "):
             return True
         start = body.find(needle, start + 1)
@@ -177,13 +190,29 @@ def public_urls(service: GameService, game_id: str) -> list[tuple[str, int]]:
     game = service.game(game_id)
     now = game.version
     base = f"/games/{game_id}"
-    urls = [("/", now), (f"/?game={game.spec.name}", now), ("/?status=running", now), (base, now),
-            (f"{base}/board.svg", now), (f"{base}/history", now), (f"{base}/feed.atom", now),
-            (f"{base}/history?since={now // 2}", now),
-            (f"{base}/history?page=2", now), (f"{base}/history/{now}", now), (f"{base}/history/{now // 2 + 1}", now),
-            (f"{base}/export.json", now), (f"{base}/checkpoints.json", now), (f"{base}/checkpoint.txt", now),
-            (f"{base}/proofs/inclusion/{now - 1}.json", now), (f"{base}/proofs/consistency/1/{now}.json", now),
-            ("/keys.txt", now), ("/keys.json", now), ("/keys", now), ("/health", now), ("/verify", now)]
+    urls = [
+        ("/", now),
+        (f"/?game={game.spec.name}", now),
+        ("/?status=running", now),
+        (base, now),
+        (f"{base}/board.svg", now),
+        (f"{base}/history", now),
+        (f"{base}/feed.atom", now),
+        (f"{base}/history?since={now // 2}", now),
+        (f"{base}/history?page=2", now),
+        (f"{base}/history/{now}", now),
+        (f"{base}/history/{now // 2 + 1}", now),
+        (f"{base}/export.json", now),
+        (f"{base}/checkpoints.json", now),
+        (f"{base}/checkpoint.txt", now),
+        (f"{base}/proofs/inclusion/{now - 1}.json", now),
+        (f"{base}/proofs/consistency/1/{now}.json", now),
+        ("/keys.txt", now),
+        ("/keys.json", now),
+        ("/keys", now),
+        ("/health", now),
+        ("/verify", now),
+    ]
     step = max(1, now // MAX_TURN_PAGES)
     for version in sorted(set(range(1, now + 1, step)) | {now}):  # turn N shows the first N entries
         urls += [(f"{base}/turn/{version}", version), (f"{base}/turn/{version}/board.svg", version)]
@@ -212,8 +241,14 @@ def check_running_game(service: GameService, client, game_id: str) -> int:
         # alike they can read like another seat's secret command)
         moves = game.spec.legal_texts(state, seat) if seat in game.spec.to_move(state) else []
         mine = revealed + "\n" + "\n".join(moves)
-        for url in (base, f"{base}/history", f"{base}/board.svg", f"{base}/turn/{game.version}",
-                    f"{base}/history/{game.version}", f"{base}/history?since=0"):
+        for url in (
+            base,
+            f"{base}/history",
+            f"{base}/board.svg",
+            f"{base}/turn/{game.version}",
+            f"{base}/history/{game.version}",
+            f"{base}/history?since=0",
+        ):
             problems += [f"{url} (seat {seat}): {leak}" for leak in leaks(fetch(client, url), searched, mine, seat)]
     assert not problems, "hidden data shown:\n" + "\n".join(problems[:20])
     return sum(len(h.needles) for h in searched)
@@ -252,8 +287,11 @@ def test_public_responses_never_show_hidden_facts(site, games, name, seed):
     game = service.game(game_id)
     shown = 0
     for seat in range(len(game.names)):
-        own = [h for h in hidden_data(service, game_id) if h.seats == {seat} and " fact " in h.what
-               and any(": " in n and not n.startswith("{") for n in h.needles)]  # listed as "key: value"
+        own = [
+            h
+            for h in hidden_data(service, game_id)
+            if h.seats == {seat} and " fact " in h.what and any(": " in n and not n.startswith("{") for n in h.needles)
+        ]  # listed as "key: value"
         if own:
             page = fetch(client, f"/games/{game_id}/seat/{service.seat_token(game_id, seat)}")
             found = leaks(page, own, "", None)

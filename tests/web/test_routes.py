@@ -47,23 +47,41 @@ def test_every_page_of_every_game(client, games, kind, name):
     token = games.service.seat_token(game_id, 0)
     base = f"/games/{game_id}"
     last = game.version
-    html = [base, f"{base}/history", f"{base}/history?since={last}", f"{base}/history?since=0", f"{base}/turn/1",
-            f"{base}/history/{last}", f"{base}/seat/{token}/history/{last}",
-            f"{base}/turn/{last}", f"{base}/seat/{token}", f"{base}/seat/{token}/history",
-            f"{base}/seat/{token}/history?since=0", f"{base}/seat/{token}/turn/{last}"]
+    html = [
+        base,
+        f"{base}/history",
+        f"{base}/history?since={last}",
+        f"{base}/history?since=0",
+        f"{base}/turn/1",
+        f"{base}/history/{last}",
+        f"{base}/seat/{token}/history/{last}",
+        f"{base}/turn/{last}",
+        f"{base}/seat/{token}",
+        f"{base}/seat/{token}/history",
+        f"{base}/seat/{token}/history?since=0",
+        f"{base}/seat/{token}/turn/{last}",
+    ]
     for url in html:
         body = page(client, url).get_data(as_text=True)
         assert game.spec.title.replace("&", "&amp;") in body
     from xml.etree import ElementTree
 
     assert ElementTree.fromstring(page(client, f"{base}/feed.atom").data) is not None
-    for url in (f"{base}/export.json", f"{base}/checkpoints.json", f"{base}/proofs/inclusion/0.json",
-                f"{base}/proofs/consistency/1/{game.version}.json"):
+    for url in (
+        f"{base}/export.json",
+        f"{base}/checkpoints.json",
+        f"{base}/proofs/inclusion/0.json",
+        f"{base}/proofs/consistency/1/{game.version}.json",
+    ):
         assert json.loads(page(client, url).data)
     assert page(client, f"{base}/checkpoint.txt").mimetype == "text/plain"
     has_svg = game.started and game.spec.render_svg(games.service.summary(game_id)["view"], game.names) is not None
-    for url in (f"{base}/board.svg", f"{base}/turn/{last}/board.svg", f"{base}/seat/{token}/board.svg",
-                f"{base}/seat/{token}/turn/{last}/board.svg"):
+    for url in (
+        f"{base}/board.svg",
+        f"{base}/turn/{last}/board.svg",
+        f"{base}/seat/{token}/board.svg",
+        f"{base}/seat/{token}/turn/{last}/board.svg",
+    ):
         response = page(client, url, 200 if has_svg else 404)
         if has_svg:
             assert response.mimetype == "image/svg+xml"
@@ -103,8 +121,11 @@ def test_game_page_shows_turn_board_and_checkpoint(client, games):
     # Hidden Pig draws no SVG: the text board stands in for it
     assert '<pre class="text-board"' in body and "<img" not in body
     board = page(client, f"/games/{games.running['kingdom-builder']}").get_data(as_text=True)
-    assert re.search(r'<img src="/games/[^"]+/board.svg" alt="Board of Kingdom Builder at turn \d+" '
-                     r'width="\d+" height="\d+" data-text-px="[0-9.]+" data-view-width="[0-9.]+">', board)
+    assert re.search(
+        r'<img src="/games/[^"]+/board.svg" alt="Board of Kingdom Builder at turn \d+" '
+        r'width="\d+" height="\d+" data-text-px="[0-9.]+" data-view-width="[0-9.]+">',
+        board,
+    )
 
 
 def test_deadline_comes_from_the_applications_clock(tmp_path):
@@ -140,8 +161,9 @@ def test_deadline_comes_from_the_applications_clock(tmp_path):
         page(client, f"/games/{game_id}")
         assert asked
         listed = page(client, "/").get_data(as_text=True)
-        assert '<td data-label="Deadline"><time datetime="2031-05-06T07:08:00+00:00">2031-05-06 07:08 UTC</time>' \
-            in listed
+        assert (
+            '<td data-label="Deadline"><time datetime="2031-05-06T07:08:00+00:00">2031-05-06 07:08 UTC</time>' in listed
+        )
         asked.clear()
         again = page(client, "/?status=running").get_data(as_text=True)
         assert asked == [] and "2031-05-06 07:08 UTC" in again  # from the view: no clock asked
@@ -157,7 +179,7 @@ def test_finished_game_shows_standings(client, games):
     body = page(client, f"/games/{game_id}").get_data(as_text=True)
     assert "Final standings" in body
     for standing in game.standings():
-        assert f"<th scope=\"row\">{game.names[standing.seat]}</th><td>{standing.score}</td>" in body
+        assert f'<th scope="row">{game.names[standing.seat]}</th><td>{standing.score}</td>' in body
 
 
 def test_history_pages_hold_fifty_entries_newest_first_each_with_one_details_link(client, games):
@@ -172,7 +194,7 @@ def test_history_pages_hold_fifty_entries_newest_first_each_with_one_details_lin
         assert shown == sorted(shown, reverse=True) and len(shown) == min(50, version - len(seen))
         for index in shown:
             assert body.count(f'href="/games/{game_id}/history/{index}"') == 1
-        assert ("rel=\"next\"" in body) == (number < pages)
+        assert ('rel="next"' in body) == (number < pages)
         seen += shown
     assert seen == list(range(version, 0, -1))
     page(client, f"/games/{game_id}/history?page={pages + 1}", 404)
@@ -285,8 +307,13 @@ def test_checkpoints_and_proofs_verify(client, games):
     assert latest.size == game.version
     for index in (0, game.version // 2, game.version - 1):
         proof = json.loads(page(client, f"/games/{game_id}/proofs/inclusion/{index}.json").data)
-        verify_inclusion(index, proof["size"], bytes.fromhex(proof["leaf_hash"]),
-                         [bytes.fromhex(p) for p in proof["path"]], latest.root)
+        verify_inclusion(
+            index,
+            proof["size"],
+            bytes.fromhex(proof["leaf_hash"]),
+            [bytes.fromhex(p) for p in proof["path"]],
+            latest.root,
+        )
     old_size, old_note = listed["checkpoints"][len(listed["checkpoints"]) // 2].values()
     old = verify_checkpoint(old_note, keys)
     proof = json.loads(page(client, f"/games/{game_id}/proofs/consistency/{old_size}/{game.version}.json").data)
@@ -339,11 +366,22 @@ def test_verify_page_explains_the_command(client):
 
 
 # -- error paths --------------------------------------------------------------------------
-@pytest.mark.parametrize("url", [
-    "/games/no-such-game", "/games/NO_SUCH", "/games/no-such-game/history", "/games/no-such-game/turn/1",
-    "/games/no-such-game/export.json", "/games/no-such-game/board.svg", "/games/no-such-game/seat/abc",
-    "/games/..%2F..%2Fetc", "/nowhere", "/games/", "/games/x/turn/-1",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/games/no-such-game",
+        "/games/NO_SUCH",
+        "/games/no-such-game/history",
+        "/games/no-such-game/turn/1",
+        "/games/no-such-game/export.json",
+        "/games/no-such-game/board.svg",
+        "/games/no-such-game/seat/abc",
+        "/games/..%2F..%2Fetc",
+        "/nowhere",
+        "/games/",
+        "/games/x/turn/-1",
+    ],
+)
 def test_unknown_things_are_404(client, url):
     response = page(client, url, 404)
     assert "Not found" in response.get_data(as_text=True)
@@ -354,17 +392,24 @@ def test_unknown_turns_tokens_and_proofs_are_404(client, games):
     game = games.service.game(game_id)
     other = games.finished["ruse-and-bruise"]
     token = games.service.seat_token(game_id, 0)
-    for url in (f"/games/{game_id}/turn/0", f"/games/{game_id}/turn/{game.version + 1}",
-                f"/games/{game_id}/turn/{game.version + 1}/board.svg", f"/games/{game_id}/history/{game.version + 1}",
-                f"/games/{game_id}/seat/{token[:-1]}", f"/games/{game_id}/seat/{token}x",
-                f"/games/{game_id}/seat/NOT-A-TOKEN", f"/games/{other}/seat/{token}",
-                f"/games/{game_id}/seat/{token}/turn/{game.version + 1}", f"/games/{game_id}/seat/wrongtoken/history",
-                f"/games/{game_id}/proofs/inclusion/{game.version}.json",
-                f"/games/{game_id}/proofs/inclusion/0.json?size={game.version + 1}",
-                f"/games/{game_id}/proofs/consistency/0/{game.version}.json",
-                f"/games/{game_id}/proofs/consistency/1/{game.version + 1}.json",
-                f"/games/{game_id}/history?since={game.version + 1}",
-                f"/games/{game_id}/board.svg"):  # Hidden Pig has no picture
+    for url in (
+        f"/games/{game_id}/turn/0",
+        f"/games/{game_id}/turn/{game.version + 1}",
+        f"/games/{game_id}/turn/{game.version + 1}/board.svg",
+        f"/games/{game_id}/history/{game.version + 1}",
+        f"/games/{game_id}/seat/{token[:-1]}",
+        f"/games/{game_id}/seat/{token}x",
+        f"/games/{game_id}/seat/NOT-A-TOKEN",
+        f"/games/{other}/seat/{token}",
+        f"/games/{game_id}/seat/{token}/turn/{game.version + 1}",
+        f"/games/{game_id}/seat/wrongtoken/history",
+        f"/games/{game_id}/proofs/inclusion/{game.version}.json",
+        f"/games/{game_id}/proofs/inclusion/0.json?size={game.version + 1}",
+        f"/games/{game_id}/proofs/consistency/0/{game.version}.json",
+        f"/games/{game_id}/proofs/consistency/1/{game.version + 1}.json",
+        f"/games/{game_id}/history?since={game.version + 1}",
+        f"/games/{game_id}/board.svg",
+    ):  # Hidden Pig has no picture
         page(client, url, 404)
 
 
@@ -385,8 +430,18 @@ def test_unknown_filters_are_400(client, query):
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE"])
-@pytest.mark.parametrize("path", ["/", "/games/{id}", "/games/{id}/history", "/games/{id}/seat/{token}",
-                                  "/games/{id}/export.json", "/health", "/nowhere"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/games/{id}",
+        "/games/{id}/history",
+        "/games/{id}/seat/{token}",
+        "/games/{id}/export.json",
+        "/health",
+        "/nowhere",
+    ],
+)
 def test_writes_are_405(client, games, method, path):
     game_id = games.running["hidden-pig"]
     url = path.format(id=game_id, token=games.service.seat_token(game_id, 0))
@@ -449,12 +504,21 @@ def test_a_page_not_modified_since_the_date_asked_is_answered_304(client, games)
 def test_content_that_can_never_change_is_immutable(client, games):
     done, running = games.finished["hidden-pig"], games.running["hidden-pig"]
     version = games.service.game(running).version
-    for url in (f"/games/{done}/export.json", f"/games/{done}/checkpoints.json",
-                f"/games/{done}/proofs/inclusion/0.json", f"/games/{running}/proofs/consistency/1/{version}.json",
-                f"/games/{running}/proofs/inclusion/0.json?size=2"):
+    for url in (
+        f"/games/{done}/export.json",
+        f"/games/{done}/checkpoints.json",
+        f"/games/{done}/proofs/inclusion/0.json",
+        f"/games/{running}/proofs/consistency/1/{version}.json",
+        f"/games/{running}/proofs/inclusion/0.json?size=2",
+    ):
         assert "immutable" in page(client, url).headers["Cache-Control"], url
-    for url in (f"/games/{running}/export.json", f"/games/{running}/proofs/inclusion/0.json", f"/games/{running}",
-                f"/games/{running}/turn/1", f"/games/{done}"):
+    for url in (
+        f"/games/{running}/export.json",
+        f"/games/{running}/proofs/inclusion/0.json",
+        f"/games/{running}",
+        f"/games/{running}/turn/1",
+        f"/games/{done}",
+    ):
         assert "immutable" not in page(client, url).headers["Cache-Control"], url
     drawn = games.running["kingsburg"]
     past_board = page(client, f"/games/{drawn}/turn/{games.service.game(drawn).version - 3}/board.svg")
@@ -491,8 +555,9 @@ def test_czech_by_query_and_by_accept_language(client, games):
     header = page(client, f"/games/{game_id}", headers={"Accept-Language": "cs-CZ,cs;q=0.9,en;q=0.5"})
     assert "Konečné pořadí" in header.get_data(as_text=True)
     assert "Accept-Language" in header.headers["Vary"]
-    assert "Final standings" in page(client, f"/games/{game_id}?lang=en",
-                                     headers={"Accept-Language": "cs"}).get_data(as_text=True)
+    assert "Final standings" in page(client, f"/games/{game_id}?lang=en", headers={"Accept-Language": "cs"}).get_data(
+        as_text=True
+    )
     assert "Nenalezeno" in page(client, "/games/nope?lang=cs", 404).get_data(as_text=True)
 
 

@@ -109,10 +109,17 @@ LONG_AGO = "Mon, 01 Jan 2001 00:00:00 GMT"
 def revalidations(page) -> list[dict[str, str]]:
     """What browsers send to revalidate ``page``, current and not."""
     etag, modified = page.headers["ETag"], page.headers["Last-Modified"]
-    return [{"If-None-Match": etag}, {"If-None-Match": f"W/{etag}"}, {"If-None-Match": '"other", ' + etag},
-            {"If-None-Match": '"other"'}, {"If-None-Match": "*"}, {"If-Modified-Since": modified},
-            {"If-Modified-Since": LONG_AGO}, {"If-None-Match": '"other"', "If-Modified-Since": modified},
-            {"If-None-Match": etag, "If-Modified-Since": LONG_AGO}]
+    return [
+        {"If-None-Match": etag},
+        {"If-None-Match": f"W/{etag}"},
+        {"If-None-Match": '"other", ' + etag},
+        {"If-None-Match": '"other"'},
+        {"If-None-Match": "*"},
+        {"If-Modified-Since": modified},
+        {"If-Modified-Since": LONG_AGO},
+        {"If-None-Match": '"other"', "If-Modified-Since": modified},
+        {"If-None-Match": etag, "If-Modified-Since": LONG_AGO},
+    ]
 
 
 def without_date(headers) -> list[tuple[str, str]]:

@@ -81,7 +81,7 @@ class Board:
         return dict(self.location_type)[hex_]
 
     def rows(self) -> list[str]:
-        return ["".join(self.terrain[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)]
+        return ["".join(self.terrain[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
 
 
 def section_hex(quadrant: int, rotated: bool, r: int, c: int) -> int:
@@ -128,6 +128,3 @@ def build_board(layout: Layout) -> Board:
         steps=steps,
         near_location=tuple(tuple(n for n in neighbours[h] if n in location_set) for h in range(HEXES)),
     )
-
-
-

@@ -25,22 +25,52 @@ from .rules import Move, check, decide, legal_moves
 from .state import KBState
 
 KEYWORDS = {
-    "build": "build", "b": "build", "stavba": "build", "stavet": "build", "stav": "build",
-    "postav": "build", "vybuduj": "build", "buduj": "build", "zbuduj": "build",
-    "oracle": "oracle", "vestirna": "oracle", "wyrocznia": "oracle",
-    "farm": "farm", "statek": "farm", "farma": "farm",
-    "oasis": "oasis", "oaza": "oasis",
-    "tower": "tower", "vez": "tower", "wieza": "tower",
-    "tavern": "tavern", "krcma": "tavern", "hospoda": "tavern", "karczma": "tavern", "tawerna": "tavern",
-    "barn": "barn", "stodola": "barn",
-    "harbor": "harbor", "harbour": "harbor", "pristav": "harbor", "port": "harbor", "przystan": "harbor",
-    "paddock": "paddock", "vybeh": "paddock", "wybieg": "paddock",
-    "end": "end", "done": "end", "pass": "end", "konec": "end", "hotovo": "end", "koniec": "end",
-    "gotowe": "end", "pas": "end",
+    "build": "build",
+    "b": "build",
+    "stavba": "build",
+    "stavet": "build",
+    "stav": "build",
+    "postav": "build",
+    "vybuduj": "build",
+    "buduj": "build",
+    "zbuduj": "build",
+    "oracle": "oracle",
+    "vestirna": "oracle",
+    "wyrocznia": "oracle",
+    "farm": "farm",
+    "statek": "farm",
+    "farma": "farm",
+    "oasis": "oasis",
+    "oaza": "oasis",
+    "tower": "tower",
+    "vez": "tower",
+    "wieza": "tower",
+    "tavern": "tavern",
+    "krcma": "tavern",
+    "hospoda": "tavern",
+    "karczma": "tavern",
+    "tawerna": "tavern",
+    "barn": "barn",
+    "stodola": "barn",
+    "harbor": "harbor",
+    "harbour": "harbor",
+    "pristav": "harbor",
+    "port": "harbor",
+    "przystan": "harbor",
+    "paddock": "paddock",
+    "vybeh": "paddock",
+    "wybieg": "paddock",
+    "end": "end",
+    "done": "end",
+    "pass": "end",
+    "konec": "end",
+    "hotovo": "end",
+    "koniec": "end",
+    "gotowe": "end",
+    "pas": "end",
 }
 SEPARATORS = {"to", "na", "do", "->", "-", ">", "=>"}
 T = TypeVar("T")
-
 
 
 def format_move(move: Move) -> str:
@@ -82,8 +112,18 @@ def _write(move: Move, word: Callable[[str], str]) -> str:
 
 def usage() -> list[str]:
     """Example commands in the reader's words."""
-    return [say_move(move) for move in (("build", 62), ("build", 62, 63, 84), ("oracle", 62), ("tavern", 125),
-                                        ("harbor", 46, 167), ("paddock", 62, 102), ("end",))]
+    return [
+        say_move(move)
+        for move in (
+            ("build", 62),
+            ("build", 62, 63, 84),
+            ("oracle", 62),
+            ("tavern", 125),
+            ("harbor", 46, 167),
+            ("paddock", 62, 102),
+            ("end",),
+        )
+    ]
 
 
 def _hexes(words: list[str], original: str) -> list[int]:
@@ -91,8 +131,14 @@ def _hexes(words: list[str], original: str) -> list[int]:
     for word in words:
         hex_ = parse_hex(word)
         if hex_ is None:
-            raise invalid(_("{word} in {text} is not a hex of the map: write a column letter A-T and a row "
-                            "number 1-20, e.g. C4.", word=repr(word), text=repr(original)))
+            raise invalid(
+                _(
+                    "{word} in {text} is not a hex of the map: write a column letter A-T and a row "
+                    "number 1-20, e.g. C4.",
+                    word=repr(word),
+                    text=repr(original),
+                )
+            )
         hexes.append(hex_)
     return hexes
 
@@ -110,8 +156,14 @@ def parse_move(state: KBState, seat: int, text: str) -> Move:
     if kind is None:
         if parse_hex(words[0]) is not None and len(words) == 1:
             return _resolve(state, seat, text, lambda m: m[-1] == parse_hex(words[0]) and m[0] != "end")
-        raise syntax(_("{text} is not a Kingdom Builder command; for example: {examples}.",
-                       text=repr(text.strip()), examples=", ".join(usage())), usage())
+        raise syntax(
+            _(
+                "{text} is not a Kingdom Builder command; for example: {examples}.",
+                text=repr(text.strip()),
+                examples=", ".join(usage()),
+            ),
+            usage(),
+        )
     hexes = _hexes(words[1:], text.strip())
     if kind == "end":
         move: Move = ("end",)
@@ -126,10 +178,14 @@ def parse_move(state: KBState, seat: int, text: str) -> Move:
     elif kind in MOVE_TILES and len(hexes) == 1:
         return _resolve(state, seat, text, lambda m: m[0] == kind and m[2] == hexes[0])
     else:
-        need = (_("a hex to move from and one to move to") if kind in MOVE_TILES else
-                _("1 to 3 hexes") if kind == "build" else _("one hex"))
-        raise invalid(_("{text}: {kind} needs {need}.", text=repr(text.strip()), kind=spoken(kind), need=need),
-                      usage())
+        need = (
+            _("a hex to move from and one to move to")
+            if kind in MOVE_TILES
+            else _("1 to 3 hexes")
+            if kind == "build"
+            else _("one hex")
+        )
+        raise invalid(_("{text}: {kind} needs {need}.", text=repr(text.strip()), kind=spoken(kind), need=need), usage())
     _check_all(state, seat, move)
     return move
 

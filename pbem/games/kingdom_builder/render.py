@@ -17,17 +17,38 @@ from .board import COLUMNS, SIZE, hex_of, name
 from .data import KINGDOM_CARDS, card_name, location_name, terrain_name
 from .state import KBState
 
-ABBREV = {"oracle": "OR", "farm": "FA", "oasis": "OA", "tower": "TO", "tavern": "TA",
-          "barn": "BA", "harbor": "HA", "paddock": "PA"}
-FILL = {"G": "#a6d96a", "C": "#c98b5a", "D": "#f3e29b", "F": "#e7a6e0", "T": "#2e7d32",
-        "W": "#6baed6", "M": "#8d8d8d", "K": "#d9d9d9", "L": "#fff3c4"}
+ABBREV = {
+    "oracle": "OR",
+    "farm": "FA",
+    "oasis": "OA",
+    "tower": "TO",
+    "tavern": "TA",
+    "barn": "BA",
+    "harbor": "HA",
+    "paddock": "PA",
+}
+FILL = {
+    "G": "#a6d96a",
+    "C": "#c98b5a",
+    "D": "#f3e29b",
+    "F": "#e7a6e0",
+    "T": "#2e7d32",
+    "W": "#6baed6",
+    "M": "#8d8d8d",
+    "K": "#d9d9d9",
+    "L": "#fff3c4",
+}
 SEAT_COLOURS = ("#e41a1c", "#ffffff", "#222222", "#ff9900")
 
 
 def colour_name(seat: int) -> str:
     """The colour of a seat's settlements, as the rulebook names the player colours."""
-    names = (lambda: pgettext("colour", "red"), lambda: pgettext("colour", "white"),
-             lambda: pgettext("colour", "black"), lambda: pgettext("colour", "orange"))
+    names = (
+        lambda: pgettext("colour", "red"),
+        lambda: pgettext("colour", "white"),
+        lambda: pgettext("colour", "black"),
+        lambda: pgettext("colour", "orange"),
+    )
     return names[seat]()
 
 
@@ -50,16 +71,29 @@ def make_view(state: KBState, viewer: int | None) -> dict[str, Any]:
         "sections": [{"name": s, "rotated": r} for s, r in board.layout],
         "terrain": board.rows(),
         "castles": [name(h) for h in board.castles],
-        "locations": [{"hex": name(h), "type": t, "tiles": state.tiles_left[i]}
-                      for i, (h, t) in enumerate(board.location_type)],
+        "locations": [
+            {"hex": name(h), "type": t, "tiles": state.tiles_left[i]} for i, (h, t) in enumerate(board.location_type)
+        ],
         "cards": list(state.cards),
         "settlements": [[name(h) for h in sorted(homes)] for homes in state.homes],
         "supply": list(state.supply),
-        "tiles": [[{"type": board.location_at(loc), "hex": name(loc), "state": _tile_state(state, s, loc)}
-                   for loc in sorted(state.held[s])] for s in range(state.players)],
-        "seat": state.seat, "round": state.round, "played": state.played, "built": state.built,
-        "deck": len(state.deck), "discard": len(state.discard), "removed": state.removed,
-        "ending": state.ending, "over": state.over, "viewer": viewer,
+        "tiles": [
+            [
+                {"type": board.location_at(loc), "hex": name(loc), "state": _tile_state(state, s, loc)}
+                for loc in sorted(state.held[s])
+            ]
+            for s in range(state.players)
+        ],
+        "seat": state.seat,
+        "round": state.round,
+        "played": state.played,
+        "built": state.built,
+        "deck": len(state.deck),
+        "discard": len(state.discard),
+        "removed": state.removed,
+        "ending": state.ending,
+        "over": state.over,
+        "viewer": viewer,
         "hand": state.hands[viewer] if viewer is not None and 0 <= viewer < state.players else None,
     }
     if state.over:
@@ -92,11 +126,21 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     for r, row in enumerate(view["terrain"]):
         cells = " ".join(_cell(code, r * SIZE + c, occupants.get(r * SIZE + c), locs) for c, code in enumerate(row))
         lines.append(f"{r + 1:>2}  {' ' if r % 2 else ''}{cells}")
-    lines.append(_("Hexes: {legend}; a digit is the seat whose settlement stands there.",
-                   legend=", ".join(label for _code, label in terrain_legend())))
-    lines.append(_("Locations (tiles left): {locations}", locations=", ".join(
-        f"{ABBREV[loc['type']]} {location_name(loc['type'])} {loc['hex']} ({loc['tiles']})"
-        for loc in view["locations"])))
+    lines.append(
+        _(
+            "Hexes: {legend}; a digit is the seat whose settlement stands there.",
+            legend=", ".join(label for _code, label in terrain_legend()),
+        )
+    )
+    lines.append(
+        _(
+            "Locations (tiles left): {locations}",
+            locations=", ".join(
+                f"{ABBREV[loc['type']]} {location_name(loc['type'])} {loc['hex']} ({loc['tiles']})"
+                for loc in view["locations"]
+            ),
+        )
+    )
     lines.append(_("Kingdom cards: {cards}", cards=", ".join(card_name(c) for c in view["cards"])))
     lines += [_seat_line(view, names, seat) for seat in range(view["players"])]
     lines.append(_status(view, names))
@@ -118,11 +162,23 @@ def score_word(key: str) -> str:
 
 def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
     if view["over"]:
-        scores = [_("{who}: {gold} gold ({parts})", who=seat_name(names, s["seat"]), gold=s["total"],
-                    parts=", ".join(f"{score_word(k)} {v}" for k, v in s["gold"].items())) for s in view["scores"]]
+        scores = [
+            _(
+                "{who}: {gold} gold ({parts})",
+                who=seat_name(names, s["seat"]),
+                gold=s["total"],
+                parts=", ".join(f"{score_word(k)} {v}" for k, v in s["gold"].items()),
+            )
+            for s in view["scores"]
+        ]
         return _("Game over. {scores}", scores="; ".join(scores))
-    text = _("Round {round}: {who} plays {terrain} ({built} of 3 built).", round=view["round"],
-             who=seat_name(names, view["seat"]), terrain=terrain_name(view["played"]), built=view["built"])
+    text = _(
+        "Round {round}: {who} plays {terrain} ({built} of 3 built).",
+        round=view["round"],
+        who=seat_name(names, view["seat"]),
+        terrain=terrain_name(view["played"]),
+        built=view["built"],
+    )
     if view.get("hand"):
         text += " " + _("Your hidden card: {terrain}.", terrain=terrain_name(view["hand"]))
     return text + (" " + _("Last round!") if view["ending"] else "")
@@ -139,8 +195,10 @@ def _centre(r: int, c: int) -> tuple[float, float]:
 
 
 def _hexagon(x: float, y: float, fill: str) -> str:
-    points = " ".join(f"{x + dx:.1f},{y + dy:.1f}" for dx, dy in
-                      ((0, -R), (W / 2, -R / 2), (W / 2, R / 2), (0, R), (-W / 2, R / 2), (-W / 2, -R / 2)))
+    points = " ".join(
+        f"{x + dx:.1f},{y + dy:.1f}"
+        for dx, dy in ((0, -R), (W / 2, -R / 2), (W / 2, R / 2), (0, R), (-W / 2, R / 2), (-W / 2, -R / 2))
+    )
     return f'<polygon points="{points}" fill="{fill}" stroke="#555" stroke-width="0.8"/>'
 
 
@@ -164,8 +222,13 @@ def _wrapped(items: Sequence[str], head: str, width: int = 95) -> list[str]:
 def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     """The text under the map: the locations with their tiles, the kingdom cards, and each
     player's settlements left and location tiles (as the text picture says them)."""
-    lines = _wrapped([f"{ABBREV[loc['type']]} {location_name(loc['type'])} {loc['hex']} ({loc['tiles']})"
-                      for loc in view["locations"]], _("Locations (tiles left):"))
+    lines = _wrapped(
+        [
+            f"{ABBREV[loc['type']]} {location_name(loc['type'])} {loc['hex']} ({loc['tiles']})"
+            for loc in view["locations"]
+        ],
+        _("Locations (tiles left):"),
+    )
     lines.append(_("Kingdom cards: {cards}", cards=", ".join(card_name(c) for c in view["cards"])))
     lines += [_seat_line(view, names, seat) for seat in range(view["players"])]
     return lines
@@ -181,14 +244,18 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
         lines += [part.strip() for part in _status(view, names).split(";")]
         status = [_("Game over.")]
     height = TOP + 1.5 * R * SIZE + R + 44 + 16 * (len(lines) + view["players"])
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-             f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
-             f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fafafa"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
+        f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fafafa"/>',
+    ]
     for number, line in enumerate(status[:3]):  # the title line: whose turn and what they play
         parts.append(f'<text x="8" y="{14 + 14 * number}" font-size="12.5" font-weight="bold">{escape(line)}</text>')
     for c in range(SIZE):
-        parts.append(f'<text x="{LEFT + W * (c + 0.5):.1f}" y="{TOP - 8}" font-size="11" '
-                     f'text-anchor="middle">{COLUMNS[c]}</text>')
+        parts.append(
+            f'<text x="{LEFT + W * (c + 0.5):.1f}" y="{TOP - 8}" font-size="11" '
+            f'text-anchor="middle">{COLUMNS[c]}</text>'
+        )
     for r, row in enumerate(view["terrain"]):
         _x, y = _centre(r, 0)
         parts.append(f'<text x="4" y="{y + 4:.1f}" font-size="11">{r + 1}</text>')
@@ -197,15 +264,18 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     y = TOP + 1.5 * R * SIZE + R + 12
     x = 8
     for code, label in terrain_legend():  # "Hexes:" of the text picture, as colours
-        parts.append(f'<rect x="{x}" y="{y - 9:.0f}" width="10" height="10" fill="{FILL[code]}" stroke="#555"/>'
-                     f'<text x="{x + 13}" y="{y:.0f}" font-size="11">{escape(label)}</text>')
+        parts.append(
+            f'<rect x="{x}" y="{y - 9:.0f}" width="10" height="10" fill="{FILL[code]}" stroke="#555"/>'
+            f'<text x="{x + 13}" y="{y:.0f}" font-size="11">{escape(label)}</text>'
+        )
         x += 22 + 6 * len(label)
     legend = _("Hexes: a digit is the seat whose settlement stands there.")
     parts.append(f"<title>{escape(legend)}</title>")
     for seat in range(view["players"]):  # the colours' legend
         y += 16
-        label = _("{who} ({colour}): {n} left", who=seat_name(names, seat), colour=colour_name(seat),
-                  n=view["supply"][seat])
+        label = _(
+            "{who} ({colour}): {n} left", who=seat_name(names, seat), colour=colour_name(seat), n=view["supply"][seat]
+        )
         if view["over"]:
             label += ", " + _("{gold} gold", gold=view["scores"][seat]["total"])
         elif seat == view["seat"]:
@@ -227,17 +297,27 @@ def _hex_parts(r: int, c: int, code: str, occupant: int | None, loc: Mapping[str
         settled = _("{hex}: settlement of seat {seat}", hex=label, seat=occupant + 1)
         parts.append(f"<title>{escape(settled)}</title>")
     if loc is not None:
-        parts.append(f'<text x="{x:.1f}" y="{y + 1:.1f}" font-size="8" text-anchor="middle" '
-                     f'font-weight="bold">{ABBREV[loc["type"]]} {loc["tiles"]}</text>')
-        tiles = ngettext("{tile} {hex}: {n} tile left", "{tile} {hex}: {n} tiles left", loc["tiles"],
-                         tile=location_name(loc["type"]), hex=label)
+        parts.append(
+            f'<text x="{x:.1f}" y="{y + 1:.1f}" font-size="8" text-anchor="middle" '
+            f'font-weight="bold">{ABBREV[loc["type"]]} {loc["tiles"]}</text>'
+        )
+        tiles = ngettext(
+            "{tile} {hex}: {n} tile left",
+            "{tile} {hex}: {n} tiles left",
+            loc["tiles"],
+            tile=location_name(loc["type"]),
+            hex=label,
+        )
         parts.append(f"<title>{escape(tiles)}</title>")
     elif code == "K":
         parts.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" text-anchor="middle">&#9820;</text>')
     if occupant is not None:
-        parts.append(f'<circle cx="{x:.1f}" cy="{y + 3:.1f}" r="{R * 0.42:.1f}" fill="{SEAT_COLOURS[occupant]}" '
-                     f'stroke="#000" stroke-width="1.2"/>')
+        parts.append(
+            f'<circle cx="{x:.1f}" cy="{y + 3:.1f}" r="{R * 0.42:.1f}" fill="{SEAT_COLOURS[occupant]}" '
+            f'stroke="#000" stroke-width="1.2"/>'
+        )
     colour = "#fff" if code in "TM" and occupant is None else "#333"
-    parts.append(f'<text x="{x:.1f}" y="{y - R * 0.45:.1f}" font-size="6" text-anchor="middle" '
-                 f'fill="{colour}">{label}</text>')
+    parts.append(
+        f'<text x="{x:.1f}" y="{y - R * 0.45:.1f}" font-size="6" text-anchor="middle" fill="{colour}">{label}</text>'
+    )
     return parts

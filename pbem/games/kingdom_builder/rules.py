@@ -79,18 +79,21 @@ def check(state: KBState, seat: int, move: Move) -> None:
     if state.over:
         raise GameError(ErrorCode.GAME_OVER, _("The game is over."))
     if seat != state.seat:
-        raise GameError(ErrorCode.NOT_YOUR_TURN, _("It is not your turn; seat {seat} is to move.",
-                                                   seat=state.seat + 1))
+        raise GameError(ErrorCode.NOT_YOUR_TURN, _("It is not your turn; seat {seat} is to move.", seat=state.seat + 1))
     _check_shape(move)
     kind = move[0]
     if kind == "end":
         if state.mandatory_pending():
             left = MANDATORY - state.built
-            raise illegal(ngettext("You cannot end the turn yet: build {n} more settlement on {terrain} first "
-                                   "({build} ...).",
-                                   "You cannot end the turn yet: build {n} more settlements on {terrain} first "
-                                   "({build} ...).", left, terrain=terrain_name(state.played),
-                                   build=_build_word()))
+            raise illegal(
+                ngettext(
+                    "You cannot end the turn yet: build {n} more settlement on {terrain} first ({build} ...).",
+                    "You cannot end the turn yet: build {n} more settlements on {terrain} first ({build} ...).",
+                    left,
+                    terrain=terrain_name(state.played),
+                    build=_build_word(),
+                )
+            )
         return
     if kind == "build":
         _check_build(state, seat, move[1])
@@ -108,23 +111,38 @@ _ARITY = {
 
 def _check_shape(move: Move) -> None:
     """A move is a tuple: a known action word, then the right number of hexes of the map."""
-    ok = isinstance(move, tuple) and bool(move) and move[0] in _ARITY and len(move) in _ARITY[move[0]] \
+    ok = (
+        isinstance(move, tuple)
+        and bool(move)
+        and move[0] in _ARITY
+        and len(move) in _ARITY[move[0]]
         and all(isinstance(x, int) and 0 <= x < HEXES for x in move[1:])
+    )
     if not ok:
         raise illegal(_("{move} is not a Kingdom Builder move.", move=repr(move)))
 
 
 def _check_build(state: KBState, seat: int, hex_: int) -> None:
     if not state.mandatory_pending():
-        why = (_("you have no settlement left") if state.supply[seat] == 0
-               else _("no terrain card could be played this turn") if state.played is None
-               else _("your 3 settlements of this turn are built"))
+        why = (
+            _("you have no settlement left")
+            if state.supply[seat] == 0
+            else _("no terrain card could be played this turn")
+            if state.played is None
+            else _("your 3 settlements of this turn are built")
+        )
         raise illegal(_("No mandatory settlement to build: {why}. Use a location tile or end the turn.", why=why))
     legal = build_targets(state, seat, "build")
     if hex_ not in legal:
-        raise illegal(_("You cannot build on {hex}: {why} Legal hexes for {terrain}: {legal}.", hex=name(hex_),
-                        why=why_not(state, seat, hex_, state.played), terrain=terrain_name(state.played),
-                        legal=hex_list(legal)))
+        raise illegal(
+            _(
+                "You cannot build on {hex}: {why} Legal hexes for {terrain}: {legal}.",
+                hex=name(hex_),
+                why=why_not(state, seat, hex_, state.played),
+                terrain=terrain_name(state.played),
+                legal=hex_list(legal),
+            )
+        )
 
 
 def why_not(state: KBState, seat: int, hex_: int, terrain: str | None) -> str:
@@ -141,6 +159,7 @@ def why_not(state: KBState, seat: int, hex_: int, terrain: str | None) -> str:
 
 def _build_word() -> str:
     from .moves import spoken  # moves imports this module
+
     return spoken("build")
 
 
@@ -150,34 +169,56 @@ def _check_tile(state: KBState, seat: int, move: Move) -> None:
         raise illegal(_("There is no action {kind}.", kind=repr(kind)))
     title = location_name(kind)
     if in_mandatory(state):
-        raise illegal(ngettext("Finish your mandatory action first: {n} settlement left; tiles are used before "
-                               "or after it, not in between.",
-                               "Finish your mandatory action first: {n} settlements left; tiles are used before "
-                               "or after it, not in between.", MANDATORY - state.built))
+        raise illegal(
+            ngettext(
+                "Finish your mandatory action first: {n} settlement left; tiles are used before "
+                "or after it, not in between.",
+                "Finish your mandatory action first: {n} settlements left; tiles are used before "
+                "or after it, not in between.",
+                MANDATORY - state.built,
+            )
+        )
     held = [loc for loc in state.held[seat] if state.board.location_at(loc) == kind]
     if not held:
         raise illegal(_("You hold no {tile} tile.", tile=title))
     if kind not in ready_tiles(state, seat):
-        when = _("you took it this turn; it works from your next turn") if set(held) <= state.fresh \
+        when = (
+            _("you took it this turn; it works from your next turn")
+            if set(held) <= state.fresh
             else _("you already used it this turn")
+        )
         raise illegal(_("Your {tile} tile cannot be used now: {when}.", tile=title, when=when))
     if kind in BUILD_TILES:
         if state.supply[seat] == 0:
             raise illegal(_("The {tile} builds a settlement, and you have none left.", tile=title))
         legal = build_targets(state, seat, kind)
         if move[1] not in legal:
-            raise illegal(_("The {tile} cannot build on {hex}. Legal hexes: {legal}.", tile=title, hex=name(move[1]),
-                            legal=hex_list(legal) or _("none")))
+            raise illegal(
+                _(
+                    "The {tile} cannot build on {hex}. Legal hexes: {legal}.",
+                    tile=title,
+                    hex=name(move[1]),
+                    legal=hex_list(legal) or _("none"),
+                )
+            )
         return
     source, target = move[1], move[2]
     if source not in state.homes[seat]:
         mine = sorted(state.homes[seat])
-        raise illegal(_("You have no settlement on {hex} to move; yours are on {mine}.", hex=name(source),
-                        mine=hex_list(mine)))
+        raise illegal(
+            _("You have no settlement on {hex} to move; yours are on {mine}.", hex=name(source), mine=hex_list(mine))
+        )
     legal = move_targets(state, seat, kind, source)
     if target not in legal:
-        raise illegal(_("The {tile} cannot move {source} to {target}. Legal targets from {source}: {legal}.",
-                        tile=title, source=name(source), target=name(target), legal=hex_list(legal) or _("none")))
+        raise illegal(
+            _(
+                "The {tile} cannot move {source} to {target}. Legal targets from {source}: {legal}.",
+                tile=title,
+                source=name(source),
+                target=name(target),
+                legal=hex_list(legal) or _("none"),
+            )
+        )
 
 
 # -- facts of one step ---------------------------------------------------------------------
@@ -185,15 +226,17 @@ def _tile_gains(state: KBState, seat: int, hex_: int) -> list[Fact]:
     facts = []
     for loc in state.board.near_location[hex_]:
         if loc not in state.taken[seat] and state.tiles_left[state.tile_index(loc)] > 0:
-            facts.append({"kind": "TileTaken", "seat": seat, "location": state.board.location_at(loc),
-                          "hex": name(loc)})
+            facts.append(
+                {"kind": "TileTaken", "seat": seat, "location": state.board.location_at(loc), "hex": name(loc)}
+            )
     return facts
 
 
 def _tile_losses(state: KBState, seat: int) -> list[Fact]:
     return [
         {"kind": "TileLost", "seat": seat, "location": state.board.location_at(loc), "hex": name(loc)}
-        for loc in sorted(state.held[seat]) if not touches(state, seat, loc)
+        for loc in sorted(state.held[seat])
+        if not touches(state, seat, loc)
     ]
 
 
@@ -208,8 +251,14 @@ def step_facts(state: KBState, seat: int, move: Move) -> list[Fact]:
         if kind != "build":
             fact["tile"] = name(ready_tiles(state, seat)[kind][0])
         return [fact, *_tile_gains(evolve(state, fact), seat, move[1])]
-    fact = {"kind": "SettlementMoved", "seat": seat, "from": name(move[1]), "to": name(move[2]),
-            "action": kind, "tile": name(ready_tiles(state, seat)[kind][0])}
+    fact = {
+        "kind": "SettlementMoved",
+        "seat": seat,
+        "from": name(move[1]),
+        "to": name(move[2]),
+        "action": kind,
+        "tile": name(ready_tiles(state, seat)[kind][0]),
+    }
     after = evolve(state, fact)
     losses = _tile_losses(after, seat)
     return [fact, *losses, *_tile_gains(apply(after, losses), seat, move[2])]
@@ -254,8 +303,12 @@ def end_turn_facts(state: KBState, rng: Rng) -> list[Fact]:
     if state.ending and seat == state.players - 1:
         return [*facts, {"kind": "GameEnded", "scores": final_scores(state)}]
     following = (seat + 1) % state.players
-    start = {"kind": "TurnStarted", "seat": following, "round": state.round + (following == 0),
-             "terrain": state.hands[following]}
+    start = {
+        "kind": "TurnStarted",
+        "seat": following,
+        "round": state.round + (following == 0),
+        "terrain": state.hands[following],
+    }
     return [*facts, start]
 
 

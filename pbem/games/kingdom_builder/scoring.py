@@ -37,8 +37,7 @@ def areas(state: KBState, seat: int) -> list[frozenset[int]]:
 def _count_touching(state: KBState, seat: int, wanted: Callable[[int], bool], skip: Iterable[str] = ()) -> int:
     board, skipped = state.board, set(skip)
     return sum(
-        1 for h in state.homes[seat]
-        if board.terrain[h] not in skipped and any(wanted(n) for n in board.neighbours[h])
+        1 for h in state.homes[seat] if board.terrain[h] not in skipped and any(wanted(n) for n in board.neighbours[h])
     )
 
 
@@ -142,9 +141,16 @@ def castles(state: KBState) -> Gold:
 
 
 CARDS: dict[str, Callable[[KBState], Gold]] = {
-    "fishermen": fishermen, "miners": miners, "merchants": merchants, "workers": workers,
-    "discoverers": discoverers, "knights": knights, "hermits": hermits, "lords": lords,
-    "citizens": citizens, "farmers": farmers,
+    "fishermen": fishermen,
+    "miners": miners,
+    "merchants": merchants,
+    "workers": workers,
+    "discoverers": discoverers,
+    "knights": knights,
+    "hermits": hermits,
+    "lords": lords,
+    "citizens": citizens,
+    "farmers": farmers,
 }
 
 

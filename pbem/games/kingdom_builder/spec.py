@@ -21,8 +21,13 @@ CARD_KEYS = ("card-1", "card-2", "card-3")
 
 def _options() -> tuple[Option, ...]:
     sections = tuple(
-        Option(q, f"board section at the {q} (NAME upright, NAME-rotated turned 180 degrees, "
-                  f"or random: a random unused section in a random orientation)", RANDOM, SECTION_CHOICES)
+        Option(
+            q,
+            f"board section at the {q} (NAME upright, NAME-rotated turned 180 degrees, "
+            f"or random: a random unused section in a random orientation)",
+            RANDOM,
+            SECTION_CHOICES,
+        )
         for q in QUADRANTS
     )
     cards = tuple(Option(k, "a kingdom card in play, or random", RANDOM, (RANDOM, *CARD_NAMES)) for k in CARD_KEYS)
@@ -67,8 +72,9 @@ class KingdomBuilder(FoldingGameSpec[KBState, Move]):
             {"kind": "GameStarted", "players": players, "sections": sections, "cards": cards},
             {"kind": "DeckShuffled", "cards": len(order), "secret": secret([], {"order": order})},
         ]
-        facts += [{"kind": "CardDrawn", "seat": s, "secret": secret([s], {"terrain": order[s]})}
-                  for s in range(players)]
+        facts += [
+            {"kind": "CardDrawn", "seat": s, "secret": secret([s], {"terrain": order[s]})} for s in range(players)
+        ]
         facts.append({"kind": "TurnStarted", "seat": 0, "round": 1, "terrain": order[0]})
         state = rules.apply(None, facts)
         return facts + rules.settle(state, rng)
@@ -138,17 +144,23 @@ class KingdomBuilder(FoldingGameSpec[KBState, Move]):
     def decision_text(self, state: KBState, seat: int, names: Sequence[str]) -> str:
         if state.mandatory_pending():
             owed = MANDATORY - state.built
-            return ngettext("Round {round}: your terrain card is {terrain}; build {n} more settlement on "
-                            "{terrain} (or use a tile first).",
-                            "Round {round}: your terrain card is {terrain}; build {n} more settlements on "
-                            "{terrain} (or use a tile first).", owed, round=state.round,
-                            terrain=terrain_name(state.played))
-        return _("Round {round}: use a location tile, or end your turn ({end}).", round=state.round,
-                 end=repr(moves.spoken("end")))
+            return ngettext(
+                "Round {round}: your terrain card is {terrain}; build {n} more settlement on "
+                "{terrain} (or use a tile first).",
+                "Round {round}: your terrain card is {terrain}; build {n} more settlements on "
+                "{terrain} (or use a tile first).",
+                owed,
+                round=state.round,
+                terrain=terrain_name(state.played),
+            )
+        return _(
+            "Round {round}: use a location tile, or end your turn ({end}).",
+            round=state.round,
+            end=repr(moves.spoken("end")),
+        )
 
     def phase_label(self, state: KBState) -> str:
-        return _("game over") if state.over else _("round {round}, seat {seat}", round=state.round,
-                                                     seat=state.seat + 1)
+        return _("game over") if state.over else _("round {round}, seat {seat}", round=state.round, seat=state.seat + 1)
 
     # -- presentation ------------------------------------------------------------------------
     def render_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -160,14 +172,22 @@ class KingdomBuilder(FoldingGameSpec[KBState, Move]):
     def turn_template(self, state: KBState, seat: int, names: Sequence[str]) -> str:
         lines = [f"# Kingdom Builder: {self.phase_label(state)}"]
         if not state.over and seat == state.seat:
-            lines.append("# " + _("your card: {terrain}; settlements left: {left}", terrain=terrain_name(state.played),
-                                  left=state.supply[seat]))
+            lines.append(
+                "# "
+                + _(
+                    "your card: {terrain}; settlements left: {left}",
+                    terrain=terrain_name(state.played),
+                    left=state.supply[seat],
+                )
+            )
             builds = [m[1] for m in rules.legal_moves(state, seat) if m[0] == "build"]
             if builds:
                 lines.append("# " + _("build on: {hexes}", hexes=rules.hex_list(builds)))
             for kind in rules.tile_actions(state, seat):
-                lines.append("# " + _("tile {name} is ready ({command} ...)", name=location_name(kind),
-                                      command=moves.spoken(kind)))
+                lines.append(
+                    "# "
+                    + _("tile {name} is ready ({command} ...)", name=location_name(kind), command=moves.spoken(kind))
+                )
             examples = moves.usage()
             lines.append("# " + _("e.g. {examples}", examples=" | ".join(examples[i] for i in (1, 3, 4, 6))))
         return "\n".join(lines) + "\n"
@@ -187,42 +207,75 @@ def describe(fact: dict[str, Any], names: Sequence[str]) -> str:
             return key if language() == "en" else location_name(key)
 
         def quadrant(key: str) -> str:
-            names = {"top-left": lambda: _("top-left"), "top-right": lambda: _("top-right"),
-                     "bottom-left": lambda: _("bottom-left"), "bottom-right": lambda: _("bottom-right")}
+            names = {
+                "top-left": lambda: _("top-left"),
+                "top-right": lambda: _("top-right"),
+                "bottom-left": lambda: _("bottom-left"),
+                "bottom-right": lambda: _("bottom-right"),
+            }
             return names[key]() if key in names else key
 
-        parts = [(_("{section} (rotated) {quadrant}", section=section(s["name"]), quadrant=quadrant(s["quadrant"]))
-                  if s["rotated"] else f"{section(s['name'])} {quadrant(s['quadrant'])}") for s in fact["sections"]]
+        parts = [
+            (
+                _("{section} (rotated) {quadrant}", section=section(s["name"]), quadrant=quadrant(s["quadrant"]))
+                if s["rotated"]
+                else f"{section(s['name'])} {quadrant(s['quadrant'])}"
+            )
+            for s in fact["sections"]
+        ]
         cards = ", ".join(card_name(c) for c in fact["cards"])
-        return _("Game started for {players} players; board: {board}; kingdom cards: {cards}.",
-                 players=fact["players"], board="; ".join(parts), cards=cards)
+        return _(
+            "Game started for {players} players; board: {board}; kingdom cards: {cards}.",
+            players=fact["players"],
+            board="; ".join(parts),
+            cards=cards,
+        )
     if kind == "DeckShuffled":
         return _("The {n} terrain cards were shuffled face down.", n=fact["cards"])
     if kind == "CardDrawn":
         return _("{who} drew a terrain card.", who=person)
     if kind == "TurnStarted":
-        return _("Round {round}: {who} plays {terrain}.", round=fact["round"], who=person,
-                 terrain=terrain_name(fact["terrain"]))
+        return _(
+            "Round {round}: {who} plays {terrain}.",
+            round=fact["round"],
+            who=person,
+            terrain=terrain_name(fact["terrain"]),
+        )
     if kind == "CardReplaced":
         unusable = fact["unusable"]
         if unusable is None:
             return _("{who}: the next card is {terrain}.", who=person, terrain=terrain_name(fact["terrain"]))
-        return _("{who}: {gone} has no free hex and leaves the game; the next card is {terrain}.", who=person,
-                 gone=terrain_name(unusable), terrain=terrain_name(fact["terrain"]))
+        return _(
+            "{who}: {gone} has no free hex and leaves the game; the next card is {terrain}.",
+            who=person,
+            gone=terrain_name(unusable),
+            terrain=terrain_name(fact["terrain"]),
+        )
     if kind == "SettlementBuilt":
         if fact["action"] == "build":
             return _("{who} built on {hex}.", who=person, hex=fact["hex"])
-        return _("{who} built on {hex} with the {tile}.", who=person, hex=fact["hex"],
-                 tile=location_name(fact["action"]))
+        return _(
+            "{who} built on {hex} with the {tile}.", who=person, hex=fact["hex"], tile=location_name(fact["action"])
+        )
     if kind == "SettlementMoved":
-        return _("{who} moved a settlement from {source} to {target} with the {tile}.", who=person,
-                 source=fact["from"], target=fact["to"], tile=location_name(fact["action"]))
+        return _(
+            "{who} moved a settlement from {source} to {target} with the {tile}.",
+            who=person,
+            source=fact["from"],
+            target=fact["to"],
+            tile=location_name(fact["action"]),
+        )
     if kind == "TileTaken":
-        return _("{who} took a {tile} tile at {hex}.", who=person, tile=location_name(fact["location"]),
-                 hex=fact["hex"])
+        return _(
+            "{who} took a {tile} tile at {hex}.", who=person, tile=location_name(fact["location"]), hex=fact["hex"]
+        )
     if kind == "TileLost":
-        return _("{who} lost the {tile} tile of {hex} (no settlement next to it).", who=person,
-                 tile=location_name(fact["location"]), hex=fact["hex"])
+        return _(
+            "{who} lost the {tile} tile of {hex} (no settlement next to it).",
+            who=person,
+            tile=location_name(fact["location"]),
+            hex=fact["hex"],
+        )
     if kind == "TurnEnded":
         return _("{who} ended the turn.", who=person)
     if kind == "GameEnded":

@@ -68,8 +68,9 @@ def _place(state: KBState, seat: int, hex_: int) -> KBState:
 
 
 def _lift(state: KBState, seat: int, hex_: int) -> KBState:
-    return update(state, owner=replace_at(state.owner, hex_, -1),
-                   homes=replace_at(state.homes, seat, state.homes[seat] - {hex_}))
+    return update(
+        state, owner=replace_at(state.owner, hex_, -1), homes=replace_at(state.homes, seat, state.homes[seat] - {hex_})
+    )
 
 
 def _use_tile(state: KBState, fact: dict[str, Any]) -> KBState:
@@ -121,14 +122,26 @@ def _drawn(state: KBState, fact: dict[str, Any]) -> KBState:
 
 def _turn_started(state: KBState, fact: dict[str, Any]) -> KBState:
     seat = fact["seat"]
-    return update(state, seat=seat, round=fact["round"], played=fact["terrain"], built=0,
-                   hands=replace_at(state.hands, seat, None), fresh=frozenset(), used=frozenset())
+    return update(
+        state,
+        seat=seat,
+        round=fact["round"],
+        played=fact["terrain"],
+        built=0,
+        hands=replace_at(state.hands, seat, None),
+        fresh=frozenset(),
+        used=frozenset(),
+    )
 
 
 def _card_replaced(state: KBState, fact: dict[str, Any]) -> KBState:
     drew = fact["terrain"] is not None
-    return update(state, played=fact["terrain"], removed=state.removed + (fact["unusable"] is not None),
-                   deck=state.deck[1:] if drew else state.deck)
+    return update(
+        state,
+        played=fact["terrain"],
+        removed=state.removed + (fact["unusable"] is not None),
+        deck=state.deck[1:] if drew else state.deck,
+    )
 
 
 def _turn_ended(state: KBState, fact: dict[str, Any]) -> KBState:
@@ -137,8 +150,9 @@ def _turn_ended(state: KBState, fact: dict[str, Any]) -> KBState:
 
 
 def _game_ended(state: KBState, fact: dict[str, Any]) -> KBState:
-    return update(state, over=True, final=tuple(
-        (s["seat"], s["total"], tuple(s["gold"].items())) for s in fact["scores"]))
+    return update(
+        state, over=True, final=tuple((s["seat"], s["total"], tuple(s["gold"].items())) for s in fact["scores"])
+    )
 
 
 _FOLD = {

@@ -20,6 +20,7 @@ def _colour(seat: int) -> str:
 
 def gift_text(advisor: int) -> str:
     """An advisor's help in a few characters ("1g or 1w"; g/w/s = gold, wood, stone)."""
+
     def bundle(gift: Mapping[str, Any]) -> str:
         parts = []
         for key in ("vp", "gold", "wood", "stone", "any", "soldiers", "plus2", "peek", "alchemist"):
@@ -55,15 +56,20 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
     court_top = 70
     height = court_top + 3 * cell_h + 24 + 300
     waiting = ", ".join(seat_name(names, s) for s in v["to_move"])
-    facts = [_("turn order: {order}", order=", ".join(seat_name(names, s) for s in v["order"])),
-             enemy_line(v), _("King's envoy: {player}", player=seat_name(names, v["envoy"]))]
+    facts = [
+        _("turn order: {order}", order=", ".join(seat_name(names, s) for s in v["order"])),
+        enemy_line(v),
+        _("King's envoy: {player}", player=seat_name(names, v["envoy"])),
+    ]
     if v["aid"] is not None:
         facts.append(_("King's aid (white die): {player}", player=seat_name(names, v["aid"])))
     title = f"Kingsburg - {v['label']}" + (" - " + _("Waiting for: {players}", players=waiting) if waiting else "")
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
-           f'<text x="10" y="22" font-size="18" font-weight="bold">{escape(title)}</text>',
-           f'<text x="10" y="42" font-size="12">{escape(" | ".join(facts))}</text>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+        f'<text x="10" y="22" font-size="18" font-weight="bold">{escape(title)}</text>',
+        f'<text x="10" y="42" font-size="12">{escape(" | ".join(facts))}</text>',
+    ]
     out += _legend_svg(v, names, 10, 50)
     groups = {spot["advisor"]: spot["groups"] for spot in v["court"]}
     for a in range(1, COURT_SPOTS):
@@ -73,7 +79,7 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
         out.append(f'<text x="{x + 4}" y="{y + 54}" font-size="9" fill="#444">{escape(gift_text(a))}</text>')
         dx = x + 4
         for g in groups.get(a, []):
-            out.append(f'<g><title>{escape(group_text(g, names))}</title>')
+            out.append(f"<g><title>{escape(group_text(g, names))}</title>")
             for value, white in [*((d, False) for d in g["dice"]), *((w, True) for w in g["white"])]:
                 out.append(_die_svg(dx, y + 18, value, g["seat"], white))
                 dx += 23
@@ -98,8 +104,10 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
 def _die_svg(x: int, y: int, value: int, seat: int, white: bool) -> str:
     """One die: the seat's colour, grey for the neutral dice, white for the King's aid."""
     fill = "#ffffff" if white else _colour(seat)
-    return (f'<rect x="{x}" y="{y}" width="20" height="20" rx="3" fill="{fill}" stroke="#222"/>'
-            f'<text x="{x + 6}" y="{y + 14}" fill="{"#000" if white else "#fff"}">{value}</text>')
+    return (
+        f'<rect x="{x}" y="{y}" width="20" height="20" rx="3" fill="{fill}" stroke="#222"/>'
+        f'<text x="{x + 6}" y="{y + 14}" fill="{"#000" if white else "#fff"}">{value}</text>'
+    )
 
 
 def _legend_svg(v: Mapping[str, Any], names: Sequence[str], x: int, y: int) -> list[str]:
@@ -110,8 +118,10 @@ def _legend_svg(v: Mapping[str, Any], names: Sequence[str], x: int, y: int) -> l
     entries += [(-1, False, _("neutral (blocks the advisor)")), (0, True, _("King's aid die"))]
     for seat, white, label in entries:
         fill = "#ffffff" if white else _colour(seat)
-        out.append(f'<rect x="{x}" y="{y + 2}" width="10" height="10" fill="{fill}" stroke="#222"/>'
-                   f'<text x="{x + 14}" y="{y + 11}">{escape(label)}</text>')
+        out.append(
+            f'<rect x="{x}" y="{y + 2}" width="10" height="10" fill="{fill}" stroke="#222"/>'
+            f'<text x="{x + 14}" y="{y + 11}">{escape(label)}</text>'
+        )
         x += 24 + 6 * len(label)
     return out
 
@@ -119,11 +129,18 @@ def _legend_svg(v: Mapping[str, Any], names: Sequence[str], x: int, y: int) -> l
 def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = False) -> list[str]:
     colour = _colour(p["seat"])
     head = f"{name}: {amount('vp', p['vp'])}" + (", " + spoken("envoy") if envoy else "")
-    counters = _("{gold}, {wood}, {stone}, {plus2} +2, {soldiers}", gold=amount("gold", p["gold"]),
-                 wood=amount("wood", p["wood"]), stone=amount("stone", p["stone"]), plus2=p["plus2"],
-                 soldiers=amount("soldiers", p["soldiers"]))
-    out = [f'<text x="{x}" y="{y + 12}" fill="{colour}" font-size="13" font-weight="bold">{escape(head)}</text>',
-           f'<text x="{x}" y="{y + 28}">{escape(counters)}</text>']
+    counters = _(
+        "{gold}, {wood}, {stone}, {plus2} +2, {soldiers}",
+        gold=amount("gold", p["gold"]),
+        wood=amount("wood", p["wood"]),
+        stone=amount("stone", p["stone"]),
+        plus2=p["plus2"],
+        soldiers=amount("soldiers", p["soldiers"]),
+    )
+    out = [
+        f'<text x="{x}" y="{y + 12}" fill="{colour}" font-size="13" font-weight="bold">{escape(head)}</text>',
+        f'<text x="{x}" y="{y + 28}">{escape(counters)}</text>',
+    ]
     for line in hand_lines(p):
         out.append(f'<text x="{x}" y="{y + 44}">{escape(line)}</text>')
         y += 16
@@ -133,9 +150,11 @@ def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = Fa
             bx, by = x + c * 92, y + 36 + r * 40
             fill = colour if b in owned else "#eeeeee"
             text = "#fff" if b in owned else "#333"
-            out.append(f'<rect x="{bx}" y="{by}" width="88" height="36" fill="{fill}" stroke="#555"/>'
-                       f'<text x="{bx + 3}" y="{by + 15}" fill="{text}">{escape(BUILDINGS[b].name)}</text>'
-                       f'<text x="{bx + 3}" y="{by + 29}" fill="{text}">{_cost_text(b)}</text>')
+            out.append(
+                f'<rect x="{bx}" y="{by}" width="88" height="36" fill="{fill}" stroke="#555"/>'
+                f'<text x="{bx + 3}" y="{by + 15}" fill="{text}">{escape(BUILDINGS[b].name)}</text>'
+                f'<text x="{bx + 3}" y="{by + 29}" fill="{text}">{_cost_text(b)}</text>'
+            )
     return out
 
 

@@ -67,8 +67,15 @@ RAW = load_table(__package__, "kingsburg.json")
 
 BUILDINGS: dict[str, Building] = {
     b["id"]: Building(
-        b["id"], b["row"], b["column"], b["names"], tuple(b["aliases"]),
-        tuple(b["cost"][g] for g in GOODS), b["vp"], b["battle"], dict(b["battle_vs"]),
+        b["id"],
+        b["row"],
+        b["column"],
+        b["names"],
+        tuple(b["aliases"]),
+        tuple(b["cost"][g] for g in GOODS),
+        b["vp"],
+        b["battle"],
+        dict(b["battle_vs"]),
     )
     for b in RAW["buildings"]
 }
@@ -77,12 +84,11 @@ ROWS: dict[int, tuple[str, ...]] = {
     r: tuple(b.id for b in sorted(BUILDINGS.values(), key=lambda b: b.column) if b.row == r)
     for r in sorted({b.row for b in BUILDINGS.values()})
 }
-ADVISORS: dict[int, Advisor] = {
-    a["value"]: Advisor(a["value"], a["names"], tuple(a["gifts"])) for a in RAW["advisors"]
-}
+ADVISORS: dict[int, Advisor] = {a["value"]: Advisor(a["value"], a["names"], tuple(a["gifts"])) for a in RAW["advisors"]}
 ENEMIES: dict[str, Enemy] = {
-    e["id"]: Enemy(e["id"], e["year"], e["type"], e["name"], e["strength"], e["defeat"],
-                   e["victory"], e.get("alternative"))
+    e["id"]: Enemy(
+        e["id"], e["year"], e["type"], e["name"], e["strength"], e["defeat"], e["victory"], e.get("alternative")
+    )
     for e in RAW["enemies"]
 }
 YEAR_RANGES: dict[int, tuple[int, int]] = {int(k): tuple(v) for k, v in RAW["year_ranges"].items()}
@@ -92,7 +98,6 @@ YEARS = COMPONENTS["years"]
 COLOURED_DICE = COMPONENTS["coloured_dice_per_player"]
 ADVISOR_COUNT = len(ADVISORS)  # advisors 1 to 18; the court has one spot per number
 COURT_SPOTS = ADVISOR_COUNT + 1  # index 0 is unused, so an advisor's number is its index
-
 
 
 def _building_keys() -> dict[str, str]:

@@ -16,8 +16,13 @@ HANDLERS: dict[str, Callable[[State, Fact], State]] = {}
 
 # kinds whose whole effect is their ``delta``
 DELTA_ONLY = {
-    "GuildGoldTaken", "KingsRewardGiven", "InnTokenTaken", "EmbassyScored", "CathedralScored",
-    "TokensScored", "BestDefenderRewarded",
+    "GuildGoldTaken",
+    "KingsRewardGiven",
+    "InnTokenTaken",
+    "EmbassyScored",
+    "CathedralScored",
+    "TokensScored",
+    "BestDefenderRewarded",
 }
 
 
@@ -26,6 +31,7 @@ def on(*kinds: str):
         for kind in kinds:
             HANDLERS[kind] = fn
         return fn
+
     return register
 
 
@@ -48,8 +54,9 @@ def _started(fact: Fact) -> State:
     options = fact["options"]
     tokens = SOLDIER_TOKENS if options["reinforcements"] == "tokens" else ()
     players = tuple(Player(tokens=tokens) for _ in range(fact["players"]))
-    return State(players, options["reinforcements"], options["demons"], order=tuple(fact["order"]),
-                 phase="aid", step="start")
+    return State(
+        players, options["reinforcements"], options["demons"], order=tuple(fact["order"]), phase="aid", step="start"
+    )
 
 
 def _player(state: State, seat: int, **changes: Any) -> State:
@@ -77,8 +84,9 @@ def _phase(state: State, fact: Fact) -> State:
 
 @on("StepBegan")
 def _step(state: State, fact: Fact) -> State:
-    return update(state, step=fact["step"], pending=tuple(fact.get("pending", ())),
-                   cursor=fact.get("cursor", -1), built=0)
+    return update(
+        state, step=fact["step"], pending=tuple(fact.get("pending", ())), cursor=fact.get("cursor", -1), built=0
+    )
 
 
 @on("YearEnded")
@@ -131,8 +139,10 @@ def _neutral(state: State, fact: Fact) -> State:
 
 @on("DiceRolled")
 def _rolled(state: State, fact: Fact) -> State:
-    players = tuple(update(p, dice=tuple(d), white=tuple(w))
-                    for p, d, w in zip(state.players, fact["dice"], fact["white"], strict=False))
+    players = tuple(
+        update(p, dice=tuple(d), white=tuple(w))
+        for p, d, w in zip(state.players, fact["dice"], fact["white"], strict=False)
+    )
     return update(state, players=players, step="reroll")
 
 
@@ -171,8 +181,12 @@ def _influenced(state: State, fact: Fact) -> State:
     group = Placement(seat, tuple(fact["dice"]), tuple(fact["white"]), fact["plus2"], fact["envoy"], choice)
     court = list(state.court)
     court[advisor] = court[advisor] + (group,)
-    p = update(p, dice=_take_out(p.dice, fact["dice"]), white=_take_out(p.white, fact["white"]),
-                market_used=p.market_used or fact["market"])
+    p = update(
+        p,
+        dice=_take_out(p.dice, fact["dice"]),
+        white=_take_out(p.white, fact["white"]),
+        market_used=p.market_used or fact["market"],
+    )
     state = with_player(state, seat, p)
     state = update(state, court=tuple(court), envoy=None if fact["envoy"] else state.envoy)
     return update(state, cursor=_next_influencer(state))
@@ -186,8 +200,9 @@ def _passed(state: State, fact: Fact) -> State:
 
 @on("GiftsBegan")
 def _gifts(state: State, fact: Fact) -> State:
-    queue = tuple((advisor, g.seat, g.choice) for advisor, groups in enumerate(state.court)
-                  for g in groups if g.seat >= 0)
+    queue = tuple(
+        (advisor, g.seat, g.choice) for advisor, groups in enumerate(state.court) for g in groups if g.seat >= 0
+    )
     return update(state, step="gifts", gifts=queue)
 
 
@@ -226,9 +241,19 @@ def _turn_done(state: State, fact: Fact) -> State:
 
 @on("SeasonEnded")
 def _season_ended(state: State, fact: Fact) -> State:
-    state = _all_players(state, lambda p: update(
-        p, dice=(), white=(), statue_used=False, chapel_used=False, rerolls_done=False,
-        market_used=False, passed=False))
+    state = _all_players(
+        state,
+        lambda p: update(
+            p,
+            dice=(),
+            white=(),
+            statue_used=False,
+            chapel_used=False,
+            rerolls_done=False,
+            market_used=False,
+            passed=False,
+        ),
+    )
     aid = None if fact["season"] == "spring" else state.aid
     return update(state, court=((),) * COURT_SPOTS, gifts=(), aid=aid, cursor=-1, pending=())
 
@@ -265,8 +290,13 @@ def _tokens(state: State, fact: Fact) -> State:
 def _battle(state: State, fact: Fact) -> State:
     seat = fact["seat"]
     p = state.players[seat]
-    return _player(state, seat, buildings=p.buildings - set(fact["destroyed"]),
-                   owed_lose=fact.get("owe_lose", 0), owed_take=fact.get("owe_take", 0))
+    return _player(
+        state,
+        seat,
+        buildings=p.buildings - set(fact["destroyed"]),
+        owed_lose=fact.get("owe_lose", 0),
+        owed_take=fact.get("owe_take", 0),
+    )
 
 
 @on("GoodsLost", "SpoilsTaken")

@@ -27,27 +27,50 @@ from pbem.games.text import _
 
 def step_need(step: str) -> str:
     """What a step asks of a player, with example commands in the language spoken now."""
+
     def q(move: object) -> str:
         return repr(say_move(move))  # type: ignore[arg-type]
 
     needs = {
-        "choose": lambda: _("choose one good from the King ({gold}, {wood} or {stone})", gold=q(Take(("gold",))),
-                            wood=q(Take(("wood",))), stone=q(Take(("stone",)))),
-        "reroll": lambda: _("use the Statue or Chapel ({one}, {all}) or keep the dice ({keep})",
-                            one=q(Reroll(False, 4)), all=q(Reroll(True)), keep=q(Pass())),
-        "influence": lambda: _("influence an advisor ({example}) or {skip}", example=q(Influence(8, (5, 3))),
-                               skip=q(Pass())),
-        "gifts": lambda: _("answer an advisor's gift ({take}, {give} or {nothing})",
-                           take=repr(say_move(Take(())).split()[0] + " ..."),
-                           give=repr(say_move(Give("gold")).split()[0] + " ..."), nothing=q(Take(()))),
+        "choose": lambda: _(
+            "choose one good from the King ({gold}, {wood} or {stone})",
+            gold=q(Take(("gold",))),
+            wood=q(Take(("wood",))),
+            stone=q(Take(("stone",))),
+        ),
+        "reroll": lambda: _(
+            "use the Statue or Chapel ({one}, {all}) or keep the dice ({keep})",
+            one=q(Reroll(False, 4)),
+            all=q(Reroll(True)),
+            keep=q(Pass()),
+        ),
+        "influence": lambda: _(
+            "influence an advisor ({example}) or {skip}", example=q(Influence(8, (5, 3))), skip=q(Pass())
+        ),
+        "gifts": lambda: _(
+            "answer an advisor's gift ({take}, {give} or {nothing})",
+            take=repr(say_move(Take(())).split()[0] + " ..."),
+            give=repr(say_move(Give("gold")).split()[0] + " ..."),
+            nothing=q(Take(())),
+        ),
         "build": lambda: _("build ({example}) or {skip}", example=q(Build("statue")), skip=q(Pass())),
-        "townhall": lambda: _("use the Town Hall ({wood}, {plus2}) or {skip}", wood=q(TownHall("wood")),
-                              plus2=q(TownHall("plus2")), skip=q(Pass())),
-        "recruit": lambda: _("recruit soldiers ({example}) or {skip}",
-                             example=repr(" ".join(say_move(Recruit(2, 0, 0, 0)).split()[:2])), skip=q(Pass())),
+        "townhall": lambda: _(
+            "use the Town Hall ({wood}, {plus2}) or {skip}",
+            wood=q(TownHall("wood")),
+            plus2=q(TownHall("plus2")),
+            skip=q(Pass()),
+        ),
+        "recruit": lambda: _(
+            "recruit soldiers ({example}) or {skip}",
+            example=repr(" ".join(say_move(Recruit(2, 0, 0, 0)).split()[:2])),
+            skip=q(Pass()),
+        ),
         "tokens": lambda: _("choose a soldier token ({example})", example=q(Token(2))),
-        "spoils": lambda: _("choose the goods to lose or take ({lose}, {take})", lose=q(Lose(("gold", "wood"))),
-                            take=q(Take(("stone",)))),
+        "spoils": lambda: _(
+            "choose the goods to lose or take ({lose}, {take})",
+            lose=q(Lose(("gold", "wood"))),
+            take=q(Take(("stone",))),
+        ),
     }
     return needs[step]() if step in needs else _("wait")
 
@@ -65,19 +88,32 @@ def why_illegal(state: State, seat: int, move: object, text: str) -> str:
         price = rules.soldier_price(p)
         paid = move.gold + move.wood + move.stone
         if move.gold < 0:
-            reason = _("you cannot pay {goods} for {soldiers}", goods=amount("goods", move.soldiers * price),
-                       soldiers=amount("soldiers", move.soldiers))
+            reason = _(
+                "you cannot pay {goods} for {soldiers}",
+                goods=amount("goods", move.soldiers * price),
+                soldiers=amount("soldiers", move.soldiers),
+            )
         elif paid != move.soldiers * price:
-            reason = _("{soldiers} cost {goods}, not {paid}", soldiers=amount("soldiers", move.soldiers),
-                       goods=amount("goods", move.soldiers * price), paid=paid)
+            reason = _(
+                "{soldiers} cost {goods}, not {paid}",
+                soldiers=amount("soldiers", move.soldiers),
+                goods=amount("goods", move.soldiers * price),
+                paid=paid,
+            )
         else:
             reason = _("you do not have those goods")
     elif isinstance(move, Reroll) and step == "reroll":
-        reason = (_("the Chapel needs dice totalling 7 or less, once a season") if move.all else
-                  _("the Statue needs all your dice equal, once a season; name the value they show"))
+        reason = (
+            _("the Chapel needs dice totalling 7 or less, once a season")
+            if move.all
+            else _("the Statue needs all your dice equal, once a season; name the value they show")
+        )
     elif isinstance(move, TownHall) and step == "townhall":
-        reason = (_("you have no +2 token to pay") if move.pay == "plus2" else
-                  _("you have no {good} to pay", good=spoken(move.pay)))
+        reason = (
+            _("you have no +2 token to pay")
+            if move.pay == "plus2"
+            else _("you have no {good} to pay", good=spoken(move.pay))
+        )
     elif isinstance(move, Token) and step == "tokens":
         left = ", ".join(map(str, state.players[seat].tokens))
         reason = _("your soldier tokens left are {left}", left=left)
@@ -97,9 +133,11 @@ def _influence(state: State, seat: int, move: Influence) -> str:
         if missing:
             shown = " ".join(map(str, sorted(hand, reverse=True))) or _("none")
             value = next(iter(missing))
-            return (_("you have no white die showing {value} (your white dice: {shown})", value=value, shown=shown)
-                    if white else
-                    _("you have no die showing {value} (your dice: {shown})", value=value, shown=shown))
+            return (
+                _("you have no white die showing {value} (your white dice: {shown})", value=value, shown=shown)
+                if white
+                else _("you have no die showing {value} (your dice: {shown})", value=value, shown=shown)
+            )
     if move.plus2 and not p.plus2:
         return _("you have no +2 token")
     total = sum(move.dice) + sum(move.white) + 2 * move.plus2
@@ -107,23 +145,26 @@ def _influence(state: State, seat: int, move: Influence) -> str:
         if abs(total - move.advisor) > 1:
             return _("the group sums to {total}, not {advisor}", total=total, advisor=move.advisor)
         if not p.has("market"):
-            return _("the group sums to {total}, not {advisor}, and you have no Market", total=total,
-                     advisor=move.advisor)
+            return _(
+                "the group sums to {total}, not {advisor}, and you have no Market", total=total, advisor=move.advisor
+            )
         if p.market_used:
             return _("you have already used the Market this season")
     taken = state.court[move.advisor]
     if taken and not move.envoy:
         who = _("the neutral dice") if taken[0].seat < 0 else _("seat {seat}", seat=taken[0].seat + 1)
         if state.envoy == seat:
-            return _("advisor {advisor} is already influenced by {who} this season (add {envoy} to use the "
-                     "King's envoy)", advisor=move.advisor, who=who,
-                     envoy=repr(say_move(Influence(1, (1,), envoy=True)).split()[-1]))
+            return _(
+                "advisor {advisor} is already influenced by {who} this season (add {envoy} to use the King's envoy)",
+                advisor=move.advisor,
+                who=who,
+                envoy=repr(say_move(Influence(1, (1,), envoy=True)).split()[-1]),
+            )
         return _("advisor {advisor} is already influenced by {who} this season", advisor=move.advisor, who=who)
     if move.envoy and state.envoy != seat:
         return _("you do not hold the King's envoy")
     if move.envoy and not taken:
-        return _("advisor {advisor} is free; the envoy is only for an advisor already influenced",
-                 advisor=move.advisor)
+        return _("advisor {advisor} is free; the envoy is only for an advisor already influenced", advisor=move.advisor)
     if move.envoy and len(taken) > 1:
         return _("advisor {advisor} already has two groups", advisor=move.advisor)
     if move.choice is not None:
@@ -143,6 +184,9 @@ def _build(state: State, seat: int, move: Build) -> str:
     if not rules.may_build(state, seat):
         return _("you have already built this season")
     g, w, s = rules.cost(p, move.building)
-    return _("the {building} costs {cost} and you have {have}", building=b.name,
-             cost=", ".join((amount("gold", g), amount("wood", w), amount("stone", s))),
-             have=", ".join((amount("gold", p.gold), amount("wood", p.wood), amount("stone", p.stone))))
+    return _(
+        "the {building} costs {cost} and you have {have}",
+        building=b.name,
+        cost=", ".join((amount("gold", g), amount("wood", w), amount("stone", s))),
+        have=", ".join((amount("gold", p.gold), amount("wood", p.wood), amount("stone", p.stone))),
+    )

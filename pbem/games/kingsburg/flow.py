@@ -79,12 +79,12 @@ def neutral_groups(three: list[int], two: list[int]) -> list[dict[str, Any]]:
 def _season_start(state: State, rng: Rng) -> list[Fact]:
     facts: list[Fact] = [
         {"kind": "GuildGoldTaken", "seat": s, "delta": {"gold": 1}}
-        for s in state.order if state.players[s].has("merchants_guild")
+        for s in state.order
+        if state.players[s].has("merchants_guild")
     ]  # the Merchants' Guild pays before the roll
     if state.count == 2:
         three, two = _roll(rng, 3), _roll(rng, 2)
-        facts.append({"kind": "NeutralDiceRolled", "three": three, "two": two,
-                      "groups": neutral_groups(three, two)})
+        facts.append({"kind": "NeutralDiceRolled", "three": three, "two": two, "groups": neutral_groups(three, two)})
     dice, white = [], []
     for seat, p in enumerate(state.players):
         dice.append(_roll(rng, COLOURED_DICE))
@@ -111,8 +111,7 @@ def _influence(state: State, rng: Rng) -> list[Fact]:
     return [{"kind": "InfluencePassed", "seat": seat, "auto": True}]
 
 
-def gift_facts(state: State, seat: int, advisor: int, choice: Choice | None,
-               unable: str | None = None) -> list[Fact]:
+def gift_facts(state: State, seat: int, advisor: int, choice: Choice | None, unable: str | None = None) -> list[Fact]:
     """The facts of one advisor's help to one seat (``choice`` None: the fixed gift). A help
     that gives nothing says whether the seat declined it or could not take it (``unable``:
     "vp" or "goods", see ``rules.declined_because``), so the history never says "declines"
@@ -123,14 +122,14 @@ def gift_facts(state: State, seat: int, advisor: int, choice: Choice | None,
             fact["unable"] = unable
         return [fact]
     p = state.players[seat]
-    fact = {"kind": "GiftReceived", "seat": seat, "advisor": advisor,
-                  "delta": rules.gift_delta(p, advisor, choice)}
+    fact = {"kind": "GiftReceived", "seat": seat, "advisor": advisor, "delta": rules.gift_delta(p, advisor, choice)}
     if choice is not None:
         fact["choice"] = list(choice)
     facts = [fact]
     if rules.peeks(advisor) and state.deck:
-        facts.append({"kind": "CardPeeked", "seat": seat, "advisor": advisor,
-                      "secret": secret([seat], {"card": state.deck[0]})})
+        facts.append(
+            {"kind": "CardPeeked", "seat": seat, "advisor": advisor, "secret": secret([seat], {"card": state.deck[0]})}
+        )
     return facts
 
 
@@ -148,8 +147,13 @@ def _gifts(state: State, rng: Rng) -> list[Fact]:
             facts += gift_facts(state, seat, advisor, ("take",) if stated == ("take",) else None)
         elif rules.gift_is_automatic(state, seat, advisor, stated):
             options = rules.gift_choices(state, seat, advisor)
-            facts += gift_facts(state, seat, advisor, stated if stated in options else ("take",),
-                                rules.declined_because(state, seat, advisor, stated))
+            facts += gift_facts(
+                state,
+                seat,
+                advisor,
+                stated if stated in options else ("take",),
+                rules.declined_because(state, seat, advisor, stated),
+            )
     return facts
 
 
@@ -160,27 +164,37 @@ def _build(state: State, rng: Rng) -> list[Fact]:
     facts: list[Fact] = []
     inn = state.phase == "summer"
     if inn:  # the Inn's +2 token comes before the Town Hall, so it can pay there
-        facts += [{"kind": "InnTokenTaken", "seat": s, "delta": {"plus2": 1}}
-                  for s in state.order if state.players[s].has("inn")]
-    pending = [s for s in state.order if state.players[s].has("town_hall")
-               and (state.players[s].goods or state.players[s].plus2
-                    or (inn and state.players[s].has("inn")))]
+        facts += [
+            {"kind": "InnTokenTaken", "seat": s, "delta": {"plus2": 1}}
+            for s in state.order
+            if state.players[s].has("inn")
+        ]
+    pending = [
+        s
+        for s in state.order
+        if state.players[s].has("town_hall")
+        and (state.players[s].goods or state.players[s].plus2 or (inn and state.players[s].has("inn")))
+    ]
     return [*facts, {"kind": "StepBegan", "step": "townhall", "pending": pending}]
 
 
 def _townhall(state: State, rng: Rng) -> list[Fact]:
     if state.pending:
         return []
-    facts: list[Fact] = [{"kind": "EmbassyScored", "seat": s, "delta": {"vp": 1}}
-                         for s in state.order if state.players[s].has("embassy")]
+    facts: list[Fact] = [
+        {"kind": "EmbassyScored", "seat": s, "delta": {"vp": 1}} for s in state.order if state.players[s].has("embassy")
+    ]
     return [*facts, {"kind": "SeasonEnded", "season": state.phase}, next_phase(state)]
 
 
 # -- phases 3, 5, 7 -----------------------------------------------------------------------------------
 def _reward(state: State, rng: Rng) -> list[Fact]:
     most = max(len(p.buildings) for p in state.players)
-    facts: list[Fact] = [{"kind": "KingsRewardGiven", "seat": s, "delta": {"vp": 1}}
-                         for s in state.order if len(state.players[s].buildings) == most]
+    facts: list[Fact] = [
+        {"kind": "KingsRewardGiven", "seat": s, "delta": {"vp": 1}}
+        for s in state.order
+        if len(state.players[s].buildings) == most
+    ]
     return [*facts, next_phase(state)]
 
 
@@ -213,8 +227,17 @@ def _recruit(state: State, rng: Rng) -> list[Fact]:
 def _winter_start(state: State, rng: Rng) -> list[Fact]:
     card = ENEMIES[state.deck[0]]
     defeat, victory = card.reading(state.demons)
-    facts: list[Fact] = [{"kind": "EnemyRevealed", "card": card.id, "name": card.name, "type": card.type,
-                          "strength": card.strength, "defeat": defeat, "victory": victory}]
+    facts: list[Fact] = [
+        {
+            "kind": "EnemyRevealed",
+            "card": card.id,
+            "name": card.name,
+            "type": card.type,
+            "strength": card.strength,
+            "defeat": defeat,
+            "victory": victory,
+        }
+    ]
     if state.reinforcements == "tokens":
         return [*facts, {"kind": "StepBegan", "step": "tokens", "pending": list(state.order)}]
     if state.reinforcements == "difference":
@@ -240,21 +263,19 @@ def _battle(state: State, rng: Rng) -> list[Fact]:
     for p, value in zip(state.players, power, strict=False):
         won = value > card.strength or (value == card.strength and p.has("stone_wall"))
         results.append("won" if won else "draw" if value == card.strength else "lost")
-    facts = [battle_fact(state, seat, power[seat], results[seat], defeat, victory)
-             for seat in state.order]
+    facts = [battle_fact(state, seat, power[seat], results[seat], defeat, victory) for seat in state.order]
     winners = [s for s in state.order if results[s] == "won"]
     if winners:
         best = max(power[s] for s in winners)
-        facts += [{"kind": "BestDefenderRewarded", "seat": s, "delta": {"vp": 1}}
-                  for s in winners if power[s] == best]
+        facts += [{"kind": "BestDefenderRewarded", "seat": s, "delta": {"vp": 1}} for s in winners if power[s] == best]
     return [*facts, {"kind": "StepBegan", "step": "spoils"}]
 
 
-def battle_fact(state: State, seat: int, power: int, result: str, defeat: dict[str, int],
-                victory: dict[str, int]) -> Fact:
+def battle_fact(
+    state: State, seat: int, power: int, result: str, defeat: dict[str, int], victory: dict[str, int]
+) -> Fact:
     p = state.players[seat]
-    fact: Fact = {"kind": "BattleFought", "seat": seat, "strength": power, "result": result,
-                  "destroyed": []}
+    fact: Fact = {"kind": "BattleFought", "seat": seat, "strength": power, "result": result, "destroyed": []}
     if result == "won":
         vp = victory["vp"] + (1 if p.has("fortress") else 0)  # Fortress: 1 VP on every win
         fact["delta"] = delta_of(*(victory[g] for g in GOODS), vp=vp)

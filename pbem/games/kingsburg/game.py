@@ -51,13 +51,20 @@ class Kingsburg(FoldingGameSpec[State, Move]):
     min_players = 2
     max_players = 5
     options = (
-        Option("reinforcements",
-               "King's reinforcements in winter: die (one die, base game), difference (variant: "
-               "difference of two dice + 1) or tokens (variant: secret soldier tokens 0,1,1,2,3,4)",
-               "die", ("die", "difference", "tokens")),
-        Option("demons", "reading of the disputed year IV Demons card: primary (lose 4 goods + 1 VP, "
-               "win 1 gold + 1 VP) or alternative (lose 4 goods + 1 building, win 1 gold)",
-               "primary", ("primary", "alternative")),
+        Option(
+            "reinforcements",
+            "King's reinforcements in winter: die (one die, base game), difference (variant: "
+            "difference of two dice + 1) or tokens (variant: secret soldier tokens 0,1,1,2,3,4)",
+            "die",
+            ("die", "difference", "tokens"),
+        ),
+        Option(
+            "demons",
+            "reading of the disputed year IV Demons card: primary (lose 4 goods + 1 VP, "
+            "win 1 gold + 1 VP) or alternative (lose 4 goods + 1 building, win 1 gold)",
+            "primary",
+            ("primary", "alternative"),
+        ),
     )
 
     # -- setup and fold ----------------------------------------------------------------------
@@ -93,8 +100,9 @@ class Kingsburg(FoldingGameSpec[State, Move]):
             return [s for s in state.order if state.players[s].owed_lose or state.players[s].owed_take]
         if step in ("influence", "build", "recruit") and 0 <= state.cursor < state.count:
             seat = state.order[state.cursor]
-            ready = {"influence": rules.has_influence, "build": rules.may_build,
-                     "recruit": can_recruit}[step](state, seat)
+            ready = {"influence": rules.has_influence, "build": rules.may_build, "recruit": can_recruit}[step](
+                state, seat
+            )
             return [seat] if ready else []
         return []
 
@@ -153,12 +161,24 @@ class Kingsburg(FoldingGameSpec[State, Move]):
 
     def _any_group(self, state: State, seat: int, wanted: Influence, text: str, legal: list[Move]) -> Move:
         """``influence 8`` without dice: the one group that fits, or the candidates."""
-        fits = [m for m in legal if isinstance(m, Influence) and m.advisor == wanted.advisor
-                and m.choice == wanted.choice and (m.plus2 or not wanted.plus2)
-                and (m.envoy or not wanted.envoy)]
+        fits = [
+            m
+            for m in legal
+            if isinstance(m, Influence)
+            and m.advisor == wanted.advisor
+            and m.choice == wanted.choice
+            and (m.plus2 or not wanted.plus2)
+            and (m.envoy or not wanted.envoy)
+        ]
         hint = _("name the dice, e.g. {example}", example=repr(say_move(fits[0]))) if fits else ""
-        return resolve(text, fits, say_move, legal=self.legal_texts(state, seat), hint=hint,
-                       why=_("no group of your dice can influence advisor {advisor}", advisor=wanted.advisor))
+        return resolve(
+            text,
+            fits,
+            say_move,
+            legal=self.legal_texts(state, seat),
+            hint=hint,
+            why=_("no group of your dice can influence advisor {advisor}", advisor=wanted.advisor),
+        )
 
     def format_move(self, move: Move) -> str:
         return format_move(move)
@@ -167,10 +187,23 @@ class Kingsburg(FoldingGameSpec[State, Move]):
         return say_move(move)
 
     def command_examples(self) -> list[str]:
-        return [say_move(move) for move in (
-            Take(("gold",)), Give("wood"), Influence(8, (5, 3)), Influence(8, (5,), (3,), envoy=True),
-            Build("statue"), Recruit(2, 1, 1, 0), Reroll(False, 4), Reroll(True), TownHall("plus2"),
-            Lose(("gold", "wood")), Token(2), Pass())]
+        return [
+            say_move(move)
+            for move in (
+                Take(("gold",)),
+                Give("wood"),
+                Influence(8, (5, 3)),
+                Influence(8, (5,), (3,), envoy=True),
+                Build("statue"),
+                Recruit(2, 1, 1, 0),
+                Reroll(False, 4),
+                Reroll(True),
+                TownHall("plus2"),
+                Lose(("gold", "wood")),
+                Token(2),
+                Pass(),
+            )
+        ]
 
     def say_command(self, text: str) -> str:
         try:
@@ -198,8 +231,14 @@ class Kingsburg(FoldingGameSpec[State, Move]):
             raise GameError(ErrorCode.GAME_OVER, _("The game is over; the King has judged."))
         if seat not in self.to_move(state):
             waiting = ", ".join(_("seat {seat}", seat=s + 1) for s in self.to_move(state))
-            raise GameError(ErrorCode.NOT_YOUR_TURN, _("It is not your turn ({phase}); waiting for {waiting}.",
-                                                       phase=self.phase_label(state), waiting=waiting))
+            raise GameError(
+                ErrorCode.NOT_YOUR_TURN,
+                _(
+                    "It is not your turn ({phase}); waiting for {waiting}.",
+                    phase=self.phase_label(state),
+                    waiting=waiting,
+                ),
+            )
 
     # -- decide -------------------------------------------------------------------------------------
     def decide_and_fold(self, state: State, seat: int, move: Move, rng: Rng) -> tuple[list[Fact], State]:
@@ -217,8 +256,10 @@ class Kingsburg(FoldingGameSpec[State, Move]):
             return None
         keys = {s: (p.vp, p.goods, len(p.buildings)) for s, p in enumerate(state.players)}
         ranks = rank_by(keys)
-        return [Standing(s, ranks[s], p.vp, {"goods": p.goods, "buildings": len(p.buildings)})
-                for s, p in enumerate(state.players)]
+        return [
+            Standing(s, ranks[s], p.vp, {"goods": p.goods, "buildings": len(p.buildings)})
+            for s, p in enumerate(state.players)
+        ]
 
     # -- presentation ----------------------------------------------------------------------------------
     def view(self, state: State, viewer: int | None) -> dict[str, Any]:
@@ -241,8 +282,11 @@ class Kingsburg(FoldingGameSpec[State, Move]):
         if state.step == "gifts":
             advisor = next((a for a, s, _gift in state.gifts if s == seat), None)
             if advisor is not None:
-                need = _("the {name} (advisor {advisor}) helps you; choose its gift from the lines below",
-                         name=ADVISORS[advisor].name, advisor=advisor)
+                need = _(
+                    "the {name} (advisor {advisor}) helps you; choose its gift from the lines below",
+                    name=ADVISORS[advisor].name,
+                    advisor=advisor,
+                )
         label = self.phase_label(state)
         return f"{label[:1].upper()}{label[1:]} — {need}."
 
@@ -257,10 +301,18 @@ class Kingsburg(FoldingGameSpec[State, Move]):
 
     def turn_template(self, state: State, seat: int, names: Sequence[str]) -> str:
         p = state.players[seat]
-        counters = {"vp": p.vp, "gold": p.gold, "wood": p.wood, "stone": p.stone, "plus2": p.plus2,
-                    "soldiers": p.soldiers}
-        lines = [f"# Kingsburg: {self.phase_label(state)}",
-                 "# " + _("you: {holdings}", holdings=render.holdings(counters))]
+        counters = {
+            "vp": p.vp,
+            "gold": p.gold,
+            "wood": p.wood,
+            "stone": p.stone,
+            "plus2": p.plus2,
+            "soldiers": p.soldiers,
+        }
+        lines = [
+            f"# Kingsburg: {self.phase_label(state)}",
+            "# " + _("you: {holdings}", holdings=render.holdings(counters)),
+        ]
         if p.dice or p.white:
             dice = " ".join([*map(str, p.dice), *(f"w{w}" for w in p.white)])
             lines.append("# " + _("dice in hand: {dice}", dice=dice))
@@ -269,8 +321,10 @@ class Kingsburg(FoldingGameSpec[State, Move]):
 
     def reveals(self, state: State, seat: int, facts: Sequence[Fact]) -> bool:
         # the winter's enemy turned up, soldier tokens opened, a card looked at by this seat
-        return any(f["kind"] in ("EnemyRevealed", "TokensRevealed")
-                   or (f["kind"] == "CardPeeked" and f["seat"] == seat) for f in facts)
+        return any(
+            f["kind"] in ("EnemyRevealed", "TokensRevealed") or (f["kind"] == "CardPeeked" and f["seat"] == seat)
+            for f in facts
+        )
 
     def end_of_turn_file(self, state: State, seat: int) -> Move | None:
         # a turn file in the influence step ends the seat's part with a pass
@@ -298,13 +352,25 @@ def move_facts(state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
             return [_influence_fact(seat, move)]
         case Build(building=building):
             g, w, s = rules.cost(state.players[seat], building)
-            return [{"kind": "BuildingBuilt", "seat": seat, "building": building,
-                     "envoy": state.built == 1, "delta": delta_of(-g, -w, -s, vp=BUILDINGS[building].vp)}]
+            return [
+                {
+                    "kind": "BuildingBuilt",
+                    "seat": seat,
+                    "building": building,
+                    "envoy": state.built == 1,
+                    "delta": delta_of(-g, -w, -s, vp=BUILDINGS[building].vp),
+                }
+            ]
         case TownHall(pay=pay):
             return [{"kind": "TownHallUsed", "seat": seat, "paid": pay, "delta": {pay: -1, "vp": 1}}]
         case Recruit():
-            return [{"kind": "SoldiersRecruited", "seat": seat,
-                     "delta": delta_of(-move.gold, -move.wood, -move.stone, soldiers=move.soldiers)}]
+            return [
+                {
+                    "kind": "SoldiersRecruited",
+                    "seat": seat,
+                    "delta": delta_of(-move.gold, -move.wood, -move.stone, soldiers=move.soldiers),
+                }
+            ]
         case Reroll():
             return [_reroll_fact(state, seat, move, rng)]
         case Token(value=value):
@@ -325,16 +391,29 @@ def move_facts(state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
 
 # What a Pass records at each step where passing is legal; the three passes that may also
 # happen by themselves (a seat with nothing to do) say they were not automatic.
-PASSED = {"reroll": "RerollsKept", "influence": "InfluencePassed", "build": "BuildPassed",
-          "townhall": "TownHallSkipped", "recruit": "RecruitPassed"}
+PASSED = {
+    "reroll": "RerollsKept",
+    "influence": "InfluencePassed",
+    "build": "BuildPassed",
+    "townhall": "TownHallSkipped",
+    "recruit": "RecruitPassed",
+}
 PASSED_EXTRA: dict[str, dict[str, Any]] = {step: {"auto": False} for step in ("influence", "build", "recruit")}
 
 
 def _influence_fact(seat: int, move: Influence) -> Fact:
     choice = None if move.choice is None else list(rules.move_choice(move.choice))
-    fact: Fact = {"kind": "AdvisorInfluenced", "seat": seat, "advisor": move.advisor,
-                  "dice": list(move.dice), "white": list(move.white), "plus2": move.plus2,
-                  "envoy": move.envoy, "market": rules.uses_market(move), "choice": choice}
+    fact: Fact = {
+        "kind": "AdvisorInfluenced",
+        "seat": seat,
+        "advisor": move.advisor,
+        "dice": list(move.dice),
+        "white": list(move.white),
+        "plus2": move.plus2,
+        "envoy": move.envoy,
+        "market": rules.uses_market(move),
+        "choice": choice,
+    }
     if move.plus2:
         fact["delta"] = {"plus2": -1}
     return fact
@@ -350,8 +429,13 @@ def _reroll_fact(state: State, seat: int, move: Reroll, rng: Rng) -> Fact:
         white[-1] = rng.randint(1, 6)
     else:
         dice[-1] = rng.randint(1, 6)
-    return {"kind": "DiceRerolled", "seat": seat, "building": "chapel" if move.all else "statue",
-            "dice": sorted(dice, reverse=True), "white": sorted(white, reverse=True)}
+    return {
+        "kind": "DiceRerolled",
+        "seat": seat,
+        "building": "chapel" if move.all else "statue",
+        "dice": sorted(dice, reverse=True),
+        "white": sorted(white, reverse=True),
+    }
 
 
 SPEC = Kingsburg()

@@ -172,8 +172,7 @@ def write_move(move: Move, word: Word) -> str:
     if isinstance(move, Reroll):
         if move.all:
             return f"{word('reroll')} {word('all')}"
-        return (f"{word('reroll')} {word('white')} {move.value}" if move.white else
-                f"{word('reroll')} {move.value}")
+        return f"{word('reroll')} {word('white')} {move.value}" if move.white else f"{word('reroll')} {move.value}"
     if isinstance(move, TownHall):
         return f"{word('townhall')} {'+2' if move.pay == 'plus2' else word(move.pay)}"
     if isinstance(move, Lose):
@@ -187,8 +186,9 @@ def write_move(move: Move, word: Word) -> str:
 # folded keyword -> meaning (English, Czech, Polish; without accents after folding, the
 # glossary's command words: pbem/games/kingsburg/glossary.json)
 WORDS = {
-    **dict.fromkeys(["pass", "keep", "done", "skip", "pas", "nech", "ponech", "hotovo", "dost",
-                     "pasuj", "dalej", "gotowe"], "pass"),
+    **dict.fromkeys(
+        ["pass", "keep", "done", "skip", "pas", "nech", "ponech", "hotovo", "dost", "pasuj", "dalej", "gotowe"], "pass"
+    ),
     **dict.fromkeys(["take", "choose", "vezmi", "beru", "vyber", "wez", "biore"], "take"),
     **dict.fromkeys(["give", "dej", "vrat", "vymen", "oddaj", "zamien"], "give"),
     **dict.fromkeys(["influence", "inf", "ovlivni", "ovlivnit", "wplyn", "wplyw"], "influence"),
@@ -220,8 +220,9 @@ def _tokens(text: str) -> list[str]:
 
 def _int(token: str, what: str, text: str) -> int:
     if not token.isdigit():
-        raise invalid(_("In {text}, {token} should be a number ({what}).", text=repr(text), token=repr(token),
-                         what=what))
+        raise invalid(
+            _("In {text}, {token} should be a number ({what}).", text=repr(text), token=repr(token), what=what)
+        )
     return int(token)
 
 
@@ -236,8 +237,14 @@ def parse_goods(tokens: list[str], text: str) -> tuple[str, ...]:
             count = int(token)
             continue
         if token not in GOOD_WORDS:
-            raise invalid(_("In {text}, {token} is not a good; goods are {goods}.", text=repr(text),
-                            token=repr(token), goods=", ".join(spoken(g) for g in GOODS)))
+            raise invalid(
+                _(
+                    "In {text}, {token} is not a good; goods are {goods}.",
+                    text=repr(text),
+                    token=repr(token),
+                    goods=", ".join(spoken(g) for g in GOODS),
+                )
+            )
         goods += [GOOD_WORDS[token]] * count
         count = 1
     return sort_goods(goods)
@@ -251,19 +258,37 @@ def _parse_choice(tokens: list[str], text: str) -> Take | Give:
             raise invalid(_("In {text}, name exactly one good to give to the Alchemist.", text=repr(text)))
         return Give(goods[0])
     if len(tokens) < 2:
-        raise invalid(_("{text}: say what to take, e.g. {example} (or {nothing}).", text=repr(text),
-                         example=repr(say_move(Take(("gold",)))), nothing=repr(say_move(Take(())))))
+        raise invalid(
+            _(
+                "{text}: say what to take, e.g. {example} (or {nothing}).",
+                text=repr(text),
+                example=repr(say_move(Take(("gold",)))),
+                nothing=repr(say_move(Take(()))),
+            )
+        )
     return Take(parse_goods(tokens[1:], text))
 
 
 def _parse_influence(tokens: list[str], text: str) -> Influence:
     if not tokens:
-        raise invalid(_("{text}: say which advisor (1-{count}) and which dice, e.g. {example}.",
-                        text=repr(text), count=ADVISOR_COUNT, example=repr(say_move(Influence(8, (5, 3))))))
+        raise invalid(
+            _(
+                "{text}: say which advisor (1-{count}) and which dice, e.g. {example}.",
+                text=repr(text),
+                count=ADVISOR_COUNT,
+                example=repr(say_move(Influence(8, (5, 3)))),
+            )
+        )
     advisor = _int(tokens[0], _("the advisor, 1-{count}", count=ADVISOR_COUNT), text)
     if not 1 <= advisor <= ADVISOR_COUNT:
-        raise invalid(_("In {text}, {advisor} is not an advisor: the court has advisors 1 to {count}.",
-                        text=repr(text), advisor=advisor, count=ADVISOR_COUNT))
+        raise invalid(
+            _(
+                "In {text}, {advisor} is not an advisor: the court has advisors 1 to {count}.",
+                text=repr(text),
+                advisor=advisor,
+                count=ADVISOR_COUNT,
+            )
+        )
     dice: list[int] = []
     white: list[int] = []
     plus2 = envoy = False
@@ -288,22 +313,31 @@ def _parse_influence(tokens: list[str], text: str) -> Influence:
         elif token.isdigit():
             dice.append(int(token))
         else:
-            raise invalid(_("In {text}, {token} is not a die, '+2', {envoy} or {take}.", text=repr(text),
-                            token=repr(token), envoy=repr(spoken("envoy")), take=repr(spoken("take") + " ...")))
+            raise invalid(
+                _(
+                    "In {text}, {token} is not a die, '+2', {envoy} or {take}.",
+                    text=repr(text),
+                    token=repr(token),
+                    envoy=repr(spoken("envoy")),
+                    take=repr(spoken("take") + " ..."),
+                )
+            )
         i += 1
     if any(not 1 <= d <= 6 for d in dice + white):
         raise invalid(_("In {text}, dice show 1 to 6.", text=repr(text)))
     if white and not dice:
         raise invalid(_("{text} names no coloured die; every group needs at least one.", text=repr(text)))
     # no dice at all: "influence 8" asks for any group that fits (resolved in game.parse_move)
-    return Influence(advisor, tuple(sorted(dice, reverse=True)), tuple(sorted(white, reverse=True)),
-                     plus2, envoy, choice)
+    return Influence(
+        advisor, tuple(sorted(dice, reverse=True)), tuple(sorted(white, reverse=True)), plus2, envoy, choice
+    )
 
 
 def _parse_recruit(tokens: list[str], text: str) -> Recruit | Pass:
     if not tokens:
-        raise invalid(_("{text}: say how many soldiers, e.g. {example}.", text=repr(text),
-                        example=repr(f"{spoken('recruit')} 2")))
+        raise invalid(
+            _("{text}: say how many soldiers, e.g. {example}.", text=repr(text), example=repr(f"{spoken('recruit')} 2"))
+        )
     soldiers = _int(tokens[0], _("soldiers"), text)
     if soldiers == 0:
         return Pass()  # "recruit 0" is recruiting nobody
@@ -324,9 +358,15 @@ def _parse_reroll(tokens: list[str], text: str) -> Reroll:
     if rest and rest[0].startswith("w") and rest[0][1:].isdigit():
         white, rest = True, [rest[0][1:]]
     if len(rest) != 1:
-        raise invalid(_("{text}: say {all} (Chapel) or {one} / {white} (Statue).", text=repr(text),
-                        all=repr(say_move(Reroll(True))), one=repr(say_move(Reroll(False, 4))),
-                        white=repr(say_move(Reroll(False, 4, True)))))
+        raise invalid(
+            _(
+                "{text}: say {all} (Chapel) or {one} / {white} (Statue).",
+                text=repr(text),
+                all=repr(say_move(Reroll(True))),
+                one=repr(say_move(Reroll(False, 4))),
+                white=repr(say_move(Reroll(False, 4, True))),
+            )
+        )
     return Reroll(False, _int(rest[0], _("the die to reroll"), text), white)
 
 
@@ -362,14 +402,20 @@ def parse_text(text: str) -> Move:
             return TownHall("plus2")
         goods = parse_goods(rest, text)
         if len(goods) != 1:
-            raise invalid(_("{text}: pay one good or '+2' at the Town Hall, e.g. {example}.", text=repr(text),
-                            example=repr(say_move(TownHall("wood")))))
+            raise invalid(
+                _(
+                    "{text}: pay one good or '+2' at the Town Hall, e.g. {example}.",
+                    text=repr(text),
+                    example=repr(say_move(TownHall("wood"))),
+                )
+            )
         return TownHall(goods[0])
     if verb == "lose":
         return Lose(parse_goods(rest, text))
     if verb == "token":
         if len(rest) != 1:
-            raise invalid(_("{text}: say which soldier token, e.g. {example}.", text=repr(text),
-                            example=repr(say_move(Token(2)))))
+            raise invalid(
+                _("{text}: say which soldier token, e.g. {example}.", text=repr(text), example=repr(say_move(Token(2))))
+            )
         return Token(_int(rest[0], _("the token"), text))
     raise syntax(_("{text} is not a Kingsburg command.", text=repr(text)))

@@ -21,26 +21,45 @@ COLOURS = ("#c0392b", "#2471a3", "#229954", "#d4ac0d", "#7d3c98")
 
 def phase_name(phase: str) -> str:
     """A phase of the year by the rulebook's name, in the language spoken now."""
-    names = {"aid": lambda: _("King's aid"), "spring": lambda: _("spring"), "reward": lambda: _("King's reward"),
-             "summer": lambda: _("summer"), "envoy": lambda: _("King's envoy"), "autumn": lambda: _("autumn"),
-             "recruit": lambda: _("recruitment"), "winter": lambda: _("winter")}
+    names = {
+        "aid": lambda: _("King's aid"),
+        "spring": lambda: _("spring"),
+        "reward": lambda: _("King's reward"),
+        "summer": lambda: _("summer"),
+        "envoy": lambda: _("King's envoy"),
+        "autumn": lambda: _("autumn"),
+        "recruit": lambda: _("recruitment"),
+        "winter": lambda: _("winter"),
+    }
     return names[phase]() if phase in names else phase
 
 
 def step_name(step: str) -> str:
     """A step within a phase ("" for a step that the phase's name says)."""
-    names = {"choose": lambda: _("choose a good"), "reroll": lambda: _("rerolls"),
-             "influence": lambda: pgettext("kingsburg step", "influence"), "gifts": lambda: _("gifts"),
-             "build": lambda: pgettext("kingsburg step", "building"), "townhall": lambda: _("Town Hall"),
-             "tokens": lambda: _("soldier tokens"), "battle": lambda: _("battle"),
-             "spoils": lambda: _("losses and spoils")}
+    names = {
+        "choose": lambda: _("choose a good"),
+        "reroll": lambda: _("rerolls"),
+        "influence": lambda: pgettext("kingsburg step", "influence"),
+        "gifts": lambda: _("gifts"),
+        "build": lambda: pgettext("kingsburg step", "building"),
+        "townhall": lambda: _("Town Hall"),
+        "tokens": lambda: _("soldier tokens"),
+        "battle": lambda: _("battle"),
+        "spoils": lambda: _("losses and spoils"),
+    }
     return names[step]() if step in names else ("" if step in ("recruit", "start") else step)
 
 
 def enemy_name(card_id: str) -> str:
     """An enemy card's name, by its type (the rulebooks name the types)."""
-    names = {"barbarians": lambda: _("Barbarians"), "goblins": lambda: _("Goblins"), "orcs": lambda: _("Orcs"),
-             "zombies": lambda: _("Zombies"), "demons": lambda: _("Demons"), "dragons": lambda: _("Dragons")}
+    names = {
+        "barbarians": lambda: _("Barbarians"),
+        "goblins": lambda: _("Goblins"),
+        "orcs": lambda: _("Orcs"),
+        "zombies": lambda: _("Zombies"),
+        "demons": lambda: _("Demons"),
+        "dragons": lambda: _("Dragons"),
+    }
     enemy = ENEMIES[card_id]
     return names[enemy.type]() if enemy.type in names else enemy.name
 
@@ -62,27 +81,54 @@ def view(state: State, viewer: int | None, to_move: list[int], label: str) -> di
     players = []
     for seat, p in enumerate(state.players):
         entry = {
-            "seat": seat, "vp": p.vp, "gold": p.gold, "wood": p.wood, "stone": p.stone,
-            "plus2": p.plus2, "soldiers": p.soldiers,
+            "seat": seat,
+            "vp": p.vp,
+            "gold": p.gold,
+            "wood": p.wood,
+            "stone": p.stone,
+            "plus2": p.plus2,
+            "soldiers": p.soldiers,
             "buildings": [b for row in ROWS.values() for b in row if b in p.buildings],
-            "dice": list(p.dice), "white": list(p.white), "passed": p.passed,
-            "tokens": list(p.tokens), "token_chosen": p.token is not None, "peeks": len(p.peeks),
+            "dice": list(p.dice),
+            "white": list(p.white),
+            "passed": p.passed,
+            "tokens": list(p.tokens),
+            "token_chosen": p.token is not None,
+            "peeks": len(p.peeks),
         }
         if viewer == seat:
             entry["token"] = p.token
             entry["peeked"] = [card_info(c) for c in p.peeks]
         players.append(entry)
-    court = [{"advisor": a, "name": ADVISORS[a].name,
-              "groups": [{"seat": g.seat, "dice": list(g.dice), "white": list(g.white),
-                          "plus2": g.plus2, "envoy": g.envoy} for g in groups]}
-             for a, groups in enumerate(state.court) if groups]
+    court = [
+        {
+            "advisor": a,
+            "name": ADVISORS[a].name,
+            "groups": [
+                {"seat": g.seat, "dice": list(g.dice), "white": list(g.white), "plus2": g.plus2, "envoy": g.envoy}
+                for g in groups
+            ],
+        }
+        for a, groups in enumerate(state.court)
+        if groups
+    ]
     year = min(state.year, 5)
     return {
-        "game": "kingsburg", "viewer": viewer, "year": year, "phase": state.phase, "step": state.step,
-        "label": label, "order": list(state.order), "to_move": to_move, "court": court,
-        "envoy": state.envoy, "aid": state.aid, "over": state.over,
+        "game": "kingsburg",
+        "viewer": viewer,
+        "year": year,
+        "phase": state.phase,
+        "step": state.step,
+        "label": label,
+        "order": list(state.order),
+        "to_move": to_move,
+        "court": court,
+        "envoy": state.envoy,
+        "aid": state.aid,
+        "over": state.over,
         "enemy": None if state.enemy is None else _enemy_view(state),
-        "enemy_range": list(YEAR_RANGES[year]), "deck_left": len(state.deck),
+        "enemy_range": list(YEAR_RANGES[year]),
+        "deck_left": len(state.deck),
         "options": {"reinforcements": state.reinforcements, "demons": state.demons},
         "players": players,
     }
@@ -112,8 +158,11 @@ def amount(key: str, n: int, signed: bool = False) -> str:
 
 
 def delta_text(delta: Mapping[str, int]) -> str:
-    parts = [amount(key, delta[key], signed=True)
-             for key in ("gold", "wood", "stone", "plus2", "soldiers", "vp") if delta.get(key, 0)]
+    parts = [
+        amount(key, delta[key], signed=True)
+        for key in ("gold", "wood", "stone", "plus2", "soldiers", "vp")
+        if delta.get(key, 0)
+    ]
     return ", ".join(parts) or pgettext("goods", "nothing")
 
 
@@ -144,8 +193,12 @@ def _declined(fact: Mapping[str, Any], who: str) -> str:
     unable = fact.get("unable")
     if unable == "vp":
         price = -advisor.gifts[0].get("vp", 0)
-        return _("{who} cannot pay the {advisor} {price} (has none), so gets no help.", who=who,
-                 advisor=advisor.name, price=amount("vp", price))
+        return _(
+            "{who} cannot pay the {advisor} {price} (has none), so gets no help.",
+            who=who,
+            advisor=advisor.name,
+            price=amount("vp", price),
+        )
     if unable == "goods":
         return _("{who} has no good to give the {advisor}, so gets no help.", who=who, advisor=advisor.name)
     return _("{who} declines the help of the {advisor}.", who=who, advisor=advisor.name)
@@ -157,8 +210,13 @@ def _dice_list(dice: Sequence[int], white: Sequence[int]) -> str:
 
 def _influenced(fact: Mapping[str, Any], who: str) -> str:
     dice = _dice_list(fact["dice"], fact["white"]) + (" +2" if fact["plus2"] else "")
-    line = _("{who} influences advisor {advisor} ({name}) with {dice}", who=who, advisor=fact["advisor"],
-             name=ADVISORS[fact["advisor"]].name, dice=dice)
+    line = _(
+        "{who} influences advisor {advisor} ({name}) with {dice}",
+        who=who,
+        advisor=fact["advisor"],
+        name=ADVISORS[fact["advisor"]].name,
+        dice=dice,
+    )
     if fact["market"]:
         line += _(" and the Market")
     if fact["envoy"]:
@@ -167,8 +225,11 @@ def _influenced(fact: Mapping[str, Any], who: str) -> str:
 
 
 def _fought(fact: Mapping[str, Any], who: str, delta: str) -> str:
-    results = {"won": lambda: pgettext("battle", "won"), "lost": lambda: pgettext("battle", "lost"),
-               "draw": lambda: pgettext("battle", "draw")}
+    results = {
+        "won": lambda: pgettext("battle", "won"),
+        "lost": lambda: pgettext("battle", "lost"),
+        "draw": lambda: pgettext("battle", "draw"),
+    }
     result = results[fact["result"]]() if fact["result"] in results else str(fact["result"])
     line = _("{who} fights with strength {strength}: {result}", who=who, strength=fact["strength"], result=result)
     if fact.get("delta"):
@@ -198,53 +259,86 @@ def describe_fact(fact: Mapping[str, Any], names: Sequence[str]) -> str:
         "AidTied": lambda: _("The King's aid: a good of choice for {players}.", players=seats("seats")),
         "AidTaken": lambda: _("{who} takes {delta} from the King.", who=who, delta=delta),
         "GuildGoldTaken": lambda: _("{who}'s Merchants' Guild pays {gold}.", who=who, gold=amount("gold", 1)),
-        "NeutralDiceRolled": lambda: _("Neutral dice block advisors {advisors}.",
-                                       advisors=", ".join(str(g["advisor"]) for g in fact["groups"])),
-        "DiceRolled": lambda: _("Dice: {dice}.", dice="; ".join(
-            f"{seat_name(names, s)} {_dice_list(d, fact['white'][s])}" for s, d in enumerate(fact["dice"]))),
-        "DiceRerolled": lambda: _("{who} rerolls with the {building}: {dice}.", who=who,
-                                  building=BUILDINGS[fact["building"]].name,
-                                  dice=_dice_list(fact["dice"], fact["white"])),
+        "NeutralDiceRolled": lambda: _(
+            "Neutral dice block advisors {advisors}.", advisors=", ".join(str(g["advisor"]) for g in fact["groups"])
+        ),
+        "DiceRolled": lambda: _(
+            "Dice: {dice}.",
+            dice="; ".join(
+                f"{seat_name(names, s)} {_dice_list(d, fact['white'][s])}" for s, d in enumerate(fact["dice"])
+            ),
+        ),
+        "DiceRerolled": lambda: _(
+            "{who} rerolls with the {building}: {dice}.",
+            who=who,
+            building=BUILDINGS[fact["building"]].name,
+            dice=_dice_list(fact["dice"], fact["white"]),
+        ),
         "RerollsKept": lambda: _("{who} keeps the dice.", who=who),
         "TurnOrderSet": lambda: _("Turn order: {order}.", order=seats("order")),
         "AdvisorInfluenced": lambda: _influenced(fact, who),
-        "InfluencePassed": lambda: (_("{who} passes (no group fits).", who=who) if fact.get("auto") else
-                                    _("{who} passes.", who=who)),
+        "InfluencePassed": lambda: (
+            _("{who} passes (no group fits).", who=who) if fact.get("auto") else _("{who} passes.", who=who)
+        ),
         "GiftsBegan": lambda: _("The advisors give their help."),
-        "GiftReceived": lambda: _("{advisor} gives {who} {delta}.", advisor=ADVISORS[fact["advisor"]].name,
-                                  who=who, delta=delta),
+        "GiftReceived": lambda: _(
+            "{advisor} gives {who} {delta}.", advisor=ADVISORS[fact["advisor"]].name, who=who, delta=delta
+        ),
         "GiftDeclined": lambda: _declined(fact, who),
-        "CardPeeked": lambda: _("{who} looks at the top enemy card{card}.", who=who,
-                                card=_card_text(fact.get("secret", {}).get("data", {}))),
-        "BuildingBuilt": lambda: (_("{who} builds the {building} (King's envoy): {delta}.", who=who,
-                                    building=BUILDINGS[fact["building"]].name, delta=delta) if fact["envoy"] else
-                                  _("{who} builds the {building}: {delta}.", who=who,
-                                    building=BUILDINGS[fact["building"]].name, delta=delta)),
+        "CardPeeked": lambda: _(
+            "{who} looks at the top enemy card{card}.", who=who, card=_card_text(fact.get("secret", {}).get("data", {}))
+        ),
+        "BuildingBuilt": lambda: (
+            _(
+                "{who} builds the {building} (King's envoy): {delta}.",
+                who=who,
+                building=BUILDINGS[fact["building"]].name,
+                delta=delta,
+            )
+            if fact["envoy"]
+            else _(
+                "{who} builds the {building}: {delta}.", who=who, building=BUILDINGS[fact["building"]].name, delta=delta
+            )
+        ),
         "BuildPassed": lambda: _("{who} does not build.", who=who),
         "InnTokenTaken": lambda: _("{who}'s Inn gives a +2 token.", who=who),
         "TownHallUsed": lambda: _("{who}'s Town Hall: {delta}.", who=who, delta=delta),
         "TownHallSkipped": lambda: _("{who} does not use the Town Hall.", who=who),
         "EmbassyScored": lambda: _("{who}'s Embassy gives {vp}.", who=who, vp=amount("vp", 1)),
         "SeasonEnded": lambda: _("End of {season}.", season=phase_name(fact["season"])),
-        "KingsRewardGiven": lambda: _("The King rewards {who} (most buildings): {vp}.", who=who,
-                                      vp=amount("vp", 1, signed=True)),
+        "KingsRewardGiven": lambda: _(
+            "The King rewards {who} (most buildings): {vp}.", who=who, vp=amount("vp", 1, signed=True)
+        ),
         "EnvoyReturned": lambda: _("The King's envoy leaves {who} unused.", who=who),
         "EnvoyAwarded": lambda: _("The King's envoy goes to {who}.", who=who),
-        "SoldiersRecruited": lambda: _("{who} recruits {soldiers} for {paid}.", who=who,
-                                       soldiers=amount("soldiers", fact["delta"]["soldiers"]),
-                                       paid=_paid(fact["delta"])),
+        "SoldiersRecruited": lambda: _(
+            "{who} recruits {soldiers} for {paid}.",
+            who=who,
+            soldiers=amount("soldiers", fact["delta"]["soldiers"]),
+            paid=_paid(fact["delta"]),
+        ),
         "RecruitPassed": lambda: _("{who} recruits nobody.", who=who),
-        "EnemyRevealed": lambda: _("The enemy of year {year}: {name}, strength {strength}.",
-                                   year=ROMAN.get(ENEMIES[fact["card"]].year), name=enemy_name(fact["card"]),
-                                   strength=fact["strength"]),
-        "ReinforcementsRolled": lambda: _("{who} rolls {dice}: the King sends {soldiers} to everybody.", who=who,
-                                          dice=" ".join(map(str, fact["dice"])),
-                                          soldiers=amount("soldiers", fact["soldiers"])),
-        "TokenChosen": lambda: (_("{who} chooses a soldier token ({token}).", who=who,
-                                  token=fact["secret"]["data"]["token"]) if "data" in fact.get("secret", {}) else
-                                _("{who} chooses a soldier token.", who=who)),
-        "TokensRevealed": lambda: _("Soldier tokens: {tokens}.", tokens=", ".join(
-            f"{seat_name(names, s)} {t}" for s, t in enumerate(fact["tokens"]))),
+        "EnemyRevealed": lambda: _(
+            "The enemy of year {year}: {name}, strength {strength}.",
+            year=ROMAN.get(ENEMIES[fact["card"]].year),
+            name=enemy_name(fact["card"]),
+            strength=fact["strength"],
+        ),
+        "ReinforcementsRolled": lambda: _(
+            "{who} rolls {dice}: the King sends {soldiers} to everybody.",
+            who=who,
+            dice=" ".join(map(str, fact["dice"])),
+            soldiers=amount("soldiers", fact["soldiers"]),
+        ),
+        "TokenChosen": lambda: (
+            _("{who} chooses a soldier token ({token}).", who=who, token=fact["secret"]["data"]["token"])
+            if "data" in fact.get("secret", {})
+            else _("{who} chooses a soldier token.", who=who)
+        ),
+        "TokensRevealed": lambda: _(
+            "Soldier tokens: {tokens}.",
+            tokens=", ".join(f"{seat_name(names, s)} {t}" for s, t in enumerate(fact["tokens"])),
+        ),
         "BattleFought": lambda: _fought(fact, who, delta),
         "BestDefenderRewarded": lambda: _("{who} fought best: {vp}.", who=who, vp=amount("vp", 1, signed=True)),
         "GoodsLost": lambda: _("{who} gives up {goods}.", who=who, goods=_paid(fact["delta"])),
@@ -269,9 +363,14 @@ def render_text(v: Mapping[str, Any], names: Sequence[str]) -> str:
     if v["to_move"]:
         lines.append(_("Waiting for: {players}", players=", ".join(seat_name(names, s) for s in v["to_move"])))
     lines.append(enemy_line(v))
-    lines.append(_("King's envoy: {player}", player=seat_name(names, v["envoy"])) + (
-        "   " + _("King's aid (white die): {player}", player=seat_name(names, v["aid"]))
-        if v["aid"] is not None else ""))
+    lines.append(
+        _("King's envoy: {player}", player=seat_name(names, v["envoy"]))
+        + (
+            "   " + _("King's aid (white die): {player}", player=seat_name(names, v["aid"]))
+            if v["aid"] is not None
+            else ""
+        )
+    )
     if v["court"]:
         lines.append(_("Court:"))
         for spot in v["court"]:
@@ -287,8 +386,13 @@ def enemy_line(v: Mapping[str, Any]) -> str:
     if enemy:
         return _("Enemy: {name} strength {strength}", name=enemy_name(enemy["id"]), strength=enemy["strength"])
     low, high = v["enemy_range"]
-    return ngettext("Enemy this year: strength {low}-{high} ({n} card left)",
-                    "Enemy this year: strength {low}-{high} ({n} cards left)", v["deck_left"], low=low, high=high)
+    return ngettext(
+        "Enemy this year: strength {low}-{high} ({n} card left)",
+        "Enemy this year: strength {low}-{high} ({n} cards left)",
+        v["deck_left"],
+        low=low,
+        high=high,
+    )
 
 
 def group_text(g: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -299,23 +403,32 @@ def group_text(g: Mapping[str, Any], names: Sequence[str]) -> str:
 
 def holdings(p: Mapping[str, Any]) -> str:
     """A seat's counters: "3 VP, 2 gold, 1 wood, 0 stone, 1 +2, 2 soldiers"."""
-    return _("{vp}, {gold}, {wood}, {stone}, {plus2} +2, {soldiers}", vp=amount("vp", p["vp"]),
-             gold=amount("gold", p["gold"]), wood=amount("wood", p["wood"]), stone=amount("stone", p["stone"]),
-             plus2=p["plus2"], soldiers=amount("soldiers", p["soldiers"]))
+    return _(
+        "{vp}, {gold}, {wood}, {stone}, {plus2} +2, {soldiers}",
+        vp=amount("vp", p["vp"]),
+        gold=amount("gold", p["gold"]),
+        wood=amount("wood", p["wood"]),
+        stone=amount("stone", p["stone"]),
+        plus2=p["plus2"],
+        soldiers=amount("soldiers", p["soldiers"]),
+    )
 
 
 def hand_lines(p: Mapping[str, Any]) -> list[str]:
     lines = []
     if p["dice"] or p["white"]:
         dice = _dice_text(p["dice"], p["white"])
-        lines.append(_("dice in hand: {dice} (passed)", dice=dice) if p["passed"] else
-                     _("dice in hand: {dice}", dice=dice))
+        lines.append(
+            _("dice in hand: {dice} (passed)", dice=dice) if p["passed"] else _("dice in hand: {dice}", dice=dice)
+        )
     if p["tokens"]:
         lines.append(_("soldier tokens: {tokens}", tokens=" ".join(map(str, p["tokens"]))))
     if p.get("token") is not None:
         lines.append(_("your token this winter: {token}", token=p["token"]))
-    lines += [_("you saw the enemy: {name} strength {strength}", name=enemy_name(card["id"]),
-                strength=card["strength"]) for card in p.get("peeked", [])]
+    lines += [
+        _("you saw the enemy: {name} strength {strength}", name=enemy_name(card["id"]), strength=card["strength"])
+        for card in p.get("peeked", [])
+    ]
     return lines
 
 

@@ -69,8 +69,7 @@ def reroll_moves(p: Player) -> list[Move]:
 def new_order(state: State) -> tuple[int, ...]:
     """Lowest total first; ties keep the previous relative order (rulebook, step a)."""
     position = {seat: i for i, seat in enumerate(state.order)}
-    return tuple(sorted(state.order, key=lambda s: (sum(state.players[s].dice + state.players[s].white),
-                                                     position[s])))
+    return tuple(sorted(state.order, key=lambda s: (sum(state.players[s].dice + state.players[s].white), position[s])))
 
 
 # -- influence -------------------------------------------------------------------------------

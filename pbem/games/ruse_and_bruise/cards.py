@@ -57,9 +57,16 @@ def _halves(value: float | int | None) -> int | None:
 
 CARDS: dict[str, CardType] = {
     raw["id"]: CardType(
-        id=raw["id"], en=raw["en"], cs=raw["cs"], pl=raw["pl"], de=raw["de"], aliases=tuple(raw.get("aliases", ())),
-        halves=_halves(raw["value"]), own_suit_halves=_halves(raw.get("value_own_suit")),
-        suit=raw.get("suit"), kind=raw["kind"],
+        id=raw["id"],
+        en=raw["en"],
+        cs=raw["cs"],
+        pl=raw["pl"],
+        de=raw["de"],
+        aliases=tuple(raw.get("aliases", ())),
+        halves=_halves(raw["value"]),
+        own_suit_halves=_halves(raw.get("value_own_suit")),
+        suit=raw.get("suit"),
+        kind=raw["kind"],
     )
     for raw in _DATA["influence_cards"]
 }
@@ -118,7 +125,6 @@ def goal_text(goal_id: str) -> str:
 
 def suit_name(suit: str) -> str:
     return named_in(SUITS, suit)
-
 
 
 def _name_index() -> dict[str, str]:

@@ -23,14 +23,42 @@ from .state import GameState
 PLAY, TUCK, SWAP, PASS = "play", "tuck", "swap", "pass"
 
 VERBS = {
-    "play": PLAY, "hraj": PLAY, "zahraj": PLAY, "poloz": PLAY, "zagraj": PLAY, "graj": PLAY,
-    "spiel": PLAY, "spiele": PLAY, "lege": PLAY,
-    "tuck": TUCK, "zasun": TUCK, "schovej": TUCK, "hide": TUCK, "wsun": TUCK, "schowaj": TUCK,
-    "verstecke": TUCK, "verstecken": TUCK,
-    "swap": SWAP, "vymen": SWAP, "exchange": SWAP, "zamien": SWAP, "wymien": SWAP, "tausche": SWAP,
+    "play": PLAY,
+    "hraj": PLAY,
+    "zahraj": PLAY,
+    "poloz": PLAY,
+    "zagraj": PLAY,
+    "graj": PLAY,
+    "spiel": PLAY,
+    "spiele": PLAY,
+    "lege": PLAY,
+    "tuck": TUCK,
+    "zasun": TUCK,
+    "schovej": TUCK,
+    "hide": TUCK,
+    "wsun": TUCK,
+    "schowaj": TUCK,
+    "verstecke": TUCK,
+    "verstecken": TUCK,
+    "swap": SWAP,
+    "vymen": SWAP,
+    "exchange": SWAP,
+    "zamien": SWAP,
+    "wymien": SWAP,
+    "tausche": SWAP,
     "tauschen": SWAP,
-    "pass": PASS, "pas": PASS, "no": PASS, "ne": PASS, "nic": PASS, "decline": PASS, "keep": PASS,
-    "nie": PASS, "pasuj": PASS, "passe": PASS, "passen": PASS, "nein": PASS,
+    "pass": PASS,
+    "pas": PASS,
+    "no": PASS,
+    "ne": PASS,
+    "nic": PASS,
+    "decline": PASS,
+    "keep": PASS,
+    "nie": PASS,
+    "pasuj": PASS,
+    "passe": PASS,
+    "passen": PASS,
+    "nein": PASS,
 }
 
 _ORDER = {card: index for index, card in enumerate(CARD_IDS)}
@@ -81,10 +109,12 @@ def format_move(move: Move) -> str:
 
 def spoken(word: str) -> str:
     """A command word as a player of the language spoken now types it."""
-    words = {PLAY: lambda: pgettext("ruse and bruise command", "play"),
-             TUCK: lambda: pgettext("ruse and bruise command", "tuck"),
-             SWAP: lambda: pgettext("ruse and bruise command", "swap"),
-             PASS: lambda: pgettext("ruse and bruise command", "pass")}
+    words = {
+        PLAY: lambda: pgettext("ruse and bruise command", "play"),
+        TUCK: lambda: pgettext("ruse and bruise command", "tuck"),
+        SWAP: lambda: pgettext("ruse and bruise command", "swap"),
+        PASS: lambda: pgettext("ruse and bruise command", "pass"),
+    }
     return words[word]() if word in words else word
 
 
@@ -125,15 +155,23 @@ def parse(state: GameState, seat: int, text: str, legal_texts: LegalTexts) -> Mo
     rest = words[1:] if kind else words
     if kind is None:
         if not any(word.isdigit() for word in words):
-            raise syntax(_("{text} is not a Ruse & Bruise command; write for example {example}.",
-                           text=repr(text.strip()), example=_example()), legal_texts())
+            raise syntax(
+                _(
+                    "{text} is not a Ruse & Bruise command; write for example {example}.",
+                    text=repr(text.strip()),
+                    example=_example(),
+                ),
+                legal_texts(),
+            )
         kind = PLAY
     numbers = [word for word in rest if word.isdigit()]
     names = [word for word in rest if not word.isdigit()]
     if kind == PASS:
         if rest:
-            raise syntax(_("{word} takes nothing after it, not {rest}.", word=repr(spoken(PASS)),
-                           rest=repr(" ".join(rest))), legal_texts())
+            raise syntax(
+                _("{word} takes nothing after it, not {rest}.", word=repr(spoken(PASS)), rest=repr(" ".join(rest))),
+                legal_texts(),
+            )
         return _pick(text, [Move(PASS)], legal, legal_texts, state, seat)
     if kind == SWAP:
         column = _one_column(text, numbers, names, state, legal_texts)
@@ -141,8 +179,10 @@ def parse(state: GameState, seat: int, text: str, legal_texts: LegalTexts) -> Mo
     cards = _cards(text, names, legal_texts)
     if kind == TUCK:
         if numbers:
-            raise syntax(_("{text}: {word} names only a card, no column.", text=repr(text.strip()),
-                           word=repr(spoken(TUCK))), legal_texts())
+            raise syntax(
+                _("{text}: {word} names only a card, no column.", text=repr(text.strip()), word=repr(spoken(TUCK))),
+                legal_texts(),
+            )
         return _pick(text, [Move(TUCK, card) for card in cards], legal, legal_texts, state, seat)
     column = _one_column(text, numbers, [], state, legal_texts)
     return _pick(text, [Move(PLAY, card, column) for card in cards], legal, legal_texts, state, seat)
@@ -153,8 +193,15 @@ def _one_column(text: str, numbers: list[str], extra: list[str], state: GameStat
         raise syntax(_("{text} needs exactly one column number.", text=repr(text.strip())), legal_texts())
     column = int(numbers[0])
     if not 1 <= column <= len(state.columns):
-        raise invalid(_("{text}: there is no column {column}; the columns are 1 to {count}.", text=repr(text.strip()),
-                        column=column, count=len(state.columns)), legal_texts())
+        raise invalid(
+            _(
+                "{text}: there is no column {column}; the columns are 1 to {count}.",
+                text=repr(text.strip()),
+                column=column,
+                count=len(state.columns),
+            ),
+            legal_texts(),
+        )
     return column
 
 
@@ -163,13 +210,16 @@ def _cards(text: str, names: list[str], legal_texts: LegalTexts) -> set[str]:
         raise syntax(_("{text} does not name a card.", text=repr(text.strip())), legal_texts())
     cards = match_cards(" ".join(names))
     if not cards:
-        raise invalid(_("{text}: there is no card called {name}.", text=repr(text.strip()),
-                        name=repr(" ".join(names))), legal_texts())
+        raise invalid(
+            _("{text}: there is no card called {name}.", text=repr(text.strip()), name=repr(" ".join(names))),
+            legal_texts(),
+        )
     return cards
 
 
-def _pick(text: str, candidates: list[Move], legal: list[Move], legal_texts: LegalTexts,
-          state: GameState, seat: int) -> Move:
+def _pick(
+    text: str, candidates: list[Move], legal: list[Move], legal_texts: LegalTexts, state: GameState, seat: int
+) -> Move:
     """Resolve the candidates against the legal moves: none is illegal, several ambiguous."""
     matches = [move for move in candidates if move in legal]
     why = "" if matches else _why_none(state, seat, candidates, legal)
@@ -190,8 +240,11 @@ def _why_none(state: GameState, seat: int, candidates: list[Move], legal: list[M
 def _reason(state: GameState, seat: int, move: Move) -> str:
     pending = state.pending
     if pending is not None and move.kind == PLAY:
-        return _("first answer the {card} choice in column {column}", card=CARDS[pending.kind].name,
-                 column=pending.column + 1)
+        return _(
+            "first answer the {card} choice in column {column}",
+            card=CARDS[pending.kind].name,
+            column=pending.column + 1,
+        )
     if pending is None and move.kind != PLAY:
         return _("there is no Cloak or Traitor choice to answer")
     if pending is not None and move.kind == TUCK and pending.kind != "cloak":

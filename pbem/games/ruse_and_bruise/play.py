@@ -53,8 +53,14 @@ def draw(turn: Turn, seat: int, count: int, rng: Rng) -> None:
             pile = turn.state.discards[seat]
             if not pile:
                 return
-            turn.add({"kind": "DiscardReshuffled", "seat": seat, "count": len(pile),
-                      "secret": secret([], {"order": rng.shuffle(pile)})})
+            turn.add(
+                {
+                    "kind": "DiscardReshuffled",
+                    "seat": seat,
+                    "count": len(pile),
+                    "secret": secret([], {"order": rng.shuffle(pile)}),
+                }
+            )
             deck = turn.state.decks[seat]
         take = min(count, len(deck))
         drawn = secret([seat], {"cards": list(deck[:take])})
@@ -91,8 +97,9 @@ def reveal_above(turn: Turn, column: int, position: int, travelled: set[int]) ->
     above = turn.state.columns[column].slots[position - 1]
     if above.face_up:
         return
-    turn.add({"kind": "CardRevealed", "column": column, "position": position - 1,
-              "owner": above.owner, "card": above.card})
+    turn.add(
+        {"kind": "CardRevealed", "column": column, "position": position - 1, "owner": above.owner, "card": above.card}
+    )
     ability = ON_REVEAL.get(above.card)
     if ability:
         ability(turn, column, position - 1, travelled)
@@ -124,8 +131,15 @@ def next_open_column(state: GameState, column: int) -> int | None:
 
 def _assassin(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
     victim = turn.state.columns[column].slots[position + 1]
-    turn.add({"kind": "CardAssassinated", "column": column, "position": position + 1,
-              "owner": victim.owner, "card": victim.card})
+    turn.add(
+        {
+            "kind": "CardAssassinated",
+            "column": column,
+            "position": position + 1,
+            "owner": victim.owner,
+            "card": victim.card,
+        }
+    )
 
 
 def _storm(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
@@ -200,7 +214,9 @@ def end_round(turn: Turn, ender: int, reason: str, rng: Rng) -> None:
     turn.add({"kind": "RoundEnded", "round": state.round, "by": ender, "reason": reason})
     hidden = [
         {"column": c, "position": p, "owner": slot.owner, "card": slot.card}
-        for c, column in enumerate(state.columns) for p, slot in enumerate(column.slots) if not slot.face_up
+        for c, column in enumerate(state.columns)
+        for p, slot in enumerate(column.slots)
+        if not slot.face_up
     ]
     turn.add({"kind": "CardsRevealed", "cards": hidden})
     for index, column in enumerate(turn.state.columns):
@@ -210,13 +226,26 @@ def end_round(turn: Turn, ender: int, reason: str, rng: Rng) -> None:
         start_round(turn, state.round + 1, (ender + 1) % state.players, rng)
         return
     results = [final_score(goals) for goals in turn.state.won]
-    turn.add({"kind": "GameEnded", "scores": [r.score for r in results], "plain": [r.plain for r in results],
-              "six_suits": [r.six_suits for r in results]})
+    turn.add(
+        {
+            "kind": "GameEnded",
+            "scores": [r.score for r in results],
+            "plain": [r.plain for r in results],
+            "six_suits": [r.six_suits for r in results],
+        }
+    )
 
 
 def scored_fact(index: int, column, players: int) -> Fact:
     result = score_column(column)
     sums: list[int | None] = [result.sums.get(seat) for seat in range(players)]
     removed = [{"position": pos, "owner": slot.owner, "card": slot.card} for pos, slot in result.removed]
-    return {"kind": "ColumnScored", "column": index, "goal": column.goal, "winner": result.winner,
-            "reason": result.reason, "half_point_sums": sums, "removed": removed}
+    return {
+        "kind": "ColumnScored",
+        "column": index,
+        "goal": column.goal,
+        "winner": result.winner,
+        "reason": result.reason,
+        "half_point_sums": sums,
+        "removed": removed,
+    }

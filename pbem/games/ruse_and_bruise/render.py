@@ -26,9 +26,14 @@ def game_title() -> str:
 
 
 def colour_name(seat: int) -> str:
-    names = (lambda: pgettext("colour", "red"), lambda: pgettext("colour", "blue"),
-             lambda: pgettext("colour", "yellow"), lambda: pgettext("colour", "green"),
-             lambda: pgettext("colour", "purple"), lambda: pgettext("colour", "orange"))
+    names = (
+        lambda: pgettext("colour", "red"),
+        lambda: pgettext("colour", "blue"),
+        lambda: pgettext("colour", "yellow"),
+        lambda: pgettext("colour", "green"),
+        lambda: pgettext("colour", "purple"),
+        lambda: pgettext("colour", "orange"),
+    )
     return names[seat % len(names)]()
 
 
@@ -36,8 +41,12 @@ def phase_label(state: GameState) -> str:
     if state.finished:
         return _("game over")
     if state.pending is not None:
-        return _("round {round}, play {play}, {card} choice", round=state.round, play=state.plays,
-                 card=state.pending.kind if language() == "en" else CARDS[state.pending.kind].name)
+        return _(
+            "round {round}, play {play}, {card} choice",
+            round=state.round,
+            play=state.plays,
+            card=state.pending.kind if language() == "en" else CARDS[state.pending.kind].name,
+        )
     return _("round {round}, play {play}", round=state.round, play=state.plays + 1)
 
 
@@ -57,14 +66,23 @@ def _shown(card: Mapping[str, Any]) -> str:
 
 def _waiting(view: Mapping[str, Any], names: Sequence[str]) -> str:
     pending = view["pending"]
-    return _("Waiting for {who}'s {card} choice in column {column}.", who=seat_name(names, pending["seat"]),
-             card=CARDS[pending["choice"]].name, column=pending["column"])
+    return _(
+        "Waiting for {who}'s {card} choice in column {column}.",
+        who=seat_name(names, pending["seat"]),
+        card=CARDS[pending["choice"]].name,
+        column=pending["column"],
+    )
 
 
 def _player_line(player: Mapping[str, Any], names: Sequence[str]) -> str:
-    return _("{who} ({colour}): hand {hand}, deck {deck}, discard {discard}", who=seat_name(names, player["seat"]),
-             colour=colour_name(player["seat"]), hand=player["hand"], deck=player["deck"],
-             discard=len(player["discard"]))
+    return _(
+        "{who} ({colour}): hand {hand}, deck {deck}, discard {discard}",
+        who=seat_name(names, player["seat"]),
+        colour=colour_name(player["seat"]),
+        hand=player["hand"],
+        deck=player["deck"],
+        discard=len(player["discard"]),
+    )
 
 
 def _hand_line(view: Mapping[str, Any]) -> str:
@@ -72,33 +90,62 @@ def _hand_line(view: Mapping[str, Any]) -> str:
 
 
 def _scores_line(view: Mapping[str, Any], names: Sequence[str]) -> str:
-    return _("Final scores: {scores}", scores=", ".join(
-        f"{seat_name(names, seat)} {score}" for seat, score in enumerate(view["scores"])))
+    return _(
+        "Final scores: {scores}",
+        scores=", ".join(f"{seat_name(names, seat)} {score}" for seat, score in enumerate(view["scores"])),
+    )
 
 
 def view(state: GameState, viewer: int | None) -> dict[str, Any]:
     columns = []
     for index, column in enumerate(state.columns):
         cards = [
-            {"owner": slot.owner, "card": slot.card if (slot.public or viewer == slot.owner) else None,
-             "face_up": slot.face_up, "tucked": slot.tucked}
+            {
+                "owner": slot.owner,
+                "card": slot.card if (slot.public or viewer == slot.owner) else None,
+                "face_up": slot.face_up,
+                "tucked": slot.tucked,
+            }
             for slot in column.slots
         ]
         goal = GOALS[column.goal]
-        columns.append({"number": index + 1, "goal": {"id": goal.id, "suit": goal.suit, "value": goal.value},
-                        "filled": column.filled, "closed": column.closed, "cards": cards})
+        columns.append(
+            {
+                "number": index + 1,
+                "goal": {"id": goal.id, "suit": goal.suit, "value": goal.value},
+                "filled": column.filled,
+                "closed": column.closed,
+                "cards": cards,
+            }
+        )
     players = [
-        {"seat": seat, "colour": COLOUR_NAMES[seat], "hand": len(state.hands[seat]), "deck": len(state.decks[seat]),
-         "discard": list(state.discards[seat]), "won": list(state.won[seat])}
+        {
+            "seat": seat,
+            "colour": COLOUR_NAMES[seat],
+            "hand": len(state.hands[seat]),
+            "deck": len(state.decks[seat]),
+            "discard": list(state.discards[seat]),
+            "won": list(state.won[seat]),
+        }
         for seat in range(state.players)
     ]
     pending = state.pending
     result: dict[str, Any] = {
-        "viewer": viewer, "round": state.round, "rounds": ROUNDS, "phase": phase_label(state),
-        "turn": state.turn, "to_move": to_move(state), "columns": columns, "players": players,
+        "viewer": viewer,
+        "round": state.round,
+        "rounds": ROUNDS,
+        "phase": phase_label(state),
+        "turn": state.turn,
+        "to_move": to_move(state),
+        "columns": columns,
+        "players": players,
         "goal_deck": len(state.goal_deck),
-        "pending": None if pending is None else {
-            "choice": pending.kind, "seat": pending.seat, "column": pending.column + 1,
+        "pending": None
+        if pending is None
+        else {
+            "choice": pending.kind,
+            "seat": pending.seat,
+            "column": pending.column + 1,
         },
         "scores": None if state.scores is None else list(state.scores),
     }
@@ -119,8 +166,15 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
         lines.append(_waiting(view, names))
     for column in view["columns"]:
         goal = column["goal"]
-        lines.append(_("Column {number}: {suit} {value} ({state})", number=column["number"],
-                       suit=suit_name(goal["suit"]), value=goal["value"], state=column_state(column)))
+        lines.append(
+            _(
+                "Column {number}: {suit} {value} ({state})",
+                number=column["number"],
+                suit=suit_name(goal["suit"]),
+                value=goal["value"],
+                state=column_state(column),
+            )
+        )
         for position, card in enumerate(column["cards"], start=1):
             lines.append(f"  {position}. {seat_name(names, card['owner'])}: {_shown(card)}")
     lines.append(_("Players:"))
@@ -163,9 +217,11 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     top = 30 + 16 * len(notes)
     below = top + 70 + 34 * tallest + 10
     height = below + 18 * (len(lines) + 1) + 10
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
-             f'<text x="10" y="18" font-size="14" font-weight="bold">{escape(title)}</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+        f'<text x="10" y="18" font-size="14" font-weight="bold">{escape(title)}</text>',
+    ]
     parts += [f'<text x="10" y="{34 + 16 * i}">{escape(note)}</text>' for i, note in enumerate(notes)]
     for index, column in enumerate(view["columns"]):
         x = 10 + 130 * index
@@ -175,8 +231,9 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
         parts.append(f'<rect x="{x}" y="{top}" width="120" height="60" rx="6" fill="{fill}" stroke="#333"/>')
         head = _("Column {number}: {suit}", number=column["number"], suit=suit_name(goal["suit"]))
         parts.append(f'<text x="{x + 8}" y="{top + 20}">{escape(head)}</text>')
-        parts.append(f'<text x="{x + 8}" y="{top + 48}"><tspan font-size="20">{goal["value"]}</tspan> '
-                     f'({escape(state)})</text>')
+        parts.append(
+            f'<text x="{x + 8}" y="{top + 48}"><tspan font-size="20">{goal["value"]}</tspan> ({escape(state)})</text>'
+        )
         for position, card in enumerate(column["cards"]):
             parts.append(_svg_card(x, top + 70 + 34 * position, card, names, position + 1))
     lines.insert(0, (_("Players:"), True))
@@ -190,19 +247,23 @@ def _svg_card(x: int, y: int, card: Mapping[str, Any], names: Sequence[str], pos
     """A card in a column, in its owner's colour; its title (a tooltip, and what screen readers
     say) names the position, the owner and the card as the text picture does."""
     colour = COLOURS[card["owner"] % len(COLOURS)]
-    title = f'<title>{position}. {escape(seat_name(names, card["owner"]))}: {escape(_shown(card))}</title>'
+    title = f"<title>{position}. {escape(seat_name(names, card['owner']))}: {escape(_shown(card))}</title>"
     return f"<g>{title}{_svg_card_face(x, y, card, names, colour)}</g>"
 
 
 def _svg_card_face(x: int, y: int, card: Mapping[str, Any], names: Sequence[str], colour: str) -> str:
     if card["card"] is None:
         back = _("{who}: card back", who=seat_name(names, card["owner"]))
-        return (f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="{colour}" stroke="#333" '
-                f'stroke-dasharray="4 2"/><text x="{x + 8}" y="{y + 20}" fill="#fff">{escape(back)}</text>')
+        return (
+            f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="{colour}" stroke="#333" '
+            f'stroke-dasharray="4 2"/><text x="{x + 8}" y="{y + 20}" fill="#fff">{escape(back)}</text>'
+        )
     name = CARDS[card["card"]].name
     label = (name if card["face_up"] else _("{card} (face down)", card=name)) + (" ↳" if card["tucked"] else "")
-    return (f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="#fff" stroke="{colour}" stroke-width="3"/>'
-            f'<text x="{x + 8}" y="{y + 20}">{escape(label)}</text>')
+    return (
+        f'<rect x="{x}" y="{y}" width="120" height="30" rx="4" fill="#fff" stroke="{colour}" stroke-width="3"/>'
+        f'<text x="{x + 8}" y="{y + 20}">{escape(label)}</text>'
+    )
 
 
 def describe_fact(fact: Fact, names: Sequence[str]) -> str:
@@ -218,8 +279,11 @@ def _seat(fact: Fact, key: str, names: Sequence[str]) -> str:
 def _column_scored(fact: Fact, names: Sequence[str]) -> str:
     goal = goal_text(fact["goal"])
     if fact["winner"] is None:
-        return _("Column {column} ({goal}) has no winner; the goal card leaves the game.", column=fact["column"] + 1,
-                 goal=goal)
+        return _(
+            "Column {column} ({goal}) has no winner; the goal card leaves the game.",
+            column=fact["column"] + 1,
+            goal=goal,
+        )
     sums = [f"{seat_name(names, s)} {show_halves(h)}" for s, h in enumerate(fact["half_point_sums"]) if h is not None]
     removed = ", ".join(_owned(names, r["owner"], r["card"]) for r in fact["removed"])
     tail = "; " + _("removed: {cards}", cards=removed) if removed else ""
@@ -228,8 +292,7 @@ def _column_scored(fact: Fact, names: Sequence[str]) -> str:
     if fact["reason"] == "prince-and-squire":
         line = _("{who} wins {goal} in column {column} with Prince and Squire", who=who, goal=goal, column=column)
     elif fact["reason"] == "lowest":
-        line = _("{who} wins {goal} in column {column} with the lowest sum (Beggar)", who=who, goal=goal,
-                 column=column)
+        line = _("{who} wins {goal} in column {column} with the lowest sum (Beggar)", who=who, goal=goal, column=column)
     else:
         line = _("{who} wins {goal} in column {column}", who=who, goal=goal, column=column)
     return f"{line}{detail}."
@@ -241,18 +304,26 @@ def _owned(names: Sequence[str], owner: int, card: str) -> str:
 
 def _explorer_stayed(f: Fact, n: Sequence[str]) -> str:
     if f["reason"] == "travelled-this-turn":
-        return _("{who}'s Explorer stays in column {column} (it already travelled this turn).",
-                 who=_seat(f, "owner", n), column=f["column"] + 1)
-    return _("{who}'s Explorer stays in column {column} (no other open column).", who=_seat(f, "owner", n),
-             column=f["column"] + 1)
+        return _(
+            "{who}'s Explorer stays in column {column} (it already travelled this turn).",
+            who=_seat(f, "owner", n),
+            column=f["column"] + 1,
+        )
+    return _(
+        "{who}'s Explorer stays in column {column} (no other open column).",
+        who=_seat(f, "owner", n),
+        column=f["column"] + 1,
+    )
 
 
 def _choice_offered(f: Fact, n: Sequence[str]) -> str:
     if f["choice"] == "cloak":
-        return _("{who} may tuck a card under the Cloak in column {column}.", who=_seat(f, "seat", n),
-                 column=f["column"] + 1)
-    return _("{who} may swap the Traitor's goal card in column {column}.", who=_seat(f, "seat", n),
-             column=f["column"] + 1)
+        return _(
+            "{who} may tuck a card under the Cloak in column {column}.", who=_seat(f, "seat", n), column=f["column"] + 1
+        )
+    return _(
+        "{who} may swap the Traitor's goal card in column {column}.", who=_seat(f, "seat", n), column=f["column"] + 1
+    )
 
 
 def _turn_ended(f: Fact, n: Sequence[str]) -> str:
@@ -262,50 +333,77 @@ def _turn_ended(f: Fact, n: Sequence[str]) -> str:
 
 def _round_ended(f: Fact, n: Sequence[str]) -> str:
     if f["reason"] == "filled":
-        return _("Round {round} ends with {who}'s turn (every goal card is filled).", round=f["round"],
-                 who=_seat(f, "by", n))
+        return _(
+            "Round {round} ends with {who}'s turn (every goal card is filled).", round=f["round"], who=_seat(f, "by", n)
+        )
     return _("Round {round} ends with {who}'s turn (nobody has cards left).", round=f["round"], who=_seat(f, "by", n))
 
 
 def _cards_revealed(f: Fact, n: Sequence[str]) -> str:
-    cards = [_("{card} in column {column}", card=_owned(n, c["owner"], c["card"]), column=c["column"] + 1)
-             for c in f["cards"]]
+    cards = [
+        _("{card} in column {column}", card=_owned(n, c["owner"], c["card"]), column=c["column"] + 1)
+        for c in f["cards"]
+    ]
     return _("Face-down cards revealed: {cards}.", cards=", ".join(cards) or _("none"))
 
 
 _DESCRIBERS = {
-    "GameStarted": lambda f, n: _("The game starts with {players} players and {rounds} rounds.",
-                                  players=f["players"], rounds=f["rounds"]),
+    "GameStarted": lambda f, n: _(
+        "The game starts with {players} players and {rounds} rounds.", players=f["players"], rounds=f["rounds"]
+    ),
     "DeckShuffled": lambda f, n: _("{who} shuffles their deck.", who=_seat(f, "seat", n)),
     "GoalDeckShuffled": lambda f, n: _("{count} goal cards are shuffled into the goal deck.", count=f["count"]),
-    "DiscardReshuffled": lambda f, n: _("{who} shuffles {count} discarded cards into a new deck.",
-                                        who=_seat(f, "seat", n), count=f["count"]),
-    "CardsDrawn": lambda f, n: ngettext("{who} draws {n} card.", "{who} draws {n} cards.", f["count"],
-                                        who=_seat(f, "seat", n)),
-    "RoundStarted": lambda f, n: _("Round {round} starts with {who}; goals: {goals}.", round=f["round"],
-                                   who=_seat(f, "start", n), goals=", ".join(goal_text(g) for g in f["goals"])),
-    "CardPlayed": lambda f, n: _("{who} plays a card face down into column {column}.", who=_seat(f, "seat", n),
-                                 column=f["column"] + 1),
-    "CardRevealed": lambda f, n: _("{card} is revealed in column {column}.", card=_owned(n, f["owner"], f["card"]),
-                                   column=f["column"] + 1),
-    "ExplorerTravelled": lambda f, n: _("{who}'s Explorer travels from column {source} to column {target}.",
-                                        who=_seat(f, "owner", n), source=f["from"] + 1, target=f["to"] + 1),
+    "DiscardReshuffled": lambda f, n: _(
+        "{who} shuffles {count} discarded cards into a new deck.", who=_seat(f, "seat", n), count=f["count"]
+    ),
+    "CardsDrawn": lambda f, n: ngettext(
+        "{who} draws {n} card.", "{who} draws {n} cards.", f["count"], who=_seat(f, "seat", n)
+    ),
+    "RoundStarted": lambda f, n: _(
+        "Round {round} starts with {who}; goals: {goals}.",
+        round=f["round"],
+        who=_seat(f, "start", n),
+        goals=", ".join(goal_text(g) for g in f["goals"]),
+    ),
+    "CardPlayed": lambda f, n: _(
+        "{who} plays a card face down into column {column}.", who=_seat(f, "seat", n), column=f["column"] + 1
+    ),
+    "CardRevealed": lambda f, n: _(
+        "{card} is revealed in column {column}.", card=_owned(n, f["owner"], f["card"]), column=f["column"] + 1
+    ),
+    "ExplorerTravelled": lambda f, n: _(
+        "{who}'s Explorer travels from column {source} to column {target}.",
+        who=_seat(f, "owner", n),
+        source=f["from"] + 1,
+        target=f["to"] + 1,
+    ),
     "ExplorerStayed": _explorer_stayed,
-    "CardAssassinated": lambda f, n: _("The Assassin sends {card} in column {column} to the discard pile.",
-                                       card=_owned(n, f["owner"], f["card"]), column=f["column"] + 1),
+    "CardAssassinated": lambda f, n: _(
+        "The Assassin sends {card} in column {column} to the discard pile.",
+        card=_owned(n, f["owner"], f["card"]),
+        column=f["column"] + 1,
+    ),
     "ColumnClosed": lambda f, n: _("A Storm closes column {column}.", column=f["column"] + 1),
     "ChoiceOffered": _choice_offered,
-    "ChoiceDeclined": lambda f, n: _("{who} lets the {card} pass.", who=_seat(f, "seat", n),
-                                     card=CARDS[f["choice"]].name),
-    "CardTucked": lambda f, n: _("{who} tucks a card under the Cloak in column {column}.", who=_seat(f, "seat", n),
-                                 column=f["column"] + 1),
-    "GoalsSwapped": lambda f, n: _("{who}'s Traitor swaps the goal cards of columns {column} and {other}.",
-                                   who=_seat(f, "seat", n), column=f["column"] + 1, other=f["other"] + 1),
+    "ChoiceDeclined": lambda f, n: _(
+        "{who} lets the {card} pass.", who=_seat(f, "seat", n), card=CARDS[f["choice"]].name
+    ),
+    "CardTucked": lambda f, n: _(
+        "{who} tucks a card under the Cloak in column {column}.", who=_seat(f, "seat", n), column=f["column"] + 1
+    ),
+    "GoalsSwapped": lambda f, n: _(
+        "{who}'s Traitor swaps the goal cards of columns {column} and {other}.",
+        who=_seat(f, "seat", n),
+        column=f["column"] + 1,
+        other=f["other"] + 1,
+    ),
     "TurnEnded": _turn_ended,
     "RoundEnded": _round_ended,
     "CardsRevealed": _cards_revealed,
     "ColumnScored": _column_scored,
     "TableCleared": lambda f, n: _("Every player puts their cards from the table on their discard pile."),
-    "GameEnded": lambda f, n: _("The game ends: {scores}.", scores=", ".join(
-        f"{seat_name(n, seat)} {score}" for seat, score in enumerate(f["scores"]))),
+    "GameEnded": lambda f, n: _(
+        "The game ends: {scores}.",
+        scores=", ".join(f"{seat_name(n, seat)} {score}" for seat, score in enumerate(f["scores"])),
+    ),
 }

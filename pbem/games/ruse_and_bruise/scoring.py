@@ -68,9 +68,7 @@ def witch_step(entries: list[Entry], suit: str) -> tuple[list[Entry], list[Entry
     """A single Witch removes every card numbered 9 or less except herself; two or more cancel."""
     if _count(entries, "witch") != 1:
         return entries, []
-    return _remove(
-        entries, suit, lambda slot, test: slot.card == "witch" or test is None or test > WITCH_MAX_HALVES
-    )
+    return _remove(entries, suit, lambda slot, test: slot.card == "witch" or test is None or test > WITCH_MAX_HALVES)
 
 
 def prince_and_squire(entries: Sequence[Entry]) -> int | None:

@@ -23,6 +23,7 @@ class RuseAndBruise(FoldingGameSpec[GameState, Move]):
     def title(self) -> str:  # type: ignore[override]
         """The title the rulebook of the language spoken now prints (Czech: Královské rošády)."""
         return _("Ruse & Bruise (Kabale und Hiebe)")
+
     min_players = 2
     max_players = 6
     options = ()
@@ -50,8 +51,15 @@ class RuseAndBruise(FoldingGameSpec[GameState, Move]):
         return moves.say_move(move)
 
     def command_examples(self) -> list[str]:
-        return [moves.say_move(move) for move in (Move(moves.PLAY, "king", 3), Move(moves.TUCK, "queen"),
-                                                  Move(moves.SWAP, column=2), Move(moves.PASS))]
+        return [
+            moves.say_move(move)
+            for move in (
+                Move(moves.PLAY, "king", 3),
+                Move(moves.TUCK, "queen"),
+                Move(moves.SWAP, column=2),
+                Move(moves.PASS),
+            )
+        ]
 
     def say_command(self, text: str) -> str:
         words = text.split()
@@ -124,9 +132,12 @@ class RuseAndBruise(FoldingGameSpec[GameState, Move]):
     def reveals(self, state: GameState, seat: int, facts: Sequence[Fact]) -> bool:
         # another player's face-down card turned up (alone, or all at the round's end), new
         # goal cards, or cards drawn into this seat's hand
-        return any((f["kind"] == "CardRevealed" and f["owner"] != seat)
-                   or f["kind"] in ("CardsRevealed", "RoundStarted")
-                   or (f["kind"] == "CardsDrawn" and f["seat"] == seat) for f in facts)
+        return any(
+            (f["kind"] == "CardRevealed" and f["owner"] != seat)
+            or f["kind"] in ("CardsRevealed", "RoundStarted")
+            or (f["kind"] == "CardsDrawn" and f["seat"] == seat)
+            for f in facts
+        )
 
     def phase_label(self, state: GameState) -> str:
         return render.phase_label(state)

@@ -116,14 +116,18 @@ def _goal_deck(state: GameState, fact: Fact) -> GameState:
 def _round_started(state: GameState, fact: Fact) -> GameState:
     goals = tuple(fact["goals"])
     return update(
-        state, round=fact["round"], turn=fact["start"], plays=0,
-        goal_deck=state.goal_deck[len(goals):], columns=tuple(Column(goal) for goal in goals),
+        state,
+        round=fact["round"],
+        turn=fact["start"],
+        plays=0,
+        goal_deck=state.goal_deck[len(goals) :],
+        columns=tuple(Column(goal) for goal in goals),
     )
 
 
 def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     index = hand.index(card)
-    return hand[:index] + hand[index + 1:]
+    return hand[:index] + hand[index + 1 :]
 
 
 def _played(state: GameState, fact: Fact) -> GameState:
@@ -144,7 +148,7 @@ def _revealed(state: GameState, fact: Fact) -> GameState:
 def _travelled(state: GameState, fact: Fact) -> GameState:
     source = state.columns[fact["from"]]
     index = find_slot(source, fact["owner"], "explorer")
-    state = _set_slots(state, fact["from"], source.slots[:index] + source.slots[index + 1:])
+    state = _set_slots(state, fact["from"], source.slots[:index] + source.slots[index + 1 :])
     target = state.columns[fact["to"]]
     arrived = Slot(fact["owner"], "explorer", face_up=False, known=True)
     return _set_slots(state, fact["to"], (*target.slots, arrived))
@@ -154,7 +158,7 @@ def _assassinated(state: GameState, fact: Fact) -> GameState:
     column = state.columns[fact["column"]]
     index = fact["position"]
     slot = column.slots[index]
-    state = _set_slots(state, fact["column"], column.slots[:index] + column.slots[index + 1:])
+    state = _set_slots(state, fact["column"], column.slots[:index] + column.slots[index + 1 :])
     return update(state, discards=replace_at(state.discards, slot.owner, state.discards[slot.owner] + (slot.card,)))
 
 

@@ -92,8 +92,9 @@ def may_hit(state: State, battle: Battle, seat: int, u: Unit, hits: dict[int, in
     return all(hits.get(f.id, 0) >= life(state, f) for f in targets(state, battle, seat) if f.kind == "fort")
 
 
-def auto_allocate(state: State, units: list[Unit], damage: int,
-                  already: dict[int, int] | None = None) -> dict[int, int]:
+def auto_allocate(
+    state: State, units: list[Unit], damage: int, already: dict[int, int] | None = None
+) -> dict[int, int]:
     """The barbarians' fixed priorities (L752-768), also offered to players as ``auto``:
     kill the largest army that the damage can kill, again while it suffices; then force the
     largest remaining army to retreat; the rest on the largest remaining army. Forts and then
@@ -102,15 +103,19 @@ def auto_allocate(state: State, units: list[Unit], damage: int,
     already = already or {}
     hits: dict[int, int] = {}
     left = damage
-    ordered = [u for u in _largest(state, units) if u.is_army] + \
-              [u for u in units if u.kind == "fort"] + [u for u in units if u.kind == "princess"]
+    ordered = (
+        [u for u in _largest(state, units) if u.is_army]
+        + [u for u in units if u.kind == "fort"]
+        + [u for u in units if u.kind == "princess"]
+    )
     killed: set[int] = {u.id for u in ordered if already.get(u.id) and kill_cost(state, u, already[u.id]) == 0}
     progress = True
     while progress and left > 0:
         progress = False
         for u in ordered:
-            if u.id in killed or (u.kind == "princess" and any(
-                    f.kind == "fort" and f.id not in killed for f in ordered)):
+            if u.id in killed or (
+                u.kind == "princess" and any(f.kind == "fort" and f.id not in killed for f in ordered)
+            ):
                 continue
             cost = kill_cost(state, u, already.get(u.id, 0))
             if 0 < cost <= left:
@@ -140,8 +145,7 @@ def _presence(state: State, gone: set[int]) -> dict[str, set[int]]:
     return present
 
 
-def _player_refuge(state: State, seat: int, origin: str, present: dict[str, set[int]],
-                   wish: str | None) -> str | None:
+def _player_refuge(state: State, seat: int, origin: str, present: dict[str, set[int]], wish: str | None) -> str | None:
     """An adjacent province of the player (or an ally) or a free one: the player's stated
     refuge when it is one of them, else own first, then free, in map order."""
     near = [p for p in state.gmap.neighbours[origin]]
@@ -158,22 +162,35 @@ def _barbarian_refuge(state: State, origin: str, present: dict[str, set[int]], w
     near = state.gmap.neighbours[origin]
     provinces = state.gmap.provinces
     barbarian = [p for p in near if present[p] == {BARBARIAN}]
-    for group in ([p for p in near if not present[p]],
-                  [p for p in barbarian if provinces[p].type == "capital"],
-                  [p for p in barbarian if provinces[p].type == "trade_center"], barbarian):
+    for group in (
+        [p for p in near if not present[p]],
+        [p for p in barbarian if provinces[p].type == "capital"],
+        [p for p in barbarian if provinces[p].type == "trade_center"],
+        barbarian,
+    ):
         if group:
             return wish if wish in group else group[0]
     return None
 
 
-def _move_group(state: State, ids: list[int], origin: str, present: dict[str, set[int]],
-                moves: dict[str, str], removed: list[int], attacker: int) -> None:
+def _move_group(
+    state: State,
+    ids: list[int],
+    origin: str,
+    present: dict[str, set[int]],
+    moves: dict[str, str],
+    removed: list[int],
+    attacker: int,
+) -> None:
     if not ids:
         return
     owner_seat = next(u.owner for u in state.units if u.id == ids[0])
     wishes = dict(state.refuges)
-    dest = (_barbarian_refuge(state, origin, present, wishes.get(attacker)) if owner_seat == BARBARIAN
-            else _player_refuge(state, owner_seat, origin, present, wishes.get(owner_seat)))
+    dest = (
+        _barbarian_refuge(state, origin, present, wishes.get(attacker))
+        if owner_seat == BARBARIAN
+        else _player_refuge(state, owner_seat, origin, present, wishes.get(owner_seat))
+    )
     if dest is None:
         removed.extend(ids)  # nowhere to go: removed, and nobody scores them
         return
@@ -223,8 +240,15 @@ def resolve(state: State, battle: Battle, hits: dict[int, dict[int, int]]) -> di
         captured = battle.attacker
     dealt = sum(total.values())
     return {
-        "province": battle.province, "attacker": battle.attacker, "defender": battle.defender,
+        "province": battle.province,
+        "attacker": battle.attacker,
+        "defender": battle.defender,
         "hits": [[seat, uid, amount] for seat, side in sorted(hits.items()) for uid, amount in sorted(side.items())],
-        "killed": killed, "retreated": retreated, "withdrawn": withdrawn, "removed": removed,
-        "vp": vp, "captured": captured, "war_damage": battle.defender >= 0 and dealt > 0,
+        "killed": killed,
+        "retreated": retreated,
+        "withdrawn": withdrawn,
+        "removed": removed,
+        "vp": vp,
+        "captured": captured,
+        "war_damage": battle.defender >= 0 and dealt > 0,
     }

@@ -62,8 +62,15 @@ def validate_rules(raw: Mapping[str, Any]) -> list[str]:
     """Every way ``raw`` (the rules.json content) breaks a constraint of the rulebook."""
     problems: list[str] = []
     tracks = raw.get("tracks", {})
-    keys = ("tokens_to_reach_level", "production_food_multiplier", "production_goods_multiplier",
-            "trade_bank_ratio", "trade_routes", "military_weapons_multiplier", "military_action_points")
+    keys = (
+        "tokens_to_reach_level",
+        "production_food_multiplier",
+        "production_goods_multiplier",
+        "trade_bank_ratio",
+        "trade_routes",
+        "military_weapons_multiplier",
+        "military_action_points",
+    )
     table: dict[str, list[int]] = {}
     for key in keys:
         values = tracks.get(key, {}).get("value")
@@ -90,8 +97,10 @@ def validate_rules(raw: Mapping[str, Any]) -> list[str]:
     if any(r < 1 for r in table["trade_bank_ratio"]):
         problems.append("bank ratios must be at least 1")
     if table["military_action_points"][0] < 2:
-        problems.append("an army at military level I must be able to step into a neighbouring province "
-                        "and fight (L633-652): military_action_points[0] must be at least 2")
+        problems.append(
+            "an army at military level I must be able to step into a neighbouring province "
+            "and fight (L633-652): military_action_points[0] must be at least 2"
+        )
     if table["trade_routes"] != [0, 1, 1, 2, 2, 3, 3]:
         problems.append("trade routes open at II, IV and VI (L460-463): expected 0,1,1,2,2,3,3")
     for key in keys[1:]:
@@ -196,9 +205,15 @@ def build_map(raw: Mapping[str, Any]) -> GameMap:
         near[edge["b"]].add(edge["a"])
         edges.append((edge["a"], edge["b"], edge["kind"]))
     order = list(provinces)
-    return GameMap(raw["name"], raw["title"], tuple(countries), provinces,
-                   {p: tuple(sorted(n, key=order.index)) for p, n in near.items()}, tuple(edges),
-                   {p: i for i, p in enumerate(order)})
+    return GameMap(
+        raw["name"],
+        raw["title"],
+        tuple(countries),
+        provinces,
+        {p: tuple(sorted(n, key=order.index)) for p, n in near.items()},
+        tuple(edges),
+        {p: i for i, p in enumerate(order)},
+    )
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,13 @@ def action_cost(state: State, move: tuple) -> dict[str, int]:
 
 def why_not_action(state: State, seat: int, move: tuple, extra_gold: int = 0) -> str | None:
     """None when the action ``move`` is allowed for ``seat`` now, else the reason."""
-    checks = {"develop": _why_not_develop, "war": _why_not_war, "build": _why_not_build,
-              "fort": _why_not_fort, "upgrade": _why_not_upgrade}
+    checks = {
+        "develop": _why_not_develop,
+        "war": _why_not_war,
+        "build": _why_not_build,
+        "fort": _why_not_fort,
+        "upgrade": _why_not_upgrade,
+    }
     reason = checks[move[0]](state, seat, move)
     if reason:
         return reason
@@ -76,8 +81,11 @@ def _why_not_build(state: State, seat: int, move: tuple) -> str | None:
     if province not in state.gmap.provinces:
         return _("There is no province {province}.", province=repr(province))
     if not _placeable(state, seat, province, state.config.alliance):
-        return _("{province} is not your province or an ally's.", province=province) if state.config.alliance \
+        return (
+            _("{province} is not your province or an ally's.", province=province)
+            if state.config.alliance
             else _("{province} is not your province.", province=province)
+        )
     return None
 
 
@@ -100,13 +108,21 @@ def _why_not_upgrade(state: State, seat: int, move: tuple) -> str | None:
     if not has_ability(state, seat, "reinforcements"):
         return _("Reinforcing an army needs Reinforcements (production V).")
     u = unit(state, unit_id)
-    if u is None or not u.is_army or u.owner < 0 or not (
-            u.owner == seat or (state.config.alliance and allied(state, seat, u.owner))):
-        return _("Unit {unit} is not your army or an ally's.", unit=unit_id) if state.config.alliance \
+    if (
+        u is None
+        or not u.is_army
+        or u.owner < 0
+        or not (u.owner == seat or (state.config.alliance and allied(state, seat, u.owner)))
+    ):
+        return (
+            _("Unit {unit} is not your army or an ally's.", unit=unit_id)
+            if state.config.alliance
             else _("Unit {unit} is not your army.", unit=unit_id)
+        )
     if ARMY_KINDS.index(kind) <= ARMY_KINDS.index(u.kind):
-        return _("Unit {unit} is already {army}; it can only become a stronger army.", unit=unit_id,
-                 army=words.unit(u.kind))
+        return _(
+            "Unit {unit} is already {army}; it can only become a stronger army.", unit=unit_id, army=words.unit(u.kind)
+        )
     if pieces_on_board(state, u.owner, kind) >= RULES.unit(kind)["pieces"]:
         return _("All {army} pieces of that colour are on the board.", army=words.unit(kind))
     return None
@@ -142,8 +158,14 @@ def action_facts(state: State, seat: int, move: tuple, source: str) -> list[dict
         return [{"kind": "TrackDeveloped", **base, "track": move[1]}]
     if kind == "war":
         target = played_by(state, move[1])
-        return [{"kind": "WarDeclared", **base, "against": target,
-                 "teams": sorted([team(state, seat), team(state, target)])}]
+        return [
+            {
+                "kind": "WarDeclared",
+                **base,
+                "against": target,
+                "teams": sorted([team(state, seat), team(state, target)]),
+            }
+        ]
     if kind == "build":
         return [{"kind": "ArmyBuilt", **base, "unit": state.next_unit, "army": move[1], "province": move[2]}]
     if kind == "fort":
@@ -198,7 +220,6 @@ def action_candidates(state: State, seat: int) -> Iterator[tuple]:
     yield from (("build", k, p) for k in ARMY_KINDS for p in places)
     yield from (("fort", p) for p in places if owner(state, p) == seat)
     for u in state.units:
-        if u.is_army and u.owner >= 0 and allied(state, seat, u.owner) and (
-                u.owner == seat or state.config.alliance):
-            yield from (("upgrade", u.id, k) for k in ARMY_KINDS[ARMY_KINDS.index(u.kind) + 1:])
+        if u.is_army and u.owner >= 0 and allied(state, seat, u.owner) and (u.owner == seat or state.config.alliance):
+            yield from (("upgrade", u.id, k) for k in ARMY_KINDS[ARMY_KINDS.index(u.kind) + 1 :])
     yield from (("war", state.players[s].country) for s in state.seats if not allied(state, seat, s))

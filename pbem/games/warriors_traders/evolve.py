@@ -32,9 +32,12 @@ def start_state(fact: dict[str, Any]) -> State:
     start = RULES.raw["setup"]
     players = tuple(
         Player(country, fact["teams"][seat], tuple(start["resources"].get(r, 0) for r in RESOURCES))
-        for seat, country in enumerate(fact["countries"]))
-    capitals = {next(p for p in gmap.country(c).provinces if gmap.provinces[p].type == "capital"): seat
-                for seat, c in enumerate(fact["countries"])}
+        for seat, country in enumerate(fact["countries"])
+    )
+    capitals = {
+        next(p for p in gmap.country(c).provinces if gmap.provinces[p].type == "capital"): seat
+        for seat, c in enumerate(fact["countries"])
+    }
     units: list[Unit] = []
     owners: list[int | None] = []
     for pid, province in gmap.provinces.items():
@@ -110,11 +113,15 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
     if kind == "RouteOpened":
         return update(state, routes=(*state.routes, (seat, fact["to"])))
     if kind == "OfferMade":
-        offer = Offer(fact["offer"], seat, fact["to"], bundle(fact["give"], fact.get("give_n")),
-                      bundle(fact["get"], fact.get("get_n")))
+        offer = Offer(
+            fact["offer"],
+            seat,
+            fact["to"],
+            bundle(fact["give"], fact.get("give_n")),
+            bundle(fact["get"], fact.get("get_n")),
+        )
         state = set_player(state, seat, offers_made=state.players[seat].offers_made + 1)
-        return update(state, offers=(*state.offers, offer), next_offer=offer.id + 1,
-                       done=state.done - {fact["to"]})
+        return update(state, offers=(*state.offers, offer), next_offer=offer.id + 1, done=state.done - {fact["to"]})
     if kind in ("OfferAccepted", "OfferDeclined"):
         offer = next(o for o in state.offers if o.id == fact["offer"])
         state = update(state, offers=tuple(o for o in state.offers if o.id != offer.id))
@@ -122,13 +129,15 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
             gives, gets = dict(offer.give), dict(offer.get)
             to_offerer = {r: gets.get(r, 0) - gives.get(r, 0) for r in set(gives) | set(gets)}
             state = set_player(state, offer.seat, stock=add_stock(state.players[offer.seat], to_offerer))
-            state = set_player(state, offer.to, stock=add_stock(
-                state.players[offer.to], {r: -n for r, n in to_offerer.items()}))
+            state = set_player(
+                state, offer.to, stock=add_stock(state.players[offer.to], {r: -n for r, n in to_offerer.items()})
+            )
         return state
     if kind == "VPBought":
         player = state.players[seat]
-        return set_player(state, seat, bought=player.bought + fact["count"],
-                          stock=add_stock(player, {"gold": -fact["gold"]}))
+        return set_player(
+            state, seat, bought=player.bought + fact["count"], stock=add_stock(player, {"gold": -fact["gold"]})
+        )
     if kind == "PeaceProposed":
         # in the trade phase a proposal brings the other side back into it, to answer
         asked = fact["teams"][1]
@@ -136,8 +145,11 @@ def _trade(state: State, fact: dict[str, Any]) -> State:
         return update(state, peace=(*state.peace, tuple(fact["teams"])), done=state.done - targets)
     if kind == "PeaceMade":
         pair = tuple(sorted(fact["teams"]))
-        return update(state, wars=tuple(w for w in state.wars if w.teams != pair),
-                       peace=tuple(p for p in state.peace if tuple(sorted(p)) != pair))
+        return update(
+            state,
+            wars=tuple(w for w in state.wars if w.teams != pair),
+            peace=tuple(p for p in state.peace if tuple(sorted(p)) != pair),
+        )
     if kind == "TradeFinished":
         return update(state, done=state.done | {seat})
     raise ValueError(f"unknown fact {kind}")
@@ -183,22 +195,36 @@ def _maneuver(state: State, fact: dict[str, Any]) -> State:
         ap = RULES.track("military_action_points")
         points = ap[track_level(state, fact["seat"], "military") - 1]
         resting = set(fact.get("resting", ()))  # retreated armies: no action points this turn
-        changed = {u.id: update(u, ap=0 if u.id in resting else points if u.is_army else 1)
-                   for u in state.units if u.owner == fact["seat"] and u.kind != "fort"}
+        changed = {
+            u.id: update(u, ap=0 if u.id in resting else points if u.is_army else 1)
+            for u in state.units
+            if u.owner == fact["seat"] and u.kind != "fort"
+        }
         return update(_with_units(state, changed), step="move", round=1)
     if kind in ("ArmyMoved", "PrincessMoved"):
         u = next(x for x in state.units if x.id == fact["unit"])
         if kind == "ArmyMoved":
-            new = update(u, province=fact["to"], ap=u.ap - fact["cost"], engaged=fact["attack"],
-                          battles=u.battles + fact["attack"])
+            new = update(
+                u,
+                province=fact["to"],
+                ap=u.ap - fact["cost"],
+                engaged=fact["attack"],
+                battles=u.battles + fact["attack"],
+            )
         else:
             new = update(u, province=fact["to"], ap=0)
         return recompute_owners(_with_units(state, {u.id: new}), (u.province, fact["to"]))
     if kind == "MovementEnded":
         return update(state, step="battle", battle=None)
     if kind == "BattleStarted":
-        battle = Battle(fact["province"], fact["attacker"], fact["defender"], tuple(fact["attackers"]),
-                        tuple(fact["defenders"]), tuple(fact["damage"]))
+        battle = Battle(
+            fact["province"],
+            fact["attacker"],
+            fact["defender"],
+            tuple(fact["attackers"]),
+            tuple(fact["defenders"]),
+            tuple(fact["damage"]),
+        )
         return update(state, battle=battle)
     if kind == "DamageAssigned":
         data = secret_data(fact)
@@ -265,8 +291,12 @@ def _turn_ended(state: State, fact: dict[str, Any]) -> State:
         state = set_player(state, seat, stock=add_stock(state.players[seat], gain))
     if state.config.unify_each_turn:  # a unification may be declared again next turn
         state = update(state, players=tuple(update(p, unified=False) for p in state.players))
-    units = tuple(update(u, damage=0, retreated=False, ap=0, battles=0, engaged=False)
-                  if (u.damage or u.retreated or u.ap or u.battles or u.engaged) else u for u in state.units)
+    units = tuple(
+        update(u, damage=0, retreated=False, ap=0, battles=0, engaged=False)
+        if (u.damage or u.retreated or u.ap or u.battles or u.engaged)
+        else u
+        for u in state.units
+    )
     ended = {tuple(pair) for pair, _ in fact["wars_ended"]}
     wars = tuple(update(w, damaged=False) for w in state.wars if w.teams not in ended)
     # peace proposals stand until the end of the turn (they can be answered at any decision)
@@ -274,8 +304,11 @@ def _turn_ended(state: State, fact: dict[str, Any]) -> State:
 
 
 ROUTES = {
-    "TrackDeveloped": _development, "ArmyBuilt": _development, "FortBuilt": _development,
-    "ArmyUpgraded": _development, "WarDeclared": _development,
+    "TrackDeveloped": _development,
+    "ArmyBuilt": _development,
+    "FortBuilt": _development,
+    "ArmyUpgraded": _development,
+    "WarDeclared": _development,
 }
 
 
@@ -304,11 +337,30 @@ def evolve(state: State | None, fact: dict[str, Any]) -> State:
         tokens[TRACKS.index(fact["from"])] -= 1
         tokens[TRACKS.index(fact["to"])] += 1
         return _pop(set_player(state, fact["seat"], tokens=tuple(tokens)))
-    if kind in ("BankExchanged", "RouteOpened", "OfferMade", "OfferAccepted", "OfferDeclined",
-                "VPBought", "PeaceProposed", "PeaceMade", "TradeFinished"):
+    if kind in (
+        "BankExchanged",
+        "RouteOpened",
+        "OfferMade",
+        "OfferAccepted",
+        "OfferDeclined",
+        "VPBought",
+        "PeaceProposed",
+        "PeaceMade",
+        "TradeFinished",
+    ):
         return _trade(state, fact)
-    if kind in ("ManeuverStarted", "ArmyMoved", "PrincessMoved", "MovementEnded", "BattleStarted",
-                "DamageAssigned", "BattleResolved", "BattlesOver", "UnificationDeclared", "ManeuverEnded",
-                "RefugeChosen"):
+    if kind in (
+        "ManeuverStarted",
+        "ArmyMoved",
+        "PrincessMoved",
+        "MovementEnded",
+        "BattleStarted",
+        "DamageAssigned",
+        "BattleResolved",
+        "BattlesOver",
+        "UnificationDeclared",
+        "ManeuverEnded",
+        "RefugeChosen",
+    ):
         return _maneuver(state, fact)
     return _flow(state, fact)

@@ -31,8 +31,10 @@ def feeding_fact(state: State) -> Fact:
     starved: list[int] = []
     for seat in order(state):
         food = state.players[seat].has("food")
-        armies = sorted((u for u in state.units if u.owner == seat and u.is_army),
-                        key=lambda u: (-RULES.unit(u.kind)["upkeep"], u.id))
+        armies = sorted(
+            (u for u in state.units if u.owner == seat and u.is_army),
+            key=lambda u: (-RULES.unit(u.kind)["upkeep"], u.id),
+        )
         eaten = 0
         for army in armies:
             need = RULES.unit(army.kind)["upkeep"]
@@ -91,17 +93,19 @@ def turn_end_fact(state: State) -> Fact:
             ended.append([list(war.teams), "no damage this turn"])
         elif state.turn >= war.start + RULES.value("war_max_turns") - 1:
             ended.append([list(war.teams), "third turn over"])
-    return {"kind": "TurnEnded", "turn": state.turn, "doubled": doubled, "discarded": discarded,
-            "wars_ended": ended}
+    return {"kind": "TurnEnded", "turn": state.turn, "doubled": doubled, "discarded": discarded, "wars_ended": ended}
 
 
 def game_end_fact(state: State) -> Fact | None:
     reached = scoring.threshold_reached(state)
     if not reached and state.turn < RULES.value("turns"):
         return None
-    return {"kind": "GameEnded", "turn": state.turn,
-            "reason": "victory threshold reached" if reached else "tenth turn over",
-            "vp": [scoring.vp(state, s) for s in state.seats]}
+    return {
+        "kind": "GameEnded",
+        "turn": state.turn,
+        "reason": "victory threshold reached" if reached else "tenth turn over",
+        "vp": [scoring.vp(state, s) for s in state.seats],
+    }
 
 
 def _battle_step(state: State) -> Fact | None:
@@ -112,8 +116,12 @@ def _battle_step(state: State) -> Fact | None:
         if provinces:
             return man.start_battle(state, provinces[0])
         again = state.round == 1 and man.max_battles(state, seat) == 2 and man.movable_armies(state, seat, 2)
-        return {"kind": "BattlesOver", "seat": seat, "next": "move" if again else "princess",
-                "round": 2 if again else state.round}
+        return {
+            "kind": "BattlesOver",
+            "seat": seat,
+            "next": "move" if again else "princess",
+            "round": 2 if again else state.round,
+        }
     waiting = man.allocators(state)
     if not waiting:
         return man.resolve_fact(state)

@@ -40,8 +40,12 @@ def why_not_move(state: State, seat: int, unit_id: int, dest: str) -> str | None
     if dest not in state.gmap.provinces:
         return _("There is no province {province}.", province=repr(dest))
     if dest not in state.gmap.neighbours[u.province]:
-        return _("{province} is not next to {where}, where unit {unit} stands.", province=dest, where=u.province,
-                 unit=unit_id)
+        return _(
+            "{province} is not next to {where}, where unit {unit} stands.",
+            province=dest,
+            where=u.province,
+            unit=unit_id,
+        )
     if u.engaged:
         return _("Unit {unit} entered a hostile province and must fight there first.", unit=unit_id)
     if u.battles >= state.round:
@@ -50,11 +54,16 @@ def why_not_move(state: State, seat: int, unit_id: int, dest: str) -> str | None
         return _("Unit {unit} has no action points left.", unit=unit_id)
     if hostile(state, seat, dest):
         if u.ap < state.config.attack_ap:
-            return ngettext("Unit {unit} has {n} action point(s); entering {province} to fight needs {need} (one "
-                            "for the step, one for the battle).",
-                            "Unit {unit} has {n} action point(s); entering {province} to fight needs {need} (one "
-                            "for the step, one for the battle).", u.ap, unit=unit_id, province=dest,
-                            need=state.config.attack_ap)
+            return ngettext(
+                "Unit {unit} has {n} action point(s); entering {province} to fight needs {need} (one "
+                "for the step, one for the battle).",
+                "Unit {unit} has {n} action point(s); entering {province} to fight needs {need} (one "
+                "for the step, one for the battle).",
+                u.ap,
+                unit=unit_id,
+                province=dest,
+                need=state.config.attack_ap,
+            )
         if u.battles >= max_battles(state, seat):
             return _("Unit {unit} has used its battle for this turn.", unit=unit_id)
         return None
@@ -71,8 +80,11 @@ def move_facts(state: State, seat: int, unit_id: int, dest: str) -> list[dict[st
 
 
 def movable_armies(state: State, seat: int, round_: int) -> list[int]:
-    return [u.id for u in state.units if u.owner == seat and u.is_army and not u.engaged
-            and u.ap >= 1 and u.battles < round_]
+    return [
+        u.id
+        for u in state.units
+        if u.owner == seat and u.is_army and not u.engaged and u.ap >= 1 and u.battles < round_
+    ]
 
 
 def refuge_options(state: State, seat: int) -> list[str]:
@@ -100,15 +112,18 @@ def why_not_princess(state: State, seat: int, unit_id: int, dest: str) -> str | 
     if u is None or u.owner != seat or u.kind != "princess":
         return _("Unit {unit} is not one of your princesses.", unit=unit_id)
     if dest not in state.gmap.neighbours[u.province]:
-        return _("{province} is not next to {where}, where princess {unit} stands.", province=dest,
-                 where=u.province, unit=unit_id)
+        return _(
+            "{province} is not next to {where}, where princess {unit} stands.",
+            province=dest,
+            where=u.province,
+            unit=unit_id,
+        )
     if u.ap < 1:
         return _("Princess {unit} has already moved this turn.", unit=unit_id)
     holder = owner(state, dest)
     free = not any(x.province == dest for x in state.units)
     if not free and not (holder is not None and allied(state, seat, holder)):
-        return _("A princess may only step into your own or a free province; {province} is neither.",
-                 province=dest)
+        return _("A princess may only step into your own or a free province; {province} is neither.", province=dest)
     return None
 
 
@@ -144,11 +159,16 @@ def start_battle(state: State, province: str) -> dict[str, Any]:
     seat = attackers[0].owner
     defender = BARBARIAN if any(u.owner == BARBARIAN for u in defenders) else owner(state, province)
     return {
-        "kind": "BattleStarted", "province": province, "attacker": seat,
+        "kind": "BattleStarted",
+        "province": province,
+        "attacker": seat,
         "defender": BARBARIAN if defender is None else defender,
-        "attackers": [u.id for u in attackers], "defenders": [u.id for u in defenders],
-        "damage": [sum(combat.strength(state, u) for u in attackers),
-                   sum(combat.strength(state, u) for u in defenders)],
+        "attackers": [u.id for u in attackers],
+        "defenders": [u.id for u in defenders],
+        "damage": [
+            sum(combat.strength(state, u) for u in attackers),
+            sum(combat.strength(state, u) for u in defenders),
+        ],
     }
 
 
@@ -186,8 +206,7 @@ def why_not_hit(state: State, seat: int, unit_id: int, amount: int) -> str | Non
         return _("You have {left} damage left to assign, not {amount}.", left=left, amount=amount)
     target = next((u for u in combat.targets(state, b, seat) if u.id == unit_id), None)
     if target is None:
-        return _("Unit {unit} is not an enemy unit in the battle at {province}.", unit=unit_id,
-                 province=b.province)
+        return _("Unit {unit} is not an enemy unit in the battle at {province}.", unit=unit_id, province=b.province)
     if not combat.may_hit(state, b, seat, target, assigned(b, seat)):
         return _("Forts protect princesses: give every fort enough damage to fall first.")
     return None

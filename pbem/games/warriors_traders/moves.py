@@ -15,40 +15,128 @@ from pbem.games.warriors_traders.maneuvers import remaining
 from pbem.games.warriors_traders.state import State, bundle, bundle_text
 
 VERBS = {
-    "develop": "develop", "rozvoj": "develop", "rozvin": "develop",
-    "build": "build", "postav": "build", "fort": "fort", "pevnost": "fort",
-    "upgrade": "upgrade", "reinforce": "upgrade", "posil": "upgrade", "war": "war", "valka": "war",
-    "pass": "pass", "nic": "pass", "pas": "pass", "done": "done", "hotovo": "done", "konec": "done",
-    "shift": "shift", "presun": "shift", "bank": "bank", "banka": "bank", "route": "route", "cesta": "route",
-    "offer": "offer", "nabidka": "offer", "accept": "accept", "prijmi": "accept",
-    "decline": "decline", "odmitni": "decline", "buy": "buy", "kup": "buy", "peace": "peace", "mir": "peace",
-    "move": "move", "tah": "move", "pohyb": "move", "princess": "princess", "princezna": "princess",
-    "unify": "unify", "sjednoceni": "unify", "sjednot": "unify", "hit": "hit", "zasah": "hit",
-    "poskozeni": "hit", "auto": "auto", "automaticky": "auto", "refuge": "refuge", "ustup": "refuge",
-    "starve": "starve", "nekrmit": "starve", "nenakrm": "starve", "hladovi": "starve",
+    "develop": "develop",
+    "rozvoj": "develop",
+    "rozvin": "develop",
+    "build": "build",
+    "postav": "build",
+    "fort": "fort",
+    "pevnost": "fort",
+    "upgrade": "upgrade",
+    "reinforce": "upgrade",
+    "posil": "upgrade",
+    "war": "war",
+    "valka": "war",
+    "pass": "pass",
+    "nic": "pass",
+    "pas": "pass",
+    "done": "done",
+    "hotovo": "done",
+    "konec": "done",
+    "shift": "shift",
+    "presun": "shift",
+    "bank": "bank",
+    "banka": "bank",
+    "route": "route",
+    "cesta": "route",
+    "offer": "offer",
+    "nabidka": "offer",
+    "accept": "accept",
+    "prijmi": "accept",
+    "decline": "decline",
+    "odmitni": "decline",
+    "buy": "buy",
+    "kup": "buy",
+    "peace": "peace",
+    "mir": "peace",
+    "move": "move",
+    "tah": "move",
+    "pohyb": "move",
+    "princess": "princess",
+    "princezna": "princess",
+    "unify": "unify",
+    "sjednoceni": "unify",
+    "sjednot": "unify",
+    "hit": "hit",
+    "zasah": "hit",
+    "poskozeni": "hit",
+    "auto": "auto",
+    "automaticky": "auto",
+    "refuge": "refuge",
+    "ustup": "refuge",
+    "starve": "starve",
+    "nekrmit": "starve",
+    "nenakrm": "starve",
+    "hladovi": "starve",
     # Polish (pbem/games/warriors_traders/glossary.json), folded
-    "rozwin": "develop", "rozwoj": "develop", "zbuduj": "build", "buduj": "build", "twierdza": "fort",
-    "wzmocnij": "upgrade", "wojna": "war", "pasuj": "pass", "gotowe": "done", "koniec": "done",
-    "przesun": "shift", "szlak": "route", "oferta": "offer", "przyjmij": "accept", "odrzuc": "decline",
-    "pokoj": "peace", "ruch": "move", "idz": "move", "ksiezniczka": "princess", "zjednocz": "unify",
-    "zjednoczenie": "unify", "cios": "hit", "traf": "hit", "automatycznie": "auto", "odwrot": "refuge",
-    "gloduj": "starve", "niekarm": "starve",
+    "rozwin": "develop",
+    "rozwoj": "develop",
+    "zbuduj": "build",
+    "buduj": "build",
+    "twierdza": "fort",
+    "wzmocnij": "upgrade",
+    "wojna": "war",
+    "pasuj": "pass",
+    "gotowe": "done",
+    "koniec": "done",
+    "przesun": "shift",
+    "szlak": "route",
+    "oferta": "offer",
+    "przyjmij": "accept",
+    "odrzuc": "decline",
+    "pokoj": "peace",
+    "ruch": "move",
+    "idz": "move",
+    "ksiezniczka": "princess",
+    "zjednocz": "unify",
+    "zjednoczenie": "unify",
+    "cios": "hit",
+    "traf": "hit",
+    "automatycznie": "auto",
+    "odwrot": "refuge",
+    "gloduj": "starve",
+    "niekarm": "starve",
 }
 WORDS = {
-    "produkce": "production", "obchod": "trade", "vojenstvi": "military",
-    "pechota": "infantry", "pesak": "infantry", "lukostrelci": "archer", "lukostrelec": "archer",
-    "archers": "archer", "jizda": "cavalry", "jezdec": "cavalry",
-    "jidlo": "food", "vyrobky": "goods", "zbrane": "weapons", "zbran": "weapons", "weapon": "weapons",
+    "produkce": "production",
+    "obchod": "trade",
+    "vojenstvi": "military",
+    "pechota": "infantry",
+    "pesak": "infantry",
+    "lukostrelci": "archer",
+    "lukostrelec": "archer",
+    "archers": "archer",
+    "jizda": "cavalry",
+    "jezdec": "cavalry",
+    "jidlo": "food",
+    "vyrobky": "goods",
+    "zbrane": "weapons",
+    "zbran": "weapons",
+    "weapon": "weapons",
     "zlato": "gold",
-    "produkcja": "production", "handel": "trade", "wojsko": "military", "wojskowosc": "military",
-    "piechota": "infantry", "piechur": "infantry", "lucznicy": "archer", "lucznik": "archer",
-    "jazda": "cavalry", "jezdziec": "cavalry", "zywnosc": "food", "jedzenie": "food", "towary": "goods",
-    "towar": "goods", "bron": "weapons", "zloto": "gold",
+    "produkcja": "production",
+    "handel": "trade",
+    "wojsko": "military",
+    "wojskowosc": "military",
+    "piechota": "infantry",
+    "piechur": "infantry",
+    "lucznicy": "archer",
+    "lucznik": "archer",
+    "jazda": "cavalry",
+    "jezdziec": "cavalry",
+    "zywnosc": "food",
+    "jedzenie": "food",
+    "towary": "goods",
+    "towar": "goods",
+    "bron": "weapons",
+    "zloto": "gold",
 }
 NOT_SUPPORTED: dict[str, Callable[[], str]] = {
     "disband": lambda: _("Armies cannot be disbanded; 'starve UNIT' leaves one unfed: it dies at the next feeding."),
-    "variant": lambda: _("The revised rules' optional variants (variable turn order, 3-player rules) are not "
-                         "part of the first edition and are not implemented."),
+    "variant": lambda: _(
+        "The revised rules' optional variants (variable turn order, 3-player rules) are not "
+        "part of the first edition and are not implemented."
+    ),
 }
 LABELS: dict[str, Callable[[], str]] = {
     "track": lambda: pgettext("warriors-traders label", "track"),
@@ -65,22 +153,33 @@ LABELS: dict[str, Callable[[], str]] = {
 
 def _label(label: str) -> str:
     return LABELS[label]() if label in LABELS else label
+
+
 NOT_SUPPORTED.update({"rozpustit": NOT_SUPPORTED["disband"]})
 FILLER = {"for", "za", "vp", "vb", "body", "bodu", "pz", "punkty", "punktow", "to", "do", "x"}
 OFFER_SPLIT = {"for", "za"}
 OFFER_FILLER = {"and", "a", "i", "+"}  # "5 food and 2 goods", "5 jídlo a 2 výrobky", "5 żywność i 2 towary"
 SEPARATOR = "|"
 USAGE = {
-    "develop": "develop TRACK", "build": "build ARMY PROVINCE", "fort": "fort PROVINCE",
-    "upgrade": "upgrade UNIT ARMY", "war": "war COUNTRY", "shift": "shift FROM_TRACK TO_TRACK",
-    "bank": "bank GIVE GET [COUNT]", "route": "route COUNTRY",
+    "develop": "develop TRACK",
+    "build": "build ARMY PROVINCE",
+    "fort": "fort PROVINCE",
+    "upgrade": "upgrade UNIT ARMY",
+    "war": "war COUNTRY",
+    "shift": "shift FROM_TRACK TO_TRACK",
+    "bank": "bank GIVE GET [COUNT]",
+    "route": "route COUNTRY",
     "offer": "offer COUNTRY N GIVE [N GIVE ...] for N GET [N GET ...]",
-    "accept": "accept OFFER", "decline": "decline OFFER", "buy": "buy [COUNT] vp", "peace": "peace COUNTRY",
-    "move": "move UNIT PROVINCE", "refuge": "refuge PROVINCE", "princess": "princess UNIT PROVINCE",
+    "accept": "accept OFFER",
+    "decline": "decline OFFER",
+    "buy": "buy [COUNT] vp",
+    "peace": "peace COUNTRY",
+    "move": "move UNIT PROVINCE",
+    "refuge": "refuge PROVINCE",
+    "princess": "princess UNIT PROVINCE",
     "hit": "hit UNIT [AMOUNT]",
     "starve": "starve UNIT",
 }
-
 
 
 def format_move(move: tuple) -> str:
@@ -114,8 +213,14 @@ class _Reader:
         hits = [o for o in options if o.startswith(word)]
         if len(hits) == 1:
             return hits[0]
-        raise self.fail(_("{word} is not a {label} ({options})", word=repr(word), label=_label(label),
-                          options=", ".join(_key_word(o) for o in options)))
+        raise self.fail(
+            _(
+                "{word} is not a {label} ({options})",
+                word=repr(word),
+                label=_label(label),
+                options=", ".join(_key_word(o) for o in options),
+            )
+        )
 
     def number(self, label: str) -> int | None:
         word = self.take()
@@ -142,8 +247,16 @@ class _Reader:
         if len(hits) == 1:
             return hits[0]
         if hits:
-            raise GameError(ErrorCode.AMBIGUOUS, _("In {text}: {word} could be {options}.", text=repr(self.text),
-                                                   word=repr(word), options=", ".join(hits)), hits)
+            raise GameError(
+                ErrorCode.AMBIGUOUS,
+                _(
+                    "In {text}: {word} could be {options}.",
+                    text=repr(self.text),
+                    word=repr(word),
+                    options=", ".join(hits),
+                ),
+                hits,
+            )
         raise self.fail(_("there is no {label} {word} on this map", label=_label(kind), word=repr(word)))
 
 
@@ -155,12 +268,14 @@ def _pattern(reader: _Reader, verb: str) -> tuple:
         "build": lambda: (r.choice(arms, "kind of army"), r.named("province")),
         "fort": lambda: (r.named("province"),),
         "upgrade": lambda: (r.number("unit"), r.choice(arms, "kind of army")),
-        "war": lambda: (r.named("country"),), "peace": lambda: (r.named("country"),),
+        "war": lambda: (r.named("country"),),
+        "peace": lambda: (r.named("country"),),
         "route": lambda: (r.named("country"),),
         "shift": lambda: (r.choice(TRACKS, "track"), r.choice(TRACKS, "track")),
         "bank": lambda: (r.choice(res, "resource"), r.choice(res, "resource"), r.number("count") or 1),
         "offer": lambda: _offer(r),
-        "accept": lambda: (r.number("offer"),), "decline": lambda: (r.number("offer"),),
+        "accept": lambda: (r.number("offer"),),
+        "decline": lambda: (r.number("offer"),),
         "buy": lambda: (r.number("count") or 1,),
         "move": lambda: (r.number("unit"), r.named("province")),
         "princess": lambda: (r.number("unit"), r.named("province")),
@@ -170,8 +285,13 @@ def _pattern(reader: _Reader, verb: str) -> tuple:
     }
     args = readers[verb]() if verb in readers else ()
     if reader.words:
-        raise reader.fail(_("unexpected {words}; write {usage}", words=repr(" ".join(reader.words)),
-                            usage=say_text(USAGE.get(verb, verb))))
+        raise reader.fail(
+            _(
+                "unexpected {words}; write {usage}",
+                words=repr(" ".join(reader.words)),
+                usage=say_text(USAGE.get(verb, verb)),
+            )
+        )
     return (verb, *args)
 
 
@@ -181,7 +301,7 @@ def _offer(r: _Reader) -> tuple:
     if SEPARATOR not in r.words:
         raise r.fail(_("write offer COUNTRY N RESOURCE [N RESOURCE ...] for N RESOURCE [N RESOURCE ...]"))
     cut = r.words.index(SEPARATOR)
-    give_words, get_words = r.words[:cut], r.words[cut + 1:]
+    give_words, get_words = r.words[:cut], r.words[cut + 1 :]
     r.words = give_words
     give = _bundle(r)
     r.words = get_words
@@ -205,8 +325,9 @@ def _bundle(r: _Reader) -> tuple[tuple[str, int], ...]:
 def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], list[str]]) -> tuple:
     raw = fold(text).replace(",", " ").split()
     offer = bool(raw) and VERBS.get(raw[0]) == "offer"  # "for" / "za" parts an offer's two sides
-    words = [SEPARATOR if offer and w in OFFER_SPLIT else w for w in raw
-             if w not in FILLER or (offer and w in OFFER_SPLIT)]
+    words = [
+        SEPARATOR if offer and w in OFFER_SPLIT else w for w in raw if w not in FILLER or (offer and w in OFFER_SPLIT)
+    ]
     words = [w for w in words if not (offer and w in OFFER_FILLER)]
     if words and words[0] in NOT_SUPPORTED:
         raise invalid(f"{text.strip()!r}: {NOT_SUPPORTED[words[0]]()}", legal_texts())
@@ -224,8 +345,11 @@ def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], lis
         if reason:
             raise illegal(_("{text} is not legal now: {reason}", text=repr(text.strip()), reason=reason), legal_texts())
         return pattern
-    matches = [m for m in rules.legal(state, seat)
-               if len(m) == len(pattern) and all(p is None or p == v for p, v in zip(pattern, m, strict=False))]
+    matches = [
+        m
+        for m in rules.legal(state, seat)
+        if len(m) == len(pattern) and all(p is None or p == v for p, v in zip(pattern, m, strict=False))
+    ]
     why = "" if matches else _("no order of yours fits it in {step}", step=rules.phase_name(state))
     return resolve(text, matches, format_move, legal=legal_texts(), why=why, hint="say which")
 
@@ -258,7 +382,27 @@ def say_move(move: tuple) -> str:
 
 
 # one example of each order, for the reply to "help"
-EXAMPLES = ("develop trade", "build infantry w_paris", "fort w_paris", "upgrade 12 archer", "war england",
-            "shift trade military", "bank food gold 1", "route england", "offer england 2 food for 1 gold",
-            "accept 1", "decline 1", "buy 1 vp", "peace england", "move 12 w_paris", "princess 3 w_paris",
-            "unify", "refuge w_paris", "hit 12 2", "starve 12", "done", "pass", "auto")
+EXAMPLES = (
+    "develop trade",
+    "build infantry w_paris",
+    "fort w_paris",
+    "upgrade 12 archer",
+    "war england",
+    "shift trade military",
+    "bank food gold 1",
+    "route england",
+    "offer england 2 food for 1 gold",
+    "accept 1",
+    "decline 1",
+    "buy 1 vp",
+    "peace england",
+    "move 12 w_paris",
+    "princess 3 w_paris",
+    "unify",
+    "refuge w_paris",
+    "hit 12 2",
+    "starve 12",
+    "done",
+    "pass",
+    "auto",
+)

@@ -11,9 +11,24 @@ from pbem.games.warriors_traders.maneuvers import hostile
 from pbem.games.warriors_traders.state import State
 
 STAY = {"feed": 0.6, "trade": 0.45, "special": 0.4, "shift": 0.85, "move": 0.2, "princess": 0.5, "battle": 0.3}
-PREFER = {"develop": 3, "build": 4, "fort": 4, "upgrade": 2, "war": 1, "move": 3, "buy": 3, "bank": 2,
-          "offer": 1, "accept": 3, "route": 2, "peace": 2, "unify": 20, "hit": 1, "princess": 1,
-          "refuge": 0.01}
+PREFER = {
+    "develop": 3,
+    "build": 4,
+    "fort": 4,
+    "upgrade": 2,
+    "war": 1,
+    "move": 3,
+    "buy": 3,
+    "bank": 2,
+    "offer": 1,
+    "accept": 3,
+    "route": 2,
+    "peace": 2,
+    "unify": 20,
+    "hit": 1,
+    "princess": 1,
+    "refuge": 0.01,
+}
 
 
 def choose(state: State, seat: int, moves: list[tuple], rng: random.Random) -> tuple:

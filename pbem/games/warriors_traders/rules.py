@@ -29,8 +29,9 @@ def current_step(state: State) -> str:
 def short_of_food(state: State, seat: int) -> bool:
     """Whether the seat's food cannot feed all its armies (then it chooses which starve); the
     armies it has already ordered left unfed do not count."""
-    need = sum(RULES.unit(u.kind)["upkeep"] for u in state.units
-               if u.owner == seat and u.is_army and u.id not in state.unfed)
+    need = sum(
+        RULES.unit(u.kind)["upkeep"] for u in state.units if u.owner == seat and u.is_army and u.id not in state.unfed
+    )
     return need > state.players[seat].has("food")
 
 
@@ -87,8 +88,11 @@ def why_not_on_turn(state: State, seat: int, move: tuple) -> str | None:
         return _why_not_trade(state, seat, move)
     if step == "feed" and verb == "starve":
         army = unit(state, move[1])
-        return None if army is not None and army.owner == seat and army.is_army else \
-            _("Unit {unit} is not one of your armies.", unit=move[1])
+        return (
+            None
+            if army is not None and army.owner == seat and army.is_army
+            else _("Unit {unit} is not one of your armies.", unit=move[1])
+        )
     if _action_steps(step) and verb in dev.ACTIONS:
         return dev.why_not_action(state, seat, move)
     if step == "special" and verb in dev.ACTIONS:
@@ -96,9 +100,16 @@ def why_not_on_turn(state: State, seat: int, move: tuple) -> str | None:
     if step == "shift" and verb == "shift":
         return dev.why_not_shift(state, seat, move[1], move[2])
     if step in ("move", "princess") and verb == "unify":
-        return None if man.unification_size(state, seat) else (
-            _("Unification needs every capital, trade centre and ordinary province of your country, once a turn "
-              "(once a game with the option unification=once)."))
+        return (
+            None
+            if man.unification_size(state, seat)
+            else (
+                _(
+                    "Unification needs every capital, trade centre and ordinary province of your country, once a turn "
+                    "(once a game with the option unification=once)."
+                )
+            )
+        )
     if step in ("move", "battle") and verb == "refuge":
         return man.why_not_refuge(state, seat, move[1])
     if step == "move" and verb == "move":
@@ -190,8 +201,10 @@ def has_choice(state: State, seat: int) -> bool:
     if seat not in to_move(state):
         return False  # every move would be refused: it is not the seat's turn
     trivial = trivial_move(state, seat)
-    return any(m != trivial and (m[0] != "peace" or state.phase == "trade") and why_not_on_turn(state, seat, m) is None
-               for m in candidates(state, seat))
+    return any(
+        m != trivial and (m[0] != "peace" or state.phase == "trade") and why_not_on_turn(state, seat, m) is None
+        for m in candidates(state, seat)
+    )
 
 
 def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
@@ -212,8 +225,11 @@ def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
     if verb == "pass":
         return [{"kind": "Passed", "seat": seat, "step": step}]
     if verb in dev.ACTIONS:
-        source = "action" if step in ("action1", "action2") else (
-            "bonus" if step == "bonus" else dev.special_slot(state, seat, move))
+        source = (
+            "action"
+            if step in ("action1", "action2")
+            else ("bonus" if step == "bonus" else dev.special_slot(state, seat, move))
+        )
         assert source is not None, "why_not found a slot that pays for the order"
         return dev.action_facts(state, seat, move, source)
     if verb == "done":
@@ -251,8 +267,7 @@ def _trade_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
     if verb in ("accept", "decline"):
         return [{"kind": "OfferAccepted" if verb == "accept" else "OfferDeclined", "seat": seat, "offer": move[1]}]
     if verb == "buy":
-        return [{"kind": "VPBought", "seat": seat, "count": move[1],
-                 "gold": move[1] * RULES.value("vp_price_gold")}]
+        return [{"kind": "VPBought", "seat": seat, "count": move[1], "gold": move[1] * RULES.value("vp_price_gold")}]
     if verb == "peace":
         return [trade.peace_fact(state, seat, move[1])]
     raise ValueError(f"no facts for {move!r}")

@@ -66,8 +66,7 @@ def threshold_reached(state: State) -> bool:
 
 def standings(state: State) -> list[Standing]:
     totals = team_vp(state)
-    ranks = rank_by({p.team: (v,) for p, v in ((state.players[s], totals[state.players[s].team])
-                                              for s in state.seats)})
+    ranks = rank_by({p.team: (v,) for p, v in ((state.players[s], totals[state.players[s].team]) for s in state.seats)})
     out = []
     for seat, player in enumerate(state.players):
         details: dict[str, Any] = {"country": player.country, "sources": vp_sources(state, seat)}

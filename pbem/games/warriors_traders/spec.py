@@ -27,10 +27,14 @@ def parse_teams(text: str, players: int) -> list[int]:
     text = AUTO_TEAMS.get(players, "") if text == "auto" else text
     groups = [g for g in text.split("/") if g]
     seats = [c for g in groups for c in g]
-    if sorted(seats) != [str(i) for i in range(1, players + 1)] or len({len(g) for g in groups}) != 1 \
-            or len(groups) < 2:
-        raise invalid(f"teams={text!r} must split seats 1..{players} into equal teams, "
-                      "like 12/34, 123/456 or 12/34/56.")
+    if (
+        sorted(seats) != [str(i) for i in range(1, players + 1)]
+        or len({len(g) for g in groups}) != 1
+        or len(groups) < 2
+    ):
+        raise invalid(
+            f"teams={text!r} must split seats 1..{players} into equal teams, like 12/34, 123/456 or 12/34/56."
+        )
     teams = [0] * players
     for number, group in enumerate(groups):
         for c in group:
@@ -45,29 +49,51 @@ class WarriorsTraders(FoldingGameSpec[State, Order]):
     def title(self) -> str:  # type: ignore[override]
         """The title the rulebook of the language spoken now prints (Czech: Válečníci a obchodníci)."""
         return words.title()
+
     # 2: retreated armies get no action points; the turn-file and data fixes of issue 21
     # 3: peace at any decision, not only in the trade phase; unification again each turn by default
     rules_version = "3"
     min_players = 2
     max_players = 6
     options = (
-        Option("map", "board side: west (Western Europe) or east (Eastern Europe); both maps are approximations",
-               "west", ("west", "east")),
-        Option("mode", "free-for-all, or alliance (4 players 2v2, 6 players 3v3 or 2v2v2)",
-               "free-for-all", ("free-for-all", "alliance")),
+        Option(
+            "map",
+            "board side: west (Western Europe) or east (Eastern Europe); both maps are approximations",
+            "west",
+            ("west", "east"),
+        ),
+        Option(
+            "mode",
+            "free-for-all, or alliance (4 players 2v2, 6 players 3v3 or 2v2v2)",
+            "free-for-all",
+            ("free-for-all", "alliance"),
+        ),
         Option("teams", "alliance teams as seat numbers: auto (12/34, 123/456), or e.g. 13/24, 12/34/56", "auto"),
-        Option("countries", "random: shuffled country cards; order: seat N plays country N", "random",
-               ("random", "order")),
-        Option("cavalry_level", "military level that unlocks cavalry (the seed says VI; NOTES 3.3.1)", "VI",
-               ("VI", "V")),
-        Option("attack_ap", "action points an army needs to enter a hostile province (2 = step + battle)", "2",
-               ("2", "1")),
-        Option("vp_purchase", "who may buy VP in the trade phase: trade-centre holders, or anyone", "trade-centre",
-               ("trade-centre", "anyone")),
-        Option("edition", "first (the seed) or revised (one extra infantry in each capital)", "first",
-               ("first", "revised")),
-        Option("unification", "each-turn: whenever the country is held, once in a turn (the rulebook's "
-               "'whenever'); once: once a game per player", "each-turn", ("each-turn", "once")),
+        Option(
+            "countries", "random: shuffled country cards; order: seat N plays country N", "random", ("random", "order")
+        ),
+        Option(
+            "cavalry_level", "military level that unlocks cavalry (the seed says VI; NOTES 3.3.1)", "VI", ("VI", "V")
+        ),
+        Option(
+            "attack_ap", "action points an army needs to enter a hostile province (2 = step + battle)", "2", ("2", "1")
+        ),
+        Option(
+            "vp_purchase",
+            "who may buy VP in the trade phase: trade-centre holders, or anyone",
+            "trade-centre",
+            ("trade-centre", "anyone"),
+        ),
+        Option(
+            "edition", "first (the seed) or revised (one extra infantry in each capital)", "first", ("first", "revised")
+        ),
+        Option(
+            "unification",
+            "each-turn: whenever the country is held, once in a turn (the rulebook's "
+            "'whenever'); once: once a game per player",
+            "each-turn",
+            ("each-turn", "once"),
+        ),
     )
 
     # -- options and setup -----------------------------------------------------------------
@@ -86,10 +112,14 @@ class WarriorsTraders(FoldingGameSpec[State, Order]):
         chosen = rng.shuffle(countries)[:players] if options["countries"] == "random" else countries[:players]
         alliance = options["mode"] == "alliance"
         teams = parse_teams(options["teams"], players) if alliance else list(range(players))
-        config = {"map": options["map"], "alliance": alliance,
-                  "cavalry_level": 5 if options["cavalry_level"] == "V" else 6,
-                  "attack_ap": int(options["attack_ap"]), "vp_anyone": options["vp_purchase"] == "anyone",
-                  "revised": options["edition"] == "revised"}
+        config = {
+            "map": options["map"],
+            "alliance": alliance,
+            "cavalry_level": 5 if options["cavalry_level"] == "V" else 6,
+            "attack_ap": int(options["attack_ap"]),
+            "vp_anyone": options["vp_purchase"] == "anyone",
+            "revised": options["edition"] == "revised",
+        }
         if options["unification"] == "each-turn":  # absent in older games' facts: once a game
             config["unify_each_turn"] = True
         facts = [{"kind": "GameStarted", "players": players, "config": config, "countries": chosen, "teams": teams}]
@@ -119,8 +149,10 @@ class WarriorsTraders(FoldingGameSpec[State, Order]):
         return moves.say_move(move)
 
     def say_command(self, text: str) -> str:
-        public = {"assign damage": lambda: _("assign damage"),
-                  "place a starting token": lambda: _("place a starting token")}
+        public = {
+            "assign damage": lambda: _("assign damage"),
+            "place a starting token": lambda: _("place a starting token"),
+        }
         return public[text]() if text in public else moves.say_text(text)
 
     def score_label(self, key: str) -> str:
@@ -133,13 +165,17 @@ class WarriorsTraders(FoldingGameSpec[State, Order]):
         if state.phase == "over":
             raise GameError(ErrorCode.GAME_OVER, _("The game is over."))
         if seat not in rules.to_move(state):
-            raise GameError(ErrorCode.NOT_YOUR_TURN, _("You have nothing to do now ({step}).",
-                                                      step=rules.phase_name(state)))
-        reason = rules.why_not_on_turn(state, seat, move) if isinstance(move, tuple) and move else \
-            _("That is not an order.")
+            raise GameError(
+                ErrorCode.NOT_YOUR_TURN, _("You have nothing to do now ({step}).", step=rules.phase_name(state))
+            )
+        reason = (
+            rules.why_not_on_turn(state, seat, move) if isinstance(move, tuple) and move else _("That is not an order.")
+        )
         if reason:
-            raise illegal(f"{moves.say_move(move) if isinstance(move, tuple) else move!r}: {reason}",
-                          self.legal_texts(state, seat))
+            raise illegal(
+                f"{moves.say_move(move) if isinstance(move, tuple) else move!r}: {reason}",
+                self.legal_texts(state, seat),
+            )
         facts = rules.move_facts(state, seat, move)
         more, after = follow_ups(evolve_all(evolve, state, facts))
         return facts + more, after
@@ -184,8 +220,9 @@ class WarriorsTraders(FoldingGameSpec[State, Order]):
         return f"{label}, {rules.phase_name(state)}" if step else label
 
     def turn_template(self, state: State, seat: int, names: Sequence[str]) -> str:
-        return render.turn_template(state, seat, names, self.phase_label(state),
-                                    [self.say_move(m) for m in self.legal_moves(state, seat)])
+        return render.turn_template(
+            state, seat, names, self.phase_label(state), [self.say_move(m) for m in self.legal_moves(state, seat)]
+        )
 
     def decision(self, state: State, seat: int) -> str:
         """Turn, phase and step, and in a battle which one (attacker, province, round of Double
@@ -193,16 +230,22 @@ class WarriorsTraders(FoldingGameSpec[State, Order]):
         label = self.phase_label(state)
         if state.phase == "maneuvers" and state.battle is not None:
             battle = state.battle
-            label += _(", seat {seat} attacks {province} (round {round})", seat=battle.attacker + 1,
-                       province=battle.province, round=state.round)
+            label += _(
+                ", seat {seat} attacks {province} (round {round})",
+                seat=battle.attacker + 1,
+                province=battle.province,
+                round=state.round,
+            )
         return label
 
     def reveals(self, state: State, seat: int, facts: Sequence[dict[str, Any]]) -> bool:
         # the starting tokens opened together; a battle's damage that another player assigned
         # in secret opened (the barbarians' damage follows public priorities: nothing hidden)
-        return any(f["kind"] == "TokensRevealed"
-                   or (f["kind"] == "BattleResolved" and any(hit[0] not in (seat, BARBARIAN) for hit in f["hits"]))
-                   for f in facts)
+        return any(
+            f["kind"] == "TokensRevealed"
+            or (f["kind"] == "BattleResolved" and any(hit[0] not in (seat, BARBARIAN) for hit in f["hits"]))
+            for f in facts
+        )
 
     def end_of_turn_file(self, state: State, seat: int) -> Order | None:
         """``done`` / ``pass`` / ``auto``; none in setup, where a file places all three tokens."""

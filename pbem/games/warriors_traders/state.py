@@ -189,10 +189,18 @@ def track_value(state: State, seat: int, track: str, key: str) -> int:
 
 
 ABILITY_LEVEL = {
-    "masonry": ("production", 4), "reinforcements": ("production", 5), "production_tax": ("production", 6),
-    "university": ("production", 7), "merchant": ("trade", 4), "trade_tax": ("trade", 5),
-    "master_trader": ("trade", 6), "monopoly": ("trade", 7), "archers": ("military", 3),
-    "commander": ("military", 4), "double_strike": ("military", 6), "voivode": ("military", 7),
+    "masonry": ("production", 4),
+    "reinforcements": ("production", 5),
+    "production_tax": ("production", 6),
+    "university": ("production", 7),
+    "merchant": ("trade", 4),
+    "trade_tax": ("trade", 5),
+    "master_trader": ("trade", 6),
+    "monopoly": ("trade", 7),
+    "archers": ("military", 3),
+    "commander": ("military", 4),
+    "double_strike": ("military", 6),
+    "voivode": ("military", 7),
 }
 
 
@@ -236,12 +244,12 @@ def played_by(state: State, country: str) -> int:
     return seat
 
 
-
-
 # Where each map's trade centres stand in ``State.owners`` (the maps are fixed data): the trade
 # rules ask "does this seat hold one?" for every candidate trade.
-_TRADE_CENTRES = {name: tuple(i for i, p in enumerate(gmap.provinces.values()) if p.type == "trade_center")
-                  for name, gmap in MAPS.items()}
+_TRADE_CENTRES = {
+    name: tuple(i for i, p in enumerate(gmap.provinces.values()) if p.type == "trade_center")
+    for name, gmap in MAPS.items()
+}
 
 
 def owns_trade_center(state: State, seat: int) -> bool:

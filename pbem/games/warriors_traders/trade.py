@@ -51,8 +51,13 @@ def why_not_bank(state: State, seat: int, give: str, get: str, count: int) -> st
     ratio = track_value(state, seat, "trade", "trade_bank_ratio")
     have = state.players[seat].has(give)
     if count < 1 or have < ratio * count:
-        return _("At {ratio}:1 you need {give} for {get}; you have {have}.", ratio=ratio,
-                 give=words.amount(give, ratio * max(count, 1)), get=words.amount(get, max(count, 1)), have=have)
+        return _(
+            "At {ratio}:1 you need {give} for {get}; you have {have}.",
+            ratio=ratio,
+            give=words.amount(give, ratio * max(count, 1)),
+            get=words.amount(get, max(count, 1)),
+            have=have,
+        )
     return None
 
 
@@ -70,9 +75,12 @@ def why_not_route(state: State, seat: int, partner: int | None) -> str | None:
     opened = sum(1 for a, _b in state.routes if a == seat)
     allowed = track_value(state, seat, "trade", "trade_routes")
     if opened >= allowed:
-        return ngettext("Your trade level allows {n} trade route(s) and you have opened {opened}.",
-                        "Your trade level allows {n} trade route(s) and you have opened {opened}.", allowed,
-                        opened=opened)
+        return ngettext(
+            "Your trade level allows {n} trade route(s) and you have opened {opened}.",
+            "Your trade level allows {n} trade route(s) and you have opened {opened}.",
+            allowed,
+            opened=opened,
+        )
     if route_between(state, seat, partner):
         return _("A trade route between you is already open.")
     if not owns_trade_center(state, partner):
@@ -80,8 +88,9 @@ def why_not_route(state: State, seat: int, partner: int | None) -> str | None:
     return None
 
 
-def why_not_offer(state: State, seat: int, partner: int | None, give: tuple[tuple[str, int], ...],
-                  get: tuple[tuple[str, int], ...]) -> str | None:
+def why_not_offer(
+    state: State, seat: int, partner: int | None, give: tuple[tuple[str, int], ...], get: tuple[tuple[str, int], ...]
+) -> str | None:
     """Exchanges between players over a route "in any ratio" (L348-349): any resources on
     either side, none on both."""
     reason = _may_trade(state, seat)
@@ -99,15 +108,25 @@ def why_not_offer(state: State, seat: int, partner: int | None, give: tuple[tupl
     if short:
         return _("You have only {amount}.", amount=words.amount(short[0], state.players[seat].has(short[0])))
     if state.players[seat].offers_made >= MAX_OFFERS:
-        return ngettext("You have made {n} offers this turn, the most allowed.",
-                        "You have made {n} offers this turn, the most allowed.", MAX_OFFERS)
+        return ngettext(
+            "You have made {n} offers this turn, the most allowed.",
+            "You have made {n} offers this turn, the most allowed.",
+            MAX_OFFERS,
+        )
     return None
 
 
-def offer_fact(state: State, seat: int, partner: int, give: tuple[tuple[str, int], ...],
-               get: tuple[tuple[str, int], ...]) -> dict[str, Any]:
-    return {"kind": "OfferMade", "offer": state.next_offer, "seat": seat, "to": partner,
-            "give": dict(give), "get": dict(get)}
+def offer_fact(
+    state: State, seat: int, partner: int, give: tuple[tuple[str, int], ...], get: tuple[tuple[str, int], ...]
+) -> dict[str, Any]:
+    return {
+        "kind": "OfferMade",
+        "offer": state.next_offer,
+        "seat": seat,
+        "to": partner,
+        "give": dict(give),
+        "get": dict(get),
+    }
 
 
 def why_not_answer(state: State, seat: int, offer_id: int, accept: bool) -> str | None:
@@ -133,8 +152,12 @@ def why_not_buy(state: State, seat: int, count: int) -> str | None:
         return _("Buying VP is part of the trade phase, which needs a trade centre (option vp_purchase).")
     price = RULES.value("vp_price_gold")
     if count < 1 or state.players[seat].has("gold") < price * count:
-        return _("{vp} cost {gold}; you have {have}.", vp=words.vp(max(count, 1)),
-                 gold=words.amount("gold", price * max(count, 1)), have=state.players[seat].has("gold"))
+        return _(
+            "{vp} cost {gold}; you have {have}.",
+            vp=words.vp(max(count, 1)),
+            gold=words.amount("gold", price * max(count, 1)),
+            have=state.players[seat].has("gold"),
+        )
     return None
 
 
@@ -158,8 +181,7 @@ def _engaged_between(state: State, a: int, b: int) -> bool:
     for unit in state.units:
         if unit.engaged and unit.owner >= 0 and team(state, unit.owner) in sides:
             other = sides - {team(state, unit.owner)}
-            if any(u.province == unit.province and u.owner >= 0 and team(state, u.owner) in other
-                   for u in state.units):
+            if any(u.province == unit.province and u.owner >= 0 and team(state, u.owner) in other for u in state.units):
                 return True
     return False
 
@@ -168,8 +190,7 @@ def peace_fact(state: State, seat: int, country: str) -> dict[str, Any]:
     target = played_by(state, country)
     mine, theirs = team(state, seat), team(state, target)
     agreed = (theirs, mine) in state.peace
-    return {"kind": "PeaceMade" if agreed else "PeaceProposed", "seat": seat, "to": target,
-            "teams": [mine, theirs]}
+    return {"kind": "PeaceMade" if agreed else "PeaceProposed", "seat": seat, "to": target, "teams": [mine, theirs]}
 
 
 def trade_candidates(state: State, seat: int) -> Iterator[tuple]:
@@ -186,8 +207,12 @@ def trade_candidates(state: State, seat: int) -> Iterator[tuple]:
     yield from (("route", state.players[s].country) for s in others if trading)
     for s in others:
         if trading and route_between(state, seat, s):
-            yield from (("offer", state.players[s].country, ((g, 1),), ((w, 1),))
-                        for g in RESOURCES for w in RESOURCES if g != w)
+            yield from (
+                ("offer", state.players[s].country, ((g, 1),), ((w, 1),))
+                for g in RESOURCES
+                for w in RESOURCES
+                if g != w
+            )
     yield from ((verb, o.id) for o in state.offers if o.to == seat for verb in ("accept", "decline"))
     yield from (("buy", n) for n in range(1, player.has("gold") // RULES.value("vp_price_gold") + 1))
     yield from (("peace", state.players[s].country) for s in others)

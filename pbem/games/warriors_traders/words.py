@@ -146,8 +146,14 @@ def invented() -> list[str]:
     for kind in ("princess", "fort"):
         row = RULES.unit(kind)
         if row.get("confidence") == "approximation":
-            lines.append(_("{unit} strength/toughness: {strength}/{toughness}", unit=unit(kind),
-                           strength=row["strength"], toughness=row["toughness"]))
+            lines.append(
+                _(
+                    "{unit} strength/toughness: {strength}/{toughness}",
+                    unit=unit(kind),
+                    strength=row["strength"],
+                    toughness=row["toughness"],
+                )
+            )
     return lines
 
 

@@ -16,8 +16,15 @@ from pbem.games.kingdom_builder.state import KBState
 from tests.support import contract
 
 LAYOUT = (("tavern", False), ("paddock", False), ("oasis", False), ("farm", False))
-OPTIONS = {"top-left": "tavern", "top-right": "paddock", "bottom-left": "oasis", "bottom-right": "farm",
-           "card-1": "fishermen", "card-2": "merchants", "card-3": "knights"}
+OPTIONS = {
+    "top-left": "tavern",
+    "top-right": "paddock",
+    "bottom-left": "oasis",
+    "bottom-right": "farm",
+    "card-1": "fishermen",
+    "card-2": "merchants",
+    "card-3": "knights",
+}
 
 
 def hexes(*names: str) -> list[int]:
@@ -45,8 +52,12 @@ def position(
     hands: tuple[str | None, ...] | None = None,
 ) -> KBState:
     """A state on the fixed board with settlements and tiles placed by hand."""
-    start = {"kind": "GameStarted", "players": players, "cards": list(cards),
-             "sections": [{"quadrant": "q", "name": n, "rotated": r} for n, r in layout]}
+    start = {
+        "kind": "GameStarted",
+        "players": players,
+        "cards": list(cards),
+        "sections": [{"quadrant": "q", "name": n, "rotated": r} for n, r in layout],
+    }
     state = SPEC.evolve(None, start)
     owner = list(state.owner)
     homes = []
@@ -61,9 +72,19 @@ def position(
     held_sets = [frozenset(hexes(*(held or {}).get(s, ()))) for s in range(players)]
     tiles_left = tuple(2 - sum(loc in hs for hs in held_sets) for loc in state.board.locations)
     return replace(
-        state, owner=tuple(owner), homes=tuple(homes), supply=tuple(counts), played=played, seat=seat,
-        built=built, held=tuple(held_sets), taken=tuple(held_sets), tiles_left=tiles_left,
-        fresh=frozenset(hexes(*fresh)), used=frozenset(hexes(*used)), deck=deck,
+        state,
+        owner=tuple(owner),
+        homes=tuple(homes),
+        supply=tuple(counts),
+        played=played,
+        seat=seat,
+        built=built,
+        held=tuple(held_sets),
+        taken=tuple(held_sets),
+        tiles_left=tiles_left,
+        fresh=frozenset(hexes(*fresh)),
+        used=frozenset(hexes(*used)),
+        deck=deck,
         hands=hands if hands is not None else ("F",) * players,
     )
 

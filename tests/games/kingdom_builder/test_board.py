@@ -62,4 +62,4 @@ def test_a_rotated_section_is_turned_180_degrees():
     # oasis (row 2, col 7) location and (row 7, col 1) castle move to (7, 2) and (2, 8)
     assert board.location_at(h("C8")) == "oasis" and h("I3") in board.castles
     # the section's top row "DDCWWTTGGG" becomes the bottom row, read right to left
-    assert "".join(board.terrain[9 * 20:9 * 20 + 10]) == "GGGTTWWCDD"
+    assert "".join(board.terrain[9 * 20 : 9 * 20 + 10]) == "GGGTTWWCDD"

@@ -84,8 +84,14 @@ def test_the_turn_cannot_end_before_the_mandatory_action():
 
 def test_card_without_free_hex_is_replaced_when_the_turn_starts():
     canyon = [x for x in range(400) if position().board.terrain[x] == "C"]
-    state = position({0: ["E5", "E4", "F5"], 1: [name(x) for x in canyon]}, played="G", built=2,
-                     supply={1: 10}, hands=(None, "C"), deck=("D", "T"))
+    state = position(
+        {0: ["E5", "E4", "F5"], 1: [name(x) for x in canyon]},
+        played="G",
+        built=2,
+        supply={1: 10},
+        hands=(None, "C"),
+        deck=("D", "T"),
+    )
     state, facts = play(state, 0, "build E6")
     replaced = [f for f in facts if f["kind"] == "CardReplaced"]
     # seat 0 drew the D at the end of its turn; seat 1's C is unusable and the T replaces it
@@ -138,6 +144,7 @@ def test_the_last_seat_placing_its_last_settlement_ends_the_game_at_once():
 def test_a_game_where_no_terrain_card_is_left_ends_instead_of_looping():
     # cannot happen with 25 cards and 160 settlements, but the engine must not hang
     from pbem.games.kingdom_builder.rules import settle
+
     state = position(played=None, deck=(), hands=(None, None))
     facts = settle(state, SeededRng(0))
     assert facts[-1]["kind"] == "GameEnded" and facts[-1]["blocked"] is True

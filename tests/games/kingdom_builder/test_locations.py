@@ -144,7 +144,12 @@ def test_barn_moves_a_settlement_to_the_played_terrain_next_to_the_others():
     assert [m for m in moves if m.startswith("barn H13")] == ["barn H13 to J11", "barn H13 to J12"]
     state, facts = play(state, 0, "barn K11 to I13")
     assert facts[0] == {
-        "kind": "SettlementMoved", "seat": 0, "from": "K11", "to": "I13", "action": "barn", "tile": "G13",
+        "kind": "SettlementMoved",
+        "seat": 0,
+        "from": "K11",
+        "to": "I13",
+        "action": "barn",
+        "tile": "G13",
     }
     assert state.supply[0] == 38 and state.owner[h("K11")] == -1
 
@@ -174,6 +179,7 @@ def test_paddock_jumps_exactly_two_hexes_over_anything_ignoring_adjacency():
     state = position({0: ["K8", "A1"], 1: ["M8"]}, played="G", held={0: ["L7"]})
     from_k8 = [m for m in targets(state, 0, "paddock") if m.startswith("paddock K8")]
     # L6 is reached over the paddock location L7; M8 is occupied; none is next to A1
-    assert sorted(from_k8) == sorted(["paddock K8 to L6", "paddock K8 to J6", "paddock K8 to I8",
-                                   "paddock K8 to J10", "paddock K8 to L10"])
+    assert sorted(from_k8) == sorted(
+        ["paddock K8 to L6", "paddock K8 to J6", "paddock K8 to I8", "paddock K8 to J10", "paddock K8 to L10"]
+    )
     assert "paddock K8 to K10" not in from_k8  # not a straight line

@@ -12,28 +12,43 @@ from .helpers import h, position, refused_when_parsed
 LAYOUT2 = (("oracle", False), ("harbor", False), ("barn", False), ("tower", False))
 
 
-@pytest.mark.parametrize(("text", "move"), [
-    ("build E4", ("build", h("E4"))),
-    ("build e4 f4, e5", ("build", h("E4"), h("F4"), h("E5"))),
-    ("postav E4", ("build", h("E4"))),
-    ("Stavba E4", ("build", h("E4"))),
-    ("E4", ("build", h("E4"))),
-])
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("build E4", ("build", h("E4"))),
+        ("build e4 f4, e5", ("build", h("E4"), h("F4"), h("E5"))),
+        ("postav E4", ("build", h("E4"))),
+        ("Stavba E4", ("build", h("E4"))),
+        ("E4", ("build", h("E4"))),
+    ],
+)
 def test_build_in_english_and_czech(text, move):
     assert SPEC.parse_move(position(played="G"), 0, text) == move
 
 
-@pytest.mark.parametrize("text", [
-    "harbor R8 to M7", "přístav R8 na M7", "PRISTAV r8 do m7", "harbour R8 -> M7", "harbor R8 M7",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "harbor R8 to M7",
+        "přístav R8 na M7",
+        "PRISTAV r8 do m7",
+        "harbour R8 -> M7",
+        "harbor R8 M7",
+    ],
+)
 def test_moving_tiles_in_english_and_czech(text):
     state = position({0: ["R8", "M8"]}, played="G", held={0: ["Q8"]}, layout=LAYOUT2)
     assert SPEC.parse_move(state, 0, text) == ("harbor", h("R8"), h("M7"))
 
 
-@pytest.mark.parametrize(("text", "kind"), [
-    ("krčma K9", "tavern"), ("tavern K9", "tavern"), ("výběh K8 do I8", "paddock"),
-])
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("krčma K9", "tavern"),
+        ("tavern K9", "tavern"),
+        ("výběh K8 do I8", "paddock"),
+    ],
+)
 def test_tile_keywords_with_accents(text, kind):
     state = position({0: ["B6", "H9", "I9", "J9", "K8"]}, played="G", held={0: ["C7", "L7"]})
     assert SPEC.parse_move(state, 0, text)[0] == kind
@@ -47,8 +62,9 @@ def test_end_in_czech_and_english():
 def test_format_and_parse_round_trip_for_every_legal_move():
     states = [
         position({0: ["B6", "H9", "I9", "J9", "K8"]}, played="G", held={0: ["C7", "L7"]}),
-        position({0: ["R8", "M8", "I4", "H13", "Q14"]}, played="D", held={0: ["Q8", "H4", "G13", "P14"]},
-                 layout=LAYOUT2),
+        position(
+            {0: ["R8", "M8", "I4", "H13", "Q14"]}, played="D", held={0: ["Q8", "H4", "G13", "P14"]}, layout=LAYOUT2
+        ),
     ]
     for state in states:
         for move in SPEC.legal_moves(state, 0):

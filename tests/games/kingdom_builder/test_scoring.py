@@ -112,8 +112,9 @@ def test_final_scores_add_the_three_cards_and_the_castles():
 
 
 def test_most_gold_wins_and_ties_share_the_win():
-    state = position({0: ["C4"], 1: ["E4"]}, players=3, seat=2, played="G", supply={2: 1},
-                     cards=("miners", "hermits", "knights"))
+    state = position(
+        {0: ["C4"], 1: ["E4"]}, players=3, seat=2, played="G", supply={2: 1}, cards=("miners", "hermits", "knights")
+    )
     move = SPEC.default_move(state, 2)
     facts = SPEC.decide(state, 2, move, SeededRng(0))
     for fact in facts:

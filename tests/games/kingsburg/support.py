@@ -38,13 +38,16 @@ class Script:
         return self.fallback.choice(items)
 
 
-def new_game(players: int = 4, order: list[int] | None = None, deck: list[str] | None = None,
-             **options: str) -> State:
+def new_game(players: int = 4, order: list[int] | None = None, deck: list[str] | None = None, **options: str) -> State:
     """A game folded from its first two facts, standing at the start of year 1."""
     opts = {"reinforcements": "die", "demons": "primary", **options}
     facts = [
-        {"kind": "GameStarted", "players": players, "options": opts,
-         "order": order if order is not None else list(range(players))},
+        {
+            "kind": "GameStarted",
+            "players": players,
+            "options": opts,
+            "order": order if order is not None else list(range(players)),
+        },
         {"kind": "EnemyDeckPrepared", "secret": secret([], {"deck": deck or DECK})},
     ]
     return fold(SPEC, facts)

@@ -44,7 +44,8 @@ def test_disputed_demons_card_keeps_both_readings():
     demons = ENEMIES["y4_demons_6"]
     assert demons.reading("primary") == (
         {"gold": 0, "wood": 0, "stone": 0, "any": 4, "buildings": 0, "vp": 1},
-        {"gold": 1, "wood": 0, "stone": 0, "any": 0, "vp": 1})
+        {"gold": 1, "wood": 0, "stone": 0, "any": 0, "vp": 1},
+    )
     assert demons.reading("alternative")[0]["buildings"] == 1
     assert demons.reading("alternative")[1]["vp"] == 0
     assert sum(1 for e in ENEMIES.values() if e.alternative) == 1
@@ -79,5 +80,6 @@ def test_costs_of_the_seed_examples():
 
 def test_every_table_names_its_source():
     from pbem.games.kingsburg.data import RAW
+
     tables = [key for key in RAW if key not in ("about", "sources")]
     assert sorted(RAW["sources"]) == sorted(tables)

@@ -27,8 +27,7 @@ def _to_a_fixed_gift(service: GameService, game_id: str) -> tuple[int, Influence
         state = service.state(game)
         seat = game.spec.to_move(state)[0]
         legal = game.spec.legal_moves(state, seat)
-        declines = [m for m in legal if isinstance(m, Influence) and m.choice == Take(())
-                    and not rules.asks(m.advisor)]
+        declines = [m for m in legal if isinstance(m, Influence) and m.choice == Take(()) and not rules.asks(m.advisor)]
         if declines:
             return seat, declines[0]
         move = game.spec.random_move(state, seat, chooser)

@@ -38,9 +38,14 @@ def after_year_one_aid():
 
 def after_influence():
     state, _ = after_year_one_aid()
-    for seat, text in [(ANN, "influence 8 with 5 3"), (CINDY, "influence 4 with 2 2"),
-                       (DAVID, "influence 7 with 5 2"), (BRIAN, "influence 9 with 5 4"),
-                       (ANN, "influence 1 with 1"), (CINDY, "influence 6 with 6")]:
+    for seat, text in [
+        (ANN, "influence 8 with 5 3"),
+        (CINDY, "influence 4 with 2 2"),
+        (DAVID, "influence 7 with 5 2"),
+        (BRIAN, "influence 9 with 5 4"),
+        (ANN, "influence 1 with 1"),
+        (CINDY, "influence 6 with 6"),
+    ]:
         state, _ = play(state, seat, text)
     return play(state, DAVID, "influence 3 with 3")
 
@@ -124,8 +129,13 @@ FOUR = {"statue", "chapel", "inn", "guard_tower"}
 
 def test_kings_aid_example_year_three_cindy_gets_the_white_die():
     state = at(new_game(), "aid", "start", year=3)
-    state = with_players(state, p0={"buildings": SIX}, p1={"buildings": FIVE, "gold": 1, "wood": 1},
-                         p2={"buildings": FIVE}, p3={"buildings": SIX, "stone": 1})
+    state = with_players(
+        state,
+        p0={"buildings": SIX},
+        p1={"buildings": FIVE, "gold": 1, "wood": 1},
+        p2={"buildings": FIVE},
+        p3={"buildings": SIX, "stone": 1},
+    )
     state, facts = run(state)
     assert of_kind(facts, "AidGranted") == [{"kind": "AidGranted", "seat": CINDY}]
     rolled = of_kind(facts, "DiceRolled")[0]
@@ -134,8 +144,13 @@ def test_kings_aid_example_year_three_cindy_gets_the_white_die():
 
 def envoy_state(cindy_goods: int):
     state = at(new_game(), "envoy", "start", year=2)
-    return with_players(state, p0={"buildings": FIVE}, p1={"buildings": FOUR, "wood": 2},
-                        p2={"buildings": FOUR, "gold": cindy_goods}, p3={"buildings": FOUR})
+    return with_players(
+        state,
+        p0={"buildings": FIVE},
+        p1={"buildings": FOUR, "wood": 2},
+        p2={"buildings": FOUR, "gold": cindy_goods},
+        p3={"buildings": FOUR},
+    )
 
 
 def test_envoy_example_david_gets_the_envoy():
@@ -166,8 +181,9 @@ def test_envoy_example_david_shares_the_architect_with_brian():
     state = at(new_game(), "spring", "influence", order=(BRIAN, DAVID, ANN, CINDY), cursor=1, envoy=DAVID)
     court = list(state.court)
     court[3] = (Placement(BRIAN, (3,)),)
-    state = with_players(replace_court(state, court), p0={"passed": True}, p2={"passed": True},
-                         p1={"passed": True}, p3={"dice": (3,)})
+    state = with_players(
+        replace_court(state, court), p0={"passed": True}, p2={"passed": True}, p1={"passed": True}, p3={"dice": (3,)}
+    )
     with pytest.raises(GameError) as refused:
         play(state, DAVID, "influence 3 with 3")
     assert "envoy" in refused.value.message
@@ -179,6 +195,7 @@ def test_envoy_example_david_shares_the_architect_with_brian():
 
 def replace_court(state, court):
     from dataclasses import replace
+
     return replace(state, court=tuple(court))
 
 
@@ -196,12 +213,17 @@ def test_battle_example_goblins_strength_3():
     assert of_kind(facts, "ReinforcementsRolled")[0]["soldiers"] == 1
     battles = {f["seat"]: f for f in of_kind(facts, "BattleFought")}
     assert [(battles[s]["strength"], battles[s]["result"]) for s in range(4)] == [
-        (3, "draw"), (3, "draw"), (4, "won"), (2, "lost")]
+        (3, "draw"),
+        (3, "draw"),
+        (4, "won"),
+        (2, "lost"),
+    ]
     assert battles[CINDY]["delta"] == {"stone": 1}
     assert battles[DAVID]["destroyed"] == ["crane"]  # rightmost column first
     assert battles[DAVID]["delta"] == {"vp": -1}  # no gold to lose; the Crane's VP go
     assert of_kind(facts, "BestDefenderRewarded") == [
-        {"kind": "BestDefenderRewarded", "seat": CINDY, "delta": {"vp": 1}}]
+        {"kind": "BestDefenderRewarded", "seat": CINDY, "delta": {"vp": 1}}
+    ]
     assert [p.vp for p in state.players] == [3, 1, 4, 0]
     assert [p.soldiers for p in state.players] == [0, 0, 0, 0]
     assert state.year == 2
@@ -209,6 +231,7 @@ def test_battle_example_goblins_strength_3():
 
 def test_battle_example_market_would_be_destroyed_before_the_crane():
     from pbem.games.kingsburg.rules import destroy_order
+
     assert destroy_order(frozenset({"inn", "barricade", "crane", "market"}))[0] == "market"
 
 
@@ -230,15 +253,20 @@ def test_statue_and_chapel_example_2222():
 
 def test_market_example_sum_9_influences_8_or_10():
     state = at(new_game(3), "spring", "influence", order=(ANN, BRIAN, CINDY), cursor=0)
-    state = with_players(state, p0={"buildings": {"inn", "market"}, "dice": (5, 4, 1)},
-                         p1={"dice": (6, 6, 6)}, p2={"dice": (6, 6, 6)})
-    targets = {m.advisor for m in SPEC.legal_moves(state, ANN)
-               if isinstance(m, Influence) and m.dice == (5, 4) and m.choice is None}
+    state = with_players(
+        state, p0={"buildings": {"inn", "market"}, "dice": (5, 4, 1)}, p1={"dice": (6, 6, 6)}, p2={"dice": (6, 6, 6)}
+    )
+    targets = {
+        m.advisor
+        for m in SPEC.legal_moves(state, ANN)
+        if isinstance(m, Influence) and m.dice == (5, 4) and m.choice is None
+    }
     assert targets == {8, 9, 10}
     state, facts = play(state, ANN, "influence 10 with 5 4")
     assert facts[0]["market"] is True and state.players[ANN].market_used
     state = with_players(state, p1={"passed": True}, p2={"passed": True})
     from dataclasses import replace
+
     state = replace(state, cursor=0)
     assert {m.advisor for m in SPEC.legal_moves(state, ANN) if isinstance(m, Influence)} == {1}
 
@@ -246,12 +274,14 @@ def test_market_example_sum_9_influences_8_or_10():
 def test_crane_example_farms_cost_one_gold_less():
     from pbem.games.kingsburg.rules import cost
     from pbem.games.kingsburg.state import Player
+
     assert cost(Player(buildings=frozenset({"barricade", "crane"})), "farms") == (1, 3, 1)
     assert cost(Player(), "farms") == (2, 3, 1)
 
 
 def test_fortress_example_win_one_gold_and_one_vp():
     from pbem.games.kingsburg.flow import battle_fact
+
     state = with_players(new_game(), p0={"buildings": {"palisade", "stable", "stone_wall", "fortress"}})
     fact = battle_fact(state, ANN, 9, "won", {}, {"gold": 1, "wood": 0, "stone": 0, "any": 0, "vp": 0})
     assert fact["delta"] == {"gold": 1, "vp": 1}
@@ -259,7 +289,8 @@ def test_fortress_example_win_one_gold_and_one_vp():
 
 def test_barracks_example_three_goods_for_three_soldiers():
     state = at(new_game(), "recruit", "recruit", order=(ANN, BRIAN, CINDY, DAVID), cursor=0)
-    state = with_players(state, p0={"buildings": {"guard_tower", "blacksmith", "barracks"}, "gold": 1,
-                                    "wood": 1, "stone": 1})
+    state = with_players(
+        state, p0={"buildings": {"guard_tower", "blacksmith", "barracks"}, "gold": 1, "wood": 1, "stone": 1}
+    )
     state, facts = play(state, ANN, "recruit 3")
     assert facts[0]["delta"] == {"gold": -1, "wood": -1, "stone": -1, "soldiers": 3}

@@ -18,8 +18,12 @@ ANSWERS = (None, Take(()), Take(("gold",)), Take(("wood", "stone")), Give("gold"
 
 def _near(move: Influence) -> list[Influence]:
     """The move, and moves a player might write instead: another answer, envoy, +2, advisor."""
-    return [*(update(move, choice=c) for c in ANSWERS), update(move, envoy=not move.envoy),
-            update(move, plus2=not move.plus2), update(move, advisor=move.advisor % 18 + 1)]
+    return [
+        *(update(move, choice=c) for c in ANSWERS),
+        update(move, envoy=not move.envoy),
+        update(move, plus2=not move.plus2),
+        update(move, advisor=move.advisor % 18 + 1),
+    ]
 
 
 def _same_answer(before, seat, move, facts, after):
@@ -42,14 +46,19 @@ def test_the_influence_shortcut_agrees_with_the_list_of_legal_moves(players):
         assert play.state.over
 
 
-
-
 @pytest.mark.parametrize("market_used", [False, True])
 def test_the_shortcut_agrees_with_the_market_the_envoy_white_dice_and_plus2(market_used):
     # random games seldom build the Market; here seat 0 has it, the envoy, a white die and a +2
     # token, and the court has advisors free, taken once and taken twice
-    state = influencing(p0={"dice": (5, 3, 1), "white": (2,), "plus2": 1, "market_used": market_used,
-                            "buildings": {"statue", "chapel", "inn", "market"}})
+    state = influencing(
+        p0={
+            "dice": (5, 3, 1),
+            "white": (2,),
+            "plus2": 1,
+            "market_used": market_used,
+            "buildings": {"statue", "chapel", "inn", "market"},
+        }
+    )
     court = list(state.court)
     court[9] = (Placement(1, (4, 5)),)
     court[10] = (Placement(1, (6, 4)), Placement(2, (5, 5)))
@@ -57,8 +66,15 @@ def test_the_shortcut_agrees_with_the_market_the_envoy_white_dice_and_plus2(mark
     legal = SPEC.legal_moves(state, 0)
     groups = rules.influence_moves(state, 0)
     assert any(rules.uses_market(m) for m in groups) != market_used and any(m.envoy for m in groups)
-    tried = [Influence(a, d, w, p, e, c) for a in range(0, 20) for d in ((5, 3, 1), (5, 3), (3, 5), (1,), ())
-             for w in ((), (2,)) for p in (False, True) for e in (False, True) for c in (None, Take(("gold",)))]
+    tried = [
+        Influence(a, d, w, p, e, c)
+        for a in range(0, 20)
+        for d in ((5, 3, 1), (5, 3), (3, 5), (1,), ())
+        for w in ((), (2,))
+        for p in (False, True)
+        for e in (False, True)
+        for c in (None, Take(("gold",)))
+    ]
     for candidate in tried:
         assert SPEC._is_legal(state, 0, candidate) == (candidate in legal), candidate
         assert rules.is_influence_move(state, 0, candidate) == (candidate in groups), candidate

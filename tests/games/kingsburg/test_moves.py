@@ -25,11 +25,24 @@ from tests.support.contract import refused_when_parsed
 from .support import ANN, BRIAN, at, new_game, play, refused, run, with_players
 
 MOVES = [
-    Pass(), Take(("gold",)), Take(()), Take(("gold", "gold", "stone")), Give("wood"),
-    Influence(8, (5, 3)), Influence(12, (6, 4), (2,), True, True, Take(("wood", "stone"))),
-    Influence(6, (6,), choice=Give("stone")), Build("guard_tower"), Build("merchants_guild"),
-    Recruit(2, 1, 2, 1), Reroll(True), Reroll(False, 4), Reroll(False, 3, True),
-    TownHall("plus2"), TownHall("wood"), Lose(("gold", "wood")), Token(3),
+    Pass(),
+    Take(("gold",)),
+    Take(()),
+    Take(("gold", "gold", "stone")),
+    Give("wood"),
+    Influence(8, (5, 3)),
+    Influence(12, (6, 4), (2,), True, True, Take(("wood", "stone"))),
+    Influence(6, (6,), choice=Give("stone")),
+    Build("guard_tower"),
+    Build("merchants_guild"),
+    Recruit(2, 1, 2, 1),
+    Reroll(True),
+    Reroll(False, 4),
+    Reroll(False, 3, True),
+    TownHall("plus2"),
+    TownHall("wood"),
+    Lose(("gold", "wood")),
+    Token(3),
 ]
 
 
@@ -38,17 +51,27 @@ def test_format_then_parse_gives_the_move_back(move):
     assert parse_text(format_move(move)) == move
 
 
-@pytest.mark.parametrize(("czech", "english"), [
-    ("ovlivni 8 s 5 3 vezmi zlato", "influence 8 with 5 3 take gold"),
-    ("Ovlivni 12 kostky 6 4 bílá 2 +2 vyslanec vezmi dřevo kámen",
-     "influence 12 with 6 4 white 2 +2 envoy take wood stone"),
-    ("postav strážní věž", "build guard tower"),
-    ("postav Obchodnickou gildu", "build merchants' guild"),
-    ("naverbuj 2 zaplať 2 zlato 2 dřevo", "recruit 2 pay 2 gold 2 wood"),
-    ("přehoď vše", "reroll all"), ("přehoď bílou 3", "reroll white 3"), ("pas", "pass"),
-    ("radnice +2", "townhall +2"), ("ztrať zlato dřevo", "lose gold wood"), ("žeton 4", "token 4"),
-    ("dej kámen", "give stone"), ("vezmi nic", "take nothing"),
-])
+@pytest.mark.parametrize(
+    ("czech", "english"),
+    [
+        ("ovlivni 8 s 5 3 vezmi zlato", "influence 8 with 5 3 take gold"),
+        (
+            "Ovlivni 12 kostky 6 4 bílá 2 +2 vyslanec vezmi dřevo kámen",
+            "influence 12 with 6 4 white 2 +2 envoy take wood stone",
+        ),
+        ("postav strážní věž", "build guard tower"),
+        ("postav Obchodnickou gildu", "build merchants' guild"),
+        ("naverbuj 2 zaplať 2 zlato 2 dřevo", "recruit 2 pay 2 gold 2 wood"),
+        ("přehoď vše", "reroll all"),
+        ("přehoď bílou 3", "reroll white 3"),
+        ("pas", "pass"),
+        ("radnice +2", "townhall +2"),
+        ("ztrať zlato dřevo", "lose gold wood"),
+        ("žeton 4", "token 4"),
+        ("dej kámen", "give stone"),
+        ("vezmi nic", "take nothing"),
+    ],
+)
 def test_czech_keywords(czech, english):
     assert parse_text(czech) == parse_text(english)
 
@@ -61,12 +84,21 @@ def test_short_forms():
     assert parse_text("build Stables") == Build("stable")
 
 
-@pytest.mark.parametrize(("text", "code"), [
-    ("", ErrorCode.SYNTAX), ("dance", ErrorCode.SYNTAX), ("influence x", ErrorCode.INVALID),
-    ("influence 8 with 7", ErrorCode.INVALID), ("influence 8 with white 4", ErrorCode.INVALID),
-    ("build castle", ErrorCode.INVALID), ("take silver", ErrorCode.INVALID), ("recruit", ErrorCode.INVALID),
-    ("take", ErrorCode.INVALID), ("influence 12 with 6 6 take", ErrorCode.INVALID),
-])
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("", ErrorCode.SYNTAX),
+        ("dance", ErrorCode.SYNTAX),
+        ("influence x", ErrorCode.INVALID),
+        ("influence 8 with 7", ErrorCode.INVALID),
+        ("influence 8 with white 4", ErrorCode.INVALID),
+        ("build castle", ErrorCode.INVALID),
+        ("take silver", ErrorCode.INVALID),
+        ("recruit", ErrorCode.INVALID),
+        ("take", ErrorCode.INVALID),
+        ("influence 12 with 6 6 take", ErrorCode.INVALID),
+    ],
+)
 def test_bad_text_is_refused_with_a_code(text, code):
     with pytest.raises(GameError) as error:
         parse_text(text)
@@ -148,7 +180,7 @@ def test_legal_texts_list_plain_groups_and_pass_before_stated_choices():
     state = at(new_game(3), "spring", "influence", order=(0, 1, 2), cursor=0)
     state = with_players(state, p0={"dice": (6, 5, 3), "plus2": 1})
     texts = SPEC.legal_texts(state, ANN)
-    assert "pass" in texts and "take" not in " ".join(texts[:texts.index("pass") + 1])
+    assert "pass" in texts and "take" not in " ".join(texts[: texts.index("pass") + 1])
     assert len(SPEC.legal_moves(state, ANN)) > 40
 
 

@@ -55,10 +55,13 @@ def test_random_games_keep_the_invariants_and_end_after_year_five(players, rando
             assert fold(SPEC, json.loads(json.dumps(play.facts))) == state
 
 
-@pytest.mark.parametrize(("players", "scores", "ranks", "facts", "digest"), [
-    (2, [0, 12], [2, 1], 389, "92cbbd5f69a53395"),
-    (5, [7, 4, 0, 7, 9], [2, 4, 5, 3, 1], 626, "1d049e74fb53f8bb"),
-])
+@pytest.mark.parametrize(
+    ("players", "scores", "ranks", "facts", "digest"),
+    [
+        (2, [0, 12], [2, 1], 389, "92cbbd5f69a53395"),
+        (5, [7, 4, 0, 7, 9], [2, 4, 5, 3, 1], 626, "1d049e74fb53f8bb"),
+    ],
+)
 def test_golden_game_is_unchanged(players, scores, ranks, facts, digest):
     """A pinned seeded game: any change to the rules or the fact format shows up here (bump
     ``rules_version`` and update the pin when the change is meant)."""

@@ -25,8 +25,7 @@ def builder_move(state, seat, chooser: random.Random):
         return max(builds, key=lambda m: (BUILDINGS[m.building].column, chooser.random()))
     if state.step == "recruit" and chooser.random() < 0.7:
         return Pass()
-    keen = [m for m in moves if m not in (Pass(), Take(()))
-            and not (isinstance(m, Influence) and m.choice == Take(()))]
+    keen = [m for m in moves if m not in (Pass(), Take(())) and not (isinstance(m, Influence) and m.choice == Take(()))]
     pool = keen if keen and chooser.random() < 0.9 else moves
     return pool[chooser.randrange(len(pool))]
 
@@ -65,6 +64,15 @@ def test_rich_games_reach_every_building_and_keep_the_invariants():
         total += seen
     for building in BUILDINGS:
         assert total[building] > 0, building
-    for kind in ("CathedralScored", "EmbassyScored", "GuildGoldTaken", "TownHallUsed", "InnTokenTaken",
-                 "DiceRerolled", "EnvoyReturned", "TokensScored", "BestDefenderRewarded"):
+    for kind in (
+        "CathedralScored",
+        "EmbassyScored",
+        "GuildGoldTaken",
+        "TownHallUsed",
+        "InnTokenTaken",
+        "DiceRerolled",
+        "EnvoyReturned",
+        "TokensScored",
+        "BestDefenderRewarded",
+    ):
         assert total[kind] > 0, kind

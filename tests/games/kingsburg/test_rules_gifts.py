@@ -71,17 +71,26 @@ def test_king_gives_gold_wood_stone_and_a_soldier():
 
 
 def test_fixed_gifts_need_no_answer():
-    for advisor, delta in [(1, {"vp": 1}), (2, {"gold": 1}), (3, {"wood": 1}), (5, {"soldiers": 1}),
-                           (8, {"gold": 2}), (13, {"stone": 3}), (15, {"gold": 1, "wood": 1, "stone": 1}),
-                           (16, {"gold": 4})]:
+    for advisor, delta in [
+        (1, {"vp": 1}),
+        (2, {"gold": 1}),
+        (3, {"wood": 1}),
+        (5, {"soldiers": 1}),
+        (8, {"gold": 2}),
+        (13, {"stone": 3}),
+        (15, {"gold": 1, "wood": 1, "stone": 1}),
+        (16, {"gold": 4}),
+    ]:
         _, facts = gifts_for(advisor)
         assert of_kind(facts, "GiftReceived")[0]["delta"] == delta
 
 
 def test_choice_gifts_offer_every_option():
-    expected = {4: ["take nothing", "take gold", "take wood"],
-                9: ["take nothing", "take gold wood", "take wood stone"],
-                11: ["take nothing", "take wood stone", "take gold stone"]}
+    expected = {
+        4: ["take nothing", "take gold", "take wood"],
+        9: ["take nothing", "take gold wood", "take wood stone"],
+        11: ["take nothing", "take wood stone", "take gold stone"],
+    }
     for advisor, options in expected.items():
         state, _ = gifts_for(advisor)
         assert SPEC.legal_texts(state, ANN) == options
@@ -96,8 +105,6 @@ def test_stable_adds_a_soldier_to_soldier_gifts():
     for advisor, soldiers in ((5, 2), (10, 3), (18, 2)):
         _, facts = gifts_for(advisor, buildings=stable)
         assert of_kind(facts, "GiftReceived")[0]["delta"]["soldiers"] == soldiers
-
-
 
 
 def test_every_advisors_help_can_be_declined_with_the_influence():

@@ -35,22 +35,21 @@ def season(players=3, phase="spring", **by_seat):
 
 # -- phase 1 -----------------------------------------------------------------------------------
 def test_kings_aid_goes_to_fewest_buildings():
-    state = with_players(at(new_game(3), "aid", "start", year=2),
-                         p0={"buildings": {"statue"}}, p1={"buildings": {"statue", "inn"}})
+    state = with_players(
+        at(new_game(3), "aid", "start", year=2), p0={"buildings": {"statue"}}, p1={"buildings": {"statue", "inn"}}
+    )
     state, facts = run(state)
     assert of_kind(facts, "AidGranted")[0]["seat"] == CINDY
 
 
 def test_kings_aid_tie_on_buildings_goes_to_fewest_goods():
-    state = with_players(at(new_game(3), "aid", "start", year=2), p0={"gold": 1}, p1={"wood": 2},
-                         p2={"stone": 3})
+    state = with_players(at(new_game(3), "aid", "start", year=2), p0={"gold": 1}, p1={"wood": 2}, p2={"stone": 3})
     state, facts = run(state)
     assert of_kind(facts, "AidGranted")[0]["seat"] == ANN
 
 
 def test_kings_aid_full_tie_gives_each_tied_player_a_good_and_no_die():
-    state = with_players(at(new_game(3), "aid", "start", year=2), p0={"gold": 1}, p1={"wood": 1},
-                         p2={"stone": 3})
+    state = with_players(at(new_game(3), "aid", "start", year=2), p0={"gold": 1}, p1={"wood": 1}, p2={"stone": 3})
     state, facts = run(state)
     assert of_kind(facts, "AidTied")[0]["seats"] == [ANN, BRIAN] and state.aid is None
     assert SPEC.to_move(state) == [ANN, BRIAN]
@@ -338,7 +337,10 @@ def test_two_players_neutral_dice_block_two_advisors():
 
 def test_two_players_neutral_dice_split_when_the_sum_is_taken():
     assert neutral_groups([3, 2, 2], [5, 2]) == [
-        {"advisor": 7, "dice": [3, 2, 2]}, {"advisor": 5, "dice": [5]}, {"advisor": 2, "dice": [2]}]
+        {"advisor": 7, "dice": [3, 2, 2]},
+        {"advisor": 5, "dice": [5]},
+        {"advisor": 2, "dice": [2]},
+    ]
     assert neutral_groups([4, 1, 1], [3, 3]) == [{"advisor": 6, "dice": [4, 1, 1]}, {"advisor": 3, "dice": [3]}]
 
 

@@ -145,8 +145,9 @@ def test_demons_option_chooses_the_reading_of_the_disputed_card():
     alt_state = replace(winter("y4_demons_6", p0={"soldiers": 9}), demons="alternative")
     alternative = run(alt_state, Script(1))[1]
     assert of_kind(alternative, "BattleFought")[0]["delta"] == {"gold": 1}
-    lost = run(replace(winter("y4_demons_6", p0={"buildings": {"statue"}, "vp": 3}), demons="alternative"),
-               Script(1))[1]
+    lost = run(replace(winter("y4_demons_6", p0={"buildings": {"statue"}, "vp": 3}), demons="alternative"), Script(1))[
+        1
+    ]
     assert of_kind(lost, "BattleFought")[0]["destroyed"] == ["statue"]
 
 
@@ -209,9 +210,13 @@ def test_game_ends_after_year_five_with_most_vp_winning():
 
 def test_end_ties_broken_by_goods_then_buildings_then_shared():
     state = at(new_game(4), "winter", "spoils", year=5, order=(0, 1, 2, 3))
-    state = with_players(state, p0={"vp": 9, "gold": 2}, p1={"vp": 9, "gold": 1, "buildings": {"inn"}},
-                         p2={"vp": 9, "gold": 1, "buildings": {"inn", "statue"}},
-                         p3={"vp": 9, "wood": 1, "buildings": {"inn", "statue"}})
+    state = with_players(
+        state,
+        p0={"vp": 9, "gold": 2},
+        p1={"vp": 9, "gold": 1, "buildings": {"inn"}},
+        p2={"vp": 9, "gold": 1, "buildings": {"inn", "statue"}},
+        p3={"vp": 9, "wood": 1, "buildings": {"inn", "statue"}},
+    )
     state, _ = run(state)
     assert [s.rank for s in SPEC.outcome(state)] == [1, 4, 2, 2]
 

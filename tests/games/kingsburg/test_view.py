@@ -58,6 +58,7 @@ def test_text_rendering_of_the_court():
     from dataclasses import replace
 
     from pbem.games.kingsburg.state import Placement
+
     state = at(new_game(3), "spring", "influence", order=(0, 1, 2), cursor=1)
     court = list(state.court)
     court[8] = (Placement(ANN, (5, 3)),)

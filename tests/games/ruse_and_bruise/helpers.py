@@ -40,9 +40,16 @@ def position(columns, hands=None, players=2, turn=0, decks=None, discards=None, 
         on_table = {c.goal for c in columns}
         goal_deck = tuple(g for g in GOAL_IDS if g not in on_table)[: 6 * players - players]
     return GameState(
-        players=players, round=round, turn=turn, plays=0, decks=tuple(tuple(d) for d in decks), hands=hands,
-        discards=tuple(tuple(d) for d in (discards or [()] * players)), goal_deck=tuple(goal_deck),
-        columns=columns, won=((),) * players,
+        players=players,
+        round=round,
+        turn=turn,
+        plays=0,
+        decks=tuple(tuple(d) for d in decks),
+        hands=hands,
+        discards=tuple(tuple(d) for d in (discards or [()] * players)),
+        goal_deck=tuple(goal_deck),
+        columns=columns,
+        won=((),) * players,
     )
 
 
@@ -69,5 +76,17 @@ def first(facts, kind: str) -> dict:
     return next(fact for fact in facts if fact["kind"] == kind)
 
 
-__all__ = ["SPEC", "Move", "apply", "column", "down", "first", "kinds", "position", "refused", "refused_when_parsed",
-           "under_cloak", "up"]
+__all__ = [
+    "SPEC",
+    "Move",
+    "apply",
+    "column",
+    "down",
+    "first",
+    "kinds",
+    "position",
+    "refused",
+    "refused_when_parsed",
+    "under_cloak",
+    "up",
+]

@@ -33,7 +33,8 @@ def test_printed_numbers():
     assert numbers["assassin"] == 19 and show_halves(numbers["assassin"]) == "9½"
     assert numbers["cloak"] == 0 and numbers["witch"] == 2 and numbers["doppelganger"] is None
     assert Counter(card.kind for card in CARDS.values()) == Counter(
-        {"plain": 3, "specialist": 6, "on_reveal": 5, "scoring": 11})
+        {"plain": 3, "specialist": 6, "on_reveal": 5, "scoring": 11}
+    )
 
 
 def test_six_specialists_one_per_suit_count_12_at_home_and_8_elsewhere():

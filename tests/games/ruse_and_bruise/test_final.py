@@ -29,15 +29,27 @@ def test_six_suit_count_takes_the_best_card_of_each_suit_and_the_better_count_wi
     goals = ["alchemy-5", "alchemy-4", "alchemy-3a", "fencing-1", "farming-1", "trade-1", "religion-1", "music-1"]
     result = final_score(goals)
     assert result.six_suits == 2 * 10 - 2 and result.plain == 17 and result.score == 18
-    many = ["alchemy-5", "alchemy-4", "alchemy-3a", "alchemy-3b", "alchemy-2", "fencing-1", "farming-1",
-            "trade-1", "religion-1", "music-1"]
+    many = [
+        "alchemy-5",
+        "alchemy-4",
+        "alchemy-3a",
+        "alchemy-3b",
+        "alchemy-2",
+        "fencing-1",
+        "farming-1",
+        "trade-1",
+        "religion-1",
+        "music-1",
+    ]
     assert final_score(many).score == final_score(many).plain == 22
 
 
 def _last_round(won):
-    state = position([column("music-1", up(0, "queen")), column("trade-1")], hands=[("king",), ("romeo",)],
-                     round=6, goal_deck=())
+    state = position(
+        [column("music-1", up(0, "queen")), column("trade-1")], hands=[("king",), ("romeo",)], round=6, goal_deck=()
+    )
     from dataclasses import replace
+
     return replace(state, won=won)
 
 

@@ -13,8 +13,11 @@ HAND = ("king", "queen", "little_giant")
 
 
 def _state():
-    return position([column("music-5", up(1, "romeo")), column("trade-4", up(1, "storm"), closed=True),
-                     column("farming-2")], players=3, hands=[HAND, ("cloak", "witch", "wizard"), ()])
+    return position(
+        [column("music-5", up(1, "romeo")), column("trade-4", up(1, "storm"), closed=True), column("farming-2")],
+        players=3,
+        hands=[HAND, ("cloak", "witch", "wizard"), ()],
+    )
 
 
 def test_format_and_parse_round_trip_for_every_legal_move():
@@ -24,16 +27,28 @@ def test_format_and_parse_round_trip_for_every_legal_move():
     assert SPEC.format_move(Move("play", "little_giant", 3)) == "play LITTLE-GIANT 3"
 
 
-@pytest.mark.parametrize("text", [
-    "play KING 1", "play king 1", "hraj Král 1", "hraj kral 1", "zahraj KRÁL 1", "polož král 1", "King 1",
-    "play König 1", "play 1 king", "PLAY Ki 1",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "play KING 1",
+        "play king 1",
+        "hraj Král 1",
+        "hraj kral 1",
+        "zahraj KRÁL 1",
+        "polož král 1",
+        "King 1",
+        "play König 1",
+        "play 1 king",
+        "PLAY Ki 1",
+    ],
+)
 def test_english_czech_and_german_card_names_with_or_without_accents(text):
     assert SPEC.parse_move(_state(), 0, text) == Move("play", "king", 1)
 
 
 @pytest.mark.parametrize(
-    "text", ["play little giant 3", "hraj Paleček 3", "play LITTLE-GIANT 3", "play lit 3", "hraj pal 3"],
+    "text",
+    ["play little giant 3", "hraj Paleček 3", "play LITTLE-GIANT 3", "play lit 3", "hraj pal 3"],
 )
 def test_names_of_several_words_and_abbreviations(text):
     assert SPEC.parse_move(_state(), 0, text) == Move("play", "little_giant", 3)
@@ -94,8 +109,10 @@ def test_follow_up_commands_need_an_open_choice():
 
 
 def test_cloak_and_traitor_choices_in_czech():
-    state = position([column("music-5", down(1, "cloak")), column("trade-4", down(1, "traitor"))],
-                     hands=[("king", "queen"), ("romeo", "juliet")])
+    state = position(
+        [column("music-5", down(1, "cloak")), column("trade-4", down(1, "traitor"))],
+        hands=[("king", "queen"), ("romeo", "juliet")],
+    )
     _, cloak = apply(state, 0, "play KING 1")
     assert SPEC.parse_move(cloak, 1, "zasuň Julie") == Move("tuck", "juliet")
     assert SPEC.parse_move(cloak, 1, "pas") == Move("pass")

@@ -14,7 +14,11 @@ def test_a_played_card_goes_face_down_to_the_bottom_and_reveals_the_card_above_w
     facts, after = apply(state, 0, "play QUEEN 1")
     assert kinds(facts)[:2] == ["CardPlayed", "CardRevealed"]
     assert first(facts, "CardRevealed") == {
-        "kind": "CardRevealed", "column": 0, "position": 0, "owner": 1, "card": "king",
+        "kind": "CardRevealed",
+        "column": 0,
+        "position": 0,
+        "owner": 1,
+        "card": "king",
     }
     slots = after.columns[0].slots
     assert (slots[1].owner, slots[1].card, slots[1].face_up) == (0, "queen", False)
@@ -37,8 +41,12 @@ def test_the_player_draws_after_playing_and_play_passes_clockwise():
 
 
 def test_an_empty_deck_is_refilled_from_the_own_discard_pile():
-    state = position([column(G5), column(G4)], hands=[("queen", "romeo", "hermit"), ("king",)],
-                     decks=[(), ()], discards=[("wizard", "witch"), ()])
+    state = position(
+        [column(G5), column(G4)],
+        hands=[("queen", "romeo", "hermit"), ("king",)],
+        decks=[(), ()],
+        discards=[("wizard", "witch"), ()],
+    )
     facts, after = apply(state, 0, "play QUEEN 1")
     assert kinds(facts)[1:3] == ["DiscardReshuffled", "CardsDrawn"]
     assert after.discards[0] == () and len(after.decks[0]) == 1 and len(after.hands[0]) == 3
@@ -61,8 +69,11 @@ def test_explorer_wraps_from_the_rightmost_column_to_the_leftmost():
 
 
 def test_explorer_skips_columns_closed_by_a_storm():
-    state = position([column(G5, down(1, "explorer")), column(G4, up(1, "storm"), closed=True), column(G3)],
-                     players=3, hands=[("king",), (), ()])
+    state = position(
+        [column(G5, down(1, "explorer")), column(G4, up(1, "storm"), closed=True), column(G3)],
+        players=3,
+        hands=[("king",), (), ()],
+    )
     facts, _ = apply(state, 0, "play KING 1")
     assert first(facts, "ExplorerTravelled")["to"] == 2
 
@@ -77,8 +88,11 @@ def test_explorer_travels_again_every_time_it_is_revealed():
 
 
 def test_an_arriving_explorer_can_reveal_another_explorer_which_travels_on():
-    state = position([column(G5, down(1, "explorer")), column(G4, down(0, "explorer")), column(G3, down(1, "queen"))],
-                     players=3, hands=[("king",), (), ()])
+    state = position(
+        [column(G5, down(1, "explorer")), column(G4, down(0, "explorer")), column(G3, down(1, "queen"))],
+        players=3,
+        hands=[("king",), (), ()],
+    )
     facts, after = apply(state, 0, "play KING 1")
     trips = [(f["owner"], f["from"], f["to"]) for f in facts if f["kind"] == "ExplorerTravelled"]
     assert trips == [(1, 0, 1), (0, 1, 2)]
@@ -88,8 +102,12 @@ def test_an_arriving_explorer_can_reveal_another_explorer_which_travels_on():
 def test_an_explorer_travels_at_most_once_per_turn_so_chains_end():
     # Three Explorers in two columns would chase each other for ever: E0 goes to column 1 and
     # reveals E1, E1 goes to column 2 and reveals E2, E2 goes to column 1 and reveals E0 again.
-    state = position([column(G5, down(1, "explorer")), column(G4, down(0, "explorer"))],
-                     players=3, hands=[(), (), ("explorer",)], turn=2)
+    state = position(
+        [column(G5, down(1, "explorer")), column(G4, down(0, "explorer"))],
+        players=3,
+        hands=[(), (), ("explorer",)],
+        turn=2,
+    )
     facts, after = apply(state, 2, "play EXPLORER 2")
     stayed = [f for f in facts if f["kind"] == "ExplorerStayed"]
     assert [f["owner"] for f in facts if f["kind"] == "ExplorerTravelled"] == [0, 1, 2]
@@ -108,7 +126,11 @@ def test_assassin_sends_the_card_that_revealed_it_to_its_owners_discard_pile_ope
     state = position([column(G5, down(1, "assassin")), column(G4)], hands=[("king", "queen"), ()])
     facts, after = apply(state, 0, "play KING 1")
     assert first(facts, "CardAssassinated") == {
-        "kind": "CardAssassinated", "column": 0, "position": 1, "owner": 0, "card": "king",
+        "kind": "CardAssassinated",
+        "column": 0,
+        "position": 1,
+        "owner": 0,
+        "card": "king",
     }
     assert [s.card for s in after.columns[0].slots] == ["assassin"] and after.discards[0] == ("king",)
 
@@ -138,8 +160,9 @@ def test_storm_closes_its_column_and_fills_its_goal():
 
 
 def test_cloak_owner_may_tuck_a_card_face_down_under_it_and_draws_at_once():
-    state = position([column(G5, down(1, "cloak")), column(G4)],
-                     hands=[("king", "queen"), ("romeo", "hermit", "juliet")])
+    state = position(
+        [column(G5, down(1, "cloak")), column(G4)], hands=[("king", "queen"), ("romeo", "hermit", "juliet")]
+    )
     facts, after = apply(state, 0, "play KING 1")
     assert SPEC.to_move(after) == [1]
     assert after.pending.kind == "cloak"
@@ -148,7 +171,9 @@ def test_cloak_owner_may_tuck_a_card_face_down_under_it_and_draws_at_once():
     assert facts[1]["seat"] == 1
     slots = done.columns[0].slots
     assert [(s.card, s.tucked, s.face_up) for s in slots] == [
-        ("cloak", False, True), ("juliet", True, False), ("king", False, False),
+        ("cloak", False, True),
+        ("juliet", True, False),
+        ("king", False, False),
     ]
     assert len(done.hands[1]) == 3 and done.turn == 1 and done.pending is None
 
@@ -167,8 +192,11 @@ def test_cloak_owner_without_cards_in_hand_gets_no_choice():
 
 
 def test_a_tucked_card_never_triggers_its_on_reveal_ability():
-    state = position([column("music-1", down(1, "cloak")), column("trade-1", up(0, "king"))],
-                     hands=[("king", "queen"), ("explorer", "hermit")], decks=[("witch",), ("romeo",)])
+    state = position(
+        [column("music-1", down(1, "cloak")), column("trade-1", up(0, "king"))],
+        hands=[("king", "queen"), ("explorer", "hermit")],
+        decks=[("witch",), ("romeo",)],
+    )
     _, after = apply(state, 0, "play QUEEN 1")
     facts, _ = apply(after, 1, "tuck EXPLORER")
     assert "ExplorerTravelled" not in kinds(facts) and "RoundEnded" in kinds(facts)
@@ -177,8 +205,9 @@ def test_a_tucked_card_never_triggers_its_on_reveal_ability():
 
 
 def test_traitor_owner_may_swap_this_columns_goal_with_another_column():
-    state = position([column(G5, down(1, "traitor")), column(G4), column(G3)], players=3,
-                     hands=[("king",), ("romeo",), ()])
+    state = position(
+        [column(G5, down(1, "traitor")), column(G4), column(G3)], players=3, hands=[("king",), ("romeo",), ()]
+    )
     _, after = apply(state, 0, "play KING 1")
     assert after.pending.kind == "traitor" and SPEC.to_move(after) == [1]
     assert [SPEC.format_move(m) for m in SPEC.legal_moves(after, 1)] == ["swap 2", "swap 3", "pass"]
@@ -190,8 +219,7 @@ def test_traitor_owner_may_swap_this_columns_goal_with_another_column():
 
 def test_a_traitor_swap_that_fills_every_goal_ends_the_round():
     full = [up(0, "queen"), up(1, "romeo"), up(0, "wizard"), up(1, "witch"), up(0, "dragon")]
-    state = position([column("music-5", down(1, "traitor")), column("trade-1", *full)],
-                     hands=[("king",), ("hermit",)])
+    state = position([column("music-5", down(1, "traitor")), column("trade-1", *full)], hands=[("king",), ("hermit",)])
     _, after = apply(state, 0, "play KING 1")
     assert after.pending is not None and not after.columns[0].filled  # 2 cards under a 5
     facts, done = apply(after, 1, "swap 2")
@@ -200,22 +228,30 @@ def test_a_traitor_swap_that_fills_every_goal_ends_the_round():
 
 
 def test_the_round_ends_when_every_goal_is_filled_and_the_last_card_still_reveals_and_acts():
-    state = position([column("music-2", up(1, "queen"), down(1, "storm")), column("trade-1", up(0, "hermit"))],
-                     hands=[("king",), ("romeo",)])
+    state = position(
+        [column("music-2", up(1, "queen"), down(1, "storm")), column("trade-1", up(0, "hermit"))],
+        hands=[("king",), ("romeo",)],
+    )
     facts, _ = apply(state, 0, "play KING 1")
     order = kinds(facts)
     assert order.index("ColumnClosed") < order.index("RoundEnded")
 
 
 def test_at_round_end_face_down_cards_are_revealed_without_their_abilities():
-    state = position([column("music-1", down(1, "explorer")), column("trade-3a", up(0, "hermit"), down(1, "assassin"))],
-                     hands=[("king",), ("romeo",)])
+    state = position(
+        [column("music-1", down(1, "explorer")), column("trade-3a", up(0, "hermit"), down(1, "assassin"))],
+        hands=[("king",), ("romeo",)],
+    )
     facts, _ = apply(state, 0, "play KING 1")
     # the King reveals the Explorer, which travels to column 2, fills it and reveals the Assassin
     assert "CardAssassinated" in kinds(facts) and "RoundEnded" not in kinds(facts)
-    state = position([column("music-2", up(1, "queen"), down(1, "explorer")),
-                      column("trade-1", up(0, "hermit"), down(1, "assassin"))],
-                     hands=[("witch",), ("romeo",)])
+    state = position(
+        [
+            column("music-2", up(1, "queen"), down(1, "explorer")),
+            column("trade-1", up(0, "hermit"), down(1, "assassin")),
+        ],
+        hands=[("witch",), ("romeo",)],
+    )
     facts, _ = apply(state, 0, "play WITCH 2")
     assert "CardAssassinated" in kinds(facts)  # the last card still reveals and acts
     revealed = first(facts, "CardsRevealed")["cards"]
@@ -224,8 +260,9 @@ def test_at_round_end_face_down_cards_are_revealed_without_their_abilities():
 
 
 def test_after_scoring_cards_go_to_discards_and_the_next_round_starts_left_of_the_ender():
-    state = position([column("music-1", up(1, "queen")), column("trade-1")], players=3,
-                     hands=[(), ("romeo",), ("king",)], turn=1)
+    state = position(
+        [column("music-1", up(1, "queen")), column("trade-1")], players=3, hands=[(), ("romeo",), ("king",)], turn=1
+    )
     facts, after = apply(state, 1, "play ROMEO 2")
     assert kinds(facts)[-1] in ("RoundStarted", "CardsDrawn")
     started = first(facts, "RoundStarted")
@@ -236,15 +273,21 @@ def test_after_scoring_cards_go_to_discards_and_the_next_round_starts_left_of_th
 
 
 def test_every_hand_is_refilled_to_three_at_the_start_of_a_round():
-    state = position([column("music-1", up(1, "queen")), column("trade-1")], hands=[(), ("romeo",)], turn=1,
-                     decks=[(), ("king",)], discards=[("witch", "wizard", "hermit", "dragon"), ()])
+    state = position(
+        [column("music-1", up(1, "queen")), column("trade-1")],
+        hands=[(), ("romeo",)],
+        turn=1,
+        decks=[(), ("king",)],
+        discards=[("witch", "wizard", "hermit", "dragon"), ()],
+    )
     _, after = apply(state, 1, "play ROMEO 2")
     assert len(after.hands[0]) == 3 and len(after.hands[1]) == 3
 
 
 def test_a_player_without_cards_is_skipped_and_the_round_ends_when_nobody_can_play():
-    state = position([column("music-5"), column("trade-1")], players=3, hands=[("king",), (), ("queen",)],
-                     decks=[(), (), ()])
+    state = position(
+        [column("music-5"), column("trade-1")], players=3, hands=[("king",), (), ("queen",)], decks=[(), (), ()]
+    )
     facts, after = apply(state, 0, "play KING 1")
     assert first(facts, "TurnEnded") == {"kind": "TurnEnded", "seat": 0, "next": 2, "skipped": [1]}
     facts, after = apply(after, 2, "play QUEEN 1")
@@ -252,8 +295,11 @@ def test_a_player_without_cards_is_skipped_and_the_round_ends_when_nobody_can_pl
 
 
 def test_the_player_who_ends_the_round_still_draws():
-    state = position([column("music-1", up(1, "queen")), column("trade-1")], hands=[("king", "romeo"), ("witch",)],
-                     decks=[("wizard",), ()])
+    state = position(
+        [column("music-1", up(1, "queen")), column("trade-1")],
+        hands=[("king", "romeo"), ("witch",)],
+        decks=[("wizard",), ()],
+    )
     facts, _ = apply(state, 0, "play KING 2")
     order = kinds(facts)
     assert order.index("CardsDrawn") < order.index("RoundEnded") and first(facts, "CardsDrawn")["seat"] == 0
@@ -261,9 +307,11 @@ def test_the_player_who_ends_the_round_still_draws():
 
 def test_a_goal_swapped_into_a_storm_column_is_filled_and_specialists_follow_the_new_goal():
     from pbem.games.ruse_and_bruise.scoring import score_column
-    state = position([column("trade-5", down(1, "traitor")),
-                      column("music-4", up(1, "storm"), up(0, "merchant"), closed=True)],
-                     hands=[("king",), ("romeo",)])
+
+    state = position(
+        [column("trade-5", down(1, "traitor")), column("music-4", up(1, "storm"), up(0, "merchant"), closed=True)],
+        hands=[("king",), ("romeo",)],
+    )
     _, after = apply(state, 0, "play KING 1")
     _, done = apply(after, 1, "swap 2")
     assert done.columns[1].goal == "trade-5" and done.columns[1].filled

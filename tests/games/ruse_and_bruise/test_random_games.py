@@ -29,6 +29,7 @@ def _invariants(players):
                     assert card["card"] == (slot.card if visible else None)
         if not after.finished:
             assert SPEC.to_move(after) and SPEC.legal_moves(after, SPEC.to_move(after)[0])
+
     return on_step
 
 

@@ -47,8 +47,15 @@ def test_musketeers_cancel_every_other_ability_but_not_the_specialist_12():
 
 
 def test_musketeers_leave_romeo_hermit_little_giant_dragon_and_beggar_at_their_printed_numbers():
-    result = win(up(0, "musketeers"), up(0, "romeo"), up(0, "juliet"), up(1, "hermit"), up(1, "little_giant"),
-                 up(1, "dragon"), up(1, "beggar"))
+    result = win(
+        up(0, "musketeers"),
+        up(0, "romeo"),
+        up(0, "juliet"),
+        up(1, "hermit"),
+        up(1, "little_giant"),
+        up(1, "dragon"),
+        up(1, "beggar"),
+    )
     assert result.numbers == {0: 22, 1: 10, 2: 28, 3: 24, 4: 4, 5: 22, 6: 8}
     assert result.reason == "highest"
 
@@ -145,6 +152,7 @@ def test_doppelganger_is_judged_as_the_card_it_copies_and_leaves_with_it():
 
 def test_doppelganger_copies_the_next_remaining_card_below_it():
     from pbem.games.ruse_and_bruise.scoring import own_number
+
     entries = [(0, up(0, "doppelganger")), (3, up(1, "queen"))]  # positions 1 and 2 were removed
     assert own_number(entries, 0, "trade", True) == 32
 

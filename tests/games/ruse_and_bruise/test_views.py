@@ -7,14 +7,20 @@ from .helpers import SPEC, apply, column, down, position, under_cloak, up
 
 
 def _table():
-    return position([column("music-5", up(1, "romeo"), down(0, "king"), down(1, "queen")),
-                     column("trade-4", up(0, "cloak"), under_cloak(0, "wizard"), down(1, "explorer")),
-                     column("farming-2", Slot_known(1))],
-                    players=3, hands=[("witch", "hermit", "dragon"), ("juliet",), ("beggar",)])
+    return position(
+        [
+            column("music-5", up(1, "romeo"), down(0, "king"), down(1, "queen")),
+            column("trade-4", up(0, "cloak"), under_cloak(0, "wizard"), down(1, "explorer")),
+            column("farming-2", Slot_known(1)),
+        ],
+        players=3,
+        hands=[("witch", "hermit", "dragon"), ("juliet",), ("beggar",)],
+    )
 
 
 def Slot_known(owner):
     from pbem.games.ruse_and_bruise.state import Slot
+
     return Slot(owner, "explorer", face_up=False, known=True)
 
 
@@ -72,10 +78,16 @@ def test_describe_fact_hides_what_the_public_may_not_know():
     assert SPEC.describe_fact(played, names) == "Ann plays a card face down into column 3."
     revealed = {"kind": "CardRevealed", "column": 0, "position": 1, "owner": 1, "card": "assassin"}
     assert SPEC.describe_fact(revealed, names) == "Bob's Assassin is revealed in column 1."
-    scored = {"kind": "ColumnScored", "column": 0, "goal": "trade-3a", "winner": 1, "reason": "highest",
-              "half_point_sums": [19, 40], "removed": [{"position": 0, "owner": 0, "card": "king"}]}
-    assert SPEC.describe_fact(scored, names) == (
-        "Bob wins Trade 3 in column 1 (Ann 9½, Bob 20; removed: Ann's King).")
+    scored = {
+        "kind": "ColumnScored",
+        "column": 0,
+        "goal": "trade-3a",
+        "winner": 1,
+        "reason": "highest",
+        "half_point_sums": [19, 40],
+        "removed": [{"position": 0, "owner": 0, "card": "king"}],
+    }
+    assert SPEC.describe_fact(scored, names) == ("Bob wins Trade 3 in column 1 (Ann 9½, Bob 20; removed: Ann's King).")
 
 
 def test_render_text_and_svg_draw_card_backs_for_hidden_cards():

@@ -24,14 +24,22 @@ def test_shipped_rules_and_maps_are_valid():
 
 def test_component_counts_match_the_rulebook():
     assert {k: RULES.unit(k)["pieces"] for k in ("infantry", "archer", "cavalry", "princess", "fort")} == {
-        "infantry": 4, "archer": 4, "cavalry": 4, "princess": 4, "fort": 8}
+        "infantry": 4,
+        "archer": 4,
+        "cavalry": 4,
+        "princess": 4,
+        "fort": 8,
+    }
     assert all(len(m.countries) == 8 for m in MAPS.values())
     assert RULES.value("turns") == 10 and RULES.value("storage_cap") == 20
 
 
 def test_unit_strength_and_toughness_from_the_worked_examples():
     assert [(RULES.unit(k)["strength"], RULES.unit(k)["toughness"]) for k in ("infantry", "archer", "cavalry")] == [
-        (1, 1), (2, 2), (3, 3)]
+        (1, 1),
+        (2, 2),
+        (3, 3),
+    ]
     assert RULES.unit("barbarian_army")["strength_by_turn"] == [1, 1, 1, 2, 2, 2, 2, 3, 3, 3]
     assert RULES.unit("barbarian_fort")["strength"] == 5
 
@@ -58,31 +66,37 @@ def _broken_map(change):
     return validate_map(raw)
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda m: m["countries"].pop(), "8 countries"),
-    (lambda m: m["countries"][0]["provinces"][0].update(type="ordinary"), "one capital"),
-    (lambda m: m["countries"][0]["provinces"][1].update(vp=3), "gives 2 VP"),
-    (lambda m: m["countries"][0]["provinces"][2]["resources"].update(gold=1), "gold never"),
-    (lambda m: m["edges"].append({"a": "w_meath", "b": "w_nowhere", "kind": "land"}), "known provinces"),
-    (lambda m: m["edges"].append(dict(m["edges"][0])), "twice"),
-    (lambda m: m["countries"][1].update(order=1), "play-order"),
-    (lambda m: m.update(edges=[e for e in m["edges"] if "w_meath" not in (e["a"], e["b"])]), "reachable"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda m: m["countries"].pop(), "8 countries"),
+        (lambda m: m["countries"][0]["provinces"][0].update(type="ordinary"), "one capital"),
+        (lambda m: m["countries"][0]["provinces"][1].update(vp=3), "gives 2 VP"),
+        (lambda m: m["countries"][0]["provinces"][2]["resources"].update(gold=1), "gold never"),
+        (lambda m: m["edges"].append({"a": "w_meath", "b": "w_nowhere", "kind": "land"}), "known provinces"),
+        (lambda m: m["edges"].append(dict(m["edges"][0])), "twice"),
+        (lambda m: m["countries"][1].update(order=1), "play-order"),
+        (lambda m: m.update(edges=[e for e in m["edges"] if "w_meath" not in (e["a"], e["b"])]), "reachable"),
+    ],
+)
 def test_map_validator_rejects_broken_maps(change, message):
     problems = _broken_map(change)
     assert any(message in p for p in problems), problems
 
 
-@pytest.mark.parametrize(("key", "value", "message"), [
-    ("production_goods_multiplier", [1, 1, 1, 2, 3, 3, 4], "goods by 2"),
-    ("trade_bank_ratio", [6, 6, 5, 4, 4, 3, 3], "7:1"),
-    ("trade_routes", [0, 1, 2, 2, 2, 3, 3], "II, IV and VI"),
-    ("tokens_to_reach_level", [0, 1, 2, 2, 3, 4, 4], "at least 3"),
-    ("military_weapons_multiplier", [1, 1, 1, 2, 2, 3, 3], "weapons by 0"),
-    ("military_action_points", [2, 1, 2, 3, 3, 4, 4], "not get worse"),
-    ("military_action_points", [1, 2, 2, 3, 3, 4, 4], "level I must be able to step"),
-    ("military_action_points", [1, 2, 3], "7 non-negative"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("production_goods_multiplier", [1, 1, 1, 2, 3, 3, 4], "goods by 2"),
+        ("trade_bank_ratio", [6, 6, 5, 4, 4, 3, 3], "7:1"),
+        ("trade_routes", [0, 1, 2, 2, 2, 3, 3], "II, IV and VI"),
+        ("tokens_to_reach_level", [0, 1, 2, 2, 3, 4, 4], "at least 3"),
+        ("military_weapons_multiplier", [1, 1, 1, 2, 2, 3, 3], "weapons by 0"),
+        ("military_action_points", [2, 1, 2, 3, 3, 4, 4], "not get worse"),
+        ("military_action_points", [1, 2, 2, 3, 3, 4, 4], "level I must be able to step"),
+        ("military_action_points", [1, 2, 3], "7 non-negative"),
+    ],
+)
 def test_rules_validator_rejects_broken_tracks(key, value, message):
     raw = copy.deepcopy(RULES.raw)
     raw["tracks"][key]["value"] = value

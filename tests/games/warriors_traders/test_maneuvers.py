@@ -28,8 +28,9 @@ from .support import (
 
 def _battle(state, province):
     f = start_battle(state, province)
-    return Battle(province, f["attacker"], f["defender"], tuple(f["attackers"]), tuple(f["defenders"]),
-                  tuple(f["damage"]))
+    return Battle(
+        province, f["attacker"], f["defender"], tuple(f["attackers"]), tuple(f["defenders"]), tuple(f["damage"])
+    )
 
 
 def test_entering_a_barbarian_province_needs_an_action_point_left_for_battle():

@@ -50,13 +50,16 @@ def test_every_legal_move_round_trips_through_text():
     assert checked > 100
 
 
-@pytest.mark.parametrize(("czech", "english"), [
-    ("rozvoj obchod", "develop trade"),
-    ("postav pěchota meath", "build infantry w_meath"),
-    ("posil {unit} lukostřelci", "upgrade {unit} archer"),
-    ("válka skotsko", None),
-    ("nic", "pass"),
-])
+@pytest.mark.parametrize(
+    ("czech", "english"),
+    [
+        ("rozvoj obchod", "develop trade"),
+        ("postav pěchota meath", "build infantry w_meath"),
+        ("posil {unit} lukostřelci", "upgrade {unit} archer"),
+        ("válka skotsko", None),
+        ("nic", "pass"),
+    ],
+)
 def test_czech_keywords(czech, english):
     state = with_stock(at_development(start(2), (("action1", 0), ("action1", 1))), 0, weapons=1, goods=7)
     state = with_levels(state, 0, production=5)
@@ -133,8 +136,7 @@ def test_phase_label_template_and_end_of_turn_file():
     assert SPEC.phase_label(state) == "turn 1, development, the first action"
     template = SPEC.turn_template(state, 0, NAMES)
     assert template.startswith("# Warriors & Traders: turn 1, development, the first action")
-    assert "#   develop military" in template and all(
-        line.startswith("#") for line in template.splitlines())
+    assert "#   develop military" in template and all(line.startswith("#") for line in template.splitlines())
     assert SPEC.end_of_turn_file(state, 0) == ("pass",)
     assert SPEC.end_of_turn_file(state, 1) is None
     assert SPEC.default_move(state, 0) == ("pass",)

@@ -24,8 +24,13 @@ def _cases():
     for players, teams in ((4, "auto"), (4, "13/24"), (6, "auto"), (6, "12/34/56")):
         for map_name in ("west", "east"):
             for seed in range(8 if players == 4 else 7):
-                cases.append((players, 100 + seed, {"map": map_name, "mode": "alliance", "teams": teams,
-                                                    **OPTION_SETS[seed % 3]}))
+                cases.append(
+                    (
+                        players,
+                        100 + seed,
+                        {"map": map_name, "mode": "alliance", "teams": teams, **OPTION_SETS[seed % 3]},
+                    )
+                )
     return cases
 
 
@@ -88,7 +93,7 @@ def on_step(before, seat, move, facts, after):
 def test_seeded_random_games_keep_the_invariants(chunk, random_games):
     kinds: Counter[str] = Counter()
     chunk_cases = CASES[chunk::6]
-    for players, seed, options in chunk_cases[:random_games(len(chunk_cases))]:
+    for players, seed, options in chunk_cases[: random_games(len(chunk_cases))]:
         play = play_random(SPEC, players, seed, options, on_step=on_step)
         standings = play.standings
         assert standings is not None and sorted(s.seat for s in standings) == list(range(players))

@@ -53,8 +53,14 @@ def test_setup_three_development_tokens_placed_freely():
 def test_starting_tokens_are_placed_in_secret_then_revealed():
     state = act(start(2), 0, "develop military")
     assert SPEC.view(state, 1)["players"][0] == {
-        "seat": 0, "country": "ireland", "country_name": "Ireland", "team": 0,
-        "stock": {"food": 1, "goods": 0, "weapons": 1, "gold": 1}, "tokens_placed": 1, "hidden": True}
+        "seat": 0,
+        "country": "ireland",
+        "country_name": "Ireland",
+        "team": 0,
+        "stock": {"food": 1, "goods": 0, "weapons": 1, "gold": 1},
+        "tokens_placed": 1,
+        "hidden": True,
+    }
     assert SPEC.view(state, 0)["players"][0]["tokens"]["military"] == 1
     assert SPEC.public_move_text(state, 0, ("develop", "trade")) == "place a starting token"
     state = act(state, 0, "develop military")
@@ -132,6 +138,7 @@ def test_a_player_with_enough_food_is_not_asked():
 
 def act_turn_start(state):
     from .support import settle
+
     return settle(state)
 
 
@@ -163,6 +170,7 @@ def test_faq_one_food_does_not_feed_a_cavalry_as_infantry():
 
 def test_faq_a_new_production_level_pays_only_from_the_next_maintenance():
     from .support import at_development
+
     state = at_development(start(2), (("action1", 0), ("action1", 1)))
     before = state.players[0].stock
     state = act(state, 0, "develop production")

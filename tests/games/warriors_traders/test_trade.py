@@ -11,8 +11,11 @@ def _traders(players=2, **options):
     """Every seat holds its country's trade centre and 20 food (so it keeps something to do)."""
     state = start(players, **options)
     for seat in range(players):
-        centre = next(p for p in state.gmap.country(state.players[seat].country).provinces
-                      if state.gmap.provinces[p].type == "trade_center")
+        centre = next(
+            p
+            for p in state.gmap.country(state.players[seat].country).provinces
+            if state.gmap.provinces[p].type == "trade_center"
+        )
         state = clear(state, centre)
         state, _ = put(state, seat, "princess", centre)
         state = with_stock(state, seat, food=20)
@@ -148,6 +151,14 @@ def test_an_offer_names_no_resource_on_both_sides():
 def test_an_offer_fact_of_the_older_one_resource_form_still_replays():
     state = with_levels(_traders(), 0, trade=2)
     state = act(with_stock(state, 0, food=5), 0, "route scotland")
-    old = {"kind": "OfferMade", "offer": state.next_offer, "seat": 0, "to": 1,
-           "give": "food", "give_n": 5, "get": "gold", "get_n": 1}
+    old = {
+        "kind": "OfferMade",
+        "offer": state.next_offer,
+        "seat": 0,
+        "to": 1,
+        "give": "food",
+        "give_n": 5,
+        "get": "gold",
+        "get_n": 1,
+    }
     assert SPEC.evolve(state, old).offers[-1].give == (("food", 5),)

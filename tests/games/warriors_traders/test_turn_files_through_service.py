@@ -17,8 +17,17 @@ from pbem.service.service import GameService
 # where the search starts (players, first seed): found once, kept so the test stays quick; if
 # the robot's choices change the search simply goes on to later seeds
 STEPS = {
-    "setup": (2, 0), "action1": (2, 0), "action2": (2, 0), "special": (2, 46), "shift": (3, 0),
-    "trade": (2, 0), "move": (2, 0), "battle": (2, 0), "princess": (2, 0), "bonus": (4, 87), "feed": (2, 0),
+    "setup": (2, 0),
+    "action1": (2, 0),
+    "action2": (2, 0),
+    "special": (2, 46),
+    "shift": (3, 0),
+    "trade": (2, 0),
+    "move": (2, 0),
+    "battle": (2, 0),
+    "princess": (2, 0),
+    "bonus": (4, 87),
+    "feed": (2, 0),
 }
 SEEDS_TO_TRY = 60
 RNG = SeededRng(0)  # Warriors & Traders draws nothing after setup; decide never uses it
@@ -87,8 +96,7 @@ def test_a_turn_file_does_not_close_the_decision_after_its_own(step, sqlite_sett
     state = service.state(game)
     assert _step(state) == step and seat in SPEC.to_move(state)
     email = game.emails[seat]
-    text = (f"game: {game_id}\nplayer: {email}\nversion: {game.version}\nphase: {SPEC.phase_label(state)}\n"
-            f"{order}\n")
+    text = f"game: {game_id}\nplayer: {email}\nversion: {game.version}\nphase: {SPEC.phase_label(state)}\n{order}\n"
     outcome = service.submit_turn_file(text, email)
     assert outcome.ok, outcome.to_dict()
     assert [line.text for line in outcome.lines] == [order]  # nothing added after it

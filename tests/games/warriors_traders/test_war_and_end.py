@@ -127,6 +127,7 @@ def test_end_of_turn_clears_damage_and_stands_retreated_armies():
     state = start(2)
     state, a = put(state, 0, "infantry", "w_meath", damage=1, retreated=True)
     from pbem.games.warriors_traders.evolve import evolve
+
     after = evolve(replace(state, turn=1), turn_end_fact(replace(state, turn=1)))
     u = next(x for x in after.units if x.id == a)
     assert u.damage == 0 and not u.retreated
@@ -166,8 +167,8 @@ def _maneuvers_then_follow(state, turn, seats):
     """Put ``state`` into the maneuvers of ``turn`` and run everything nobody has to decide
     (nobody here has an army or a princess that can move)."""
     from pbem.games.warriors_traders.flow import follow_ups
-    state = replace(state, turn=turn, phase="maneuvers", step="",
-                    queue=tuple(("maneuver", s) for s in seats))
+
+    state = replace(state, turn=turn, phase="maneuvers", step="", queue=tuple(("maneuver", s) for s in seats))
     return follow_ups(state)
 
 
@@ -215,8 +216,12 @@ def test_peace_proposals_stand_until_the_end_of_the_turn():
     state = replace(state, phase="maneuvers", step="", queue=(("maneuver", 1),), done=frozenset())
     state = with_levels(state, 1, military=1)
     state, _ = put(state, 1, "infantry", "w_lothian")
-    state = replace(state, units=tuple(replace(u, ap=2) if u.owner == 1 else u for u in state.units),
-                    step="move", queue=(("maneuver", 1),))
+    state = replace(
+        state,
+        units=tuple(replace(u, ap=2) if u.owner == 1 else u for u in state.units),
+        step="move",
+        queue=(("maneuver", 1),),
+    )
     state, facts = step(state, 1, "peace ireland")
     assert fact(facts, "PeaceMade") and not at_war(state, 0, 1)
     ended = SPEC.evolve(state, turn_end_fact(state))
