@@ -28,6 +28,7 @@ from eventsourcing.persistence import (
     PersistenceError,
     RecordConflictError,
 )
+from eventsourcing.sqlite import SQLiteFactory
 from eventsourcing.utils import get_topic
 
 from pbem.ledger.canonical import canonical_bytes, encode_checked
@@ -642,7 +643,7 @@ class PbemStore(Application[UUID]):
 
 def _doorbells(wakeup: Wakeup, env: dict[str, str]) -> Doorbells | None:
     """On a SQLite file, the doorbells by which this store's commits wake other processes."""
-    database = env.get("SQLITE_DBNAME", "")
+    database = env.get(SQLiteFactory.SQLITE_DBNAME, "")  # the store's own settings, not the process's
     if env.get(InfrastructureFactory.PERSISTENCE_MODULE) != "eventsourcing.sqlite" or "memory" in database:
         return None
     return ring_sqlite(wakeup, database)
