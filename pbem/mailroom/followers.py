@@ -114,6 +114,10 @@ class Mailroom:
     def fire(self, now: datetime | None = None) -> int:
         return self.scheduler.fire(now or self.clock())
 
+    def next_due(self) -> datetime | None:
+        """The earliest time a timer fires or a deferred mail is tried again."""
+        return self.views.next_due()
+
     # -- dead letters --------------------------------------------------------------------------
     def dead_letters(self) -> list[QueuedMail]:
         return self.views.dead()
