@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import PersistenceError, RecordConflictError
 
 from pbem import i18n
@@ -24,7 +23,7 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
-from pbem.mailroom.records import Confirmation, Correspondent, GameClock, Watchers
+from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, Watchers
 from pbem.mailroom.settings import MailSettings
 from pbem.service.outcome import Outcome
 from pbem.service.service import GameService, Work
@@ -81,7 +80,7 @@ class MailDesk:
         self.clock = clock
 
     def seen(self, key: str) -> bool:
-        return self.service.store.receipt(receipt_key(key)) is not None
+        return self.service.receipt_for(receipt_key(key)) is not None
 
     def stored_as(self, letter: Letter, key: str) -> str | None:
         """Whether the receipt under ``key`` is this very mail ("duplicate"), another mail that
@@ -146,17 +145,7 @@ class MailDesk:
 
     def _language(self, email: str, game_id: str | None) -> str:
         """``email``'s chosen language, else the game's, else English (as the outbox reads it)."""
-        repository = self.service.store.repository
-        try:
-            return str(repository.get(Correspondent.create_id(email)).language)
-        except AggregateNotFoundError:
-            pass
-        if game_id:
-            try:
-                return str(repository.get(GameClock.create_id(game_id, {})).rules.get("lang", i18n.DEFAULT))
-            except AggregateNotFoundError:
-                pass
-        return i18n.DEFAULT
+        return MailRecords(self.service.record).language(email, game_id)
 
     # -- global commands on the service address --------------------------------------------
     def _global(self, letter: Letter, work: Work) -> list[dict[str, Any]]:
