@@ -54,6 +54,9 @@ M = TypeVar("M")
 
 # How many formatted moves an error lists at most (a mail stays readable).
 LEGAL_LIMIT = 40
+# characters of a line of a text picture (``render_text``): what a mail's text part keeps to,
+# so a board's grid is laid out for it (longer lines of words the mail breaks at spaces)
+TEXT_WIDTH = 72
 
 
 @lru_cache(maxsize=4096)

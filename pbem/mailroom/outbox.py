@@ -27,6 +27,7 @@ from pbem.mailroom.commands import subject_command
 from pbem.mailroom.deadlines import Clocks
 from pbem.mailroom.limits import LIVE, Limits, when
 from pbem.mailroom.news import breakdown, decision, name_seats, named_errors, since_lines
+from pbem.mailroom.pictures import board_svg, carries_picture, packed
 from pbem.mailroom.queue import DROPPED, Mail, MailViews
 from pbem.mailroom.records import Correspondent, GameClock, Watchers
 from pbem.mailroom.settings import MailSettings
@@ -138,6 +139,14 @@ class Outbox:
         clock = self.clocks.find(GameClock.create_id(game_id, {})) if game_id else None
         return clock.rules.get("lang", "en") if clock else "en"
 
+    def pictures(self, email: str) -> bool:
+        """Whether ``email`` wants board pictures in mail (``pictures off`` says no), where
+        the server draws them (``PBEM_MAIL_PICTURES``)."""
+        if not self.settings.pictures:
+            return False
+        person = self.clocks.find(Correspondent.create_id(email))
+        return bool(getattr(person, "pictures", True)) if person else True
+
     def speaking(self, email: str | None, game_id: str | None) -> Any:
         """The games' texts in the language of the mail to ``email`` (for no reader: the game's)."""
         if email:
@@ -210,6 +219,9 @@ class Outbox:
         )
         if your_turn and version == game.version:
             block["decision"] = decision(game, self.service.state(game, version), seat)
+        if carries_picture(block) and self.pictures(email or ""):
+            svg = board_svg(game.spec, summary["view"], names)
+            block["picture"] = packed(svg) if svg else None
         return block
 
     def last_mailed(self, email: str, game_id: str) -> int | None:

@@ -16,7 +16,7 @@ def mail_uuid(kind: str, key: str) -> UUID:
 
 
 class Correspondent(Aggregate):
-    """A mail address's preferences: language and absence periods."""
+    """A mail address's preferences: language, board pictures in mail, absence periods."""
 
     if TYPE_CHECKING:  # made by @event at run time
 
@@ -35,12 +35,17 @@ class Correspondent(Aggregate):
     def __init__(self, email: str):
         self.email = email
         self.language = "en"
+        self.pictures = True  # a board picture in the mails that hand them the turn or end a game
         self.absences: list[list[str]] = []  # [[first day, last day], ...] ISO dates
         self.created: list[str] = []  # when this address created games by mail (last day)
 
     @event("LanguageChosen")
     def choose_language(self, language: str) -> None:
         self.language = language
+
+    @event("PicturesChosen")
+    def choose_pictures(self, on: bool) -> None:
+        self.pictures = on
 
     @event("AbsenceAdded")
     def add_absence(self, first: str, last: str) -> None:
