@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from werkzeug.http import http_date
 
 from pbem.games.base import ErrorCode, GameError
+from pbem.games.text import name_seats
 from pbem.service.game import LoadedGame
 from pbem.web.boards import BoardSize, board_size
 from pbem.web.pagecache import board_key, pages
@@ -290,7 +291,7 @@ def snapshot(game: LoadedGame, turn: int | None = None, seat: int | None = None)
         state,
         spec.view(state, seat),
         [] if over else list(spec.to_move(state)),
-        spec.phase_label(state),
+        name_seats(spec.phase_label(state), game.names),  # "round 8, ann", never "seat 2"
         over,
     )
 

@@ -162,5 +162,5 @@ def test_long_lines_are_broken_at_spaces_and_urls_stay_whole():
     text = "  - " + "word " * 30 + "\nSee https://example.org/" + "a" * 80 + "\n" + "b" * 90
     lines = compose.wrapped(text).split("\n")
     assert all(len(line) <= 72 for line in lines[:-2])
-    assert lines[0].startswith("  - word") and all(line.startswith("      word") for line in lines[1:-2])
+    assert lines[0].startswith("  - word") and all(line.startswith("    word") for line in lines[1:-2])
     assert lines[-2].startswith("See https://") and lines[-1] == "b" * 90

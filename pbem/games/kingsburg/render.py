@@ -441,11 +441,13 @@ def _player_text(p: Mapping[str, Any], position: int, name: str, envoy: bool) ->
 def building_grid(owned: set[str], width: int = TEXT_WIDTH) -> list[str]:
     """The buildings in the rows of a player's board, ``[x]`` for built: each column as wide as
     its longest name, two spaces apart, or one where that is too wide for a ``width``-character
-    line; where even that is, the rows unaligned (the longer Polish names)."""
+    line; where even that is, the rows unaligned (the longer Polish names), the cells two spaces
+    apart or one."""
     rows = [[f"[{'x' if b in owned else ' '}] {BUILDINGS[b].name}" for b in row] for row in ROWS.values()]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
-    for gap in ("  ", " "):
-        lines = ["   " + gap.join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+    layouts = [(gap, widths) for gap in ("  ", " ")] + [(gap, [0] * len(widths)) for gap in ("  ", " ")]
+    for gap, columns in layouts:
+        lines = ["   " + gap.join(cell.ljust(w) for cell, w in zip(row, columns, strict=True)).rstrip() for row in rows]
         if max(map(len, lines)) <= width:
-            return lines
-    return ["   " + "  ".join(row) for row in rows]
+            break
+    return lines
