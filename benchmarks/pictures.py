@@ -18,7 +18,6 @@ from mailgateway import compose
 from mailgateway.gateway import Gateway
 from mailgateway.picture import picture_of
 from pbem.cli.core import play_moves
-from pbem.mailroom.outbox import Round
 from pbem.mailroom.pictures import unpacked
 from pbem.mailroom.settings import MailSettings
 
@@ -39,8 +38,7 @@ def mail_pictures(work: Path, quick: bool) -> list[Row]:
         outbox = gateway.mailroom.outbox
 
         def model() -> dict:
-            outbox.begin(Round(svc))
-            block = outbox.game_block(game, game.version, players[seat])
+            block = dict(outbox.game_block(outbox.round(), game, game.version, players[seat]))
             return {"kind": "turn", "game": block, "lang": "en", "service": "pbem@bench.example"}
 
         def rest() -> None:

@@ -18,10 +18,10 @@ from datetime import datetime
 from typing import Any, NamedTuple, TypedDict
 
 from pbem import i18n
+from pbem.games.text import name_seats
 from pbem.mailroom.addresses import return_tag, seat_address
 from pbem.mailroom.deadlines import Clocks
 from pbem.mailroom.limits import Limits, when
-from pbem.games.text import name_seats
 from pbem.mailroom.news import breakdown, decision, since_lines
 from pbem.mailroom.pictures import board_svg, carries_picture, packed
 from pbem.mailroom.queue import DROPPED, Mail, MailViews

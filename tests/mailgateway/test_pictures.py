@@ -164,3 +164,16 @@ def test_long_lines_are_broken_at_spaces_and_urls_stay_whole():
     assert all(len(line) <= 72 for line in lines[:-2])
     assert lines[0].startswith("  - word") and all(line.startswith("    word") for line in lines[1:-2])
     assert lines[-2].startswith("See https://") and lines[-1] == "b" * 90
+
+
+def test_every_golden_mail_keeps_its_lines_within_72_characters():
+    """The text part of every kind of mail, of every game, in each language (the golden files:
+    headers, a blank line, the text)."""
+    from pathlib import Path
+
+    golden = sorted((Path(__file__).with_name("golden")).rglob("*.txt"))
+    assert len(golden) > 100
+    for path in golden:
+        body = path.read_text(encoding="utf-8").split("\n\n", 1)[1]
+        long = [line for line in body.splitlines() if len(line) > compose.TEXT_WIDTH and "://" not in line]
+        assert not long, (path, long)
