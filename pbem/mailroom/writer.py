@@ -25,7 +25,6 @@ from pbem.mailroom.limits import Limits, when
 from pbem.mailroom.news import breakdown, decision, since_lines
 from pbem.mailroom.pictures import board_svg, carries_picture, packed
 from pbem.mailroom.queue import DROPPED, Mail, MailViews
-from pbem.mailroom.records import Correspondent, GameClock
 from pbem.mailroom.settings import MailSettings
 from pbem.service.game import LoadedGame
 from pbem.service.service import GameService
@@ -127,23 +126,14 @@ class Writer:
         return Round(self.service, self.clocks.for_round(), limits)
 
     # -- the reader's language ---------------------------------------------------------------
-    def language(self, round_: Round, email: str, game_id: str | None = None) -> str:
-        """The address's chosen language, else the game's (``new ... lang=cs``), else English."""
-        person = round_.clocks.find(Correspondent.create_id(email))
-        if person:
-            return str(person.language)
-        return self.game_language(round_, game_id)
-
     @staticmethod
-    def game_language(round_: Round, game_id: str | None) -> str:
-        clock = round_.clocks.find(GameClock.create_id(game_id, {})) if game_id else None
-        return str(clock.rules.get("lang", "en")) if clock else "en"
+    def language(round_: Round, email: str | None, game_id: str | None = None) -> str:
+        """The address's chosen language, else the game's (``new ... lang=cs``), else English."""
+        return round_.clocks.records.language(email, game_id)
 
     def speaking(self, round_: Round, email: str | None, game_id: str | None) -> AbstractContextManager[Any]:
         """The games' texts in the language of the mail to ``email`` (for no reader: the game's)."""
-        if email:
-            return i18n.speaking(self.language(round_, email, game_id))
-        return i18n.speaking(self.game_language(round_, game_id))
+        return i18n.speaking(self.language(round_, email, game_id))
 
     # -- the game block ----------------------------------------------------------------------
     def game_block(self, round_: Round, game: LoadedGame, version: int, email: str | None) -> GameBlock:
@@ -162,10 +152,7 @@ class Writer:
     def pictures(self, round_: Round, email: str) -> bool:
         """Whether ``email`` wants board pictures in mail (``pictures off`` says no), where the
         server draws them (``PBEM_MAIL_PICTURES``)."""
-        if not self.settings.pictures:
-            return False
-        person = round_.clocks.find(Correspondent.create_id(email))
-        return bool(getattr(person, "pictures", True)) if person else True
+        return self.settings.pictures and round_.clocks.records.pictures(email)
 
     def _picture(self, game: LoadedGame, version: int, seat: int) -> str | None:
         """The board as ``seat`` sees it at ``version`` (the view its private web page shows),
@@ -307,7 +294,7 @@ class Writer:
         """A game played without mail (``pbem new --no-mail``): no invitations or notices;
         only a mail someone sends about it is answered."""
         if game_id not in round_.quiet:
-            clock = round_.clocks.find(GameClock.create_id(game_id, {}))
+            clock = round_.clocks.clock_of(game_id)
             round_.quiet[game_id] = bool(clock and clock.rules.get("mail") == "off")
         return round_.quiet[game_id]
 
