@@ -22,6 +22,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "subscribe": ("subscribe", "watch", "odebirat", "sledovat"),
     "unsubscribe": ("unsubscribe", "unwatch", "neodebirat", "nesledovat"),
     "language": ("language", "lang", "jazyk"),
+    "pictures": ("pictures", "images", "obrazky", "obrazki"),
     "absence": ("absence", "away", "nepritomnost", "dovolena"),
     "resign": ("resign", "vzdat", "vzdavam"),
     "template": ("template", "turnfile", "sablona", "formular"),
@@ -39,6 +40,7 @@ SEAT_COMMANDS = (
     "resign",
     "template",
     "language",
+    "pictures",
     "absence",
     "subscribe",
     "unsubscribe",
@@ -81,6 +83,31 @@ def subject_command(subject: str) -> str:
 
 def language_of(word: str) -> str | None:
     return LANGUAGE_WORDS.get(plain(word))
+
+
+# "pictures off" in the three languages (compared without diacritics): obrázky vypnout, obrazki wyłącz
+PICTURE_WORDS = {
+    "on": True,
+    "off": False,
+    "yes": True,
+    "no": False,
+    "zapnout": True,
+    "vypnout": False,
+    "zapnuto": True,
+    "vypnuto": False,
+    "ano": True,
+    "ne": False,
+    "wlacz": True,
+    "wylacz": False,
+    "tak": True,
+    "nie": False,
+}
+
+
+def pictures_of(args: tuple[str, ...]) -> bool | None:
+    """``pictures on`` / ``pictures off`` (and their Czech and Polish words) as True or False;
+    None when the line says neither."""
+    return PICTURE_WORDS.get(plain(args[0]).replace("ł", "l")) if len(args) == 1 else None
 
 
 @dataclass(frozen=True)
