@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +22,7 @@ from pbem import i18n
 from pbem.games.base import GameError
 from pbem.games.text import pgettext
 from pbem.mailroom.addresses import return_tag, seat_address
-from pbem.mailroom.commands import subject_command
+from pbem.mailroom.commands import plain_subject
 from pbem.mailroom.deadlines import Clocks
 from pbem.mailroom.limits import LIVE, Limits, when
 from pbem.mailroom.news import breakdown, decision, name_seats, named_errors, since_lines
@@ -36,7 +35,6 @@ from pbem.service.store import GameRecord, Receipt
 
 HUMAN_SOURCES = ("email", "turnfile", "deadline")
 log = logging.getLogger("pbem.mail")
-GAME_TAG = re.compile(r"^\s*[a-z][a-z0-9-]*-[0-9a-f]{6,}:\s*", re.IGNORECASE)  # "kingsburg-4449cbf6: "
 
 
 def topic(cls: type) -> str:
@@ -44,16 +42,6 @@ def topic(cls: type) -> str:
 
 
 TOPICS = [topic(GameRecord.Created), topic(GameRecord.Appended), topic(Receipt.Recorded)]
-
-
-def plain_subject(subject: str) -> str:
-    """An incoming subject without any "Re:", "[pbem]" or "GAME:" layers, however many a
-    chain of replies stacked up, so the subject of our answer never grows."""
-    previous = None
-    while subject != previous:
-        previous = subject
-        subject = GAME_TAG.sub("", subject_command(subject))
-    return subject[:60]
 
 
 def reply_summary(results: list[dict[str, Any]]) -> str:
@@ -571,6 +559,8 @@ class Outbox:
                     result["moves"] = game.spec.legal_texts(state, seat, limit=10_000)
                 else:
                     result["moves"] = []
+            elif action == "unknown" and result.get("sender") == email:
+                result.update(self._where_moves_go(email))
             elif action in ("template", "invite") and not result.get("error"):
                 game = self.round.game(result["game"])
                 result["block"] = self.game_block(game, game.version, email)
@@ -579,6 +569,23 @@ class Outbox:
         except GameError as error:
             result["error"] = error.to_dict()
         return result
+
+    def _where_moves_go(self, email: str) -> dict[str, Any]:
+        """For a line sent to the service address that is no command there (a move, likely):
+        the sender's private addresses of the games they play that are not over; with one such
+        game, its block, so the answer comes from that address and "Reply" goes there."""
+        games = []
+        for game_id in self.service.game_ids():
+            game = self.round.game(game_id)
+            if email in game.emails and not game.ended:
+                token = self.round.seat_token(game_id, game.emails.index(email))
+                games.append({"id": game_id, "title": game.spec.title, "game": game})
+                games[-1]["address"] = seat_address(self.settings.address, game_id, token)
+        found: dict[str, Any] = {"games": [{k: v for k, v in g.items() if k != "game"} for g in games[:5]]}
+        if len(games) == 1:
+            game = games[0]["game"]
+            found["block"] = self.game_block(game, game.version, email)
+        return found
 
     def turn_file(self, game: LoadedGame, seat: int) -> str:
         state = self.service.state(game)

@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from mailgateway.compose import SUBJECT_MAX, fit_subject, set_subject
 from pbem.cli import main
 from pbem.config import Settings
+from pbem.mailroom.commands import plain_subject
 from pbem.mailroom.limits import FLOOD_PER_HOUR
 from pbem.mailroom.news import name_seats
-from pbem.mailroom.outbox import plain_subject
 from pbem.service.service import GameService
 from tests.mailgateway.conftest import SERVICE, address_of, make_mail, started_pig
 from tests.mailgateway.playbook import decision_lines, text_of
