@@ -83,7 +83,11 @@ class Split:
     def unread(self) -> tuple[str, ...]:
         """The signature's and footers' non-blank lines: shown in the reply as not read."""
         return tuple(
-            line.text.strip() for line in self.lines if line.kind in (Kind.SIGNATURE, Kind.FOOTER) and line.text.strip()
+            line.text.strip()
+            for line in self.lines
+            if line.kind in (Kind.SIGNATURE, Kind.FOOTER)
+            and line.text.strip()
+            and not _SIGNATURE_MARK.match(line.text.strip())  # the "-- " line itself
         )
 
     def of(self, kind: Kind) -> tuple[str, ...]:

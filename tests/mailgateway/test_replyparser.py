@@ -13,7 +13,9 @@ from mailgateway.replyparser import Cuts, cuts
 
 def pinned() -> str:
     lock = Path(__file__).resolve().parents[2] / "constraints.txt"
-    return next(line.split("==")[1].strip() for line in lock.read_text().splitlines() if line.startswith("mail-parser-reply=="))
+    return next(
+        line.split("==")[1].strip() for line in lock.read_text().splitlines() if line.startswith("mail-parser-reply==")
+    )
 
 
 def test_the_installed_library_is_the_pinned_version():
