@@ -320,7 +320,8 @@ def gmail(mail: Mail, bottom: bool = False) -> MIMEMultipart:
         own_html += ["", mail.footer]
     quote_html = (
         f'<div class="gmail_quote gmail_quote_container"><div dir="ltr" class="gmail_attr">{esc(attribution)}<br></div>'
-        '<blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);padding-left:1ex">'
+        '<blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;'
+        'border-left:1px solid rgb(204,204,204);padding-left:1ex">'
         + "<br>".join(esc(line) for line in lang.original)
         + "</blockquote></div>"
     )
@@ -362,12 +363,16 @@ def outlook_desktop(mail: Mail, charset: str = "windows-1250") -> MIMEMultipart:
 
 def outlook_web(mail: Mail, html_only: bool = False) -> MIMEText | MIMEMultipart:
     lang, o = mail.lang, mail.lang.outlook
-    head = f"<b>{o['from']}:</b> pbem &lt;{QUOTED_ADDRESS}&gt;<br><b>{o['sent']}:</b> {esc(o['date'])}<br><b>{o['to']}:</b> {esc(mail.sender)}<br><b>{o['subject']}:</b> [pbem] kingsburg-0a1b2c3d"
+    head = (
+        f"<b>{o['from']}:</b> pbem &lt;{QUOTED_ADDRESS}&gt;<br><b>{o['sent']}:</b> {esc(o['date'])}<br>"
+        f"<b>{o['to']}:</b> {esc(mail.sender)}<br><b>{o['subject']}:</b> [pbem] kingsburg-0a1b2c3d"
+    )
     markup = (
         '<html><body><div style="font-family: Aptos, sans-serif; font-size: 12pt;">'
         + html_lines(body_lines(mail))
         + '</div><div id="appendonsend"></div><hr style="display:inline-block;width:98%" tabindex="-1">'
-        + f'<div id="divRplyFwdMsg" dir="ltr"><font face="Calibri, sans-serif" style="font-size:11pt">{head}</font><div>&nbsp;</div></div>'
+        + '<div id="divRplyFwdMsg" dir="ltr"><font face="Calibri, sans-serif" style="font-size:11pt">'
+        + f"{head}</font><div>&nbsp;</div></div>"
         + f"<div>{html_lines(list(lang.original))}</div></body></html>"
     )
     if html_only:
