@@ -410,9 +410,15 @@ def _decode(part: Message) -> str:
             text = payload.decode("utf-8")
         except UnicodeDecodeError:
             text = payload.decode("cp1250", errors="replace")
-    if part.get_content_type() == "text/plain" and part.get_param("format", "").lower() == "flowed":
-        return unflowed(text, part.get_param("delsp", "").lower() == "yes")
+    if part.get_content_type() == "text/plain" and _param(part, "format") == "flowed":
+        return unflowed(text, _param(part, "delsp") == "yes")
     return text
+
+
+def _param(part: Message, name: str) -> str:
+    """A Content-Type parameter's value, lower case ("" when it is missing or not plain text)."""
+    value = part.get_param(name, "")
+    return value.lower() if isinstance(value, str) else ""
 
 
 def unflowed(text: str, delsp: bool = False) -> str:

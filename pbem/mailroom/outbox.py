@@ -574,17 +574,18 @@ class Outbox:
         """For a line sent to the service address that is no command there (a move, likely):
         the sender's private addresses of the games they play that are not over; with one such
         game, its block, so the answer comes from that address and "Reply" goes there."""
-        games = []
-        for game_id in self.service.game_ids():
-            game = self.round.game(game_id)
-            if email in game.emails and not game.ended:
-                token = self.round.seat_token(game_id, game.emails.index(email))
-                games.append({"id": game_id, "title": game.spec.title, "game": game})
-                games[-1]["address"] = seat_address(self.settings.address, game_id, token)
-        found: dict[str, Any] = {"games": [{k: v for k, v in g.items() if k != "game"} for g in games[:5]]}
+        games = [
+            game
+            for game in (self.round.game(game_id) for game_id in self.service.game_ids())
+            if email in game.emails and not game.ended
+        ]
+        found: dict[str, Any] = {"games": []}
+        for game in games[:5]:
+            token = self.round.seat_token(game.id, game.emails.index(email))
+            address = seat_address(self.settings.address, game.id, token)
+            found["games"].append({"id": game.id, "title": game.spec.title, "address": address})
         if len(games) == 1:
-            game = games[0]["game"]
-            found["block"] = self.game_block(game, game.version, email)
+            found["block"] = self.game_block(games[0], games[0].version, email)
         return found
 
     def turn_file(self, game: LoadedGame, seat: int) -> str:
