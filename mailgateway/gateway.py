@@ -131,6 +131,7 @@ class Gateway:
             subject=inbound.subject,
             closing_at=inbound.closing_at,
             unread=inbound.unread,
+            footers=inbound.footers,
             attachments=inbound.unread_attachments,
             message_id=inbound.message_id,
             references=inbound.references,

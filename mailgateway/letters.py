@@ -39,7 +39,7 @@ from typing import ClassVar
 
 from mailgateway import replyparser
 
-MAX_READ_LINES = 5000  # a mail's lines read at all (a reply quoting a long thread has a few hundred)
+MAX_READ_LINES = 2000  # a mail's lines read at all (a reply quoting a long thread has a few hundred)
 MAX_SCAN_CHARS = 300  # of one line, when matched against the patterns below
 
 
@@ -81,14 +81,19 @@ class Split:
 
     @property
     def unread(self) -> tuple[str, ...]:
-        """The signature's and footers' non-blank lines: shown in the reply as not read."""
+        """The signature's non-blank lines: shown in the reply as not read."""
         return tuple(
             line.text.strip()
             for line in self.lines
-            if line.kind in (Kind.SIGNATURE, Kind.FOOTER)
+            if line.kind is Kind.SIGNATURE
             and line.text.strip()
             and not _SIGNATURE_MARK.match(line.text.strip())  # the "-- " line itself
         )
+
+    @property
+    def footers(self) -> tuple[str, ...]:
+        """The clients' footer lines ("Sent from my iPhone"): shown in the reply as not read."""
+        return tuple(line.text.strip() for line in self.lines if line.kind is Kind.FOOTER)
 
     def of(self, kind: Kind) -> tuple[str, ...]:
         return tuple(line.text for line in self.lines if line.kind is kind)

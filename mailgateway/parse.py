@@ -88,8 +88,9 @@ class Inbound:
     subject: str
     text: str  # the readable body (plain text, or HTML converted)
     lines: tuple[str, ...]  # the lines the sender wrote: no quotes, no signature, no blanks
-    # the signature's and client footers' lines (shown in the reply as not read as commands)
+    # the signature's lines (shown in the reply as not read as commands)
     unread: tuple[str, ...] = ()
+    footers: tuple[str, ...] = ()  # the client's footer lines ("Sent from my iPhone")
     closing_at: int | None = None  # where in ``lines`` a signature may start with a closing (letters.Kind.CLOSING)
     attachments: tuple[Attachment, ...] = ()
     references: tuple[str, ...] = ()
@@ -257,6 +258,7 @@ def parse_message(
         text=text,
         lines=lines if refusal is None else (),
         unread=split.unread[:MAX_UNREAD] if refusal is None else (),
+        footers=split.footers[:MAX_UNREAD] if refusal is None else (),
         closing_at=split.closing_at if refusal is None else None,
         attachments=tuple(attachments),
         references=references,

@@ -62,7 +62,8 @@ class Letter:
     turn_file: str | None = None
     subject: str = ""
     closing_at: int | None = None  # where in ``lines`` a signature may start with a closing
-    unread: tuple[str, ...] = ()  # the signature's and client footers' lines
+    unread: tuple[str, ...] = ()  # the signature's lines
+    footers: tuple[str, ...] = ()  # the client's footer lines ("Sent from my iPhone")
     attachments: tuple[str, ...] = ()  # the names of attachments that are not read
     message_id: str | None = None
     references: tuple[str, ...] = ()
@@ -151,6 +152,7 @@ class MailDesk:
             names=sender_names(letter.sender),
             closing_at=letter.closing_at,
             unread=letter.unread,
+            footers=letter.footers,
             attachments=letter.attachments,
         )
 

@@ -59,7 +59,7 @@ class Order:
 @dataclass(frozen=True)
 class NotRead:
     text: str
-    why: str  # "greeting", "sign-off", "name", "signature", "footer", "attachment"
+    why: str  # "greeting", "remark", "sign-off", "name", "signature", "footer", "attachment"
 
 
 @dataclass(frozen=True)
@@ -87,13 +87,14 @@ def read_letter(
     names: Sequence[str] = (),
     closing_at: int | None = None,
     unread: Sequence[str] = (),
+    footers: Sequence[str] = (),
     attachments: Sequence[str] = (),
 ) -> Reading:
     """The commands of a mail. ``recognise`` says what a line is when it is a command (None: it
     is none); ``names`` are the sender's names (the local part of the address, split), which a
     lower-case name line may match; ``closing_at`` is where the mail's signature may start with a
-    closing (``mailgateway.letters``), ``unread`` its signature and footer lines, ``attachments``
-    the names of attachments that are not read."""
+    closing (``mailgateway.letters``), ``unread`` its signature's lines, ``footers`` its client's
+    footer lines, ``attachments`` the names of attachments that are not read."""
     written = [normal(line) for line in lines if line.strip() and not line.lstrip().startswith("#")]
     signature: list[str] = []
     if closing_at is not None:
@@ -107,9 +108,10 @@ def read_letter(
     end = _forgiven_end(written, max(start, last + 1), names)
     commands = tuple(found[n] or Order(written[n]) for n in range(start, end))
     not_read = (
-        [NotRead(line, _why_leading(line)) for line in written[:start]]
+        [NotRead(line, _why_leading(line, names)) for line in written[:start]]
         + [NotRead(line, _why_trailing(line, names)) for line in written[end:]]
         + [NotRead(line, "signature") for line in (*signature, *unread)]
+        + [NotRead(line, "footer") for line in footers]
         + [NotRead(name, "attachment") for name in attachments]
     )
     if not commands:
@@ -173,14 +175,16 @@ def _prose(line: str) -> bool:
     return len(text) <= MAX_EDGE_CHARS and text[-1:] in ("!", "?", ",", ":") and not text[:-1].strip().isdigit()
 
 
-def _why_leading(line: str) -> str:
-    return "greeting"
+def _why_leading(line: str, names: Sequence[str]) -> str:
+    if greeting(line):
+        return "greeting"
+    return "name" if name(line, names) else "remark"
 
 
 def _why_trailing(line: str, names: Sequence[str]) -> str:
-    if name(line, names) and not closing(line):
-        return "name"
-    return "sign-off"
+    if closing(line):
+        return "sign-off"
+    return "name" if name(line, names) else "remark"
 
 
 def sender_names(address: str) -> tuple[str, ...]:

@@ -84,7 +84,7 @@ def test_client_footers_in_three_languages():
         "Wysłano z aplikacji Poczta dla Windows",
     ):
         split = split_text(f"take gold\n\n{footer}\n")
-        assert split.written == ("take gold",) and split.unread == (footer,), footer
+        assert split.written == ("take gold",) and split.footers == (footer,), footer
 
 
 def test_a_closing_found_by_the_library_is_marked_for_the_reader():

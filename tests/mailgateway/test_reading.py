@@ -110,5 +110,11 @@ def test_a_closing_signature_is_not_read_unless_a_command_follows():
 
 
 def test_unread_signature_lines_and_attachments_are_listed():
-    reading = read_letter(["take gold"], recognise, unread=["Sent from my iPhone"], attachments=["photo.jpg"])
-    assert reading.not_read == (NotRead("Sent from my iPhone", "signature"), NotRead("photo.jpg", "attachment"))
+    reading = read_letter(
+        ["take gold"], recognise, unread=["Ann Smith"], footers=["Sent from my iPhone"], attachments=["photo.jpg"]
+    )
+    assert reading.not_read == (
+        NotRead("Ann Smith", "signature"),
+        NotRead("Sent from my iPhone", "footer"),
+        NotRead("photo.jpg", "attachment"),
+    )

@@ -50,7 +50,7 @@ def test_a_mail_without_a_command_says_so_and_gives_the_decision_again(gw, trans
     text = reply_to(gw, transport, ANN)
     assert gw.service.game(game).version == version
     assert "No command was found in your mail, so nothing changed." in text
-    assert "    what should I do?  (a greeting)" in text
+    assert "    what should I do?  (a remark)" in text
     assert "Reply with one of these lines" in text and "  roll\r\n" in text and "  hold\r\n" in text
 
 
