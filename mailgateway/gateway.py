@@ -34,6 +34,7 @@ from pbem.mailroom.desk import TEMPORARY, Letter, MailDesk
 from pbem.mailroom.followers import Mailroom
 from pbem.mailroom.settings import MailSettings
 from pbem.service.service import GameService
+from pbem.service.wakeup import Wakeup
 
 log = logging.getLogger("pbem.mail")
 INTERNAL_ERROR = (
@@ -69,6 +70,14 @@ class Gateway:
 
     def _target(self, address: str) -> Target | None:
         return parse_target(address, self.settings.address)
+
+    def commits(self) -> Wakeup:
+        """What wakes the worker: rung after every commit to the store (``GameService.commits``)."""
+        return self.service.commits()
+
+    def next_due(self) -> datetime | None:
+        """When the earliest timer or deferred mail comes due (None: nothing waits)."""
+        return self.mailroom.next_due()
 
     def work(self, now: datetime | None = None) -> None:
         """One round of background work: queue replies, run deadlines, send."""

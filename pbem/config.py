@@ -37,7 +37,7 @@ ENVIRONMENT = {
     "PBEM_REMINDER_HOURS": "a reminder this many hours before a deadline, 0 for none (default 24)",
     "PBEM_MISSED_TURN_POLICY": "wait, or default (play the game's default move; default)",
     "PBEM_MISSES_BEFORE_ROBOT": "missed deadlines before the robot takes the seat, 0 for never (default 3)",
-    "PBEM_MAIL_TICK_SECONDS": "how often the outbox, the deadlines and the sender run (default 5)",
+    "PBEM_MAIL_TICK_SECONDS": "longest pause of the outbox, deadlines and sender; a commit wakes them (default 5)",
     "PBEM_SMTP_ATTEMPTS": "delivery attempts of one mail before it is given up (default 8)",
     "PBEM_SMTP_RETRY_SECONDS": "first retry delay; it doubles with each attempt (default 60)",
 }

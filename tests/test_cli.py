@@ -139,3 +139,25 @@ def test_messages_for_players_follow_the_language_setting(run, monkeypatch, env,
     assert catalog_line in run("catalog").output
     refused = run("move", game_id, "--as", f"{waiting}@example.org", "xyzzy")
     assert refused.exit_code == 2 and nothing in refused.output
+
+
+def test_move_stops_at_a_play_that_reveals_a_card_and_skips_the_rest(run):
+    """docs/cli.md: a command that turns up something hidden ends the batch; it is applied, the
+    commands after it are listed as skipped (exit 0), since the player has not seen the card yet."""
+    ann, bob = "ann@example.org", "bob@example.org"
+    game_id = run("new", "ruse-and-bruise", "--player", ann, "--player", bob, "--seed", "07" * 32).output.strip()
+    for player in (ann, bob):
+        assert run("join", game_id, "--as", player).exit_code == 0
+
+    def hand(player):
+        return json.loads(run("show", game_id, "--as", player, "--json").output)["view"]["hand"]
+
+    assert run("move", game_id, "--as", ann, f"play {hand(ann)[0].replace('_', '-')} 1").exit_code == 0
+    version = json.loads(run("show", game_id, "--json").output)["version"]
+    first, second = (card.replace("_", "-") for card in hand(bob)[:2])
+    result = run("move", game_id, "--as", bob, f"play {first} 1", f"play {second} 2")
+    assert result.exit_code == 0, result.output
+    assert f"applied: play {first} 1" in result.output
+    assert f"skipped: line 2: 'play {second} 2'" in result.output and "nothing was applied" not in result.output
+    assert json.loads(run("show", game_id, "--json").output)["version"] == version + 1
+    assert second.replace("-", "_") in hand(bob)

@@ -159,3 +159,27 @@ def test_every_exit_code_is_documented():
     table = DOCS.read_text(encoding="utf-8")
     for code in (0, EXIT_INVALID, EXIT_REFUSED, EXIT_CONFIG, EXIT_STORAGE, 75):
         assert re.search(rf"^\| `{code}` \|", table, re.MULTILINE), f"exit code {code} is not in docs/cli.md"
+
+
+# -- the seed of a test game ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("seed", "said"),
+    [
+        ("feed0", "'feed0' has an odd number of hex digits (5): each byte is two digits"),
+        ("feedxy", "'x' in 'feedxy' is not a hex digit"),
+        ("  ", "the seed is empty"),
+        ("ab" * 65, "more than 128 hex digits"),
+    ],
+)
+def test_a_seed_that_is_not_bytes_in_hex_says_what_is_wrong(seed, said, home):
+    """``--seed feed0`` is hexadecimal, so "must be hexadecimal" would be wrong: the answer names
+    the actual fault, and no game is created."""
+    result = run("new", "kingsburg", "--player", ANN, "--player", BOB, "--no-mail", "--seed", seed)
+    assert result.exit_code == 2 and said in result.output, result.output
+    assert "must be hexadecimal" not in result.output
+    assert "kingsburg" not in run("games").output
+
+
+def test_a_seed_of_whole_bytes_in_hex_is_taken(home):
+    result = run("new", "kingsburg", "--player", ANN, "--player", BOB, "--no-mail", "--seed", " FEED00 ")
+    assert result.exit_code == 0 and len(result.output.strip()) > 8, result.output

@@ -22,18 +22,27 @@ def _agrees(name: str, players_counts, games: int = GAMES_PER_COUNT) -> None:
 
 
 def test_referee_agrees_with_the_engine_on_kingsburg():
+    """The referee's own model of the end of the game (p. 9: after year V the most VP wins; ties go
+    to goods, then buildings, then are shared) gives the engine's standings in seeded games."""
     _agrees("kingsburg", range(2, 6))
 
 
 def test_referee_agrees_with_the_engine_on_kingdom_builder():
+    """The referee's own model of the final score (the three cards plus castles; the most gold wins,
+    ties share) gives the engine's standings in seeded games."""
     _agrees("kingdom-builder", range(2, 5))
 
 
 def test_referee_agrees_with_the_engine_on_ruse_and_bruise():
+    """The referee's own model of the final score (p. 3: the plain sum, or with every suit twice the
+    best of each suit minus 1 per further card; the highest score wins, equal scores share) gives
+    the engine's standings in seeded games."""
     _agrees("ruse-and-bruise", range(2, 7))
 
 
 def test_referee_agrees_with_the_engine_on_warriors_traders():
+    """The referee's own model of victory (the threshold for the player count at the end of a turn,
+    or the tenth turn) gives the engine's standings in seeded games."""
     _agrees("warriors-traders", range(2, 7))
 
 

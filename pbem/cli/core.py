@@ -9,6 +9,7 @@ mail off: no invitations, notices or deadlines)."""
 from __future__ import annotations
 
 import random
+import string
 import sys
 from typing import Any, BinaryIO
 
@@ -113,6 +114,32 @@ def silence(svc: GameService, game_id: str) -> None:
     work.commit()
 
 
+MAX_SEED_DIGITS = 128  # 64 bytes: twice the size of a server seed
+
+
+def _seed_bytes(text: str | None) -> bytes | None:
+    """The bytes of a ``--seed``: hex digits, two per byte, saying what is wrong otherwise."""
+    if text is None:
+        return None
+    digits = text.strip()
+    if not digits:
+        raise click.BadParameter("the seed is empty: give hex digits, two per byte (e.g. 00ff)", param_hint="--seed")
+    if len(digits) > MAX_SEED_DIGITS:
+        raise click.BadParameter(f"the seed has more than {MAX_SEED_DIGITS} hex digits", param_hint="--seed")
+    stray = next((ch for ch in digits if ch not in string.hexdigits), None)
+    if stray is not None:
+        raise click.BadParameter(
+            f"{stray!r} in {digits!r} is not a hex digit (0-9, a-f): two hex digits per byte", param_hint="--seed"
+        )
+    if len(digits) % 2:
+        raise click.BadParameter(
+            f"{digits!r} has an odd number of hex digits ({len(digits)}): each byte is two digits, "
+            f"so add one (e.g. {digits + '0'!r} or {'0' + digits!r})",
+            param_hint="--seed",
+        )
+    return bytes.fromhex(digits)
+
+
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     options = {}
     for pair in pairs:
@@ -133,10 +160,7 @@ def new(
     game: str, players: tuple[str, ...], options: tuple[str, ...], seed: str | None, yes: bool, no_mail: bool
 ) -> None:
     """Create a game; prints its id. Each player must then join."""
-    try:
-        seed_bytes = bytes.fromhex(seed) if seed else None
-    except ValueError:
-        raise click.BadParameter("the seed must be hexadecimal", param_hint="--seed") from None
+    seed_bytes = _seed_bytes(seed)
     svc = service()
     check_mail(svc, yes, no_mail)
     try:
@@ -177,7 +201,7 @@ def join(game_id: str, email: str, nonce: str | None, yes: bool, no_mail: bool) 
 @click.argument("commands", nargs=-1, required=True)
 @mail_choice
 def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ...], yes: bool, no_mail: bool) -> None:
-    """Apply one or more commands (all or nothing)."""
+    """Apply commands in order: nothing if one is refused; a draw or a reveal ends the batch."""
     svc = service()
     check_mail(svc, yes, no_mail, game_id)
     try:

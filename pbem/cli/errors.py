@@ -42,39 +42,58 @@ def describe(error: BaseException, home: str, free_bytes: int | None = None) -> 
     """The failure ``error`` stands for; ``home`` is PBEM_HOME, named when the error names no
     file; ``free_bytes`` is the free space on its disk (None: unknown)."""
     for cause in _causes(error):
-        if isinstance(cause, ConfigError):
-            return Failure("config", str(cause), EXIT_CONFIG)
-        if isinstance(cause, OSError) and cause.errno in FULL:
-            return _disk_full(cause.filename or home)
-        if isinstance(cause, OSError) and cause.errno in NOT_WRITABLE:
-            return _not_writable(cause.filename or home)
-        if isinstance(cause, OSError) and cause.errno == errno.ENOTDIR:
-            return Failure(
-                "storage",
-                f"PBEM_HOME {home} is not a folder (it or a folder above it is a file); point PBEM_HOME at a folder.",
-                EXIT_STORAGE,
-            )
-        if isinstance(cause, sqlite3.DatabaseError):
-            text = str(cause).lower()
-            if "disk is full" in text:
-                return _disk_full(home)
-            if "readonly" in text or "read-only" in text or "unable to open database" in text:
-                return _not_writable(home)
-            if "disk i/o error" in text:  # SQLite's word for a failed write, a full disk among others
-                if free_bytes is not None and free_bytes < ALMOST_FULL:
-                    return _disk_full(home)
-                return Failure(
-                    "storage",
-                    f"The database under {home} cannot be read or written (SQLite reports a "
-                    "disk I/O error); check the disk and the permissions of its files.",
-                    EXIT_STORAGE,
-                )
-        if type(cause).__module__.startswith("psycopg") and type(cause).__name__ == "OperationalError":
-            first = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
-            return Failure(
-                "storage", f"The PostgreSQL database of PBEM_DATABASE_URL cannot be used ({first}).", EXIT_STORAGE
-            )
+        failure = _failure_of(cause, home, free_bytes)
+        if failure is not None:
+            return failure
     return None
+
+
+def _failure_of(cause: BaseException, home: str, free_bytes: int | None) -> Failure | None:
+    if isinstance(cause, ConfigError):
+        return Failure("config", str(cause), EXIT_CONFIG)
+    if isinstance(cause, OSError):
+        return _os_failure(cause, home)
+    if isinstance(cause, sqlite3.DatabaseError):
+        return _sqlite_failure(cause, home, free_bytes)
+    if type(cause).__module__.startswith("psycopg") and type(cause).__name__ == "OperationalError":
+        first = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+        return Failure(
+            "storage", f"The PostgreSQL database of PBEM_DATABASE_URL cannot be used ({first}).", EXIT_STORAGE
+        )
+    return None
+
+
+def _os_failure(cause: OSError, home: str) -> Failure | None:
+    if cause.errno in FULL:
+        return _disk_full(cause.filename or home)
+    if cause.errno in NOT_WRITABLE:
+        return _not_writable(cause.filename or home)
+    if cause.errno == errno.ENOTDIR:
+        return Failure(
+            "storage",
+            f"PBEM_HOME {home} is not a folder (it or a folder above it is a file); point PBEM_HOME at a folder.",
+            EXIT_STORAGE,
+        )
+    return None
+
+
+def _sqlite_failure(cause: sqlite3.DatabaseError, home: str, free_bytes: int | None) -> Failure | None:
+    text = str(cause).lower()
+    if "disk is full" in text:
+        return _disk_full(home)
+    if "readonly" in text or "read-only" in text or "unable to open database" in text:
+        return _not_writable(home)
+    if "disk i/o error" not in text:
+        return None
+    # SQLite's word for a failed write, a full disk among others
+    if free_bytes is not None and free_bytes < ALMOST_FULL:
+        return _disk_full(home)
+    return Failure(
+        "storage",
+        f"The database under {home} cannot be read or written (SQLite reports a "
+        "disk I/O error); check the disk and the permissions of its files.",
+        EXIT_STORAGE,
+    )
 
 
 def _disk_full(where: object) -> Failure:

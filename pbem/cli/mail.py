@@ -21,6 +21,7 @@ from pbem.mailroom.desk import Letter
 
 if TYPE_CHECKING:  # imported when used: `pbem` starts without the gateway
     from mailgateway.gateway import Gateway
+    from pbem.mailroom.queue import QueuedMail
 
 
 def gateway() -> Gateway:
@@ -110,13 +111,22 @@ def mail_dead(retry: tuple[str, ...], retry_all: bool, as_json: bool) -> None:
     letters = gw.mailroom.dead_letters()
     keys = [letter.key for letter in letters] if retry_all else list(retry)
     if keys:
-        queued = [new for key in keys for new in gw.mailroom.retry(key)]
-        unknown = [key for key in keys if key not in {letter.key for letter in letters}]
-        for key in unknown:
-            click.echo(f"no dead letter {key!r}", err=True)
-        gw.work()
-        click.echo(f"queued again: {len(queued)} mail(s); sent now: see pbem mail-dead for what is left")
-        sys.exit(1 if unknown else 0)
+        _retry_dead(gw, keys, {letter.key for letter in letters})
+    else:
+        _list_dead(letters, as_json)
+
+
+def _retry_dead(gw: Gateway, keys: list[str], dead: set[str]) -> None:
+    queued = [new for key in keys for new in gw.mailroom.retry(key)]
+    unknown = [key for key in keys if key not in dead]
+    for key in unknown:
+        click.echo(f"no dead letter {key!r}", err=True)
+    gw.work()
+    click.echo(f"queued again: {len(queued)} mail(s); sent now: see pbem mail-dead for what is left")
+    sys.exit(1 if unknown else 0)
+
+
+def _list_dead(letters: list[QueuedMail], as_json: bool) -> None:
     rows = [
         {"key": m.key, "to": m.to, "queued": m.created.isoformat(), "attempts": m.attempts, "error": m.error}
         for m in letters

@@ -111,22 +111,39 @@ def _subproof(m: int, leaves: Sequence[bytes], complete: bool) -> list[bytes]:
 
 def verify_consistency(old_size: int, new_size: int, old_root: bytes, new_root: bytes, path: Sequence[bytes]) -> None:
     """Raise ProofError unless ``path`` proves the old tree is a prefix of the new (2.1.4.2)."""
+    if _trivially_consistent(old_size, new_size, old_root, new_root, path):
+        return
+    proof = list(path)
+    if old_size & (old_size - 1) == 0:
+        proof.insert(0, old_root)
+    fr, sr, sn = _consistency_roots(old_size - 1, new_size - 1, proof)
+    if sn != 0 or fr != old_root or sr != new_root:
+        raise ProofError(f"tree of size {old_size} is not a prefix of the tree of size {new_size}")
+
+
+def _trivially_consistent(
+    old_size: int, new_size: int, old_root: bytes, new_root: bytes, path: Sequence[bytes]
+) -> bool:
+    """True for the sizes whose proof is empty (and is), False when there is a path to walk;
+    raises ProofError for sizes or a path that cannot be."""
     if not 0 <= old_size <= new_size:
         raise ProofError(f"size {old_size} cannot precede size {new_size}")
     if old_size == 0:
         if path:
             raise ProofError("a proof from the empty tree must be empty")
-        return
+        return True
     if old_size == new_size:
         if path or old_root != new_root:
             raise ProofError(f"two different trees claim size {old_size}")
-        return
+        return True
     if not path:
         raise ProofError("consistency proof is empty")
-    proof = list(path)
-    if old_size & (old_size - 1) == 0:
-        proof.insert(0, old_root)
-    fn, sn = old_size - 1, new_size - 1
+    return False
+
+
+def _consistency_roots(fn: int, sn: int, proof: list[bytes]) -> tuple[bytes, bytes, int]:
+    """The old and the new root that the proof leads to (RFC 9162 2.1.4.2, steps 4 to 6),
+    and what is left of the new tree's last index (0 for a proof of the right length)."""
     while fn & 1:
         fn >>= 1
         sn >>= 1
@@ -144,8 +161,7 @@ def verify_consistency(old_size: int, new_size: int, old_root: bytes, new_root: 
             sr = node_hash(sr, c)
         fn >>= 1
         sn >>= 1
-    if sn != 0 or fr != old_root or sr != new_root:
-        raise ProofError(f"tree of size {old_size} is not a prefix of the tree of size {new_size}")
+    return fr, sr, sn
 
 
 class Frontier:

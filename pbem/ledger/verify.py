@@ -160,16 +160,29 @@ def _verify(
     _check_times(entries, report)
     _check_revocations(entries, signers, [*revoked, *_revocations(document)], report)
     if entries[-1]["kind"] != "ended":
-        if document.get("openings") is not None:
-            raise VerificationError("openings", "a running game publishes no openings (they must be null)")
-        hidden = sum(1 for e in entries for f in e.get("facts") or [] if SECRET in f)
-        draws = sum((e.get("draws") or {}).get("count", 0) for e in entries)
-        report.not_checked.append(
-            f"the game has not ended: {hidden} hidden facts and {draws} random draws stay committed "
-            "until the seed and the openings are published at the end, so they and the rules replay "
-            "cannot be checked yet"
-        )
-        return report
+        _still_committed(document, entries, report)
+    else:
+        _check_ended(document, entries, replay, progress, report)
+    return report
+
+
+def _still_committed(document: dict[str, Any], entries: list[dict[str, Any]], report: Report) -> None:
+    """A running game: its openings must not be published yet; says what stays unchecked."""
+    if document.get("openings") is not None:
+        raise VerificationError("openings", "a running game publishes no openings (they must be null)")
+    hidden = sum(1 for e in entries for f in e.get("facts") or [] if SECRET in f)
+    draws = sum((e.get("draws") or {}).get("count", 0) for e in entries)
+    report.not_checked.append(
+        f"the game has not ended: {hidden} hidden facts and {draws} random draws stay committed "
+        "until the seed and the openings are published at the end, so they and the rules replay "
+        "cannot be checked yet"
+    )
+
+
+def _check_ended(
+    document: dict[str, Any], entries: list[dict[str, Any]], replay: bool, progress: Progress | None, report: Report
+) -> None:
+    """An ended game: every opening, every draw and (when asked and possible) the rules replay."""
     report.ended = True
     openings = document.get("openings")
     if not isinstance(openings, list) or len(openings) != len(entries):
@@ -187,7 +200,6 @@ def _verify(
         )
     else:
         report.not_checked.append("the rules replay (skipped on request)")
-    return report
 
 
 def _check_shape(
@@ -195,15 +207,7 @@ def _check_shape(
 ) -> tuple[list[dict[str, Any]], list[VerifierKey]]:
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise VerificationError("format", f"not a {EXPORT_FORMAT} document")
-    for key in ("game", "origin", "keys", "entries", "checkpoints"):
-        if key not in document:
-            raise VerificationError(key, "missing")
-    # Unknown fields are refused: everything in an export is either checked or absent.
-    _only(document, DOCUMENT_FIELDS, "document")
-    for number, item in enumerate(document["checkpoints"]):
-        _only(item, CHECKPOINT_FIELDS, f"checkpoint {number}")
-    for number, opening in enumerate(document.get("openings") or []):
-        _only(opening or {}, OPENING_FIELDS, f"opening {number}")
+    _check_fields(document)
     if len(set(document["keys"])) != len(document["keys"]):
         raise VerificationError("keys", "a key is listed twice")
     entries = document["entries"]
@@ -220,6 +224,19 @@ def _check_shape(
             "key with --key to check that this server signed them"
         )
     return entries, keys
+
+
+def _check_fields(document: dict[str, Any]) -> None:
+    """Every field an export needs is there, and no other (everything in an export is either
+    checked or absent)."""
+    for key in ("game", "origin", "keys", "entries", "checkpoints"):
+        if key not in document:
+            raise VerificationError(key, "missing")
+    _only(document, DOCUMENT_FIELDS, "document")
+    for number, item in enumerate(document["checkpoints"]):
+        _only(item, CHECKPOINT_FIELDS, f"checkpoint {number}")
+    for number, opening in enumerate(document.get("openings") or []):
+        _only(opening or {}, OPENING_FIELDS, f"opening {number}")
 
 
 def _only(item: Any, allowed: set[str], where: str) -> None:
@@ -244,24 +261,36 @@ def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
     started = False
     for index, entry in enumerate(entries):
         where = _where(index, entry)
-        if not isinstance(entry, dict) or entry.get("v") != FORMAT:
-            raise VerificationError(where, "unknown entry format")
-        if entry.get("index") != index or entry.get("game") != game_id:
-            raise VerificationError(where, f"does not say it is entry {index} of game {game_id}")
-        kind = entry.get("kind")
-        seat = entry.get("seat")
-        if kind in ("joined", "moved", "resigned") and not (isinstance(seat, int) and 0 <= seat < seats):
-            raise VerificationError(where, f"names seat {seat!r}, which does not exist")
-        if index == 0:
-            continue
-        if kind == "joined" and not started and isinstance(seat, int) and seat not in joined:
-            joined.add(seat)
-        elif kind == "started" and not started and joined == set(range(seats)):
-            started = True
-        elif (kind in ("moved", "resigned") and started) or (kind == "ended" and started and index == len(entries) - 1):
-            pass
-        else:
-            raise VerificationError(where, f"a '{kind}' entry cannot stand here")
+        _check_place(where, index, entry, game_id, seats)
+        if index > 0:
+            started = _stage_after(where, entry, index == len(entries) - 1, seats, joined, started)
+
+
+def _check_place(where: str, index: int, entry: Any, game_id: str, seats: int) -> None:
+    """The entry is of this format, says it is entry ``index`` of this game, and names a seat
+    that exists."""
+    if not isinstance(entry, dict) or entry.get("v") != FORMAT:
+        raise VerificationError(where, "unknown entry format")
+    if entry.get("index") != index or entry.get("game") != game_id:
+        raise VerificationError(where, f"does not say it is entry {index} of game {game_id}")
+    seat = entry.get("seat")
+    if entry.get("kind") in ("joined", "moved", "resigned") and not (isinstance(seat, int) and 0 <= seat < seats):
+        raise VerificationError(where, f"names seat {seat!r}, which does not exist")
+
+
+def _stage_after(where: str, entry: dict[str, Any], last: bool, seats: int, joined: set[int], started: bool) -> bool:
+    """Whether the game has started after ``entry`` (a join is added to ``joined``); refuses
+    an entry that cannot follow the ones before it: joins of different seats, the start once
+    all joined, then moves and resignations, and an end only as the last entry."""
+    kind, seat = entry.get("kind"), entry.get("seat")
+    if kind == "joined" and not started and isinstance(seat, int) and seat not in joined:
+        joined.add(seat)
+        return False
+    if kind == "started" and not started and joined == set(range(seats)):
+        return True
+    if (kind in ("moved", "resigned") and started) or (kind == "ended" and started and last):
+        return started
+    raise VerificationError(where, f"a '{kind}' entry cannot stand here")
 
 
 def _check_times(entries: list[dict[str, Any]], report: Report) -> None:
@@ -444,6 +473,31 @@ def _replayable(created: dict[str, Any]) -> Any:
     return spec if spec is not None and spec.rules_version == created["rules_version"] else None
 
 
+def _decided(
+    spec: Any, created: dict[str, Any], state: Any, index: int, entry: dict[str, Any], opening: Any, rng: DrawRng
+) -> tuple[list[Any], Any]:
+    """The facts the rules give for a start or a move (and the state after them, when the
+    rules had it anyway; else None)."""
+    try:
+        if entry["kind"] == "started":
+            return spec.setup(len(created["seats"]), created["options"], rng), None
+        command = opening.get("command", entry["command"])
+        move = spec.parse_move(state, entry["seat"], command)
+        facts, after = spec.decide_and_fold(state, entry["seat"], move, rng)
+        return facts, after
+    except GameError as error:
+        raise VerificationError(_where(index, entry), f"the rules refuse this command: {error.message}") from error
+
+
+def _folded(spec: Any, state: Any, facts: list[Any], after: Any) -> Any:
+    """The state after the facts: ``after`` when the rules had it anyway, else the fold."""
+    if after is not None:
+        return after  # what evolving the facts (equal to the stored ones) gives
+    for fact in facts:
+        state = spec.evolve(state, fact)
+    return state
+
+
 def _replay(
     spec: Any, entries: list[dict[str, Any]], openings: list[Any], report: Report, progress: Progress | None = None
 ) -> None:
@@ -461,26 +515,13 @@ def _replay(
         if kind not in ("started", "moved"):
             continue
         rng = DrawRng(seed, scope, [list(n) for n in nonces], index)
-        after = None  # the state after the facts, when the rules had it anyway
-        try:
-            if kind == "started":
-                facts = spec.setup(len(created["seats"]), created["options"], rng)
-            else:
-                command = opening.get("command", entry["command"])
-                move = spec.parse_move(state, entry["seat"], command)
-                facts, after = spec.decide_and_fold(state, entry["seat"], move, rng)
-        except GameError as error:
-            raise VerificationError(_where(index, entry), f"the rules refuse this command: {error.message}") from error
+        facts, after = _decided(spec, created, state, index, entry, opening, rng)
         draws = opening.get("draws") or []
         if rng.transcript != draws:
             _fair_or_refuse(_where(index, entry), seed, scope, [list(n) for n in nonces], index, draws)
         if facts != opening["facts"] or rng.transcript != draws:
             raise VerificationError(_where(index, entry), "replaying the command through the rules gives other facts")
-        if after is None:
-            for fact in facts:
-                state = spec.evolve(state, fact)
-        else:
-            state = after  # what evolving the facts (equal to the stored ones) gives
+        state = _folded(spec, state, facts, after)
     standings = spec.outcome(state)
     if standings is None or [s.to_dict() for s in standings] != entries[-1]["standings"]:
         raise VerificationError(_where(len(entries) - 1, entries[-1]), "the standings are not what the rules give")

@@ -96,14 +96,21 @@ def misses(game: LoadedGame, clock: GameClock | None, seat: int) -> int:
 class Clocks:
     """Reads what deadlines depend on: a game's ``GameClock`` rules and a player's absences."""
 
-    def __init__(self, service: GameService, settings: MailSettings, now: Any = utcnow):
+    def __init__(
+        self, service: GameService, settings: MailSettings, now: Any = utcnow, records: dict[Any, Any] | None = None
+    ):
         self.service = service
         self.settings = settings
         self.now = now
-        self.records: dict[Any, Any] | None = None  # a follower round's cache, while it runs
+        self.records = records  # the mail records one follower round has read; None: read each time
+
+    def for_round(self) -> Clocks:
+        """The same look-ups for one follower round: each mail record read once, into a cache
+        that only the round sees."""
+        return Clocks(self.service, self.settings, self.now, {})
 
     def find(self, aggregate_id: Any) -> Any:
-        """A mail record; read once per follower round while one runs (``records``)."""
+        """A mail record (None if there is none); read once per round in a round's ``Clocks``."""
         if self.records is None:
             try:
                 return self.service.store.repository.get(aggregate_id)

@@ -21,11 +21,12 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking
 
 from pbem.mailroom.deadlines import Clocks, utcnow
-from pbem.mailroom.outbox import TOPICS, Outbox, Round, topic
+from pbem.mailroom.outbox import TOPICS, Outbox, topic
 from pbem.mailroom.queue import DEAD, QUEUED, RETRIED, Mail, QueuedMail, Timer, views_for
 from pbem.mailroom.records import Correspondent
 from pbem.mailroom.scheduler import Scheduler
 from pbem.mailroom.settings import MailSettings
+from pbem.mailroom.writer import Round
 from pbem.service.service import GameService
 from pbem.service.store import GameRecord
 
@@ -45,7 +46,7 @@ class Mailroom:
         self.views = views_for(service.store)
         self.clocks = Clocks(service, settings, clock)
         self.outbox = Outbox(service, settings, self.views, self.clocks)
-        self.scheduler = Scheduler(service, self.views, self.clocks, self.outbox)
+        self.scheduler = Scheduler(service, self.views, self.outbox)
         service.head_of = self.views.head  # the follower witnesses each game's size for the store's self-check
 
     # -- following -----------------------------------------------------------------------------
@@ -60,29 +61,25 @@ class Mailroom:
             )
             if not page:
                 return handled
-            round_ = Round(self.service)
-            self.outbox.begin(round_)
-            try:
-                for notification in page:
-                    try:
-                        self._handle(notification, round_)
-                    except IntegrityError:  # another gateway process recorded this position first
-                        log.info("another follower handled notification %s; this round stops", notification.id)
-                        return handled
-                    handled += 1
-            finally:
-                self.outbox.end()
+            round_ = self.outbox.round()
+            for notification in page:
+                try:
+                    self._handle(notification, round_)
+                except IntegrityError:  # another gateway process recorded this position first
+                    log.info("another follower handled notification %s; this round stops", notification.id)
+                    return handled
+                handled += 1
 
     def _handle(self, notification: Any, round_: Round) -> None:
         event = self.service.store.mapper.to_domain_event(notification)
         now = self.clock()
         tracking = Tracking(FOLLOWER, notification.id)
         if isinstance(event, (Correspondent.AbsenceAdded, Correspondent.AbsencesCleared)):
-            self._absences(event)
+            self._absences(event, round_)
             self.views.set_timers([], [], [], now, notification.id, tracking)
             return
         try:
-            mails = self.outbox.mails_for(event, notification.id)
+            mails = self.outbox.mails_for(round_, event, notification.id)
         except PersistenceError:
             raise
         except Exception as error:
@@ -97,17 +94,17 @@ class Mailroom:
             return [], []
         game_id = event.game_id if isinstance(event, GameRecord.Created) else event.entries[0]["game"]
         try:
-            return [game_id], self.scheduler.timers_for(round_.game(game_id))
+            return [game_id], self.scheduler.timers_for(round_.game(game_id), round_.clocks)
         except PersistenceError:
             raise
         except Exception:  # a bad game keeps its old timers; its mails still go out
             log.exception("deadlines of %s could not be set", game_id)
             return [], []
 
-    def _absences(self, event: Any) -> None:
-        person = self.clocks.find(event.originator_id)
+    def _absences(self, event: Any, round_: Round) -> None:
+        person = round_.clocks.find(event.originator_id)
         if person is not None:
-            self.scheduler.absences_changed(person.email)
+            self.scheduler.absences_changed(person.email, round_.clocks)
 
     @staticmethod
     def _unbuilt(position: int) -> Mail:
@@ -116,6 +113,10 @@ class Mailroom:
     # -- the rest of a worker round -----------------------------------------------------------
     def fire(self, now: datetime | None = None) -> int:
         return self.scheduler.fire(now or self.clock())
+
+    def next_due(self) -> datetime | None:
+        """The earliest time a timer fires or a deferred mail is tried again."""
+        return self.views.next_due()
 
     # -- dead letters --------------------------------------------------------------------------
     def dead_letters(self) -> list[QueuedMail]:
@@ -131,12 +132,8 @@ class Mailroom:
         if not key.endswith(UNBUILT):
             return [key] if self.views.mark(key, QUEUED, now) else []
         notification = self.service.store.notification_log.select(letter.source, 1)[0]
-        round_ = Round(self.service)
-        self.outbox.begin(round_)
-        try:
-            mails = self.outbox.mails_for(self.service.store.mapper.to_domain_event(notification), letter.source)
-        finally:
-            self.outbox.end()
+        event = self.service.store.mapper.to_domain_event(notification)
+        mails = self.outbox.mails_for(self.outbox.round(), event, letter.source)
         self.views.enqueue(mails, now, letter.source)
         self.views.mark(key, RETRIED, now)
         return [mail.key for mail in mails]

@@ -31,7 +31,7 @@ def when(moment: datetime | None) -> str | None:
 
 
 class Limits:
-    """The budgets of one follower round; ``begin`` starts a round's counts afresh."""
+    """The budgets as one follower round counts them (each round has its own)."""
 
     def __init__(
         self, settings: MailSettings, views: MailViews, now: Callable[[], datetime], secret: Callable[[], bytes]
@@ -41,9 +41,6 @@ class Limits:
         self.now = now
         self.secret = secret  # the key of the VERP return tags
         self.counted: dict[str, int] = {}  # mails counted against each budget in this round
-
-    def begin(self) -> None:
-        self.counted = {}
 
     def refused(self, key: str, to: str, model: dict[str, Any], budget: str | None, tag: str) -> list[Mail] | None:
         """None when the mail ``key`` to ``to`` is within its budget; else what to queue

@@ -288,6 +288,18 @@ class MailViews:
             cursor.execute("SELECT status, COUNT(*) AS n FROM pbem_mail GROUP BY status")
             return {row["status"]: int(row["n"]) for row in cursor.fetchall()}
 
+    def next_due(self) -> datetime | None:
+        """The earliest due time of a timer or of a mail waiting to be sent (two index look-ups)."""
+        with self._transaction(commit=False) as cursor:
+            found = []
+            cursor.execute("SELECT MIN(due) AS due FROM pbem_timers")
+            found.append(cursor.fetchone()["due"])
+            for status in (QUEUED, SENDING):
+                cursor.execute(self.sql("SELECT MIN(next_try) AS due FROM pbem_mail WHERE status = %s"), (status,))
+                found.append(cursor.fetchone()["due"])
+        times = [unstamp(text) for text in found if text]
+        return min(times) if times else None
+
     @staticmethod
     def _mail(row: Any) -> QueuedMail:
         return QueuedMail(

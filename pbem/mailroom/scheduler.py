@@ -18,9 +18,10 @@ from typing import Any
 from pbem import i18n
 from pbem.games.base import GameError
 from pbem.mailroom.deadlines import Clocks, deadline_at, entry_time, hours_for, misses, reminder_lead
-from pbem.mailroom.outbox import Outbox, Round
+from pbem.mailroom.outbox import Outbox
 from pbem.mailroom.queue import MailViews, Timer
 from pbem.mailroom.records import GameClock
+from pbem.mailroom.writer import Round
 from pbem.service.game import LoadedGame
 from pbem.service.service import GameService
 
@@ -33,21 +34,21 @@ def deadline_key(game_id: str, version: int, seat: int) -> str:
 
 
 class Scheduler:
-    def __init__(self, service: GameService, views: MailViews, clocks: Clocks, outbox: Outbox):
+    def __init__(self, service: GameService, views: MailViews, outbox: Outbox):
         self.service = service
         self.views = views
-        self.clocks = clocks
         self.outbox = outbox
 
     # -- setting timers (the follower) ---------------------------------------------------------
-    def timers_for(self, game: LoadedGame) -> list[Timer]:
-        """The reminder and deadline of every seat the game now waits for."""
+    def timers_for(self, game: LoadedGame, clocks: Clocks) -> list[Timer]:
+        """The reminder and deadline of every seat the game now waits for (``clocks``: the
+        follower round's look-ups)."""
         if not game.started or game.ended:
             return []
         state = self.service.state(game)
         if state is None:
             return []
-        rules = self.clocks.rules(game.id)
+        rules = clocks.rules(game.id)
         with i18n.english():  # the rules name phases in English
             hours = hours_for(rules, game.spec.phase_label(state))
         if hours <= 0:
@@ -58,7 +59,7 @@ class Scheduler:
             if seat in game.robots:
                 continue
             email = game.emails[seat]
-            due = self._due(since, hours, email)
+            due = self._due(since, hours, email, clocks)
             if due is None:
                 continue
             timers.append(Timer(game.id, seat, "deadline", game.version, email, since, hours, due))
@@ -69,21 +70,22 @@ class Scheduler:
                 )
         return timers
 
-    def _due(self, since: datetime, hours: int, email: str) -> datetime | None:
+    @staticmethod
+    def _due(since: datetime, hours: int, email: str, clocks: Clocks) -> datetime | None:
         try:
-            return deadline_at(since, hours, self.clocks.absences(email))
+            return deadline_at(since, hours, clocks.absences(email))
         except (OverflowError, ValueError):
             log.error("absences of %s give no valid deadline; none is set", email)
             return None
 
-    def absences_changed(self, email: str) -> None:
+    def absences_changed(self, email: str, clocks: Clocks) -> None:
         """Move the timers of one player after an absence was added or cleared."""
         moved = []
         for timer in self.views.timers_of(email):
-            deadline = self._due(timer.since, timer.hours, email)
+            deadline = self._due(timer.since, timer.hours, email, clocks)
             if deadline is None:
                 continue
-            lead = reminder_lead(self.clocks.rules(timer.game_id), timer.hours)
+            lead = reminder_lead(clocks.rules(timer.game_id), timer.hours)
             due = deadline - timedelta(hours=lead) if timer.kind == "reminder" else deadline
             if due != timer.due:
                 moved.append(
@@ -94,11 +96,7 @@ class Scheduler:
     # -- firing --------------------------------------------------------------------------------
     def fire(self, now: datetime, limit: int = 50) -> int:
         """Act on every due timer; returns how many were acted on."""
-        round_ = Round(self.service)
-        try:
-            return self._fire_due(now, limit, round_)
-        finally:
-            self.outbox.end()
+        return self._fire_due(now, limit, self.outbox.round())
 
     def _fire_due(self, now: datetime, limit: int, round_: Round) -> int:
         done = 0
@@ -131,17 +129,16 @@ class Scheduler:
         state = self.service.state(game)
         if game.version != timer.version or game.ended or state is None or timer.seat not in game.spec.to_move(state):
             return False  # the game moved on; its new timers replace this one
-        self.outbox.begin(round_)
         if timer.kind == "reminder":
-            due = timer.due + timedelta(hours=reminder_lead(self.clocks.rules(game.id), timer.hours))
-            mails = self.outbox.notice(game, timer.seat, "reminder", {"deadline": due})
+            due = timer.due + timedelta(hours=reminder_lead(round_.clocks.rules(game.id), timer.hours))
+            mails = self.outbox.notice(round_, game, timer.seat, "reminder", {"deadline": due})
             self.views.enqueue(mails, now, 0)
             return True
-        return self._missed(game, timer.seat, state, now)
+        return self._missed(round_, game, timer.seat, state, now)
 
-    def _missed(self, game: LoadedGame, seat: int, state: Any, now: datetime) -> bool:
-        clock = self.clocks.clock_of(game.id)
-        rules = self.clocks.rules(game.id)
+    def _missed(self, round_: Round, game: LoadedGame, seat: int, state: Any, now: datetime) -> bool:
+        clock = round_.clocks.clock_of(game.id)
+        rules = round_.clocks.rules(game.id)
         marker = f"deadline/{game.version}/{seat}"
         if clock and marker in clock.done:
             return False
@@ -164,7 +161,9 @@ class Scheduler:
         clock = clock or GameClock(game.id, {})
         clock.mark(marker, missed_seat=seat if rules.get("policy") == "default" else None)
         extra = {"policy": rules.get("policy"), "misses": count, "limit": limit}
-        self.views.enqueue(self.outbox.notice(game, seat, "missed", extra), now, 0)  # unique key: safe to repeat
+        self.views.enqueue(
+            self.outbox.notice(round_, game, seat, "missed", extra), now, 0
+        )  # unique key: safe to repeat
         self.service.store.save(clock)
         if rules.get("policy") == "default" and limit and count >= limit:
             self._to_robot(game.id, seat)

@@ -93,21 +93,10 @@ class SelfCheck:
         if any(getattr(game.record, name) != value for name, value in fields.items()):
             return "the game's record does not match its stored entries"
         checkpoints = dict(log.checkpoints[: game.record.version])
-        keys = self.keys.verifiers()
         frontier = Frontier()
-        for index in range(game.version):
-            entry = game.entry(index)
-            if entry.get("index") != index or entry.get("game") != game.id:
-                return f"entry {index} is out of place"
-            frontier.append(leaf_hash(canonical_bytes(entry)))
-            note = checkpoints.get(index + 1)
-            if note is not None:
-                try:
-                    signed = verify_checkpoint(note, keys)
-                except ValueError as error:
-                    return f"the checkpoint at {index + 1} entries does not verify ({error})"
-                if signed.size != index + 1 or signed.root != frontier.root():
-                    return f"the entries do not match the checkpoint signed at {index + 1} entries"
+        problem = self._entries_problem(game, checkpoints, frontier)
+        if problem:
+            return problem
         if game.version not in checkpoints:
             return "the newest entries have no signed checkpoint"
         if game.record.checkpoint != [game.version, checkpoints[game.version]]:
@@ -116,6 +105,26 @@ class SelfCheck:
             return "the game's record does not match its stored entries (its frontier)"
         self._frontiers[game.id] = frontier
         return self._kept_states_problem(game)
+
+    def _entries_problem(self, game: LoadedGame, checkpoints: dict[int, str], frontier: Frontier) -> str | None:
+        """Every entry at its index, hashed into ``frontier``, and every checkpoint signed
+        after them verified against it."""
+        keys = self.keys.verifiers()
+        for index in range(game.version):
+            entry = game.entry(index)
+            if entry.get("index") != index or entry.get("game") != game.id:
+                return f"entry {index} is out of place"
+            frontier.append(leaf_hash(canonical_bytes(entry)))
+            note = checkpoints.get(index + 1)
+            if note is None:
+                continue
+            try:
+                signed = verify_checkpoint(note, keys)
+            except ValueError as error:
+                return f"the checkpoint at {index + 1} entries does not verify ({error})"
+            if signed.size != index + 1 or signed.root != frontier.root():
+                return f"the entries do not match the checkpoint signed at {index + 1} entries"
+        return None
 
     def _kept_states_problem(self, game: LoadedGame) -> str | None:
         """Each kept state must unseal and equal the state folded from the entries."""

@@ -30,6 +30,7 @@ from pbem.service.integrity import SelfCheck
 from pbem.service.keys import KeyRing
 from pbem.service.states import NotKept, spec_modules, unpack, unsealed
 from pbem.service.store import PbemStore, SeatKeys, frontier_of
+from pbem.service.wakeup import Wakeup
 
 if TYPE_CHECKING:
     from pbem.service.work import Work
@@ -115,6 +116,11 @@ class GameReader(SelfCheck):
         commit order (PostgreSQL inserts under a table lock), so a game read at one position
         is still the same while this number is."""
         return int(self.store.recorder.max_notification_id() or 0)
+
+    def commits(self) -> Wakeup:
+        """What wakes the store's followers: rung after every commit of this process at once,
+        and, from the first call on, after other processes' commits too (``pbem.service.wakeup``)."""
+        return self.store.listen()
 
     def game_ids(self) -> list[str]:
         return self.store.game_ids()

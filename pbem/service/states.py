@@ -72,12 +72,16 @@ def decode(data: Any, modules: tuple[str, ...] = ()) -> Any:
     if "d" in data:
         return {decode(key, modules): decode(item, modules) for key, item in data["d"]}
     if "c" in data and "v" in data:
-        kind = _dataclass(data["c"], modules)
-        made: Any = object.__new__(kind)  # the values are set as they were, without running __init__
-        for name, item in data["v"].items():
-            object.__setattr__(made, name, decode(item, modules))
-        return made
+        return _instance(data, modules)
     raise NotKept(f"not a stored state value: {sorted(data)}")
+
+
+def _instance(data: dict[str, Any], modules: tuple[str, ...]) -> Any:
+    kind = _dataclass(data["c"], modules)
+    made: Any = object.__new__(kind)  # the values are set as they were, without running __init__
+    for name, item in data["v"].items():
+        object.__setattr__(made, name, decode(item, modules))
+    return made
 
 
 def _dataclass(name: Any, modules: tuple[str, ...]) -> type:

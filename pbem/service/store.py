@@ -28,10 +28,12 @@ from eventsourcing.persistence import (
     PersistenceError,
     RecordConflictError,
 )
+from eventsourcing.sqlite import SQLiteFactory
 from eventsourcing.utils import get_topic
 
 from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, leaf_hash, node_hash
+from pbem.service.wakeup import Doorbells, Wakeup, listen_postgres, listen_sqlite, ring_sqlite
 
 Entry = dict[str, Any]
 alarms = logging.getLogger("pbem")
@@ -301,6 +303,11 @@ class PbemStore(Application[UUID]):
         # the library declares this a ClassVar but reads it through the instance (see above)
         self.snapshotting_intervals = {GameRecord: snapshot_interval}  # type: ignore[misc]
         self.start_caches()
+        # rung after every commit of this store; other processes' commits ring it once
+        # something waits for them (``listen``)
+        self.wakeup = Wakeup()
+        self._bells: Doorbells | None = None
+        self._listen_lock = threading.Lock()
         # the recorders that check a save's expected versions (``save(expect=...)``)
         postgres = env.get(InfrastructureFactory.PERSISTENCE_MODULE) == "eventsourcing.postgres"
         recorder = (
@@ -320,11 +327,38 @@ class PbemStore(Application[UUID]):
                 one_database = getattr(snapshots, "datastore", None) is getattr(self.recorder, "datastore", None)
                 if inline is not None and snapshots is not None and one_database:
                     inline(snapshots.events_table_name)
+                self._bells = _doorbells(self.wakeup, env)
                 return
             except InternalError:
                 if attempt == attempts - 1:
                     raise
                 time.sleep(0.05 * (attempt + 1))
+
+    def listen(self) -> Wakeup:
+        """The store's ``Wakeup``, rung from now on by other processes' commits too (PostgreSQL
+        ``LISTEN``, SQLite doorbells; ``pbem.service.wakeup``). Started once per store."""
+        with self._listen_lock:
+            if not self.wakeup.listening():
+                if self._bells is not None:
+                    listen_sqlite(self.wakeup, self._bells)
+                elif hasattr(self.recorder, "channel_name"):  # PostgreSQL
+                    listen_postgres(self.wakeup, self._listening_connection, self.recorder.channel_name)
+        return self.wakeup
+
+    def _listening_connection(self) -> Any:
+        """A connection of its own to the store's PostgreSQL database, for ``LISTEN`` (the
+        pool's connections are for short work; one held for good would starve it)."""
+        import psycopg
+
+        datastore: Any = getattr(self.recorder, "datastore")  # noqa: B009 (the PostgreSQL recorder's)
+        settings = {k: v for k, v in datastore.pool.kwargs.items() if k != "row_factory"}
+        return psycopg.connect(**settings, autocommit=True)
+
+    def close(self) -> None:
+        self.wakeup.close()
+        if self._bells is not None:
+            self._bells.close()
+        super().close()
 
     def start_caches(self) -> None:
         """The records and logs kept in this process (empty at the start)."""
@@ -452,6 +486,7 @@ class PbemStore(Application[UUID]):
         if inline:
             kwargs["snapshots"] = [self.mapper.to_stored_event(snapshot) for snapshot in snapshots]
         ids = self._insert(processing, kwargs)
+        self.wakeup.committed()
         if snapshots and not inline:
             self._put_snapshots(snapshots)
         for aggregate_id in old_records:
@@ -604,6 +639,14 @@ class PbemStore(Application[UUID]):
             if len(page) < self.log_section_size:
                 return ids
             start = page[-1].id + 1
+
+
+def _doorbells(wakeup: Wakeup, env: dict[str, str]) -> Doorbells | None:
+    """On a SQLite file, the doorbells by which this store's commits wake other processes."""
+    database = env.get(SQLiteFactory.SQLITE_DBNAME, "")  # the store's own settings, not the process's
+    if env.get(InfrastructureFactory.PERSISTENCE_MODULE) != "eventsourcing.sqlite" or "memory" in database:
+        return None
+    return ring_sqlite(wakeup, database)
 
 
 def _project(record: GameRecord | None, events: Any) -> GameRecord | None:

@@ -94,20 +94,12 @@ def summarise(
     state they lead to (None before the start, or when the rules cannot be used: then the
     phase and whose move are left out), and its deadline if known. Pure."""
     names = list(entries[0]["seats"])
-    ended = entries[-1]["kind"] == "ended"
-    started = any(e["kind"] == "started" for e in entries)
     robots = sorted({e["seat"] for e in entries if e["kind"] == "resigned"})
-    phase, waiting = "", []
-    if not started:
-        joined = {e["seat"] for e in entries if e["kind"] == "joined"}
-        status, waiting = "waiting_join", [s for s in range(len(names)) if s not in joined]
-    elif ended:
-        status = "finished"
-    else:
-        status = "running"
-    if started and state is not None and spec is not None:
+    status, waiting = _status(entries, len(names))
+    phase = ""
+    if status != "waiting_join" and state is not None and spec is not None:
         phase = spec.phase_label(state)
-        waiting = [] if ended else list(spec.to_move(state))
+        waiting = [] if status == "finished" else list(spec.to_move(state))
     due = deadline.astimezone(UTC).isoformat() if deadline and status == "running" else None
     return GameSummary(
         game_id,
@@ -122,6 +114,14 @@ def summarise(
         due,
         notification_id,
     )
+
+
+def _status(entries: list[dict[str, Any]], seats: int) -> tuple[str, list[int]]:
+    """Whether the game waits for joins (and for which seats), runs, or is finished."""
+    if not any(e["kind"] == "started" for e in entries):
+        joined = {e["seat"] for e in entries if e["kind"] == "joined"}
+        return "waiting_join", [s for s in range(seats) if s not in joined]
+    return ("finished" if entries[-1]["kind"] == "ended" else "running"), []
 
 
 @dataclass(frozen=True)

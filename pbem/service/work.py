@@ -150,29 +150,39 @@ class Work:
             raise StalePlan("planned on games not read afresh")
         aggregates = list(self.extra.values())
         changed = [b for b in self.batches.values() if b.entries]
-        interval = self.service.settings.snapshot_interval
         kept: list[tuple[str, int, dict[str, Any]]] = []  # game states to keep, in the same save
         for batch in changed:
-            game = batch.game
-            before = game.version  # before the append below (the record is the game's)
-            frontier = self.service.frontier(game).copy()
-            leaves = [leaf_hash(canonical_bytes(entry)) for entry in batch.entries]
-            for leaf in leaves:
-                frontier.append(leaf)
-            game.record.append_hashed(batch.entries, batch.privates, self.service.sign(game.id, frontier), leaves)
-            aggregates.append(game.record)
-            record = game.record
-            if interval and record.size // interval > before // interval:
-                # every ``interval`` entries a state is kept, so a past state folds at most that many
-                state = self.service.sealed_state(game.id, record.size, record.version, batch.state, frontier)
-                if state is not None:
-                    kept.append((game.id, record.size, state))
+            aggregates.append(batch.game.record)
+            state = self._sign(batch)
+            if state is not None:
+                kept.append((batch.game.id, batch.game.record.size, state))
         if not aggregates:
             return
         saved = {aggregate.id for aggregate in aggregates}
         self.service.store.save(
             *aggregates, expect={k: v for k, v in self.expect.items() if k not in saved}, states=kept
         )
+        self._saved(aggregates, changed)
+
+    def _sign(self, batch: _Batch) -> dict[str, Any] | None:
+        """Append the batch's entries to its game's record with the checkpoint signed after
+        them; returns the game's state sealed for keeping when the append crosses a multiple
+        of the interval (so a past state folds at most that many entries), else None."""
+        game = batch.game
+        before = game.version  # before the append below (the record is the game's)
+        frontier = self.service.frontier(game).copy()
+        leaves = [leaf_hash(canonical_bytes(entry)) for entry in batch.entries]
+        for leaf in leaves:
+            frontier.append(leaf)
+        game.record.append_hashed(batch.entries, batch.privates, self.service.sign(game.id, frontier), leaves)
+        record = game.record
+        interval = self.service.settings.snapshot_interval
+        if not interval or record.size // interval <= before // interval:
+            return None
+        return self.service.sealed_state(game.id, record.size, record.version, batch.state, frontier)
+
+    def _saved(self, aggregates: list[Any], changed: list[_Batch]) -> None:
+        """What this process keeps of a save: the aggregates, the records, what was checked."""
         for aggregate in aggregates:
             self.service.saved_aggregate(aggregate)
         for batch in changed:

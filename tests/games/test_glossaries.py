@@ -1,5 +1,5 @@
 """The per-game glossaries (``pbem/games/<game>/glossary.json``): the Czech and Polish words of
-each game's rulebooks, and the command words planned for players writing in those languages.
+each game's rulebooks, and the command words players writing in those languages use.
 
 They are the source the catalog translators work from, so they must load, be complete, and keep
 every command word of a game distinct once accents and case are dropped (players may leave out

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from mailgateway import compose
 from pbem.cli import main
+from pbem.mailroom import replies
 from pbem.mailroom.queue import DEAD, SENT
 from tests.mailgateway.conftest import SERVICE, address_of, make_mail, text_of
 
@@ -84,13 +85,12 @@ def test_a_mail_that_cannot_be_composed_is_a_dead_letter_and_is_sent_after_the_f
 
 
 def test_a_notification_whose_mails_cannot_be_built_is_a_dead_letter_that_retry_builds(gw, transport, monkeypatch):
-    outbox = gw.mailroom.outbox
-    real = outbox._reply
-    monkeypatch.setattr(outbox, "_reply", lambda *a: (_ for _ in ()).throw(ValueError("view bug")))
+    real = replies.answer
+    monkeypatch.setattr(replies, "answer", lambda *a: (_ for _ in ()).throw(ValueError("view bug")))
     gw.receive(make_mail(ANN, SERVICE, "help"))
     gw.work()
     gw.receive(make_mail(BOB, SERVICE, "help"))  # a later notification is not held up
-    monkeypatch.setattr(outbox, "_reply", real)
+    monkeypatch.setattr(replies, "answer", real)
     gw.work()
     assert transport.to(ANN) == [] and len(transport.to(BOB)) == 1
     (dead,) = gw.mailroom.dead_letters()

@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from mailgateway.compose import SUBJECT_MAX, fit_subject, set_subject
 from pbem.cli import main
 from pbem.config import Settings
-from pbem.mailroom.commands import plain_subject
 from pbem.mailroom.limits import FLOOD_PER_HOUR
 from pbem.mailroom.news import name_seats
+from pbem.mailroom.replies import plain_subject
 from pbem.service.service import GameService
 from tests.mailgateway.conftest import SERVICE, address_of, make_mail, started_pig
 from tests.mailgateway.playbook import decision_lines, text_of
@@ -320,8 +320,8 @@ def test_since_your_last_mail_on_each_store(settings, mail_settings, clock, tran
         for player in (ANN, BOB):
             gw.receive(make_mail(player, address_of(gw, game_id, player), "join"))
         gw.work()
-        gw.mailroom.outbox.begin(gw.mailroom.outbox.round)  # forget the round's memory: read the queue
-        told = gw.mailroom.outbox.last_mailed(ANN, game_id)
+        outbox = gw.mailroom.outbox
+        told = outbox.last_mailed(outbox.round(), ANN, game_id)  # a new round: read from the queue
         assert told == max(
             m["game"]["version"]
             for m in gw.mailroom.views.latest_models(ANN, game_id)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.tables import load_table
-from pbem.games.text import _, named_in
+from pbem.games.text import _, named_in, pgettext
 
 _RAW: dict[str, Any] = load_table(__package__, "kingdom_builder.json")
 
@@ -50,3 +50,21 @@ def location_name(location: str) -> str:
 
 def card_name(card: str) -> str:
     return named_in(KINGDOM_CARDS, card)
+
+
+def spoken(word: str) -> str:
+    """A command word as a player of the language spoken now types it."""
+    words = {
+        "build": lambda: pgettext("kingdom builder command", "build"),
+        "oracle": lambda: pgettext("kingdom builder command", "oracle"),
+        "farm": lambda: pgettext("kingdom builder command", "farm"),
+        "oasis": lambda: pgettext("kingdom builder command", "oasis"),
+        "tower": lambda: pgettext("kingdom builder command", "tower"),
+        "tavern": lambda: pgettext("kingdom builder command", "tavern"),
+        "barn": lambda: pgettext("kingdom builder command", "barn"),
+        "harbor": lambda: pgettext("kingdom builder command", "harbor"),
+        "paddock": lambda: pgettext("kingdom builder command", "paddock"),
+        "end": lambda: pgettext("kingdom builder command", "end"),
+        "to": lambda: pgettext("kingdom builder command", "to"),
+    }
+    return words[word]() if word in words else word

@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from pbem.games.base import invalid, syntax
-from pbem.games.text import _, fold, pgettext, resolve
+from pbem.games.text import _, fold, resolve
 
 from .board import name, parse_hex
-from .data import BUILD_TILES, MANDATORY, MOVE_TILES
+from .data import BUILD_TILES, MANDATORY, MOVE_TILES, spoken
 from .rules import Move, check, decide, legal_moves
 from .state import KBState
 
@@ -81,24 +81,6 @@ def format_move(move: Move) -> str:
 def say_move(move: Move) -> str:
     """The move in the words of the language spoken now; ``parse_move`` reads it back."""
     return _write(move, spoken)
-
-
-def spoken(word: str) -> str:
-    """A command word as a player of the language spoken now types it."""
-    words = {
-        "build": lambda: pgettext("kingdom builder command", "build"),
-        "oracle": lambda: pgettext("kingdom builder command", "oracle"),
-        "farm": lambda: pgettext("kingdom builder command", "farm"),
-        "oasis": lambda: pgettext("kingdom builder command", "oasis"),
-        "tower": lambda: pgettext("kingdom builder command", "tower"),
-        "tavern": lambda: pgettext("kingdom builder command", "tavern"),
-        "barn": lambda: pgettext("kingdom builder command", "barn"),
-        "harbor": lambda: pgettext("kingdom builder command", "harbor"),
-        "paddock": lambda: pgettext("kingdom builder command", "paddock"),
-        "end": lambda: pgettext("kingdom builder command", "end"),
-        "to": lambda: pgettext("kingdom builder command", "to"),
-    }
-    return words[word]() if word in words else word
 
 
 def _write(move: Move, word: Callable[[str], str]) -> str:

@@ -18,7 +18,7 @@ from pbem.games.base import ErrorCode, GameError, Rng, evolve_all, illegal, secr
 from pbem.games.text import _, ngettext
 
 from .board import HEXES, name
-from .data import BUILD_TILES, LOCATIONS, MANDATORY, location_name, terrain_name
+from .data import BUILD_TILES, LOCATIONS, MANDATORY, location_name, spoken, terrain_name
 from .locations import build_targets, has_free, move_options, move_targets, tile_usable, touches
 from .scoring import final_scores
 from .state import KBState, evolve
@@ -158,8 +158,6 @@ def why_not(state: KBState, seat: int, hex_: int, terrain: str | None) -> str:
 
 
 def _build_word() -> str:
-    from .moves import spoken  # moves imports this module
-
     return spoken("build")
 
 

@@ -10,7 +10,17 @@ from pbem.games.text import _, language, ngettext, seat_name
 
 from . import moves, render, rules
 from .board import QUADRANTS
-from .data import CARD_NAMES, MANDATORY, MOVE_TILES, SECTION_NAMES, TERRAIN_DECK, card_name, location_name, terrain_name
+from .data import (
+    CARD_NAMES,
+    MANDATORY,
+    MOVE_TILES,
+    SECTION_NAMES,
+    TERRAIN_DECK,
+    card_name,
+    location_name,
+    spoken,
+    terrain_name,
+)
 from .rules import Move
 from .state import KBState, evolve
 
@@ -108,8 +118,8 @@ class KingdomBuilder(FoldingGameSpec[KBState, Move]):
             return text
         hexes = [h for h in words[1:] if h not in moves.SEPARATORS]
         if kind in MOVE_TILES and len(hexes) == 2:
-            return f"{moves.spoken(kind)} {hexes[0].upper()} {moves.spoken('to')} {hexes[1].upper()}"
-        return " ".join([moves.spoken(kind), *(h.upper() for h in hexes)])
+            return f"{spoken(kind)} {hexes[0].upper()} {spoken('to')} {hexes[1].upper()}"
+        return " ".join([spoken(kind), *(h.upper() for h in hexes)])
 
     def score_label(self, key: str) -> str:
         return _("gold") if key == "gold" else render.score_word(key)
@@ -156,7 +166,7 @@ class KingdomBuilder(FoldingGameSpec[KBState, Move]):
         return _(
             "Round {round}: use a location tile, or end your turn ({end}).",
             round=state.round,
-            end=repr(moves.spoken("end")),
+            end=repr(spoken("end")),
         )
 
     def phase_label(self, state: KBState) -> str:
@@ -185,8 +195,7 @@ class KingdomBuilder(FoldingGameSpec[KBState, Move]):
                 lines.append("# " + _("build on: {hexes}", hexes=rules.hex_list(builds)))
             for kind in rules.tile_actions(state, seat):
                 lines.append(
-                    "# "
-                    + _("tile {name} is ready ({command} ...)", name=location_name(kind), command=moves.spoken(kind))
+                    "# " + _("tile {name} is ready ({command} ...)", name=location_name(kind), command=spoken(kind))
                 )
             examples = moves.usage()
             lines.append("# " + _("e.g. {examples}", examples=" | ".join(examples[i] for i in (1, 3, 4, 6))))

@@ -14,10 +14,15 @@ from .state import GameState, Pending, evolve
 
 
 class Turn:
-    """Facts caused by one move, with the state after each of them."""
+    """Facts caused by one move, with the state after each of them.
 
-    def __init__(self, state: GameState | None):
+    ``round_over`` is set once a card laid this turn has filled every goal: the rulebook ends
+    the round at that placement, whatever the abilities it sets off do to the goals afterwards.
+    """
+
+    def __init__(self, state: GameState | None, round_over: bool = False):
         self._state = state
+        self.round_over = round_over
         self.facts: list[Fact] = []
 
     @property
@@ -83,10 +88,20 @@ def play_card(state: GameState, seat: int, card: str, column: int, rng: Rng) -> 
     """``card`` from ``seat``'s hand face down at the bottom of ``column`` (0-based)."""
     turn = Turn(state)
     turn.add({"kind": "CardPlayed", "seat": seat, "column": column, "secret": secret([seat], {"card": card})})
+    placed(turn)
     reveal_above(turn, column, len(turn.state.columns[column].slots) - 1, set())
     if turn.state.pending is None:
         finish_turn(turn, rng)
     return turn
+
+
+def placed(turn: Turn) -> None:
+    """A card has just been laid at the bottom of a column (played, or an arriving Explorer).
+    Rulebook p. 2: filling every goal ends the round; the last card laid still turns up the card
+    above it and that card's ability is carried out; then the face-down cards are revealed. So
+    the end is decided here, before the reveal, whatever the ability then does to the goals."""
+    if all(column.filled for column in turn.state.columns):
+        turn.round_over = True
 
 
 def reveal_above(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
@@ -116,6 +131,7 @@ def _explorer(turn: Turn, column: int, position: int, travelled: set[int]) -> No
         return
     travelled.add(owner)
     turn.add({"kind": "ExplorerTravelled", "owner": owner, "from": column, "to": target})
+    placed(turn)
     reveal_above(turn, target, len(turn.state.columns[target].slots) - 1, travelled)
 
 
@@ -149,12 +165,21 @@ def _storm(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
 def _cloak(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
     owner = turn.state.columns[column].slots[position].owner
     if turn.state.hands[owner]:
-        turn.add({"kind": "ChoiceOffered", "choice": "cloak", "seat": owner, "column": column})
+        _offer(turn, "cloak", owner, column)
 
 
 def _traitor(turn: Turn, column: int, position: int, travelled: set[int]) -> None:
     owner = turn.state.columns[column].slots[position].owner
-    turn.add({"kind": "ChoiceOffered", "choice": "traitor", "seat": owner, "column": column})
+    _offer(turn, "traitor", owner, column)
+
+
+def _offer(turn: Turn, choice: str, seat: int, column: int) -> None:
+    """Ask the card's owner; the answer comes in a later move, so an ended round is recorded in
+    the question (only when it has ended, so other facts read as they always did)."""
+    fact: Fact = {"kind": "ChoiceOffered", "choice": choice, "seat": seat, "column": column}
+    if turn.round_over:
+        fact["round_over"] = True
+    turn.add(fact)
 
 
 ON_REVEAL = {"explorer": _explorer, "assassin": _assassin, "storm": _storm, "cloak": _cloak, "traitor": _traitor}
@@ -167,7 +192,7 @@ def _pending(state: GameState) -> Pending:
 
 
 def tuck(state: GameState, seat: int, card: str, rng: Rng) -> Turn:
-    turn = Turn(state)
+    turn = Turn(state, _pending(state).round_over)
     column = _pending(state).column
     turn.add({"kind": "CardTucked", "seat": seat, "column": column, "secret": secret([seat], {"card": card})})
     draw(turn, seat, 1, rng)
@@ -176,15 +201,15 @@ def tuck(state: GameState, seat: int, card: str, rng: Rng) -> Turn:
 
 
 def swap(state: GameState, seat: int, other: int, rng: Rng) -> Turn:
-    turn = Turn(state)
+    turn = Turn(state, _pending(state).round_over)
     turn.add({"kind": "GoalsSwapped", "seat": seat, "column": _pending(state).column, "other": other})
     finish_turn(turn, rng)
     return turn
 
 
 def decline(state: GameState, seat: int, rng: Rng) -> Turn:
-    turn = Turn(state)
     pending = _pending(state)
+    turn = Turn(state, pending.round_over)
     turn.add({"kind": "ChoiceDeclined", "choice": pending.kind, "seat": seat, "column": pending.column})
     finish_turn(turn, rng)
     return turn
@@ -192,11 +217,13 @@ def decline(state: GameState, seat: int, rng: Rng) -> Turn:
 
 # -- end of a turn, of a round, of the game ---------------------------------------------------------
 def finish_turn(turn: Turn, rng: Rng) -> None:
-    """The active player draws; the round ends when every goal is filled (or nobody can play)."""
+    """The active player draws; the round ends when a card laid this turn filled every goal, when
+    every goal is filled after the turn (a Storm, a tucked card, a Traitor's swap), or when nobody
+    can play."""
     active = turn.state.turn
     draw(turn, active, 1, rng)
     state = turn.state
-    if all(column.filled for column in state.columns):
+    if turn.round_over or all(column.filled for column in state.columns):
         end_round(turn, active, "filled", rng)
         return
     skipped: list[int] = []

@@ -48,6 +48,7 @@ class Pending:
     kind: str  # "cloak" or "traitor"
     seat: int
     column: int  # index, 0-based
+    round_over: bool = False  # the placement that revealed the card filled every goal
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,8 @@ def _closed(state: GameState, fact: Fact) -> GameState:
 
 
 def _offered(state: GameState, fact: Fact) -> GameState:
-    return update(state, pending=Pending(fact["choice"], fact["seat"], fact["column"]))
+    # "round_over" is only in facts stored since the round-end fix; older facts fold as before
+    return update(state, pending=Pending(fact["choice"], fact["seat"], fact["column"], fact.get("round_over", False)))
 
 
 def _declined(state: GameState, fact: Fact) -> GameState:

@@ -27,6 +27,8 @@ def test_neighbours_of_an_odd_row_hex():
 
 
 def test_the_centre_hex_touches_all_four_sections_across_the_seams():
+    """The rulebook's picture example of a board of 4 sections (L73): the hex at the centre touches
+    all four sections across the seams."""
     board = build_board(LAYOUT)
     around = board.neighbours[h("J10")]
     assert names(around) == ["I10", "J11", "J9", "K10", "K11", "K9"]
@@ -50,6 +52,8 @@ def test_corners_and_edges_have_fewer_neighbours():
 
 def test_straight_steps_follow_the_hex_axes():
     # E, W, NE, NW, SE, SW from an even row and from an odd row
+    """The hex board: the six straight steps from a hex, in an even and an odd row, and off the
+    board's edge."""
     assert [name(step(h("E5"), d)) for d in range(6)] == ["F5", "D5", "E4", "D4", "E6", "D6"]
     assert [name(step(h("E6"), d)) for d in range(6)] == ["F6", "D6", "F5", "E5", "F7", "E7"]
     assert step(h("A1"), 3) == -1

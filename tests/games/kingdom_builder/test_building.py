@@ -17,6 +17,7 @@ from .helpers import h, kinds, play, position, refused, targets
 
 
 def test_build_only_on_the_terrain_of_the_played_card():
+    """Mandatory action (L131-133): the settlements go on the terrain of the played card."""
     state = position(played="G")
     error = refused(state, 0, "build C4")
     assert error.code == ErrorCode.ILLEGAL
@@ -27,6 +28,7 @@ def test_build_only_on_the_terrain_of_the_played_card():
 
 
 def test_one_settlement_per_hex():
+    """Building rules: one settlement per hex; an occupied hex is refused."""
     state = position({1: ["E4"]}, played="G")
     assert "occupied" in refused(state, 0, "build E4").message
 
@@ -40,6 +42,8 @@ def test_never_on_water_mountain_castle_or_location_by_building():
 
 
 def test_next_to_an_own_settlement_when_possible():
+    """The picture example of two possible placements (L247): next to an own settlement when that is
+    possible."""
     state = position({0: ["E5"]}, played="G")
     assert targets(state, 0, "build") == ["build E4", "build F5", "build E6"]
     error = refused(state, 0, "build J8")
@@ -47,6 +51,8 @@ def test_next_to_an_own_settlement_when_possible():
 
 
 def test_anywhere_on_the_terrain_when_nothing_is_adjacent():
+    """The picture example of a mandatory action that cannot build next to an own settlement (L251):
+    then anywhere on the card's terrain."""
     state = position({0: ["A1"]}, played="G")
     assert len(targets(state, 0, "build")) == len(free_of_terrain(state, "G")) > 20
 
@@ -57,6 +63,8 @@ def test_adjacency_is_checked_again_for_each_settlement():
 
 
 def test_mandatory_action_is_three_settlements_then_the_turn_passes():
+    """The picture example of a mandatory action (L153): three settlements on the card's terrain,
+    then the next player's turn."""
     state, facts = play(position({0: ["E5"]}, played="G"), 0, "build E4", "build F5", "build E6")
     assert kinds(facts) == ["SettlementBuilt"] * 3 + ["TurnEnded", "CardDrawn", "TurnStarted"]
     assert state.seat == 1 and state.played == "F" and state.supply[0] == 36
@@ -64,11 +72,14 @@ def test_mandatory_action_is_three_settlements_then_the_turn_passes():
 
 
 def test_three_hexes_in_one_build_command():
+    """Mandatory action: the three settlements may be named in one build command."""
     state, facts = play(position({0: ["E5"]}, played="G"), 0, "build E4 F5 G5")
     assert [f.get("hex") for f in facts[:3]] == ["E4", "F5", "G5"] and state.seat == 1
 
 
 def test_a_chained_build_is_all_or_nothing():
+    """Mandatory action: a build naming several hexes is refused whole when one of them may not be
+    built on."""
     state = position({0: ["E5"]}, played="G")
     with pytest.raises(GameError) as error:
         SPEC.parse_move(state, 0, "build E4 J8")

@@ -35,6 +35,8 @@ def test_random_setup_draws_four_sections_and_three_cards():
 
 
 def test_rotated_option_and_duplicates_are_refused():
+    """Setup: the board is 4 different sections, each of which may lie turned (`-rotated`); a
+    section or card chosen twice is refused."""
     _, state = _start(options={**OPTIONS, "top-left": "oasis-rotated", "bottom-left": "tavern"})
     assert state.board.layout[0] == ("oasis", True)
     with pytest.raises(GameError) as error:

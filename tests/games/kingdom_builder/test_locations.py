@@ -108,6 +108,7 @@ def test_oasis_builds_on_desert_anywhere_when_none_is_adjacent():
 
 
 def test_farm_is_skipped_when_no_grass_is_free():
+    """Farm: builds one more settlement on grass; with no grass hex free it offers nothing."""
     grass = [name(x) for x in range(400) if position().board.terrain[x] == "G"]
     state = position({0: ["S12"], 1: grass}, played="C", held={0: ["R12"]}, supply={1: 5})
     assert targets(state, 0, "farm") == [] and "farm" not in [m[0] for m in SPEC.legal_moves(state, 0)]
@@ -122,6 +123,7 @@ def test_tower_builds_on_the_board_edge_next_to_own_settlements_if_possible():
 
 
 def test_tavern_extends_a_straight_line_of_three_at_either_end():
+    """Tavern: builds one more settlement at either end of a straight line of three own settlements."""
     state = position({0: ["B6", "H9", "I9", "J9"]}, played="C", held={0: ["C7"]})
     assert targets(state, 0, "tavern") == ["tavern G9", "tavern K9"]
     assert "tavern L9" not in targets(state, 0, "tavern")
@@ -133,6 +135,7 @@ def test_tavern_lines_run_diagonally_too_and_skip_unbuildable_ends():
 
 
 def test_tavern_needs_at_least_three_in_a_line():
+    """Tavern: builds one more settlement only where three own settlements stand in a line."""
     state = position({0: ["B6", "H9", "I9"]}, played="C", held={0: ["C7"]})
     assert targets(state, 0, "tavern") == []
 
@@ -176,6 +179,8 @@ def test_harbor_is_the_only_way_onto_water():
 
 
 def test_paddock_jumps_exactly_two_hexes_over_anything_ignoring_adjacency():
+    """Paddock: moves one own settlement exactly two hexes in a straight line, over anything,
+    wherever the others stand."""
     state = position({0: ["K8", "A1"], 1: ["M8"]}, played="G", held={0: ["L7"]})
     from_k8 = [m for m in targets(state, 0, "paddock") if m.startswith("paddock K8")]
     # L6 is reached over the paddock location L7; M8 is occupied; none is next to A1

@@ -25,6 +25,7 @@ def test_building_vp_add_up_to_the_top_of_the_score_track():
 
 
 def test_court_has_eighteen_advisors():
+    """Components (p. 1): the King's court has 18 advisors, numbered 1 to 18."""
     assert sorted(ADVISORS) == list(range(1, 19))
 
 

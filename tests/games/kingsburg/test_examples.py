@@ -280,6 +280,9 @@ def test_crane_example_farms_cost_one_gold_less():
 
 
 def test_fortress_example_win_one_gold_and_one_vp():
+    """Fortress (p. 9): "Porazíte např. nepřítele, z něhož je válečná kořist 1 zlato. Dostanete tedy
+    1 zlato a 1 VB." A victory over an enemy whose reward is 1 gold brings the Fortress's owner 1
+    gold and 1 VP."""
     from pbem.games.kingsburg.flow import battle_fact
 
     state = with_players(new_game(), p0={"buildings": {"palisade", "stable", "stone_wall", "fortress"}})

@@ -1,6 +1,7 @@
 """One test per rule of winter (reinforcements, battle, losses, rewards), the end of the game
 and the two variants of the Czech rulebook."""
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -9,6 +10,7 @@ from pbem.games.base import GameError
 from pbem.games.kingsburg import SPEC
 from pbem.games.kingsburg.data import ENEMIES
 from pbem.games.kingsburg.rules import destroy_order, strength
+from pbem.games.simulate import play_random
 
 from .support import ANN, BRIAN, CINDY, Script, at, new_game, of_kind, play, run, with_players
 
@@ -65,6 +67,8 @@ def test_draw_gives_nothing_and_costs_nothing():
 
 
 def test_losses_follow_the_card_and_nobody_loses_what_he_lacks():
+    """Defeat (p. 8): the losses are those the enemy card lists; a player who lacks a good loses
+    only what he has, and nothing else instead."""
     goblins = "y2_goblins_3"  # 2 wood, 2 stone, 1 building, 1 VP
     _, facts = run(winter(goblins, p0={"wood": 5, "stone": 1, "vp": 4, "buildings": {"statue"}}), Script(1))
     ann = of_kind(facts, "BattleFought")[0]
@@ -73,12 +77,14 @@ def test_losses_follow_the_card_and_nobody_loses_what_he_lacks():
 
 
 def test_vp_never_fall_below_zero():
+    """Defeat (p. 8): VP lost in a defeat never take a player below 0."""
     state, facts = run(winter("y5_barbarians_7", p0={"vp": 3}), Script(1))
     assert of_kind(facts, "BattleFought")[0]["delta"] == {"vp": -3}
     assert state.players[ANN].vp == 0
 
 
 def test_lost_goods_of_choice_are_chosen_by_the_loser():
+    """Defeat (p. 8): goods of choice on the enemy card are chosen by the player who loses them."""
     state, facts = run(winter(ANY2_BLDG, p0={"gold": 2, "wood": 1}), Script(1))
     assert SPEC.to_move(state) == [ANN]
     assert SPEC.legal_texts(state, ANN) == ["lose 2 gold", "lose gold wood"]
@@ -88,6 +94,7 @@ def test_lost_goods_of_choice_are_chosen_by_the_loser():
 
 
 def test_lost_goods_of_choice_need_no_answer_without_a_choice():
+    """Defeat (p. 8): a loser who holds no more than the card takes is not asked which goods go."""
     state, facts = run(winter(ANY2_BLDG, p0={"wood": 3}, p1={"gold": 1}), Script(1))
     battles = of_kind(facts, "BattleFought")
     assert battles[0]["delta"] == {"wood": -2} and battles[1]["delta"] == {"gold": -1}
@@ -122,6 +129,9 @@ def test_victory_goods_of_choice_are_chosen_by_the_winner():
 
 
 def test_best_defenders_get_one_vp_but_only_if_they_won():
+    """p. 7: "Hráč nebo hráči s nejvyšší bojovou silou obdrží 1 VB navíc ale pouze v případě, že
+    bitvu také skutečně vyhráli." The strongest players get 1 VP more, and only if they won their
+    battle."""
     _, facts = run(winter(p0={"soldiers": 5}, p1={"soldiers": 5}, p2={"soldiers": 1}), Script(1))
     assert [f["seat"] for f in of_kind(facts, "BestDefenderRewarded")] == [ANN, BRIAN]
     _, facts = run(winter("y5_dragons_9", p0={"soldiers": 7}), Script(1))
@@ -131,6 +141,29 @@ def test_best_defenders_get_one_vp_but_only_if_they_won():
 def test_soldiers_go_back_to_zero_after_the_battle():
     state, _ = run(winter(p0={"soldiers": 5}), Script(1))
     assert all(p.soldiers == 0 for p in state.players)
+
+
+def test_one_unseen_enemy_card_per_year_with_year_one_on_top():
+    """p. 1-2 (Příprava hry): "Karty nepřátel rozdělte podle čísel na rubu na pět stejných
+    hromádek, zamíchejte je a z každé hromádky vezměte jednu kartu, aniž byste se na ně dívali.
+    Poté z těchto vybraných karet utvořte hromádku ve vzestupném pořadí (I nahoře, V dole) ...
+    Zbývajících 20 karet se v této hře nepoužije a vrátí se zpět do krabice, aniž by se na ně
+    někdo díval." Whole games: one card of each year is drawn, seen by nobody, year I on top;
+    winter after winter the top card turns up, years I to V in order; the other 20 enemy cards
+    never come out of the box; and which card of a year comes up changes from game to game."""
+    drawn = {year: set() for year in range(1, 6)}
+    for seed in range(8):
+        play = play_random(SPEC, 2 + seed % 4, seed)
+        prepared = of_kind(play.facts, "EnemyDeckPrepared")[0]
+        deck = prepared["secret"]["data"]["deck"]
+        assert prepared["secret"]["to"] == []  # unseen: no seat may open it before the end
+        assert [ENEMIES[card].year for card in deck] == [1, 2, 3, 4, 5]  # year I on top
+        assert [f["card"] for f in of_kind(play.facts, "EnemyRevealed")] == deck  # one per winter
+        everything_else = json.dumps([f for f in play.facts if f is not prepared])
+        assert [card for card in ENEMIES if card not in deck and card in everything_else] == []
+        for card in deck:
+            drawn[ENEMIES[card].year].add(card)
+    assert all(len(cards) > 1 for cards in drawn.values()), drawn  # shuffled, not a fixed pick
 
 
 def test_enemy_card_is_revealed_openly_and_leaves_the_deck():

@@ -24,6 +24,7 @@ def test_each_player_brings_six_goal_cards_into_the_goal_deck():
 
 
 def test_hand_of_three_and_six_rounds():
+    """Setup (p. 1-2): a hand of 3 cards; the game lasts 6 rounds."""
     assert HAND_SIZE == 3 and ROUNDS == 6
 
 

@@ -15,6 +15,7 @@ def win(*slots, goal=GOAL):
 
 
 def test_highest_sum_wins():
+    """p. 3: the player with the highest sum under a goal card wins it."""
     result = win(up(0, "queen"), up(1, "king"))
     assert result.winner == 1 and result.sums == {0: 32, 1: 40} and result.reason == "highest"
 
@@ -244,4 +245,6 @@ def test_a_doppelganger_over_the_cloak_copies_the_cloak_not_the_hidden_card():
 
 
 def test_an_empty_column_has_no_winner():
+    """p. 3: a goal card goes to the highest sum in its column; a column without cards gives it to
+    nobody."""
     assert win().winner is None

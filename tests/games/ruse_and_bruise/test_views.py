@@ -29,6 +29,8 @@ def _cards(view, index):
 
 
 def test_a_player_sees_the_own_hand_and_own_face_down_cards_only():
+    """Hidden cards stay secret: a player sees the own hand and the own face-down cards, nobody
+    else's."""
     state = _table()
     mine = SPEC.view(state, 0)
     assert mine["hand"] == ["witch", "hermit", "dragon"]
@@ -40,6 +42,8 @@ def test_a_player_sees_the_own_hand_and_own_face_down_cards_only():
 
 
 def test_the_public_sees_no_hand_and_no_face_down_card_except_a_travelled_explorer():
+    """Hidden cards stay secret from the public: no hand and no face-down card, except an Explorer
+    everybody saw travel."""
     view = SPEC.view(_table(), None)
     assert "hand" not in view and [p["hand"] for p in view["players"]] == [3, 1, 1]
     assert _cards(view, 0) == ["romeo", None, None] and _cards(view, 1) == ["cloak", None, None]

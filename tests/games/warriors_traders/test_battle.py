@@ -87,6 +87,8 @@ def test_battle_example_fig28():
 
 
 def test_auto_assigns_the_rest_after_hits_by_hand():
+    """Battle: damage is assigned by the other side; what is not assigned by hand is assigned
+    automatically."""
     state, (i1, i2, i3, cav), _ = _attack_wessex()
     targets = [u for u in state.units if u.id in (i1, i2, i3, cav)]
     # cavalry already given 4 by hand: the other 3 kill one infantry and make one retreat

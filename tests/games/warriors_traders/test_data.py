@@ -17,12 +17,14 @@ from pbem.games.warriors_traders.data import (
 
 
 def test_shipped_rules_and_maps_are_valid():
+    """Components and costs: the shipped rules and maps pass their validators."""
     assert validate_rules(RULES.raw) == []
     for raw in RAW_MAPS.values():
         assert validate_map(raw) == []
 
 
 def test_component_counts_match_the_rulebook():
+    """Components (L224-266): the pieces of each kind of unit."""
     assert {k: RULES.unit(k)["pieces"] for k in ("infantry", "archer", "cavalry", "princess", "fort")} == {
         "infantry": 4,
         "archer": 4,
@@ -35,6 +37,7 @@ def test_component_counts_match_the_rulebook():
 
 
 def test_unit_strength_and_toughness_from_the_worked_examples():
+    """Components: unit strength and toughness, from the worked examples (L624-632)."""
     assert [(RULES.unit(k)["strength"], RULES.unit(k)["toughness"]) for k in ("infantry", "archer", "cavalry")] == [
         (1, 1),
         (2, 2),
@@ -98,6 +101,8 @@ def test_map_validator_rejects_broken_maps(change, message):
     ],
 )
 def test_rules_validator_rejects_broken_tracks(key, value, message):
+    """Invented numbers are data: a corrected rules file is checked, and a broken track is refused
+    with a reason."""
     raw = copy.deepcopy(RULES.raw)
     raw["tracks"][key]["value"] = value
     problems = validate_rules(raw)
@@ -114,6 +119,7 @@ def test_broken_map_refuses_to_load():
 
 
 def test_a_corrected_map_loads_without_code_changes():
+    """Invented numbers are data: a map whose numbers were corrected loads without code changes."""
     raw = copy.deepcopy(RAW_MAPS["west"])
     raw["countries"][0]["provinces"][2]["resources"] = {"food": 3, "goods": 0, "weapons": 0}
     gmap = build_map(raw)

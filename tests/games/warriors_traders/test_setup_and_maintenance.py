@@ -197,6 +197,7 @@ def test_an_army_may_be_left_unfed_on_purpose_even_with_food_for_all():
 
 
 def test_an_order_to_leave_an_army_unfed_is_refused_for_someone_elses_army():
+    """Feeding: a player may leave only his own armies without food."""
     state = placed(start(2))
     state, theirs = put(state, 1, "infantry", "w_lothian")
     state = replace(state, phase="development", queue=(("action1", 0), ("action1", 1)))

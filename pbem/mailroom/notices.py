@@ -1,0 +1,184 @@
+"""The mails a game's own entries call for: invitations when a game is created, and for each
+change the notices of a robot taking a seat, of the start or the end, of whose turn it is now,
+and the observers' updates. Each kind of notice is one handler of the ``Change``; the outbox
+runs them all, in the order of ``NOTICES``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.mailroom.queue import Mail
+from pbem.mailroom.records import GameClock, Watchers
+from pbem.mailroom.writer import Round, Writer
+from pbem.service.game import LoadedGame
+
+HUMAN_SOURCES = ("email", "turnfile", "deadline")  # moves whose author hears of them in a reply
+
+
+@dataclass(frozen=True)
+class Change:
+    """The entries one stored event added to a game, at notification ``position``."""
+
+    game: LoadedGame
+    entries: list[dict[str, Any]]
+    position: int
+
+    @property
+    def before(self) -> int:
+        return int(self.entries[0]["index"])
+
+    @property
+    def after(self) -> int:
+        return int(self.entries[-1]["index"]) + 1
+
+    @property
+    def kinds(self) -> list[str]:
+        return [e["kind"] for e in self.entries]
+
+    @property
+    def robots(self) -> set[int]:
+        """The seats a robot plays after the change."""
+        return {e["seat"] for e in self.game.entries[: self.after] if e["kind"] == "resigned"}
+
+    @property
+    def people(self) -> list[tuple[int, str]]:
+        return list(enumerate(self.game.emails))
+
+
+Notice = Callable[[Writer, Round, Change], list[Mail]]
+
+
+def invitations(writer: Writer, round_: Round, game_id: str, position: int) -> list[Mail]:
+    """One invitation to each seat of a new game."""
+    game = round_.game(game_id)
+    if writer.quiet(round_, game_id):
+        return []
+    clock = round_.clocks.find(GameClock.create_id(game_id, {}))
+    creator = clock.rules.get("invited_by") if clock else None  # games created by mail name their creator
+    mails: list[Mail] = []
+    for seat, email in enumerate(game.emails):
+        block = writer.game_block(round_, game, 1, email)
+        model = {
+            "kind": "invitation",
+            "game": block,
+            "options": game.options,
+            "invited_by": creator if creator != email else None,
+        }
+        # only strangers are limited: invitations sent by mail to an address that never wrote
+        stranger = creator is not None and email != creator and not writer.views.has_written(email)
+        mails += writer.queue(
+            round_,
+            f"n{position}/{seat}/invitation",
+            email,
+            model,
+            sender=block["address"],
+            limited="invite" if stranger else None,
+        )
+    return mails
+
+
+def notices(writer: Writer, round_: Round, entries: list[dict[str, Any]], position: int) -> list[Mail]:
+    """Every notice the entries of one stored event call for."""
+    game = round_.game(entries[0]["game"])
+    if writer.quiet(round_, game.id):
+        return []
+    change = Change(game, entries, position)
+    return [mail for notice in NOTICES for mail in notice(writer, round_, change)]
+
+
+def robot_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """Every player hears that a robot took over a seat, and why."""
+    mails: list[Mail] = []
+    for entry in change.entries:
+        if entry["kind"] != "resigned":
+            continue
+        for seat, email in change.people:
+            block = writer.game_block(round_, change.game, change.after, email)
+            extra = {"name": change.game.names[entry["seat"]], "reason": entry["reason"]}
+            mails += writer.queue(
+                round_,
+                f"n{change.position}/{seat}/robot/{entry['index']}",
+                email,
+                {"kind": "robot", "game": block, "extra": extra},
+                sender=block["address"],
+            )
+    return mails
+
+
+def start_or_end_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """Every player hears that the game started or ended, but the one whose join started it (or
+    whose move ended it) hears it in the reply to that mail, and a robot's seat not at the start."""
+    kinds = change.kinds
+    if "ended" not in kinds and "started" not in kinds:
+        return []
+    kind = "ended" if "ended" in kinds else "started"
+    answered = {
+        e["seat"]
+        for e in change.entries
+        if e["kind"] == "joined" or (e["kind"] == "moved" and e.get("source") in ("email", "turnfile"))
+    }
+    mails: list[Mail] = []
+    for seat, email in change.people:
+        if seat in answered or (kind == "started" and seat in change.robots):
+            continue
+        block = writer.game_block(round_, change.game, change.after, email)
+        mails += writer.queue(
+            round_, f"n{change.position}/{seat}/{kind}", email, {"kind": kind, "game": block}, sender=block["address"]
+        )
+    return mails
+
+
+def turn_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """After moves (that neither started nor ended the game), each player who is now waited for
+    and has news: not robots, not the movers who get a reply, and not a player who was already
+    waited for while only others who were also due moved (a simultaneous phase)."""
+    kinds = change.kinds
+    if "moved" not in kinds or "ended" in kinds or "started" in kinds:
+        return []
+    game = change.game
+    old_state = writer.service.state(game, change.before)
+    waiting_before = set(game.spec.to_move(old_state)) if old_state is not None else set()
+    movers = {e["seat"] for e in change.entries if e["kind"] == "moved"}
+    replied = {e["seat"] for e in change.entries if e["kind"] == "moved" and e.get("source") in HUMAN_SOURCES}
+    robots = change.robots
+    mails: list[Mail] = []
+    for seat in game.spec.to_move(writer.service.state(game, change.after)):
+        if seat in robots or seat in replied:
+            continue
+        if seat in waiting_before and not movers - {seat} - waiting_before:
+            continue  # no news: it is news only when someone out of turn order moved
+        email = game.emails[seat]
+        block = writer.game_block(round_, game, change.after, email)
+        mails += writer.queue(
+            round_, f"n{change.position}/{seat}/turn", email, {"kind": "turn", "game": block}, sender=block["address"]
+        )
+    return mails
+
+
+def watcher_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """The observers of a game get the lines of its history that the change added."""
+    if not any(k in change.kinds for k in ("started", "moved", "resigned", "ended")):
+        return []
+    watchers = round_.clocks.find(Watchers.create_id(change.game.id))
+    if not (watchers and watchers.emails):
+        return []
+    game = change.game
+    history = writer.service.history(game.id, game=game)[change.before : change.after]
+    # numbered by turn (the state after the entry), as subjects and web pages are
+    lines = [f"{row['index'] + 1}: {row['entry']['kind']} " + "; ".join(row["lines"]) for row in history]
+    block = writer.game_block(round_, game, change.after, None)
+    mails: list[Mail] = []
+    for email in watchers.emails:
+        mails += writer.queue(
+            round_,
+            f"n{change.position}/watch/{email}",
+            email,
+            {"kind": "watch", "game": block, "extra": {"lines": lines}},
+        )
+    return mails
+
+
+NOTICES: tuple[Notice, ...] = (robot_notices, start_or_end_notices, turn_notices, watcher_notices)

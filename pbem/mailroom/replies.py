@@ -1,0 +1,405 @@
+"""The mails a stored ``Receipt`` calls for: the reply to a mail (with the refusal notices and
+the "wrong address" answers it asked for), and the notice of a missed deadline's default move.
+
+What a command's reply shows beyond its stored result (the games list, a status, the history,
+the legal moves, a turn-file template) is read when the reply is built, by one handler per
+command in ``ANSWERS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.games.base import GameError
+from pbem.games.text import pgettext
+from pbem.mailroom.addresses import seat_address
+from pbem.mailroom.commands import plain_subject
+from pbem.mailroom.limits import LIVE
+from pbem.mailroom.news import named_errors
+from pbem.mailroom.queue import Mail
+from pbem.mailroom.writer import GameBlock, Round, Thread, Writer
+from pbem.service.game import LoadedGame
+
+REFUSALS = ("refused", "unknown", "too-large")  # actions that are refusals whatever their result says
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a command did to its game, as its stored result says (``Outcome.to_dict``)."""
+
+    ok: bool
+    duplicate: bool
+    version_before: int
+    version: int
+
+    @classmethod
+    def of(cls, result: dict[str, Any]) -> Played | None:
+        outcome = result.get("outcome")
+        if not outcome:
+            return None
+        return cls(bool(outcome["ok"]), bool(outcome.get("duplicate")), outcome["version_before"], outcome["version"])
+
+    @property
+    def moved(self) -> bool:
+        return self.version > self.version_before
+
+
+def played(results: list[dict[str, Any]]) -> list[Played]:
+    return [p for p in map(Played.of, results) if p is not None]
+
+
+def reply_summary(results: list[dict[str, Any]]) -> str:
+    """What a reply is, in one word for the subject and first line: "applied" (every move
+    was), "refused" (something was refused; nothing applied) or "answer"."""
+    outcomes = played(results)
+    if any(r.get("error") or r.get("action") in REFUSALS for r in results):
+        return "refused"
+    if any(not p.ok for p in outcomes if not p.duplicate):
+        return "refused"
+    if any(p.moved for p in outcomes):
+        return "applied"
+    return "answer"
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The stored context of a mail (``MailDesk.handle``): whom to answer and about what."""
+
+    game_id: str | None
+    reply_to: str | None
+    subject: str
+    thread: Thread
+    version: int | None
+    notify: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, context: dict[str, Any]) -> Asked:
+        return cls(
+            game_id=context.get("game"),
+            reply_to=context.get("reply_to"),
+            subject=context.get("subject") or "",
+            thread=Thread(context.get("message_id"), tuple(context.get("references") or ())),
+            version=context.get("version"),
+            notify=list(context.get("notify") or []),
+        )
+
+
+# -- the receipts --------------------------------------------------------------------------
+def receipt_mails(writer: Writer, round_: Round, game_id: str | None, outcome: Any, position: int) -> list[Mail]:
+    """A mail's receipt calls for its reply, a missed deadline's for the deadline notice."""
+    outcome = outcome or {}
+    context = outcome.get("context") or {}
+    if outcome.get("kind") == "mail":
+        return reply(writer, round_, outcome.get("results", []), Asked.of(context), position)
+    if context.get("deadline") and game_id:
+        return deadline_notice(writer, round_, game_id, outcome, context["deadline"], position)
+    return []
+
+
+def deadline_notice(
+    writer: Writer, round_: Round, game_id: str, outcome: dict[str, Any], info: dict[str, Any], position: int
+) -> list[Mail]:
+    """The player whose deadline passed hears which default move was played for them."""
+    game = round_.game(game_id)
+    email = game.emails[info["seat"]]
+    version = outcome.get("version") or game.version
+    block = writer.game_block(round_, game, version, email)
+    moves = [line["text"] for line in outcome.get("lines", []) if line["status"] == "applied"]
+    extra = dict(info) | {"moves": moves}
+    return writer.queue(
+        round_,
+        f"n{position}/deadline",
+        email,
+        {"kind": "deadline", "game": block, "extra": extra},
+        sender=block["address"],
+    )
+
+
+def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: Asked, position: int) -> list[Mail]:
+    """The notices a mail asked for, then its reply."""
+    game = _game_of(round_, asked.game_id)
+    mails = notifications(writer, round_, game, asked, position)
+    to = asked.reply_to
+    if not to:
+        return mails
+    writer.views.deliverable_again(to)  # they wrote to us, so mail to them works again
+    results = [answer(writer, round_, result, to) for result in stored]
+    if game is not None:
+        results = [named_errors(result, game.names) for result in results]
+    model: dict[str, Any] = {
+        "kind": "reply",
+        "results": results,
+        "game": None,
+        "receipt": None,
+        "subject": plain_subject(asked.subject),
+    }
+    attachment = None
+    if game is not None and to in game.emails:
+        model["game"], attachment = _about_game(writer, round_, game, to, results, asked)
+        if attachment is not None:
+            model["receipt"] = {"index": attachment.get("index"), "size": attachment.get("size")}
+    model["summary"] = reply_summary(results)
+    if model["game"] is None:  # e.g. "join GAME" at the service address: a mail about that game
+        model["game"] = _own_block_in(results)
+    return mails + writer.queue(
+        round_,
+        f"n{position}/reply",
+        to,
+        model,
+        sender=model["game"]["address"] if model["game"] else None,
+        thread=asked.thread,
+        attachment=attachment,
+        limited=reply_budget(game, to, results, asked),
+    )
+
+
+def _game_of(round_: Round, game_id: str | None) -> LoadedGame | None:
+    if not game_id:
+        return None
+    try:
+        return round_.game(game_id)
+    except GameError:
+        return None
+
+
+def _about_game(
+    writer: Writer, round_: Round, game: LoadedGame, to: str, results: list[dict[str, Any]], asked: Asked
+) -> tuple[GameBlock, dict[str, Any] | None]:
+    """A player's reply shows the game after their commands, and carries the receipt of the
+    entries their moves added."""
+    outcomes = played(results)
+    versions = [p.version for p in outcomes if p.version]
+    version = max(versions) if versions else asked.version or game.version
+    block = writer.game_block(round_, game, min(version, game.version), to)
+    moved = [p for p in outcomes if p.ok and p.moved]
+    if not moved:
+        return block, None
+    receipt = writer.service.receipt(game.id, moved[0].version_before, moved[-1].version, viewer=to, game=game)
+    return block, receipt
+
+
+def notifications(writer: Writer, round_: Round, game: LoadedGame | None, asked: Asked, position: int) -> list[Mail]:
+    """The refusal notices a mail asked for (to the owner of an address it was refused at),
+    each with its "wrong address" answer where a player wrote to another's address."""
+    mails: list[Mail] = []
+    for n, note in enumerate(asked.notify):
+        block = (
+            writer.game_block(round_, game, game.version, note["to"]) if game and note["to"] in game.emails else None
+        )
+        mails += writer.queue(
+            round_,
+            f"n{position}/notify/{n}",
+            note["to"],
+            {"kind": "refused", "game": block, "extra": note},
+            sender=block["address"] if block else None,
+            limited="notify",
+        )
+        mails += wrong_address(writer, round_, game, note, f"n{position}/wrong-address/{n}", asked.thread)
+    return mails
+
+
+def wrong_address(
+    writer: Writer, round_: Round, game: LoadedGame | None, note: dict[str, Any], key: str, thread: Thread
+) -> list[Mail]:
+    """A player who wrote to another player's private address is answered (at their own
+    registered address, so nothing leaks) with their own private address."""
+    sender = note.get("sender")
+    if game is None or note.get("reason") != "forged" or sender not in game.emails or sender == note["to"]:
+        return []
+    block = writer.game_block(round_, game, game.version, sender)
+    extra = {"owner": game.names[game.emails.index(note["to"])], "subject": plain_subject(note.get("subject", ""))}
+    return writer.queue(
+        round_,
+        key,
+        sender,
+        {"kind": "wrong-address", "game": block, "extra": extra},
+        sender=block["address"],
+        thread=thread,
+        limited="notify",
+    )
+
+
+def reply_budget(game: LoadedGame | None, to: str, results: list[dict[str, Any]], asked: Asked) -> str:
+    """Answers to a player's own mail at their private address, while the game is not
+    over, count only against the flood guard: the hourly limit must not silence play."""
+    if not asked.game_id:
+        return "service"
+    if game is None or to not in game.emails or any(r.get("action") == "refused" for r in results):
+        return "game"
+    # the game as it was when the mail came (a follower may be catching up on old mail)
+    befores = [p.version_before for p in played(results)]
+    arrived = min(befores) if befores else game.version
+    ended = any(e["kind"] == "ended" for e in game.entries[:arrived])
+    return "game" if ended else LIVE + game.id
+
+
+def _own_block_in(results: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The recipient's own game block among the results of a mail to the service address
+    (``join GAME``, ``status GAME``): the answer is then a mail about that game, from the
+    player's private address, so that "Reply" goes where moves count."""
+    for result in results:
+        block = result.get("block") or {}
+        if block.get("address") and block.get("seat") is not None:
+            return dict(block)
+    return None
+
+
+# -- what a command's answer shows, read now ----------------------------------------------
+Answer = Callable[[Writer, Round, dict[str, Any], str], dict[str, Any]]
+ANSWERED_DESPITE_ERRORS = ("catalog", "games")  # lists that help whatever went wrong
+
+
+def answer(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    """A command's result with what its reply shows, read now, in ``email``'s language."""
+    action = result.get("action")
+    handler = ANSWERS.get(action) if isinstance(action, str) else None
+    if handler is None or (result.get("error") and action not in ANSWERED_DESPITE_ERRORS):
+        return dict(result)
+    with writer.speaking(round_, email, result.get("game")):
+        try:
+            return result | handler(writer, round_, result, email)
+        except GameError as error:
+            return result | {"error": error.to_dict()}
+
+
+def _help(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    if not result.get("game"):
+        return {}
+    game = round_.game(result["game"])
+    return {"game_commands": {"title": game.spec.title, "lines": game.spec.command_examples()}}
+
+
+def _catalog(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    return {"games": writer.service.catalog()}
+
+
+def _games(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    return {"games": [_line(writer, round_, game_id, email) for game_id in writer.service.game_ids()[-50:]]}
+
+
+def _status(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    if result.get("game"):
+        game = round_.game(result["game"])
+        return {"block": writer.game_block(round_, game, game.version, email)}
+    mine = [g for g in writer.service.game_ids() if email in round_.game(g).emails]
+    return {"games": [_line(writer, round_, game_id, email) for game_id in mine]}
+
+
+def _new(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    if not result.get("game"):
+        return {}
+    game = round_.game(result["game"])
+    if email not in game.emails:
+        return {}
+    # the creator plays: a mail about that game, "Reply" joins
+    return {"block": writer.game_block(round_, game, game.version, email)}
+
+
+def _history(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    game = round_.game(result["game"])
+    rows = writer.service.history(game.id, viewer=email if email in game.emails else None, game=game)
+    return {"lines": [_history_line(game, row) for row in rows[-40:]]}
+
+
+def _history_line(game: LoadedGame, row: dict[str, Any]) -> str:
+    entry = row["entry"]
+    return (
+        f"{row['index'] + 1}. {entry['kind']}"  # the turn, as in subjects and web pages
+        + (f" {game.names[entry['seat']]}" if "seat" in entry else "")
+        + (f": {game.spec.say_command(entry['command'])}" if entry.get("command") else "")
+        + (f" ({'; '.join(row['lines'])})" if row["lines"] else "")
+    )
+
+
+def _legal(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    game = round_.game(result["game"])
+    state = writer.service.state(game)
+    seat = game.emails.index(email) if email in game.emails else None
+    if state is None or seat is None or seat not in game.spec.to_move(state):
+        return {"moves": []}
+    return {"moves": game.spec.legal_texts(state, seat, limit=10_000)}
+
+
+def _invite(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    game = round_.game(result["game"])
+    return {"block": writer.game_block(round_, game, game.version, email)}
+
+
+def _template(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    shown = _invite(writer, round_, result, email)
+    game = round_.game(result["game"])
+    if email in game.emails:
+        shown["template"] = turn_file(writer, game, game.emails.index(email))
+    return shown
+
+
+def turn_file(writer: Writer, game: LoadedGame, seat: int) -> str:
+    """A turn file to fill in, for ``seat`` on their turn (else nothing)."""
+    state = writer.service.state(game)
+    if state is None or seat not in game.spec.to_move(state):
+        return ""
+    # the header's words in the reader's language; pbem/service/turnfile.py reads them all
+    words = (
+        pgettext("turn file", "game"),
+        pgettext("turn file", "player"),
+        pgettext("turn file", "version"),
+        pgettext("turn file", "phase"),
+    )
+    head = [f"{words[0]}: {game.id}", f"{words[1]}: {game.emails[seat]}", f"{words[2]}: {game.version}"]
+    phase = game.spec.phase_label(state)
+    if phase:
+        head.append(f"{words[3]}: {phase}")
+    return "\n".join(head) + "\n" + game.spec.turn_template(state, seat, game.names)
+
+
+def _line(writer: Writer, round_: Round, game_id: str, email: str) -> dict[str, Any]:
+    """One game in a list of games."""
+    game = round_.game(game_id)
+    summary = writer.service.summary(game_id, game=game)
+    return {
+        "id": game_id,
+        "title": game.spec.title,
+        "phase": summary["phase"],
+        "over": summary["over"],
+        "seats": game.names,
+        "waiting": [w["name"] for w in summary["waiting_for"]],
+        "mine": email in game.emails,
+        "url": f"{writer.service.settings.base_url}/games/{game_id}",
+    }
+
+
+def _unknown(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    """For a line sent to the service address that is no command there (a move, likely):
+    the sender's private addresses of the games they play that are not over; with one such
+    game, its block, so the answer comes from that address and "Reply" goes there."""
+    if result.get("sender") != email:
+        return {}
+    games = [
+        game
+        for game in (round_.game(game_id) for game_id in writer.service.game_ids())
+        if email in game.emails and not game.ended
+    ]
+    found: dict[str, Any] = {"games": []}
+    for game in games[:5]:
+        token = round_.seat_token(game.id, game.emails.index(email))
+        address = seat_address(writer.settings.address, game.id, token)
+        found["games"].append({"id": game.id, "title": game.spec.title, "address": address})
+    if len(games) == 1:
+        found["block"] = writer.game_block(round_, games[0], games[0].version, email)
+    return found
+
+
+ANSWERS: dict[str, Answer] = {
+    "unknown": _unknown,
+    "help": _help,
+    "catalog": _catalog,
+    "games": _games,
+    "status": _status,
+    "new": _new,
+    "history": _history,
+    "legal": _legal,
+    "template": _template,
+    "invite": _invite,
+}

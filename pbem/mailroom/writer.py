@@ -1,0 +1,307 @@
+"""What every mail of the outbox is made of: the game block (what a mail shows of a game, as
+its reader may see it), the reader's language, and queuing with the rate limits.
+
+Everything a follower round reads or counts lives in its ``Round``, passed to each call: the
+``Writer`` itself holds only the service, the settings and the views, so a round of the follower,
+a round of the timers and a web thread never share anything that changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, NamedTuple, TypedDict
+
+from pbem import i18n
+from pbem.mailroom.addresses import return_tag, seat_address
+from pbem.mailroom.deadlines import Clocks
+from pbem.mailroom.limits import Limits, when
+from pbem.mailroom.news import breakdown, decision, name_seats, since_lines
+from pbem.mailroom.queue import DROPPED, Mail, MailViews
+from pbem.mailroom.records import Correspondent, GameClock
+from pbem.mailroom.settings import MailSettings
+from pbem.service.game import LoadedGame
+from pbem.service.service import GameService
+
+log = logging.getLogger("pbem.mail")
+
+
+class Thread(NamedTuple):
+    """Where a reply belongs in its reader's mail client: the mail it answers and its chain."""
+
+    in_reply_to: str | None = None
+    references: tuple[str, ...] = ()
+
+
+NO_THREAD = Thread()
+
+
+class Waiting(TypedDict):
+    seat: int
+    name: str
+    deadline: str | None
+
+
+class GameBlock(TypedDict, total=False):
+    """The per-game part of a mail model (JSON-plain: the sender composes the text from it).
+    The keys after ``decision`` are there only in a mail to a player of the game."""
+
+    id: str
+    title: str
+    version: int
+    turn: int
+    turn_url: str
+    phase: str
+    started: bool
+    over: bool
+    seats: list[str]
+    waiting: list[Waiting]
+    your_turn: bool
+    deadline: str | None
+    standings: list[dict[str, Any]]
+    view: str
+    url: str
+    seat: int | None
+    name: str | None
+    joined: bool
+    seat_url: str | None
+    address: str | None
+    since: list[str] | None
+    since_version: int | None
+    decision: dict[str, Any] | None
+    first: bool
+
+
+def thread_id(game_id: str, email: str, domain: str) -> str:
+    """The Message-ID every mail of one game to one player refers to in ``References``, so
+    mail clients thread a game's mails together (it names no real message)."""
+    digest = hashlib.sha256(f"{game_id}/{email}".encode()).hexdigest()[:16]
+    return f"<{game_id}.{digest}@{domain}>"
+
+
+@dataclass
+class Round:
+    """What one round of a follower has read and counted: each game, each game's seat keys and
+    each mail record read once (``clocks`` reads through a cache of its own), the version of
+    each game each address was last shown, and the mails counted against each budget. A round
+    is short; what other processes change meanwhile shows in the next. Only the round's own
+    thread sees it."""
+
+    service: GameService
+    clocks: Clocks
+    limits: Limits
+    games: dict[str, LoadedGame] = field(default_factory=dict)
+    keys: dict[str, Any] = field(default_factory=dict)
+    mailed: dict[tuple[str, str], int | None] = field(default_factory=dict)  # (email, game) -> version
+    quiet: dict[str, bool] = field(default_factory=dict)  # games whose mail is off
+
+    def game(self, game_id: str) -> LoadedGame:
+        if game_id not in self.games:
+            self.games[game_id] = self.service.game(game_id)
+        return self.games[game_id]
+
+    def seat_token(self, game_id: str, seat: int) -> str:
+        if game_id not in self.keys:
+            self.keys[game_id] = self.service.seat_keys(game_id)
+        return self.service.seat_token(game_id, seat, self.keys[game_id])
+
+
+class Writer:
+    def __init__(self, service: GameService, settings: MailSettings, views: MailViews, clocks: Clocks):
+        self.service = service
+        self.settings = settings
+        self.views = views
+        self.clocks = clocks
+
+    def round(self) -> Round:
+        """A new round: nothing read, nothing counted."""
+        limits = Limits(self.settings, self.views, self.clocks.now, self.service.keys.token_secret)
+        return Round(self.service, self.clocks.for_round(), limits)
+
+    # -- the reader's language ---------------------------------------------------------------
+    def language(self, round_: Round, email: str, game_id: str | None = None) -> str:
+        """The address's chosen language, else the game's (``new ... lang=cs``), else English."""
+        person = round_.clocks.find(Correspondent.create_id(email))
+        if person:
+            return str(person.language)
+        return self.game_language(round_, game_id)
+
+    @staticmethod
+    def game_language(round_: Round, game_id: str | None) -> str:
+        clock = round_.clocks.find(GameClock.create_id(game_id, {})) if game_id else None
+        return str(clock.rules.get("lang", "en")) if clock else "en"
+
+    def speaking(self, round_: Round, email: str | None, game_id: str | None) -> AbstractContextManager[Any]:
+        """The games' texts in the language of the mail to ``email`` (for no reader: the game's)."""
+        if email:
+            return i18n.speaking(self.language(round_, email, game_id))
+        return i18n.speaking(self.game_language(round_, game_id))
+
+    # -- the game block ----------------------------------------------------------------------
+    def game_block(self, round_: Round, game: LoadedGame, version: int, email: str | None) -> GameBlock:
+        """The per-game part of a model, as ``email`` may see it at ``version``: for a player
+        also what happened since their last mail and, on their turn, the decision; the
+        game's words in the language of ``email``'s mail."""
+        with self.speaking(round_, email, game.id):
+            seat = game.emails.index(email) if email in game.emails else None
+            block = self._public_block(round_, game, version, seat)
+            if email is not None and seat is not None:
+                block.update(self._seat_block(round_, game, version, email, seat, block["your_turn"]))
+            return block
+
+    def _public_block(self, round_: Round, game: LoadedGame, version: int, seat: int | None) -> GameBlock:
+        viewer = game.emails[seat] if seat is not None else None
+        summary = self.service.summary(game.id, version, viewer=viewer, game=game)
+        base = self.service.settings.base_url
+        names = game.names
+        waiting = list(self._waiting(round_, game, version, summary))
+        your_turn = seat is not None and summary["started"] and any(w["seat"] == seat for w in waiting)
+        return {
+            "id": game.id,
+            "title": game.spec.title,
+            "version": version,
+            "turn": version,
+            "turn_url": f"{base}/games/{game.id}/turn/{version}",
+            "phase": name_seats(summary["phase"], names),
+            "started": summary["started"],
+            "over": summary["over"],
+            "seats": names,
+            "waiting": waiting,
+            "your_turn": your_turn,
+            "deadline": next((w["deadline"] for w in waiting if w["seat"] == seat), None),
+            "standings": self._standings(game, summary["standings"] or []),
+            "view": game.spec.render_text(summary["view"], names) if summary["view"] is not None else "",
+            "url": f"{base}/games/{game.id}",
+            "seat": seat,
+            "name": names[seat] if seat is not None else None,
+            "joined": seat is not None and seat in {e["seat"] for e in game.entries[:version] if e["kind"] == "joined"},
+            "seat_url": None,
+            "address": None,
+            "since": None,
+            "since_version": None,
+            "decision": None,
+        }
+
+    def _waiting(self, round_: Round, game: LoadedGame, version: int, summary: dict[str, Any]) -> Iterator[Waiting]:
+        for item in summary["waiting_for"]:
+            due = round_.clocks.deadline(game, version, item["seat"]) if summary["started"] else None
+            yield {"seat": item["seat"], "name": item["name"], "deadline": when(due)}
+
+    @staticmethod
+    def _standings(game: LoadedGame, standings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
+            {
+                "rank": s["rank"],
+                "name": game.names[s["seat"]],
+                "score": s["score"],
+                "breakdown": breakdown(s.get("details") or {}, game.spec.score_label, game.spec.score_item),
+            }
+            for s in sorted(standings, key=lambda s: s["rank"])
+        ]
+
+    def _seat_block(
+        self, round_: Round, game: LoadedGame, version: int, email: str, seat: int, your_turn: bool
+    ) -> GameBlock:
+        """What only the player of ``seat`` sees: their private links, what happened since their
+        last mail and, on their turn, the decision."""
+        token = round_.seat_token(game.id, seat)
+        base = self.service.settings.base_url
+        last = self.last_mailed(round_, email, game.id)
+        start = 1 if last is None else min(last, version)
+        translate = i18n.translations(self.language(round_, email, game.id)).gettext
+        block: GameBlock = {
+            "seat_url": f"{base}/games/{game.id}/seat/{token}",
+            "address": seat_address(self.settings.address, game.id, token),
+            "since_version": start,
+            "first": last is None,
+            "since": since_lines(game, start, version, seat, translate),
+        }
+        if your_turn and version == game.version:
+            block["decision"] = decision(game, self.service.state(game, version), seat)
+        return block
+
+    def last_mailed(self, round_: Round, email: str, game_id: str) -> int | None:
+        """The version of ``game_id`` that the last mail to ``email`` showed (None: no mail yet):
+        from this round's mails, else from the queue."""
+        key = (email, game_id)
+        if key not in round_.mailed:
+            models = self.views.latest_models(email, json.dumps({"id": game_id})[1:-1])
+            versions = [
+                m["game"]["version"]
+                for m in models
+                if (m.get("game") or {}).get("id") == game_id and m["game"].get("seat") is not None
+            ]
+            round_.mailed[key] = max(versions) if versions else None
+        return round_.mailed[key]
+
+    # -- queuing -----------------------------------------------------------------------------
+    def queue(
+        self,
+        round_: Round,
+        key: str,
+        to: str,
+        model: dict[str, Any],
+        sender: str | None = None,
+        thread: Thread = NO_THREAD,
+        attachment: dict[str, Any] | None = None,
+        limited: str | None = None,
+    ) -> list[Mail]:
+        """One mail to queue. ``limited`` names the rate-limit budget: "service" (answers to
+        the service address), "game" (answers to mail at a game's address that is not the
+        owner's live play), "notify" (refusal notices), "invite", or "live:GAME" (answers to a
+        player's own moves: only the flood guard), so mail forged in someone's name to one
+        cannot use up the others. Over the limit the mail is kept as "dropped" (visible in the
+        queue), a line is logged, and the recipient gets one notice saying when replies resume."""
+        block = model.get("game") or {}
+        game_id = block.get("id")
+        model = (
+            {"lang": self.language(round_, to, game_id), "service": self.settings.address}
+            | model
+            | {
+                "envelope": {
+                    "sender": sender or self.settings.address,
+                    "in_reply_to": thread.in_reply_to,
+                    "references": list(thread.references),
+                    "attachment": attachment,
+                    "thread": thread_id(game_id, to, self.settings.domain) if game_id else None,
+                }
+            }
+        )
+        tag = return_tag(self.service.keys.token_secret(), key)
+        if self.views.undeliverable(to):
+            log.warning("undeliverable: dropped %s to %s (a bounce came back; it clears when they write)", key, to)
+            return [Mail(key, to, model, limited or "", DROPPED, tag)]
+        refused = round_.limits.refused(key, to, model, limited, tag)
+        if refused is not None:
+            return refused
+        if game_id and "version" in block and block.get("seat") is not None:
+            round_.mailed[(to, game_id)] = block["version"]
+        return [Mail(key, to, model, limited or "", return_tag=tag)]
+
+    def quiet(self, round_: Round, game_id: str) -> bool:
+        """A game played without mail (``pbem new --no-mail``): no invitations or notices;
+        only a mail someone sends about it is answered."""
+        if game_id not in round_.quiet:
+            clock = round_.clocks.find(GameClock.create_id(game_id, {}))
+            round_.quiet[game_id] = bool(clock and clock.rules.get("mail") == "off")
+        return round_.quiet[game_id]
+
+    def notice(self, round_: Round, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any]) -> list[Mail]:
+        """A notice to one seat at the game's current version (reminders, missed deadlines)."""
+        if self.quiet(round_, game.id):
+            return []
+        email = game.emails[seat]
+        block = self.game_block(round_, game, game.version, email)
+        extra = {k: (when(v) if isinstance(v, datetime) else v) for k, v in extra.items()}
+        return self.queue(
+            round_,
+            f"{kind}/{game.id}/{game.version}/{seat}",
+            email,
+            {"kind": kind, "game": block, "extra": extra},
+            sender=block["address"],
+        )
