@@ -117,7 +117,7 @@ MODELS: dict[str, dict[str, Any]] = {
 WRITTEN = {
     "en": {"greeting": "Hi Bob,", "question": "what now?", "move": "take gold", "closing": "Cheers", "name": "Ann"},
     "cs": {"greeting": "Ahoj Bobe,", "question": "co teď?", "move": "vezmi zlato", "closing": "Díky", "name": "Petra"},
-    "pl": {"greeting": "Cześć Bob,", "question": "co teraz?", "move": "weź złoto", "closing": "Pozdrawiam", "name": "Jan"},
+    "pl": {"greeting": "Cześć Bob,", "question": "co teraz?", "move": "weź złoto", "closing": "Dzięki", "name": "Jan"},
 }
 FOOTERS = {"en": "Sent from my iPhone", "cs": "Odesláno z iPhonu", "pl": "Wysłane z iPhone'a"}
 
