@@ -15,14 +15,21 @@ export PBEM_HOME ?= $(CURDIR)/pbem-data
 
 .PHONY: run test test-long mutation smoke lint bench faults lock messages clean
 
-$(VENV)/.installed: pyproject.toml constraints.txt Makefile
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+# What the service needs (`make run`: a quick and quiet first run), then the development tools
+# on top (`make test` and the rest: the test extra).
+$(VENV)/.runnable: pyproject.toml constraints.txt Makefile
+	@echo "installing pbem and its dependencies into $(VENV) (once; a minute or two)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(PIP_INSTALL) -e '.[postgres,deploy]'
+	@touch $@
+
+$(VENV)/.installed: $(VENV)/.runnable
 	$(PIP_INSTALL) -e '.[test,postgres,deploy]'
 	touch $@
 
-run: $(VENV)/.installed
-	$(BIN)/pbem serve
+run: $(VENV)/.runnable
+	@$(BIN)/pbem serve
 
 # the default suite: a few games per random suite, hypothesis profile "default" (small)
 test: $(VENV)/.installed

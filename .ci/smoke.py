@@ -13,10 +13,12 @@ and otherwise stops at the first failing step with its output.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import venv
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,24 +86,44 @@ MAIL = (
 ).encode()
 
 
-def step(title: str, command: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None) -> str:
+def step(
+    title: str, command: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None, quiet: bool = False
+) -> str:
+    """Run ``command``; its standard output, or exit at a failure. ``quiet``: also exit when it
+    printed a warning on either stream."""
     print(f"smoke: {title}", flush=True)
     done = subprocess.run(command, cwd=cwd, env=env, input=stdin, capture_output=True, check=False)
     output = done.stdout.decode(errors="replace")
+    everything = output + done.stderr.decode(errors="replace")
     if done.returncode != 0:
-        sys.stderr.write(output + done.stderr.decode(errors="replace"))
+        sys.stderr.write(everything)
         sys.exit(f"smoke: {title} failed with exit {done.returncode}")
+    # Python's own form ("BuildBackendWarning: ...") and build's ("WARNING Package ... is absent")
+    warned = re.findall(r"^(?:.*\b\w+Warning: .*|WARNING [^:\n]*)$", everything, re.MULTILINE)
+    if quiet and warned:
+        sys.stderr.write(everything)
+        sys.exit(f"smoke: {title} printed warnings: {warned}")
     return output
 
 
 def build_wheel(out: Path) -> Path:
+    """The wheel, built without a single warning from setuptools (a folder of data outside the
+    packages, a deprecated setting, ...)."""
     step(
         "build the wheel",
         [sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(ROOT)],
         ROOT,
         dict(os.environ),
+        quiet=True,
     )
     (wheel,) = out.glob("pbem-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    for shipped in ("pbem/templates/web/game.html", "pbem/templates/mail/body.txt", "pbem/web/static/replay.js"):
+        if shipped not in names:
+            sys.exit(f"smoke: the wheel lacks {shipped}")
+    if any(name.startswith(("templates/", "tests/")) for name in names):
+        sys.exit("smoke: the wheel holds a top-level templates or tests package")
     return wheel
 
 

@@ -146,6 +146,7 @@ class Gateway:
             references=inbound.references,
             dkim=dkim,
             too_large=inbound.too_large,
+            fingerprint=inbound.fingerprint,
             size=inbound.size,
             refusal=inbound.refusal,
         )

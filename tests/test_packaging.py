@@ -19,24 +19,46 @@ ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
-def test_every_package_of_the_checkout_is_listed_for_the_wheel():
-    found = {
-        ".".join(init.parent.relative_to(ROOT).parts)
-        for top in ("pbem", "mailgateway")
-        for init in (ROOT / top).rglob("__init__.py")
-    }
-    listed = set(PROJECT["tool"]["setuptools"]["packages"])
-    assert found | {"pbem.templates"} == listed
+def _found() -> set[str]:
+    """The packages setuptools finds with the project's own configuration."""
+    from setuptools import find_namespace_packages
+
+    find = PROJECT["tool"]["setuptools"]["packages"]["find"]
+    return set(find_namespace_packages(where=str(ROOT), include=find["include"]))
+
+
+def test_setuptools_finds_every_package_and_data_folder_of_the_checkout():
+    """No hand-written list to forget a package in, and no folder of data files outside the
+    packages (setuptools warns about each such folder when it builds)."""
+    found = _found()
+    for top in ("pbem", "mailgateway"):
+        for folder in [ROOT / top, *(p for p in (ROOT / top).rglob("*") if p.is_dir())]:
+            if folder.name == "__pycache__" or not any(f.is_file() for f in folder.iterdir()):
+                continue
+            assert ".".join(folder.relative_to(ROOT).parts) in found, folder
+    assert {"pbem.templates", "pbem.templates.web", "pbem.templates.mail", "pbem.web.static"} <= found
+    assert not any(name.split(".")[0] not in ("pbem", "mailgateway") for name in found)  # no tests, no benchmarks
 
 
 def test_templates_stay_top_level_and_ship_as_the_package_pbem_templates():
-    assert PROJECT["tool"]["setuptools"]["package-dir"] == {"pbem.templates": "templates"}
+    link = ROOT / "pbem" / "templates"
+    assert link.is_symlink() and link.resolve() == ROOT / "templates"  # the files live in templates/ only
     from mailgateway.compose import TEMPLATES as MAIL
     from pbem.web import STATIC, TEMPLATES
 
-    assert TEMPLATES == MAIL == ROOT / "templates"  # an editable install maps to the checkout
+    assert TEMPLATES.resolve() == MAIL.resolve() == ROOT / "templates"  # an editable install uses the checkout
     assert (TEMPLATES / "web" / "game.html").is_file() and (TEMPLATES / "mail" / "body.txt").is_file()
     assert (STATIC / "style.css").is_file()
+
+
+def test_every_data_file_of_the_packages_is_package_data():
+    """Every file beside the code that the installed package reads matches a package-data
+    pattern (the translators' .po and .pot sources stay out)."""
+    patterns = PROJECT["tool"]["setuptools"]["package-data"]["*"]
+    for top in ("pbem", "templates", "mailgateway"):
+        for path in (ROOT / top).rglob("*"):
+            if path.is_file() and path.suffix not in (".py", ".pyc", ".po", ".pot"):
+                assert any(path.match(pattern) for pattern in patterns), path
 
 
 def test_the_compiled_catalogs_ship_in_the_package():
@@ -45,7 +67,7 @@ def test_the_compiled_catalogs_ship_in_the_package():
     assert i18n.LOCALE_DIR == ROOT / "pbem" / "locale"
     for lang in ("cs", "pl"):
         assert (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.mo").is_file()
-    assert "locale/*/LC_MESSAGES/*.mo" in PROJECT["tool"]["setuptools"]["package-data"]["pbem"]
+    assert "*.mo" in PROJECT["tool"]["setuptools"]["package-data"]["*"]
 
 
 def test_license_is_an_spdx_expression():

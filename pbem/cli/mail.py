@@ -41,18 +41,24 @@ def run_mail(gw: Gateway, host: str, port: int, lmtp: bool, stop: threading.Even
     server.start()
     worker = Worker(gw)
     worker.start()
-    relay = gw.settings.relay
-    where = f"maildir {gw.settings.maildir}" if relay is None else f"relay {relay[0]}:{relay[1]}"
-    click.echo(
-        f"mail gateway: {'LMTP' if lmtp else 'SMTP'} on {host}:{port} for {gw.settings.address}; "
-        f"outgoing mail to {where}"
-    )
+    click.echo(f"mail gateway: {'LMTP' if lmtp else 'SMTP'} on {host}:{port} for {gw.settings.address}")
+    click.echo(_outgoing(gw))
+    if sys.stdin.isatty():
+        click.echo("stop with Ctrl-C")
     try:
         stop.wait()
     finally:
         server.stop()
         server.handler.close()
         worker.stop()
+
+
+def _outgoing(gw: Gateway) -> str:
+    """Where the replies go: the relay, or the maildir folder a mail client can open."""
+    relay = gw.settings.relay
+    if relay is not None:
+        return f"replies go out through the relay {relay[0]}:{relay[1]}"
+    return f"replies land in {gw.settings.maildir}/new (PBEM_SMTP_RELAY=host:port sends them out instead)"
 
 
 def wait_for_signal() -> threading.Event:

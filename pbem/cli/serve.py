@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from pbem import __version__
 from pbem.logs import configure as configure_logs
 
 if TYPE_CHECKING:  # imported when used: `pbem` starts without the web site and the service
@@ -76,7 +77,7 @@ def serve(host: str, web_port: int, mail_port: int, lmtp: bool) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     configure_logs()  # moves and mails as JSON lines (pbem.logs)
     service = GameService()
-    click.echo(f"data in {service.settings.home}; public key {service.keys.signer().verifier}")
+    click.echo(f"pbem {__version__}: data in {service.settings.home}; public key {service.keys.signer().verifier}")
     gateway = Gateway(service)
     web = start_web(service, host, web_port, gateway.mailroom.clocks.deadline, game_language(gateway))
     try:

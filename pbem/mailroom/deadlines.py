@@ -12,10 +12,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from eventsourcing.application import AggregateNotFoundError
-
 from pbem import i18n
-from pbem.mailroom.records import Correspondent, GameClock
+from pbem.mailroom.records import GameClock, MailRecords
 from pbem.mailroom.settings import MailSettings
 from pbem.service.game import LoadedGame
 from pbem.service.service import GameService
@@ -97,41 +95,30 @@ class Clocks:
     """Reads what deadlines depend on: a game's ``GameClock`` rules and a player's absences."""
 
     def __init__(
-        self, service: GameService, settings: MailSettings, now: Any = utcnow, records: dict[Any, Any] | None = None
+        self, service: GameService, settings: MailSettings, now: Any = utcnow, records: MailRecords | None = None
     ):
         self.service = service
         self.settings = settings
         self.now = now
-        self.records = records  # the mail records one follower round has read; None: read each time
+        self.records = records or MailRecords(service.record)
 
     def for_round(self) -> Clocks:
         """The same look-ups for one follower round: each mail record read once, into a cache
         that only the round sees."""
-        return Clocks(self.service, self.settings, self.now, {})
+        return Clocks(self.service, self.settings, self.now, self.records.cached())
 
     def find(self, aggregate_id: Any) -> Any:
         """A mail record (None if there is none); read once per round in a round's ``Clocks``."""
-        if self.records is None:
-            try:
-                return self.service.store.repository.get(aggregate_id)
-            except AggregateNotFoundError:
-                return None
-        if aggregate_id not in self.records:
-            try:
-                self.records[aggregate_id] = self.service.store.repository.get(aggregate_id)
-            except AggregateNotFoundError:
-                self.records[aggregate_id] = None
-        return self.records[aggregate_id]
+        return self.records.find(aggregate_id)
 
     def clock_of(self, game_id: str) -> GameClock | None:
-        clock: GameClock | None = self.find(GameClock.create_id(game_id, {}))
-        return clock
+        return self.records.clock(game_id)
 
     def rules(self, game_id: str) -> dict[str, Any]:
         return rules_for(self.clock_of(game_id), self.settings)
 
     def absences(self, email: str) -> list[list[str]]:
-        person = self.find(Correspondent.create_id(email))
+        person = self.records.correspondent(email)
         return list(person.absences) if person else []
 
     def deadline(self, game: LoadedGame, version: int, seat: int) -> datetime | None:

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import PersistenceError, RecordConflictError
 
 from pbem import i18n
@@ -26,7 +25,7 @@ from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_names
-from pbem.mailroom.records import Confirmation, Correspondent, GameClock, Watchers
+from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, Watchers
 from pbem.mailroom.settings import MailSettings
 from pbem.service.outcome import Outcome
 from pbem.service.service import GameService, Work
@@ -72,6 +71,7 @@ class Letter:
     size: int = 0
     refusal: str | None = None  # the whole mail is refused, for this reason
     notes: dict[str, Any] = field(default_factory=dict)  # extra context for the reply
+    fingerprint: str = ""  # who sent what (mailgateway.parse.fingerprint): two mails under one key differ in it
 
 
 def error_dict(error: Exception) -> dict[str, Any]:
@@ -87,12 +87,30 @@ class MailDesk:
         self.clock = clock
 
     def seen(self, key: str) -> bool:
-        return self.service.store.receipt(receipt_key(key)) is not None
+        return self.service.receipt_for(receipt_key(key)) is not None
+
+    def stored_as(self, letter: Letter, key: str) -> str | None:
+        """Whether the receipt under ``key`` is this very mail ("duplicate"), another mail that
+        used the same Message-ID ("other": somebody who learned it in advance, or a client
+        that reuses ids), or missing (None). Receipts stored before fingerprints were kept
+        count as this mail."""
+        stored = self.service.store.receipt(key)
+        if stored is None:
+            return None
+        context = (stored.outcome or {}).get("context") or {}
+        if not letter.fingerprint or "fingerprint" not in context or context["fingerprint"] == letter.fingerprint:
+            return "duplicate"
+        return "other"
 
     def handle(self, letter: Letter, trusted: bool = False) -> str:
         """Apply a mail; returns "processed" or "duplicate". Store errors propagate (the
         caller answers "try again later"); everything about the mail's content is an answer.
-        ``trusted`` is for the operator's command line: the sender needs no token."""
+        ``trusted`` is for the operator's command line: the sender needs no token.
+
+        A mail is keyed by its Message-ID, and a second mail under a Message-ID already used
+        is told apart by its fingerprint (sender, subject, body): it is stored under the key
+        "ID/FINGERPRINT", so nobody can make a player's coming move a silent duplicate by
+        sending a mail with its Message-ID first."""
         key = receipt_key(letter.key)
         for attempt in range(MAX_ATTEMPTS):
             # No look-ups first: the receipt's id is unique, so a second delivery fails to save
@@ -104,6 +122,7 @@ class MailDesk:
                 "message_id": letter.message_id,
                 "references": list(letter.references),
                 "subject": cmd.subject_command(letter.subject)[:200],
+                "fingerprint": letter.fingerprint,
                 "game": letter.game_id,
                 "notify": [],
                 **letter.notes,
@@ -122,25 +141,18 @@ class MailDesk:
             try:
                 work.commit()
             except RecordConflictError:
-                if self.seen(letter.key):
+                stored = self.stored_as(letter, key)
+                if stored == "duplicate":
                     return "duplicate"
+                if stored == "other":  # the same Message-ID, another mail: its own key
+                    key = receipt_key(f"{letter.key}/{letter.fingerprint[:32]}")
                 continue  # another process moved in the game first: plan again on the new state
             return "processed"
         raise RuntimeError(f"could not store the receipt of {letter.key}")
 
     def _language(self, email: str, game_id: str | None) -> str:
         """``email``'s chosen language, else the game's, else English (as the outbox reads it)."""
-        repository = self.service.store.repository
-        try:
-            return str(repository.get(Correspondent.create_id(email)).language)
-        except AggregateNotFoundError:
-            pass
-        if game_id:
-            try:
-                return str(repository.get(GameClock.create_id(game_id, {})).rules.get("lang", i18n.DEFAULT))
-            except AggregateNotFoundError:
-                pass
-        return i18n.DEFAULT
+        return MailRecords(self.service.record).language(email, game_id)
 
     # -- reading ------------------------------------------------------------------------------
     @staticmethod

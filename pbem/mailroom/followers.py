@@ -47,7 +47,7 @@ class Mailroom:
         self.clocks = Clocks(service, settings, clock)
         self.outbox = Outbox(service, settings, self.views, self.clocks)
         self.scheduler = Scheduler(service, self.views, self.outbox)
-        service.head_of = self.views.head  # the follower witnesses each game's size for the store's self-check
+        service.witness(self.views.head)  # the follower witnesses each game's size for the store's self-check
 
     # -- following -----------------------------------------------------------------------------
     def follow(self, page_size: int = 100) -> int:
@@ -102,7 +102,7 @@ class Mailroom:
             return [], []
 
     def _absences(self, event: Any, round_: Round) -> None:
-        person = round_.clocks.find(event.originator_id)
+        person = round_.clocks.records.find(event.originator_id)
         if person is not None:
             self.scheduler.absences_changed(person.email, round_.clocks)
 

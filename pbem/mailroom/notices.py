@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.mailroom.queue import Mail
-from pbem.mailroom.records import GameClock, Watchers
 from pbem.mailroom.writer import Round, Writer
 from pbem.service.game import LoadedGame
 
@@ -56,7 +55,7 @@ def invitations(writer: Writer, round_: Round, game_id: str, position: int) -> l
     game = round_.game(game_id)
     if writer.quiet(round_, game_id):
         return []
-    clock = round_.clocks.find(GameClock.create_id(game_id, {}))
+    clock = round_.clocks.clock_of(game_id)
     creator = clock.rules.get("invited_by") if clock else None  # games created by mail name their creator
     mails: list[Mail] = []
     for seat, email in enumerate(game.emails):
@@ -162,7 +161,7 @@ def watcher_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]
     """The observers of a game get the lines of its history that the change added."""
     if not any(k in change.kinds for k in ("started", "moved", "resigned", "ended")):
         return []
-    watchers = round_.clocks.find(Watchers.create_id(change.game.id))
+    watchers = round_.clocks.records.watchers(change.game.id)
     if not (watchers and watchers.emails):
         return []
     game = change.game

@@ -1,14 +1,18 @@
 """The mail side's aggregates, stored in the service's event store: a correspondent's
-preferences, a game's observers and its deadline rules. Their topics are stored with every
-event; they were first stored as ``pbem.mailroom.records:...``, which still resolves here."""
+preferences, a game's observers and its deadline rules; and ``MailRecords``, the repository
+the mailroom reads them through. Their topics are stored with every event; they were first
+stored as ``pbem.mailroom.records:...``, which still resolves here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.utils import register_topic
+
+from pbem import i18n
 
 
 def mail_uuid(kind: str, key: str) -> UUID:
@@ -133,3 +137,46 @@ class GameClock(Aggregate):
 
 for _old in (Correspondent, Watchers, GameClock):  # topics of events stored before the move
     register_topic(f"pbem.mailroom.records:{_old.__qualname__}", _old)
+
+
+class MailRecords:
+    """The mail records as stored, read through the service's port (``find``: the service's
+    ``record``). They change only in a ``Work`` (``Work.aggregate`` gets or makes one), saved
+    with the moves and the receipt of the mail that changed them. ``cached()`` gives the
+    records of one follower round: each read once, in a cache that only the round sees."""
+
+    def __init__(self, find: Callable[[UUID], Any], cache: dict[UUID, Any] | None = None):
+        self._find = find
+        self._cache = cache
+
+    def cached(self) -> MailRecords:
+        return MailRecords(self._find, {})
+
+    def find(self, record_id: UUID) -> Any:
+        """The record with this id, or None."""
+        if self._cache is None:
+            return self._find(record_id)
+        if record_id not in self._cache:
+            self._cache[record_id] = self._find(record_id)
+        return self._cache[record_id]
+
+    def correspondent(self, email: str) -> Correspondent | None:
+        found: Correspondent | None = self.find(Correspondent.create_id(email))
+        return found
+
+    def clock(self, game_id: str) -> GameClock | None:
+        found: GameClock | None = self.find(GameClock.create_id(game_id, {}))
+        return found
+
+    def watchers(self, game_id: str) -> Watchers | None:
+        found: Watchers | None = self.find(Watchers.create_id(game_id))
+        return found
+
+    def language(self, email: str | None, game_id: str | None) -> str:
+        """The language of mail to ``email``: the address's chosen one, else the game's
+        (``new ... lang=cs``), else English."""
+        person = self.correspondent(email) if email else None
+        if person is not None:
+            return str(person.language)
+        clock = self.clock(game_id) if game_id else None
+        return str(clock.rules.get("lang", i18n.DEFAULT)) if clock else i18n.DEFAULT

@@ -10,20 +10,21 @@ it never stops the others.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from datetime import datetime, timedelta
 from typing import Any
 
+from eventsourcing.persistence import RecordConflictError
+
 from pbem import i18n
-from pbem.games.base import GameError
 from pbem.mailroom.deadlines import Clocks, deadline_at, entry_time, hours_for, misses, reminder_lead
 from pbem.mailroom.outbox import Outbox
 from pbem.mailroom.queue import MailViews, Timer
 from pbem.mailroom.records import GameClock
 from pbem.mailroom.writer import Round
 from pbem.service.game import LoadedGame
-from pbem.service.service import GameService
+from pbem.service.service import MAX_SAVE_ATTEMPTS, GameService, Work
+from pbem.service.store import Receipt
 
 log = logging.getLogger("pbem.mail")
 RETRY_FAILED_TIMER = timedelta(hours=1)
@@ -137,38 +138,54 @@ class Scheduler:
         return self._missed(round_, game, timer.seat, state, now)
 
     def _missed(self, round_: Round, game: LoadedGame, seat: int, state: Any, now: datetime) -> bool:
-        clock = round_.clocks.clock_of(game.id)
+        """A missed deadline, as one ``Work`` like a mail: the default move (under the policy
+        "default", with the receipt the deadline notice is built from) or the miss marked on the
+        game's clock (with the "missed" notice queued first: its key is unique, so a repeat
+        queues nothing), and the seat handed to the robot when it has missed too often."""
         rules = round_.clocks.rules(game.id)
         marker = f"deadline/{game.version}/{seat}"
-        if clock and marker in clock.done:
-            return False
-        count = misses(game, clock, seat) + 1
+        policy = rules.get("policy")
         limit = int(rules.get("robot-after") or 0)
-        move = game.spec.default_move(state, seat) if rules.get("policy") == "default" else None
-        if move is not None:
-            outcome = self.service.submit(
-                game.id,
-                game.emails[seat],
-                [game.spec.format_move(move)],
-                source="deadline",
-                idempotency_key=deadline_key(game.id, game.version, seat),
-                context={"deadline": {"seat": seat, "misses": count, "limit": limit}},
-            )
-            if outcome.ok or outcome.duplicate:
-                if limit and count >= limit:
-                    self._to_robot(game.id, seat)
-                return True
-        clock = clock or GameClock(game.id, {})
-        clock.mark(marker, missed_seat=seat if rules.get("policy") == "default" else None)
-        extra = {"policy": rules.get("policy"), "misses": count, "limit": limit}
-        self.views.enqueue(
-            self.outbox.notice(round_, game, seat, "missed", extra), now, 0
-        )  # unique key: safe to repeat
-        self.service.store.save(clock)
-        if rules.get("policy") == "default" and limit and count >= limit:
-            self._to_robot(game.id, seat)
-        return True
+        move = game.spec.default_move(state, seat) if policy == "default" else None
+        key = deadline_key(game.id, game.version, seat)
+        for attempt in range(MAX_SAVE_ATTEMPTS):
+            work = Work(self.service, key, fresh=attempt > 0)
+            clock = work.find(GameClock.create_id(game.id, {}))
+            if clock and marker in clock.done:
+                return False
+            count = misses(game, clock, seat) + 1
+            if not self._default_move(work, game, seat, move, {"seat": seat, "misses": count, "limit": limit}):
+                work.aggregate(GameClock.create_id(game.id, {}), lambda: GameClock(game.id, {})).mark(
+                    marker, missed_seat=seat if policy == "default" else None
+                )
+                extra = {"policy": policy, "misses": count, "limit": limit}
+                self.views.enqueue(self.outbox.notice(round_, game, seat, "missed", extra), now, 0)
+            if policy == "default" and limit and count >= limit:
+                work.run(game.id, self.service.robot_plan(seat, "missed-turns"))  # refused when already one
+            try:
+                work.commit()
+            except RecordConflictError:
+                if self.service.receipt_for(key) is not None:
+                    return True  # another process played the default move first
+                continue
+            return True
+        raise RuntimeError(f"game {game.id}: too many concurrent changes at a deadline, gave up")
 
-    def _to_robot(self, game_id: str, seat: int) -> None:
-        with contextlib.suppress(GameError):  # already a robot, or the game ended meanwhile
-            self.service.hand_to_robot(game_id, seat, "missed-turns")
+    def _default_move(self, work: Work, game: LoadedGame, seat: int, move: Any, info: dict[str, Any]) -> bool:
+        """Plan the default move for ``seat`` into ``work`` with its receipt; False when there is
+        none or the rules refuse it (then the miss is marked instead)."""
+        if move is None:
+            return False
+        plan = self.service.orders_plan(
+            game.emails[seat], [(1, game.spec.format_move(move))], "deadline", None, None, False
+        )
+        outcome = work.run(game.id, plan)
+        if not outcome.ok:
+            return False
+        context = {"deadline": info}
+        work.add(
+            Receipt.of(
+                deadline_key(game.id, game.version, seat), outcome.game_id, outcome.to_dict() | {"context": context}
+            )
+        )
+        return True

@@ -23,7 +23,6 @@ from pbem.mailroom.deadlines import Clocks
 from pbem.mailroom.limits import Limits, when
 from pbem.mailroom.news import breakdown, decision, name_seats, since_lines
 from pbem.mailroom.queue import DROPPED, Mail, MailViews
-from pbem.mailroom.records import Correspondent, GameClock
 from pbem.mailroom.settings import MailSettings
 from pbem.service.game import LoadedGame
 from pbem.service.service import GameService
@@ -124,23 +123,14 @@ class Writer:
         return Round(self.service, self.clocks.for_round(), limits)
 
     # -- the reader's language ---------------------------------------------------------------
-    def language(self, round_: Round, email: str, game_id: str | None = None) -> str:
-        """The address's chosen language, else the game's (``new ... lang=cs``), else English."""
-        person = round_.clocks.find(Correspondent.create_id(email))
-        if person:
-            return str(person.language)
-        return self.game_language(round_, game_id)
-
     @staticmethod
-    def game_language(round_: Round, game_id: str | None) -> str:
-        clock = round_.clocks.find(GameClock.create_id(game_id, {})) if game_id else None
-        return str(clock.rules.get("lang", "en")) if clock else "en"
+    def language(round_: Round, email: str | None, game_id: str | None = None) -> str:
+        """The address's chosen language, else the game's (``new ... lang=cs``), else English."""
+        return round_.clocks.records.language(email, game_id)
 
     def speaking(self, round_: Round, email: str | None, game_id: str | None) -> AbstractContextManager[Any]:
         """The games' texts in the language of the mail to ``email`` (for no reader: the game's)."""
-        if email:
-            return i18n.speaking(self.language(round_, email, game_id))
-        return i18n.speaking(self.game_language(round_, game_id))
+        return i18n.speaking(self.language(round_, email, game_id))
 
     # -- the game block ----------------------------------------------------------------------
     def game_block(self, round_: Round, game: LoadedGame, version: int, email: str | None) -> GameBlock:
@@ -287,7 +277,7 @@ class Writer:
         """A game played without mail (``pbem new --no-mail``): no invitations or notices;
         only a mail someone sends about it is answered."""
         if game_id not in round_.quiet:
-            clock = round_.clocks.find(GameClock.create_id(game_id, {}))
+            clock = round_.clocks.clock_of(game_id)
             round_.quiet[game_id] = bool(clock and clock.rules.get("mail") == "off")
         return round_.quiet[game_id]
 

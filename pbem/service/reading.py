@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import CanMutateProtocol, OriginatorVersionError
 
 from pbem.config import Settings, private_files
@@ -29,7 +30,7 @@ from pbem.service.game import LoadedGame, load
 from pbem.service.integrity import SelfCheck
 from pbem.service.keys import KeyRing
 from pbem.service.states import NotKept, spec_modules, unpack, unsealed
-from pbem.service.store import PbemStore, SeatKeys, frontier_of
+from pbem.service.store import PbemStore, Receipt, SeatKeys, frontier_of
 from pbem.service.wakeup import Wakeup
 
 if TYPE_CHECKING:
@@ -124,6 +125,26 @@ class GameReader(SelfCheck):
 
     def game_ids(self) -> list[str]:
         return self.store.game_ids()
+
+    # -- the other aggregates stored beside the games -----------------------------------------
+    def record(self, aggregate_id: Any) -> Any:
+        """An aggregate stored beside the games (a mail record, seat keys), as stored now, or
+        None: the port through which the mailroom reads its records (``pbem.mailroom.records``).
+        Changes are saved only in a ``Work``, with the moves they belong to."""
+        try:
+            return self.store.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            return None
+
+    def receipt_for(self, key: str) -> Receipt | None:
+        """What the request with idempotency key ``key`` (a mail's) did, if it was stored."""
+        return self.store.receipt(key)
+
+    def witness(self, head_of: Callable[[str], int | None]) -> None:
+        """Let a follower of the store vouch for each game's size: a game loaded for the first
+        time in this process must not be shorter than ``head_of`` says it was (the mail follower
+        keeps the sizes it saw; a store rolled back behind them is frozen)."""
+        self.head_of = head_of
 
     def state(self, game: LoadedGame, version: int | None = None) -> Any:
         """The game's state after ``version`` entries (default: all). Folded from the nearest

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import RecordConflictError
 
 from pbem.games.base import ErrorCode, GameError
@@ -105,18 +104,13 @@ class Work:
         """An aggregate as this transaction sees it, or None; nothing is added."""
         if aggregate_id in self.extra:
             return self.extra[aggregate_id]
-        try:
-            return self.service.store.repository.get(aggregate_id)
-        except AggregateNotFoundError:
-            return None
+        return self.service.record(aggregate_id)
 
     def aggregate(self, aggregate_id: Any, make: Callable[[], Any]) -> Any:
         """Another aggregate this transaction changes (loaded once, or made when new)."""
         if aggregate_id not in self.extra:
-            try:
-                self.extra[aggregate_id] = self.service.store.repository.get(aggregate_id)
-            except AggregateNotFoundError:
-                self.extra[aggregate_id] = make()
+            found = self.service.record(aggregate_id)
+            self.extra[aggregate_id] = make() if found is None else found
         return self.extra[aggregate_id]
 
     def run(self, game_id: str, plan: Callable[[LoadedGame, _Batch], list[LineResult]]) -> Outcome:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import itertools
+import smtplib
 import socket
 import threading
 from datetime import UTC, datetime, timedelta
@@ -198,6 +199,28 @@ def sink():
     handler.port = port
     yield handler
     server.stop()
+
+
+@pytest.fixture
+def smtp(gw):
+    """Send raw mail to the gateway over SMTP; returns the server's final status code."""
+    port = free_port()
+    server = controller(gw, "127.0.0.1", port)
+    server.start()
+
+    def send(raw: bytes, sender: str, to: str) -> int:
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")  # as an MTA sends it (smtplib leaves bytes)
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+            try:
+                client.sendmail(sender, [to], raw)
+            except smtplib.SMTPDataError as error:
+                return error.smtp_code
+        return 250
+
+    send.port = port  # type: ignore[attr-defined]  # for tests that speak SMTP themselves
+    yield send
+    server.stop()
+    server.handler.close()
 
 
 @pytest.fixture

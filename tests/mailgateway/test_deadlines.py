@@ -56,6 +56,23 @@ def test_reminder_once_then_default_move_then_robot_after_two_misses(gw, transpo
         assert any("played by the robot" in m["Subject"] for m in transport.to(player))
 
 
+def test_a_missed_deadline_is_one_transaction_like_a_mail(gw, transport, clock, game):
+    """The default move of a missed deadline and the robot taking the seat over are stored by
+    one save: one signed checkpoint after both, none between them."""
+    clock.advance(hours=49)
+    gw.work()
+    gw.service.submit(game, BOB, ["hold"], source="cli")
+    clock.advance(hours=49)
+    gw.work()
+    played = gw.service.game(game)
+    entries = played.entries
+    moved = max(e["index"] for e in entries if e.get("source") == "deadline")
+    resigned = next(e["index"] for e in entries if e["kind"] == "resigned")
+    assert moved < resigned and entries[resigned]["reason"] == "missed-turns"
+    sizes = [size for size, _ in played.checkpoints]  # one checkpoint per save
+    assert not [size for size in sizes if moved < size <= resigned]
+
+
 def test_absence_extends_the_deadline(gw, transport, clock, game):
     confirmed(gw, transport, ANN, "nepřítomnost 2026-01-06 2026-01-07")
     clock.advance(hours=50)

@@ -96,3 +96,37 @@ def test_a_signed_move_replayed_with_a_new_message_id_changes_nothing_over_smtp(
         server.stop()
         server.handler.close()
     assert service.game(game_id).version == version + 1  # positive control: the signed original moves
+
+
+def test_a_signed_move_without_message_id_replayed_with_a_header_added_changes_nothing_over_smtp(
+    service, mail_settings, clock, transport, key
+):
+    """Issue 28: with DKIM required, a signed mail without Message-ID was keyed by a hash of its
+    whole header block, so one unsigned header added made the replay a new mail (moved again).
+    It is keyed by its fingerprint (sender, subject, body) now."""
+    import smtplib
+
+    from mailgateway.smtp import controller
+    from tests.mailgateway.conftest import free_port
+
+    pem, dns = key
+    gw = Gateway(service, replace(mail_settings, dkim="require"), clock=clock, dnsfunc=dns, transport=transport)
+    game_id = service.create("hidden-pig", [ANN, BOB], {}, seed=b"\x04" * 32)
+    service.join(game_id, ANN)
+    service.join(game_id, BOB)
+    address, version = address_of(gw, game_id, ANN), service.game(game_id).version
+    signed = sign(make_mail(ANN, address, "roll", message_id=None), pem)
+    port = free_port()
+    server = controller(gw, "127.0.0.1", port)
+    server.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+            client.sendmail(ANN, [address], signed.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+            assert service.game(game_id).version == version + 1  # the original moves
+            replayed = b"X-Replayed: 1\n" + signed
+            assert dkim_aligned(replayed, ANN, dns)  # the signature still holds
+            client.sendmail(ANN, [address], replayed.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    finally:
+        server.stop()
+        server.handler.close()
+    assert service.game(game_id).version == version + 1  # the replay moved nothing

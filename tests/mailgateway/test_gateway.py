@@ -96,12 +96,21 @@ def test_duplicate_message_id_changes_nothing_and_gets_no_second_reply(gw, trans
     assert gw.receive(raw) == "processed"
     version = gw.service.game(game).version
     assert gw.receive(raw) == "duplicate"
-    resent = make_mail(ANN, address_of(gw, game, ANN), "roll\nroll", message_id="<same@example.net>")
-    assert gw.receive(resent) == "duplicate"
+    assert gw.receive(b"Received: from mx2 by mx1; Mon, 5 Jan 2026 12:00:00 +0000\r\n" + raw) == "duplicate"
     gw.work()
     gw.work()
     assert gw.service.game(game).version == version
     assert len(replies(transport, ANN)) == 1
+
+
+def test_another_mail_under_a_used_message_id_is_a_mail_of_its_own(gw, transport, game):
+    """Duplicates are the same sender saying the same thing under one Message-ID (issue 28)."""
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "roll", message_id="<same@example.net>"))
+    version = gw.service.game(game).version
+    resent = make_mail(ANN, address_of(gw, game, ANN), "hold", message_id="<same@example.net>")
+    assert gw.receive(resent) == "processed"
+    assert gw.receive(resent) == "duplicate"
+    assert gw.service.game(game).version == version + 1
 
 
 def test_no_message_id_is_deduplicated_by_content(gw, transport):
