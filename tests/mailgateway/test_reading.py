@@ -101,6 +101,15 @@ def test_a_subject_that_is_no_command_is_not_read():
     assert reading.commands == () and not reading.from_subject
 
 
+def test_pbems_own_subject_is_never_read_as_a_command():
+    for subject in (
+        "Re: [pbem] kingsburg-0a1b2c3d: moves applied - Turn 5 (year 1, King's aid: cho...)",
+        "Re: [pbem] kingsburg-0a1b2c3d: tahy provedeny - tah 5",
+        "Odp: [pbem] kingsburg-0a1b2c3d: ruchy wykonane - tura 5 (rok 1)",
+    ):
+        assert read_letter(["Ahoj"], recognise, subject=subject).commands == (), subject
+
+
 def test_a_closing_signature_is_not_read_unless_a_command_follows():
     reading = read_letter(["take gold", "S pozdravem,", "Acme s.r.o.", "+420 123 456"], recognise, closing_at=1)
     assert texts(reading) == ["take gold"]
