@@ -344,6 +344,13 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         """An SVG picture of the board for the web site, or None."""
         return None
 
+    def render_narrow_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        """The board drawn for a narrow screen (a phone; the picture in a mail): at most
+        ``NARROW_WIDTH`` units wide, and no text under ``NARROW_TEXT`` units, so shown across a
+        phone its words stay readable (docs/game-contract.md). None: the game draws no such
+        picture, and ``render_svg`` is shown instead."""
+        return None
+
     def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
         """One line of history for a (possibly redacted) fact."""
         # Sorted, so the line does not depend on how the fact's fields were ordered when stored

@@ -22,6 +22,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "subscribe": ("subscribe", "watch", "odebirat", "sledovat", "obserwuj", "subskrybuj"),
     "unsubscribe": ("unsubscribe", "unwatch", "neodebirat", "nesledovat", "nieobserwuj", "wypisz", "odsubskrybuj"),
     "language": ("language", "lang", "jazyk", "jezyk"),
+    "pictures": ("pictures", "images", "obrazky", "obrazki"),
     "absence": ("absence", "away", "nepritomnost", "dovolena", "nieobecnosc", "urlop"),
     "resign": ("resign", "vzdat", "vzdavam", "poddaj", "poddaje", "rezygnuje"),
     "template": ("template", "turnfile", "sablona", "formular", "szablon", "formularz"),
@@ -41,6 +42,7 @@ SEAT_COMMANDS = (
     "resign",
     "template",
     "language",
+    "pictures",
     "absence",
     "subscribe",
     "unsubscribe",
@@ -93,6 +95,31 @@ def plain_subject(subject: str) -> str:
 
 def language_of(word: str) -> str | None:
     return LANGUAGE_WORDS.get(plain(word))
+
+
+# "pictures off" in the three languages (compared without diacritics): obrázky vypnout, obrazki wyłącz
+PICTURE_WORDS = {
+    "on": True,
+    "off": False,
+    "yes": True,
+    "no": False,
+    "zapnout": True,
+    "vypnout": False,
+    "zapnuto": True,
+    "vypnuto": False,
+    "ano": True,
+    "ne": False,
+    "wlacz": True,
+    "wylacz": False,
+    "tak": True,
+    "nie": False,
+}
+
+
+def pictures_of(args: tuple[str, ...]) -> bool | None:
+    """``pictures on`` / ``pictures off`` (and their Czech and Polish words) as True or False;
+    None when the line says neither."""
+    return PICTURE_WORDS.get(plain(args[0]).replace("ł", "l")) if len(args) == 1 else None
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,8 @@ log = logging.getLogger("pbem.mail")
 # problem is never a temporary failure, RFC 5321).
 TEMPORARY = (PersistenceError, OSError, RuntimeError)
 MAX_ATTEMPTS = 10
-STANDING = ("language", "absence", "subscribe", "unsubscribe")  # confirmed when sent to the service address
+PICTURES_USAGE = "pictures on or pictures off"
+STANDING = ("language", "pictures", "absence", "subscribe", "unsubscribe")  # confirmed when sent to the service address
 CONFIRM_WITHIN = timedelta(days=7)
 MAX_NOT_READ = 20  # lines listed in a reply as not read as commands
 MAIL_KEY_PREFIX = "mail:"  # receipts of mails; internal keys (deadlines) use other prefixes
@@ -223,6 +224,8 @@ class MailDesk:
         """Refuse at once what would be refused on confirmation (a wrong date, no such game)."""
         if command.name == "language" and (not command.args or cmd.language_of(command.args[0]) is None):
             raise ValueError("language en, language cs or language pl")
+        if command.name == "pictures" and cmd.pictures_of(command.args) is None:
+            raise ValueError(PICTURES_USAGE)
         if command.name == "absence":
             cmd.parse_absence(command.args, self.clock().date())
         if command.name in ("subscribe", "unsubscribe"):
@@ -282,6 +285,12 @@ class MailDesk:
                 raise ValueError("language en, language cs or language pl")
             person.choose_language(language)
             return {"language": language}
+        if command.name == "pictures":
+            on = cmd.pictures_of(command.args)
+            if on is None:
+                raise ValueError(PICTURES_USAGE)
+            person.choose_pictures(on)
+            return {"pictures": on}
         period = cmd.parse_absence(command.args, self.clock().date())
         if period is None:
             person.clear_absences()
@@ -404,7 +413,7 @@ class MailDesk:
             if name in ("subscribe", "unsubscribe"):
                 getattr(self._watchers(work, game_id), name)(email)
                 return result
-            if name in ("language", "absence"):
+            if name in ("language", "pictures", "absence"):
                 return result | self._preference(email, command, work)
             if name == "rotate":
                 self.service.rotate_plan(work, game_id, email)

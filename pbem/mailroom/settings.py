@@ -31,6 +31,7 @@ class MailSettings:
     tick_seconds: float = 5.0
     send_attempts: int = 8
     retry_seconds: float = 60.0
+    pictures: bool = True  # board pictures in turn and end mails (PBEM_MAIL_PICTURES=off: none)
 
     @property
     def local(self) -> str:
@@ -77,4 +78,5 @@ class MailSettings:
             tick_seconds=float(env.get("PBEM_MAIL_TICK_SECONDS") or 5),
             send_attempts=int(env.get("PBEM_SMTP_ATTEMPTS") or 8),
             retry_seconds=float(env.get("PBEM_SMTP_RETRY_SECONDS") or 60),
+            pictures=(env.get("PBEM_MAIL_PICTURES") or "on").lower() not in ("0", "no", "false", "off"),
         )
