@@ -60,12 +60,14 @@ class GameError(Exception):
         self.code = ErrorCode(code)
         self.message = message
         self.legal = list(legal)
+        self.more = 0  # legal moves beyond those in ``legal`` (the service shows the first few)
 
     def __str__(self) -> str:
         return self.message
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code.value, "message": self.message, "legal": self.legal}
+        shown = {"code": self.code.value, "message": self.message, "legal": self.legal}
+        return shown | {"more": self.more} if self.more else shown
 
 
 def illegal(message: str, legal: Sequence[str] = ()) -> GameError:
