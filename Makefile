@@ -52,11 +52,15 @@ mutation: $(VENV)/.installed
 	$(BIN)/python .ci/mutation_score.py
 
 # the machine checks: ruff with the rules chosen in pyproject.toml, 0 findings, the code as
-# `ruff format` writes it, and mypy with [tool.mypy] there (strict outside the games), 0 errors
+# `ruff format` writes it, mypy with [tool.mypy] there (strict outside the games), 0 errors,
+# vulture (dead code at high confidence, [tool.vulture]; framework hooks in
+# .ci/vulture_whitelist.py) and no function of cyclomatic complexity over 15 (.ci/complexity.py)
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/vulture
+	$(BIN)/python .ci/complexity.py
 
 # build the wheel, install it into a fresh venv outside the checkout and play through it
 smoke: $(VENV)/.installed

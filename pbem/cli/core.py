@@ -23,6 +23,7 @@ from pbem.mailroom.news import breakdown
 from pbem.mailroom.records import GameClock
 from pbem.mailroom.settings import MailSettings
 from pbem.service.service import GameService, Outcome, Work
+from pbem.service.turnfile import turn_file_header
 
 MAIL_OFF = {"mail": "off", "deadline": 0}  # the rules of a game played without mail
 
@@ -248,10 +249,7 @@ def template(game_id: str, email: str) -> None:
         svc._check_open(game, state)
     except GameError as error:
         _fail(error)
-    phase = game.spec.phase_label(state)
-    click.echo(f"game: {game.id}\nplayer: {email}\nversion: {game.version}")
-    if phase:
-        click.echo(f"phase: {phase}")
+    click.echo(turn_file_header(game.id, email, game.version, game.spec.phase_label(state)), nl=False)
     click.echo(game.spec.turn_template(state, seat, game.names), nl=False)
 
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from pbem.games.base import SECRET, Fact, Standing
+from pbem.games.base import SECRET, Fact, Standing, can_see
 from pbem.ledger.commitments import commit, new_salt, opened_fact, public_fact
 
 FORMAT = 1
@@ -141,7 +141,7 @@ def visible_entry(entry: Entry, private: Private, viewer: int | None, everything
     if facts:
         shown["facts"] = [
             opened_fact(fact, full[SECRET]["data"])
-            if SECRET in fact and (everything or (viewer is not None and viewer in fact[SECRET]["to"]))
+            if SECRET in fact and (everything or can_see(fact, viewer))
             else fact
             for fact, full in zip(facts, private["facts"], strict=False)
         ]

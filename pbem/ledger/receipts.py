@@ -17,7 +17,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.games.base import SECRET
+from pbem.games.base import SECRET, can_see
 from pbem.ledger.canonical import NotCanonical, canonical_bytes
 from pbem.ledger.commitments import commit
 from pbem.ledger.merkle import ProofError, leaf_hash, verify_inclusion
@@ -56,7 +56,7 @@ def opened_for(entry: dict[str, Any], private: dict[str, Any], viewer: int | Non
     shown_facts: list[Any] = []
     shown_salts: list[Any] = []
     for fact, full, salt in zip(facts, fulls, salts, strict=False):
-        visible = SECRET in fact and (everything or (viewer is not None and viewer in fact[SECRET]["to"]))
+        visible = SECRET in fact and (everything or can_see(fact, viewer))
         shown_facts.append(full[SECRET]["data"] if visible else None)
         shown_salts.append(salt if visible else None)
     opened: dict[str, Any] = {}

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.base import GameError
-from pbem.games.text import pgettext
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.commands import plain_subject
 from pbem.mailroom.limits import LIVE
@@ -21,6 +20,7 @@ from pbem.mailroom.news import named_errors
 from pbem.mailroom.queue import Mail
 from pbem.mailroom.writer import GameBlock, Round, Thread, Writer
 from pbem.service.game import LoadedGame
+from pbem.service.turnfile import turn_file_header
 
 REFUSALS = ("refused", "unknown", "too-large")  # actions that are refusals whatever their result says
 
@@ -340,18 +340,8 @@ def turn_file(writer: Writer, game: LoadedGame, seat: int) -> str:
     state = writer.service.state(game)
     if state is None or seat not in game.spec.to_move(state):
         return ""
-    # the header's words in the reader's language; pbem/service/turnfile.py reads them all
-    words = (
-        pgettext("turn file", "game"),
-        pgettext("turn file", "player"),
-        pgettext("turn file", "version"),
-        pgettext("turn file", "phase"),
-    )
-    head = [f"{words[0]}: {game.id}", f"{words[1]}: {game.emails[seat]}", f"{words[2]}: {game.version}"]
-    phase = game.spec.phase_label(state)
-    if phase:
-        head.append(f"{words[3]}: {phase}")
-    return "\n".join(head) + "\n" + game.spec.turn_template(state, seat, game.names)
+    header = turn_file_header(game.id, game.emails[seat], game.version, game.spec.phase_label(state))
+    return header + game.spec.turn_template(state, seat, game.names)
 
 
 def _line(writer: Writer, round_: Round, game_id: str, email: str) -> dict[str, Any]:

@@ -125,13 +125,6 @@ class LoadedGame:
             raise GameError(ErrorCode.INVALID, f"Game {self.id} has versions 1 to {self.version}, not {version}.")
         return version
 
-    def state_at(self, cache: StateCache, version: int | None = None) -> Any:
-        """The game state after the first ``version`` entries (None before the start), folded
-        from the nearest state in ``cache``."""
-        version = self.check_version(version)
-        start, state = cache.nearest(self.id, version)
-        return self.fold(cache, start, state, version)
-
     def fold(
         self, cache: StateCache, start: int, state: Any, version: int, items: list[tuple[Entry, Private]] | None = None
     ) -> Any:

@@ -23,7 +23,6 @@ The checks, before anything is stored:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,10 +30,8 @@ from typing import Any
 from eventsourcing.persistence import RecordConflictError
 
 from pbem.ledger.verify import Progress, Report, VerificationError, export_bytes, verify_bytes
-from pbem.service.service import GameService
+from pbem.service.service import EMAIL, GameService
 from pbem.service.store import GameRecord
-
-EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
 
 
 class ImportRefused(Exception):

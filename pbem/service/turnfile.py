@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.games.text import fold
+from pbem.games.text import fold, pgettext
 
 HEADER_KEYS = ("game", "player", "version", "phase")
 # every word a header line may start with (folded) -> its key
@@ -75,3 +75,18 @@ def looks_like_turn_file(text: str) -> bool:
             key, colon, _ = line.partition(":")
             return bool(colon) and HEADER_WORDS.get(fold(key.strip()[:20])) == "game"
     return False
+
+
+def turn_file_header(game_id: str, player: str, version: int, phase: str = "") -> str:
+    """The header of a turn file to fill in, in the words of the language spoken now (English
+    outside ``pbem.i18n.speaking``); ``parse_turn_file`` reads them in every language."""
+    words = (
+        pgettext("turn file", "game"),
+        pgettext("turn file", "player"),
+        pgettext("turn file", "version"),
+        pgettext("turn file", "phase"),
+    )
+    lines = [f"{words[0]}: {game_id}", f"{words[1]}: {player}", f"{words[2]}: {version}"]
+    if phase:
+        lines.append(f"{words[3]}: {phase}")
+    return "\n".join(lines) + "\n"

@@ -7,7 +7,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.games.base import SECRET
+from pbem.games.base import SECRET, can_see
 from pbem.ledger import entries as log
 from pbem.service.game import LoadedGame
 from pbem.web.helpers import service
@@ -98,7 +98,7 @@ def _mine(game: LoadedGame, seat: int, facts: list[dict[str, Any]]) -> list[dict
     return [
         {"line": game.spec.describe_fact(fact, game.names), "data": fact[SECRET]["data"]}
         for fact in facts
-        if (part := fact.get(SECRET)) and "data" in part and seat in part["to"]
+        if SECRET in fact and "data" in fact[SECRET] and can_see(fact, seat)
     ]
 
 
@@ -110,7 +110,7 @@ def secrets_of(game: LoadedGame, seat: int) -> list[dict[str, Any]]:
         return found
     for index in range(game.version - 1, -1, -1):
         entry = game.entries[index]
-        if not any(SECRET in fact and seat in fact[SECRET]["to"] for fact in entry.get("facts") or []):
+        if not any(SECRET in fact and can_see(fact, seat) for fact in entry.get("facts") or []):
             continue
         shown = log.visible_entry(entry, game.privates[index], seat, game.ended)
         found += [item | {"turn": index + 1} for item in _mine(game, seat, shown.get("facts") or [])]

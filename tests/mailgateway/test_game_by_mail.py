@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from mailgateway.receipts import check_receipt
+from pbem.ledger.receipts import check_receipt
 from tests.mailgateway.conftest import SERVICE, address_of, make_mail, text_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
@@ -37,7 +37,7 @@ def test_hidden_pig_from_new_to_final_standings(gw, transport):
         assert reply["Auto-Submitted"] == "auto-replied"
         attachment = next(part for part in reply.iter_attachments() if part.get_filename() == "receipt.json")
         receipt = json.loads(attachment.get_content())
-        assert check_receipt(receipt, [str(gw.service.keys.signer().verifier)])
+        assert check_receipt(receipt, [str(gw.service.keys.signer().verifier)]).summary()
     assert gw.service.game(game_id).ended
     for player in (ANN, BOB):
         final = [m for m in transport.to(player) if "over" in m["Subject"]]
