@@ -16,6 +16,8 @@ pbem time / baseline time for overheads, as the row says):
 * mail: mail in -> parsed -> authenticated -> decided -> stored -> signed -> reply queued, per
   second, against a bare aiosmtpd handler receiving the same mails over the same loopback
   (SQLite, and PostgreSQL when reachable);
+* mail-pictures: a turn mail's board drawn as a PNG against composing the rest of that mail
+  (its model and its message), for each game (benchmarks/pictures.py);
 * tamper: detection, not speed: every kind of change to an export, truncation, rollback and
   fork, each checked as a player holding one receipt or checkpoint would;
 * web: page latency p50 and p95 under 8 concurrent loopback clients (and one client alone) for
@@ -35,9 +37,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks import measure
+from benchmarks import measure, pictures
 
-SECTIONS = ("past-state", "storage", "verify", "games", "mail", "web", "tamper")
+SECTIONS = ("past-state", "storage", "verify", "games", "mail", "mail-pictures", "web", "tamper")
 
 
 def machine() -> str:
@@ -73,7 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(folder)
         for section in sections:
             section_start = time.perf_counter()
-            produced = measure.SECTIONS[section](work / section, args.quick)
+            produced = (measure.SECTIONS | {"mail-pictures": pictures.mail_pictures})[section](
+                work / section, args.quick
+            )
             rows.extend(produced)
             print(
                 f"  {section}: {len(produced)} rows in {time.perf_counter() - section_start:.1f} s",

@@ -8,6 +8,13 @@ never loads a catalog or compiles a template). The model's ``kind`` says which m
 it is: reply, invitation, started, turn, ended, robot, deadline, missed, reminder, watch,
 refused, wrong-address, limited.
 
+The text part is the canonical one: every line at most ``TEXT_WIDTH`` characters (a line with
+a URL aside), so it reads on a phone as written. The HTML part is built from the same model:
+the answers to the mail's commands as paragraphs, the game as headings, lists (the decision's
+moves one per line, ready to copy), a table of the standings and links; the board is a PNG
+picture (``mailgateway/picture.py``) inline in the HTML part (``multipart/related``, found by
+its Content-ID) when the model carries one (``pbem/mailroom/pictures.py``).
+
 Subjects have one fixed form, rebuilt from the game each time (never from the incoming
 subject): ``[pbem] GAME: WHAT - Turn N (PHASE)``, at most ``SUBJECT_MAX`` characters (the phase
 is shortened first). Every mail about a game names the game's thread id for the player in
@@ -20,6 +27,7 @@ import ast
 import hashlib
 import json
 import re
+import textwrap
 from collections.abc import Callable
 from datetime import datetime
 from email.header import Header
@@ -31,12 +39,18 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_autoescape
+from jinja2.utils import urlize
+from markupsafe import Markup
 
+from mailgateway.picture import Picture, picture_of
 from pbem import i18n
+from pbem.mailroom.pictures import unpacked
 
 TEMPLATES = Path(str(files("pbem.templates")))  # templates/ in the checkout, package data in the wheel
 LANGUAGES = i18n.LANGUAGES
 SUBJECT_MAX = 78  # RFC 5322's recommended line length
+TEXT_WIDTH = 72  # characters of a line of the text part (a line with a URL may be longer)
+URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S", re.IGNORECASE)
 
 
 @lru_cache(maxsize=len(LANGUAGES))
@@ -95,14 +109,50 @@ def gettext_functions(catalog: Any) -> dict[str, Any]:
     return {"_": translate, "gettext": translate, "ngettext": plural, "pgettext": in_context}
 
 
-def render(model: dict[str, Any]) -> tuple[str, str, str]:
-    """(subject, text, html) for a model."""
+def render(model: dict[str, Any], picture: Picture | None = None, cid: str = "") -> tuple[str, str, str]:
+    """(subject, text, html) for a model; the HTML shows ``picture`` as ``cid:CID``."""
     env = environment(i18n.known(model.get("lang")))
     subject = fit_subject(" ".join(env.get_template("mail/subject.txt").render(m=model).split()))
-    text = env.get_template("mail/body.txt").render(m=model)
-    text = capped(text)
-    html = env.get_template("mail/body.html").render(m=model, text=text)
+    body = env.get_template("mail/body.txt")
+    text = capped(wrapped(body.render(m=model)))
+    answers = capped(wrapped(body.render(m=model, bare=True)))  # the same without the game and signature
+    html = env.get_template("mail/body.html").render(m=model, answers=paragraphs(answers), picture=picture, cid=cid)
     return subject[:200], text, html
+
+
+def wrapped(text: str, width: int = TEXT_WIDTH) -> str:
+    """``text`` with every line at most ``width`` characters, broken at spaces: the lines after
+    the first of an indented line are indented two more, so a list item or a board's line stays
+    one block; a line with a URL stays whole (a broken URL is no link), as does a word longer
+    than the width (an address)."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width or URL.search(line):
+            lines.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = line[: len(line) - len(body)]
+        lines += textwrap.wrap(
+            body,
+            width=width,
+            initial_indent=indent,
+            subsequent_indent=indent + "  " if indent or body.startswith("- ") else "",
+            break_long_words=False,
+            break_on_hyphens=False,
+        ) or [line]
+    return "\n".join(lines)
+
+
+def paragraphs(text: str) -> Markup:
+    """Plain text as HTML paragraphs (one per block between blank lines, its lines and their
+    indentation kept, links made links), for the answers in a mail's HTML part."""
+    blocks = [block.strip("\n") for block in re.split(r"\n[ \t]*\n", text) if block.strip()]
+    return Markup("\n").join(
+        Markup('<p style="white-space: pre-wrap; margin: 0 0 1em;">{}</p>').format(
+            Markup(urlize(block, rel="noopener", target=None))
+        )
+        for block in blocks
+    )
 
 
 MAX_TEXT = 64 * 1024  # characters of a mail's text; the rest is cut, and the mail says so
@@ -170,15 +220,21 @@ def build(
     thread: str | None = None,
 ) -> EmailMessage:
     """The whole message. Replies carry ``Auto-Submitted: auto-replied`` and the thread
-    headers; notices ``auto-generated`` (RFC 3834)."""
-    subject, text, html = render(model)
+    headers; notices ``auto-generated`` (RFC 3834). A model whose game carries a picture gets
+    it as a PNG inline in the HTML part (ValueError when it cannot be drawn: the sender makes
+    the mail a dead letter, to be sent again)."""
+    domain = sender.split("@", 1)[1]
+    packed = (model.get("game") or {}).get("picture")
+    picture = picture_of(unpacked(packed)) if packed else None
+    cid = f"board.{hashlib.sha256(key.encode()).hexdigest()[:24]}@{domain}"
+    subject, text, html = render(model, picture, cid)
     msg = EmailMessage()
     msg["From"] = formataddr(("pbem", sender))
     msg["Reply-To"] = sender
     msg["To"] = to
     set_subject(msg, subject)
     msg["Date"] = format_datetime(now)
-    msg["Message-ID"] = message_id(key, sender.split("@", 1)[1])
+    msg["Message-ID"] = message_id(key, domain)
     msg["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
     msg["X-Auto-Response-Suppress"] = "All"
     msg["X-Loop"] = sender.split("+", 1)[0].split("@", 1)[0] + "@" + sender.split("@", 1)[1]
@@ -191,6 +247,12 @@ def build(
         msg["References"] = " ".join(chain)
     msg.set_content(text)
     msg.add_alternative(html, subtype="html")
+    if picture is not None:
+        html_part = next(part for part in msg.iter_parts() if part.get_content_type() == "text/html")
+        assert isinstance(html_part, EmailMessage)
+        html_part.add_related(
+            picture.png, maintype="image", subtype="png", cid=f"<{cid}>", disposition="inline", filename="board.png"
+        )
     if attachment is not None:
         msg.make_mixed()
         msg.add_attachment(

@@ -1,15 +1,16 @@
 """Reading an incoming message: pure functions from raw bytes to what the gateway needs.
 
-Text/plain is preferred; HTML-only mail is turned into text. Quoted lines, the quoted
-original below (or above) a reply and the signature are dropped, so what is left are the
-lines the player wrote. A turn file may come in the body or as an attachment.
+This module reads the MIME structure within bounds: the headers, the sender, the recipients,
+the body (text/plain preferred, HTML-only mail turned into text, ``format=flowed`` joined) and
+the attachments. What the sender wrote, as opposed to what they quoted, their signature and
+their client's footer, is told apart by ``mailgateway.letters``. A turn file may come in the body
+or as an attachment.
 """
 
 from __future__ import annotations
 
 import codecs
 import hashlib
-import html
 import re
 from dataclasses import dataclass
 from email import message_from_bytes, policy
@@ -17,27 +18,13 @@ from email.errors import HeaderParseError
 from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses
-from html.parser import HTMLParser
-from typing import Any, ClassVar
+from typing import Any
 
+from mailgateway.letters import html_to_text, split_text
 from pbem.service.turnfile import looks_like_turn_file
 
 ADDRESS_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To", "To", "Cc")
-# A line that starts the quoted original in a top-posted reply ("On ... wrote:", Czech
-# "Dne ... napsal(a):", Outlook's separators).
-QUOTE_HEADER = re.compile(
-    r"^(on\b.*\bwrote:?|dne\b.*\bnapsal.*:?|.*\b(wrote|napsal|napsala|napsal\(a\)|napisał|napisała|"
-    r"napisał\(a\)|schrieb):|"
-    r"-+\s*(original message|původní zpráva|puvodni zprava|forwarded message|wiadomość oryginalna)\s*-+|"
-    r"_{20,}|from:\s.*|od:\s.*)$",
-    re.IGNORECASE,
-)
-# A closing line ends what the sender wrote, like a signature without "-- ".
-CLOSING = re.compile(
-    r"^(regards|best( regards| wishes)?|cheers|thanks|thank you|kind regards|"
-    r"s pozdravem|zdravím|zdravi|díky|diky|děkuji|dekuji|pozdrawiam|dzięki|dzieki)[,.!]*$",
-    re.IGNORECASE,
-)
+MAX_UNREAD = 12  # signature and footer lines shown in the reply as not read
 TURN_FILE_NAMES = re.compile(r"\.(txt|turn|pbem)$", re.IGNORECASE)
 # Limits of what one mail may ask (docs/mail.md, "Limits"): more is refused whole, with a reply.
 MAX_LINES = 100  # command lines (a turn file counts its orders the same way)
@@ -170,6 +157,10 @@ class Inbound:
     subject: str
     text: str  # the readable body (plain text, or HTML converted)
     lines: tuple[str, ...]  # the lines the sender wrote: no quotes, no signature, no blanks
+    # the signature's lines (shown in the reply as not read as commands)
+    unread: tuple[str, ...] = ()
+    footers: tuple[str, ...] = ()  # the client's footer lines ("Sent from my iPhone")
+    closing_at: int | None = None  # where in ``lines`` a signature may start with a closing (letters.Kind.CLOSING)
     attachments: tuple[Attachment, ...] = ()
     references: tuple[str, ...] = ()
     auto: str | None = None  # why this must not be answered (RFC 3834), or None
@@ -186,6 +177,12 @@ class Inbound:
                 return attachment.text
         body = "\n".join(self.lines)
         return body if looks_like_turn_file(body) else None
+
+    @property
+    def unread_attachments(self) -> tuple[str, ...]:
+        """The names of the attachments that are not read (all but the one turn file read)."""
+        read = self.turn_file
+        return tuple(a.filename or a.content_type for a in self.attachments if a.text is None or a.text != read)
 
 
 def message_key(message_id: str | None, fingerprint: str) -> str:
@@ -315,7 +312,8 @@ def parse_message(
         text, attachments = ("", []) if too_large or refusal else _body(msg)
     except _Unread as error:
         text, attachments, refusal = "", [], str(error)
-    lines = tuple(command_lines(text))
+    split = split_text(text)
+    lines = split.written
     refusal = refusal or _too_much(lines, attachments)
     printed = fingerprint(sender, subject, raw)
     return Inbound(
@@ -328,6 +326,9 @@ def parse_message(
         subject=subject,
         text=text,
         lines=lines if refusal is None else (),
+        unread=split.unread[:MAX_UNREAD] if refusal is None else (),
+        footers=split.footers[:MAX_UNREAD] if refusal is None else (),
+        closing_at=split.closing_at if refusal is None else None,
         attachments=tuple(attachments),
         references=references,
         auto=auto_reason(msg, envelope_from, sender, own_address),
@@ -513,12 +514,44 @@ def _decode(part: Message) -> str:
     payload = decoded if isinstance(decoded, bytes) else b""
     charset = text_charset(part.get_content_charset())
     try:
-        return payload.decode(charset)
+        text = payload.decode(charset)
     except (LookupError, UnicodeError):
         try:
-            return payload.decode("utf-8")
+            text = payload.decode("utf-8")
         except UnicodeDecodeError:
-            return payload.decode("cp1250", errors="replace")
+            text = payload.decode("cp1250", errors="replace")
+    if part.get_content_type() == "text/plain" and _param(part, "format") == "flowed":
+        return unflowed(text, _param(part, "delsp") == "yes")
+    return text
+
+
+def _param(part: Message, name: str) -> str:
+    """A Content-Type parameter's value, lower case ("" when it is missing or not plain text)."""
+    value = part.get_param(name, "")
+    return value.lower() if isinstance(value, str) else ""
+
+
+def unflowed(text: str, delsp: bool = False) -> str:
+    """RFC 3676 text as written: a line that ends with a space goes on in the next line (with
+    ``DelSp=yes`` that space was added by the client and is dropped), a leading space that the
+    client added before a space, ">" or "From " is dropped; quoted lines join only lines of the
+    same quote depth, and the signature line "-- " never joins."""
+    lines: list[tuple[int, str]] = []  # (quote depth, text)
+    joining = False
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        depth = len(raw) - len(raw.lstrip(">"))
+        line = raw[depth:]
+        if line.startswith(" "):
+            line = line[1:]
+        flowed = line.endswith(" ") and line != "-- "
+        if flowed and delsp:
+            line = line[:-1]
+        if joining and lines and lines[-1][0] == depth:
+            lines[-1] = (depth, lines[-1][1] + line)
+        else:
+            lines.append((depth, line))
+        joining = flowed
+    return "\n".join(">" * depth + (" " if depth and line else "") + line for depth, line in lines)
 
 
 class _Unread(Exception):
@@ -561,66 +594,6 @@ def _may_name_a_file(part: Message) -> bool:
     return any("name" in str(part.get(header, "")).lower() for header in ("content-disposition", "content-type"))
 
 
-class _TextMaker(HTMLParser):
-    BLOCKS: ClassVar[set[str]] = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "pre", "table", "ul", "ol"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip = 0
-        self.quote = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style", "head", "title"):
-            self.skip += 1
-        elif tag == "blockquote":
-            self.quote += 1
-            self.parts.append("\n")
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style", "head", "title"):
-            self.skip = max(0, self.skip - 1)
-        elif tag == "blockquote":
-            self.quote = max(0, self.quote - 1)
-            self.parts.append("\n")
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if self.skip:
-            return
-        if self.quote:  # quoted text becomes "> " lines, which the command reader drops
-            self.parts.append("\n".join("> " + line for line in data.splitlines() if line.strip()))
-        else:
-            self.parts.append(data)
-
-
-def html_to_text(markup: str) -> str:
-    maker = _TextMaker()
-    maker.feed(markup)
-    maker.close()
-    text = html.unescape("".join(maker.parts)).replace("\xa0", " ")
-    lines = [" ".join(line.split()) if not line.startswith(">") else line for line in text.splitlines()]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() + "\n"
-
-
 def command_lines(text: str) -> list[str]:
-    """The lines a sender wrote: stops at the signature ("-- ") or the start of a quoted
-    original; drops quoted (">") and blank lines."""
-    written: list[str] = []
-    for raw in text.replace("\r\n", "\n").split("\n"):
-        line = raw.rstrip()
-        if line in ("--", "—") or CLOSING.match(line.strip()):
-            break
-        stripped = line.strip()
-        if stripped.startswith(">"):
-            continue
-        if QUOTE_HEADER.match(stripped):
-            if written or not stripped.lower().startswith(("from:", "od:")):
-                break
-            continue
-        if stripped:
-            written.append(stripped)
-    return written
+    """The lines a sender wrote in ``text`` (``mailgateway.letters`` tells them apart)."""
+    return list(split_text(text).written)

@@ -60,12 +60,14 @@ class GameError(Exception):
         self.code = ErrorCode(code)
         self.message = message
         self.legal = list(legal)
+        self.more = 0  # legal moves beyond those in ``legal`` (the service shows the first few)
 
     def __str__(self) -> str:
         return self.message
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code.value, "message": self.message, "legal": self.legal}
+        shown = {"code": self.code.value, "message": self.message, "legal": self.legal}
+        return shown | {"more": self.more} if self.more else shown
 
 
 def illegal(message: str, legal: Sequence[str] = ()) -> GameError:
@@ -340,6 +342,13 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
 
     def render_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
         """An SVG picture of the board for the web site, or None."""
+        return None
+
+    def render_narrow_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        """The board drawn for a narrow screen (a phone; the picture in a mail): at most
+        ``NARROW_WIDTH`` units wide, and no text under ``NARROW_TEXT`` units, so shown across a
+        phone its words stay readable (docs/game-contract.md). None: the game draws no such
+        picture, and ``render_svg`` is shown instead."""
         return None
 
     def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:

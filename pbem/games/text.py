@@ -13,6 +13,7 @@ re-exported here).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -54,6 +55,9 @@ M = TypeVar("M")
 
 # How many formatted moves an error lists at most (a mail stays readable).
 LEGAL_LIMIT = 40
+# characters of a line of a text picture (``render_text``): what a mail's text part keeps to,
+# so a board's grid is laid out for it (longer lines of words the mail breaks at spaces)
+TEXT_WIDTH = 72
 
 
 @lru_cache(maxsize=4096)
@@ -71,6 +75,21 @@ def fold_key(text: str) -> str:
     """A name as a lookup key: folded, and only letters and digits kept, so ``Strážní věž``,
     ``strazni vez`` and ``strazni-vez`` are one key."""
     return "".join(ch for ch in fold(text) if ch.isalnum())
+
+
+# "seat 2" as the games write it in English, Czech and Polish (``seat_name`` without a name)
+SEAT_WORD = re.compile(r"\b([Ss]eat|[Mm]ísto|[Mm]iejsce) (\d+)\b")
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """``seat 2`` in a game's message becomes the name of that seat (games count seats from 1
+    in their texts), so a mail never makes a player decode seat numbers."""
+
+    def named(match: re.Match[str]) -> str:
+        number = int(match.group(2))
+        return names[number - 1] if 1 <= number <= len(names) else match.group(0)
+
+    return SEAT_WORD.sub(named, text)
 
 
 def seat_name(names: Sequence[str], seat: int | None) -> str:

@@ -1,34 +1,37 @@
-"""The command language of mail: one command per line, English or Czech keywords (with or
-without diacritics). Pure functions."""
+"""The command language of mail: one command per line, English, Czech or Polish keywords (with
+or without diacritics, in any case). Pure functions."""
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
 from pbem import i18n
+from pbem.games.text import fold
 
 # canonical name -> keywords (compared without diacritics, lower case)
 KEYWORDS: dict[str, tuple[str, ...]] = {
     "help": ("help", "pomoc", "napoveda", "?"),
-    "catalog": ("catalog", "catalogue", "katalog", "nabidka"),
-    "games": ("games", "hry", "partie"),
-    "new": ("new", "nova", "novy", "zalozit"),
-    "join": ("join", "pripojit", "prihlasit"),
-    "status": ("status", "stav"),
-    "history": ("history", "historie"),
-    "subscribe": ("subscribe", "watch", "odebirat", "sledovat"),
-    "unsubscribe": ("unsubscribe", "unwatch", "neodebirat", "nesledovat"),
-    "language": ("language", "lang", "jazyk"),
-    "absence": ("absence", "away", "nepritomnost", "dovolena"),
-    "resign": ("resign", "vzdat", "vzdavam"),
-    "template": ("template", "turnfile", "sablona", "formular"),
-    "confirm": ("confirm", "potvrdit", "potvrzuji"),
-    "rotate": ("rotate", "newaddress", "novaadresa", "zmenitadresu"),
-    "legal": ("moves", "legal", "tahy"),  # every legal move now (a mail lists only the first few)
+    "catalog": ("catalog", "catalogue", "katalog", "nabidka", "oferta"),
+    "games": ("games", "hry", "partie", "gry"),
+    "new": ("new", "nova", "novy", "zalozit", "nowa", "nowy", "utworz", "zaloz"),
+    "join": ("join", "pripojit", "prihlasit", "dolacz", "dolaczam"),
+    "status": ("status", "stav", "stan"),
+    "history": ("history", "historie", "historia"),
+    "subscribe": ("subscribe", "watch", "odebirat", "sledovat", "obserwuj", "subskrybuj"),
+    "unsubscribe": ("unsubscribe", "unwatch", "neodebirat", "nesledovat", "nieobserwuj", "wypisz", "odsubskrybuj"),
+    "language": ("language", "lang", "jazyk", "jezyk"),
+    "pictures": ("pictures", "images", "obrazky", "obrazki"),
+    "absence": ("absence", "away", "nepritomnost", "dovolena", "nieobecnosc", "urlop"),
+    "resign": ("resign", "vzdat", "vzdavam", "poddaj", "poddaje", "rezygnuje"),
+    "template": ("template", "turnfile", "sablona", "formular", "szablon", "formularz"),
+    "confirm": ("confirm", "potvrdit", "potvrzuji", "potwierdz", "potwierdzam"),
+    "rotate": ("rotate", "newaddress", "novaadresa", "zmenitadresu", "nowyadres", "zmienadres"),
+    "legal": ("moves", "legal", "tahy", "ruchy"),  # every legal move now (a mail lists only the first few)
 }
+# The words of ``absence off``.
+ABSENCE_OFF = ("off", "none", "zrusit", "konec", "koniec", "wylacz", "brak")
 LOOKUP = {word: name for name, words in KEYWORDS.items() for word in words}
 # commands that make sense on a seat's private address, besides the game's own commands
 SEAT_COMMANDS = (
@@ -39,6 +42,7 @@ SEAT_COMMANDS = (
     "resign",
     "template",
     "language",
+    "pictures",
     "absence",
     "subscribe",
     "unsubscribe",
@@ -47,7 +51,8 @@ SEAT_COMMANDS = (
 )
 LANGUAGES = i18n.LANGUAGES
 LANGUAGE_WORDS = i18n.LANGUAGE_WORDS
-SUBJECT_PREFIX = re.compile(r"^\s*((re|fw|fwd|aw|odp|tr|wg|sv)\s*:\s*)+", re.IGNORECASE)
+SUBJECT_PREFIX = re.compile(r"^\s*((re|fw|fwd|aw|odp|tr|wg|sv|pd|pf|vs)\s*:\s*)+", re.IGNORECASE)
+GAME_TAG = re.compile(r"^\s*[a-z][a-z0-9-]*-[0-9a-f]{6,}:\s*", re.IGNORECASE)  # "kingsburg-4449cbf6: "
 
 
 @dataclass(frozen=True)
@@ -58,9 +63,8 @@ class Command:
 
 
 def plain(word: str) -> str:
-    """Lower case without diacritics ("Připojit" -> "pripojit")."""
-    decomposed = unicodedata.normalize("NFKD", word)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+    """Lower case without diacritics ("Připojit" -> "pripojit", "Dołącz" -> "dolacz")."""
+    return fold(word)
 
 
 def parse_command(line: str) -> Command | None:
@@ -79,8 +83,43 @@ def subject_command(subject: str) -> str:
     return text.strip()
 
 
+def plain_subject(subject: str) -> str:
+    """An incoming subject without any "Re:", "[pbem]" or "GAME:" layers, however many a
+    chain of replies stacked up, so the subject of our answer never grows."""
+    previous = None
+    while subject != previous:
+        previous = subject
+        subject = GAME_TAG.sub("", subject_command(subject))
+    return subject[:60]
+
+
 def language_of(word: str) -> str | None:
     return LANGUAGE_WORDS.get(plain(word))
+
+
+# "pictures off" in the three languages (compared without diacritics): obrázky vypnout, obrazki wyłącz
+PICTURE_WORDS = {
+    "on": True,
+    "off": False,
+    "yes": True,
+    "no": False,
+    "zapnout": True,
+    "vypnout": False,
+    "zapnuto": True,
+    "vypnuto": False,
+    "ano": True,
+    "ne": False,
+    "wlacz": True,
+    "wylacz": False,
+    "tak": True,
+    "nie": False,
+}
+
+
+def pictures_of(args: tuple[str, ...]) -> bool | None:
+    """``pictures on`` / ``pictures off`` (and their Czech and Polish words) as True or False;
+    None when the line says neither."""
+    return PICTURE_WORDS.get(plain(args[0]).replace("ł", "l")) if len(args) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -146,7 +185,7 @@ def _check_number(key: str, value: str) -> None:
 def parse_absence(args: tuple[str, ...], today: date | None = None) -> tuple[str, str] | None:
     """``absence FROM TO`` (ISO dates, inclusive) or ``absence off`` (None). With ``today``
     both dates must lie within two years of it; a period is at most a year long."""
-    if len(args) == 1 and plain(args[0]) in ("off", "none", "zrusit", "konec"):
+    if len(args) == 1 and plain(args[0]) in ABSENCE_OFF:
         return None
     if len(args) != 2:
         raise ValueError("absence YYYY-MM-DD YYYY-MM-DD, or absence off")

@@ -20,9 +20,11 @@ from eventsourcing.persistence import PersistenceError, RecordConflictError
 
 from pbem import i18n
 from pbem.games.base import ErrorCode, GameError
+from pbem.games.text import parse_named
 from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
+from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_names
 from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, Watchers
 from pbem.mailroom.settings import MailSettings
 from pbem.service.outcome import Outcome
@@ -35,8 +37,10 @@ log = logging.getLogger("pbem.mail")
 # problem is never a temporary failure, RFC 5321).
 TEMPORARY = (PersistenceError, OSError, RuntimeError)
 MAX_ATTEMPTS = 10
-STANDING = ("language", "absence", "subscribe", "unsubscribe")  # confirmed when sent to the service address
+PICTURES_USAGE = "pictures on or pictures off"
+STANDING = ("language", "pictures", "absence", "subscribe", "unsubscribe")  # confirmed when sent to the service address
 CONFIRM_WITHIN = timedelta(days=7)
+MAX_NOT_READ = 20  # lines listed in a reply as not read as commands
 MAIL_KEY_PREFIX = "mail:"  # receipts of mails; internal keys (deadlines) use other prefixes
 
 
@@ -54,9 +58,13 @@ class Letter:
     sender: str
     game_id: str | None  # None: the service address
     token: str | None = None
-    lines: tuple[str, ...] = ()
+    lines: tuple[str, ...] = ()  # the new text the sender wrote (``mailgateway.letters``)
     turn_file: str | None = None
     subject: str = ""
+    closing_at: int | None = None  # where in ``lines`` a signature may start with a closing
+    unread: tuple[str, ...] = ()  # the signature's lines
+    footers: tuple[str, ...] = ()  # the client's footer lines ("Sent from my iPhone")
+    attachments: tuple[str, ...] = ()  # the names of attachments that are not read
     message_id: str | None = None
     references: tuple[str, ...] = ()
     dkim: bool | None = None  # None: not checked
@@ -147,23 +155,44 @@ class MailDesk:
         """``email``'s chosen language, else the game's, else English (as the outbox reads it)."""
         return MailRecords(self.service.record).language(email, game_id)
 
+    # -- reading ------------------------------------------------------------------------------
+    @staticmethod
+    def _read(letter: Letter, recognise: Callable[[str], cmd.Command | Order | None]) -> Reading:
+        return read_letter(
+            letter.lines,
+            recognise,
+            subject=letter.subject,
+            names=sender_names(letter.sender),
+            closing_at=letter.closing_at,
+            unread=letter.unread,
+            footers=letter.footers,
+            attachments=letter.attachments,
+        )
+
+    @staticmethod
+    def _not_read(reading: Reading) -> list[dict[str, Any]]:
+        """The lines that were not read as commands, for the reply (none: nothing to say)."""
+        if not reading.not_read:
+            return []
+        lines = [{"text": item.text[:200], "why": item.why} for item in reading.not_read[:MAX_NOT_READ]]
+        return [{"action": "not-read", "lines": lines, "more": max(0, len(reading.not_read) - MAX_NOT_READ)}]
+
     # -- global commands on the service address --------------------------------------------
     def _global(self, letter: Letter, work: Work) -> list[dict[str, Any]]:
-        lines = [line for line in letter.lines if not line.startswith("#")]
-        parsed = [cmd.parse_command(line) for line in lines]
-        if not lines:
-            subject = cmd.parse_command(cmd.subject_command(letter.subject))
-            parsed, lines = ([subject], [subject.text]) if subject else ([cmd.Command("help", (), "")], [""])
+        reading = self._read(letter, cmd.parse_command)
         results: list[dict[str, Any]] = []
-        for line, command in zip(lines, parsed, strict=True):
-            if command is None:
-                results.append({"action": "unknown", "text": line[:200]})
+        if not reading.commands:
+            results.append({"action": "nothing"})
+            results.append({"action": "help", "text": ""})
+        for command in reading.commands:
+            if isinstance(command, Order):  # perhaps a move: the reply says where moves go
+                results.append({"action": "unknown", "text": command.text[:200], "sender": letter.sender})
                 continue
             try:
                 results.append(self._global_command(letter.sender, command, work))
             except (GameError, ValueError) as error:
-                results.append({"action": command.name, "text": line[:200], "error": error_dict(error)})
-        return results
+                results.append({"action": command.name, "text": command.text[:200], "error": error_dict(error)})
+        return results + self._not_read(reading)
 
     def _global_command(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:
         args, name = command.args, command.name
@@ -195,6 +224,8 @@ class MailDesk:
         """Refuse at once what would be refused on confirmation (a wrong date, no such game)."""
         if command.name == "language" and (not command.args or cmd.language_of(command.args[0]) is None):
             raise ValueError("language en, language cs or language pl")
+        if command.name == "pictures" and cmd.pictures_of(command.args) is None:
+            raise ValueError(PICTURES_USAGE)
         if command.name == "absence":
             cmd.parse_absence(command.args, self.clock().date())
         if command.name in ("subscribe", "unsubscribe"):
@@ -254,6 +285,12 @@ class MailDesk:
                 raise ValueError("language en, language cs or language pl")
             person.choose_language(language)
             return {"language": language}
+        if command.name == "pictures":
+            on = cmd.pictures_of(command.args)
+            if on is None:
+                raise ValueError(PICTURES_USAGE)
+            person.choose_pictures(on)
+            return {"pictures": on}
         period = cmd.parse_absence(command.args, self.clock().date())
         if period is None:
             person.clear_absences()
@@ -298,7 +335,8 @@ class MailDesk:
             log.warning("refused %s for %s: %s from %s", letter.key, game.id, verdict.reason, sender)
             return [{"action": "refused", "reason": verdict.reason, "game": game.id}]
         if letter.turn_file is not None:
-            return [self._turn_file(letter, work, game.id)]
+            attachments = Reading((), tuple(NotRead(name, "attachment") for name in letter.attachments))
+            return [self._turn_file(letter, work, game.id), *self._not_read(attachments)]
         return self._seat_lines(letter, work, game.id)
 
     def _turn_file(self, letter: Letter, work: Work, game_id: str) -> dict[str, Any]:
@@ -314,10 +352,35 @@ class MailDesk:
             return {"action": "turnfile", "error": error.to_dict()}
         return {"action": "turnfile", "outcome": work.run(game_id, plan).to_dict()}
 
+    def _seat_recogniser(self, work: Work, game_id: str, sender: str) -> Callable[[str], cmd.Command | Order | None]:
+        """What a line at a seat's address is: a mail command, a move of the game (anything
+        the game's parser does not refuse as no command of its own: a move that is illegal now
+        is still a move, and its refusal is the answer), or neither."""
+        batch = work.batch(game_id)
+        game, state = batch.game, batch.state
+        seat = game.emails.index(sender) if sender in game.emails else None
+
+        def recognise(line: str) -> cmd.Command | Order | None:
+            command = cmd.parse_command(line)
+            if command is not None and command.name in cmd.SEAT_COMMANDS:
+                return command
+            if state is None or seat is None:
+                return None
+            try:
+                parse_named(game.spec, state, seat, line, game.names)
+            except GameError as error:
+                return None if error.code is ErrorCode.SYNTAX else Order(line)
+            except Exception:  # a parser's bug: the line is read as a move, and its refusal shows
+                log.exception("parsing %r in %s", line[:80], game_id)
+                return Order(line)
+            return Order(line)
+
+        return recognise
+
     def _seat_lines(self, letter: Letter, work: Work, game_id: str) -> list[dict[str, Any]]:
-        lines = [line for line in letter.lines if not line.startswith("#")]
-        if not lines:
-            return [{"action": "status", "game": game_id}]
+        reading = self._read(letter, self._seat_recogniser(work, game_id, letter.sender))
+        if not reading.commands:
+            return [{"action": "nothing", "game": game_id}, *self._not_read(reading)]
         results: list[dict[str, Any]] = []
         batch: list[str] = []
 
@@ -328,15 +391,14 @@ class MailDesk:
                 results.append({"action": "moves", "outcome": work.run(game_id, plan).to_dict()})
                 batch.clear()
 
-        for line in lines:
-            command = cmd.parse_command(line)
-            if command is None or command.name not in cmd.SEAT_COMMANDS:
-                batch.append(line)
+        for command in reading.commands:
+            if isinstance(command, Order):
+                batch.append(command.text)
                 continue
             flush()
             results.append(self._seat_command(letter, work, game_id, command))
         flush()
-        return results
+        return results + self._not_read(reading)
 
     def _seat_command(self, letter: Letter, work: Work, game_id: str, command: cmd.Command) -> dict[str, Any]:
         name, email = command.name, letter.sender
@@ -351,7 +413,7 @@ class MailDesk:
             if name in ("subscribe", "unsubscribe"):
                 getattr(self._watchers(work, game_id), name)(email)
                 return result
-            if name in ("language", "absence"):
+            if name in ("language", "pictures", "absence"):
                 return result | self._preference(email, command, work)
             if name == "rotate":
                 self.service.rotate_plan(work, game_id, email)

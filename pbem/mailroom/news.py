@@ -5,16 +5,14 @@ loaded game; the outbox puts their results into mail models.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pbem.games.text import name_seats
 from pbem.ledger import entries as log
 from pbem.service.game import LoadedGame
 
 MOVES_SHOWN = 12  # legal moves listed in a mail; the rest come with the "moves" command
-# "seat 2" as the games write it in English, Czech and Polish (pbem/games/text.py seat_name)
-SEAT_WORD = re.compile(r"\b([Ss]eat|[Mm]ísto|[Mm]iejsce) (\d+)\b")
 
 
 def N_(message: str) -> str:  # the marker Babel extracts; translated when the mail is built
@@ -31,17 +29,6 @@ Translate = Callable[[str], str]
 
 def untranslated(message: str) -> str:
     return message
-
-
-def name_seats(text: str, names: Sequence[str]) -> str:
-    """``seat 2`` in a game's message becomes the name of that seat (games count seats from 1
-    in their texts), so a mail never makes a player decode seat numbers."""
-
-    def named(match: re.Match[str]) -> str:
-        number = int(match.group(2))
-        return names[number - 1] if 1 <= number <= len(names) else match.group(0)
-
-    return SEAT_WORD.sub(named, text)
 
 
 def named_errors(result: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ def mail_uuid(kind: str, key: str) -> UUID:
 
 
 class Correspondent(Aggregate):
-    """A mail address's preferences: language and absence periods."""
+    """A mail address's preferences: language, board pictures in mail, absence periods."""
 
     if TYPE_CHECKING:  # made by @event at run time
 
@@ -39,12 +39,17 @@ class Correspondent(Aggregate):
     def __init__(self, email: str):
         self.email = email
         self.language = "en"
+        self.pictures = True  # a board picture in the mails that hand them the turn or end a game
         self.absences: list[list[str]] = []  # [[first day, last day], ...] ISO dates
         self.created: list[str] = []  # when this address created games by mail (last day)
 
     @event("LanguageChosen")
     def choose_language(self, language: str) -> None:
         self.language = language
+
+    @event("PicturesChosen")
+    def choose_pictures(self, on: bool) -> None:
+        self.pictures = on
 
     @event("AbsenceAdded")
     def add_absence(self, first: str, last: str) -> None:
@@ -171,6 +176,11 @@ class MailRecords:
     def watchers(self, game_id: str) -> Watchers | None:
         found: Watchers | None = self.find(Watchers.create_id(game_id))
         return found
+
+    def pictures(self, email: str) -> bool:
+        """Whether mail to ``email`` carries board pictures (``pictures off`` says no)."""
+        person = self.correspondent(email)
+        return bool(getattr(person, "pictures", True)) if person is not None else True
 
     def language(self, email: str | None, game_id: str | None) -> str:
         """The language of mail to ``email``: the address's chosen one, else the game's

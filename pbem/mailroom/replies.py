@@ -8,32 +8,21 @@ command in ``ANSWERS``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.base import GameError
 from pbem.games.text import pgettext
-from pbem.mailroom.commands import subject_command
+from pbem.mailroom.addresses import seat_address
+from pbem.mailroom.commands import plain_subject
 from pbem.mailroom.limits import LIVE
 from pbem.mailroom.news import named_errors
 from pbem.mailroom.queue import Mail
 from pbem.mailroom.writer import GameBlock, Round, Thread, Writer
 from pbem.service.game import LoadedGame
 
-GAME_TAG = re.compile(r"^\s*[a-z][a-z0-9-]*-[0-9a-f]{6,}:\s*", re.IGNORECASE)  # "kingsburg-4449cbf6: "
 REFUSALS = ("refused", "unknown", "too-large")  # actions that are refusals whatever their result says
-
-
-def plain_subject(subject: str) -> str:
-    """An incoming subject without any "Re:", "[pbem]" or "GAME:" layers, however many a
-    chain of replies stacked up, so the subject of our answer never grows."""
-    previous = None
-    while subject != previous:
-        previous = subject
-        subject = GAME_TAG.sub("", subject_command(subject))
-    return subject[:60]
 
 
 @dataclass(frozen=True)
@@ -381,7 +370,29 @@ def _line(writer: Writer, round_: Round, game_id: str, email: str) -> dict[str, 
     }
 
 
+def _unknown(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
+    """For a line sent to the service address that is no command there (a move, likely):
+    the sender's private addresses of the games they play that are not over; with one such
+    game, its block, so the answer comes from that address and "Reply" goes there."""
+    if result.get("sender") != email:
+        return {}
+    games = [
+        game
+        for game in (round_.game(game_id) for game_id in writer.service.game_ids())
+        if email in game.emails and not game.ended
+    ]
+    found: dict[str, Any] = {"games": []}
+    for game in games[:5]:
+        token = round_.seat_token(game.id, game.emails.index(email))
+        address = seat_address(writer.settings.address, game.id, token)
+        found["games"].append({"id": game.id, "title": game.spec.title, "address": address})
+    if len(games) == 1:
+        found["block"] = writer.game_block(round_, games[0], games[0].version, email)
+    return found
+
+
 ANSWERS: dict[str, Answer] = {
+    "unknown": _unknown,
     "help": _help,
     "catalog": _catalog,
     "games": _games,

@@ -35,6 +35,7 @@ class MailSettings:
     idle_seconds: float = 60.0  # an SMTP conversation that hands over no mail this long is closed
     send_attempts: int = 8
     retry_seconds: float = 60.0
+    pictures: bool = True  # board pictures in turn and end mails (PBEM_MAIL_PICTURES=off: none)
 
     @property
     def local(self) -> str:
@@ -72,6 +73,8 @@ class MailSettings:
             idle_seconds=number(env, "PBEM_MAIL_IDLE_SECONDS", 60.0, 1, 3600, whole=False),
             send_attempts=int(number(env, "PBEM_SMTP_ATTEMPTS", 8, 1, 100)),
             retry_seconds=number(env, "PBEM_SMTP_RETRY_SECONDS", 60.0, 0.01, 86_400, whole=False),
+            pictures=choice(env, "PBEM_MAIL_PICTURES", ("on", "off", "yes", "no", "true", "false", "1", "0"))
+            in ("on", "yes", "true", "1"),
         )
 
 

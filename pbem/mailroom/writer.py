@@ -18,10 +18,12 @@ from datetime import datetime
 from typing import Any, NamedTuple, TypedDict
 
 from pbem import i18n
+from pbem.games.text import name_seats
 from pbem.mailroom.addresses import return_tag, seat_address
 from pbem.mailroom.deadlines import Clocks
 from pbem.mailroom.limits import Limits, when
-from pbem.mailroom.news import breakdown, decision, name_seats, since_lines
+from pbem.mailroom.news import breakdown, decision, since_lines
+from pbem.mailroom.pictures import board_svg, carries_picture, packed
 from pbem.mailroom.queue import DROPPED, Mail, MailViews
 from pbem.mailroom.settings import MailSettings
 from pbem.service.game import LoadedGame
@@ -74,6 +76,7 @@ class GameBlock(TypedDict, total=False):
     since_version: int | None
     decision: dict[str, Any] | None
     first: bool
+    picture: str | None  # the board as the player sees it, packed SVG (pbem/mailroom/pictures.py)
 
 
 def thread_id(game_id: str, email: str, domain: str) -> str:
@@ -142,7 +145,21 @@ class Writer:
             block = self._public_block(round_, game, version, seat)
             if email is not None and seat is not None:
                 block.update(self._seat_block(round_, game, version, email, seat, block["your_turn"]))
+                if carries_picture(block) and self.pictures(round_, email):
+                    block["picture"] = self._picture(game, version, seat)
             return block
+
+    def pictures(self, round_: Round, email: str) -> bool:
+        """Whether ``email`` wants board pictures in mail (``pictures off`` says no), where the
+        server draws them (``PBEM_MAIL_PICTURES``)."""
+        return self.settings.pictures and round_.clocks.records.pictures(email)
+
+    def _picture(self, game: LoadedGame, version: int, seat: int) -> str | None:
+        """The board as ``seat`` sees it at ``version`` (the view its private web page shows),
+        drawn in the mail's language and packed for the queue."""
+        state = self.service.state(game, version)
+        svg = board_svg(game.spec, game.spec.view(state, seat), game.names) if state is not None else None
+        return packed(svg) if svg else None
 
     def _public_block(self, round_: Round, game: LoadedGame, version: int, seat: int | None) -> GameBlock:
         viewer = game.emails[seat] if seat is not None else None

@@ -55,6 +55,22 @@ def seat_names(emails: Sequence[str]) -> list[str]:
     return names
 
 
+MAX_LEGAL_SHOWN = 12  # legal moves listed with a refused line; the rest are counted ("moves" lists all)
+
+
+def legal_now(game: LoadedGame, state: Any, seat: int, error: GameError) -> GameError:
+    """``error`` with the moves legal for ``seat`` at ``state`` as what is legal instead, in
+    the words of the reader, never a game's generic examples: none when the seat has no move."""
+    spec = game.spec
+    if state is None or spec.outcome(state) is not None or seat not in spec.to_move(state):
+        error.legal, error.more = [], 0
+        return error
+    moves = spec.legal_moves(state, seat)
+    error.legal = [spec.say_move(move) for move in moves[:MAX_LEGAL_SHOWN]]
+    error.more = max(0, len(moves) - MAX_LEGAL_SHOWN)
+    return error
+
+
 class GameService(GameReader):
     """Creating, joining and moving: every write goes through ``_transact``."""
 
@@ -310,7 +326,7 @@ class GameService(GameReader):
                 if self._ends_a_finished_turn(game, error, text, results):
                     results.append(LineResult(number, text, "ignored"))
                 else:
-                    results.append(LineResult(number, text, "rejected", error))
+                    results.append(LineResult(number, text, "rejected", legal_now(game, batch.state, seat, error)))
                 continue
             results.append(LineResult(number, text, "applied"))
         return results

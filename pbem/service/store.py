@@ -33,6 +33,7 @@ from eventsourcing.utils import get_topic
 
 from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, leaf_hash, node_hash
+from pbem.service import es_adapter as es
 from pbem.service.wakeup import Doorbells, Wakeup, listen_postgres, listen_sqlite, ring_sqlite
 
 Entry = dict[str, Any]
@@ -311,9 +312,9 @@ class PbemStore(Application[UUID]):
         # the recorders that check a save's expected versions (``save(expect=...)``)
         postgres = env.get(InfrastructureFactory.PERSISTENCE_MODULE) == "eventsourcing.postgres"
         recorder = (
-            "pbem.service.store_postgres:PbemPostgresRecorder"
+            "pbem.service.es_postgres:PbemPostgresRecorder"
             if postgres
-            else "pbem.service.store_sqlite:PbemSQLiteRecorder"
+            else "pbem.service.es_adapter:PbemSQLiteRecorder"
         )
         env = {InfrastructureFactory.APPLICATION_RECORDER_TOPIC: recorder} | env
         # Processes starting at once on PostgreSQL race in the library's table and function
@@ -321,12 +322,8 @@ class PbemStore(Application[UUID]):
         for attempt in range(attempts):
             try:
                 super().__init__(env=env)
-                self._tune_sqlite(env.get("PBEM_SQLITE_SYNCHRONOUS", "full"))
-                snapshots = getattr(self.snapshots, "recorder", None)
-                inline = getattr(self.recorder, "inline_snapshots", None)  # the recorders of this package
-                one_database = getattr(snapshots, "datastore", None) is getattr(self.recorder, "datastore", None)
-                if inline is not None and snapshots is not None and one_database:
-                    inline(snapshots.events_table_name)
+                es.tune_sqlite(self, env.get("PBEM_SQLITE_SYNCHRONOUS", "full"))
+                es.snapshots_inline(self)
                 self._bells = _doorbells(self.wakeup, env)
                 return
             except InternalError:
@@ -341,8 +338,8 @@ class PbemStore(Application[UUID]):
             if not self.wakeup.listening():
                 if self._bells is not None:
                     listen_sqlite(self.wakeup, self._bells)
-                elif hasattr(self.recorder, "channel_name"):  # PostgreSQL
-                    listen_postgres(self.wakeup, self._listening_connection, self.recorder.channel_name)
+                elif (channel := es.postgres_channel(self)) is not None:
+                    listen_postgres(self.wakeup, self._listening_connection, channel)
         return self.wakeup
 
     def _listening_connection(self) -> Any:
@@ -350,9 +347,7 @@ class PbemStore(Application[UUID]):
         pool's connections are for short work; one held for good would starve it)."""
         import psycopg
 
-        datastore: Any = getattr(self.recorder, "datastore")  # noqa: B009 (the PostgreSQL recorder's)
-        settings = {k: v for k, v in datastore.pool.kwargs.items() if k != "row_factory"}
-        return psycopg.connect(**settings, autocommit=True)
+        return psycopg.connect(**es.connection_settings(self), autocommit=True)
 
     def close(self) -> None:
         self.wakeup.close()
@@ -367,25 +362,6 @@ class PbemStore(Application[UUID]):
         self._logs: OrderedDict[str, StoredLog] = OrderedDict()
         self._logs_lock = threading.Lock()
 
-    def _tune_sqlite(self, synchronous: str) -> None:
-        """``PRAGMA synchronous`` on every SQLite connection of the store. The library sets WAL
-        mode but has no setting for this, so its connection pool is wrapped (eventsourcing is
-        pinned in constraints.txt). FULL (SQLite's default) syncs the log at every commit."""
-        pool = getattr(getattr(self.factory, "datastore", None), "pool", None)
-        if synchronous == "full" or pool is None or not hasattr(pool, "_create_connection"):
-            return
-        create = pool._create_connection
-        statement = f"PRAGMA synchronous={'NORMAL' if synchronous == 'normal' else 'FULL'}"
-
-        def tuned() -> Any:
-            connection = create()
-            connection._sqlite_conn.execute(statement)
-            return connection
-
-        pool._create_connection = tuned
-        for connection in list(pool._pool):  # made while the tables were set up
-            connection._sqlite_conn.execute(statement)
-
     def game(self, game_id: str, fresh: bool = True) -> GameRecord | None:
         """The game's compact record, up to date. Records are kept per process and brought
         forward with only the events stored since. The caller gets its own copy: appending to it
@@ -395,19 +371,19 @@ class PbemStore(Application[UUID]):
         kept = self._records.get(game_id)
         if kept is None:
             try:
-                kept = self.repository.get(game_uuid(game_id), projector_func=_project)
+                kept = self.repository.get(game_uuid(game_id), projector_func=es.project)
             except AggregateNotFoundError:
                 return None
         elif not fresh:
-            return _copy(kept)
+            return es.copy_aggregate(kept)
         else:
-            kept = _copy(kept)
+            kept = es.copy_aggregate(kept)
             news = list(self.events.get(kept.id, gt=kept.version))
             for stored in news:
                 cast("CanMutateProtocol[GameRecord]", stored).mutate(kept)
             self._extend_log(game_id, news)
         self._keep(kept)
-        return _copy(kept)
+        return es.copy_aggregate(kept)
 
     def game_log(self, record: GameRecord) -> StoredLog:
         """The game's log as stored up to ``record`` (its entries, private parts, checkpoints),
@@ -482,10 +458,10 @@ class PbemStore(Application[UUID]):
                 pending[obj.game_id] = events
         snapshots, old_records = self._snapshots_due(processing)
         snapshots += [self._kept_state_snapshot(*state) for state in states]
-        inline = bool(snapshots) and getattr(self.recorder, "snapshots_table", None)
+        inline = bool(snapshots) and es.writes_snapshots_inline(self)
         if inline:
-            kwargs["snapshots"] = [self.mapper.to_stored_event(snapshot) for snapshot in snapshots]
-        ids = self._insert(processing, kwargs)
+            kwargs["snapshots"] = [es.stored(self, snapshot) for snapshot in snapshots]
+        ids = es.insert(self, processing, kwargs)
         self.wakeup.committed()
         if snapshots and not inline:
             self._put_snapshots(snapshots)
@@ -493,17 +469,6 @@ class PbemStore(Application[UUID]):
             self.take_snapshot(aggregate_id)  # an old game's record: the frontier is added there
         for game_id, events in pending.items():
             self._extend_log(game_id, events)
-        return ids
-
-    def _insert(self, processing: ProcessingEvent[UUID], kwargs: dict[str, Any]) -> Sequence[int] | None:
-        """The library's ``_record`` (its event store's ``put``: each event mapped to a stored
-        event, all inserted in one transaction), without the ``Recording`` and ``Notification``
-        objects it makes of every event for ``Application.save`` to notify in-process
-        subscribers: this save notifies none (followers read the notification log)."""
-        ids = self.recorder.insert_events([self.mapper.to_stored_event(e) for e in processing.events], **kwargs)
-        if self.repository.cache and not self.repository.fastforward:
-            for aggregate_id, aggregate in processing.aggregates.items():
-                self.repository.cache.put(aggregate_id, aggregate)
         return ids
 
     def _snapshots_due(self, processing: ProcessingEvent[UUID]) -> tuple[list[Snapshot], list[UUID]]:
@@ -556,7 +521,7 @@ class PbemStore(Application[UUID]):
 
     def saved(self, record: GameRecord) -> None:
         """Keep a record that was just saved (its pending events are now stored)."""
-        self._keep(_copy(record))
+        self._keep(es.copy_aggregate(record))
 
     def _keep(self, record: GameRecord) -> None:
         with self._records_lock:
@@ -633,12 +598,11 @@ class PbemStore(Application[UUID]):
         ids: list[str] = []
         start = 1
         while True:
-            page = self.notification_log.select(start=start, limit=self.log_section_size, topics=[topic])
-            for notification in page:
-                ids.append(cast(GameRecord.Created, self.mapper.to_domain_event(notification)).game_id)
+            page = es.notifications(self, start, self.log_section_size, [topic])
+            ids.extend(cast(GameRecord.Created, created).game_id for _, created in page)
             if len(page) < self.log_section_size:
                 return ids
-            start = page[-1].id + 1
+            start = page[-1][0] + 1
 
 
 def _doorbells(wakeup: Wakeup, env: dict[str, str]) -> Doorbells | None:
@@ -647,22 +611,3 @@ def _doorbells(wakeup: Wakeup, env: dict[str, str]) -> Doorbells | None:
     if env.get(InfrastructureFactory.PERSISTENCE_MODULE) != "eventsourcing.sqlite" or "memory" in database:
         return None
     return ring_sqlite(wakeup, database)
-
-
-def _project(record: GameRecord | None, events: Any) -> GameRecord | None:
-    """The library's projector without its per-event runtime check of a typing protocol
-    (an ``isinstance`` against a Protocol, about 30 microseconds each: most of a cold load)."""
-    for stored in events:
-        record = cast("CanMutateProtocol[GameRecord]", stored).mutate(record)
-    return record
-
-
-def _copy(record: GameRecord) -> GameRecord:
-    """A copy that can be appended to without touching the original. The record's lists are
-    replaced, never changed in place (``_count``), so a shallow copy is enough: its fields,
-    copied directly (what ``copy.copy`` does for such an object, without its generic
-    ``__reduce_ex__`` protocol, several times slower; a writer copies twice per move)."""
-    clone = GameRecord.__new__(GameRecord)
-    clone.__dict__.update(record.__dict__)
-    clone._pending_events = []
-    return clone

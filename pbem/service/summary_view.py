@@ -21,6 +21,9 @@ from eventsourcing.persistence import InfrastructureFactory, Tracking, TrackingR
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 from eventsourcing.utils import Environment
 
+from pbem import i18n
+from pbem.games.text import name_seats
+
 PAGE_SIZE = 50
 STATUSES = ("waiting_join", "running", "finished")
 STATUS_FILTERS = {  # what the site's status filter means, in stored statuses
@@ -38,13 +41,20 @@ class GameSummary:
     game_type: str
     names: list[str]
     status: str  # one of STATUSES
-    phase: str
+    phase: str  # the phase in each language, as JSON {"en": ..., "cs": ..., "pl": ...} (older rows: English text)
     waiting: list[int]  # the seats the game waits for (none when finished)
     turn: int  # the latest turn: the log's version (entries so far), as mails and turn URLs number it
     last_activity: str  # the time of the latest entry (ISO 8601, UTC)
     robots: list[int] = field(default_factory=list)
     deadline: str | None = None  # the earliest deadline of the seats waited for (ISO 8601), from the clock given
     notification_id: int = 0
+
+    def phase_in(self, lang: str) -> str:
+        """The phase as a page in ``lang`` says it (English where the row has no other)."""
+        if not self.phase.startswith("{"):
+            return self.phase
+        said: dict[str, str] = json.loads(self.phase)
+        return said.get(lang) or said.get("en", "")
 
     @property
     def waiting_names(self) -> list[str]:
@@ -98,7 +108,7 @@ def summarise(
     status, waiting = _status(entries, len(names))
     phase = ""
     if status != "waiting_join" and state is not None and spec is not None:
-        phase = spec.phase_label(state)
+        phase = phases(spec, state, names)
         waiting = [] if status == "finished" else list(spec.to_move(state))
     due = deadline.astimezone(UTC).isoformat() if deadline and status == "running" else None
     return GameSummary(
@@ -114,6 +124,16 @@ def summarise(
         due,
         notification_id,
     )
+
+
+def phases(spec: Any, state: Any, names: list[str]) -> str:
+    """The phase in every language the site speaks, the seats it names said by name, as the
+    JSON a row keeps (the list is read without loading a game, in the reader's language)."""
+    said = {}
+    for lang in i18n.LANGUAGES:
+        with i18n.speaking(lang):
+            said[lang] = name_seats(spec.phase_label(state), names)
+    return json.dumps(said, ensure_ascii=False, sort_keys=True) if any(said.values()) else ""
 
 
 def _status(entries: list[dict[str, Any]], seats: int) -> tuple[str, list[int]]:

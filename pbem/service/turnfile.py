@@ -67,9 +67,11 @@ def _is_number(text: str) -> bool:
 
 
 def looks_like_turn_file(text: str) -> bool:
-    """A body is treated as a turn file when its first meaningful line is a ``game:`` header."""
+    """A body is treated as a turn file when its first meaningful line is a ``game:`` header,
+    in any of the header's languages (``hra:``, ``gra:``)."""
     for raw in text.splitlines():
         line = raw.strip()
         if line and not line.startswith("#"):
-            return line.lower().startswith("game:")
+            key, colon, _ = line.partition(":")
+            return bool(colon) and HEADER_WORDS.get(fold(key.strip()[:20])) == "game"
     return False

@@ -7,7 +7,7 @@ own (``PbemStore.save``), and, once something waits (``listen``), commits of oth
 ring it too:
 
 * on PostgreSQL by ``LISTEN`` on the events table's channel, which every save ``NOTIFY``s
-  (the library's insert and ``store_postgres``'s function both do, in the committing
+  (the library's insert and ``es_postgres``'s function both do, in the committing
   transaction, so the notice arrives after the commit); one connection per process, opened
   for it alone (the store's pool is kept small, see ``pbem.config``);
 * on SQLite by the writer's own signal: each listening process binds a datagram socket in a

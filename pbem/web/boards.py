@@ -1,11 +1,9 @@
-"""How big to show a game's board picture so its words can be read on a phone.
-
-The games draw their SVG at their own scale (a Kingsburg board is some 900 units wide, its words
-11 to 13 units high). Squeezed into a 390 px phone screen, those words shrink to 4 or 5 px. So
-the page gives the picture a display size at which the words most of its text is written in come
-out at ``READABLE_PX`` or more, and on a narrow screen the board scrolls sideways in its own frame
-(the page itself never does); on a wide screen it is fitted to the column as before. Pure: reads
-the SVG text only, changes nothing in it.
+"""The size a board picture says it has: the ``width`` and ``height`` of its ``img`` (and of the
+narrow picture's ``<source>``), so the page keeps the picture's room while it loads; the CSS
+then fits it to the column (a phone gets the picture drawn for narrow screens, whose words stay
+11 px or more: ``GameSpec.render_narrow_svg``). The size is the one at which the words most of
+its text is written in come out at ``READABLE_PX`` or more. Pure: reads the SVG text only,
+changes nothing in it.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from werkzeug.http import http_date
 
 from pbem.games.base import ErrorCode, GameError
+from pbem.games.text import name_seats
 from pbem.service.game import LoadedGame
 from pbem.web.boards import BoardSize, board_size
 from pbem.web.pagecache import board_key, pages
@@ -198,26 +199,30 @@ class Snapshot:
             current_app.logger.exception("legal_texts failed for %s", self.game.id)
             return []
 
-    def svg(self) -> str | None:
-        """The picture; the public one of a version is drawn once (its page and its
-        ``board.svg`` share it)."""
+    def svg(self, narrow: bool = False) -> str | None:
+        """The picture (``narrow``: the one for narrow screens); the public one of a version is
+        drawn once (its page and its ``board.svg`` share it)."""
         if self.seat is not None:
-            return self.draw()
-        body, _ = pages().get(board_key(self.game.id, self.version, self.game.frozen), lambda: self.draw() or "")
+            return self.draw(narrow)
+        key = board_key(self.game.id, self.version, self.game.frozen, narrow)
+        body, _ = pages().get(key, lambda: self.draw(narrow) or "")
         return body.decode() or None
 
-    def board_size(self) -> BoardSize | None:
+    def board_size(self, narrow: bool = False) -> BoardSize | None:
         """The size to show the picture at, legible on a phone (``pbem.web.boards``)."""
-        picture = self.svg()
+        picture = self.svg(narrow)
         return board_size(picture) if picture else None
 
-    def draw(self) -> str | None:
+    def draw(self, narrow: bool = False) -> str | None:
+        """The game's picture of this view; ``narrow``: its picture for narrow screens (None
+        when the game draws none)."""
         if self.view is None:
             return None
+        spec = self.game.spec
         try:
-            picture = self.game.spec.render_svg(self.view, self.names)
+            picture = (spec.render_narrow_svg if narrow else spec.render_svg)(self.view, self.names)
         except Exception:  # a game's drawing bug must not take the page down: the text stays
-            current_app.logger.exception("render_svg failed for %s at turn %s", self.game.id, self.turn)
+            current_app.logger.exception("drawing the board failed for %s at turn %s", self.game.id, self.turn)
             return None
         if not picture:
             return None
@@ -286,7 +291,7 @@ def snapshot(game: LoadedGame, turn: int | None = None, seat: int | None = None)
         state,
         spec.view(state, seat),
         [] if over else list(spec.to_move(state)),
-        spec.phase_label(state),
+        name_seats(spec.phase_label(state), game.names),  # "round 8, ann", never "seat 2"
         over,
     )
 

@@ -70,10 +70,11 @@ def exports() -> BodyCache:
     return cast(BodyCache, current_app.extensions["pbem.exports"])
 
 
-def board_key(game_id: str, version: int, frozen: str | None) -> tuple[Hashable, ...]:
+def board_key(game_id: str, version: int, frozen: str | None, narrow: bool = False) -> tuple[Hashable, ...]:
     """A public board picture's key: the picture of version N never changes, whatever came
-    after it; its labels and legend are in the language the request chose."""
-    return ("board", game_id, version, frozen, g.get("lang"))
+    after it; its labels and legend are in the language the request chose (``narrow``: the
+    picture for narrow screens)."""
+    return ("board", game_id, version, frozen, g.get("lang"), narrow)
 
 
 def page_key(*parts: Hashable) -> tuple[Hashable, ...]:

@@ -218,16 +218,27 @@ def public_url(endpoint: str, **values: Any) -> str:
 @bp.get("/games/<game_id>/board.svg")
 @bp.get("/games/<game_id>/turn/<int:turn>/board.svg")
 def board(game_id: str, turn: int | None = None) -> Response:
+    return board_picture(game_id, turn, narrow=False)
+
+
+@bp.get("/games/<game_id>/board-narrow.svg")
+@bp.get("/games/<game_id>/turn/<int:turn>/board-narrow.svg")
+def narrow_board(game_id: str, turn: int | None = None) -> Response:
+    """The board drawn for a narrow screen (a phone); 404 for a game that draws none."""
+    return board_picture(game_id, turn, narrow=True)
+
+
+def board_picture(game_id: str, turn: int | None, narrow: bool) -> Response:
     loaded = game_or_404(game_id)
     version = loaded.version if turn is None else turn_or_404(loaded, turn)
     past = version < loaded.version  # a past turn's picture stays as it is
     response = kept(
         loaded,
         (),
-        lambda: snapshot(loaded, version).draw() or "",
+        lambda: snapshot(loaded, version).draw(narrow) or "",
         SVG,
         fixed=past,
-        key=board_key(loaded.id, version, loaded.frozen),
+        key=board_key(loaded.id, version, loaded.frozen, narrow),
     )
     response.headers["Content-Security-Policy"] = SVG_POLICY
     add_vary(response, "Accept-Language")  # the picture's words are in the reader's language
@@ -238,8 +249,8 @@ SVG = "image/svg+xml"
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
-def svg_response(snap: Snapshot) -> Response:
-    picture = snap.svg()
+def svg_response(snap: Snapshot, narrow: bool = False) -> Response:
+    picture = snap.svg(narrow)
     if picture is None:
         abort(404)
     response = make_response(picture)

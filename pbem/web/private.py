@@ -92,3 +92,12 @@ def board(game_id: str, token: str, turn: int | None = None) -> Response:
     game = game_or_404(game_id)
     seat = seat_or_404(game, token)
     return private_cache(svg_response(snapshot(game, turn, seat)))
+
+
+@bp.get("/board-narrow.svg")
+@bp.get("/turn/<int:turn>/board-narrow.svg")
+def narrow_board(game_id: str, token: str, turn: int | None = None) -> Response:
+    """The player's board drawn for a narrow screen."""
+    game = game_or_404(game_id)
+    seat = seat_or_404(game, token)
+    return private_cache(svg_response(snapshot(game, turn, seat), narrow=True))

@@ -20,6 +20,8 @@ def decision_lines(text: str) -> list[str]:
     start = next((n for n, line in enumerate(lines) if line.startswith(DECISION_HEADS)), None)
     if start is None:
         return []
+    while start + 1 < len(lines) and not lines[start].rstrip().endswith(":"):
+        start += 1  # a heading longer than a line goes on to the next (the text part's 72 characters)
     moves = []
     for line in lines[start + 1 :]:
         if not line.startswith("  ") or line.strip().startswith(MORE_WORDS):

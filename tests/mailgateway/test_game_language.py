@@ -21,7 +21,7 @@ from pbem.games.base import SeededRng, evolve_all
 from pbem.web import create_app
 from tests.mailgateway.conftest import address_of, confirmed, make_mail
 from tests.mailgateway.playbook import text_of
-from tests.mailgateway.test_golden_mail import PLAYERS, play
+from tests.mailgateway.test_golden_mail import PLAYERS, mail_settings, play  # noqa: F401 (no pictures: a fixture)
 
 # (game, language): the games whose texts are translated so far
 SPOKEN = (

@@ -9,6 +9,7 @@ the differences before committing them.
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import os
 from email import policy
@@ -87,6 +88,14 @@ def play(gw, transport, clock, game: str) -> Table:
     for _ in range(gw.settings.replies_per_hour + 1):  # a flood after the end: the limit holds
         table.send(PLAYERS[0], "status")
     return table
+
+
+@pytest.fixture
+def mail_settings(mail_settings):
+    """Without the board pictures: the golden files are the text parts, and drawing a PNG for
+    each of some thousand turn mails would double this module's time (the pictures have their
+    own tests in test_pictures.py)."""
+    return dataclasses.replace(mail_settings, pictures=False)
 
 
 def replacements(gw, game_id: str, game: str) -> dict[str, str]:

@@ -112,15 +112,81 @@ MODELS: dict[str, dict[str, Any]] = {
 }
 
 
+# What a player wrote around their command, in their language: the golden mails of "no command
+# found" and "lines not read as commands" (issue 27) show it back to them.
+WRITTEN = {
+    "en": {"greeting": "Hi Bob,", "question": "what now?", "move": "take gold", "closing": "Cheers", "name": "Ann"},
+    "cs": {"greeting": "Ahoj Bobe,", "question": "co teď?", "move": "vezmi zlato", "closing": "Díky", "name": "Petra"},
+    "pl": {"greeting": "Cześć Bob,", "question": "co teraz?", "move": "weź złoto", "closing": "Dzięki", "name": "Jan"},
+}
+FOOTERS = {"en": "Sent from my iPhone", "cs": "Odesláno z iPhonu", "pl": "Wysłane z iPhone'a"}
+
+
+def written_models(lang: str) -> dict[str, dict[str, Any]]:
+    words = WRITTEN[lang]
+    nothing = {
+        "kind": "reply",
+        "summary": "answer",
+        "game": game(**YOUR_TURN),
+        "subject": "",
+        "results": [
+            {"action": "nothing", "game": "kingsburg-GAMEID"},
+            {
+                "action": "not-read",
+                "more": 0,
+                "lines": [
+                    {"text": words["greeting"], "why": "greeting"},
+                    {"text": words["question"], "why": "remark"},
+                    {"text": words["name"], "why": "name"},
+                ],
+            },
+        ],
+    }
+    applied = {
+        "game": "kingsburg-GAMEID",
+        "ok": True,
+        "duplicate": False,
+        "version_before": 11,
+        "version": 12,
+        "lines": [{"line": 1, "text": words["move"], "status": "applied"}],
+        "error": None,
+    }
+    not_read = {
+        "kind": "reply",
+        "summary": "applied",
+        "game": game(),
+        "subject": "",
+        "results": [
+            {"action": "moves", "outcome": applied},
+            {
+                "action": "not-read",
+                "more": 0,
+                "lines": [
+                    {"text": words["greeting"], "why": "greeting"},
+                    {"text": words["closing"], "why": "sign-off"},
+                    {"text": words["name"], "why": "name"},
+                    {"text": FOOTERS[lang], "why": "footer"},
+                    {"text": "photo.jpg", "why": "attachment"},
+                ],
+            },
+        ],
+    }
+    return {"nothing": nothing, "not-read": not_read}
+
+
+WRITTEN_KINDS = ("nothing", "not-read")
+
+
 def rendered(name: str, lang: str) -> str:
-    model = copy.deepcopy(MODELS[name]) | {"lang": lang, "service": SERVICE}
+    models = MODELS | written_models(lang)
+    model = copy.deepcopy(models[name]) | {"lang": lang, "service": SERVICE}
     subject, text, html = compose.render(model)
     assert f'<html lang="{lang}">' in html
     return f"Subject: {subject}\n\n{text}"
 
 
 @pytest.mark.parametrize("lang", ("en", "cs", "pl"))
-@pytest.mark.parametrize("name", sorted(MODELS))
+@pytest.mark.parametrize("name", sorted([*MODELS, *WRITTEN_KINDS]))
 def test_each_kind_of_mail_matches_its_golden_file(name, lang):
     text = rendered(name, lang)
     path = GOLDEN / lang / f"{name}.txt"

@@ -31,9 +31,10 @@ def test_bottom_posted_reply_drops_quotes_and_signature():
     assert inbound.lines == ("roll", "hold")
 
 
-def test_html_only_mail_becomes_text_without_quote_or_closing():
+def test_html_only_mail_becomes_text_without_quote():
     inbound = parse("outlook_html_only.eml")
-    assert inbound.lines == ("stav", "jazyk cs")
+    # the closing and the name stay for the port's reader, which forgives them (pbem.mailroom.reading)
+    assert inbound.lines == ("stav", "jazyk cs", "S pozdravem", "Karolína")
     assert inbound.recipients == ("pbem@example.org",)
 
 
@@ -103,7 +104,7 @@ def test_size_limit():
 
 
 def test_command_lines_rules():
-    text = "roll\n\n> quoted\nhold\nS pozdravem\nAnn\n"
+    text = "roll\n\n> quoted\nhold\n-- \nAnn\n"
     assert command_lines(text) == ["roll", "hold"]
     assert command_lines("hod\n-----Original Message-----\nFrom: x\nroll") == ["hod"]
     assert command_lines("Dne 5. 1. 2026 v 10:00 pbem napsal(a):\n> roll") == []

@@ -64,10 +64,10 @@ def test_the_gateway_package_never_imports_the_store():
 def test_a_mail_that_cannot_be_composed_is_a_dead_letter_and_is_sent_after_the_fix(gw, transport, monkeypatch):
     real = compose.render
 
-    def broken(model):
+    def broken(model, *picture):
         if model.get("kind") == "reply" and any(r.get("action") == "catalog" for r in model.get("results", [])):
             raise KeyError("a template bug")
-        return real(model)
+        return real(model, *picture)
 
     monkeypatch.setattr(compose, "render", broken)
     gw.receive(make_mail(ANN, SERVICE, "catalog"))
@@ -105,7 +105,7 @@ def test_pbem_mail_dead_lists_and_retries(tmp_path, monkeypatch):
     monkeypatch.setenv("PBEM_MAIL_ADDRESS", SERVICE)
     runner = CliRunner()
     real = compose.render
-    monkeypatch.setattr(compose, "render", lambda model: (_ for _ in ()).throw(KeyError("boom")))
+    monkeypatch.setattr(compose, "render", lambda model, *picture: (_ for _ in ()).throw(KeyError("boom")))
     assert runner.invoke(main, ["mail-in"], input=make_mail(ANN, SERVICE, "help")).exit_code == 0
     assert runner.invoke(main, ["mail-work"]).exit_code == 0
     listed = runner.invoke(main, ["mail-dead"])

@@ -112,8 +112,8 @@ def test_a_save_on_postgres_is_one_statement_under_the_table_lock_all_or_nothing
     from eventsourcing.postgres import PostgresApplicationRecorder
 
     from pbem.config import postgres_env
+    from pbem.service.es_postgres import PbemPostgresRecorder
     from pbem.service.store import PbemStore, Receipt
-    from pbem.service.store_postgres import PbemPostgresRecorder
 
     def pipelined(*args, **kwargs):
         raise AssertionError("saved with the library's pipeline of statements")

@@ -134,7 +134,7 @@ def test_a_writers_append_stores_the_event_the_decorated_append_stores(tmp_path)
     record, and replaying the stored event gives that record again."""
     from pbem.ledger.canonical import canonical_bytes
     from pbem.ledger.merkle import leaf_hash
-    from pbem.service.store import _copy
+    from pbem.service.es_adapter import copy_aggregate as _copy
 
     svc = service(tmp_path, interval=0)
     record = svc.store.game(played(svc, 3))

@@ -15,8 +15,7 @@ from psycopg.adapt import PyFormat, Transformer  # noqa: E402
 from psycopg.types.numeric import Int8  # noqa: E402
 
 from pbem.config import postgres_env  # noqa: E402
-from pbem.service.store import PbemStore, Receipt, receipt_uuid  # noqa: E402
-from pbem.service.store_postgres import (  # noqa: E402
+from pbem.service.es_postgres import (  # noqa: E402
     BYTEA_ARRAY_OID,
     INT8_ARRAY_OID,
     TEXT_ARRAY_OID,
@@ -26,6 +25,7 @@ from pbem.service.store_postgres import (  # noqa: E402
     text_array,
     uuid_array,
 )
+from pbem.service.store import PbemStore, Receipt, receipt_uuid  # noqa: E402
 
 
 def psycopgs_own(values: list, oid: int) -> bytes:
@@ -54,7 +54,7 @@ def test_ids_as_text_are_packed_as_the_same_uuids():
 
 def test_the_packed_arrays_arrive_as_sent(postgres_url):
     """Each packed array, read back by the server: the values, their types and their order."""
-    from pbem.service.store_postgres import PACKED_DUMPERS
+    from pbem.service.es_postgres import PACKED_DUMPERS
 
     ids, versions = [uuid4(), uuid4()], [7, 2**40]
     topics, states = ["a:B", "ünï:C"], [bytes(range(256)), b""]
@@ -74,7 +74,7 @@ def test_the_packed_arrays_arrive_as_sent(postgres_url):
         assert row.fetchone() == ([], [], "uuid[]", "bigint[]")
 
 
-# the previous release's function, as it created it (store_postgres.py before the binary arrays)
+# the previous release's function, as it created it (es_postgres.py before the binary arrays)
 PREVIOUS_FUNCTION = """
 CREATE OR REPLACE FUNCTION public.pbem_insert_events_uuid(
 events public.stored_event_uuid[], expect_ids uuid[], expect_versions bigint[])
@@ -138,7 +138,7 @@ def test_the_recorder_refuses_a_datastore_with_text_ids(postgres_url):
     from eventsourcing.persistence import ProgrammingError
     from eventsourcing.postgres import PostgresDatastore
 
-    from pbem.service.store_postgres import PbemPostgresRecorder
+    from pbem.service.es_postgres import PbemPostgresRecorder
 
     env = postgres_env(postgres_url)
     datastore = PostgresDatastore(

@@ -10,6 +10,7 @@ from eventsourcing.persistence import Tracking
 
 from pbem.cli.core import play_to_end
 from pbem.games.base import ErrorCode, GameError
+from pbem.games.text import name_seats
 from pbem.service.service import GameService
 from pbem.service.summaries import PAGE_SIZE, SummaryFollower, open_view, summarise
 from tests.service.helpers import ANN, BOB, started_pig
@@ -52,7 +53,7 @@ def test_summary_rows_say_status_phase_whose_move_and_turn(service):
     game = service.game(running)
     state = service.state(game)
     assert rows[running].status == "running"
-    assert rows[running].phase == game.spec.phase_label(state)
+    assert rows[running].phase_in("en") == name_seats(game.spec.phase_label(state), game.names)
     assert rows[running].waiting == list(game.spec.to_move(state))
     assert rows[running].turn == game.version
     assert rows[running].names == ["ann", "bob"]
@@ -193,3 +194,24 @@ def test_the_list_asks_only_the_stores_position_while_nothing_is_new(service):
     started_pig(service)
     follower.position_now()
     assert len(calls) == 1
+
+
+def test_the_phase_is_kept_in_every_language_with_names_for_seats():
+    """The games list reads the phase in the page's language, and never as "seat 1" (Kingdom
+    Builder's phase says whose round it is)."""
+    import json
+
+    from pbem.games import catalog
+    from pbem.games.base import SeededRng
+    from pbem.games.simulate import fold
+    from pbem.service.summary_view import GameSummary, phases
+
+    spec = catalog()["kingdom-builder"]
+    state = fold(spec, spec.setup(2, spec.normalize_options({}, 2), SeededRng("phase")))
+    said = json.loads(phases(spec, state, ["ann", "bob"]))
+    assert said["en"].startswith("round 1, ") and said["en"].endswith(("ann", "bob"))
+    assert said["cs"].startswith("kolo 1, ") and said["pl"].startswith("runda 1, ")
+    assert not any(word in text for text in said.values() for word in ("seat", "místo", "miejsce"))
+    row = GameSummary("g", "kingdom-builder", ["ann", "bob"], "running", json.dumps(said), [0], 5, "")
+    assert row.phase_in("pl") == said["pl"] and row.phase_in("de") == said["en"]
+    assert GameSummary("g", "x", [], "running", "old English text", [], 1, "").phase_in("cs") == "old English text"

@@ -32,6 +32,7 @@ class Games:
     service: GameService
     finished: dict[str, str] = field(default_factory=dict)
     running: dict[str, str] = field(default_factory=dict)
+    started: dict[str, str] = field(default_factory=dict)  # every seat joined, no move yet
     waiting: dict[str, str] = field(default_factory=dict)
 
 
@@ -48,6 +49,9 @@ def games(tmp_path_factory) -> Games:
         play_some(service, running, seed=1, moves=max(1, length // 2))  # about half way
         assert not service.game(running).ended
         made.running[name] = running
+        started = service.create(name, players(spec), seed=bytes([5]) * 32)
+        play_moves(service, started, seed=1, max_moves=0)  # joins every seat: the setup is drawn
+        made.started[name] = started
         waiting = service.create(name, players(spec))
         service.join(waiting, players(spec)[0])
         made.waiting[name] = waiting

@@ -55,6 +55,8 @@ ALLOWED = {
     "figure",
     "figcaption",
     "img",
+    "picture",
+    "source",
     "details",
     "summary",
     "time",

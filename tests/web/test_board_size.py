@@ -7,6 +7,7 @@ import re
 import pytest
 
 from pbem.games import catalog
+from pbem.games.svg import NARROW_TEXT, NARROW_WIDTH
 from pbem.web.boards import board_size, main_font_size
 
 DRAWN = sorted(name for name in catalog() if name not in ("hidden-pig", "long-pig"))
@@ -40,16 +41,30 @@ def test_the_main_size_is_the_one_most_characters_have():
     assert main_font_size("", 10.0) == 10.0
 
 
+FONT = re.compile(r'font-size="([0-9.]+)"')
+
+
+def smallest_text(svg: str) -> float:
+    """The smallest font size any text of ``svg`` is drawn at (an element without one has its
+    nearest ancestor's; the pictures set one on the root)."""
+    sizes = [float(size) for size in FONT.findall(svg)]
+    assert sizes, "the picture says no font size"
+    return min(sizes)
+
+
+@pytest.mark.parametrize("stage", ["started", "running", "finished"])
 @pytest.mark.parametrize("name", DRAWN)
-def test_every_games_board_is_shown_with_its_main_text_at_12_px_or_more(client, games, name):
-    body = client.get(f"/games/{games.running[name]}").get_data(as_text=True)
-    found = re.search(
-        r'<img src="[^"]+board.svg" alt="[^"]*" width="(\d+)" height="(\d+)" '
-        r'data-text-px="([0-9.]+)" data-view-width="([0-9.]+)">',
-        body,
-    )
-    assert found, f"{name}: no sized board picture"
-    width, height, text_px, view_width = (float(value) for value in found.groups())
-    assert width / view_width * text_px >= 11.99 and width >= view_width
-    picture = client.get(f"/games/{games.running[name]}/board.svg").get_data(as_text=True)
-    assert board_size(picture).width == width and board_size(picture).height == height
+def test_every_games_narrow_board_is_360_units_wide_with_no_word_under_11(client, games, name, stage):
+    game_id = getattr(games, stage)[name]
+    body = client.get(f"/games/{game_id}").get_data(as_text=True)
+    found = re.search(r'<source media="\(max-width: 40rem\)" srcset="([^"]+board-narrow.svg)" width="(\d+)"', body)
+    assert found, f"{name}: no picture for narrow screens"
+    for url in (found.group(1), f"/games/{game_id}/seat/{games.service.seat_token(game_id, 0)}/board-narrow.svg"):
+        picture = client.get(url).get_data(as_text=True)
+        size = board_size(picture)
+        assert size is not None and size.view_width <= NARROW_WIDTH
+        assert smallest_text(picture) >= NARROW_TEXT, url
+
+
+def test_the_smallest_text_is_found():
+    assert smallest_text('<svg font-size="11"><text font-size="14">a</text><text font-size="9">b</text></svg>') == 9

@@ -72,7 +72,7 @@ def test_ruse_and_bruise_svg_shows_every_public_item_of_the_text_board(games, pl
 @pytest.mark.parametrize("moves", LENGTHS)
 def test_kingdom_builder_svg_shows_every_public_item_of_the_text_board(games, played, moves):
     """The text map's 21 lines are checked hex by hex (the SVG draws them as hexagons, each
-    settlement with a title naming its seat); every line after the map is checked item by item."""
+    settlement with a title naming its player); every line after the map is checked item by item."""
     game_id = played["kingdom-builder", moves]
     for seat in (None, 0):
         assert missing_from_svg(games.service, game_id, seat, skip_lines=21) == []
@@ -85,8 +85,9 @@ def test_kingdom_builder_svg_shows_every_public_item_of_the_text_board(games, pl
         if cell[1:].isdigit()
     ]
     assert settled or moves < 10
-    for where, seat in settled:
-        assert f"<title>{where}: settlement of seat {seat}</title>" in svg
+    names = games.service.game(game_id).names
+    for where, seat in settled:  # the title names the player, not the seat's number
+        assert f"<title>{where}: settlement of {names[int(seat) - 1]}</title>" in svg
 
 
 @pytest.mark.parametrize("moves", LENGTHS)

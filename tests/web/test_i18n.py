@@ -95,3 +95,15 @@ def test_a_failing_language_lookup_does_not_take_the_page_down(games):
     client = create_app(games.service, {"PBEM_LANGUAGE": broken}).test_client()
     body = page(client, f"/games/{games.finished['hidden-pig']}", headers={"Accept-Language": "cs"})
     assert "Konečné pořadí" in body.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("lang", "round_word"), [("en", "round"), ("cs", "kolo"), ("pl", "runda")])
+def test_the_games_list_says_the_phase_in_the_pages_language_with_names(client, games, lang, round_word):
+    """A running Kingdom Builder game's phase ("round 3, ann") in the list's language, the
+    player named, never "seat 2" / "místo 2" / "miejsce 2"."""
+    body = page(client, f"/?game=kingdom-builder&status=running&lang={lang}").get_data(as_text=True)
+    phases = re.findall(r'<span class="phase">([^<]*)</span>', body)
+    game = games.service.game(games.running["kingdom-builder"])
+    assert phases and any(p.startswith(round_word + " ") for p in phases)
+    assert any(name in p for p in phases for name in game.names)
+    assert not any(word in p for p in phases for word in ("seat", "místo", "miejsce"))

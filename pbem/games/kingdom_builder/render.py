@@ -260,7 +260,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
         _x, y = _centre(r, 0)
         parts.append(f'<text x="4" y="{y + 4:.1f}" font-size="11">{r + 1}</text>')
         for c, code in enumerate(row):
-            parts += _hex_parts(r, c, code, occupants.get(r * SIZE + c), locs.get(r * SIZE + c))
+            parts += _hex_parts(r, c, code, occupants.get(r * SIZE + c), locs.get(r * SIZE + c), names)
     y = TOP + 1.5 * R * SIZE + R + 12
     x = 8
     for code, label in terrain_legend():  # "Hexes:" of the text picture, as colours
@@ -289,12 +289,14 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     return "\n".join(parts)
 
 
-def _hex_parts(r: int, c: int, code: str, occupant: int | None, loc: Mapping[str, Any] | None) -> list[str]:
+def _hex_parts(
+    r: int, c: int, code: str, occupant: int | None, loc: Mapping[str, Any] | None, names: Sequence[str]
+) -> list[str]:
     x, y = _centre(r, c)
     parts = [_hexagon(x, y, FILL.get(code, "#fff"))]
     label = f"{COLUMNS[c]}{r + 1}"
     if occupant is not None:
-        settled = _("{hex}: settlement of seat {seat}", hex=label, seat=occupant + 1)
+        settled = _("{hex}: settlement of {who}", hex=label, who=seat_name(names, occupant))
         parts.append(f"<title>{escape(settled)}</title>")
     if loc is not None:
         parts.append(

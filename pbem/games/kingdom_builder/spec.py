@@ -8,7 +8,7 @@ from typing import Any
 from pbem.games.base import FoldingGameSpec, Option, Rng, Standing, invalid, rank_by, secret
 from pbem.games.text import _, language, ngettext, seat_name
 
-from . import moves, render, rules
+from . import moves, narrow, render, rules
 from .board import QUADRANTS
 from .data import (
     CARD_NAMES,
@@ -178,6 +178,9 @@ class KingdomBuilder(FoldingGameSpec[KBState, Move]):
 
     def render_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return render.render_svg(view, names)
+
+    def render_narrow_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return narrow.render_narrow_svg(view, names)
 
     def turn_template(self, state: KBState, seat: int, names: Sequence[str]) -> str:
         lines = [f"# Kingdom Builder: {self.phase_label(state)}"]

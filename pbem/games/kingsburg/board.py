@@ -10,7 +10,7 @@ from typing import Any
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, COURT_SPOTS, GOODS, ROWS
 from pbem.games.kingsburg.moves import spoken
 from pbem.games.kingsburg.render import COLOURS, amount, enemy_line, group_text, hand_lines
-from pbem.games.svg import escape
+from pbem.games.svg import CHAR_WIDTH, NARROW_TEXT, NARROW_WIDTH, escape, fitted, text_block
 from pbem.games.text import _, pgettext, seat_name
 
 
@@ -162,3 +162,143 @@ def _cost_text(building: str) -> str:
     b = BUILDINGS[building]
     cost = " ".join(short(g, n) for g, n in zip(GOODS, b.cost, strict=False) if n)
     return f"{cost} / {amount('vp', b.vp)}"
+
+
+def render_narrow_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The board for a narrow screen: the same content stacked in one column ``NARROW_WIDTH``
+    wide (the court two advisors a row, then each player's sheet under the other), no word
+    under ``NARROW_TEXT`` units."""
+    width, x = NARROW_WIDTH, 4
+    inner = width - 2 * x
+    waiting = ", ".join(seat_name(names, s) for s in v["to_move"])
+    title = f"Kingsburg - {v['label']}" + (" - " + _("Waiting for: {players}", players=waiting) if waiting else "")
+    out, y = text_block(x, 18, title, 15, inner, ' font-weight="bold"')
+    facts = [
+        _("turn order: {order}", order=", ".join(seat_name(names, s) for s in v["order"])),
+        enemy_line(v),
+        _("King's envoy: {player}", player=seat_name(names, v["envoy"])),
+    ]
+    if v["aid"] is not None:
+        facts.append(_("King's aid (white die): {player}", player=seat_name(names, v["aid"])))
+    for fact in facts:
+        lines, y = text_block(x, y, fact, 12, inner)
+        out += lines
+    legend, y = _narrow_legend(v, names, x, y, inner)
+    out += legend
+    court, y = _narrow_court(v, names, x, y + 4, inner)
+    out += court
+    for i, seat in enumerate(v["order"]):
+        sheet, y = _narrow_sheet(
+            v["players"][seat], f"{i + 1}. {seat_name(names, seat)}", x, y + 10, seat == v["envoy"]
+        )
+        out += sheet
+    height = round(y + 6)
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{NARROW_TEXT}">'
+    )
+    return "\n".join([head, *out, "</svg>"])
+
+
+def _narrow_legend(v: Mapping[str, Any], names: Sequence[str], x: int, y: float, width: int) -> tuple[list[str], float]:
+    """The dice colours, as many to a line as fit."""
+    entries = [(seat, False, seat_name(names, seat)) for seat in v["order"]]
+    entries += [(-1, False, _("neutral (blocks the advisor)")), (0, True, _("King's aid die"))]
+    out, dx = [], x
+    for seat, white, label in entries:
+        room = 16 + CHAR_WIDTH * NARROW_TEXT * len(label)
+        if dx > x and dx + room > x + width:
+            dx, y = x, y + 16
+        fill = "#ffffff" if white else _colour(seat)
+        out.append(
+            f'<rect x="{dx}" y="{y + 2:.1f}" width="11" height="11" fill="{fill}" stroke="#222"/>'
+            f'<text x="{dx + 15}" y="{y + 12:.1f}">{escape(label)}</text>'
+        )
+        dx += round(room) + 10
+    return out, y + 20
+
+
+def _narrow_court(v: Mapping[str, Any], names: Sequence[str], x: int, y: float, width: int) -> tuple[list[str], float]:
+    """The advisors two to a row; each cell as tall as its groups of dice need."""
+    legend = _("Court: each group of dice in its owner colour")
+    out = [f'<text x="{x}" y="{y + 11:.1f}" fill="#444">{escape(legend)}</text>']
+    y += 18
+    groups = {spot["advisor"]: spot["groups"] for spot in v["court"]}
+    cell_w = (width - 6) // 2
+    advisors = list(range(1, COURT_SPOTS))
+    for row in range(0, len(advisors), 2):
+        cells = [
+            _narrow_advisor(a, groups.get(a, []), names, x + i * (cell_w + 6), y, cell_w)
+            for i, a in enumerate(advisors[row : row + 2])
+        ]
+        height = max(h for _, h in cells)
+        for i, (parts, _h) in enumerate(cells):
+            cx = x + i * (cell_w + 6)
+            out.append(
+                f'<rect x="{cx}" y="{y:.1f}" width="{cell_w}" height="{height:.1f}" fill="#f8f4e8" stroke="#555"/>'
+            )
+            out += parts
+        y += height + 6
+    return out, y
+
+
+def _narrow_advisor(
+    a: int, groups: list[Mapping[str, Any]], names: Sequence[str], x: int, y: float, width: int
+) -> tuple[list[str], float]:
+    """One advisor's cell: its number and name, the groups of dice on it, its gifts."""
+    out, bottom = text_block(x + 4, y + 13, f"{a} {ADVISORS[a].name}", NARROW_TEXT, width - 8, ' font-weight="bold"')
+    dx, dy = x + 4, bottom - 8
+    for g in groups:
+        pieces = [*((d, False) for d in g["dice"]), *((w, True) for w in g["white"])]
+        need = 23 * len(pieces) + (20 if g["plus2"] else 0) + (40 if g["envoy"] else 0)
+        if dx > x + 4 and dx + need > x + width:
+            dx, dy = x + 4, dy + 24
+        out.append(f"<g><title>{escape(group_text(g, names))}</title>")
+        for value, white in pieces:
+            out.append(_die_svg(dx, round(dy), value, g["seat"], white))
+            dx += 23
+        if g["plus2"]:
+            out.append(f'<text x="{dx}" y="{dy + 14:.1f}">+2</text>')
+            dx += 20
+        if g["envoy"]:
+            out.append(f'<text x="{dx}" y="{dy + 14:.1f}" font-weight="bold">{escape(spoken("envoy"))}</text>')
+            dx += 40
+        out.append("</g>")
+        dx += 6
+    if groups:
+        dy += 24
+    gifts, bottom = text_block(x + 4, dy + 11, gift_text(a), NARROW_TEXT, width - 8, ' fill="#444"')
+    return out + gifts, bottom - 14 + 8 - y
+
+
+def _narrow_sheet(p: Mapping[str, Any], name: str, x: int, y: float, envoy: bool) -> tuple[list[str], float]:
+    """A player's sheet: name and counters, the dice in hand, the buildings four to a row,
+    their names on two lines where one is too long."""
+    colour = _colour(p["seat"])
+    head = f"{name}: {amount('vp', p['vp'])}" + (", " + spoken("envoy") if envoy else "")
+    counters = _(
+        "{gold}, {wood}, {stone}, {plus2} +2, {soldiers}",
+        gold=amount("gold", p["gold"]),
+        wood=amount("wood", p["wood"]),
+        stone=amount("stone", p["stone"]),
+        plus2=p["plus2"],
+        soldiers=amount("soldiers", p["soldiers"]),
+    )
+    out, y = text_block(x, y + 13, head, 13, NARROW_WIDTH - 2 * x, f' fill="{colour}" font-weight="bold"')
+    for line in [counters, *hand_lines(p)]:
+        lines, y = text_block(x, y, line, NARROW_TEXT, NARROW_WIDTH - 2 * x)
+        out += lines
+    owned = set(p["buildings"])
+    cell_w = (NARROW_WIDTH - 2 * x) // 4
+    y -= 8
+    for row in ROWS.values():
+        for c, b in enumerate(row):
+            bx = x + c * cell_w
+            fill, ink = (colour, "#fff") if b in owned else ("#eeeeee", "#333")
+            out.append(f'<rect x="{bx}" y="{y:.1f}" width="{cell_w - 3}" height="44" fill="{fill}" stroke="#555"/>')
+            label = fitted(BUILDINGS[b].name, NARROW_TEXT, cell_w - 7)[:2]
+            for n, line in enumerate(label):
+                out.append(f'<text x="{bx + 3}" y="{y + 13 + n * 13:.1f}" fill="{ink}">{escape(line)}</text>')
+            out.append(f'<text x="{bx + 3}" y="{y + 40:.1f}" fill="{ink}">{escape(_cost_text(b))}</text>')
+        y += 47
+    return out, y

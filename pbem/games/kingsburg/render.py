@@ -13,7 +13,7 @@ from typing import Any
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS, ROWS, YEAR_RANGES
 from pbem.games.kingsburg.moves import goods_text, spoken
 from pbem.games.kingsburg.state import State
-from pbem.games.text import _, ngettext, pgettext, seat_name
+from pbem.games.text import TEXT_WIDTH, _, ngettext, pgettext, seat_name
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
 COLOURS = ("#c0392b", "#2471a3", "#229954", "#d4ac0d", "#7d3c98")
@@ -435,8 +435,19 @@ def hand_lines(p: Mapping[str, Any]) -> list[str]:
 def _player_text(p: Mapping[str, Any], position: int, name: str, envoy: bool) -> list[str]:
     head = f"{position}. {name}: {holdings(p)}" + (", " + spoken("envoy") if envoy else "")
     lines = [head, *("   " + line for line in hand_lines(p))]
-    owned = set(p["buildings"])
-    for row in ROWS.values():
-        cells = [f"[{'x' if b in owned else ' '}] {BUILDINGS[b].name:<16}" for b in row]
-        lines.append("   " + "".join(cells).rstrip())
+    return lines + building_grid(set(p["buildings"]))
+
+
+def building_grid(owned: set[str], width: int = TEXT_WIDTH) -> list[str]:
+    """The buildings in the rows of a player's board, ``[x]`` for built: each column as wide as
+    its longest name, two spaces apart, or one where that is too wide for a ``width``-character
+    line; where even that is, the rows unaligned (the longer Polish names), the cells two spaces
+    apart or one."""
+    rows = [[f"[{'x' if b in owned else ' '}] {BUILDINGS[b].name}" for b in row] for row in ROWS.values()]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    layouts = [(gap, widths) for gap in ("  ", " ")] + [(gap, [0] * len(widths)) for gap in ("  ", " ")]
+    for gap, columns in layouts:
+        lines = ["   " + gap.join(cell.ljust(w) for cell, w in zip(row, columns, strict=True)).rstrip() for row in rows]
+        if max(map(len, lines)) <= width:
+            break
     return lines

@@ -9,7 +9,7 @@ from typing import Any
 from pbem.games.base import Fact, FoldingGameSpec, Rng, Standing, illegal, rank_by
 from pbem.games.text import _, fold_key, language
 
-from . import moves, play, render
+from . import moves, narrow, play, render
 from .cards import GOALS, goal_text, match_cards
 from .moves import Move
 from .scoring import final_score
@@ -119,6 +119,9 @@ class RuseAndBruise(FoldingGameSpec[GameState, Move]):
 
     def render_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
         return render.render_svg(view, names)
+
+    def render_narrow_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        return narrow.render_narrow_svg(view, names)
 
     def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
         return render.describe_fact(fact, names)

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.games.base import ErrorCode, FoldingGameSpec, GameError, Option, Rng, Standing, evolve_all, illegal, invalid
 from pbem.games.text import _
-from pbem.games.warriors_traders import describe, moves, render, rules, scoring, words
+from pbem.games.warriors_traders import describe, moves, narrow, render, rules, scoring, words
 from pbem.games.warriors_traders.data import MAPS
 from pbem.games.warriors_traders.evolve import evolve
 from pbem.games.warriors_traders.flow import follow_ups
@@ -192,6 +192,9 @@ class WarriorsTraders(FoldingGameSpec[State, Order]):
 
     def render_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return render.render_svg(view, names)
+
+    def render_narrow_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return narrow.render_narrow_svg(view, names)
 
     def describe_fact(self, fact: dict[str, Any], names: Sequence[str]) -> str:
         return describe.describe_fact(fact, names)

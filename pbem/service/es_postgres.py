@@ -1,4 +1,5 @@
-"""The event store's recorder on PostgreSQL: one round trip per save.
+"""The PostgreSQL half of the eventsourcing adapter (``pbem.service.es_adapter``): the event
+store's recorder on PostgreSQL, one round trip per save.
 
 The library's recorder saves in a pipeline of statements (lock the table, notify, insert, then
 commit): two round trips and a good deal of client work per save, and a mail's 250 waits for
@@ -239,3 +240,27 @@ def _columns(stored: Sequence[StoredEvent], encoding: str) -> tuple[bytes, bytes
         text_array([e.topic for e in stored], encoding),
         bytea_array([e.state for e in stored]),
     )
+
+
+def contract_problems() -> list[str]:
+    """What no longer holds of the library's PostgreSQL internals this recorder relies on."""
+    import inspect
+
+    problems: list[str] = []
+    init = inspect.getsource(PostgresDatastore.__init__)
+    for name in ("schema", "lock_timeout", "originator_id_type", "pool"):
+        if f"self.{name} =" not in init and f"self.{name}:" not in init:
+            problems.append(f"PostgresDatastore no longer sets {name}")
+    if not callable(getattr(PostgresDatastore, "get_connection", None)):
+        problems.append("PostgresDatastore.get_connection is gone")
+    recorder_init = inspect.getsource(PostgresApplicationRecorder.__init__)
+    for name in ("channel_name", "sql_create_statements"):
+        if f"self.{name}" not in recorder_init and name not in inspect.getsource(PostgresApplicationRecorder):
+            problems.append(f"PostgresApplicationRecorder no longer has {name}")
+    if tuple(inspect.signature(PostgresApplicationRecorder.insert_events).parameters) != (
+        "self",
+        "stored_events",
+        "kwargs",
+    ):
+        problems.append("PostgresApplicationRecorder.insert_events takes other parameters")
+    return problems

@@ -1,0 +1,72 @@
+"""The ``mail-pictures`` rows of ``python -m benchmarks``: what drawing a turn mail's board as a
+PNG costs next to composing the rest of that mail, for each game.
+
+"The rest" is everything the mail side does for a turn mail besides the PNG: the outbox's model
+of the mail (the game's summary as the player sees it, what happened since their last mail, the
+decision with its legal moves, the text board and the board's SVG, packed) and the sender's
+composing of the message from it (subject, text and HTML parts from the templates, MIME). The
+PNG is ``mailgateway.picture.picture_of`` of that SVG, as the sender draws it. Both are timed
+taking turns in one run, on one game per type some moves in, with two players.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.measure import Row, interleaved, ms, service_at
+from mailgateway import compose
+from mailgateway.gateway import Gateway
+from mailgateway.picture import picture_of
+from pbem.cli.core import play_moves
+from pbem.mailroom.pictures import unpacked
+from pbem.mailroom.settings import MailSettings
+
+GAMES = ("kingsburg", "kingdom-builder", "warriors-traders", "ruse-and-bruise")
+MOVES = 40
+
+
+def mail_pictures(work: Path, quick: bool) -> list[Row]:
+    rows = []
+    for name in GAMES:
+        svc = service_at(work / name)
+        gateway = Gateway(svc, MailSettings(address="pbem@bench.example", maildir=work / name / "maildir"))
+        players = [f"p{seat}@bench.example" for seat in range(2)]
+        game_id = svc.create(name, players, seed=bytes([7]) * 32)
+        play_moves(svc, game_id, seed=1, max_moves=MOVES)
+        game = svc.game(game_id)
+        seat = game.spec.to_move(svc.state(game))[0]
+        outbox = gateway.mailroom.outbox
+
+        def model() -> dict:
+            block = dict(outbox.game_block(outbox.round(), game, game.version, players[seat]))
+            return {"kind": "turn", "game": block, "lang": "en", "service": "pbem@bench.example"}
+
+        def rest() -> None:
+            made = model()
+            picture = made["game"].pop("picture")
+            compose.render(made, None, "")  # the message without the picture
+            made["game"]["picture"] = picture
+
+        packed = model()["game"]["picture"]
+        svg = unpacked(packed)
+
+        def png() -> None:
+            picture_of(svg)
+
+        drawn = picture_of(svg)
+        assert drawn is not None
+        times = interleaved({"rest": rest, "png": png}, 0.5 if quick else 3.0, min_rounds=3 if quick else 10)
+        size = f"{len(svg) // 1024} KB SVG, {drawn.width}x{drawn.height} px, PNG {len(drawn.png) // 1024} KB"
+        rows.append(
+            Row(
+                "mail-pictures",
+                f"{name}: a turn mail's board PNG vs composing the rest of the mail",
+                size,
+                ms(times["png"]),
+                ms(times["rest"]),
+                times["png"] / times["rest"],
+                "PNG time / rest-of-mail time (the bar: 2x at most)",
+            )
+        )
+        svc.close()
+    return rows
