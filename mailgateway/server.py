@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import socket
 import threading
@@ -29,13 +30,48 @@ MAX_CONNECTIONS = 256  # conversations at once; each holds a thread
 # default 20 connections to a destination, stays well under it)
 MAX_PER_PEER = 32
 BUSY = b"421 4.3.2 Too many connections, try again later\r\n"
+IDLE = b"421 4.4.2 Idle too long, closing connection\r\n"
 STOP_WAIT = 30.0  # seconds stop() waits for a conversation that is storing a mail
+# A conversation must hand over a mail (DATA) within PBEM_MAIL_IDLE_SECONDS of its start or of
+# its last mail, whatever else it sends: 8 addresses once held all 256 places with a NOOP every
+# few minutes, and EHLO, MAIL or RSET would serve as well. An MTA sends a mail's commands at
+# once (Postfix keeps an idle connection for reuse 2 s by default).
+MOVING = frozenset({"DATA", "BDAT"})
+IDLE_SECONDS = 60.0  # default of PBEM_MAIL_IDLE_SECONDS
 
 
 class _Watched:
-    """Resolves ``closed`` when the connection is lost, so its thread knows when to end."""
+    """Resolves ``closed`` when the connection is lost, so its thread knows when to end, and
+    notes when the conversation last handed over a mail: ``active`` is the loop time the
+    conversation began or its last DATA ended, ``busy`` counts the DATA commands running now
+    (a mail being read and stored is never idle)."""
 
     closed: asyncio.Future[None]
+    active: float = 0.0
+    busy: int = 0
+    _smtp_methods: dict[str, Any]  # aiosmtpd's table of command handlers
+
+    def watch_commands(self, now: float) -> None:
+        self.active = now
+        for name, method in list(self._smtp_methods.items()):
+            if name in MOVING:
+                self._smtp_methods[name] = self._moving(method)
+
+    def _moving(self, method: Any) -> Any:
+        @functools.wraps(method)  # keeps aiosmtpd's syntax marks, which HELP reads
+        async def moving(arg: str | None) -> None:
+            self.busy += 1
+            try:
+                await method(arg)
+            finally:
+                self.busy -= 1
+                self.active = asyncio.get_running_loop().time()
+
+        return moving
+
+    def idle_for(self, now: float) -> float:
+        """Seconds since the conversation began or handed over its last mail (0 during DATA)."""
+        return 0.0 if self.busy else now - self.active
 
     def connection_lost(self, error: Exception | None) -> None:
         super().connection_lost(error)  # type: ignore[misc]
@@ -54,7 +90,10 @@ class _LMTP(_Watched, LMTP):
 class ThreadedServer:
     """Serves ``handler`` (aiosmtpd's handler hooks) on ``host:port``; ``start()`` returns once
     it listens, ``stop()`` closes the listener and every conversation and waits for their threads.
-    ``smtp_options`` go to aiosmtpd's ``SMTP`` as they would through its ``Controller``."""
+    ``smtp_options`` go to aiosmtpd's ``SMTP`` as they would through its ``Controller``. A
+    conversation that has handed over no mail for ``idle_seconds`` (since it began or since its
+    last DATA; NOOP, RSET, EHLO or MAIL do not count) is answered 421 and closed; aiosmtpd's
+    own ``timeout`` (300 s from the DATA command) bounds a mail being sent."""
 
     def __init__(
         self,
@@ -64,12 +103,14 @@ class ThreadedServer:
         lmtp: bool = False,
         max_connections: int = MAX_CONNECTIONS,
         max_per_peer: int = MAX_PER_PEER,
+        idle_seconds: float = IDLE_SECONDS,
         **smtp_options: Any,
     ):
         self.handler = handler
         self.hostname, self.port = hostname, port
         self.protocol = _LMTP if lmtp else _SMTP
         self.max_connections, self.max_per_peer = max_connections, max_per_peer
+        self.idle_seconds = idle_seconds
         # the name in the greeting, looked up once (aiosmtpd asks the resolver for each connection)
         self.smtp_options: dict[str, Any] = {"enable_SMTPUTF8": True, "hostname": socket.getfqdn()} | smtp_options
         self._listener: socket.socket | None = None
@@ -159,10 +200,11 @@ class ThreadedServer:
         loop = asyncio.get_running_loop()
         protocol = self.protocol(self.handler, loop=loop, **self.smtp_options)
         protocol.closed = loop.create_future()
+        protocol.watch_commands(loop.time())
         transport = None
         try:
             transport, _ = await loop.connect_accepted_socket(lambda: protocol, connection)
-            await protocol.closed
+            await self._close_when_idle(protocol, transport, loop)
         finally:  # also when stop() cancels the conversation, at any point
             if transport is not None:
                 transport.close()
@@ -171,3 +213,18 @@ class ThreadedServer:
             for task in others:
                 task.cancel()
             await asyncio.gather(*others, return_exceptions=True)
+
+    async def _close_when_idle(self, protocol: _Watched, transport: Any, loop: asyncio.AbstractEventLoop) -> None:
+        """Wait for the conversation to end, closing it with a 421 once it has been idle for
+        ``idle_seconds``."""
+        while not protocol.closed.done():
+            left = self.idle_seconds - protocol.idle_for(loop.time())
+            if left <= 0:
+                log.info("closed an SMTP conversation that sent no mail for %.0f s", self.idle_seconds)
+                current = getattr(protocol, "transport", None) or transport  # the TLS one after STARTTLS
+                with contextlib.suppress(Exception):
+                    current.write(IDLE)
+                current.close()
+                await protocol.closed
+                return
+            await asyncio.wait([protocol.closed], timeout=left)

@@ -79,6 +79,7 @@ def controller(gateway: Gateway, host: str, port: int, lmtp: bool = False) -> Th
         port,
         lmtp=lmtp,
         data_size_limit=smtp_size_limit(settings.max_bytes),
+        idle_seconds=settings.idle_seconds,
         ident="pbem mail gateway",
         **extra,
     )

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -20,6 +21,7 @@ ENVIRONMENT = {
     "not of the machine)",
     "PBEM_LANG": "en, cs or pl: the language of the CLI's messages for players (default: the locale's, else en)",
     "CIPHER_KEY": "optional: base64 AES key; events are then encrypted at rest (eventsourcing)",
+    "PBEM_MAIL_IDLE_SECONDS": "an SMTP/LMTP conversation that hands over no mail this long is closed (default 60)",
     # the mail gateway (mailgateway/settings.py; docs/mail.md)
     "PBEM_MAIL_ADDRESS": "the service address for global commands (default pbem@localhost); "
     "seats get LOCAL+GAME.TOKEN@DOMAIN",
@@ -52,24 +54,28 @@ class Settings:
     base_url: str = "http://127.0.0.1:8000"
     snapshot_interval: int = 32
     sqlite_synchronous: str = "full"  # "normal": faster commits, durable against crashes but not power cuts
+    cipher_key: str | None = field(default=None, repr=False)  # CIPHER_KEY: events encrypted at rest
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings of ``environ`` (default: the process's); a value that cannot work
+        raises ``ConfigError`` naming the variable."""
         env = os.environ if environ is None else environ
         return cls(
             home=Path(env.get("PBEM_HOME") or "pbem-data").absolute(),
             database_url=env.get("PBEM_DATABASE_URL") or None,
             origin=env.get("PBEM_ORIGIN") or "pbem.localhost",
             base_url=(env.get("PBEM_BASE_URL") or "http://127.0.0.1:8000").rstrip("/"),
-            snapshot_interval=int(env.get("PBEM_SNAPSHOT_INTERVAL") or 32),
-            sqlite_synchronous=_synchronous(env.get("PBEM_SQLITE_SYNCHRONOUS") or "full"),
+            snapshot_interval=int(number(env, "PBEM_SNAPSHOT_INTERVAL", 32, 1, 1_000_000)),
+            sqlite_synchronous=choice(env, "PBEM_SQLITE_SYNCHRONOUS", ("full", "normal")),
+            cipher_key=env.get("CIPHER_KEY") or None,
         )
 
     def store_env(self) -> dict[str, str]:
         """The eventsourcing environment for this installation's event store."""
         env: dict[str, str] = {}
-        if os.environ.get("CIPHER_KEY"):
-            env["CIPHER_KEY"] = os.environ["CIPHER_KEY"]
+        if self.cipher_key:
+            env["CIPHER_KEY"] = self.cipher_key
             env["CIPHER_TOPIC"] = "eventsourcing.cryptography:AESCipher"
         if self.database_url:
             return env | postgres_env(self.database_url)
@@ -84,6 +90,29 @@ class Settings:
 
 class ConfigError(ValueError):
     """A setting or the installation cannot work; the message is one sentence saying how to fix it."""
+
+
+def number(env: Mapping[str, str], name: str, default: float, low: float, high: float, whole: bool = True) -> float:
+    """The setting ``name`` as a number from ``low`` to ``high`` (``default`` when unset)."""
+    text = (env.get(name) or "").strip()
+    if not text:
+        return default
+    kind = "a whole number" if whole else "a number"
+    span = f"from {int(low)} to {int(high)}" if whole else f"from {low:g} to {high:g}"
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be {kind} {span}, not {text[:40]!r}") from None
+    if not low <= value <= high:  # also refuses nan
+        raise ConfigError(f"{name} must be {kind} {span}, not {text[:40]!r}")
+    return value
+
+
+def choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str | None = None) -> str:
+    value = (env.get(name) or default or choices[0]).strip().lower()
+    if value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {value[:40]!r}")
+    return value
 
 
 def postgres_env(url: str) -> dict[str, str]:
@@ -105,12 +134,6 @@ def postgres_env(url: str) -> dict[str, str]:
         # or two, a mail cost 70-85 microseconds less (an interleaved A/B of Gateway.receive).
         "POSTGRES_POOL_SIZE": "1",
     }
-
-
-def _synchronous(value: str) -> str:
-    if value.lower() not in ("full", "normal"):
-        raise ValueError(f"PBEM_SQLITE_SYNCHRONOUS must be full or normal, not {value!r}")
-    return value.lower()
 
 
 def private_directory(path: Path) -> Path:

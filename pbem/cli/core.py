@@ -29,7 +29,15 @@ MAIL_OFF = {"mail": "off", "deadline": 0}  # the rules of a game played without 
 
 
 def service() -> GameService:
-    return GameService()
+    """The service of a command: with the mail follower's record of each game's size as the
+    witness its first load of a game checks (as the gateway's does), so no writer, the command
+    line included, signs a move on a game whose newest events were removed (the game is frozen
+    and the command refused instead)."""
+    from pbem.mailroom.queue import views_for
+
+    svc = GameService()
+    svc.head_of = views_for(svc.store).head
+    return svc
 
 
 def _(message: str, **values: object) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from pbem.cli.core import service
 from pbem.cli.errors import EXIT_INVALID, EXIT_REFUSED, TOO_DEEP
 from pbem.cli.progress import TerminalProgress
 from pbem.ledger.verify import VerificationError, export_bytes
@@ -38,7 +39,7 @@ def import_(file: Path, players: tuple[str, ...], adopt_keys: bool) -> None:
         if export_bytes(document) != data:
             raise VerificationError("file", "not in canonical form: it was changed after export")
         with TerminalProgress("verifying") as progress:
-            result = import_game(GameService(), document, players, adopt_keys, progress)
+            result = import_game(service(), document, players, adopt_keys, progress)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         click.echo(f"INVALID: the file is not a JSON export ({error})", err=True)
         sys.exit(EXIT_INVALID)
@@ -86,18 +87,13 @@ def fsck(game_ids: tuple[str, ...]) -> None:
     entry hashes to the signed checkpoints, the signatures are the server's, the game's record
     and its kept states agree with the entries, and no game is shorter than the mail follower
     saw it. Exit 0 when every game is sound, 1 otherwise."""
-    from pbem.mailroom.followers import Mailroom
-    from pbem.mailroom.settings import MailSettings
-    from pbem.service.service import GameService
-
-    service = GameService()
-    Mailroom(service, MailSettings.from_env(service.settings.home))  # its heads are the witness
+    checked = service()  # the mail follower's heads are the witness
     bad = 0
-    for game_id in game_ids or tuple(service.game_ids()):
-        problem = service.fsck(game_id)
+    for game_id in game_ids or tuple(checked.game_ids()):
+        problem = checked.fsck(game_id)
         bad += problem is not None
         click.echo(f"{game_id}: {'FROZEN: ' + problem if problem else 'ok'}")
-    service.close()
+    checked.close()
     click.echo(f"{bad} game(s) do not match their signed history" if bad else "every game matches its signed history")
     sys.exit(1 if bad else 0)
 
@@ -112,14 +108,14 @@ def keep_states(game_ids: tuple[str, ...]) -> None:
     as it is. Exit 0 when every game named was handled, 1 otherwise."""
     from pbem.games.base import GameError
 
-    service = GameService()
-    ids = list(game_ids) or service.game_ids()
+    keeper = service()
+    ids = list(game_ids) or keeper.game_ids()
     kept = failed = 0
     with TerminalProgress("keeping states") as progress:
         for done, game_id in enumerate(ids, start=1):
             try:
-                frozen = service.game(game_id).frozen
-                count = 0 if frozen else service.keep_states(game_id)
+                frozen = keeper.game(game_id).frozen
+                count = 0 if frozen else keeper.keep_states(game_id)
             except GameError as error:
                 failed += 1
                 click.echo(f"{game_id}: {error.message}", err=True)
@@ -127,7 +123,7 @@ def keep_states(game_ids: tuple[str, ...]) -> None:
             kept += count
             click.echo(f"{game_id}: FROZEN ({frozen}), left as it is" if frozen else f"{game_id}: {count} kept")
             progress(done, len(ids))
-    service.close()
+    keeper.close()
     click.echo(f"{kept} states kept in {len(ids) - failed} games")
     sys.exit(1 if failed else 0)
 

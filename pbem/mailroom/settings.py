@@ -4,8 +4,11 @@ and listed in ``pbem.config.ENVIRONMENT``)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from pbem.config import ConfigError, choice, number
 
 DKIM_MODES = ("off", "check", "require")
 POLICIES = ("wait", "default")
@@ -29,6 +32,7 @@ class MailSettings:
     policy: str = "default"
     robot_after: int = 3
     tick_seconds: float = 5.0
+    idle_seconds: float = 60.0  # an SMTP conversation that hands over no mail this long is closed
     send_attempts: int = 8
     retry_seconds: float = 60.0
     pictures: bool = True  # board pictures in turn and end mails (PBEM_MAIL_PICTURES=off: none)
@@ -42,41 +46,42 @@ class MailSettings:
         return self.address.split("@", 1)[1].lower()
 
     @classmethod
-    def from_env(cls, home: Path, environ: dict[str, str] | None = None) -> MailSettings:
+    def from_env(cls, home: Path, environ: Mapping[str, str] | None = None) -> MailSettings:
+        """The settings of ``environ`` (default: the process's). A value that cannot work
+        raises ``ConfigError`` naming the variable and what it takes (``pbem`` exits 3)."""
         env = os.environ if environ is None else environ
         address = (env.get("PBEM_MAIL_ADDRESS") or "pbem@localhost").strip().lower()
         if "@" not in address or "+" in address.split("@", 1)[0]:
-            raise ValueError(f"PBEM_MAIL_ADDRESS must be local@domain without '+', not {address!r}")
-        relay = None
-        if env.get("PBEM_SMTP_RELAY"):
-            host, _, port = env["PBEM_SMTP_RELAY"].rpartition(":")
-            if not host or not port.isdigit():
-                raise ValueError("PBEM_SMTP_RELAY must be host:port")
-            relay = (host, int(port))
-        dkim = (env.get("PBEM_DKIM") or "off").lower()
-        if dkim not in DKIM_MODES:
-            raise ValueError(f"PBEM_DKIM must be one of {', '.join(DKIM_MODES)}")
-        policy = (env.get("PBEM_MISSED_TURN_POLICY") or "default").lower()
-        if policy not in POLICIES:
-            raise ValueError(f"PBEM_MISSED_TURN_POLICY must be one of {', '.join(POLICIES)}")
+            raise ConfigError(f"PBEM_MAIL_ADDRESS must be local@domain without '+', not {address!r}")
         return cls(
             address=address,
-            relay=relay,
+            relay=_relay(env.get("PBEM_SMTP_RELAY")),
             relay_starttls=(env.get("PBEM_SMTP_STARTTLS") or "no").lower() in ("1", "yes", "true", "on"),
             relay_user=env.get("PBEM_SMTP_USER") or None,
             relay_password=env.get("PBEM_SMTP_PASSWORD") or None,
             maildir=Path(env.get("PBEM_MAILDIR") or home / "maildir"),
-            max_bytes=int(env.get("PBEM_MAIL_MAX_BYTES") or 262_144),
+            max_bytes=int(number(env, "PBEM_MAIL_MAX_BYTES", 262_144, 1024, 1 << 30)),
             tls_cert=Path(env["PBEM_MAIL_TLS_CERT"]) if env.get("PBEM_MAIL_TLS_CERT") else None,
             tls_key=Path(env["PBEM_MAIL_TLS_KEY"]) if env.get("PBEM_MAIL_TLS_KEY") else None,
-            dkim=dkim,
-            replies_per_hour=int(env.get("PBEM_MAIL_REPLIES_PER_HOUR") or 20),
-            deadline_hours=int(env.get("PBEM_DEADLINE_HOURS") or 72),
-            reminder_hours=int(env.get("PBEM_REMINDER_HOURS") or 24),
-            policy=policy,
-            robot_after=int(env.get("PBEM_MISSES_BEFORE_ROBOT") or 3),
-            tick_seconds=float(env.get("PBEM_MAIL_TICK_SECONDS") or 5),
-            send_attempts=int(env.get("PBEM_SMTP_ATTEMPTS") or 8),
-            retry_seconds=float(env.get("PBEM_SMTP_RETRY_SECONDS") or 60),
-            pictures=(env.get("PBEM_MAIL_PICTURES") or "on").lower() not in ("0", "no", "false", "off"),
+            dkim=choice(env, "PBEM_DKIM", DKIM_MODES),
+            replies_per_hour=int(number(env, "PBEM_MAIL_REPLIES_PER_HOUR", 20, 1, 10_000_000)),
+            deadline_hours=int(number(env, "PBEM_DEADLINE_HOURS", 72, 0, 1440)),
+            reminder_hours=int(number(env, "PBEM_REMINDER_HOURS", 24, 0, 1440)),
+            policy=choice(env, "PBEM_MISSED_TURN_POLICY", POLICIES, "default"),
+            robot_after=int(number(env, "PBEM_MISSES_BEFORE_ROBOT", 3, 0, 20)),
+            tick_seconds=number(env, "PBEM_MAIL_TICK_SECONDS", 5.0, 0.01, 3600, whole=False),
+            idle_seconds=number(env, "PBEM_MAIL_IDLE_SECONDS", 60.0, 1, 3600, whole=False),
+            send_attempts=int(number(env, "PBEM_SMTP_ATTEMPTS", 8, 1, 100)),
+            retry_seconds=number(env, "PBEM_SMTP_RETRY_SECONDS", 60.0, 0.01, 86_400, whole=False),
+            pictures=choice(env, "PBEM_MAIL_PICTURES", ("on", "off", "yes", "no", "true", "false", "1", "0"))
+            in ("on", "yes", "true", "1"),
         )
+
+
+def _relay(text: str | None) -> tuple[str, int] | None:
+    if not text:
+        return None
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"PBEM_SMTP_RELAY must be host:port, not {text[:80]!r}")
+    return host, int(port)

@@ -13,8 +13,10 @@ the checkpoint it serves.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,9 +24,19 @@ from typing import Any
 from pbem.ledger.notes import NoteError, SignerKey, VerifierKey
 from pbem.ledger.witness import Seen, WitnessKey, cosignature_time, state_from_json, state_to_json, with_cosignatures
 
+# A file name the witness may write: the game id of a pbem origin ("SITE/game/ID") has this form.
+SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$")
+
 
 def game_of(origin: str) -> str:
-    return origin.rpartition("/game/")[2] or origin.replace("/", "_")
+    """The file name of a log's files in the witness folder: the game id of a pbem origin when
+    it is a plain name, else a hash of the whole origin. The origin is the first line of a
+    note a site sends, and a hostile site puts "../" or "/" in it: no part of it that could
+    name another folder is ever used as a path."""
+    name = origin.rpartition("/game/")[2]
+    if SAFE_NAME.match(name) and ".." not in name:
+        return name
+    return "origin-" + hashlib.sha256(origin.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 @dataclass
@@ -65,15 +77,20 @@ class WitnessFolder:
         os.replace(temporary, self.folder / "state.json")
 
     def publish(self, origin: str, cosigned: str) -> Path:
-        path = self.folder / "cosigned" / f"{game_of(origin)}.note"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(cosigned, encoding="utf-8")
-        return path
+        return self._write("cosigned", f"{game_of(origin)}.note", cosigned)
 
     def alarm(self, origin: str, report: str, stamp: int) -> Path:
-        path = self.folder / "alarms" / f"{game_of(origin)}-{stamp}.txt"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(report, encoding="utf-8")
+        return self._write("alarms", f"{game_of(origin)}-{int(stamp)}.txt", report)
+
+    def _write(self, part: str, name: str, text: str) -> Path:
+        """Write ``text`` to ``DIR/part/name``, which must lie in that folder (checked again
+        after the names are resolved, so not even a link placed there leads out)."""
+        folder = self.folder / part
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
+        if path.resolve().parent != folder.resolve():
+            raise ValueError(f"refused to write {name!r} outside {folder}")
+        path.write_text(text, encoding="utf-8")
         return path
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from flask import Blueprint, Response, abort, make_response, render_template, request
+from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 
 from pbem.games import catalog
@@ -197,10 +197,22 @@ def feed(game_id: str) -> Response:
             game=loaded,
             rows=history_rows(loaded, None, list(newest)),
             updated=loaded.entries[-1].get("time", ""),
+            public=public_url,
         )
 
-    # the feed names its entries by absolute address: one kept feed per address the site is asked at
-    return kept(loaded, ("feed", request.host_url), render, "application/atom+xml")
+    # the feed names its entries by absolute address, from PBEM_BASE_URL: never from the request's
+    # Host header, which anybody sends as they like (and a feed reader keeps what it was told)
+    return kept(loaded, ("feed",), render, "application/atom+xml")
+
+
+def public_url(endpoint: str, **values: Any) -> str:
+    """The absolute address of a page as the site is published (``PBEM_BASE_URL``, which
+    includes any mount point), whatever host or scheme the request named."""
+    path = url_for(endpoint, **values)
+    root = request.script_root
+    if root and path.startswith(root):
+        path = path[len(root) :]
+    return service().settings.base_url + path
 
 
 @bp.get("/games/<game_id>/board.svg")

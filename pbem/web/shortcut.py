@@ -11,7 +11,7 @@ What a response depends on, and so its key:
 
 * the request as the page reads it: method (HEAD answers no body), path, query string (the
   page's arguments and ``?lang=``), ``Accept-Language`` (the language, and ``Vary`` says so),
-  the host, scheme and mount point (the links and the feed's absolute addresses);
+  the host, scheme and mount point (the links a page makes);
 * the store's position: everything a public page shows is stored (games, their clocks and
   absences, the games list's view), and every save moves the position, so a page kept at one
   position is right for as long as the position stays;
@@ -47,7 +47,7 @@ REVALIDATION = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE")
 OTHER_CONDITIONS = ("HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE", "HTTP_IF_RANGE", "HTTP_RANGE")
 NOT_MODIFIED = "304 NOT MODIFIED"
 # what a kept page's response depends on in the request (method and path first): its arguments
-# and language, and the host, scheme and mount point its links and the feed's addresses name
+# and language, and the host, scheme and mount point its links name
 REQUEST_PARTS = (
     "REQUEST_METHOD",
     "PATH_INFO",

@@ -135,3 +135,35 @@ def test_the_site_shows_the_cosignatures_its_operator_placed(game, tmp_path):
     assert served == received_cosignatures(service.settings.home, game_id, note)
     assert cosignature_time(served, WitnessKey.of(signer)) == 1_700_000_000
     assert "forger.example" not in served and served.startswith(note)
+
+
+@pytest.mark.parametrize(
+    "origin",
+    ["evil.example/game/../../escaped", "evil.example/game/../../../tmp-escaped", "../../escaped", "/abs/escaped"],
+)
+def test_a_hostile_sites_origin_cannot_make_the_witness_write_outside_its_folder(tmp_path, origin):
+    """Issue 28: the witness named its files after the checkpoint's origin, which the site
+    chooses: "../" in it wrote the cosignature outside the witness's folder."""
+    from pbem.ledger.notes import Checkpoint, sign_checkpoint
+
+    signer = SignerKey.generate("evil.example")
+    note = sign_checkpoint(Checkpoint(origin, 1, bytes(32)), signer)
+    site = Flask("hostile")
+    site.add_url_rule("/keys.txt", "keys", lambda: f"{signer.verifier}\n")
+    site.add_url_rule("/games/<game_id>/checkpoint", "checkpoint", lambda game_id: note)
+    server = make_server("127.0.0.1", 0, site)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    folder = tmp_path / "deep" / "er" / "witness"
+    try:
+        result = CliRunner().invoke(
+            main, ["witness", f"http://127.0.0.1:{server.server_port}/games/g1", "--dir", str(folder)]
+        )
+    finally:
+        server.shutdown()
+        thread.join()
+    assert result.exit_code == 0, result.output
+    written = {p for p in tmp_path.rglob("*") if p.is_file()}
+    assert written and all(folder in p.parents for p in written)
+    (published,) = (folder / "cosigned").iterdir()
+    assert published.read_text().startswith(origin + "\n")  # co-signed all the same, under a safe name

@@ -34,3 +34,45 @@ def test_from_env(tmp_path):
     ):
         with pytest.raises(ValueError):
             MailSettings.from_env(tmp_path, bad)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("PBEM_MAIL_TICK_SECONDS", "abc"),
+        ("PBEM_SMTP_ATTEMPTS", "1e9"),
+        ("PBEM_MAIL_MAX_BYTES", "-5"),
+        ("PBEM_DEADLINE_HOURS", "99999999"),
+        ("PBEM_MAIL_IDLE_SECONDS", "nan"),
+        ("PBEM_SMTP_RELAY", "mx.example.org:99999"),
+        ("PBEM_SNAPSHOT_INTERVAL", "lots"),
+    ],
+)
+def test_a_bad_setting_makes_mail_work_exit_3_naming_the_variable(tmp_path, name, value):
+    """Issue 28: a bad numeric setting crashed ``pbem mail-work`` with a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    env = os.environ | {"PBEM_HOME": str(tmp_path / "home"), name: value}
+    env.pop("PBEM_DATABASE_URL", None)
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.faults.gateway_proc", "mail-work"],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 3, done.stderr
+    assert name in done.stderr and "Traceback" not in done.stderr
+
+
+def test_cipher_key_is_read_from_the_settings_mapping(tmp_path):
+    """Issue 28: ``Settings.from_env(mapping)`` took CIPHER_KEY from the process instead."""
+    from pbem.config import Settings
+
+    key = "Fz0n3Rk1lGzKQ8zJ1n2QpWm0Vd3Hc5tYs7uXa9bCdEe="
+    assert Settings.from_env({"PBEM_HOME": str(tmp_path), "CIPHER_KEY": key}).store_env()["CIPHER_KEY"] == key
+    assert "CIPHER_KEY" not in Settings.from_env({"PBEM_HOME": str(tmp_path)}).store_env()

@@ -84,6 +84,28 @@ def test_a_deleted_newest_event_is_caught_as_a_rollback(tmp_path):
     assert game.version < version and game.frozen and "rolled back" in game.frozen
 
 
+def test_a_command_line_move_on_a_rolled_back_game_is_refused_and_fsck_reports_it(tmp_path, monkeypatch):
+    """Issue 28: the rollback check ran only in the gateway, so after the newest event was
+    deleted one ``pbem move`` signed a fork at the old size, and ``pbem fsck`` passed it."""
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path))
+    svc, game_id = played(tmp_path)
+    Mailroom(svc, MailSettings(address="pbem@example.org")).follow()  # the follower saw the newest size
+    version = svc.game(game_id).version
+    svc.close()
+    with sqlite3.connect(tmp_path / "pbem.sqlite") as db:
+        (newest,) = db.execute(
+            "SELECT MAX(rowid) FROM stored_events WHERE topic LIKE '%GameRecord.Appended'"
+        ).fetchone()
+        db.execute("DELETE FROM stored_events WHERE rowid = ?", (newest,))
+    game = GameService(Settings(home=tmp_path)).game(game_id)  # no witness: looks sound
+    player = game.emails[game.spec.to_move(GameService(Settings(home=tmp_path)).state(game))[0]]
+    moved = CliRunner().invoke(main, ["move", game_id, "--as", player, "hold"])
+    assert moved.exit_code != 0 and "frozen" in moved.output.lower()
+    assert GameService(Settings(home=tmp_path)).game(game_id).version == version - 1  # nothing signed
+    checked = CliRunner().invoke(main, ["fsck", game_id])
+    assert checked.exit_code == 1 and "rolled back" in checked.output
+
+
 def test_pbem_fsck_lists_the_frozen_games(tmp_path, monkeypatch):
     monkeypatch.setenv("PBEM_HOME", str(tmp_path))
     svc, good = played(tmp_path)

@@ -337,11 +337,23 @@ def test_feed_is_atom_with_the_newest_entries(client, games):
     entries = root.findall(f"{atom}entry")
     assert 0 < len(entries) <= 50
     newest = entries[0]
-    assert newest.find(f"{atom}id").text == f"http://localhost/games/{game_id}/turn/{game.version}"
+    base = games.service.settings.base_url
+    assert newest.find(f"{atom}id").text == f"{base}/games/{game_id}/turn/{game.version}"
     assert "game ended" in newest.find(f"{atom}title").text
     assert root.find(f"{atom}updated").text == game.entries[-1]["time"]
     assert "feed.atom" in page(client, f"/games/{game_id}").get_data(as_text=True)
     page(client, "/games/no-such-game/feed.atom", 404)
+
+
+def test_the_feeds_addresses_come_from_the_base_url_not_the_host_header(client, games):
+    """Issue 28: the feed's absolute links followed the request's Host header, so one request
+    with a forged Host put another site's links into the feed every reader was then served."""
+    game_id = games.finished["kingdom-builder"]
+    forged = client.get(f"/games/{game_id}/feed.atom", headers={"Host": "evil.example"})
+    honest = client.get(f"/games/{game_id}/feed.atom")
+    assert forged.status_code == honest.status_code == 200
+    assert b"evil.example" not in forged.data and forged.data == honest.data
+    assert f"{games.service.settings.base_url}/games/{game_id}".encode() in forged.data
 
 
 def test_keys_page_lists_every_key(client, games):
