@@ -51,7 +51,6 @@ STILL_OVER: set[str] = {
     "pbem/games/warriors_traders/trade.py:trade_candidates",
     "pbem/games/warriors_traders/trade.py:why_not_offer",
     "pbem/mailroom/reading.py:read_letter",
-    "pbem/mailroom/settings.py:MailSettings.from_env",
 }
 
 
