@@ -243,7 +243,11 @@ def describe(fact: dict[str, Any], names: Sequence[str]) -> str:
             cards=cards,
         )
     if kind == "DeckShuffled":
-        return _("The {n} terrain cards were shuffled face down.", n=fact["cards"])
+        return ngettext(
+            "The {n} terrain card was shuffled face down.",
+            "The {n} terrain cards were shuffled face down.",
+            fact["cards"],
+        )
     if kind == "CardDrawn":
         return _("{who} drew a terrain card.", who=person)
     if kind == "TurnStarted":
