@@ -21,10 +21,6 @@ ROOTS = ("pbem", "mailgateway")
 STILL_OVER: set[str] = {
     "mailgateway/parse.py:_body",
     "mailgateway/parse.py:parse_message",
-    "pbem/games/kingdom_builder/board.py:build_board",
-    "pbem/games/kingdom_builder/moves.py:parse_move",
-    "pbem/games/kingdom_builder/spec.py:describe",
-    "pbem/games/ruse_and_bruise/moves.py:parse",
     "pbem/games/warriors_traders/battle.py:auto_allocate",
     "pbem/games/warriors_traders/battle.py:resolve",
     "pbem/games/warriors_traders/data.py:validate_map",
