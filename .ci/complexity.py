@@ -21,8 +21,6 @@ ROOTS = ("pbem", "mailgateway")
 STILL_OVER: set[str] = {
     "mailgateway/parse.py:_body",
     "mailgateway/parse.py:parse_message",
-    "pbem/games/warriors_traders/battle.py:auto_allocate",
-    "pbem/games/warriors_traders/battle.py:resolve",
     "pbem/games/warriors_traders/data.py:validate_map",
     "pbem/games/warriors_traders/data.py:validate_rules",
     "pbem/games/warriors_traders/development.py:action_candidates",
