@@ -21,8 +21,6 @@ ROOTS = ("pbem", "mailgateway")
 STILL_OVER: set[str] = {
     "mailgateway/parse.py:_body",
     "mailgateway/parse.py:parse_message",
-    "pbem/games/warriors_traders/data.py:validate_map",
-    "pbem/games/warriors_traders/data.py:validate_rules",
     "pbem/games/warriors_traders/development.py:action_candidates",
     "pbem/games/warriors_traders/evolve.py:_flow",
     "pbem/games/warriors_traders/evolve.py:_maneuver",
