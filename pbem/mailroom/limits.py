@@ -51,7 +51,7 @@ class Limits:
     ) -> list[Mail] | None:
         """None when the mail ``key`` to ``to`` is within its budget; else what to queue
         instead: the mail kept as "dropped" (visible in the queue), with, for an hourly
-        budget to an address that has written, the one notice saying when replies resume.
+        budget, the one notice saying when replies resume.
         ``budget`` names the budget: "invite:INVITER" or "invite?:INVITER" (a day's
         invitations to one address, see ``_invitation_over``), "service", "game", "notify",
         or "live:GAME" (answers to a player's own moves: only the flood guard); None: no
@@ -68,8 +68,7 @@ class Limits:
             cap = FLOOD_PER_HOUR if budget.startswith(LIVE) else self.settings.replies_per_hour
             if self._over(to, budget, cap):
                 log.warning("rate limit: dropped %s to %s (%s budget, %d an hour)", key, to, budget, cap)
-                notice = [] if stranger else self._notice(to, budget, model)
-                return [Mail(key, to, model, budget, DROPPED, tag), *notice]
+                return [Mail(key, to, model, budget, DROPPED, tag), *self._notice(to, budget, model, stranger)]
         if stranger and self._strangers_over():
             cap = self.settings.strangers_per_hour
             log.warning(
@@ -105,15 +104,16 @@ class Limits:
         self.counted[STRANGERS] += 1
         return self.counted[STRANGERS] > self.settings.strangers_per_hour
 
-    def _notice(self, to: str, budget: str, dropped: dict[str, Any]) -> list[Mail]:
+    def _notice(self, to: str, budget: str, dropped: dict[str, Any], stranger: bool) -> list[Mail]:
         """The one notice to a sender whose reply a limit dropped: when replies resume (at the
         latest an hour from now, when the oldest counted mail leaves the window). One per
-        budget and hour: the notice counts against its own budget "notice:BUDGET"."""
+        budget and hour: the notice counts against its own budget "notice:BUDGET", and, to
+        an address that never wrote, against the hourly cap of mail to strangers."""
         notice_budget = NOTICE + budget
         counted = f"{to}|{notice_budget}"
         if counted not in self.counted:
             self.counted[counted] = self.views.recent(to, notice_budget, self.now() - timedelta(hours=1))
-        if self.counted[counted] > 0:
+        if self.counted[counted] > 0 or (stranger and self._strangers_over()):
             return []
         self.counted[counted] = 1
         now = self.now()
@@ -131,4 +131,4 @@ class Limits:
             "envelope": dropped["envelope"] | {"attachment": None},
         }
         key = f"limited/{to}/{budget}/{now:%Y%m%dT%H%M%S}"
-        return [Mail(key, to, model, notice_budget, return_tag=return_tag(self.secret(), key))]
+        return [Mail(key, to, model, notice_budget, return_tag=return_tag(self.secret(), key), stranger=stranger)]

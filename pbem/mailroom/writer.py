@@ -265,7 +265,7 @@ class Writer:
         so mail forged in someone's name to one cannot use up the others; a limited mail to an
         address that never showed who it is (``MailRecords.verified``) also counts against the
         hourly cap of all such mail. Over a limit the mail is kept as "dropped" (visible in the
-        queue), a line is logged, and a recipient who has written gets one notice saying when
+        queue), a line is logged, and the recipient gets one notice saying when
         replies resume."""
         block = model.get("game") or {}
         game_id = block.get("id")
