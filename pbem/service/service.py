@@ -35,6 +35,7 @@ from pbem.service.outcome import LineResult, Outcome
 from pbem.service.reading import GameReader, alarms
 from pbem.service.states import NotKept
 from pbem.service.store import GameRecord, Receipt, SeatKeys
+from pbem.service.talk import answers, say_plan
 from pbem.service.turnfile import parse_turn_file
 from pbem.service.work import Work, _Batch
 
@@ -274,7 +275,7 @@ class GameService(GameReader):
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
             seat = game.seat_of(email)
             self._check_open(game, batch.state)
-            if expected_version is not None and expected_version != batch.next_index:
+            if expected_version is not None and not answers(game, batch, expected_version):
                 raise GameError(
                     ErrorCode.STALE,
                     f"This answers version {expected_version}, but game {game.id} is at version "
@@ -440,6 +441,19 @@ class GameService(GameReader):
             return [LineResult(0, reason, "applied")]
 
         return plan
+
+    def say(
+        self,
+        game_id: str,
+        email: str,
+        to: Sequence[str] | str,
+        text: str,
+        idempotency_key: str | None = None,
+        context: dict[str, Any] | None = None,
+    ) -> Outcome:
+        """A message from the player of ``email`` to the players named ``to``, or to the whole
+        table (``"all"``): an entry of the log, which changes nothing in the game."""
+        return self._transact(game_id, say_plan(self.clock, email, to, text), idempotency_key, context)
 
     def rotate_plan(self, work: Work, game_id: str, email: str) -> int:
         """Change a seat's private token as part of ``work``; returns the seat."""
