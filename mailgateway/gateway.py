@@ -128,7 +128,7 @@ class Gateway:
 
     def letter(self, inbound: Inbound, raw: bytes, game_id: str | None, token: str | None) -> Letter:
         dkim = None
-        if self.settings.dkim != "off" and game_id is not None:
+        if self.settings.dkim != "off":  # at the service address too: a signed From is a verified one
             dkim = dkim_aligned(raw, inbound.sender, self.dnsfunc)
         return Letter(
             key=inbound.key,
