@@ -21,14 +21,6 @@ ROOTS = ("pbem", "mailgateway")
 STILL_OVER: set[str] = {
     "mailgateway/parse.py:_body",
     "mailgateway/parse.py:parse_message",
-    "pbem/games/warriors_traders/development.py:action_candidates",
-    "pbem/games/warriors_traders/evolve.py:_flow",
-    "pbem/games/warriors_traders/evolve.py:_maneuver",
-    "pbem/games/warriors_traders/evolve.py:_trade",
-    "pbem/games/warriors_traders/flow.py:next_auto",
-    "pbem/games/warriors_traders/moves.py:parse_move",
-    "pbem/games/warriors_traders/trade.py:trade_candidates",
-    "pbem/games/warriors_traders/trade.py:why_not_offer",
     "pbem/mailroom/reading.py:read_letter",
 }
 
