@@ -145,7 +145,9 @@ class Kingsburg(FoldingGameSpec[State, Move]):
             return self._any_group(state, seat, candidate, text, self.legal_moves(state, seat))
         if isinstance(candidate, Pass) and state.step == "gifts":
             return Take(())  # "pass" on a gift declines it
-        raise illegal(why_illegal(state, seat, candidate, text), self.legal_texts(state, seat))
+        raise illegal(
+            why_illegal(state, seat, candidate, text, self.legal_moves(state, seat)), self.legal_texts(state, seat)
+        )
 
     def _is_legal(self, state: State, seat: int, move: object) -> bool:
         """``move in self.legal_moves(state, seat)``, without listing every group with every
@@ -388,6 +390,12 @@ def move_facts(state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
             return [{"kind": "TokenChosen", "seat": seat, "secret": secret([seat], {"token": value})}]
         case Lose(goods=goods):
             return [{"kind": "GoodsLost", "seat": seat, "delta": {g: -goods.count(g) for g in GOODS if g in goods}}]
+    return _answer_facts(state, seat, move)
+
+
+def _answer_facts(state: State, seat: int, move: Move) -> list[Fact]:
+    """The facts of a ``Take``, ``Give`` or ``Pass``: what it answers depends on the step."""
+    match move:
         case Give() | Take() if state.step == "gifts":
             advisor = next(a for a, s, _ in state.gifts if s == seat)
             return gift_facts(state, seat, advisor, rules.move_choice(move))
