@@ -21,6 +21,7 @@ from email.utils import getaddresses
 from typing import Any
 
 from mailgateway.letters import Split, html_to_text, split_text
+from pbem.service.inputs import clean_text
 from pbem.service.turnfile import looks_like_turn_file
 
 ADDRESS_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To", "To", "Cc")
@@ -301,11 +302,12 @@ def parse_message(
     if refusal:
         sender = _envelope_sender(envelope_from)
     references = _references(msg)
-    subject = _header(msg, "Subject")
+    subject = clean_text(_header(msg, "Subject"))
     try:
         text, attachments = ("", []) if too_large or refusal else _body(msg)
     except _Unread as error:
         text, attachments, refusal = "", [], str(error)
+    text = clean_text(text)  # no NUL or other control character reaches the store (pbem.service.inputs)
     split = split_text(text)
     lines = split.written
     refusal = refusal or _too_much(lines, attachments)
@@ -603,7 +605,7 @@ def _attachment(part: Message, ctype: str) -> Attachment | None:
     if not (disposition == "attachment" or (filename and disposition != "inline")):
         return None
     text = _decode(part) if part.get_content_maintype() == "text" or TURN_FILE_NAMES.search(filename) else None
-    return Attachment(filename, ctype, text)
+    return Attachment(clean_text(filename), ctype, clean_text(text) if text else text)
 
 
 def _text_of(plain: str | None, rich: str | None) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from eventsourcing.persistence import PersistenceError, RecordConflictError
+from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
 from pbem.games.base import ErrorCode, GameError
@@ -27,15 +27,12 @@ from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_names
 from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, VerifiedAddress, Watchers
 from pbem.mailroom.settings import MailSettings
+from pbem.service.failures import StoreUnavailable
 from pbem.service.outcome import Outcome
 from pbem.service.service import GameService, Work
 from pbem.service.store import Receipt
 
 log = logging.getLogger("pbem.mail")
-# Failures that say nothing about a mail: the store or the disk. Only these make the gateway
-# answer 451 (exit 75); anything a mail's content causes gets an answer instead (a permanent
-# problem is never a temporary failure, RFC 5321).
-TEMPORARY = (PersistenceError, OSError, RuntimeError)
 MAX_ATTEMPTS = 10
 PICTURES_USAGE = "pictures on or pictures off"
 STANDING = ("language", "pictures", "absence", "subscribe", "unsubscribe")  # confirmed when sent to the service address
@@ -150,7 +147,8 @@ class MailDesk:
                     key = receipt_key(f"{letter.key}/{letter.fingerprint[:32]}")
                 continue  # another process moved in the game first: plan again on the new state
             return "processed"
-        raise RuntimeError(f"could not store the receipt of {letter.key}")
+        # the game changed under every attempt: the store is busy, the MTA delivers again later
+        raise StoreUnavailable(f"could not store the receipt of {letter.key}: too many concurrent changes")
 
     def _authenticated(
         self, letter: Letter, results: list[dict[str, Any]], context: dict[str, Any], work: Work
