@@ -61,6 +61,7 @@ class GameBlock(TypedDict, total=False):
     started: bool
     over: bool
     seats: list[str]
+    table: list[str]  # the names the seats were created with: the subject's, the whole game long
     waiting: list[Waiting]
     your_turn: bool
     deadline: str | None
@@ -178,6 +179,7 @@ class Writer:
             "started": summary["started"],
             "over": summary["over"],
             "seats": names,
+            "table": list(game.created["seats"]),
             "waiting": waiting,
             "your_turn": your_turn,
             "deadline": next((w["deadline"] for w in waiting if w["seat"] == seat), None),
