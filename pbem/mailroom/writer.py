@@ -102,6 +102,8 @@ class Round:
     keys: dict[str, Any] = field(default_factory=dict)
     mailed: dict[tuple[str, str], int | None] = field(default_factory=dict)  # (email, game) -> version
     quiet: dict[str, bool] = field(default_factory=dict)  # games whose mail is off
+    # (observer, game) -> the version their last digest showed, and when it was queued
+    watched: dict[tuple[str, str], tuple[int | None, datetime | None]] = field(default_factory=dict)
 
     def game(self, game_id: str) -> LoadedGame:
         if game_id not in self.games:
@@ -248,6 +250,21 @@ class Writer:
             round_.mailed[key] = max(versions) if versions else None
         return round_.mailed[key]
 
+    def last_watched(self, round_: Round, email: str, game_id: str) -> tuple[int | None, datetime | None]:
+        """The version of ``game_id`` the last observer's digest to ``email`` showed, and when
+        it was queued (None, None: no digest yet): from this round's mails, else the queue."""
+        key = (email, game_id)
+        if key not in round_.watched:
+            models = self.views.latest_models(email, json.dumps({"id": game_id})[1:-1])
+            digests = [m for m in models if m.get("kind") == "watch" and (m.get("game") or {}).get("id") == game_id]
+            newest = max(digests, key=lambda m: m["game"]["version"], default=None)
+            at = (newest.get("extra") or {}).get("at") if newest else None
+            round_.watched[key] = (
+                newest["game"]["version"] if newest else None,
+                datetime.fromisoformat(at) if isinstance(at, str) else None,
+            )
+        return round_.watched[key]
+
     # -- queuing -----------------------------------------------------------------------------
     def queue(
         self,
@@ -290,6 +307,9 @@ class Writer:
             return refused
         if game_id and "version" in block and block.get("seat") is not None:
             round_.mailed[(to, game_id)] = block["version"]
+        if game_id and model.get("kind") == "watch":
+            at = (model.get("extra") or {}).get("at")
+            round_.watched[(to, game_id)] = (block["version"], datetime.fromisoformat(at) if at else None)
         return [Mail(key, to, model, limited or "", return_tag=tag)]
 
     def quiet(self, round_: Round, game_id: str) -> bool:

@@ -349,3 +349,72 @@ def test_an_unknown_language_is_refused_and_names_the_three(gw, transport):
     gw.work()
     (reply,) = transport.to(ANN)
     assert "language en, language cs or language pl" in text_of(reply)
+
+
+def test_resigning_sends_one_mail_to_each_player(gw, transport, game):
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "resign"))  # on ann's turn: the robot moves at once
+    gw.work()
+    assert 0 in gw.service.game(game).robots
+    (reply,) = transport.to(ANN)
+    assert reply["X-Pbem-Kind"] == "reply" and "house robot plays your seat" in " ".join(text_of(reply).split())
+    (notice,) = transport.to(BOB)  # the robot's taking over and bob's decision, in one mail
+    assert notice["X-Pbem-Kind"] == "robot" and "Your decision" in text_of(notice)
+
+
+def test_a_mail_from_a_seat_the_robot_plays_asks_for_a_substitute(gw, transport, game):
+    gw.receive(make_mail(BOB, address_of(gw, game, BOB), "resign"))
+    gw.work()
+    version = gw.service.game(game).version
+    transport.clear()
+    gw.receive(make_mail(BOB, address_of(gw, game, BOB), "roll"))
+    gw.work()
+    text = " ".join(text_of(transport.to(BOB)[-1]).split())
+    assert "The robot plays your seat now; ask the table for a substitute." in text
+    assert "It is not" not in text and gw.service.game(game).version == version
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "hold"))  # positive control: ann plays on
+    gw.work()
+    assert gw.service.game(game).version > version
+
+
+def ann_plays_a_turn(gw, game: str, lines=("roll", "roll", "hold")) -> None:
+    """Ann's lines while it is her turn (a roll of 1 ends it early)."""
+    for line in lines:
+        loaded = gw.service.game(game)
+        if 0 not in loaded.spec.to_move(gw.service.state(loaded)):
+            return
+        gw.receive(make_mail(ANN, address_of(gw, game, ANN), line))
+        gw.work()
+
+
+def test_an_observer_gets_one_digest_when_a_turn_ends(gw, transport, game):
+    confirmed(gw, transport, EVE, f"subscribe {game}")
+    transport.clear()
+    start = gw.service.game(game).version
+    ann_plays_a_turn(gw, game)
+    end = gw.service.game(game).version
+    assert end - start >= 2  # positive control: ann's turn took several entries (several mails)
+    (digest,) = transport.to(EVE)
+    assert all(f"\n  {turn}: " in text_of(digest) for turn in range(start + 1, end + 1))
+    assert f"Turn {end}" in state_of(digest)
+
+
+def test_an_observer_who_asked_for_daily_gets_at_most_one_digest_a_day(gw, transport, clock, game):
+    confirmed(gw, transport, EVE, f"subscribe {game} daily")
+    assert "one mail a day" in " ".join(text_of(transport.to(EVE)[-1]).split())
+    transport.clear()
+    ann_plays_a_turn(gw, game, ("hold",))
+    gw.receive(make_mail(BOB, address_of(gw, game, BOB), "hold"))
+    gw.work()
+    (first,) = transport.to(EVE)  # bob's turn ended the same day: no second digest
+    bobs_hold = gw.service.game(game).version  # the turn number of bob's hold
+    clock.advance(hours=25)
+    ann_plays_a_turn(gw, game, ("hold",))
+    first, second = transport.to(EVE)
+    assert f"\n  {bobs_hold}: moved" in text_of(second)  # bob's hold, kept for the next digest
+    assert f"\n  {bobs_hold}: moved" not in text_of(first)
+
+
+def test_subscribe_takes_only_daily_after_the_game(gw, transport, game):
+    gw.receive(make_mail(EVE, SERVICE, f"subscribe {game} hourly"))
+    gw.work()
+    assert "subscribe GAME daily" in text_of(replies(transport, EVE)[-1])
