@@ -21,6 +21,7 @@ from email.utils import getaddresses
 from typing import Any
 
 from mailgateway.letters import html_to_text, split_text
+from pbem.service.inputs import clean_text
 from pbem.service.turnfile import looks_like_turn_file
 
 ADDRESS_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To", "To", "Cc")
@@ -307,11 +308,12 @@ def parse_message(
         for value in msg.get_all(name) or []:
             recipients += _addresses(_decoded(value))
     references = _references(msg)
-    subject = _header(msg, "Subject")
+    subject = clean_text(_header(msg, "Subject"))
     try:
         text, attachments = ("", []) if too_large or refusal else _body(msg)
     except _Unread as error:
         text, attachments, refusal = "", [], str(error)
+    text = clean_text(text)  # no NUL or other control character reaches the store (pbem.service.inputs)
     split = split_text(text)
     lines = split.written
     refusal = refusal or _too_much(lines, attachments)
@@ -570,7 +572,7 @@ def _body(msg: Message) -> tuple[str, list[Attachment]]:
         filename = _decoded(part.get_filename() or "") if _may_name_a_file(part) else ""
         if disposition == "attachment" or (filename and disposition != "inline"):
             text = _decode(part) if part.get_content_maintype() == "text" or TURN_FILE_NAMES.search(filename) else None
-            attachments.append(Attachment(filename, ctype, text))
+            attachments.append(Attachment(clean_text(filename), ctype, clean_text(text) if text else text))
         elif ctype == "text/plain" and plain is None:
             plain = _decode(part)
         elif ctype == "text/html" and rich is None:
