@@ -148,9 +148,8 @@ def turn_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     """After moves (that neither started nor ended the game), each player who is now waited for
     and has news: not robots, not the movers who get a reply, and not a player who was already
     waited for while only others who were also due moved (a simultaneous phase)."""
-    kinds = change.kinds
-    if "moved" not in kinds or "ended" in kinds or "started" in kinds or "resigned" in kinds:
-        return []  # the start, the end and a robot's taking over tell everyone, with their decision
+    if "moved" not in change.kinds or told_everyone(change):
+        return []
     game = change.game
     old_state = writer.service.state(game, change.before)
     waiting_before = set(game.spec.to_move(old_state)) if old_state is not None else set()
@@ -171,11 +170,16 @@ def turn_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     return mails
 
 
+def told_everyone(change: Change) -> bool:
+    """The start, the end and a robot's taking over tell every player, with their decision."""
+    return any(kind in change.kinds for kind in ("started", "ended", "resigned"))
+
+
 def watcher_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     """The observers of a game get one digest when a turn ends (the game waits for someone it
     did not wait for before), when the game starts or ends and when a robot takes a seat: the
-    lines of its history since their last digest (the first: the game so far). Who asked for ``daily`` gets one only when
-    the last was a day ago or more (and always the end)."""
+    lines of its history since their last digest (the first: the game so far). Who asked for
+    ``daily`` gets one only when the last was a day ago or more (and always the end)."""
     watchers = round_.clocks.records.watchers(change.game.id)
     if not (watchers and watchers.emails) or not turn_ended(writer, change):
         return []

@@ -309,12 +309,19 @@ class Writer:
         refused = round_.limits.refused(key, to, model, limited, tag, stranger)
         if refused is not None:
             return refused
+        self._remember(round_, to, model)
+        return [Mail(key, to, model, limited or "", return_tag=tag, stranger=stranger)]
+
+    @staticmethod
+    def _remember(round_: Round, to: str, model: dict[str, Any]) -> None:
+        """What a queued mail showed ``to`` of its game, for the next mail of the round."""
+        block = model.get("game") or {}
+        game_id = block.get("id")
         if game_id and "version" in block and block.get("seat") is not None:
             round_.mailed[(to, game_id)] = block["version"]
         if game_id and model.get("kind") == "watch":
             at = (model.get("extra") or {}).get("at")
             round_.watched[(to, game_id)] = (block["version"], datetime.fromisoformat(at) if at else None)
-        return [Mail(key, to, model, limited or "", return_tag=tag, stranger=stranger)]
 
     def quiet(self, round_: Round, game_id: str) -> bool:
         """A game played without mail (``pbem new --no-mail``): no invitations or notices;

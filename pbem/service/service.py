@@ -352,7 +352,8 @@ class GameService(GameReader):
         spec = game.spec
         self._check_open(game, batch.state)
         if seat in batch.seats_of("resigned"):  # not "not your turn": it will never be theirs again
-            raise GameError(ErrorCode.ILLEGAL, speech._("The robot plays your seat now; ask the table for a substitute."))
+            robot = speech._("The robot plays your seat now; ask the table for a substitute.")
+            raise GameError(ErrorCode.ILLEGAL, robot)
         if seat not in spec.to_move(batch.state):
             waiting = ", ".join(game.names[s] for s in spec.to_move(batch.state))
             raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not {game.names[seat]}'s turn; waiting for {waiting}.")
