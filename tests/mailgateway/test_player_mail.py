@@ -18,7 +18,7 @@ from pbem.mailroom.limits import FLOOD_PER_HOUR
 from pbem.mailroom.news import name_seats
 from pbem.mailroom.replies import plain_subject
 from pbem.service.service import GameService
-from tests.mailgateway.conftest import SERVICE, address_of, make_mail, started_pig
+from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail, started_pig
 from tests.mailgateway.playbook import decision_lines, state_of, text_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
@@ -398,3 +398,9 @@ def test_the_mails_own_lines_of_since_your_last_mail_are_in_the_players_language
     assert entry_lines(game, robot) == ["From now on the house robot plays bob (too many missed deadlines)."]
     (line,) = entry_lines(game, robot, czech)
     assert "bob" in line and "robot" in line and "From now on" not in line and "missed" not in line
+
+
+def test_every_mail_names_its_language_in_content_language(gw, transport, kingsburg):
+    confirmed(gw, transport, BOB, "language pl")
+    assert str(latest(transport, BOB)["Content-Language"]) == "pl"
+    assert str(latest(transport, ANN)["Content-Language"]) == "en"  # it was lost under the parts before
