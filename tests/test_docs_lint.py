@@ -163,4 +163,4 @@ def test_every_mail_command_in_docs_mail_exists():
 
 
 def test_the_mail_command_check_reports_a_planted_stale_command():
-    assert unknown_mail_commands(["subscribe", "odebírat", "digest", "jméno"]) == ["digest", "jméno"]
+    assert unknown_mail_commands(["subscribe", "odebírat", "digest", "přezdívka"]) == ["digest", "přezdívka"]
