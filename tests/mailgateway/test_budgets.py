@@ -107,3 +107,28 @@ def test_mail_to_addresses_that_never_wrote_is_capped_per_hour_in_all(service, m
         send(post, "late@victim.example", SERVICE, "help")
         gw.work()
     assert [to for _, to, _ in transport.sent].count("late@victim.example") == 1  # the next hour's budget
+
+
+SPAM_TEST = "XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X"  # providers refuse mail holding it
+
+
+def test_a_reply_to_a_mail_that_only_claims_its_from_quotes_nothing_of_it(gw, smtp, transport):
+    junk = "\n".join(f"junk {n} {SPAM_TEST}" for n in range(90))
+    body = f"Hello {SPAM_TEST},\n\nhelp\nnew hidden-pig {SPAM_TEST}\n{junk}\n\nRegards, {SPAM_TEST}\n"
+    raw = make_mail(ANN, SERVICE, body, subject=SPAM_TEST)
+    assert smtp(raw, ANN, SERVICE) == 250  # anybody can send this with ann's address in From
+    gw.work()
+    (reply,) = transport.to(ANN)
+    assert "GTUBE" not in reply.as_string()
+    text = text_of(reply)
+    assert "Commands for" in text and "> new" in text  # the answer is all there, the commands by name
+    assert "not repeated here" in text and "refused: '...' is neither a mail address" in text
+
+
+def test_positive_control_a_reply_to_a_player_at_her_private_address_quotes_her_lines(gw, smtp, transport):
+    game_id = started_pig(gw, transport, [ANN, BOB])
+    address = address_of(gw, game_id, ANN)
+    assert send(smtp, ANN, address, f"status\nThanks! {SPAM_TEST}") == 250
+    gw.work()
+    (reply,) = transport.to(ANN)
+    assert SPAM_TEST in text_of(reply)
