@@ -16,7 +16,7 @@ from typing import Any
 from pbem.games.base import GameError
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.commands import parse_command, plain_subject
-from pbem.mailroom.limits import LIVE
+from pbem.mailroom.limits import LIVE, NOTHING
 from pbem.mailroom.news import named_errors
 from pbem.mailroom.queue import Mail
 from pbem.mailroom.writer import GameBlock, Round, Thread, Writer
@@ -254,7 +254,12 @@ def wrong_address(
 
 def reply_budget(game: LoadedGame | None, to: str, results: list[dict[str, Any]], asked: Asked) -> str:
     """Answers to a player's own mail at their private address, while the game is not
-    over, count only against the flood guard: the hourly limit must not silence play."""
+    over, count only against the flood guard: the hourly limit must not silence play.
+    Answers to mail in which nothing was read as a command meet the loop brake first."""
+    if results and all(
+        r.get("action") in ("nothing", "not-read") or (r.get("action") == "help" and not r.get("text")) for r in results
+    ):
+        return NOTHING
     if not asked.game_id:
         return "service"
     if game is None or to not in game.emails or any(r.get("action") == "refused" for r in results):

@@ -132,3 +132,37 @@ def test_positive_control_a_reply_to_a_player_at_her_private_address_quotes_her_
     gw.work()
     (reply,) = transport.to(ANN)
     assert SPAM_TEST in text_of(reply)
+
+
+def test_on_postgresql_the_budgets_and_the_bounce_count_hold(tmp_path, postgres_url, mail_settings, clock, transport):
+    """The same SQL on PostgreSQL: the invitations' per-inviter budgets (a LIKE on the budget),
+    the hourly count of mail to strangers, and bounces counted per mail (an upsert)."""
+    from pbem.config import Settings
+    from pbem.mailroom.addresses import return_path
+    from pbem.service.service import GameService
+    from tests.mailgateway.test_security import dsn
+
+    service = GameService(Settings(home=tmp_path / "home", database_url=postgres_url))
+    try:
+        gw = Gateway(service, replace(mail_settings, strangers_per_hour=12), clock=clock, transport=transport)
+        for n in range(8):
+            inviter = f"p{n}@example.org"
+            gw.receive(make_mail(inviter, SERVICE, f"new hidden-pig {inviter} {TARGET}"))
+        gw.work()
+        assert len(invitations(transport, TARGET)) == 5  # from inviters who never wrote, 5 in all
+        replies = [m for n in range(8) for m in transport.to(f"p{n}@example.org") if m["In-Reply-To"]]
+        assert len(replies) == 12 - 5  # the hour's 12 mails to strangers
+        for _ in range(3):
+            gw.receive(make_mail(ANN, SERVICE, "help"))
+        clock.advance(hours=1, minutes=1)
+        gw.work()
+        tags = [gw.mailroom.views.get(key).return_tag for key, to, _ in transport.sent if to == ANN]
+        assert len(tags) == 3
+        for n, tag in enumerate(tags):
+            path = return_path(SERVICE, tag)
+            gw.receive(dsn(path, "4.4.1", 10 + n), "", [path])
+            assert not gw.mailroom.views.undeliverable(ANN)
+            gw.receive(dsn(path, "5.1.1", 20 + n), "", [path])
+        assert gw.mailroom.views.undeliverable(ANN)
+    finally:
+        service.close()
