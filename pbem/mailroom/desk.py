@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from eventsourcing.persistence import PersistenceError, RecordConflictError
+from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
 from pbem.games.base import ErrorCode, GameError
@@ -27,15 +27,12 @@ from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_names
 from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, VerifiedAddress, Watchers
 from pbem.mailroom.settings import MailSettings
+from pbem.service.failures import StoreUnavailable
 from pbem.service.outcome import Outcome
 from pbem.service.service import GameService, Work
 from pbem.service.store import Receipt
 
 log = logging.getLogger("pbem.mail")
-# Failures that say nothing about a mail: the store or the disk. Only these make the gateway
-# answer 451 (exit 75); anything a mail's content causes gets an answer instead (a permanent
-# problem is never a temporary failure, RFC 5321).
-TEMPORARY = (PersistenceError, OSError, RuntimeError)
 MAX_ATTEMPTS = 10
 PICTURES_USAGE = "pictures on or pictures off"
 STANDING = ("language", "pictures", "absence", "subscribe", "unsubscribe")  # confirmed when sent to the service address
@@ -150,7 +147,8 @@ class MailDesk:
                     key = receipt_key(f"{letter.key}/{letter.fingerprint[:32]}")
                 continue  # another process moved in the game first: plan again on the new state
             return "processed"
-        raise RuntimeError(f"could not store the receipt of {letter.key}")
+        # the game changed under every attempt: the store is busy, the MTA delivers again later
+        raise StoreUnavailable(f"could not store the receipt of {letter.key}: too many concurrent changes")
 
     def _authenticated(
         self, letter: Letter, results: list[dict[str, Any]], context: dict[str, Any], work: Work
@@ -250,6 +248,7 @@ class MailDesk:
         if command.name in ("subscribe", "unsubscribe"):
             if not command.args:
                 raise ValueError(f"say which game: {command.name} GAME")
+            cmd.watch_daily(command.name, command.args[1:])
             work.batch(command.args[0].lower())
 
     def _ask(self, sender: str, command: cmd.Command, work: Work) -> str:
@@ -274,8 +273,7 @@ class MailDesk:
     def _standing(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:
         if command.name in ("subscribe", "unsubscribe"):
             game_id = work.batch(command.args[0].lower()).game.id
-            getattr(self._watchers(work, game_id), command.name)(sender)
-            return {"game": game_id}
+            return {"game": game_id} | self._watch(work, game_id, sender, command.name, command.args[1:])
         return self._preference(sender, command, work)
 
     def _new(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:
@@ -318,6 +316,16 @@ class MailDesk:
         else:
             person.add_absence(*period)
         return {"period": list(period) if period else None}
+
+    def _watch(self, work: Work, game_id: str, email: str, name: str, rest: tuple[str, ...]) -> dict[str, Any]:
+        """Follow a game (a digest per turn, or ``daily``) or stop following it."""
+        daily = cmd.watch_daily(name, rest)
+        watchers = self._watchers(work, game_id)
+        if daily:
+            watchers.subscribe_daily(email)
+        else:
+            getattr(watchers, name)(email)
+        return {"daily": daily}
 
     @staticmethod
     def _watchers(work: Work, game_id: str) -> Watchers:
@@ -432,8 +440,8 @@ class MailDesk:
             if name in plans:
                 return result | {"outcome": work.run(game_id, plans[name]()).to_dict()}
             if name in ("subscribe", "unsubscribe"):
-                getattr(self._watchers(work, game_id), name)(email)
-                return result
+                rest = tuple(arg for arg in command.args if arg.lower() != game_id)  # the game may be named
+                return result | self._watch(work, game_id, email, name, rest)
             if name in ("language", "pictures", "absence"):
                 return result | self._preference(email, command, work)
             if name == "rotate":

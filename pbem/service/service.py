@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-import re
 import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -20,7 +19,7 @@ from typing import Any
 from eventsourcing.persistence import PersistenceError, RecordConflictError
 
 from pbem import i18n
-from pbem.games import AnySpec, get_spec
+from pbem.games import AnySpec, get_spec, speech
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.text import parse_named
 from pbem.ledger import entries as log
@@ -31,6 +30,7 @@ from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.logs import log_entries
 from pbem.service import states
 from pbem.service.game import FACT_KINDS, LoadedGame
+from pbem.service.inputs import address_problem, printable
 from pbem.service.outcome import LineResult, Outcome
 from pbem.service.reading import GameReader, alarms
 from pbem.service.states import NotKept
@@ -41,7 +41,6 @@ from pbem.service.work import Work, _Batch
 
 __all__ = ["GameService", "LineResult", "Outcome", "Work", "seat_names"]
 
-EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
 Plan = Callable[[LoadedGame, "_Batch"], list[LineResult]]
 SOURCES = ("cli", "email", "turnfile", "web", "robot", "deadline", "autoplay")
 MAX_SAVE_ATTEMPTS = 10
@@ -132,8 +131,9 @@ class GameService(GameReader):
         spec = get_spec(game_type)
         emails = [p.strip().lower() for p in players]
         for email in emails:
-            if not EMAIL.match(email):
-                raise GameError(ErrorCode.INVALID, f"{email!r} is not a mail address.")
+            problem = address_problem(email)
+            if problem:
+                raise GameError(ErrorCode.INVALID, f"{printable(email)!r} {problem}.")
         if len(set(emails)) != len(emails):
             raise GameError(ErrorCode.INVALID, "Each seat needs a different mail address.")
         spec.check_players(len(emails))
@@ -351,6 +351,9 @@ class GameService(GameReader):
         whether anything was drawn at random or revealed to the author (``spec.reveals``)."""
         spec = game.spec
         self._check_open(game, batch.state)
+        if seat in batch.seats_of("resigned"):  # not "not your turn": it will never be theirs again
+            robot = speech._("The robot plays your seat now; ask the table for a substitute.")
+            raise GameError(ErrorCode.ILLEGAL, robot)
         if seat not in spec.to_move(batch.state):
             waiting = ", ".join(game.names[s] for s in spec.to_move(batch.state))
             raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not {game.names[seat]}'s turn; waiting for {waiting}.")

@@ -15,9 +15,10 @@ from email.message import EmailMessage
 
 import pytest
 
+from mailgateway.compose import SUBJECT_MAX
 from pbem.mailroom.settings import MailSettings
 from tests.mailgateway.conftest import SERVICE, make_mail
-from tests.mailgateway.playbook import decision_lines, has_since, text_of
+from tests.mailgateway.playbook import decision_lines, has_since, state_of, text_of
 
 MAX_MAILS = 1500
 SECONDS_BETWEEN_MAILS = 10  # a quick player at the keyboard
@@ -96,13 +97,14 @@ def check_the_mails(gw, players: Players) -> None:
     everything = [(player, msg) for player, box in players.inbox.items() for msg in box]
     replies = {msg["In-Reply-To"] for _, msg in everything if msg["In-Reply-To"]}
     assert set(players.sent) <= replies, "every mail a player sent is answered"
-    long = [str(msg["Subject"]) for _, msg in everything if len(msg["Subject"]) > 78]
-    assert long == []
+    subjects = {str(msg["Subject"]) for _, msg in everything}
+    assert len(subjects) == 1, "one subject for the whole game, so every client keeps one thread"
+    assert len(subjects.pop()) <= SUBJECT_MAX
     game_mails = [msg for _, msg in everything]  # the answer to "new" too: all are about the game
     assert all("+" in msg["From"] for msg in game_mails), "every mail comes from the player's private address"
     assert all(has_since(text_of(msg)) for msg in game_mails), "every mail about the game says what happened"
     assert all(msg["Reply-To"] == msg["From"].addresses[0].addr_spec for msg in game_mails)
-    refused = [text_of(msg) for msg in game_mails if msg["X-Pbem-Kind"] == "reply" and "not applied" in msg["Subject"]]
+    refused = [text_of(msg) for msg in game_mails if msg["X-Pbem-Kind"] == "reply" and "not applied" in state_of(msg)]
     assert refused == [], "a line from 'Your decision' is always legal"
     assert "dropped" not in gw.mailroom.views.counts()
     assert gw.settings.replies_per_hour == MailSettings().replies_per_hour == 20
@@ -111,7 +113,7 @@ def check_the_mails(gw, players: Players) -> None:
     assert busiest / max(hours, 1) > gw.settings.replies_per_hour, "the pace is above the hourly limit"
     for _player, box in players.inbox.items():
         final = box[-1]
-        assert "game over" in final["Subject"] and "Final standings:" in text_of(final)
+        assert "game over" in state_of(final) and "Final standings:" in text_of(final)
 
 
 def test_two_players_play_kingsburg_by_mail_from_invitation_to_standings(relay_gw, smtp_server, sink, clock):
