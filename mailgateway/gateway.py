@@ -188,6 +188,7 @@ class Gateway:
             message_id=inbound.message_id,
             references=inbound.references,
             dkim=dkim,
+            sender_name=inbound.sender_name,
             too_large=inbound.too_large,
             fingerprint=inbound.fingerprint,
             size=inbound.size,

@@ -59,6 +59,17 @@ class Correspondent(Aggregate):
     def clear_absences(self) -> None:
         self.absences = []
 
+    @event("NameGiven")
+    def give_name(self, name: str) -> None:
+        """The name this address goes by (the display name of its mail), for the seats of the
+        games created with it from now on."""
+        self.name = name
+
+    def known_name(self) -> str | None:
+        """The name this address goes by, if it ever gave one (older records have none)."""
+        name = getattr(self, "name", None)
+        return str(name) if name else None
+
     @event("GameCreated")
     def created_game(self, time: str, keep_after: str) -> None:
         """A game this address created by mail (counted against the daily limit)."""
