@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -47,6 +47,11 @@ STANDING = (
 )  # confirmed when sent to the service address
 CONFIRM_WITHIN = timedelta(days=7)
 MAX_NOT_READ = 20  # lines listed in a reply as not read as commands
+# Commands that add an event to a mail record (a seat's keys, an address's settings, a game's
+# observers, a confirmation): each record is read again for every later mail, so one mail may
+# change them only this often; the rest of such lines are answered as refused.
+RECORD_CHANGES = ("rotate", "subscribe", "unsubscribe", "language", "pictures", "name", "absence", "confirm")
+MAX_RECORD_CHANGES = 5
 MAIL_KEY_PREFIX = "mail:"  # receipts of mails; internal keys (deadlines) use other prefixes
 
 
@@ -211,15 +216,27 @@ class MailDesk:
         if not reading.commands:
             results.append({"action": "nothing"})
             results.append({"action": "help", "text": ""})
+        changes = iter(range(MAX_RECORD_CHANGES))
         for command in reading.commands:
             if isinstance(command, Order):  # perhaps a move: the reply says where moves go
                 results.append({"action": "unknown", "text": command.text[:200], "sender": letter.sender})
                 continue
             try:
+                self._count_change(command, changes)
                 results.append(self._global_command(letter.sender, command, work, letter.sender_name))
             except (GameError, ValueError) as error:
                 results.append({"action": command.name, "text": command.text[:200], "error": error_dict(error)})
         return results + self._not_read(reading)
+
+    @staticmethod
+    def _count_change(command: cmd.Command, changes: Iterator[int]) -> None:
+        """Refuse a command that would change a mail record once the mail has used up its
+        ``MAX_RECORD_CHANGES`` (``changes`` yields one item per change allowed)."""
+        if command.name in RECORD_CHANGES and next(changes, None) is None:
+            raise ValueError(
+                f"at most {MAX_RECORD_CHANGES} lines that change settings, subscriptions or private addresses"
+                " in one mail; send the rest in another mail"
+            )
 
     def _global_command(self, sender: str, command: cmd.Command, work: Work, sender_name: str = "") -> dict[str, Any]:
         args, name = command.args, command.name
@@ -459,11 +476,19 @@ class MailDesk:
                 results.append({"action": "moves", "outcome": work.run(game_id, plan).to_dict()})
                 batch.clear()
 
+        changes = iter(range(MAX_RECORD_CHANGES))
         for command in reading.commands:
             if isinstance(command, Order):
                 batch.append(command.text)
                 continue
             flush()
+            try:
+                self._count_change(command, changes)
+            except ValueError as error:
+                results.append(
+                    {"action": command.name, "text": command.text, "game": game_id, "error": error_dict(error)}
+                )
+                continue
             results.append(self._seat_command(letter, work, game_id, command))
         flush()
         return results + self._not_read(reading)
