@@ -273,7 +273,6 @@ def build(
     msg["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
     msg["X-Auto-Response-Suppress"] = "All"
     msg["X-Loop"] = sender.split("+", 1)[0].split("@", 1)[0] + "@" + sender.split("@", 1)[1]
-    msg["Content-Language"] = model.get("lang", "en")
     msg["X-Pbem-Kind"] = str(model.get("kind", ""))  # for mail filters: reply, turn, reminder, ...
     set_subject(msg, state, "X-Pbem-State")  # what the subject no longer says
     if in_reply_to:
@@ -297,4 +296,6 @@ def build(
             subtype="json",
             filename="receipt.json",
         )
+    # last: set_content and make_mixed move or drop the Content-* headers set before them
+    msg["Content-Language"] = model.get("lang", "en")
     return msg
