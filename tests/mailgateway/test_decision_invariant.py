@@ -110,3 +110,27 @@ def test_every_waited_seat_is_mailed_its_current_decision(settings, tmp_path, ga
         )
     finally:
         service.close()
+
+
+def test_two_players_answering_the_kings_aid_in_one_round_over_smtp(gw, transport, smtp):
+    """The regression over real SMTP: Kingsburg's King's aid is answered by every player at once;
+    when two answer before the worker's round, every seat still waited on has its decision."""
+    players = PLAYERS[:3]
+    game_id = gw.service.create("kingsburg", players, {}, seed=b"\x31" * 32)
+    for player in players:
+        gw.service.join(game_id, player)
+    gw.work()
+    for number, player in enumerate(players[:2]):
+        to = address_of(gw, game_id, player)
+        assert smtp(make_mail(player, to, "take gold", message_id=f"<aid{number}@example.net>"), player, to) == 250
+    gw.work()
+    game = gw.service.game(game_id)
+    state = gw.service.state(game)
+    waited = list(game.spec.to_move(state))
+    assert waited, "the game waits on somebody"
+    for seat in waited:
+        models = gw.mailroom.views.latest_models(game.emails[seat], game_id)
+        newest = max(
+            (m["game"] for m in models if (m.get("game") or {}).get("id") == game_id), key=lambda b: b["version"]
+        )
+        assert newest["decision"] == decision(game, state, seat), f"seat {seat} lacks its decision"
