@@ -20,7 +20,8 @@ from email.message import Message
 from email.utils import getaddresses
 from typing import Any
 
-from mailgateway.letters import html_to_text, split_text
+from mailgateway.email_adapter import ReadMessage
+from mailgateway.letters import Split, html_to_text, split_text
 from pbem.service.inputs import clean_text
 from pbem.service.turnfile import looks_like_turn_file
 
@@ -218,75 +219,6 @@ def thread_id(value: str) -> str | None:
     return value
 
 
-class _ReadMessage(Message):
-    """A parsed message that is only read, never changed: its headers are looked up in an index
-    made once, where the stdlib's ``get`` scans (and lower-cases) every header on each call,
-    and reading one mail asks for headers about thirty times."""
-
-    _headers: list[tuple[str, Any]]  # the stdlib's own list (a class annotation only, for mypy)
-    _index: dict[str, list[Any]] | None = None
-    _indexed = -1  # how many headers the index holds (the parser adds them before reading any)
-    _content_type: tuple[tuple[int, str], str] | None = None  # (headers, default type), content type
-
-    def _lookup(self, name: str) -> list[Any] | None:
-        index = self._index
-        if index is None or self._indexed != len(self._headers):  # the list itself: len(self) is a Python call
-            index = self._reindex()
-        return index.get(name.lower())
-
-    def _reindex(self) -> dict[str, list[Any]]:
-        index: dict[str, list[Any]] = {}
-        for key, value in self.raw_items():
-            index.setdefault(key.lower(), []).append(self.policy.header_fetch_parse(key, value))
-        self._index, self._indexed = index, len(self._headers)
-        return index
-
-    def get(self, name: str, failobj: Any = None) -> Any:
-        index = self._index  # _lookup written out: asked for about thirty times per mail
-        if index is None or self._indexed != len(self._headers):
-            index = self._reindex()
-        values = index.get(name.lower())
-        return values[0] if values else failobj
-
-    def get_all(self, name: str, failobj: Any = None) -> Any:
-        values = self._lookup(name)
-        return list(values) if values else failobj
-
-    def __contains__(self, name: str) -> bool:
-        return self._lookup(name) is not None
-
-    def get_content_type(self) -> str:
-        """The stdlib's answer, worked out once (reading one mail asks for it about six times)."""
-        key = (len(self._headers), self.get_default_type())
-        if self._content_type is None or self._content_type[0] != key:
-            self._content_type = (key, super().get_content_type())
-        return self._content_type[1]
-
-    def get_content_charset(self, failobj: Any = None) -> Any:
-        """The stdlib's answer, which depends only on the text of the first Content-Type header:
-        remembered per text, as most mail comes with one of a few (the stdlib parses its
-        parameters on every call, a third of the cost of reading a short mail's headers)."""
-        value = self.get("content-type")
-        if type(value) is not str or len(value) > MAX_KEPT_CHARSET_TEXT:  # a Header object: not kept
-            return super().get_content_charset(failobj)
-        # one look-up, never "in" then "[]": conversations read mails side by side, and another
-        # thread may clear the table in between
-        charset = _CHARSETS.get(value, _UNKNOWN)
-        if charset is _UNKNOWN:
-            charset = super().get_content_charset(None)
-            if len(_CHARSETS) >= MAX_KEPT_CHARSETS:
-                _CHARSETS.clear()
-            _CHARSETS[value] = charset
-        return failobj if charset is None else charset
-
-
-# The charsets of Content-Type header texts seen last (``_ReadMessage.get_content_charset``).
-MAX_KEPT_CHARSETS = 256
-MAX_KEPT_CHARSET_TEXT = 256
-_CHARSETS: dict[str, str | None] = {}
-_UNKNOWN = "\0unknown"  # no charset's name
-
-
 def parse_message(
     raw: bytes,
     envelope_from: str | None = None,
@@ -300,13 +232,7 @@ def parse_message(
     sender, header_refusal = strict_sender(msg)
     refusal = refusal or header_refusal
     if refusal:
-        # the answer goes to the envelope sender, never to an address read from a bad header
-        envelope = (envelope_from or "").strip().strip("<>").lower()
-        sender = envelope if len(envelope) <= MAX_ADDRESS and ADDR_SPEC.match(envelope) else ""
-    recipients = [a.strip().lower() for a in envelope_to]
-    for name in ADDRESS_HEADERS:
-        for value in msg.get_all(name) or []:
-            recipients += _addresses(_decoded(value))
+        sender = _envelope_sender(envelope_from)
     references = _references(msg)
     subject = clean_text(_header(msg, "Subject"))
     try:
@@ -324,13 +250,10 @@ def parse_message(
         message_id=message_id,
         sender=sender,
         envelope_from=envelope_from,
-        recipients=tuple(dict.fromkeys(r for r in recipients if r)),
+        recipients=_recipients(msg, envelope_to),
         subject=subject,
         text=text,
-        lines=lines if refusal is None else (),
-        unread=split.unread[:MAX_UNREAD] if refusal is None else (),
-        footers=split.footers[:MAX_UNREAD] if refusal is None else (),
-        closing_at=split.closing_at if refusal is None else None,
+        **_read_parts(split, refusal),
         attachments=tuple(attachments),
         references=references,
         auto=auto_reason(msg, envelope_from, sender, own_address),
@@ -338,6 +261,34 @@ def parse_message(
         size=len(raw),
         refusal=refusal,
     )
+
+
+def _envelope_sender(envelope_from: str | None) -> str:
+    """The answer to a refused mail goes to the envelope sender, never to an address read from
+    a bad header ("" when the envelope's is no address either)."""
+    envelope = (envelope_from or "").strip().strip("<>").lower()
+    return envelope if len(envelope) <= MAX_ADDRESS and ADDR_SPEC.match(envelope) else ""
+
+
+def _recipients(msg: Message, envelope_to: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The envelope's recipients, then the addresses of the headers that name recipients, each once."""
+    recipients = [a.strip().lower() for a in envelope_to]
+    for name in ADDRESS_HEADERS:
+        for value in msg.get_all(name) or []:
+            recipients += _addresses(_decoded(value))
+    return tuple(dict.fromkeys(r for r in recipients if r))
+
+
+def _read_parts(split: Split, refusal: str | None) -> dict[str, Any]:
+    """The fields of ``Inbound`` that hold what the sender wrote: none of it for a refused mail."""
+    if refusal is not None:
+        return {"lines": (), "unread": (), "footers": (), "closing_at": None}
+    return {
+        "lines": split.written,
+        "unread": split.unread[:MAX_UNREAD],
+        "footers": split.footers[:MAX_UNREAD],
+        "closing_at": split.closing_at,
+    }
 
 
 def _references(msg: Message) -> tuple[str, ...]:
@@ -373,7 +324,7 @@ def _readable(raw: bytes, too_large: bool) -> tuple[Message, str | None]:
 def _read(data: bytes) -> Message:
     # compat32 keeps headers as text: the modern header registry raises on some malformed
     # address headers (an unclosed "<", an empty group), and a player's mail must still be read.
-    return message_from_bytes(data, _ReadMessage, policy=policy.compat32)
+    return message_from_bytes(data, ReadMessage, policy=policy.compat32)
 
 
 def _addresses(text: str) -> list[str]:
@@ -568,25 +519,39 @@ def _body(msg: Message) -> tuple[str, list[Attachment]]:
         if part.is_multipart():
             continue
         ctype = part.get_content_type()
-        disposition = (part.get_content_disposition() or "").lower()
-        filename = _decoded(part.get_filename() or "") if _may_name_a_file(part) else ""
-        if disposition == "attachment" or (filename and disposition != "inline"):
-            text = _decode(part) if part.get_content_maintype() == "text" or TURN_FILE_NAMES.search(filename) else None
-            attachments.append(Attachment(clean_text(filename), ctype, clean_text(text) if text else text))
+        attachment = _attachment(part, ctype)
+        if attachment is not None:
+            attachments.append(attachment)
         elif ctype == "text/plain" and plain is None:
             plain = _decode(part)
         elif ctype == "text/html" and rich is None:
             rich = _decode(part)
+    return _text_of(plain, rich), attachments
+
+
+def _attachment(part: Message, ctype: str) -> Attachment | None:
+    """The part as an attachment (its text kept when it is text or a turn file), or None when
+    it is a part of the body."""
+    disposition = (part.get_content_disposition() or "").lower()
+    filename = _decoded(part.get_filename() or "") if _may_name_a_file(part) else ""
+    if not (disposition == "attachment" or (filename and disposition != "inline")):
+        return None
+    text = _decode(part) if part.get_content_maintype() == "text" or TURN_FILE_NAMES.search(filename) else None
+    return Attachment(clean_text(filename), ctype, clean_text(text) if text else text)
+
+
+def _text_of(plain: str | None, rich: str | None) -> str:
+    """The text read: the plain part, else the HTML part as text (refused when too long)."""
     if plain is not None:
-        return plain.replace("\r\n", "\n"), attachments
-    if rich is not None:
-        if len(rich) > MAX_HTML_CHARS:
-            raise _Unread(
-                f"The mail has no plain-text part and its HTML is longer than {MAX_HTML_CHARS // 1024} KiB; "
-                "nothing was applied. Send it as plain text."
-            )
-        return html_to_text(rich), attachments
-    return "", attachments
+        return plain.replace("\r\n", "\n")
+    if rich is None:
+        return ""
+    if len(rich) > MAX_HTML_CHARS:
+        raise _Unread(
+            f"The mail has no plain-text part and its HTML is longer than {MAX_HTML_CHARS // 1024} KiB; "
+            "nothing was applied. Send it as plain text."
+        )
+    return html_to_text(rich)
 
 
 def _may_name_a_file(part: Message) -> bool:
