@@ -24,6 +24,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "unsubscribe": ("unsubscribe", "unwatch", "neodebirat", "nesledovat", "nieobserwuj", "wypisz", "odsubskrybuj"),
     "language": ("language", "lang", "jazyk", "jezyk"),
     "pictures": ("pictures", "images", "obrazky", "obrazki"),
+    "name": ("name", "jmeno", "imie"),  # the name you go by in the games created from now on
     "absence": ("absence", "away", "nepritomnost", "dovolena", "nieobecnosc", "urlop"),
     "resign": ("resign", "vzdat", "vzdavam", "poddaj", "poddaje", "rezygnuje"),
     "template": ("template", "turnfile", "sablona", "formular", "szablon", "formularz"),
@@ -44,6 +45,7 @@ SEAT_COMMANDS = (
     "template",
     "language",
     "pictures",
+    "name",
     "absence",
     "subscribe",
     "unsubscribe",
