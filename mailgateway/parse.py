@@ -157,6 +157,7 @@ class Inbound:
     subject: str
     text: str  # the readable body (plain text, or HTML converted)
     lines: tuple[str, ...]  # the lines the sender wrote: no quotes, no signature, no blanks
+    paragraphs: tuple[str, ...] = ()  # the same lines with their blank lines kept as ""
     # the signature's lines (shown in the reply as not read as commands)
     unread: tuple[str, ...] = ()
     footers: tuple[str, ...] = ()  # the client's footer lines ("Sent from my iPhone")
@@ -326,6 +327,7 @@ def parse_message(
         subject=subject,
         text=text,
         lines=lines if refusal is None else (),
+        paragraphs=split.paragraphs if refusal is None else (),
         unread=split.unread[:MAX_UNREAD] if refusal is None else (),
         footers=split.footers[:MAX_UNREAD] if refusal is None else (),
         closing_at=split.closing_at if refusal is None else None,

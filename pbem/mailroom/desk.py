@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,7 +21,9 @@ from eventsourcing.persistence import PersistenceError, RecordConflictError
 from pbem import i18n
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.text import parse_named
+from pbem.ledger import press
 from pbem.mailroom import commands as cmd
+from pbem.mailroom import talk
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_names
@@ -59,6 +61,7 @@ class Letter:
     game_id: str | None  # None: the service address
     token: str | None = None
     lines: tuple[str, ...] = ()  # the new text the sender wrote (``mailgateway.letters``)
+    paragraphs: tuple[str, ...] = ()  # ``lines`` with the blank lines between them kept as ""
     turn_file: str | None = None
     subject: str = ""
     closing_at: int | None = None  # where in ``lines`` a signature may start with a closing
@@ -73,6 +76,7 @@ class Letter:
     refusal: str | None = None  # the whole mail is refused, for this reason
     notes: dict[str, Any] = field(default_factory=dict)  # extra context for the reply
     fingerprint: str = ""  # who sent what (mailgateway.parse.fingerprint): two mails under one key differ in it
+    conversation: str | None = None  # sent to a message's conversation address: the text is a message
 
 
 def error_dict(error: Exception) -> dict[str, Any]:
@@ -334,6 +338,8 @@ class MailDesk:
                 )
             log.warning("refused %s for %s: %s from %s", letter.key, game.id, verdict.reason, sender)
             return [{"action": "refused", "reason": verdict.reason, "game": game.id}]
+        if letter.conversation is not None:
+            return self._answer_to_message(letter, work, game.id, context)
         if letter.turn_file is not None:
             attachments = Reading((), tuple(NotRead(name, "attachment") for name in letter.attachments))
             return [self._turn_file(letter, work, game.id), *self._not_read(attachments)]
@@ -377,11 +383,44 @@ class MailDesk:
 
         return recognise
 
+    # -- press: messages between players (pbem/mailroom/talk.py) ---------------------------
+    def _tell(self, letter: Letter, work: Work, game_id: str, told: talk.Told) -> dict[str, Any]:
+        """One message of a letter, planned on its own: a refused message refuses nothing
+        else, and a refused move does not stop the message."""
+        to = told.to if isinstance(told.to, str) else list(told.to)
+        shown = " / ".join(line.strip() for line in told.text.splitlines() if line.strip())
+        result: dict[str, Any] = {"action": "tell", "to": to, "text": shown[:200], "game": game_id}
+        try:
+            plan = self.service.say_plan(letter.sender, to, told.text)
+            return result | {"outcome": work.run(game_id, plan).to_dict()}
+        except GameError as error:
+            return result | {"error": error_dict(error)}
+
+    def _answer_to_message(
+        self, letter: Letter, work: Work, game_id: str, context: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """A mail to a message's conversation address: whatever it says (its new text, without
+        the quoted message) is a message back, never a command. Its attachments are not sent on."""
+        game = work.batch(game_id).game
+        to = talk.parse_target_text(letter.conversation or "")
+        names: tuple[str, ...] | str = press.TABLE
+        if isinstance(to, list) and all(seat < len(game.names) for seat in to):
+            names = tuple(game.names[seat] for seat in to)
+        elif to != press.TABLE:
+            return [{"action": "refused", "reason": "unknown-conversation", "game": game_id}]
+        told = talk.Told(names, "\n".join(letter.paragraphs or letter.lines).strip(), 1)
+        result = self._tell(letter, work, game_id, told)
+        if "error" not in result and (result.get("outcome") or {}).get("ok") and not letter.attachments:
+            context["reply_to"] = None  # delivered: the copy of the message is the answer
+        attachments = Reading((), tuple(NotRead(name, "attachment") for name in letter.attachments))
+        return [result, *self._not_read(attachments)]
+
     def _seat_lines(self, letter: Letter, work: Work, game_id: str) -> list[dict[str, Any]]:
-        reading = self._read(letter, self._seat_recogniser(work, game_id, letter.sender))
+        told, lines = talk.split_press(letter.lines, letter.paragraphs)
+        reading = self._read(replace(letter, lines=lines), self._seat_recogniser(work, game_id, letter.sender))
+        results: list[dict[str, Any]] = [self._tell(letter, work, game_id, item) for item in told]
         if not reading.commands:
-            return [{"action": "nothing", "game": game_id}, *self._not_read(reading)]
-        results: list[dict[str, Any]] = []
+            return (results or [{"action": "nothing", "game": game_id}]) + self._not_read(reading)
         batch: list[str] = []
 
         def flush() -> None:

@@ -58,8 +58,8 @@ def reply_summary(results: list[dict[str, Any]]) -> str:
         return "refused"
     if any(not p.ok for p in outcomes if not p.duplicate):
         return "refused"
-    if any(p.moved for p in outcomes):
-        return "applied"
+    if any(p.moved for p in played([r for r in results if r.get("action") != "tell"])):
+        return "applied"  # moves were applied (messages are said so line by line)
     return "answer"
 
 
@@ -173,7 +173,8 @@ def _about_game(
     versions = [p.version for p in outcomes if p.version]
     version = max(versions) if versions else asked.version or game.version
     block = writer.game_block(round_, game, min(version, game.version), to)
-    moved = [p for p in outcomes if p.ok and p.moved]
+    # a message's receipt comes with its own mail (pbem/mailroom/talk.py), so a reply's is a move's
+    moved = [p for p in played([r for r in results if r.get("action") != "tell"]) if p.ok and p.moved]
     if not moved:
         return block, None
     receipt = writer.service.receipt(game.id, moved[0].version_before, moved[-1].version, viewer=to, game=game)

@@ -257,13 +257,15 @@ class Writer:
         thread: Thread = NO_THREAD,
         attachment: dict[str, Any] | None = None,
         limited: str | None = None,
+        conversation: bool = False,
     ) -> list[Mail]:
         """One mail to queue. ``limited`` names the rate-limit budget: "service" (answers to
         the service address), "game" (answers to mail at a game's address that is not the
         owner's live play), "notify" (refusal notices), "invite", or "live:GAME" (answers to a
         player's own moves: only the flood guard), so mail forged in someone's name to one
         cannot use up the others. Over the limit the mail is kept as "dropped" (visible in the
-        queue), a line is logged, and the recipient gets one notice saying when replies resume."""
+        queue), a line is logged, and the recipient gets one notice saying when replies resume.
+        ``conversation``: a message's mail, threaded by its ``thread`` alone."""
         block = model.get("game") or {}
         game_id = block.get("id")
         model = (
@@ -275,7 +277,8 @@ class Writer:
                     "in_reply_to": thread.in_reply_to,
                     "references": list(thread.references),
                     "attachment": attachment,
-                    "thread": thread_id(game_id, to, self.settings.domain) if game_id else None,
+                    # a message threads with its conversation (its references), not the game's mails
+                    "thread": thread_id(game_id, to, self.settings.domain) if game_id and not conversation else None,
                 }
             }
         )

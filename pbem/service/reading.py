@@ -81,7 +81,7 @@ class GameReader(SelfCheck):
                 "title": spec.title,
                 "min_players": spec.min_players,
                 "max_players": spec.max_players,
-                "options": [o.to_dict() for o in spec.options],
+                "options": [o.to_dict() for o in spec.all_options],
             }
             for spec in catalog().values()
         ]

@@ -453,7 +453,11 @@ class GameService(GameReader):
     ) -> Outcome:
         """A message from the player of ``email`` to the players named ``to``, or to the whole
         table (``"all"``): an entry of the log, which changes nothing in the game."""
-        return self._transact(game_id, say_plan(self.clock, email, to, text), idempotency_key, context)
+        return self._transact(game_id, self.say_plan(email, to, text), idempotency_key, context)
+
+    def say_plan(self, email: str, to: Sequence[str] | str, text: str) -> Plan:
+        """The plan of ``say``, for a transaction of several commands (a mail)."""
+        return say_plan(self.clock, email, to, text, lambda game_id, seat: self.seat_token(game_id, seat))
 
     def rotate_plan(self, work: Work, game_id: str, email: str) -> int:
         """Change a seat's private token as part of ``work``; returns the seat."""
