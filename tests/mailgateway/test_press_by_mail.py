@@ -34,6 +34,10 @@ def _press(transport: Memory, to: str) -> list[EmailMessage]:
     return [m for m in transport.to(to) if m["X-Pbem-Kind"] == "press"]
 
 
+def _replies(transport: Memory, to: str) -> list[EmailMessage]:
+    return [m for m in transport.to(to) if m["X-Pbem-Kind"] == "reply"]
+
+
 def _receipt(msg: EmailMessage) -> dict:
     (part,) = [p for p in msg.iter_attachments() if p.get_filename() == "receipt.json"]
     return json.loads(part.get_content())
@@ -54,7 +58,7 @@ def test_a_private_message_reaches_exactly_its_recipient_with_a_receipt(gw, tran
     (to_carol,) = transport.to(CAROL)  # the table message: she reads it, and nothing of the private one
     assert "table hello" in text_of(to_carol) and SECRET_WORDS not in text_of(to_carol)
     assert SECRET_WORDS not in json.dumps(_receipt(to_carol))
-    reply = [m for m in transport.to(ANN) if m["X-Pbem-Kind"] == "reply"][0]
+    reply = _replies(transport, ANN)[0]
     assert "Your message to bob was delivered." in text_of(reply)
     assert "Your moves were applied." in text_of(reply)
 
@@ -63,7 +67,7 @@ def test_a_message_is_delivered_even_when_a_move_of_the_mail_is_refused(gw, tran
     game_id = _game(gw, transport)
     gw.receive(make_mail(BOB, address_of(gw, game_id, BOB), "tell all: sorry, not my turn yet\n\nhold"))
     gw.work()
-    reply = [m for m in transport.to(BOB) if m["X-Pbem-Kind"] == "reply"][0]
+    reply = _replies(transport, BOB)[0]
     assert "Your message to everyone at the table was delivered." in text_of(reply)
     assert "not applied" in reply["Subject"] or "refused" in text_of(reply)
     for player in (ANN, CAROL):
@@ -126,7 +130,7 @@ def test_press_none_refuses_with_a_clear_reply(gw, transport):
     version = gw.service.game(game_id).version
     gw.receive(make_mail(ANN, address_of(gw, game_id, ANN), "tell bob: hello"))
     gw.work()
-    reply = [m for m in transport.to(ANN) if m["X-Pbem-Kind"] == "reply"][0]
+    reply = _replies(transport, ANN)[0]
     assert "press=none" in text_of(reply)
     assert gw.service.game(game_id).version == version and not _press(transport, BOB)
 
@@ -142,7 +146,7 @@ def test_press_public_refuses_private_messages_and_observers_read_table_ones(gw,
     transport.clear()
     gw.receive(make_mail(ANN, address_of(gw, game_id, ANN), "tell bob: psst\n\ntell all: hello table"))
     gw.work()
-    reply = [m for m in transport.to(ANN) if m["X-Pbem-Kind"] == "reply"][0]
+    reply = _replies(transport, ANN)[0]
     assert "press=public" in text_of(reply)
     assert not any("psst" in text_of(m) for m in _press(transport, BOB))
     assert any("hello table" in text_of(m) for m in _press(transport, watcher))
@@ -177,7 +181,7 @@ def test_a_message_holding_a_seat_token_is_refused(gw, transport):
     gw.receive(make_mail(ANN, leaked, f"tell bob: write to {leaked} for me"))
     gw.work()
     assert gw.service.game(game_id).version == version and not _press(transport, BOB)
-    reply = [m for m in transport.to(ANN) if m["X-Pbem-Kind"] == "reply"][0]
+    reply = _replies(transport, ANN)[0]
     assert "private address or link" in text_of(reply)
 
 
