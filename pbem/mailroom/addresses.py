@@ -64,6 +64,11 @@ def parse_target(address: str, service_address: str) -> Target | None:
     if rest.startswith(BOUNCE_PREFIX):
         tag = rest[len(BOUNCE_PREFIX) :]
         return Target(None, None, address, tag) if tag.isascii() and tag.isalnum() else None
+    return _game_target(rest, address)
+
+
+def _game_target(rest: str, address: str) -> Target | None:
+    """``GAME``, ``GAME.TOKEN`` or ``GAME.TOKEN.toTARGET`` (a message's conversation)."""
     game_id, dot, token = rest.partition(".")
     if not dot:
         return Target(rest, None, address) if rest else None
