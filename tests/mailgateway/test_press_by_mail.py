@@ -209,3 +209,38 @@ def test_a_message_over_four_kib_is_refused_by_mail(gw, transport):
     assert gw.service.game(game_id).version == version and not _press(transport, BOB)
     reply = [m for m in transport.to(ANN) if m["X-Pbem-Kind"] == "reply"][-1]
     assert "4096 bytes" in text_of(reply)
+
+
+@pytest.mark.parametrize(
+    ("address", "conversation"),
+    [
+        ("pbem+kingsburg-0a1b.abc234.to1@example.org", "to1"),
+        ("pbem+kingsburg-0a1b.abc234.toall@example.org", "toall"),
+        ("pbem+kingsburg-0a1b.abc234@example.org", None),
+    ],
+)
+def test_a_conversation_address_names_its_game_token_and_target(address, conversation):
+    from pbem.mailroom.addresses import parse_target
+
+    target = parse_target(address, SERVICE)
+    assert target is not None and target.game_id == "kingsburg-0a1b" and target.token == "abc234"
+    assert target.conversation == conversation
+
+
+@pytest.mark.parametrize(
+    "address", ["pbem+g.abc..to1@example.org", "pbem+g..to1@example.org", "pbem+g.abc.to1.x@example.org"]
+)
+def test_a_malformed_conversation_address_is_not_ours(address):
+    from pbem.mailroom.addresses import parse_target
+
+    assert parse_target(address, SERVICE) is None
+
+
+def test_a_reply_to_an_unknown_conversation_changes_nothing(gw, transport):
+    game_id = _game(gw, transport)
+    version = gw.service.game(game_id).version
+    bad = address_of(gw, game_id, BOB).replace("@", ".to9@")
+    gw.receive(make_mail(BOB, bad, "hello?"))
+    gw.work()
+    assert gw.service.game(game_id).version == version
+    assert "unknown-conversation" in text_of(_replies(transport, BOB)[0])
