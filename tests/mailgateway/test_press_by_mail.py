@@ -93,7 +93,7 @@ def test_press_words_in_every_language(gw, transport, line, readers):
         assert (any(text in text_of(m) for m in _press(transport, player))) is (player in readers)
 
 
-def _reply_to(msg: EmailMessage, sender: str, new_text: str, style: str) -> bytes:
+def reply_to(msg: EmailMessage, sender: str, new_text: str, style: str) -> bytes:
     quoted = "\n".join("> " + line for line in text_of(msg).splitlines())
     attribution = {
         "gmail": f"On Mon, Jan 5, 2026 at 12:00 PM {msg['From']} wrote:",
@@ -113,7 +113,7 @@ def test_replying_to_a_message_sends_a_message_back_and_applies_no_command(gw, t
     (to_bob,) = _press(transport, BOB)
     transport.clear()
     version = gw.service.game(game_id).version
-    gw.receive(_reply_to(to_bob, BOB, "resign\nhold\nno deal, heron", style))
+    gw.receive(reply_to(to_bob, BOB, "resign\nhold\nno deal, heron", style))
     gw.work()
     game = gw.service.game(game_id)
     assert game.version == version + 1 and game.entry(version)["kind"] == "said"
