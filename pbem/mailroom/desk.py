@@ -390,8 +390,13 @@ class MailDesk:
         to = told.to if isinstance(told.to, str) else list(told.to)
         shown = " / ".join(line.strip() for line in told.text.splitlines() if line.strip())
         result: dict[str, Any] = {"action": "tell", "to": to, "text": shown[:200], "game": game_id}
+        if told.kind != "tell":
+            result = {"action": "note", "sealed": told.kind == "sealed", "text": shown[:200], "game": game_id}
         try:
-            plan = self.service.say_plan(letter.sender, to, told.text)
+            if told.kind == "tell":
+                plan = self.service.say_plan(letter.sender, to, told.text)
+            else:
+                plan = self.service.note_plan(letter.sender, told.text, told.kind == "sealed")
             return result | {"outcome": work.run(game_id, plan).to_dict()}
         except GameError as error:
             return result | {"error": error_dict(error)}

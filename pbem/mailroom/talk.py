@@ -1,9 +1,11 @@
-"""Press by mail: reading ``tell NAME: text`` in a letter, the addresses that answer a message,
+"""Press by mail: reading ``tell NAME: text`` and ``note: text`` in a letter, the addresses that answer a message,
 and the mails that carry a message to its sender and recipients.
 
 ``tell NAME: text`` (``napiš``, ``napisz``; several names separated by commas; ``all``,
 ``všem``, ``wszystkim`` for the whole table): the text runs from the colon to the next blank
-line, and those lines are never read as commands. Each message mail comes from an address of
+line, and those lines are never read as commands. ``note: text`` (``poznámka``, ``notatka``)
+is a note to oneself, ``note sealed: text`` (``poznámka zapečetěná``, ``notatka
+zapieczętowana``) one opened for everyone at the end. Each message mail comes from an address of
 its own conversation, ``pbem+GAME.TOKEN.toTARGET@…`` (the reader's own seat token, and whom a
 reply goes to: the seats ``1-2`` or ``all``), so replying to it from any mail client sends
 whatever the reply says as a message back, and nothing in it is read as a command.
@@ -24,6 +26,9 @@ from pbem.ledger import press
 TELL_WORDS = frozenset({"tell", "napis", "napisz"})  # folded: tell / napiš / napisz
 TABLE_WORDS = frozenset({"all", "vsem", "wszystkim"})  # folded: all / všem / wszystkim
 TELL_LINE = re.compile(r"^\s*(\S{4,6})\s+([^:\n]{1,300}?)\s*:(.*)$")
+NOTE_WORDS = frozenset({"note", "poznamka", "notatka"})  # folded: note / poznámka / notatka
+SEALED_WORDS = frozenset({"sealed", "zapecetena", "zapieczetowana"})  # folded: zapečetěná / zapieczętowana
+NOTE_LINE = re.compile(r"^\s*(\S{4,9})(?:\s+(\S{5,16}))?\s*:(.*)$")
 TARGET_PREFIX = "to"
 MAX_NAMES = 20  # names in one "tell" line
 
@@ -35,10 +40,24 @@ class Told:
     to: tuple[str, ...] | str
     text: str
     line: int  # where it starts in the letter, from 1
+    kind: str = "tell"  # or "note", "sealed": a note of the writer's to themselves (``to`` is empty)
 
 
-def _head(line: str) -> tuple[tuple[str, ...] | str, str] | None:
-    """The recipients and the first text of a ``tell`` line, or None when it is none."""
+def _note(line: str) -> tuple[str, str] | None:
+    """The kind ("note" or "sealed") and the first text of a note's line, or None."""
+    found = NOTE_LINE.match(line)
+    if not found or fold(found.group(1)) not in NOTE_WORDS:
+        return None
+    if found.group(2) is None:
+        return "note", found.group(3)
+    return ("sealed", found.group(3)) if fold(found.group(2)) in SEALED_WORDS else None
+
+
+def _head(line: str) -> tuple[tuple[str, ...] | str, str, str] | None:
+    """The recipients, the first text and the kind of a ``tell`` or note line, or None."""
+    note = _note(line)
+    if note is not None:
+        return (), note[1], note[0]
     found = TELL_LINE.match(line)
     if not found or fold(found.group(1)) not in TELL_WORDS:
         return None
@@ -46,8 +65,8 @@ def _head(line: str) -> tuple[tuple[str, ...] | str, str] | None:
     if not names or len(names) > MAX_NAMES:
         return None
     if len(names) == 1 and fold(names[0]) in TABLE_WORDS:
-        return press.TABLE, found.group(3)
-    return names, found.group(3)
+        return press.TABLE, found.group(3), "tell"
+    return names, found.group(3), "tell"
 
 
 def split_press(lines: Sequence[str], paragraphs: Sequence[str] = ()) -> tuple[list[Told], tuple[str, ...]]:
@@ -70,7 +89,7 @@ def _told(lines: Sequence[str]) -> tuple[list[Told], list[str]]:
         if head is None:
             number += 1
             continue
-        to, first = head
+        to, first, kind = head
         start, text = number, [first]
         rest[number] = ""
         number += 1
@@ -78,7 +97,7 @@ def _told(lines: Sequence[str]) -> tuple[list[Told], list[str]]:
             text.append(rest[number])
             rest[number] = ""
             number += 1
-        told.append(Told(to, "\n".join(text).strip(), start + 1))
+        told.append(Told(to, "\n".join(text).strip(), start + 1, kind))
     return told, rest
 
 

@@ -113,15 +113,7 @@ def say_plan(
         without_tokens(game, message, token_of)
         seats = recipients(game, seat, to)
         now = clock()
-        if said_today(game, batch, seat, now) >= MAX_PER_DAY:
-            raise GameError(
-                ErrorCode.INVALID,
-                _(
-                    "You have sent {limit} messages in game {game} in the last 24 hours; wait a while.",
-                    limit=MAX_PER_DAY,
-                    game=game.id,
-                ),
-            )
+        _within_the_day(game, batch, seat, now)
         batch.add(log.said(game.id, batch.next_index, now, seat, seats, message))
         return [LineResult(0, "tell", "applied")]
 
@@ -129,7 +121,7 @@ def say_plan(
 
 
 def said_today(game: LoadedGame, batch: _Batch, seat: int, now: str) -> int:
-    """How many messages ``seat`` sent in the 24 hours before ``now`` (stored and planned),
+    """How many messages and notes ``seat`` wrote in the 24 hours before ``now`` (stored and planned),
     counted back from the newest entry and no further than one over the limit."""
     since = log.instant(now) - DAY
     count = 0
@@ -138,8 +130,37 @@ def said_today(game: LoadedGame, batch: _Batch, seat: int, now: str) -> int:
     for entry in chain(planned, stored):  # lazily: a long game is read back only a day
         if log.instant(entry["time"]) < since or count > MAX_PER_DAY:
             break
-        count += entry["kind"] == press.SAID and entry.get("seat") == seat
+        count += entry["kind"] in press.TALK_KINDS and entry.get("seat") == seat
     return count
+
+
+def note_plan(clock: Callable[[], str], email: str, text: str, sealed: bool) -> Plan:
+    """The plan of a note of the seat of ``email`` to itself: private for good, or sealed
+    (opened for everyone at the end). Counted with the seat's messages against the day's bound."""
+    note = checked_text(text)
+
+    def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
+        seat = game.seat_of(email)
+        if game.ended or any(e["kind"] == "ended" for e in batch.entries):
+            raise GameError(ErrorCode.GAME_OVER, _("Game {game} is over; its table is closed.", game=game.id))
+        now = clock()
+        _within_the_day(game, batch, seat, now)
+        batch.add(log.noted(game.id, batch.next_index, now, seat, note, sealed))
+        return [LineResult(0, "note sealed" if sealed else "note", "applied")]
+
+    return plan
+
+
+def _within_the_day(game: LoadedGame, batch: _Batch, seat: int, now: str) -> None:
+    if said_today(game, batch, seat, now) >= MAX_PER_DAY:
+        raise GameError(
+            ErrorCode.INVALID,
+            _(
+                "You have sent {limit} messages in game {game} in the last 24 hours; wait a while.",
+                limit=MAX_PER_DAY,
+                game=game.id,
+            ),
+        )
 
 
 def answers(game: LoadedGame, batch: _Batch, version: int) -> bool:
@@ -154,6 +175,25 @@ def answers(game: LoadedGame, batch: _Batch, version: int) -> bool:
     between: list[dict[str, Any]] = [game.entry(i) for i in range(version, min(stored, now))]
     between += batch.entries[max(0, version - stored) :]
     return all(entry["kind"] in press.TALK_KINDS for entry in between)
+
+
+def noted_line(shown: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A note as its reader may see it (``entries.visible_entry``), in the language spoken now."""
+    writer, text = names[shown["seat"]], shown.get("text")
+    if text is not None:
+        text = " / ".join(line.strip() for line in text.splitlines() if line.strip())
+    if text is None and shown.get("sealed"):
+        return _("{player} sealed a note (opened at the end)", player=writer)
+    if text is None:
+        return _("{player} made a private note", player=writer)
+    if shown.get("sealed"):
+        return _("{player}'s sealed note: {text}", player=writer, text=text)
+    return _("{player}'s private note: {text}", player=writer, text=text)
+
+
+def talk_line(shown: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A message or a note as its reader may see it."""
+    return said_line(shown, names) if shown["kind"] == press.SAID else noted_line(shown, names)
 
 
 def said_line(shown: Mapping[str, Any], names: Sequence[str]) -> str:

@@ -244,3 +244,38 @@ def test_a_reply_to_an_unknown_conversation_changes_nothing(gw, transport):
     gw.work()
     assert gw.service.game(game_id).version == version
     assert "unknown-conversation" in text_of(_replies(transport, BOB)[0])
+
+
+@pytest.mark.parametrize(
+    ("line", "sealed"),
+    [
+        ("note: hold after two rolls", False),
+        ("poznámka: držet po dvou hodech", False),
+        ("notatka: trzymać po dwóch rzutach", False),
+        ("note sealed: carol wins", True),
+        ("poznámka zapečetěná: vyhraje carol", True),
+        ("notatka zapieczętowana: wygra carol", True),
+    ],
+)
+def test_a_note_by_mail_is_the_seats_alone_and_a_sealed_one_opens_at_the_end(gw, transport, line, sealed):
+    game_id = _game(gw, transport)
+    text = line.split(":", 1)[1].strip()
+    gw.receive(make_mail(ANN, address_of(gw, game_id, ANN), f"{line}\n\nhold"))
+    gw.work()
+    game = gw.service.game(game_id)
+    (entry,) = [e for e in game.entries if e["kind"] == "noted"]
+    assert entry["seat"] == 0 and entry["sealed"] is sealed
+    reply = _replies(transport, ANN)[0]
+    assert "Your moves were applied." in text_of(reply) and text in text_of(reply)
+    assert "receipt.json" in text_of(reply)  # the move's receipt
+    for player in (BOB, CAROL):
+        assert all(text not in text_of(m) for m in transport.to(player))
+    assert any("sealed a note" in text_of(m) or "made a private note" in text_of(m) for m in transport.to(BOB))
+
+
+def test_a_note_alone_gets_its_receipt(gw, transport):
+    game_id = _game(gw, transport)
+    gw.receive(make_mail(BOB, address_of(gw, game_id, BOB), "note sealed: ann will roll twice"))
+    gw.work()
+    reply = _replies(transport, BOB)[0]
+    assert check_receipt(_receipt(reply)).text == "ann will roll twice"
