@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from eventsourcing.persistence import PersistenceError, RecordConflictError
+from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
 from pbem.games.base import ErrorCode, GameError
@@ -27,17 +27,14 @@ from pbem.mailroom import talk
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_names
-from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, Watchers
+from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, VerifiedAddress, Watchers
 from pbem.mailroom.settings import MailSettings
+from pbem.service.failures import StoreUnavailable
 from pbem.service.outcome import Outcome
 from pbem.service.service import GameService, Work
 from pbem.service.store import Receipt
 
 log = logging.getLogger("pbem.mail")
-# Failures that say nothing about a mail: the store or the disk. Only these make the gateway
-# answer 451 (exit 75); anything a mail's content causes gets an answer instead (a permanent
-# problem is never a temporary failure, RFC 5321).
-TEMPORARY = (PersistenceError, OSError, RuntimeError)
 MAX_ATTEMPTS = 10
 PICTURES_USAGE = "pictures on or pictures off"
 STANDING = ("language", "pictures", "absence", "subscribe", "unsubscribe")  # confirmed when sent to the service address
@@ -142,6 +139,7 @@ class MailDesk:
                 # a refusal is worded in the sender's language, looked up only if one is needed
                 with i18n.speaking_later(lambda: self._language(letter.sender, letter.game_id)):
                     results = self._seat(letter, work, context, trusted)
+            self._authenticated(letter, results, context, work)
             work.add(Receipt.of(key, context["game"], {"kind": "mail", "results": results, "context": context}))
             try:
                 work.commit()
@@ -153,7 +151,26 @@ class MailDesk:
                     key = receipt_key(f"{letter.key}/{letter.fingerprint[:32]}")
                 continue  # another process moved in the game first: plan again on the new state
             return "processed"
-        raise RuntimeError(f"could not store the receipt of {letter.key}")
+        # the game changed under every attempt: the store is busy, the MTA delivers again later
+        raise StoreUnavailable(f"could not store the receipt of {letter.key}: too many concurrent changes")
+
+    def _authenticated(
+        self, letter: Letter, results: list[dict[str, Any]], context: dict[str, Any], work: Work
+    ) -> None:
+        """Note in the context how the sender showed it was itself (the seat's token, set by
+        ``_seat``; a confirmation it answered; a DKIM signature of its own domain), and
+        remember the address as verified: only a verified address "has written" to the
+        service. A mail that only claims a From proves nothing and changes nothing here."""
+        how = context.get("authenticated")
+        if how is None and letter.dkim:
+            how = "dkim"
+        if how is None and any("confirmed" in r and not r.get("error") for r in results):
+            how = "confirm"
+        if how is None:
+            return
+        context["authenticated"] = how
+        if work.find(VerifiedAddress.create_id(letter.sender)) is None:
+            work.add(VerifiedAddress(letter.sender, how, self.clock().isoformat()))
 
     def _language(self, email: str, game_id: str | None) -> str:
         """``email``'s chosen language, else the game's, else English (as the outbox reads it)."""
@@ -338,12 +355,19 @@ class MailDesk:
                 )
             log.warning("refused %s for %s: %s from %s", letter.key, game.id, verdict.reason, sender)
             return [{"action": "refused", "reason": verdict.reason, "game": game.id}]
+        if not trusted:
+            context["authenticated"] = "token"
+        return self._from_the_seat(letter, work, game.id, context)
+
+    def _from_the_seat(self, letter: Letter, work: Work, game_id: str, context: dict[str, Any]) -> list[dict[str, Any]]:
+        """What an authenticated mail to a seat's address holds: an answer to a message (its
+        conversation's address), a turn file, or lines of commands and messages."""
         if letter.conversation is not None:
-            return self._answer_to_message(letter, work, game.id, context)
+            return self._answer_to_message(letter, work, game_id, context)
         if letter.turn_file is not None:
             attachments = Reading((), tuple(NotRead(name, "attachment") for name in letter.attachments))
-            return [self._turn_file(letter, work, game.id), *self._not_read(attachments)]
-        return self._seat_lines(letter, work, game.id)
+            return [self._turn_file(letter, work, game_id), *self._not_read(attachments)]
+        return self._seat_lines(letter, work, game_id)
 
     def _turn_file(self, letter: Letter, work: Work, game_id: str) -> dict[str, Any]:
         named, plan = self.service.turn_file_plan(letter.turn_file or "", letter.sender)

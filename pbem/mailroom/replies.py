@@ -74,6 +74,7 @@ class Asked:
     thread: Thread
     version: int | None
     notify: list[dict[str, Any]]
+    authenticated: str | None = None  # how the sender showed it was itself ("token", "confirm", "dkim")
 
     @classmethod
     def of(cls, context: dict[str, Any]) -> Asked:
@@ -84,6 +85,7 @@ class Asked:
             thread=Thread(context.get("message_id"), tuple(context.get("references") or ())),
             version=context.get("version"),
             notify=list(context.get("notify") or []),
+            authenticated=context.get("authenticated"),
         )
 
 
@@ -125,7 +127,8 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     to = asked.reply_to
     if not to:
         return mails
-    writer.views.deliverable_again(to)  # they wrote to us, so mail to them works again
+    if asked.authenticated:  # they wrote to us, so mail to them works again (a forged From proves nothing)
+        writer.views.deliverable_again(to)
     results = [answer(writer, round_, result, to) for result in stored]
     if game is not None:
         results = [named_errors(result, game.names) for result in results]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-import re
 import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -31,6 +30,7 @@ from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.logs import log_entries
 from pbem.service import states
 from pbem.service.game import FACT_KINDS, LoadedGame
+from pbem.service.inputs import address_problem, printable
 from pbem.service.outcome import LineResult, Outcome
 from pbem.service.reading import GameReader, alarms
 from pbem.service.states import NotKept
@@ -41,7 +41,6 @@ from pbem.service.work import Work, _Batch
 
 __all__ = ["GameService", "LineResult", "Outcome", "Work", "seat_names"]
 
-EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
 Plan = Callable[[LoadedGame, "_Batch"], list[LineResult]]
 SOURCES = ("cli", "email", "turnfile", "web", "robot", "deadline", "autoplay")
 MAX_SAVE_ATTEMPTS = 10
@@ -132,8 +131,9 @@ class GameService(GameReader):
         spec = get_spec(game_type)
         emails = [p.strip().lower() for p in players]
         for email in emails:
-            if not EMAIL.match(email):
-                raise GameError(ErrorCode.INVALID, f"{email!r} is not a mail address.")
+            problem = address_problem(email)
+            if problem:
+                raise GameError(ErrorCode.INVALID, f"{printable(email)!r} {problem}.")
         if len(set(emails)) != len(emails):
             raise GameError(ErrorCode.INVALID, "Each seat needs a different mail address.")
         spec.check_players(len(emails))
