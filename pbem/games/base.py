@@ -294,7 +294,10 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         normalised. The service normalises before storing the game; doing it again here keeps
         ``setup`` safe to call directly (tests, tools), and normalised options stay the same."""
         self.check_players(players)
-        return self.normalize_options(options, players)
+        table = {option.key for option in TABLE_OPTIONS}
+        # the rules never see the table's options, so a game's facts (which may record its
+        # options) are the same as before the table had any: old games replay unchanged
+        return {key: value for key, value in self.normalize_options(options, players).items() if key not in table}
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
