@@ -4,6 +4,7 @@ or without diacritics, in any case). Pure functions."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -23,6 +24,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "unsubscribe": ("unsubscribe", "unwatch", "neodebirat", "nesledovat", "nieobserwuj", "wypisz", "odsubskrybuj"),
     "language": ("language", "lang", "jazyk", "jezyk"),
     "pictures": ("pictures", "images", "obrazky", "obrazki"),
+    "name": ("name", "jmeno", "imie"),  # the name you go by in the games created from now on
     "absence": ("absence", "away", "nepritomnost", "dovolena", "nieobecnosc", "urlop"),
     "resign": ("resign", "vzdat", "vzdavam", "poddaj", "poddaje", "rezygnuje"),
     "template": ("template", "turnfile", "sablona", "formular", "szablon", "formularz"),
@@ -43,6 +45,7 @@ SEAT_COMMANDS = (
     "template",
     "language",
     "pictures",
+    "name",
     "absence",
     "subscribe",
     "unsubscribe",
@@ -91,6 +94,20 @@ def plain_subject(subject: str) -> str:
         previous = subject
         subject = GAME_TAG.sub("", subject_command(subject))
     return subject[:60]
+
+
+DAILY_WORDS = frozenset({"daily", "denne", "codziennie", "dziennie"})  # compared without diacritics
+
+
+def watch_daily(name: str, rest: Sequence[str]) -> bool:
+    """Whether ``subscribe GAME`` asks for one digest a day (``daily``, ``denně``,
+    ``codziennie``) rather than one per turn; anything else after the game is refused."""
+    words = [plain(word) for word in rest]
+    if not words:
+        return False
+    if name == "subscribe" and len(words) == 1 and words[0] in DAILY_WORDS:
+        return True
+    raise ValueError(f"{name} GAME" + (" or subscribe GAME daily" if name == "subscribe" else ""))
 
 
 def language_of(word: str) -> str | None:

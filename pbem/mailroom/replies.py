@@ -8,14 +8,15 @@ command in ``ANSWERS``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.base import GameError
 from pbem.mailroom.addresses import seat_address
-from pbem.mailroom.commands import plain_subject
-from pbem.mailroom.limits import LIVE
+from pbem.mailroom.commands import parse_command, plain_subject
+from pbem.mailroom.limits import LIVE, NOTHING
 from pbem.mailroom.news import named_errors
 from pbem.mailroom.queue import Mail
 from pbem.mailroom.writer import GameBlock, Round, Thread, Writer
@@ -132,12 +133,14 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     results = [answer(writer, round_, result, to) for result in stored]
     if game is not None:
         results = [named_errors(result, game.names) for result in results]
+    if not asked.authenticated:
+        results = [unquoted(result) for result in results]
     model: dict[str, Any] = {
         "kind": "reply",
         "results": results,
         "game": None,
         "receipt": None,
-        "subject": plain_subject(asked.subject),
+        "subject": plain_subject(asked.subject) if asked.authenticated else "",
     }
     attachment = None
     if game is not None and to in game.emails:
@@ -157,6 +160,29 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
         attachment=attachment,
         limited=reply_budget(game, to, results, asked),
     )
+
+
+QUOTED = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"")  # a quoted piece of the mail in an error message
+
+
+def unquoted(result: dict[str, Any]) -> dict[str, Any]:
+    """A result as the reply to a mail that did not show it came from its From may show it:
+    nothing the mail said. Anybody can put a victim's address in From and make the reply
+    carry text the victim's provider refuses (whose bounce would then mark the victim), so
+    the command is shown by its name only, lines not read are counted, and what an error
+    quotes is left out. The answer itself (help, the refusal, the confirmation to ask for)
+    is all there."""
+    shown = dict(result)
+    if shown.get("text"):
+        command = parse_command(str(shown["text"]))
+        shown["text"] = command.name if command is not None else ""
+    if shown.get("action") == "not-read":
+        shown["hidden"] = len(shown.get("lines") or []) + int(shown.get("more") or 0)
+        shown["lines"], shown["more"] = [], 0
+    error = shown.get("error")
+    if isinstance(error, dict) and error.get("message"):
+        shown["error"] = error | {"message": QUOTED.sub("'...'", str(error["message"]))}
+    return shown
 
 
 def _game_of(round_: Round, game_id: str | None) -> LoadedGame | None:
@@ -220,7 +246,9 @@ def wrong_address(
     if game is None or note.get("reason") != "forged" or sender not in game.emails or sender == note["to"]:
         return []
     block = writer.game_block(round_, game, game.version, sender)
-    extra = {"owner": game.names[game.emails.index(note["to"])], "subject": plain_subject(note.get("subject", ""))}
+    # the mail came to an address whose token is not the sender's: it showed nothing, so its
+    # subject is not quoted back (see ``unquoted``)
+    extra = {"owner": game.names[game.emails.index(note["to"])], "subject": ""}
     return writer.queue(
         round_,
         key,
@@ -234,7 +262,12 @@ def wrong_address(
 
 def reply_budget(game: LoadedGame | None, to: str, results: list[dict[str, Any]], asked: Asked) -> str:
     """Answers to a player's own mail at their private address, while the game is not
-    over, count only against the flood guard: the hourly limit must not silence play."""
+    over, count only against the flood guard: the hourly limit must not silence play.
+    Answers to mail in which nothing was read as a command meet the loop brake first."""
+    if results and all(
+        r.get("action") in ("nothing", "not-read") or (r.get("action") == "help" and not r.get("text")) for r in results
+    ):
+        return NOTHING
     if not asked.game_id:
         return "service"
     if game is None or to not in game.emails or any(r.get("action") == "refused" for r in results):

@@ -19,7 +19,7 @@ from typing import Any
 from eventsourcing.persistence import PersistenceError, RecordConflictError
 
 from pbem import i18n
-from pbem.games import AnySpec, get_spec
+from pbem.games import AnySpec, get_spec, speech
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.text import parse_named
 from pbem.ledger import entries as log
@@ -31,6 +31,7 @@ from pbem.logs import log_entries
 from pbem.service import states
 from pbem.service.game import FACT_KINDS, LoadedGame
 from pbem.service.inputs import address_problem, printable
+from pbem.service.names import seat_names
 from pbem.service.outcome import LineResult, Outcome
 from pbem.service.reading import GameReader, alarms
 from pbem.service.states import NotKept
@@ -44,15 +45,6 @@ __all__ = ["GameService", "LineResult", "Outcome", "Work", "seat_names"]
 Plan = Callable[[LoadedGame, "_Batch"], list[LineResult]]
 SOURCES = ("cli", "email", "turnfile", "web", "robot", "deadline", "autoplay")
 MAX_SAVE_ATTEMPTS = 10
-
-
-def seat_names(emails: Sequence[str]) -> list[str]:
-    """Public names for seats: the mail address's local part (addresses stay private)."""
-    names: list[str] = []
-    for seat, email in enumerate(emails):
-        name = email.split("@", 1)[0]
-        names.append(f"{name}-{seat + 1}" if name in names or emails[:seat].count(email) else name)
-    return names
 
 
 MAX_LEGAL_SHOWN = 12  # legal moves listed with a refused line; the rest are counted ("moves" lists all)
@@ -83,17 +75,19 @@ class GameService(GameReader):
         seed: bytes | None = None,
         idempotency_key: str | None = None,
         context: dict[str, Any] | None = None,
+        names: Sequence[str | None] = (),
     ) -> str:
         """A new game waiting for its players to join; returns its id. ``seed`` is for tests
         and demos and is marked as such in the game's first entry. With an idempotency key a
-        repeated request returns the game the first one created."""
+        repeated request returns the game the first one created. ``names``: the players'
+        own names, seat by seat (None: the local part of the address)."""
         if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
             return _created_by(receipt)
         spec, emails, normalized = self.checked_new(game_type, players, options)
         server_seed = seed if seed is not None else new_seed()
         for _ in range(MAX_SAVE_ATTEMPTS):
             game_id = f"{spec.name}-{secrets.token_hex(4)}"
-            record = self._new_record(spec, game_id, emails, normalized, server_seed, seed is not None)
+            record = self._new_record(spec, game_id, emails, normalized, server_seed, seed is not None, names)
             made = (record.created,)
             aggregates: list[Any] = [record]
             if idempotency_key:
@@ -116,13 +110,14 @@ class GameService(GameReader):
         players: Sequence[str],
         options: dict[str, str] | None,
         seed: bytes | None = None,
+        names: Sequence[str | None] = (),
     ) -> str:
         """A new game as part of ``work`` (a mail's transaction); returns its id. A clash of
         the random id with an existing game fails the whole save, which is then retried.
-        ``seed`` is for tests and demos, as in ``create``."""
+        ``seed`` and ``names`` as in ``create``."""
         spec, emails, normalized = self.checked_new(game_type, players, options)
         game_id = f"{spec.name}-{secrets.token_hex(4)}"
-        work.add(self._new_record(spec, game_id, emails, normalized, seed or new_seed(), seed is not None))
+        work.add(self._new_record(spec, game_id, emails, normalized, seed or new_seed(), seed is not None, names))
         return game_id
 
     def checked_new(
@@ -147,6 +142,7 @@ class GameService(GameReader):
         normalized: dict[str, Any],
         server_seed: bytes,
         test_seed: bool,
+        names: Sequence[str | None] = (),
     ) -> GameRecord:
         made = log.created(
             game_id,
@@ -154,7 +150,7 @@ class GameService(GameReader):
             spec.name,
             spec.rules_version,
             normalized,
-            seat_names(emails),
+            seat_names(emails, names),
             emails,
             server_seed,
             "test" if test_seed else "server",
@@ -351,6 +347,9 @@ class GameService(GameReader):
         whether anything was drawn at random or revealed to the author (``spec.reveals``)."""
         spec = game.spec
         self._check_open(game, batch.state)
+        if seat in batch.seats_of("resigned"):  # not "not your turn": it will never be theirs again
+            robot = speech._("The robot plays your seat now; ask the table for a substitute.")
+            raise GameError(ErrorCode.ILLEGAL, robot)
         if seat not in spec.to_move(batch.state):
             waiting = ", ".join(game.names[s] for s in spec.to_move(batch.state))
             raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not {game.names[seat]}'s turn; waiting for {waiting}.")

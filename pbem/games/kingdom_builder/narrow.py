@@ -23,7 +23,10 @@ def _centre(r: int, c: int, top: float) -> tuple[float, float]:
     return LEFT + W * (c + 0.5 + 0.5 * (r % 2)), top + R + 1.5 * R * r
 
 
-def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str], lists: bool = True) -> str:
+    """The narrow board; without ``lists`` (a mail's picture) the lines under the legend (the
+    locations' tiles, the kingdom cards, the players' supplies) are left out: the mail's text
+    says them beside it. The final score stays."""
     x, inner = 4, NARROW_WIDTH - 8
     title = _("Game over.") if view["over"] else _status(view, names)
     parts, y = text_block(x, 16, title, 12.5, inner, ' font-weight="bold"')
@@ -41,7 +44,7 @@ def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     y = top + 1.5 * R * SIZE + R + 16
     legend, y = _legend(view, names, x, y, inner)
     parts += legend
-    lines = _svg_lines(view, names)
+    lines = _svg_lines(view, names) if lists else []
     if view["over"]:
         lines += [part.strip() for part in _status(view, names).split(";")]
     for line in lines:
@@ -115,3 +118,8 @@ def _legend(view: Mapping[str, Any], names: Sequence[str], x: int, y: float, wid
         drawn, y = text_block(x + 16, y, label, 12, width - 16)
         out += drawn
     return out, y + 4
+
+
+def render_mail_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The board picture of a mail: the narrow board without the lists the mail's text says."""
+    return render_narrow_svg(view, names, lists=False)

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.svg import escape
-from pbem.games.text import _, language, ngettext, pgettext, seat_name
+from pbem.games.text import _, fitted, language, ngettext, pgettext, seat_name
 
 from .board import COLUMNS, SIZE, hex_of, name
 from .data import KINGDOM_CARDS, card_name, location_name, terrain_name
@@ -143,8 +143,8 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     )
     lines.append(_("Kingdom cards: {cards}", cards=", ".join(card_name(c) for c in view["cards"])))
     lines += [_seat_line(view, names, seat) for seat in range(view["players"])]
-    lines.append(_status(view, names))
-    return "\n".join(lines) + "\n"
+    lines += [part.strip() for part in _status(view, names).split(";")]  # the final score: a line a player
+    return fitted("\n".join(lines) + "\n")  # lines of words broken for a mail
 
 
 def _seat_line(view: Mapping[str, Any], names: Sequence[str], seat: int) -> str:

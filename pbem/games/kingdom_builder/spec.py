@@ -182,6 +182,9 @@ class KingdomBuilder(FoldingGameSpec[KBState, Move]):
     def render_narrow_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return narrow.render_narrow_svg(view, names)
 
+    def render_mail_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return narrow.render_mail_svg(view, names)
+
     def turn_template(self, state: KBState, seat: int, names: Sequence[str]) -> str:
         lines = [f"# Kingdom Builder: {self.phase_label(state)}"]
         if not state.over and seat == state.seat:

@@ -274,6 +274,9 @@ class Kingsburg(FoldingGameSpec[State, Move]):
     def render_narrow_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return board.render_narrow_svg(view, names)
 
+    def render_mail_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return board.render_narrow_svg(view, names, printed=False)
+
     def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
         return render.describe_fact(fact, names)
 

@@ -13,7 +13,7 @@ from typing import Any
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS, ROWS, YEAR_RANGES
 from pbem.games.kingsburg.moves import goods_text, spoken
 from pbem.games.kingsburg.state import State
-from pbem.games.text import TEXT_WIDTH, _, ngettext, pgettext, seat_name
+from pbem.games.text import TEXT_WIDTH, _, fitted, ngettext, pgettext, seat_name
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
 COLOURS = ("#c0392b", "#2471a3", "#229954", "#d4ac0d", "#7d3c98")
@@ -378,7 +378,7 @@ def render_text(v: Mapping[str, Any], names: Sequence[str]) -> str:
             lines.append(f"  {spot['advisor']:>2} {ADVISORS[spot['advisor']].name:<14} {groups}")
     for position, seat in enumerate(v["order"], start=1):
         lines += _player_text(v["players"][seat], position, seat_name(names, seat), seat == v["envoy"])
-    return "\n".join(lines) + "\n"
+    return fitted("\n".join(lines) + "\n")  # lines of words broken for a mail
 
 
 def enemy_line(v: Mapping[str, Any]) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.games.base import Fact
 from pbem.games.svg import escape
-from pbem.games.text import _, language, ngettext, pgettext, seat_name
+from pbem.games.text import _, fitted, language, ngettext, pgettext, seat_name
 
 from .cards import CARDS, GOALS, ROUNDS, goal_text, show_halves, suit_name
 from .state import GameState, to_move
@@ -185,7 +185,7 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
         lines.append(_hand_line(view))
     if view["scores"] is not None:
         lines.append(_scores_line(view, names))
-    return "\n".join(lines) + "\n"
+    return fitted("\n".join(lines) + "\n")  # lines of words broken for a mail
 
 
 def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str, bool]]:
