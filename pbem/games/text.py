@@ -166,10 +166,11 @@ def resolve(
     options = [format_move(move) for move in matches[:LEGAL_LIMIT]]
     raise GameError(
         ErrorCode.AMBIGUOUS,
-        _(
-            "{text} could mean {count} moves ({options}); {hint}.",
+        ngettext(
+            "{text} could mean {n} move ({options}); {hint}.",
+            "{text} could mean {n} moves ({options}); {hint}.",
+            len(matches),
             text=quoted,
-            count=len(matches),
             options=", ".join(options),
             hint=hint or _("write one of them in full"),
         ),

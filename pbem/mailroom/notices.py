@@ -2,6 +2,12 @@
 change the notices of a robot taking a seat, of the start or the end, of whose turn it is now,
 and the observers' updates. Each kind of notice is one handler of the ``Change``; the outbox
 runs them all, in the order of ``NOTICES``.
+
+A mail shows the game at the version its change made, and the decision only when that is the
+newest version. So the last handler keeps the decision invariant: after a game's newest change,
+every seat the game waits on whose last mail did not show its decision as it now stands (a
+reply or notice built at an older version, two players answering a simultaneous step in one
+round) gets a "your turn" mail with it.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from pbem.ledger import press
 from pbem.mailroom import talk
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.limits import INVITE, INVITE_UNVERIFIED, LIVE
+from pbem.mailroom.news import decision
 from pbem.mailroom.queue import Mail
 from pbem.mailroom.writer import Round, Thread, Writer
 from pbem.service.game import LoadedGame
@@ -173,6 +180,41 @@ def turn_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     return mails
 
 
+def decision_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """The decision invariant's keeper, after the newest change of a game the round knows: a
+    seat the game waits on whose last mail (a reply, a notice) did not show its decision as it
+    now stands gets a "your turn" mail with it. Two players answering a simultaneous step in
+    one round, a notice built before a later change: the seat still hears what to decide."""
+    game = change.game
+    if "ended" in change.kinds or game.version != change.after or writer.quiet(round_, game.id):
+        return []  # a later change of the game keeps it (its own notification comes)
+    state = writer.service.state(game, game.version)
+    if state is None or not game.started or game.ended:
+        return []
+    mails: list[Mail] = []
+    for seat in game.spec.to_move(state):
+        email = game.emails[seat]
+        if seat in change.robots or writer.last_decision(round_, email, game.id) == _decision_now(
+            writer, round_, game, seat
+        ):
+            continue
+        block = writer.game_block(round_, game, game.version, email)
+        mails += writer.queue(
+            round_,
+            f"n{change.position}/{seat}/decision",
+            email,
+            {"kind": "turn", "game": block},
+            sender=block["address"],
+        )
+    return mails
+
+
+def _decision_now(writer: Writer, round_: Round, game: LoadedGame, seat: int) -> Any:
+    """The decision a mail to ``seat`` would show now (in its reader's language)."""
+    with writer.speaking(round_, game.emails[seat], game.id):
+        return decision(game, writer.service.state(game, game.version), seat)
+
+
 def told_everyone(change: Change) -> bool:
     """The start, the end and a robot's taking over tell every player, with their decision."""
     return any(kind in change.kinds for kind in ("started", "ended", "resigned"))
@@ -308,4 +350,5 @@ NOTICES: tuple[Notice, ...] = (
     start_or_end_notices,
     turn_notices,
     watcher_notices,
+    decision_notices,
 )

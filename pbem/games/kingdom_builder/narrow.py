@@ -111,7 +111,7 @@ def _legend(view: Mapping[str, Any], names: Sequence[str], x: int, y: float, wid
             "{who} ({colour}): {n} left", who=seat_name(names, seat), colour=colour_name(seat), n=view["supply"][seat]
         )
         if view["over"]:
-            label += ", " + _("{gold} gold", gold=view["scores"][seat]["total"])
+            label += ", " + ngettext("{n} gold", "{n} gold", view["scores"][seat]["total"])
         elif seat == view["seat"]:
             label += ", " + _("to move ({terrain})", terrain=terrain_name(view["played"]))
         out.append(f'<circle cx="{x + 6}" cy="{y - 4:.1f}" r="6" fill="{SEAT_COLOURS[seat]}" stroke="#000"/>')

@@ -164,9 +164,9 @@ def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
     if view["over"]:
         scores = [
             _(
-                "{who}: {gold} gold ({parts})",
+                "{who}: {gold} ({parts})",
                 who=seat_name(names, s["seat"]),
-                gold=s["total"],
+                gold=ngettext("{n} gold", "{n} gold", s["total"]),
                 parts=", ".join(f"{score_word(k)} {v}" for k, v in s["gold"].items()),
             )
             for s in view["scores"]
@@ -277,7 +277,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
             "{who} ({colour}): {n} left", who=seat_name(names, seat), colour=colour_name(seat), n=view["supply"][seat]
         )
         if view["over"]:
-            label += ", " + _("{gold} gold", gold=view["scores"][seat]["total"])
+            label += ", " + ngettext("{n} gold", "{n} gold", view["scores"][seat]["total"])
         elif seat == view["seat"]:
             label += ", " + _("to move ({terrain})", terrain=terrain_name(view["played"]))
         parts.append(f'<circle cx="{LEFT + 6}" cy="{y - 4:.0f}" r="5" fill="{SEAT_COLOURS[seat]}" stroke="#000"/>')

@@ -304,7 +304,9 @@ def _ended(fact: dict[str, Any], person: str, names: Sequence[str]) -> str:
 # the line of history of each kind of fact: (fact, the seat's name, all names) -> the line
 _DESCRIBERS: dict[str, Callable[[dict[str, Any], str, Sequence[str]], str]] = {
     "GameStarted": _started,
-    "DeckShuffled": lambda fact, person, names: _("The {n} terrain cards were shuffled face down.", n=fact["cards"]),
+    "DeckShuffled": lambda fact, person, names: ngettext(
+        "The {n} terrain card was shuffled face down.", "The {n} terrain cards were shuffled face down.", fact["cards"]
+    ),
     "CardDrawn": lambda fact, person, names: _("{who} drew a terrain card.", who=person),
     "TurnStarted": _turn_started,
     "CardReplaced": _card_replaced,

@@ -130,11 +130,11 @@ def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = Fa
     colour = _colour(p["seat"])
     head = f"{name}: {amount('vp', p['vp'])}" + (", " + spoken("envoy") if envoy else "")
     counters = _(
-        "{gold}, {wood}, {stone}, {plus2} +2, {soldiers}",
+        "{gold}, {wood}, {stone}, {plus2}, {soldiers}",
         gold=amount("gold", p["gold"]),
         wood=amount("wood", p["wood"]),
         stone=amount("stone", p["stone"]),
-        plus2=p["plus2"],
+        plus2=amount("plus2", p["plus2"]),
         soldiers=amount("soldiers", p["soldiers"]),
     )
     out = [
@@ -284,11 +284,11 @@ def _narrow_sheet(
     colour = _colour(p["seat"])
     head = f"{name}: {amount('vp', p['vp'])}" + (", " + spoken("envoy") if envoy else "")
     counters = _(
-        "{gold}, {wood}, {stone}, {plus2} +2, {soldiers}",
+        "{gold}, {wood}, {stone}, {plus2}, {soldiers}",
         gold=amount("gold", p["gold"]),
         wood=amount("wood", p["wood"]),
         stone=amount("stone", p["stone"]),
-        plus2=p["plus2"],
+        plus2=amount("plus2", p["plus2"]),
         soldiers=amount("soldiers", p["soldiers"]),
     )
     out, y = text_block(x, y + 13, head, 13, NARROW_WIDTH - 2 * x, f' fill="{colour}" font-weight="bold"')

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS, ROWS, YEAR_RANGES
-from pbem.games.kingsburg.moves import goods_text, spoken
+from pbem.games.kingsburg.moves import spoken
 from pbem.games.kingsburg.state import State
 from pbem.games.text import TEXT_WIDTH, _, fitted, ngettext, pgettext, seat_name
 
@@ -184,7 +184,8 @@ def _stated_choice(choice: Sequence[str] | None) -> str:
         return _(", to give {good} for the help", good=spoken(choice[1]))
     if len(choice) == 1:
         return _(", declining the help")
-    return _(", to take {goods}", goods=goods_text(tuple(choice[1:]), spoken))
+    taken = tuple(choice[1:])
+    return _(", to take {goods}", goods=", ".join(amount(g, taken.count(g)) for g in GOODS if g in taken))
 
 
 def _declined(fact: Mapping[str, Any], who: str) -> str:
@@ -404,12 +405,12 @@ def group_text(g: Mapping[str, Any], names: Sequence[str]) -> str:
 def holdings(p: Mapping[str, Any]) -> str:
     """A seat's counters: "3 VP, 2 gold, 1 wood, 0 stone, 1 +2, 2 soldiers"."""
     return _(
-        "{vp}, {gold}, {wood}, {stone}, {plus2} +2, {soldiers}",
+        "{vp}, {gold}, {wood}, {stone}, {plus2}, {soldiers}",
         vp=amount("vp", p["vp"]),
         gold=amount("gold", p["gold"]),
         wood=amount("wood", p["wood"]),
         stone=amount("stone", p["stone"]),
-        plus2=p["plus2"],
+        plus2=amount("plus2", p["plus2"]),
         soldiers=amount("soldiers", p["soldiers"]),
     )
 
