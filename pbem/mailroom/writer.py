@@ -299,6 +299,7 @@ class Writer:
         thread: Thread = NO_THREAD,
         attachment: dict[str, Any] | None = None,
         limited: str | None = None,
+        conversation: bool = False,
     ) -> list[Mail]:
         """One mail to queue. ``limited`` names the rate-limit budget: "service" (answers to
         the service address), "game" (answers to mail at a game's address that is not the
@@ -308,7 +309,7 @@ class Writer:
         address that never showed who it is (``MailRecords.verified``) also counts against the
         hourly cap of all such mail. Over a limit the mail is kept as "dropped" (visible in the
         queue), a line is logged, and the recipient gets one notice saying when
-        replies resume."""
+        replies resume. ``conversation``: a message's mail, threaded by its ``thread`` alone."""
         block = model.get("game") or {}
         game_id = block.get("id")
         model = (
@@ -320,7 +321,8 @@ class Writer:
                     "in_reply_to": thread.in_reply_to,
                     "references": list(thread.references),
                     "attachment": attachment,
-                    "thread": thread_id(game_id, to, self.settings.domain) if game_id else None,
+                    # a message threads with its conversation (its references), not the game's mails
+                    "thread": thread_id(game_id, to, self.settings.domain) if game_id and not conversation else None,
                 }
             }
         )
