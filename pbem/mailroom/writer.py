@@ -57,6 +57,7 @@ class GameBlock(TypedDict, total=False):
     version: int
     turn: int
     turn_url: str
+    verify_url: str  # the web page that checks an uploaded receipt
     phase: str
     started: bool
     over: bool
@@ -180,6 +181,7 @@ class Writer:
             "version": version,
             "turn": version,
             "turn_url": f"{base}/games/{game.id}/turn/{version}",
+            "verify_url": f"{base}/verify",  # where a player checks a receipt (web/checks.py)
             "phase": name_seats(summary["phase"], names),
             "started": summary["started"],
             "over": summary["over"],
