@@ -155,7 +155,10 @@ class Option:
         return text
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "help": self.help, "default": self.default, "choices": list(self.choices)}
+        # the help in the language spoken now (marked N_ where the game defines it); {key} in it
+        # is the option's key
+        said = _(self.help, key=self.key)
+        return {"key": self.key, "help": said, "default": self.default, "choices": list(self.choices)}
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pbem import i18n
+from pbem.mailroom.news import numbered_lines
 from pbem.mailroom.queue import Mail
-from pbem.mailroom.writer import Round, Writer
+from pbem.mailroom.writer import GameBlock, Round, Writer
 from pbem.service.game import LoadedGame
 
 HUMAN_SOURCES = ("email", "turnfile", "deadline")  # moves whose author hears of them in a reply
@@ -165,12 +167,15 @@ def watcher_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]
     if not (watchers and watchers.emails):
         return []
     game = change.game
-    history = writer.service.history(game.id, game=game)[change.before : change.after]
-    # numbered by turn (the state after the entry), as subjects and web pages are
-    lines = [f"{row['index'] + 1}: {row['entry']['kind']} " + "; ".join(row["lines"]) for row in history]
-    block = writer.game_block(round_, game, change.after, None)
     mails: list[Mail] = []
+    said: dict[str, tuple[GameBlock, list[str]]] = {}  # by language: each observer's own
     for email in watchers.emails:
+        lang = writer.language(round_, email, game.id)
+        if lang not in said:
+            with i18n.speaking(lang):
+                lines = numbered_lines(game, change.before, change.after, None, i18n.translations(lang).gettext)
+            said[lang] = (writer.game_block(round_, game, change.after, email), lines)
+        block, lines = said[lang]
         mails += writer.queue(
             round_,
             f"n{change.position}/watch/{email}",

@@ -12,16 +12,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pbem import i18n
+from pbem.games import speech
 from pbem.games.base import GameError
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.commands import plain_subject
 from pbem.mailroom.limits import LIVE
-from pbem.mailroom.news import named_errors
+from pbem.mailroom.news import named_errors, numbered_lines
 from pbem.mailroom.queue import Mail
 from pbem.mailroom.writer import GameBlock, Round, Thread, Writer
 from pbem.service.game import LoadedGame
 from pbem.service.turnfile import turn_file_header
 
+HISTORY_SHOWN = 40  # the last entries a "history" answer lists (the web page has them all)
 REFUSALS = ("refused", "unknown", "too-large")  # actions that are refusals whatever their result says
 
 
@@ -73,6 +76,7 @@ class Asked:
     thread: Thread
     version: int | None
     notify: list[dict[str, Any]]
+    hint: str | None = None  # the language of the words of a mail to the service address
 
     @classmethod
     def of(cls, context: dict[str, Any]) -> Asked:
@@ -83,6 +87,7 @@ class Asked:
             thread=Thread(context.get("message_id"), tuple(context.get("references") or ())),
             version=context.get("version"),
             notify=list(context.get("notify") or []),
+            hint=context.get("lang"),
         )
 
 
@@ -106,7 +111,10 @@ def deadline_notice(
     email = game.emails[info["seat"]]
     version = outcome.get("version") or game.version
     block = writer.game_block(round_, game, version, email)
-    moves = [line["text"] for line in outcome.get("lines", []) if line["status"] == "applied"]
+    with writer.speaking(round_, email, game_id):  # stored in the game's notation, said in the reader's words
+        moves = [
+            game.spec.say_command(line["text"]) for line in outcome.get("lines", []) if line["status"] == "applied"
+        ]
     extra = dict(info) | {"moves": moves}
     return writer.queue(
         round_,
@@ -125,7 +133,9 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if not to:
         return mails
     writer.views.deliverable_again(to)  # they wrote to us, so mail to them works again
-    results = [answer(writer, round_, result, to) for result in stored]
+    named = next((r.get("game") or r["about"] for r in stored if r.get("game") or r.get("about")), None)
+    lang = writer.language(round_, to, asked.game_id or named, asked.hint)
+    results = [answer(writer, round_, result, to, lang) for result in stored]
     if game is not None:
         results = [named_errors(result, game.names) for result in results]
     model: dict[str, Any] = {
@@ -134,6 +144,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
         "game": None,
         "receipt": None,
         "subject": plain_subject(asked.subject),
+        "lang": lang,  # a mail to the service address about a game speaks the game's language
     }
     attachment = None
     if game is not None and to in game.emails:
@@ -251,13 +262,13 @@ Answer = Callable[[Writer, Round, dict[str, Any], str], dict[str, Any]]
 ANSWERED_DESPITE_ERRORS = ("catalog", "games")  # lists that help whatever went wrong
 
 
-def answer(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
-    """A command's result with what its reply shows, read now, in ``email``'s language."""
+def answer(writer: Writer, round_: Round, result: dict[str, Any], email: str, lang: str) -> dict[str, Any]:
+    """A command's result with what its reply shows, read now, in ``lang`` (the reply's)."""
     action = result.get("action")
     handler = ANSWERS.get(action) if isinstance(action, str) else None
     if handler is None or (result.get("error") and action not in ANSWERED_DESPITE_ERRORS):
         return dict(result)
-    with writer.speaking(round_, email, result.get("game")):
+    with i18n.speaking(lang):
         try:
             return result | handler(writer, round_, result, email)
         except GameError as error:
@@ -299,18 +310,9 @@ def _new(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> d
 
 def _history(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
     game = round_.game(result["game"])
-    rows = writer.service.history(game.id, viewer=email if email in game.emails else None, game=game)
-    return {"lines": [_history_line(game, row) for row in rows[-40:]]}
-
-
-def _history_line(game: LoadedGame, row: dict[str, Any]) -> str:
-    entry = row["entry"]
-    return (
-        f"{row['index'] + 1}. {entry['kind']}"  # the turn, as in subjects and web pages
-        + (f" {game.names[entry['seat']]}" if "seat" in entry else "")
-        + (f": {game.spec.say_command(entry['command'])}" if entry.get("command") else "")
-        + (f" ({'; '.join(row['lines'])})" if row["lines"] else "")
-    )
+    seat = game.emails.index(email) if email in game.emails else None
+    translate = i18n.translations(speech.language()).gettext  # the answer's language (``answer``)
+    return {"lines": numbered_lines(game, game.version - HISTORY_SHOWN, game.version, seat, translate)}
 
 
 def _legal(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:

@@ -65,7 +65,7 @@ def test_errors_list_what_is_legal_and_change_nothing(gw, transport, game):
     gw.receive(make_mail(ANN, address_of(gw, game, ANN), "fly away\nhold"))
     gw.work()
     text = text_of(replies(transport, ANN)[0])
-    assert "rejected (line 1): fly away" in text and "legal instead: roll; hold" in text
+    assert "rejected (line 1): fly away" in text and "legal instead:\r\n      roll\r\n      hold\r\n" in text
     assert "Nothing was applied" in text and "fine, but not applied: hold" in text
     assert gw.service.game(game).version == before
 
@@ -202,11 +202,11 @@ def test_status_games_history_and_observers(gw, transport, game):
     assert "update" in update["Subject"] and "PointsBanked" in text_of(update)
     assert "unsubscribe" in text_of(update)
     turn = gw.service.game(game).version  # one turn number: the update's lines and its subject
-    assert f"Turn {turn}" in update["Subject"] and f"\n  {turn}: moved" in text_of(update)
+    assert f"Turn {turn}" in update["Subject"] and f"\n  {turn}. PointsBanked" in text_of(update)
     transport.clear()
     gw.receive(make_mail(EVE, SERVICE, f"history {game}"))
     gw.work()
-    assert f"\n  {turn}. moved ann: hold" in text_of(transport.to(EVE)[0])
+    assert f"\n  {turn}. PointsBanked" in text_of(transport.to(EVE)[0])  # the same line as the update's
 
 
 def test_resign_hands_the_seat_to_the_robot_and_tells_everyone(gw, transport, game):
@@ -311,7 +311,7 @@ def test_iso_8859_2_mail_is_answered_with_its_lines_intact(gw, transport):
     (reply,) = transport.to("oldrich@example.cz")
     text = text_of(reply)
     assert "> žluťoučký kůň úpěl ďábelské ódy" in text and "> Zażółć gęślą jaźń" in text
-    assert "There is no game called 'hra'" in text
+    assert "Hra s názvem 'hra' neexistuje" in text  # "nová" is Czech: the answer too
     assert reply["Subject"].endswith("Re: Připojit")
 
 
