@@ -54,13 +54,15 @@ mutation: $(VENV)/.installed
 # the machine checks: ruff with the rules chosen in pyproject.toml, 0 findings, the code as
 # `ruff format` writes it, mypy with [tool.mypy] there (strict outside the games), 0 errors,
 # vulture (dead code at high confidence, [tool.vulture]; framework hooks in
-# .ci/vulture_whitelist.py) and no function of cyclomatic complexity over 15 (.ci/complexity.py)
+# .ci/vulture_whitelist.py), no function of cyclomatic complexity over 15 (.ci/complexity.py) and
+# no import circle among the modules (.ci/import_circles.py)
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/vulture
 	$(BIN)/python .ci/complexity.py
+	$(BIN)/python .ci/import_circles.py
 
 # build the wheel, install it into a fresh venv outside the checkout and play through it
 smoke: $(VENV)/.installed

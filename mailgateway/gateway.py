@@ -3,7 +3,9 @@
 ``Gateway.receive(raw, envelope_from, envelope_to)`` parses the message (bounded), checks DKIM
 when configured, and calls ``MailDesk.handle`` — one transaction that stores the mail's whole
 effect and its reply intent. When ``receive`` returns, that is durably stored: only then may
-the SMTP server say 250. An exception means "try again later" (451, or exit 75).
+the SMTP server say 250. ``StoreUnavailable`` (the store is down or busy) is the one "try again
+later" (451, or exit 75): any other failure a mail causes, in the parser or at the desk, is
+answered with the internal-error text and never asked for again (``pbem.service.failures``).
 
 Several SMTP conversations may call ``receive`` at once (each has its own thread,
 ``mailgateway.server``): reading a mail and its DKIM look-ups run side by side, while the part
@@ -11,11 +13,13 @@ that reaches the service (a bounce's mark, the port's transaction) runs for one 
 as the service's per-process caches expect of a writer.
 
 ``work()`` is one round of the background work: the mailroom follower queues the mails that new
-events call for, due timers fire, and the sender delivers. Nothing here touches the store.
+events call for, due timers fire, and the sender delivers. Each stage runs even when another
+one failed for a reason other than the store; nothing here touches the store.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 from collections.abc import Callable
@@ -25,14 +29,15 @@ from functools import partial
 from typing import Any
 
 from mailgateway.auth import dkim_aligned
-from mailgateway.parse import Inbound, parse_message
+from mailgateway.parse import ADDR_SPEC, MAX_ADDRESS, Inbound, parse_message
 from mailgateway.sender import Sender, Transport, transport_for
 from pbem.logs import log_mail
 from pbem.mailroom.addresses import Target, chosen, parse_target, return_path, return_tag
 from pbem.mailroom.deadlines import utcnow
-from pbem.mailroom.desk import TEMPORARY, Letter, MailDesk
+from pbem.mailroom.desk import Letter, MailDesk
 from pbem.mailroom.followers import Mailroom
 from pbem.mailroom.settings import MailSettings
+from pbem.service.failures import StoreUnavailable, store_down, translated
 from pbem.service.service import GameService
 from pbem.service.wakeup import Wakeup
 
@@ -80,23 +85,41 @@ class Gateway:
         return self.mailroom.next_due()
 
     def work(self, now: datetime | None = None) -> None:
-        """One round of background work: queue replies, run deadlines, send."""
-        self.mailroom.follow()
-        if self.mailroom.fire(now):
-            self.mailroom.follow()
-        self.sender.send_due(now)
+        """One round of background work: queue replies, run deadlines, send. A stage that fails
+        for a reason other than the store is logged and the next stage still runs (the follower
+        and the timers isolate their items themselves; this is the backstop)."""
+        self._stage("follower", self.mailroom.follow)
+        if self._stage("timers", lambda: self.mailroom.fire(now)):
+            self._stage("follower", self.mailroom.follow)
+        self._stage("sender", lambda: self.sender.send_due(now))
+
+    @staticmethod
+    def _stage(name: str, run: Callable[[], int]) -> int:
+        try:
+            with translated():
+                return run()
+        except StoreUnavailable:
+            raise  # every stage needs the store: the round ends, the next one tries again
+        except Exception:
+            log.exception("mail worker: the %s failed; the other stages run", name)
+            return 0
 
     def receive(
         self, raw: bytes, envelope_from: str | None = None, envelope_to: tuple[str, ...] | list[str] = ()
     ) -> str:
-        """Process one message; returns "processed", "duplicate", "ignored" or "bounce"."""
+        """Process one message; returns "processed", "duplicate", "ignored" or "bounce". Raises
+        ``StoreUnavailable`` only: the MTA delivers again later."""
+        with translated():
+            return self._receive(raw, envelope_from, envelope_to)
+
+    def _receive(self, raw: bytes, envelope_from: str | None, envelope_to: tuple[str, ...] | list[str]) -> str:
         try:
             inbound = parse_message(
                 raw, envelope_from, tuple(envelope_to), self.settings.address, self.settings.max_bytes
             )
-        except Exception:  # a message the email package cannot read at all: retrying cannot help
-            log.exception("ignored an unreadable message from %s", envelope_from)
-            return "ignored"
+        except Exception:  # the parser crashed on this mail: retrying cannot help, answering can
+            log.exception("a message from %s could not be read; answered with an error", envelope_from)
+            return self._unreadable(raw, envelope_from, envelope_to)
         targets = [self._target(recipient) for recipient in inbound.recipients]  # parsed once, asked twice
         bounce = next((t.bounce for t in targets if t and t.bounce), None)
         if bounce:  # a bounce of one of our mails: marks its address, is never answered
@@ -120,15 +143,35 @@ class Gateway:
     def _handle(self, letter: Letter) -> str:
         try:
             return self.desk.handle(letter)
-        except TEMPORARY:
-            raise  # the store is down or busy: the MTA delivers again later
-        except Exception:  # a mail's content hit a bug: answer it, never ask for the same mail again
+        except Exception as error:
+            if store_down(error):
+                raise  # the store is down or busy: the MTA delivers again later
+            # a mail's content hit a bug: answer it, never ask for the same mail again
             log.exception("mail %s could not be processed; answered with an error", letter.key)
             return self.desk.handle(replace(letter, lines=(), turn_file=None, refusal=INTERNAL_ERROR))
 
+    def _unreadable(self, raw: bytes, envelope_from: str | None, envelope_to: tuple[str, ...] | list[str]) -> str:
+        """A mail the parser crashed on: the internal-error text to its envelope sender (the
+        only address read without the parser), keyed by its bytes so a repeat is a duplicate.
+        A null or unusable envelope sender (bounces, automatic mail) is answered by nobody."""
+        sender = (envelope_from or "").strip().strip("<>").lower()
+        if not sender or not ADDR_SPEC.match(sender) or len(sender) > MAX_ADDRESS:
+            return "ignored"
+        target = chosen([self._target(recipient) for recipient in envelope_to])
+        letter = Letter(
+            key="unreadable/" + hashlib.sha256(raw).hexdigest()[:40],
+            sender=sender,
+            game_id=target.game_id if target else None,
+            token=target.token if target else None,
+            refusal=INTERNAL_ERROR,
+            fingerprint=hashlib.sha256(raw).hexdigest(),
+        )
+        with self.storing:
+            return self.desk.handle(letter)
+
     def letter(self, inbound: Inbound, raw: bytes, game_id: str | None, token: str | None) -> Letter:
         dkim = None
-        if self.settings.dkim != "off" and game_id is not None:
+        if self.settings.dkim != "off":  # at the service address too: a signed From is a verified one
             dkim = dkim_aligned(raw, inbound.sender, self.dnsfunc)
         return Letter(
             key=inbound.key,

@@ -20,7 +20,8 @@ from email.message import Message
 from email.utils import getaddresses
 from typing import Any
 
-from mailgateway.letters import html_to_text, split_text
+from mailgateway.letters import Split, html_to_text, split_text
+from pbem.service.inputs import clean_text
 from pbem.service.turnfile import looks_like_turn_file
 
 ADDRESS_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To", "To", "Cc")
@@ -299,19 +300,14 @@ def parse_message(
     sender, header_refusal = strict_sender(msg)
     refusal = refusal or header_refusal
     if refusal:
-        # the answer goes to the envelope sender, never to an address read from a bad header
-        envelope = (envelope_from or "").strip().strip("<>").lower()
-        sender = envelope if len(envelope) <= MAX_ADDRESS and ADDR_SPEC.match(envelope) else ""
-    recipients = [a.strip().lower() for a in envelope_to]
-    for name in ADDRESS_HEADERS:
-        for value in msg.get_all(name) or []:
-            recipients += _addresses(_decoded(value))
+        sender = _envelope_sender(envelope_from)
     references = _references(msg)
-    subject = _header(msg, "Subject")
+    subject = clean_text(_header(msg, "Subject"))
     try:
         text, attachments = ("", []) if too_large or refusal else _body(msg)
     except _Unread as error:
         text, attachments, refusal = "", [], str(error)
+    text = clean_text(text)  # no NUL or other control character reaches the store (pbem.service.inputs)
     split = split_text(text)
     lines = split.written
     refusal = refusal or _too_much(lines, attachments)
@@ -322,13 +318,10 @@ def parse_message(
         message_id=message_id,
         sender=sender,
         envelope_from=envelope_from,
-        recipients=tuple(dict.fromkeys(r for r in recipients if r)),
+        recipients=_recipients(msg, envelope_to),
         subject=subject,
         text=text,
-        lines=lines if refusal is None else (),
-        unread=split.unread[:MAX_UNREAD] if refusal is None else (),
-        footers=split.footers[:MAX_UNREAD] if refusal is None else (),
-        closing_at=split.closing_at if refusal is None else None,
+        **_read_parts(split, refusal),
         attachments=tuple(attachments),
         references=references,
         auto=auto_reason(msg, envelope_from, sender, own_address),
@@ -336,6 +329,34 @@ def parse_message(
         size=len(raw),
         refusal=refusal,
     )
+
+
+def _envelope_sender(envelope_from: str | None) -> str:
+    """The answer to a refused mail goes to the envelope sender, never to an address read from
+    a bad header ("" when the envelope's is no address either)."""
+    envelope = (envelope_from or "").strip().strip("<>").lower()
+    return envelope if len(envelope) <= MAX_ADDRESS and ADDR_SPEC.match(envelope) else ""
+
+
+def _recipients(msg: Message, envelope_to: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The envelope's recipients, then the addresses of the headers that name recipients, each once."""
+    recipients = [a.strip().lower() for a in envelope_to]
+    for name in ADDRESS_HEADERS:
+        for value in msg.get_all(name) or []:
+            recipients += _addresses(_decoded(value))
+    return tuple(dict.fromkeys(r for r in recipients if r))
+
+
+def _read_parts(split: Split, refusal: str | None) -> dict[str, Any]:
+    """The fields of ``Inbound`` that hold what the sender wrote: none of it for a refused mail."""
+    if refusal is not None:
+        return {"lines": (), "unread": (), "footers": (), "closing_at": None}
+    return {
+        "lines": split.written,
+        "unread": split.unread[:MAX_UNREAD],
+        "footers": split.footers[:MAX_UNREAD],
+        "closing_at": split.closing_at,
+    }
 
 
 def _references(msg: Message) -> tuple[str, ...]:
@@ -566,25 +587,39 @@ def _body(msg: Message) -> tuple[str, list[Attachment]]:
         if part.is_multipart():
             continue
         ctype = part.get_content_type()
-        disposition = (part.get_content_disposition() or "").lower()
-        filename = _decoded(part.get_filename() or "") if _may_name_a_file(part) else ""
-        if disposition == "attachment" or (filename and disposition != "inline"):
-            text = _decode(part) if part.get_content_maintype() == "text" or TURN_FILE_NAMES.search(filename) else None
-            attachments.append(Attachment(filename, ctype, text))
+        attachment = _attachment(part, ctype)
+        if attachment is not None:
+            attachments.append(attachment)
         elif ctype == "text/plain" and plain is None:
             plain = _decode(part)
         elif ctype == "text/html" and rich is None:
             rich = _decode(part)
+    return _text_of(plain, rich), attachments
+
+
+def _attachment(part: Message, ctype: str) -> Attachment | None:
+    """The part as an attachment (its text kept when it is text or a turn file), or None when
+    it is a part of the body."""
+    disposition = (part.get_content_disposition() or "").lower()
+    filename = _decoded(part.get_filename() or "") if _may_name_a_file(part) else ""
+    if not (disposition == "attachment" or (filename and disposition != "inline")):
+        return None
+    text = _decode(part) if part.get_content_maintype() == "text" or TURN_FILE_NAMES.search(filename) else None
+    return Attachment(clean_text(filename), ctype, clean_text(text) if text else text)
+
+
+def _text_of(plain: str | None, rich: str | None) -> str:
+    """The text read: the plain part, else the HTML part as text (refused when too long)."""
     if plain is not None:
-        return plain.replace("\r\n", "\n"), attachments
-    if rich is not None:
-        if len(rich) > MAX_HTML_CHARS:
-            raise _Unread(
-                f"The mail has no plain-text part and its HTML is longer than {MAX_HTML_CHARS // 1024} KiB; "
-                "nothing was applied. Send it as plain text."
-            )
-        return html_to_text(rich), attachments
-    return "", attachments
+        return plain.replace("\r\n", "\n")
+    if rich is None:
+        return ""
+    if len(rich) > MAX_HTML_CHARS:
+        raise _Unread(
+            f"The mail has no plain-text part and its HTML is longer than {MAX_HTML_CHARS // 1024} KiB; "
+            "nothing was applied. Send it as plain text."
+        )
+    return html_to_text(rich)
 
 
 def _may_name_a_file(part: Message) -> bool:

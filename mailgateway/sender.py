@@ -5,6 +5,11 @@ Each mail is claimed by one sender (``pbem.mailroom.queue``). A crash after the 
 a mail and before it was marked sent sends it once more when the claim runs out, with the same
 Message-ID, so clients show it once. A maildir delivery writes a file named after the mail's
 key, so a repeat overwrites itself.
+
+One mail never stops the others: whatever a mail's sending raises besides a temporary failure
+of the relay (an address the relay cannot take, a bug) makes it a dead letter with the error,
+and the round goes on. International addresses travel with their domain in IDNA; a non-ASCII
+local part needs SMTPUTF8, used only when the relay offers it (else the mail is a dead letter).
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from mailgateway import compose
 from pbem.logs import log_mail
 from pbem.mailroom.queue import DEAD, QUEUED, SENT, MailViews, QueuedMail
 from pbem.mailroom.settings import MailSettings
+from pbem.service.failures import store_down
+from pbem.service.inputs import ascii_domain, printable
 
 log = logging.getLogger("pbem.mail")
 # How long a claim holds a mail: longer than one relay conversation (30 s timeout), so only a
@@ -56,10 +63,13 @@ class MaildirTransport:
             (self.path / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
         name = hashlib.sha256(key.encode()).hexdigest()[:40] + ".eml"
         tmp = self.path / "tmp" / name
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # mail holds seat tokens
-        with os.fdopen(fd, "wb") as file:
-            file.write(message)
-        os.replace(tmp, self.path / "new" / name)
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # mail holds seat tokens
+            with os.fdopen(fd, "wb") as file:
+                file.write(message)
+            os.replace(tmp, self.path / "new" / name)
+        except OSError as error:  # a full or read-only disk: tried again later
+            raise TemporaryFailure(f"{type(error).__name__}: {error}") from error
 
 
 class RelayTransport:
@@ -83,13 +93,20 @@ class RelayTransport:
         self.return_path = return_path
 
     def send(self, key: str, to: str, message: bytes) -> None:
+        recipient = smtp_address(to)
         try:
             with smtplib.SMTP(self.host, self.port, timeout=self.timeout) as smtp:
                 if self.starttls:
                     smtp.starttls(context=ssl.create_default_context())
                 if self.user:
                     smtp.login(self.user, self.password or "")
-                smtp.sendmail(self.return_path(key) if self.return_path else "", [to], message)
+                smtp.ehlo_or_helo_if_needed()
+                options = []
+                if not recipient.isascii():
+                    if not smtp.has_extn("smtputf8"):
+                        raise PermanentFailure(f"the relay does not offer SMTPUTF8, which {to!r} needs")
+                    options.append("SMTPUTF8")
+                smtp.sendmail(self.return_path(key) if self.return_path else "", [recipient], message, options)
         except smtplib.SMTPRecipientsRefused as error:
             codes = [code for code, _ in error.recipients.values()]
             if all(code >= 500 for code in codes):
@@ -101,6 +118,16 @@ class RelayTransport:
             raise TemporaryFailure(f"{error.smtp_code} {error.smtp_error!r}") from error
         except (TimeoutError, smtplib.SMTPException, OSError) as error:
             raise TemporaryFailure(str(error) or type(error).__name__) from error
+
+
+def smtp_address(address: str) -> str:
+    """``address`` as it goes into the envelope: its domain in IDNA A-labels (``PermanentFailure``
+    when it has none; the desk refuses such addresses, but older records may hold one)."""
+    local, _, domain = address.rpartition("@")
+    encoded = ascii_domain(domain)
+    if encoded is None:
+        raise PermanentFailure(f"{address!r} has no valid international domain name")
+    return f"{local}@{encoded}"
 
 
 COMPOSING_ERRORS = (TemplateError, KeyError, TypeError, ValueError, AttributeError, IndexError, LookupError)
@@ -148,9 +175,21 @@ class Sender:
         while True:
             claimed = self.views.claim(self.owner, now, lease, limit)
             for mail in claimed:
-                delivered += self._send(mail, now)
+                delivered += self._isolated(mail, now)
             if len(claimed) < limit:
                 return delivered
+
+    def _isolated(self, mail: QueuedMail, now: datetime) -> int:
+        """Send one mail; whatever else it raises makes it a dead letter (a store that is down
+        ends the round: the claim runs out and another round sends it)."""
+        try:
+            return self._send(mail, now)
+        except Exception as error:
+            if store_down(error):
+                raise
+            log.error("mail %s to %s could not be sent: %r", mail.key, mail.to, error, exc_info=True)
+            self._settle(mail, DEAD, now, f"sending: {type(error).__name__}: {error}")
+            return 0
 
     def _send(self, mail: QueuedMail, now: datetime) -> int:
         try:
@@ -176,6 +215,7 @@ class Sender:
     def _settle(
         self, mail: QueuedMail, status: str, now: datetime, error: str | None = None, next_try: datetime | None = None
     ) -> None:
+        error = printable(error) if error else error  # a relay's or a bug's words may hold a NUL
         if not self.views.settle(mail.key, self.owner, status, now, error, next_try):
             log.warning("mail %s: the claim ran out before it was settled", mail.key)
         if status == DEAD:

@@ -1,8 +1,10 @@
 """The aiosmtpd shell: a thin handler around ``Gateway.receive``, over SMTP or LMTP.
 
 RCPT refuses addresses that are not ours (550). DATA answers 250 only after the gateway has
-durably stored the result; any failure answers 451 so the sending MTA retries. Game
-rejections are never SMTP errors: they are reply mails. The server (``mailgateway.server``)
+durably stored the result; a store that is down or busy answers 451 so the sending MTA retries.
+Any other failure was answered by a reply mail already (``Gateway.receive``); if even that
+could not be stored, 554 makes the sending MTA tell its sender (retrying would fail the same
+way). Game rejections are never SMTP errors: they are reply mails. The server (``mailgateway.server``)
 gives each conversation a thread of its own, so the handler works inline: a mail being read or
 stored holds its own conversation only.
 """
@@ -17,6 +19,7 @@ from aiosmtpd.lmtp import LMTP
 
 from mailgateway.gateway import Gateway
 from mailgateway.server import ThreadedServer
+from pbem.service.failures import StoreUnavailable
 
 log = logging.getLogger("pbem.mail")
 
@@ -36,9 +39,12 @@ class Handler:
         try:
             # inline, in this conversation's own thread (mailgateway.server)
             result = self.gateway.receive(raw, envelope.mail_from, list(envelope.rcpt_tos))
-        except Exception:
-            log.exception("could not process a message from %s", envelope.mail_from)
+        except StoreUnavailable:
+            log.exception("could not store a message from %s; asked to try again", envelope.mail_from)
             status = "451 4.3.0 Temporary failure, please try again later"
+        except Exception:  # the mail's own answer failed: a permanent problem (RFC 5321, 4.2.1)
+            log.exception("could not process or answer a message from %s", envelope.mail_from)
+            status = "554 5.3.0 This message could not be processed; please write to the operator"
         else:
             log.info("message from %s: %s", envelope.mail_from, result)
             status = "250 2.0.0 OK"

@@ -161,3 +161,23 @@ def test_move_stops_at_a_play_that_reveals_a_card_and_skips_the_rest(run):
     assert f"skipped: line 2: 'play {second} 2'" in result.output and "nothing was applied" not in result.output
     assert json.loads(run("show", game_id, "--json").output)["version"] == version + 1
     assert second.replace("-", "_") in hand(bob)
+
+
+def test_tell_writes_a_receipt_that_check_receipt_proves(run, tmp_path):
+    game_id = _new(run, "--seed", "00" * 32)
+    for email in ("ann@example.org", "bob@example.org"):
+        assert run("join", game_id, "--as", email).exit_code == 0
+    held = tmp_path / "receipt.json"
+    told = run("tell", game_id, "--as", "ann@example.org", "--to", "bob", "--receipt", str(held), "psst, heron-58")
+    assert told.exit_code == 0, told.output
+    checked = run("check-receipt", str(held))
+    assert checked.exit_code == 0, checked.output
+    assert "said, seat 0 to seats [1]: 'psst, heron-58'" in checked.output
+    exported = tmp_path / "game.json"
+    run("export", game_id, "-o", str(exported))
+    assert "heron-58" not in exported.read_text()
+    assert run("verify", str(exported)).exit_code == 0
+    refused = run("tell", game_id, "--as", "ann@example.org", "--to", "zed", "hi")
+    assert refused.exit_code == 2 and "no player 'zed'" in refused.output
+    both = run("tell", game_id, "--as", "ann@example.org", "--all", "--to", "bob", "hi")
+    assert both.exit_code == 2 and "--to NAME" in both.output

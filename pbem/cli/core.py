@@ -1,4 +1,4 @@
-"""Commands that play and the server's key: new, join, move, turn, template, resign,
+"""Commands that play and the server's key: new, join, move, tell, turn, template, resign,
 autoplay, key (the commands that only read are in pbem/cli/reading.py).
 
 ``new``, ``join``, ``move`` and ``autoplay`` change games that a running gateway (``pbem
@@ -8,6 +8,7 @@ mail off: no invitations, notices or deadlines)."""
 
 from __future__ import annotations
 
+import json
 import random
 import string
 import sys
@@ -223,6 +224,44 @@ def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ..
 
 
 @click.command()
+@click.argument("game_id")
+@click.option("--as", "email", required=True, help="the writing player's mail address")
+@click.option("--to", "names", multiple=True, help="a player's name (repeat for several)")
+@click.option("--all", "table", is_flag=True, help="to the whole table")
+@click.option("--receipt", type=click.Path(dir_okay=False, writable=True), help="write your receipt of it here")
+@click.argument("text")
+@mail_choice
+def tell(
+    game_id: str,
+    email: str,
+    names: tuple[str, ...],
+    table: bool,
+    receipt: str | None,
+    text: str,
+    yes: bool,
+    no_mail: bool,
+) -> None:
+    """Send a message to other players (--to NAME) or to the whole table (--all): an entry of
+    the game's signed log; a private one is readable only by its sender and recipients."""
+    if table == bool(names):
+        raise click.UsageError("name the recipients with --to NAME, or write to everyone with --all")
+    svc = service()
+    check_mail(svc, yes, no_mail, game_id)
+    try:
+        if no_mail:
+            svc.game(game_id)
+            silence(svc, game_id)
+        outcome = svc.say(game_id, email, "all" if table else list(names), text)
+        _report(outcome)
+    except GameError as error:
+        _fail(error)
+    if receipt:
+        held = svc.receipt(game_id, outcome.version - 1, viewer=email)
+        with open(receipt, "w", encoding="utf-8") as out:
+            json.dump(held, out, indent=1, ensure_ascii=False)
+
+
+@click.command()
 @click.argument("file", type=click.File("rb"))
 @click.option("--as", "email", required=True)
 def turn(file: BinaryIO, email: str) -> None:
@@ -382,5 +421,5 @@ def key_revoke(since: str, verifier: str | None) -> None:
 
 
 def register(group: click.Group) -> None:
-    for command in (new, join, move, turn, template, resign, autoplay, key):
+    for command in (new, join, move, tell, turn, template, resign, autoplay, key):
         group.add_command(command)

@@ -21,6 +21,7 @@ EXIT_REFUSED = 2  # a refused command or turn file (and click's usage errors)
 EXIT_CONFIG = 3  # a setting or the installation cannot work
 EXIT_STORAGE = 4  # the data directory or the database cannot be written or reached
 EX_TEMPFAIL = 75  # mail-in only: a temporary failure, the MTA delivers again later
+EX_SOFTWARE = 70  # mail-in only: the mail could not even be answered, the MTA returns it (sysexits.h)
 
 FULL = {errno.ENOSPC, errno.EDQUOT}
 ALMOST_FULL = 1 << 20  # bytes: less free space than this and a disk I/O error means a full disk

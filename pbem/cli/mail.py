@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pbem.cli.errors import EX_TEMPFAIL, EXIT_INVALID, EXIT_OK, TOO_DEEP
+from pbem.cli.errors import EX_SOFTWARE, EX_TEMPFAIL, EXIT_INVALID, EXIT_OK, TOO_DEEP
 from pbem.logs import configure as configure_logs
 from pbem.mailroom.desk import Letter
 
@@ -84,13 +84,24 @@ def serve_mail(host: str, port: int, lmtp: bool) -> None:
 @click.option("--recipient", "recipients", multiple=True, help="an envelope recipient (Postfix: ${recipient})")
 def mail_in(envelope_from: str | None, recipients: tuple[str, ...]) -> None:
     """Process one message from standard input. Exit 0: done (or ignored, or a duplicate);
-    exit 75: temporary failure, deliver again later."""
+    exit 75: the store is down or busy (or the gateway cannot start), deliver again later;
+    exit 70: the mail could not even be answered, the MTA returns it to its sender."""
+    from pbem.service.failures import StoreUnavailable
+
     raw = sys.stdin.buffer.read()
     try:
-        result = gateway().receive(raw, envelope_from, recipients)
-    except Exception as error:  # anything here is an infrastructure problem: ask the MTA to retry
+        gw = gateway()
+    except Exception as error:  # the installation, not the mail: the MTA keeps it until it is fixed
         click.echo(f"temporary failure: {type(error).__name__}: {error}", err=True)
         sys.exit(EX_TEMPFAIL)
+    try:
+        result = gw.receive(raw, envelope_from, recipients)
+    except StoreUnavailable as error:
+        click.echo(f"temporary failure: {error}", err=True)
+        sys.exit(EX_TEMPFAIL)
+    except Exception as error:  # the mail's own answer failed: retrying would fail the same way
+        click.echo(f"permanent failure: {type(error).__name__}: {error}", err=True)
+        sys.exit(EX_SOFTWARE)
     click.echo(result)
     sys.exit(EXIT_OK)
 

@@ -8,6 +8,7 @@ Entry kinds, in the order a game's log holds them:
 * ``started``  the setup facts (secret parts committed) and a commitment to the draws;
 * ``moved``    a seat's command (or its public text), its facts and draws;
 * ``resigned`` a seat left; the house robot plays it from then on;
+* ``said``     a message between players (``pbem.ledger.press``), at any time before the end;
 * ``ended``    the standings and the revealed seed.
 
 Every entry has ``v`` (format), ``game``, ``index`` (its position, from 0), ``kind`` and
@@ -23,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pbem.games.base import SECRET, Fact, Standing, can_see
+from pbem.ledger import press
 from pbem.ledger.commitments import commit, new_salt, opened_fact, public_fact
 
 FORMAT = 1
@@ -82,6 +84,20 @@ def resigned(game_id: str, index: int, time: str, seat: int, reason: str) -> tup
     return _base(game_id, index, "resigned", time) | {"seat": seat, "reason": reason}, {}
 
 
+def said(game_id: str, index: int, time: str, seat: int, to: list[int] | str, text: str) -> tuple[Entry, Private]:
+    """One message from ``seat`` to the seats ``to`` (or ``press.TABLE``): a table message is
+    opened in the entry, a private one only in its private part (see ``pbem.ledger.press``)."""
+    salt = new_salt()
+    entry = _base(game_id, index, press.SAID, time) | {
+        "seat": seat,
+        "to": to if to == press.TABLE else sorted(to),
+        "text_commitment": commit(salt, text),
+    }
+    if to == press.TABLE:
+        return entry | {"text": text, "text_salt": salt}, {}
+    return entry, {press.PRIVATE_KEY: {"text": text, "salt": salt}}
+
+
 def _facts_and_draws(facts: Sequence[Fact], draws: list[list[int]]) -> tuple[dict[str, Any], Private]:
     salts = [new_salt() if SECRET in fact else None for fact in facts]
     public = [public_fact(fact, salt) for fact, salt in zip(facts, salts, strict=False)]
@@ -129,8 +145,9 @@ def ended(game_id: str, index: int, time: str, standings: Sequence[Standing], se
 
 def opening(private: Private) -> dict[str, Any]:
     """What is published of a private part at the end (the created entry's emails stay
-    private: they are contact data, not game data)."""
-    return {key: value for key, value in private.items() if key not in ("emails", "seed")}
+    private: they are contact data, not game data; a private message stays between its
+    sender and recipients)."""
+    return {key: value for key, value in private.items() if key not in ("emails", "seed", press.PRIVATE_KEY)}
 
 
 def visible_entry(entry: Entry, private: Private, viewer: int | None, everything: bool) -> Entry:
@@ -147,4 +164,8 @@ def visible_entry(entry: Entry, private: Private, viewer: int | None, everything
         ]
     if "command_commitment" in entry and (everything or viewer == entry.get("seat")):
         shown["command"] = private["command"]
+    if entry["kind"] == press.SAID and "text" not in entry:
+        text = press.text_of(entry, private, viewer)  # a private message, for its parties only
+        if text is not None:
+            shown["text"] = text
     return shown

@@ -5,7 +5,9 @@ A receipt holds the public entry (exactly the bytes that were hashed into the lo
 the inclusion proof of its leaf (RFC 9162 2.1.3), the signed checkpoint the proof leads to and
 the server's verifier keys. Optionally it holds ``opened``: the openings of the entry's secret
 parts that its holder may see (their own hidden cards, their own secret command), so that the
-holder can check that what they were shown is what the log commits to.
+holder can check that what they were shown is what the log commits to. For a private message
+(a ``said`` entry, ``pbem.ledger.press``) ``opened`` holds its text and salt, given only to its
+sender and recipients: the receipt then proves what was said, by whom, to whom and when.
 
 ``check_receipt`` recomputes the leaf from the entry, so a receipt proves the move itself, not
 only a hash the server chose.
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.base import SECRET, can_see
+from pbem.ledger import press
 from pbem.ledger.canonical import NotCanonical, canonical_bytes
 from pbem.ledger.commitments import commit
 from pbem.ledger.merkle import ProofError, leaf_hash, verify_inclusion
@@ -37,11 +40,16 @@ class CheckedReceipt:
     checkpoint: Checkpoint
     note: str
     opened: int  # how many secret parts the holder's openings matched
+    text: str | None = None  # a message's text, when the entry or the holder's opening shows it
 
     def summary(self) -> str:
         entry = self.entry
         who = f", seat {entry['seat']}" if "seat" in entry else ""
         what = f": {entry['command']!r}" if entry.get("kind") == "moved" else ""
+        if entry.get("kind") == press.SAID:
+            to = "the whole table" if entry.get("to") == press.TABLE else f"seats {entry.get('to')}"
+            said = f"{self.text!r}" if self.text is not None else "a closed message"
+            what = f" to {to}: {said}"
         opened = f"; {self.opened} opened secret part(s) match their commitments" if self.opened else ""
         return (
             f"entry {self.index} ({entry.get('kind')}{who}{what}, {entry.get('time')}) is in "
@@ -64,7 +72,7 @@ def opened_for(entry: dict[str, Any], private: dict[str, Any], viewer: int | Non
         opened["facts"], opened["salts"] = shown_facts, shown_salts
     if "command_commitment" in entry and (everything or viewer == entry.get("seat")):
         opened["command"], opened["command_salt"] = private["command"], private["command_salt"]
-    return opened
+    return opened | press.opening_for(entry, private, viewer)
 
 
 def make_receipt(
@@ -129,8 +137,28 @@ def check_receipt(receipt: dict[str, Any], trusted: list[str] | None = None) -> 
         verify_inclusion(index, checkpoint.size, leaf, [bytes.fromhex(p) for p in receipt["path"]], checkpoint.root)
     except (ProofError, KeyError, TypeError, ValueError) as error:
         raise ReceiptError(f"the inclusion proof fails: {error}") from error
-    opened = _check_opened(entry, receipt.get("opened") or {})
-    return CheckedReceipt(entry, index, checkpoint, note, opened)
+    count, text = _checked_openings(entry, receipt.get("opened") or {})
+    return CheckedReceipt(entry, index, checkpoint, note, count, text)
+
+
+def _checked_openings(entry: dict[str, Any], opened: dict[str, Any]) -> tuple[int, str | None]:
+    """How many of the holder's openings match the entry, and a message's text."""
+    count = _check_opened(entry, opened)
+    if entry.get("kind") != press.SAID:
+        return count, None
+    return count + ("text" in opened), _check_said(entry, opened)
+
+
+def _check_said(entry: dict[str, Any], opened: dict[str, Any]) -> str | None:
+    """A message's text, in the entry (a table message) or in the holder's opening (a private
+    one), must open the entry's commitment; returns the text (None: closed to the holder)."""
+    if "text" in entry and not press.opens(entry.get("text_salt"), entry["text"], entry.get("text_commitment")):
+        raise ReceiptError("the table message does not match the log's commitment")
+    if "text" not in opened:
+        return str(entry["text"]) if "text" in entry else None
+    if not press.opens(opened.get("text_salt"), opened["text"], entry.get("text_commitment")):
+        raise ReceiptError("the message you hold does not match the log's commitment")
+    return str(opened["text"])
 
 
 def _matches(salt: Any, value: Any, expected: object) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 
 from pbem.games import catalog
 from pbem.games.base import SECRET, GameError
+from pbem.ledger import press
 from pbem.ledger.canonical import NotCanonical, canonical_bytes, check_canonical, encode_checked
 from pbem.ledger.commitments import public_fact
 from pbem.ledger.entries import FORMAT, instant
@@ -156,6 +157,7 @@ def _verify(
     entries, keys = _check_shape(document, trusted, report)
     _check_sequence(document["game"], entries)
     report.checked.append(f"the {len(entries)} entries form one game's log in order")
+    _check_press(entries, report)
     signers = _check_checkpoints(document, entries, entry_bytes or [encode_checked(e) for e in entries], keys, report)
     _check_times(entries, report)
     _check_revocations(entries, signers, [*revoked, *_revocations(document)], report)
@@ -274,15 +276,20 @@ def _check_place(where: str, index: int, entry: Any, game_id: str, seats: int) -
     if entry.get("index") != index or entry.get("game") != game_id:
         raise VerificationError(where, f"does not say it is entry {index} of game {game_id}")
     seat = entry.get("seat")
-    if entry.get("kind") in ("joined", "moved", "resigned") and not (isinstance(seat, int) and 0 <= seat < seats):
+    if entry.get("kind") in ("joined", "moved", "resigned", press.SAID) and not (
+        isinstance(seat, int) and 0 <= seat < seats
+    ):
         raise VerificationError(where, f"names seat {seat!r}, which does not exist")
 
 
 def _stage_after(where: str, entry: dict[str, Any], last: bool, seats: int, joined: set[int], started: bool) -> bool:
     """Whether the game has started after ``entry`` (a join is added to ``joined``); refuses
     an entry that cannot follow the ones before it: joins of different seats, the start once
-    all joined, then moves and resignations, and an end only as the last entry."""
+    all joined, then moves and resignations, and an end only as the last entry; messages
+    anywhere before the end."""
     kind, seat = entry.get("kind"), entry.get("seat")
+    if kind in press.TALK_KINDS:
+        return started
     if kind == "joined" and not started and isinstance(seat, int) and seat not in joined:
         joined.add(seat)
         return False
@@ -291,6 +298,26 @@ def _stage_after(where: str, entry: dict[str, Any], last: bool, seats: int, join
     if (kind in ("moved", "resigned") and started) or (kind == "ended" and started and last):
         return started
     raise VerificationError(where, f"a '{kind}' entry cannot stand here")
+
+
+def _check_press(entries: list[dict[str, Any]], report: Report) -> None:
+    """Every message names other seats of the game as its recipients; a table message is
+    opened in the log and its text matches its commitment; a private one stays closed."""
+    seats = len(entries[0].get("seats", []))
+    table = private = 0
+    for index, entry in enumerate(entries):
+        if entry.get("kind") != press.SAID:
+            continue
+        wrong = press.problem(entry, seats)
+        if wrong is not None:
+            raise VerificationError(_where(index, entry), wrong)
+        table += entry["to"] == press.TABLE
+        private += entry["to"] != press.TABLE
+    if table or private:
+        report.checked.append(
+            f"{table} table messages match their commitments; {private} private messages name "
+            "other seats of the game and stay closed (their parties hold the openings)"
+        )
 
 
 def _check_times(entries: list[dict[str, Any]], report: Report) -> None:

@@ -48,6 +48,8 @@ def game_address(service_address: str, game_id: str) -> str:
 def parse_target(address: str, service_address: str) -> Target | None:
     """The target an address names, or None when it is not one of ours."""
     address = address.strip().strip("<>").lower()
+    if not (address.isascii() and address.isprintable()):  # ours are plain ASCII: no NUL reaches a query
+        return None
     local, at, domain = address.partition("@")
     own_local, _, own_domain = service_address.lower().partition("@")
     if not at or domain != own_domain:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from eventsourcing.persistence import PersistenceError, RecordConflictError
+from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
 from pbem.games.base import ErrorCode, GameError
@@ -26,17 +26,14 @@ from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_names
-from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, Watchers
+from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, VerifiedAddress, Watchers
 from pbem.mailroom.settings import MailSettings
+from pbem.service.failures import StoreUnavailable
 from pbem.service.outcome import Outcome
 from pbem.service.service import GameService, Work
 from pbem.service.store import Receipt
 
 log = logging.getLogger("pbem.mail")
-# Failures that say nothing about a mail: the store or the disk. Only these make the gateway
-# answer 451 (exit 75); anything a mail's content causes gets an answer instead (a permanent
-# problem is never a temporary failure, RFC 5321).
-TEMPORARY = (PersistenceError, OSError, RuntimeError)
 MAX_ATTEMPTS = 10
 PICTURES_USAGE = N_("pictures on or pictures off")
 LANGUAGE_USAGE = N_("language en, language cs or language pl")
@@ -140,6 +137,7 @@ class MailDesk:
                 # a refusal is worded in the sender's language, looked up only if one is needed
                 with i18n.speaking_later(lambda: self._language(letter.sender, letter.game_id)):
                     results = self._seat(letter, work, context, trusted)
+            self._authenticated(letter, results, context, work)
             work.add(Receipt.of(key, context["game"], {"kind": "mail", "results": results, "context": context}))
             try:
                 work.commit()
@@ -151,7 +149,26 @@ class MailDesk:
                     key = receipt_key(f"{letter.key}/{letter.fingerprint[:32]}")
                 continue  # another process moved in the game first: plan again on the new state
             return "processed"
-        raise RuntimeError(f"could not store the receipt of {letter.key}")
+        # the game changed under every attempt: the store is busy, the MTA delivers again later
+        raise StoreUnavailable(f"could not store the receipt of {letter.key}: too many concurrent changes")
+
+    def _authenticated(
+        self, letter: Letter, results: list[dict[str, Any]], context: dict[str, Any], work: Work
+    ) -> None:
+        """Note in the context how the sender showed it was itself (the seat's token, set by
+        ``_seat``; a confirmation it answered; a DKIM signature of its own domain), and
+        remember the address as verified: only a verified address "has written" to the
+        service. A mail that only claims a From proves nothing and changes nothing here."""
+        how = context.get("authenticated")
+        if how is None and letter.dkim:
+            how = "dkim"
+        if how is None and any("confirmed" in r and not r.get("error") for r in results):
+            how = "confirm"
+        if how is None:
+            return
+        context["authenticated"] = how
+        if work.find(VerifiedAddress.create_id(letter.sender)) is None:
+            work.add(VerifiedAddress(letter.sender, how, self.clock().isoformat()))
 
     def _language(self, email: str, game_id: str | None, hint: str | None = None) -> str:
         """``email``'s chosen language, else the game's, else the language of the mail's
@@ -347,6 +364,8 @@ class MailDesk:
                 )
             log.warning("refused %s for %s: %s from %s", letter.key, game.id, verdict.reason, sender)
             return [{"action": "refused", "reason": verdict.reason, "game": game.id}]
+        if not trusted:
+            context["authenticated"] = "token"
         if letter.turn_file is not None:
             attachments = Reading((), tuple(NotRead(name, "attachment") for name in letter.attachments))
             return [self._turn_file(letter, work, game.id), *self._not_read(attachments)]

@@ -5,9 +5,10 @@ library's tracking table, row "mailroom") and, for each one, queues the mails it
 sets the timers of the game it changed, in one transaction with the new position. A round
 costs O(new notifications); an idle round is a few indexed queries.
 
-A notification whose mails cannot be built (a bug in a game's view, a missing game) becomes a
-dead letter that names it, logged at ERROR; the follower moves on. ``retry`` builds it again
-(after the fix). Store errors are not the notification's fault: they propagate and the same
+A notification whose mails cannot be built or queued (a bug in a game's view, a missing game,
+a value the store refuses) becomes a dead letter that names it and its error, logged at ERROR;
+the follower moves on. ``retry`` builds it again (after the fix). Only a store that is down or
+busy is not the notification's fault (``pbem.service.failures``): that propagates and the same
 notification is tried in the next round.
 """
 
@@ -15,18 +16,21 @@ from __future__ import annotations
 
 import logging
 import traceback
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking
+from eventsourcing.persistence import IntegrityError, Tracking
 
 from pbem.mailroom.deadlines import Clocks, utcnow
 from pbem.mailroom.outbox import TOPICS, Outbox, topic
 from pbem.mailroom.queue import DEAD, QUEUED, RETRIED, Mail, QueuedMail, Timer, views_for
 from pbem.mailroom.records import Correspondent
-from pbem.mailroom.scheduler import Scheduler
+from pbem.mailroom.scheduler import TIMER_DEAD_PREFIX, Scheduler
 from pbem.mailroom.settings import MailSettings
 from pbem.mailroom.writer import Round
+from pbem.service.failures import store_down
+from pbem.service.inputs import printable
 from pbem.service.service import GameService
 from pbem.service.store import GameRecord
 
@@ -64,28 +68,36 @@ class Mailroom:
             round_ = self.outbox.round()
             for notification in page:
                 try:
-                    self._handle(notification, round_)
+                    if not self._handle(notification, round_):
+                        round_ = self.outbox.round()  # what the round counted for it was never stored
                 except IntegrityError:  # another gateway process recorded this position first
                     log.info("another follower handled notification %s; this round stops", notification.id)
                     return handled
                 handled += 1
 
-    def _handle(self, notification: Any, round_: Round) -> None:
-        event = self.service.store.mapper.to_domain_event(notification)
+    def _handle(self, notification: Any, round_: Round) -> bool:
+        """Queue what one notification calls for; False when it became a dead letter."""
         now = self.clock()
         tracking = Tracking(FOLLOWER, notification.id)
+        try:
+            self._queue(notification, round_, now, tracking)
+        except IntegrityError:
+            raise  # another follower recorded this position first (``follow``)
+        except Exception as error:
+            if store_down(error):
+                raise
+            log.error("mail for notification %s could not be built: %r", notification.id, error, exc_info=True)
+            self.views.enqueue([self._unbuilt(notification.id)], now, notification.id, tracking, error=_describe(error))
+            return False
+        return True
+
+    def _queue(self, notification: Any, round_: Round, now: datetime, tracking: Tracking) -> None:
+        event = self.service.store.mapper.to_domain_event(notification)
         if isinstance(event, (Correspondent.AbsenceAdded, Correspondent.AbsencesCleared)):
             self._absences(event, round_)
             self.views.set_timers([], [], [], now, notification.id, tracking)
             return
-        try:
-            mails = self.outbox.mails_for(round_, event, notification.id)
-        except PersistenceError:
-            raise
-        except Exception as error:
-            log.error("mail for notification %s could not be built: %r", notification.id, error, exc_info=True)
-            self.views.enqueue([self._unbuilt(notification.id)], now, notification.id, tracking, error=_describe(error))
-            return
+        mails = self.outbox.mails_for(round_, event, notification.id)
         games, timers = self._timers(event, round_)
         self.views.set_timers(games, timers, mails, now, notification.id, tracking, _head(event))
 
@@ -95,9 +107,9 @@ class Mailroom:
         game_id = event.game_id if isinstance(event, GameRecord.Created) else event.entries[0]["game"]
         try:
             return [game_id], self.scheduler.timers_for(round_.game(game_id), round_.clocks)
-        except PersistenceError:
-            raise
-        except Exception:  # a bad game keeps its old timers; its mails still go out
+        except Exception as error:  # a bad game keeps its old timers; its mails still go out
+            if store_down(error):
+                raise
             log.exception("deadlines of %s could not be set", game_id)
             return [], []
 
@@ -129,6 +141,8 @@ class Mailroom:
         letter = self.views.get(key)
         if letter is None or letter.status != DEAD:
             return []
+        if key.startswith(TIMER_DEAD_PREFIX):  # a timer that could not fire: due again now
+            return self._retry_timer(letter, now)
         if not key.endswith(UNBUILT):
             return [key] if self.views.mark(key, QUEUED, now) else []
         notification = self.service.store.notification_log.select(letter.source, 1)[0]
@@ -137,6 +151,14 @@ class Mailroom:
         self.views.enqueue(mails, now, letter.source)
         self.views.mark(key, RETRIED, now)
         return [mail.key for mail in mails]
+
+    def _retry_timer(self, letter: QueuedMail, now: datetime) -> list[str]:
+        where = letter.model.get("timer") or {}
+        timer = self.views.timer(str(where.get("game")), int(where.get("seat", -1)), str(where.get("kind")))
+        if timer is not None and timer.version == where.get("version"):
+            self.views.move_timers([replace(timer, due=now)])
+        self.views.mark(letter.key, RETRIED, now)
+        return [letter.key]
 
 
 def _head(event: Any) -> dict[str, int]:
@@ -150,4 +172,4 @@ def _describe(error: BaseException) -> str:
     """The error and where it happened, for the dead letter (the log has the whole trace)."""
     frames = traceback.extract_tb(error.__traceback__)[-3:]
     where = "; ".join(f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno} {frame.name}" for frame in frames)
-    return f"{type(error).__name__}: {error} (at {where})"
+    return printable(f"{type(error).__name__}: {error} (at {where})")

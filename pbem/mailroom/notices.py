@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem import i18n
+from pbem.mailroom.limits import INVITE, INVITE_UNVERIFIED
 from pbem.mailroom.news import numbered_lines
 from pbem.mailroom.queue import Mail
 from pbem.mailroom.writer import GameBlock, Round, Writer
@@ -68,17 +69,24 @@ def invitations(writer: Writer, round_: Round, game_id: str, position: int) -> l
             "options": game.options,
             "invited_by": creator if creator != email else None,
         }
-        # only strangers are limited: invitations sent by mail to an address that never wrote
-        stranger = creator is not None and email != creator and not writer.views.has_written(email)
         mails += writer.queue(
             round_,
             f"n{position}/{seat}/invitation",
             email,
             model,
             sender=block["address"],
-            limited="invite" if stranger else None,
+            limited=invitation_budget(round_, creator, email),
         )
     return mails
+
+
+def invitation_budget(round_: Round, creator: str | None, email: str) -> str | None:
+    """Only invitations sent by mail to an address that never showed who it is are limited
+    (``Limits._invitation_over``): per inviter, and in all from inviters who never did either."""
+    records = round_.clocks.records
+    if creator is None or email == creator or records.verified(email):
+        return None
+    return (INVITE if records.verified(creator) else INVITE_UNVERIFIED) + creator
 
 
 def notices(writer: Writer, round_: Round, entries: list[dict[str, Any]], position: int) -> list[Mail]:

@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from eventsourcing.persistence import PersistenceError, Tracking
@@ -49,7 +49,16 @@ TABLES = [
     " PRIMARY KEY (game_id, seat, kind))",
     "CREATE INDEX IF NOT EXISTS pbem_timers_due ON pbem_timers (due)",
     "CREATE INDEX IF NOT EXISTS pbem_timers_email ON pbem_timers (email)",
+    # the mails queued to addresses that never wrote (the hourly cap across all of them)
+    "CREATE TABLE IF NOT EXISTS pbem_stranger_mail (key TEXT PRIMARY KEY, created TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS pbem_stranger_mail_created ON pbem_stranger_mail (created)",
 ]
+STRANGER_ROWS_KEPT = timedelta(days=2)  # rows of pbem_stranger_mail older than this are deleted
+
+
+def _like_prefix(text: str) -> str:
+    """A LIKE pattern (escape character ``\\``) matching what starts with ``text``."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 def stamp(moment: datetime) -> str:
@@ -71,6 +80,7 @@ class Mail:
     budget: str = ""  # which rate-limit budget it counts against ("" for none)
     status: str = "queued"  # or "dropped" (over a rate limit: kept, never sent)
     return_tag: str = ""  # its VERP return path's tag (pbem.mailroom.addresses.return_tag)
+    stranger: bool = False  # to an address that never wrote: counted against the hourly cap of all such
 
 
 @dataclass(frozen=True)
@@ -161,16 +171,38 @@ class MailViews:
                     mail.return_tag or None,
                 ),
             )
+            if mail.stranger and mail.status != DROPPED:
+                cursor.execute(
+                    self.sql(
+                        "INSERT INTO pbem_stranger_mail (key, created) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING"
+                    ),
+                    (mail.key, stamp(now)),
+                )
+        if any(mail.stranger for mail in mails):
+            cursor.execute(
+                self.sql("DELETE FROM pbem_stranger_mail WHERE created < %s"), (stamp(now - STRANGER_ROWS_KEPT),)
+            )
 
-    def recent(self, recipient: str, budget: str, since: datetime) -> int:
-        """Mails queued (or dropped) for ``recipient`` in ``budget`` since a time."""
+    def recent(self, recipient: str, budget: str, since: datetime, prefix: bool = False) -> int:
+        """Mails queued for ``recipient`` in ``budget`` (with ``prefix``: in every budget whose
+        name starts so) since a time; dropped ones are not counted."""
+        test = "budget LIKE %s ESCAPE '\\'" if prefix else "budget = %s"
+        value = _like_prefix(budget) if prefix else budget
         with self._transaction(commit=False) as cursor:
             cursor.execute(
                 self.sql(
                     "SELECT COUNT(*) AS n FROM pbem_mail WHERE recipient = %s AND created >= %s"
-                    " AND budget = %s AND status <> %s"
+                    f" AND {test} AND status <> %s"
                 ),
-                (recipient, stamp(since), budget, DROPPED),
+                (recipient, stamp(since), value, DROPPED),
+            )
+            return int(cursor.fetchone()["n"])
+
+    def to_strangers(self, since: datetime) -> int:
+        """Mails queued since a time to addresses that had never written (``Mail.stranger``)."""
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(
+                self.sql("SELECT COUNT(*) AS n FROM pbem_stranger_mail WHERE created >= %s"), (stamp(since),)
             )
             return int(cursor.fetchone()["n"])
 
@@ -178,7 +210,7 @@ class MailViews:
         """The models of the last mails queued for ``recipient`` whose text contains
         ``containing`` (dropped ones left out), newest first: what the player was last told
         about a game (the outbox's "since your last mail")."""
-        pattern = "%" + containing.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        pattern = "%" + _like_prefix(containing)
         with self._transaction(commit=False) as cursor:
             cursor.execute(
                 self.sql(
@@ -188,18 +220,6 @@ class MailViews:
                 (recipient, DROPPED, pattern, limit),
             )
             return [json.loads(row["model"]) for row in cursor.fetchall()]
-
-    def has_written(self, address: str) -> bool:
-        """Whether mail from this address was ever answered (its answers are in the queue)."""
-        with self._transaction(commit=False) as cursor:
-            cursor.execute(
-                self.sql(
-                    "SELECT 1 AS x FROM pbem_mail WHERE recipient = %s AND (budget IN (%s, %s, %s) OR budget LIKE %s)"
-                    " LIMIT 1"
-                ),
-                (address, "service", "game", "notify", "live:%"),
-            )
-            return cursor.fetchone() is not None
 
     def claim(self, owner: str, now: datetime, lease_until: datetime, limit: int = 20) -> list[QueuedMail]:
         """Take up to ``limit`` due mails for sending: queued ones whose time has come, and

@@ -99,12 +99,7 @@ def read_letter(
     lower-case name line may match; ``closing_at`` is where the mail's signature may start with a
     closing (``mailgateway.letters``), ``unread`` its signature's lines, ``footers`` its client's
     footer lines, ``attachments`` the names of attachments that are not read."""
-    written = [normal(line) for line in lines if line.strip() and not line.lstrip().startswith("#")]
-    signature: list[str] = []
-    if closing_at is not None:
-        closing = sum(1 for line in lines[:closing_at] if line.strip() and not line.lstrip().startswith("#"))
-        if not any(recognise(line) for line in written[closing:]):
-            written, signature = written[:closing], written[closing:]
+    written, signature = _split_signature(lines, recognise, closing_at)
     found = [recognise(line) for line in written]
     first = next((n for n, item in enumerate(found) if item), len(written))
     last = max((n for n, item in enumerate(found) if item), default=-1)
@@ -118,11 +113,37 @@ def read_letter(
         + [NotRead(line, "footer") for line in footers]
         + [NotRead(name, "attachment") for name in attachments]
     )
-    if not commands and not OUR_SUBJECT.search(subject):
-        asked = recognise(normal(cmd.plain_subject(subject))) if subject else None
-        if asked:
-            return Reading((asked,), tuple(not_read), from_subject=True)
+    asked = None if commands else _asked_in_subject(subject, recognise)
+    if asked:
+        return Reading((asked,), tuple(not_read), from_subject=True)
     return Reading(commands, tuple(not_read))
+
+
+def _written(line: str) -> bool:
+    """A line the sender wrote to be read: not blank, no comment."""
+    return bool(line.strip()) and not line.lstrip().startswith("#")
+
+
+def _split_signature(
+    lines: Sequence[str], recognise: Recognised, closing_at: int | None
+) -> tuple[list[str], list[str]]:
+    """The written lines (normalised) and the signature's: the lines from ``closing_at`` on are
+    a signature unless one of them is a command."""
+    written = [normal(line) for line in lines if _written(line)]
+    if closing_at is None:
+        return written, []
+    closing = sum(1 for line in lines[:closing_at] if _written(line))
+    if any(recognise(line) for line in written[closing:]):
+        return written, []
+    return written[:closing], written[closing:]
+
+
+def _asked_in_subject(subject: str, recognise: Recognised) -> cmd.Command | Order | None:
+    """The command a mail without one in its text gives in its subject, unless the subject is
+    one pbem wrote (a reply that keeps it)."""
+    if not subject or OUR_SUBJECT.search(subject):
+        return None
+    return recognise(normal(cmd.plain_subject(subject)))
 
 
 def _forgiven_start(leading: Sequence[str], names: Sequence[str]) -> int:

@@ -90,6 +90,23 @@ class Confirmation(Aggregate):
         self.used = True
 
 
+class VerifiedAddress(Aggregate):
+    """An address that has shown it is who it says: it wrote with a seat's token, answered a
+    ``confirm TOKEN``, or sent mail DKIM-signed by its own domain. Only such an address "has
+    written" to the service (its invitations and replies are not a stranger's); a forged From
+    never makes one. One event per address, ever."""
+
+    @staticmethod
+    def create_id(email: str) -> UUID:
+        return mail_uuid("verified", email)
+
+    @event("Verified")
+    def __init__(self, email: str, how: str, since: str):
+        self.email = email
+        self.how = how  # "token", "confirm" or "dkim"
+        self.since = since
+
+
 class Watchers(Aggregate):
     """Observers of a game: they get a public update after every change."""
 
@@ -176,6 +193,11 @@ class MailRecords:
     def watchers(self, game_id: str) -> Watchers | None:
         found: Watchers | None = self.find(Watchers.create_id(game_id))
         return found
+
+    def verified(self, email: str) -> bool:
+        """Whether ``email`` has written to the service and shown it was itself
+        (``VerifiedAddress``); a mail with a forged From never counts."""
+        return self.find(VerifiedAddress.create_id(email)) is not None
 
     def pictures(self, email: str) -> bool:
         """Whether mail to ``email`` carries board pictures (``pictures off`` says no)."""

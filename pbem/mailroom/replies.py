@@ -76,6 +76,7 @@ class Asked:
     thread: Thread
     version: int | None
     notify: list[dict[str, Any]]
+    authenticated: str | None = None  # how the sender showed it was itself ("token", "confirm", "dkim")
     hint: str | None = None  # the language of the words of a mail to the service address
 
     @classmethod
@@ -87,6 +88,7 @@ class Asked:
             thread=Thread(context.get("message_id"), tuple(context.get("references") or ())),
             version=context.get("version"),
             notify=list(context.get("notify") or []),
+            authenticated=context.get("authenticated"),
             hint=context.get("lang"),
         )
 
@@ -132,9 +134,9 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     to = asked.reply_to
     if not to:
         return mails
-    writer.views.deliverable_again(to)  # they wrote to us, so mail to them works again
-    named = next((r.get("game") or r["about"] for r in stored if r.get("game") or r.get("about")), None)
-    lang = writer.language(round_, to, asked.game_id or named, asked.hint)
+    if asked.authenticated:  # they wrote to us, so mail to them works again (a forged From proves nothing)
+        writer.views.deliverable_again(to)
+    lang = reply_language(writer, round_, stored, asked, to)
     results = [answer(writer, round_, result, to, lang) for result in stored]
     if game is not None:
         results = [named_errors(result, game.names) for result in results]
@@ -164,6 +166,13 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
         attachment=attachment,
         limited=reply_budget(game, to, results, asked),
     )
+
+
+def reply_language(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: Asked, to: str) -> str:
+    """The reply's language: ``to``'s chosen one, else that of the game the mail was about (at
+    a game's address, or named by a command at the service address), else that of its words."""
+    named = next((r.get("game") or r["about"] for r in stored if r.get("game") or r.get("about")), None)
+    return writer.language(round_, to, asked.game_id or named, asked.hint)
 
 
 def _game_of(round_: Round, game_id: str | None) -> LoadedGame | None:

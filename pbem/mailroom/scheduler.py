@@ -4,13 +4,15 @@ idle round costs one indexed query however many games there are.
 
 Firing is idempotent, so two gateway processes may race for a timer: a deadline's action is a
 game write with its own idempotency key (``deadline:GAME/VERSION/SEAT``, a namespace no mail
-can reach), a reminder is a mail with a unique key. One failing timer is logged and postponed;
-it never stops the others.
+can reach), a reminder is a mail with a unique key. One failing timer is logged, postponed by
+an hour and kept as a dead letter with its error (``pbem mail-dead``; ``--retry`` makes it due
+at once); it never stops the others. Only a store that is down ends the round.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,19 +21,27 @@ from eventsourcing.persistence import RecordConflictError
 from pbem import i18n
 from pbem.mailroom.deadlines import Clocks, deadline_at, entry_time, hours_for, misses, reminder_lead
 from pbem.mailroom.outbox import Outbox
-from pbem.mailroom.queue import MailViews, Timer
+from pbem.mailroom.queue import DEAD, Mail, MailViews, Timer
 from pbem.mailroom.records import GameClock
 from pbem.mailroom.writer import Round
+from pbem.service.failures import store_down
 from pbem.service.game import LoadedGame
+from pbem.service.inputs import printable
 from pbem.service.service import MAX_SAVE_ATTEMPTS, GameService, Work
 from pbem.service.store import Receipt
 
 log = logging.getLogger("pbem.mail")
 RETRY_FAILED_TIMER = timedelta(hours=1)
+TIMER_DEAD_PREFIX = "timer:"  # keys of the dead letters of timers that could not fire
 
 
 def deadline_key(game_id: str, version: int, seat: int) -> str:
     return f"deadline:{game_id}/{version}/{seat}"
+
+
+def timer_dead_key(timer: Timer) -> str:
+    """The dead letter of a timer that could not fire (one per timer, however often it fails)."""
+    return f"{TIMER_DEAD_PREFIX}{timer.game_id}/{timer.version}/{timer.seat}/{timer.kind}"
 
 
 class Scheduler:
@@ -104,26 +114,23 @@ class Scheduler:
         for timer in self.views.due_timers(now, limit):
             try:
                 acted = self._fire(timer, now, round_)
-            except Exception:  # one bad game or timer must not stop the others
-                log.exception("timer %s of %s failed; tried again later", timer.kind, timer.game_id)
-                self.views.move_timers(
-                    [
-                        Timer(
-                            timer.game_id,
-                            timer.seat,
-                            timer.kind,
-                            timer.version,
-                            timer.email,
-                            timer.since,
-                            timer.hours,
-                            now + RETRY_FAILED_TIMER,
-                        )
-                    ]
-                )
+            except Exception as error:  # one bad game or timer must not stop the others
+                if store_down(error):
+                    raise
+                self._failed(timer, now, error)
+                round_ = self.outbox.round()  # what the round counted for it was never stored
                 continue
             if self.views.fired(timer) and acted:
                 done += 1
         return done
+
+    def _failed(self, timer: Timer, now: datetime, error: Exception) -> None:
+        """Postpone a timer that could not fire, and show it as a dead letter."""
+        log.exception("timer %s of %s failed; tried again later", timer.kind, timer.game_id)
+        self.views.move_timers([replace(timer, due=now + RETRY_FAILED_TIMER)])
+        where = {"timer": {"game": timer.game_id, "seat": timer.seat, "kind": timer.kind, "version": timer.version}}
+        dead = Mail(timer_dead_key(timer), "", where, "", DEAD)
+        self.views.enqueue([dead], now, 0, error=printable(f"{type(error).__name__}: {error}"))
 
     def _fire(self, timer: Timer, now: datetime, round_: Round) -> bool:
         game = round_.game(timer.game_id)

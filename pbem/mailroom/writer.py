@@ -263,10 +263,13 @@ class Writer:
     ) -> list[Mail]:
         """One mail to queue. ``limited`` names the rate-limit budget: "service" (answers to
         the service address), "game" (answers to mail at a game's address that is not the
-        owner's live play), "notify" (refusal notices), "invite", or "live:GAME" (answers to a
-        player's own moves: only the flood guard), so mail forged in someone's name to one
-        cannot use up the others. Over the limit the mail is kept as "dropped" (visible in the
-        queue), a line is logged, and the recipient gets one notice saying when replies resume."""
+        owner's live play), "notify" (refusal notices), "invite:INVITER" or "invite?:INVITER"
+        (invitations), or "live:GAME" (answers to a player's own moves: only the flood guard),
+        so mail forged in someone's name to one cannot use up the others; a limited mail to an
+        address that never showed who it is (``MailRecords.verified``) also counts against the
+        hourly cap of all such mail. Over a limit the mail is kept as "dropped" (visible in the
+        queue), a line is logged, and the recipient gets one notice saying when
+        replies resume."""
         block = model.get("game") or {}
         game_id = block.get("id")
         model = (
@@ -286,12 +289,13 @@ class Writer:
         if self.views.undeliverable(to):
             log.warning("undeliverable: dropped %s to %s (a bounce came back; it clears when they write)", key, to)
             return [Mail(key, to, model, limited or "", DROPPED, tag)]
-        refused = round_.limits.refused(key, to, model, limited, tag)
+        stranger = bool(limited) and not round_.clocks.records.verified(to)
+        refused = round_.limits.refused(key, to, model, limited, tag, stranger)
         if refused is not None:
             return refused
         if game_id and "version" in block and block.get("seat") is not None:
             round_.mailed[(to, game_id)] = block["version"]
-        return [Mail(key, to, model, limited or "", return_tag=tag)]
+        return [Mail(key, to, model, limited or "", return_tag=tag, stranger=stranger)]
 
     def quiet(self, round_: Round, game_id: str) -> bool:
         """A game played without mail (``pbem new --no-mail``): no invitations or notices;

@@ -30,7 +30,8 @@ from typing import Any
 from eventsourcing.persistence import RecordConflictError
 
 from pbem.ledger.verify import Progress, Report, VerificationError, export_bytes, verify_bytes
-from pbem.service.service import EMAIL, GameService
+from pbem.service.inputs import address_problem
+from pbem.service.service import GameService
 from pbem.service.store import GameRecord
 
 
@@ -119,7 +120,7 @@ def _check_emails(document: dict[str, Any], emails: Sequence[str]) -> list[str]:
         return []
     if len(addresses) != len(seats):
         raise ImportRefused(f"the game has {len(seats)} seats but {len(addresses)} addresses were given")
-    if len(set(addresses)) != len(addresses) or not all(EMAIL.match(a) for a in addresses):
+    if len(set(addresses)) != len(addresses) or any(address_problem(a) for a in addresses):
         raise ImportRefused("each seat needs a different, valid mail address")
     return addresses
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-import re
 import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -32,16 +31,17 @@ from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.logs import log_entries
 from pbem.service import states
 from pbem.service.game import FACT_KINDS, LoadedGame
+from pbem.service.inputs import address_problem, printable
 from pbem.service.outcome import LineResult, Outcome
 from pbem.service.reading import GameReader, alarms
 from pbem.service.states import NotKept
 from pbem.service.store import GameRecord, Receipt, SeatKeys
+from pbem.service.talk import answers, say_plan
 from pbem.service.turnfile import parse_turn_file
 from pbem.service.work import Work, _Batch
 
 __all__ = ["GameService", "LineResult", "Outcome", "Work", "seat_names"]
 
-EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
 Plan = Callable[[LoadedGame, "_Batch"], list[LineResult]]
 SOURCES = ("cli", "email", "turnfile", "web", "robot", "deadline", "autoplay")
 MAX_SAVE_ATTEMPTS = 10
@@ -132,8 +132,9 @@ class GameService(GameReader):
         spec = get_spec(game_type)
         emails = [p.strip().lower() for p in players]
         for email in emails:
-            if not EMAIL.match(email):
-                raise GameError(ErrorCode.INVALID, _("{address} is not a mail address.", address=repr(email)))
+            problem = address_problem(email)
+            if problem:
+                raise GameError(ErrorCode.INVALID, f"{printable(email)!r} {problem}.")
         if len(set(emails)) != len(emails):
             raise GameError(ErrorCode.INVALID, _("Each seat needs a different mail address."))
         spec.check_players(len(emails))
@@ -285,7 +286,7 @@ class GameService(GameReader):
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
             seat = game.seat_of(email)
             self._check_open(game, batch.state)
-            if expected_version is not None and expected_version != batch.next_index:
+            if expected_version is not None and not answers(game, batch, expected_version):
                 raise GameError(
                     ErrorCode.STALE,
                     _(
@@ -467,6 +468,19 @@ class GameService(GameReader):
             return [LineResult(0, reason, "applied")]
 
         return plan
+
+    def say(
+        self,
+        game_id: str,
+        email: str,
+        to: Sequence[str] | str,
+        text: str,
+        idempotency_key: str | None = None,
+        context: dict[str, Any] | None = None,
+    ) -> Outcome:
+        """A message from the player of ``email`` to the players named ``to``, or to the whole
+        table (``"all"``): an entry of the log, which changes nothing in the game."""
+        return self._transact(game_id, say_plan(self.clock, email, to, text), idempotency_key, context)
 
     def rotate_plan(self, work: Work, game_id: str, email: str) -> int:
         """Change a seat's private token as part of ``work``; returns the seat."""

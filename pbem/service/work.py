@@ -6,21 +6,21 @@ into a ``Work`` and commit it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from eventsourcing.persistence import RecordConflictError
 
+from pbem.config import Settings
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.fairness import DrawRng, draw_scope
-from pbem.ledger.merkle import leaf_hash
+from pbem.ledger.merkle import Frontier, leaf_hash
 from pbem.logs import log_entries
+from pbem.service.cache import StateCache
 from pbem.service.game import LoadedGame
 from pbem.service.outcome import LineResult, Outcome
-
-if TYPE_CHECKING:
-    from pbem.service.service import GameService
+from pbem.service.store import PbemStore
 
 
 class _Batch:
@@ -73,12 +73,42 @@ class StalePlan(RecordConflictError):
     """A plan made without reading the games afresh cannot be saved as it is (see Work.commit)."""
 
 
+class Ledgers(Protocol):
+    """What a ``Work`` needs of the game service (``GameService`` is one): the games and other
+    records it plans on, the signer of checkpoints, the sealer of kept states and the store it
+    saves into. Named here, so that this module does not import the service that imports it."""
+
+    store: PbemStore
+    settings: Settings
+    cache: StateCache
+
+    def game(self, game_id: str, fresh: bool = True) -> LoadedGame: ...
+
+    def state(self, game: LoadedGame, version: int | None = None) -> Any: ...
+
+    def record(self, aggregate_id: Any) -> Any: ...
+
+    def end_if_over(self, batch: _Batch) -> None: ...
+
+    def frontier(self, game: LoadedGame) -> Frontier: ...
+
+    def sign(self, game_id: str, frontier: Frontier) -> str: ...
+
+    def sealed_state(
+        self, game_id: str, size: int, version: int, state: Any, frontier: Frontier
+    ) -> dict[str, Any] | None: ...
+
+    def saved_aggregate(self, aggregate: Any) -> None: ...
+
+    def checked(self, game_id: str, version: int, note: str) -> None: ...
+
+
 class Work:
     """The changes of one transaction: every game it touches is loaded once, commands plan
     entries against it one after another, and ``commit`` signs each game once and saves all
     of it (entries, receipts, other aggregates) in a single ``store.save``."""
 
-    def __init__(self, service: GameService, key: str | None = None, fresh: bool = True):
+    def __init__(self, service: Ledgers, key: str | None = None, fresh: bool = True):
         self.service = service
         self.key = key  # the idempotency key (a mail's Message-ID), for the log lines
         # False on a first attempt: plan on the games as this process knows them; if another

@@ -9,7 +9,9 @@ from typing import Any
 
 from pbem.games.base import SECRET, can_see
 from pbem.ledger import entries as log
+from pbem.ledger import press
 from pbem.service.game import LoadedGame
+from pbem.service.talk import said_line
 from pbem.web.helpers import service
 
 PAGE_SIZE = 50
@@ -83,7 +85,7 @@ def _row(game: LoadedGame, seat: int | None, index: int, leaf: str, checkpoint: 
         "who": names[entry["seat"]] if isinstance(entry.get("seat"), int) else "",
         "command": game.spec.say_command(entry.get("command", "")),
         "source": entry.get("source", ""),
-        "lines": [game.spec.describe_fact(fact, names) for fact in facts],
+        "lines": _lines(game, entry),
         "mine": _mine(game, seat, facts) if seat is not None and not game.ended else [],
         "leaf_hash": leaf,
         "checkpoint": checkpoint,
@@ -91,6 +93,13 @@ def _row(game: LoadedGame, seat: int | None, index: int, leaf: str, checkpoint: 
         "seed": entry.get("seed") if entry["kind"] == "ended" else None,
         "nonce": entry.get("nonce") if entry["kind"] == "joined" else None,
     }
+
+
+def _lines(game: LoadedGame, shown: dict[str, Any]) -> list[str]:
+    """The entry's readable lines (as its viewer may see it): its facts, or a message."""
+    if shown["kind"] == press.SAID:
+        return [said_line(shown, game.names)]
+    return [game.spec.describe_fact(fact, game.names) for fact in shown.get("facts") or []]
 
 
 def _mine(game: LoadedGame, seat: int, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ WORDS: dict[str, Any] = {
     "kind_moved": lazy_gettext("moved"),
     "kind_resigned": lazy_gettext("handed to the robot"),
     "kind_ended": lazy_gettext("game ended"),
+    "kind_said": lazy_gettext("message"),
 }
 
 

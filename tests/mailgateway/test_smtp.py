@@ -8,10 +8,12 @@ from email import message_from_bytes, policy
 
 import pytest
 from aiosmtpd.controller import Controller
+from eventsourcing.persistence import OperationalError
 
 from mailgateway.gateway import Gateway
 from mailgateway.sender import MaildirTransport, RelayTransport
 from mailgateway.smtp import controller
+from pbem.service.failures import StoreUnavailable
 from pbem.service.store import Receipt
 from tests.mailgateway.conftest import SERVICE, Sink, free_port, make_mail
 
@@ -50,10 +52,10 @@ def test_451_until_the_result_is_stored_then_250(relay_gw, smtp_server, sink, mo
     raw = make_mail(ANN, SERVICE, "help", message_id="<retry-me@example.net>")
     real_save = relay_gw.service.store.save
 
-    def failing_save(*aggregates):
+    def failing_save(*aggregates, **options):
         if any(isinstance(a, Receipt) for a in aggregates):
-            raise OSError("disk full")
-        return real_save(*aggregates)
+            raise OperationalError("database or disk is full")  # the store, as eventsourcing reports it
+        return real_save(*aggregates, **options)
 
     monkeypatch.setattr(relay_gw.service.store, "save", failing_save)
     with smtplib.SMTP("127.0.0.1", smtp_server, timeout=10) as client:
@@ -93,10 +95,10 @@ def test_crash_while_queueing_replies_queues_them_once(service, mail_settings, c
     gw.receive(make_mail(ANN, SERVICE, "help"))
 
     def crash(*args, **kwargs):
-        raise RuntimeError("power cut")
+        raise OperationalError("server closed the connection unexpectedly")  # the store went away
 
     monkeypatch.setattr(gw.mailroom.views, "set_timers", crash)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(StoreUnavailable):
         gw.work()
     monkeypatch.undo()
     Gateway(service, mail_settings, clock=clock, transport=transport).work()
@@ -113,8 +115,10 @@ def test_a_move_and_its_mail_receipt_are_stored_in_one_transaction(gw, transport
     raw = make_mail(ANN, address_of(gw, game_id, ANN), "hold", message_id="<half@example.net>")
     before = gw.service.game(game_id).version
     real_save = gw.service.store.save
-    monkeypatch.setattr(gw.service.store, "save", lambda *a, **k: (_ for _ in ()).throw(OSError("disk full")))
-    with pytest.raises(OSError):
+    monkeypatch.setattr(
+        gw.service.store, "save", lambda *a, **k: (_ for _ in ()).throw(OperationalError("database or disk is full"))
+    )
+    with pytest.raises(StoreUnavailable):
         gw.receive(raw)
     monkeypatch.setattr(gw.service.store, "save", real_save)
     assert gw.service.game(game_id).version == before  # neither the move nor the receipt was stored

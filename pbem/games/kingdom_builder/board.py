@@ -92,12 +92,9 @@ def section_hex(quadrant: int, rotated: bool, r: int, c: int) -> int:
     return (qr * HALF + r) * SIZE + qc * HALF + c
 
 
-@lru_cache(maxsize=64)
-def build_board(layout: Layout) -> Board:
-    """Assemble 4 sections; raises ValueError for an unknown or repeated section."""
-    names = [section for section, _ in layout]
-    if len(layout) != 4 or len(set(names)) != 4 or any(n not in SECTIONS for n in names):
-        raise ValueError(f"a board needs 4 different sections, not {names}")
+def _placed(layout: Layout) -> tuple[list[str], list[int], list[tuple[int, str]], list[int]]:
+    """Each hex's terrain and quadrant, the locations (hex, section) and the castles' hexes of
+    the four sections laid out."""
     terrain = [""] * HEXES
     sector = [0] * HEXES
     locations: list[tuple[int, str]] = []
@@ -110,20 +107,38 @@ def build_board(layout: Layout) -> Board:
                 terrain[h], sector[h] = code, quadrant
         locations += [(section_hex(quadrant, rotated, r, c), section) for r, c in data["locations"]]
         castles += [section_hex(quadrant, rotated, r, c) for r, c in data["castles"]]
-    steps = tuple(tuple(step(h, d) for h in range(HEXES)) for d in range(6))
-    neighbours = tuple(tuple(steps[d][h] for d in range(6) if steps[d][h] >= 0) for h in range(HEXES))
-    location_set = {h for h, _ in locations}
+    return terrain, sector, locations, castles
+
+
+def _hexes_by_terrain(terrain: list[str]) -> dict[str, tuple[int, ...]]:
     by_terrain: dict[str, list[int]] = {}
     for h, code in enumerate(terrain):
         by_terrain.setdefault(code, []).append(h)
+    return {code: tuple(hexes) for code, hexes in by_terrain.items()}
+
+
+def _on_edge(h: int) -> bool:
+    return h // SIZE in (0, SIZE - 1) or h % SIZE in (0, SIZE - 1)
+
+
+@lru_cache(maxsize=64)
+def build_board(layout: Layout) -> Board:
+    """Assemble 4 sections; raises ValueError for an unknown or repeated section."""
+    names = [section for section, _ in layout]
+    if len(layout) != 4 or len(set(names)) != 4 or any(n not in SECTIONS for n in names):
+        raise ValueError(f"a board needs 4 different sections, not {names}")
+    terrain, sector, locations, castles = _placed(layout)
+    steps = tuple(tuple(step(h, d) for h in range(HEXES)) for d in range(6))
+    neighbours = tuple(tuple(steps[d][h] for d in range(6) if steps[d][h] >= 0) for h in range(HEXES))
+    location_set = {h for h, _ in locations}
     return Board(
         layout=layout,
         terrain=tuple(terrain),
         location_type=tuple(sorted(locations)),
         castles=tuple(sorted(castles)),
         sector=tuple(sector),
-        edge=frozenset(h for h in range(HEXES) if h // SIZE in (0, SIZE - 1) or h % SIZE in (0, SIZE - 1)),
-        by_terrain={code: tuple(hexes) for code, hexes in by_terrain.items()},
+        edge=frozenset(filter(_on_edge, range(HEXES))),
+        by_terrain=_hexes_by_terrain(terrain),
         neighbours=neighbours,
         steps=steps,
         near_location=tuple(tuple(n for n in neighbours[h] if n in location_set) for h in range(HEXES)),

@@ -136,40 +136,49 @@ def parse_move(state: KBState, seat: int, text: str) -> Move:
         raise syntax(_("An empty command is no Kingdom Builder move."), usage())
     kind = KEYWORDS.get(words[0])
     if kind is None:
-        if parse_hex(words[0]) is not None and len(words) == 1:
-            return _resolve(state, seat, text, lambda m: m[-1] == parse_hex(words[0]) and m[0] != "end")
-        raise syntax(
-            _(
-                "{text} is not a Kingdom Builder command; for example: {examples}.",
-                text=repr(text.strip()),
-                examples=", ".join(usage()),
-            ),
-            usage(),
-        )
+        return _bare_hex(state, seat, text, words)
     hexes = _hexes(words[1:], text.strip())
-    if kind == "end":
-        move: Move = ("end",)
-        if hexes:
-            raise invalid(_("{text}: {end} takes no hex.", text=repr(text.strip()), end=spoken("end")))
-    elif kind == "build" and 1 <= len(hexes) <= MANDATORY:
-        move = ("build", *hexes)
-    elif kind in BUILD_TILES and len(hexes) == 1:
-        move = (kind, hexes[0])
-    elif kind in MOVE_TILES and len(hexes) == 2:
-        move = (kind, hexes[0], hexes[1])
-    elif kind in MOVE_TILES and len(hexes) == 1:
+    if kind in MOVE_TILES and len(hexes) == 1:
         return _resolve(state, seat, text, lambda m: m[0] == kind and m[2] == hexes[0])
-    else:
-        need = (
-            _("a hex to move from and one to move to")
-            if kind in MOVE_TILES
-            else _("1 to 3 hexes")
-            if kind == "build"
-            else _("one hex")
-        )
-        raise invalid(_("{text}: {kind} needs {need}.", text=repr(text.strip()), kind=spoken(kind), need=need), usage())
+    move = _move_of(kind, hexes, text)
     _check_all(state, seat, move)
     return move
+
+
+def _bare_hex(state: KBState, seat: int, text: str, words: list[str]) -> Move:
+    """A command of one hex alone is the one legal move that ends on it."""
+    if parse_hex(words[0]) is not None and len(words) == 1:
+        return _resolve(state, seat, text, lambda m: m[-1] == parse_hex(words[0]) and m[0] != "end")
+    raise syntax(
+        _(
+            "{text} is not a Kingdom Builder command; for example: {examples}.",
+            text=repr(text.strip()),
+            examples=", ".join(usage()),
+        ),
+        usage(),
+    )
+
+
+def _move_of(kind: str, hexes: list[int], text: str) -> Move:
+    """The move the command word and its hexes name, when their number fits the command."""
+    if kind == "end":
+        if hexes:
+            raise invalid(_("{text}: {end} takes no hex.", text=repr(text.strip()), end=spoken("end")))
+        return ("end",)
+    if kind == "build" and 1 <= len(hexes) <= MANDATORY:
+        return ("build", *hexes)
+    if kind in BUILD_TILES and len(hexes) == 1:
+        return (kind, hexes[0])
+    if kind in MOVE_TILES and len(hexes) == 2:
+        return (kind, hexes[0], hexes[1])
+    need = (
+        _("a hex to move from and one to move to")
+        if kind in MOVE_TILES
+        else _("1 to 3 hexes")
+        if kind == "build"
+        else _("one hex")
+    )
+    raise invalid(_("{text}: {kind} needs {need}.", text=repr(text.strip()), kind=spoken(kind), need=need), usage())
 
 
 class _FirstRng:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import FoldingGameSpec, Option, Rng, Standing, invalid, rank_by, secret
@@ -211,94 +211,118 @@ class KingdomBuilder(FoldingGameSpec[KBState, Move]):
         return describe(fact, names)
 
 
+def _section(key: str) -> str:
+    """English names a section by its id ("oracle"), the other languages by the tile's name."""
+    return key if language() == "en" else location_name(key)
+
+
+def _quadrant(key: str) -> str:
+    names = {
+        "top-left": lambda: _("top-left"),
+        "top-right": lambda: _("top-right"),
+        "bottom-left": lambda: _("bottom-left"),
+        "bottom-right": lambda: _("bottom-right"),
+    }
+    return names[key]() if key in names else key
+
+
+def _started(fact: dict[str, Any], person: str, names: Sequence[str]) -> str:
+    parts = [
+        (
+            _("{section} (rotated) {quadrant}", section=_section(s["name"]), quadrant=_quadrant(s["quadrant"]))
+            if s["rotated"]
+            else f"{_section(s['name'])} {_quadrant(s['quadrant'])}"
+        )
+        for s in fact["sections"]
+    ]
+    cards = ", ".join(card_name(c) for c in fact["cards"])
+    return _(
+        "Game started for {players} players; board: {board}; kingdom cards: {cards}.",
+        players=fact["players"],
+        board="; ".join(parts),
+        cards=cards,
+    )
+
+
+def _turn_started(fact: dict[str, Any], person: str, names: Sequence[str]) -> str:
+    return _(
+        "Round {round}: {who} plays {terrain}.",
+        round=fact["round"],
+        who=person,
+        terrain=terrain_name(fact["terrain"]),
+    )
+
+
+def _card_replaced(fact: dict[str, Any], person: str, names: Sequence[str]) -> str:
+    unusable = fact["unusable"]
+    if unusable is None:
+        return _("{who}: the next card is {terrain}.", who=person, terrain=terrain_name(fact["terrain"]))
+    return _(
+        "{who}: {gone} has no free hex and leaves the game; the next card is {terrain}.",
+        who=person,
+        gone=terrain_name(unusable),
+        terrain=terrain_name(fact["terrain"]),
+    )
+
+
+def _built(fact: dict[str, Any], person: str, names: Sequence[str]) -> str:
+    if fact["action"] == "build":
+        return _("{who} built on {hex}.", who=person, hex=fact["hex"])
+    return _("{who} built on {hex} with the {tile}.", who=person, hex=fact["hex"], tile=location_name(fact["action"]))
+
+
+def _moved(fact: dict[str, Any], person: str, names: Sequence[str]) -> str:
+    return _(
+        "{who} moved a settlement from {source} to {target} with the {tile}.",
+        who=person,
+        source=fact["from"],
+        target=fact["to"],
+        tile=location_name(fact["action"]),
+    )
+
+
+def _tile_taken(fact: dict[str, Any], person: str, names: Sequence[str]) -> str:
+    return _("{who} took a {tile} tile at {hex}.", who=person, tile=location_name(fact["location"]), hex=fact["hex"])
+
+
+def _tile_lost(fact: dict[str, Any], person: str, names: Sequence[str]) -> str:
+    return _(
+        "{who} lost the {tile} tile of {hex} (no settlement next to it).",
+        who=person,
+        tile=location_name(fact["location"]),
+        hex=fact["hex"],
+    )
+
+
+def _ended(fact: dict[str, Any], person: str, names: Sequence[str]) -> str:
+    scores = "; ".join(f"{seat_name(names, s['seat'])} {s['total']}" for s in fact["scores"])
+    if fact.get("blocked"):
+        return _("Game over. No terrain card could be played any more. Gold: {scores}.", scores=scores)
+    return _("Game over. Gold: {scores}.", scores=scores)
+
+
+# the line of history of each kind of fact: (fact, the seat's name, all names) -> the line
+_DESCRIBERS: dict[str, Callable[[dict[str, Any], str, Sequence[str]], str]] = {
+    "GameStarted": _started,
+    "DeckShuffled": lambda fact, person, names: _("The {n} terrain cards were shuffled face down.", n=fact["cards"]),
+    "CardDrawn": lambda fact, person, names: _("{who} drew a terrain card.", who=person),
+    "TurnStarted": _turn_started,
+    "CardReplaced": _card_replaced,
+    "SettlementBuilt": _built,
+    "SettlementMoved": _moved,
+    "TileTaken": _tile_taken,
+    "TileLost": _tile_lost,
+    "TurnEnded": lambda fact, person, names: _("{who} ended the turn.", who=person),
+    "GameEnded": _ended,
+}
+
+
 def describe(fact: dict[str, Any], names: Sequence[str]) -> str:
     """One line of history; hidden card draws say only that a card was drawn."""
-    kind = fact["kind"]
-    seat = fact.get("seat", -1)
-    person = seat_name(names, seat)
-    if kind == "GameStarted":
-        # English names a section by its id ("oracle"), the other languages by the tile's name
-        def section(key: str) -> str:
-            return key if language() == "en" else location_name(key)
-
-        def quadrant(key: str) -> str:
-            names = {
-                "top-left": lambda: _("top-left"),
-                "top-right": lambda: _("top-right"),
-                "bottom-left": lambda: _("bottom-left"),
-                "bottom-right": lambda: _("bottom-right"),
-            }
-            return names[key]() if key in names else key
-
-        parts = [
-            (
-                _("{section} (rotated) {quadrant}", section=section(s["name"]), quadrant=quadrant(s["quadrant"]))
-                if s["rotated"]
-                else f"{section(s['name'])} {quadrant(s['quadrant'])}"
-            )
-            for s in fact["sections"]
-        ]
-        cards = ", ".join(card_name(c) for c in fact["cards"])
-        return _(
-            "Game started for {players} players; board: {board}; kingdom cards: {cards}.",
-            players=fact["players"],
-            board="; ".join(parts),
-            cards=cards,
-        )
-    if kind == "DeckShuffled":
-        return _("The {n} terrain cards were shuffled face down.", n=fact["cards"])
-    if kind == "CardDrawn":
-        return _("{who} drew a terrain card.", who=person)
-    if kind == "TurnStarted":
-        return _(
-            "Round {round}: {who} plays {terrain}.",
-            round=fact["round"],
-            who=person,
-            terrain=terrain_name(fact["terrain"]),
-        )
-    if kind == "CardReplaced":
-        unusable = fact["unusable"]
-        if unusable is None:
-            return _("{who}: the next card is {terrain}.", who=person, terrain=terrain_name(fact["terrain"]))
-        return _(
-            "{who}: {gone} has no free hex and leaves the game; the next card is {terrain}.",
-            who=person,
-            gone=terrain_name(unusable),
-            terrain=terrain_name(fact["terrain"]),
-        )
-    if kind == "SettlementBuilt":
-        if fact["action"] == "build":
-            return _("{who} built on {hex}.", who=person, hex=fact["hex"])
-        return _(
-            "{who} built on {hex} with the {tile}.", who=person, hex=fact["hex"], tile=location_name(fact["action"])
-        )
-    if kind == "SettlementMoved":
-        return _(
-            "{who} moved a settlement from {source} to {target} with the {tile}.",
-            who=person,
-            source=fact["from"],
-            target=fact["to"],
-            tile=location_name(fact["action"]),
-        )
-    if kind == "TileTaken":
-        return _(
-            "{who} took a {tile} tile at {hex}.", who=person, tile=location_name(fact["location"]), hex=fact["hex"]
-        )
-    if kind == "TileLost":
-        return _(
-            "{who} lost the {tile} tile of {hex} (no settlement next to it).",
-            who=person,
-            tile=location_name(fact["location"]),
-            hex=fact["hex"],
-        )
-    if kind == "TurnEnded":
-        return _("{who} ended the turn.", who=person)
-    if kind == "GameEnded":
-        scores = "; ".join(f"{seat_name(names, s['seat'])} {s['total']}" for s in fact["scores"])
-        if fact.get("blocked"):
-            return _("Game over. No terrain card could be played any more. Gold: {scores}.", scores=scores)
-        return _("Game over. Gold: {scores}.", scores=scores)
-    return kind
+    describer = _DESCRIBERS.get(fact["kind"])
+    if describer is None:
+        return str(fact["kind"])
+    return describer(fact, seat_name(names, fact.get("seat", -1)), names)
 
 
 SPEC = KingdomBuilder()

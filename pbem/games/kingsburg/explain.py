@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 from pbem.games.kingsburg import rules
 from pbem.games.kingsburg.data import ADVISOR_COUNT, ADVISORS, BUILDINGS, ROWS
@@ -21,7 +23,7 @@ from pbem.games.kingsburg.moves import (
     spoken,
 )
 from pbem.games.kingsburg.render import amount, phase_label
-from pbem.games.kingsburg.state import State
+from pbem.games.kingsburg.state import Player, State
 from pbem.games.text import _
 
 
@@ -76,58 +78,55 @@ def step_need(step: str) -> str:
 
 
 def why_illegal(state: State, seat: int, move: object, text: str) -> str:
-    step = state.step
-    need = step_need(step)
-    reason = None
-    if isinstance(move, Influence) and step == "influence":
-        reason = _influence(state, seat, move)
-    elif isinstance(move, Build) and step == "build":
-        reason = _build(state, seat, move)
-    elif isinstance(move, Recruit) and step == "recruit":
-        p = state.players[seat]
-        price = rules.soldier_price(p)
-        paid = move.gold + move.wood + move.stone
-        if move.gold < 0:
-            reason = _(
-                "you cannot pay {goods} for {soldiers}",
-                goods=amount("goods", move.soldiers * price),
-                soldiers=amount("soldiers", move.soldiers),
-            )
-        elif paid != move.soldiers * price:
-            reason = _(
-                "{soldiers} cost {goods}, not {paid}",
-                soldiers=amount("soldiers", move.soldiers),
-                goods=amount("goods", move.soldiers * price),
-                paid=paid,
-            )
-        else:
-            reason = _("you do not have those goods")
-    elif isinstance(move, Reroll) and step == "reroll":
-        reason = (
-            _("the Chapel needs dice totalling 7 or less, once a season")
-            if move.all
-            else _("the Statue needs all your dice equal, once a season; name the value they show")
-        )
-    elif isinstance(move, TownHall) and step == "townhall":
-        reason = (
-            _("you have no +2 token to pay")
-            if move.pay == "plus2"
-            else _("you have no {good} to pay", good=spoken(move.pay))
-        )
-    elif isinstance(move, Token) and step == "tokens":
-        left = ", ".join(map(str, state.players[seat].tokens))
-        reason = _("your soldier tokens left are {left}", left=left)
-    elif isinstance(move, Take) and step in ("gifts", "spoils", "choose"):
-        reason = _("that is not one of the choices you have")
+    steps, explain = _REASONS.get(type(move), ((), None))
+    reason = explain(state, seat, move) if explain is not None and state.step in steps else None
     if reason:
         return _("{text} is not legal: {reason}.", text=repr(text), reason=reason)
+    need = step_need(state.step)
     return _("{text} is not legal now ({phase}): {need}.", text=repr(text), phase=phase_label(state), need=need)
 
 
-def _influence(state: State, seat: int, move: Influence) -> str:
-    p = state.players[seat]
-    if not 1 <= move.advisor <= ADVISOR_COUNT:
-        return _("the advisors are numbered 1 to {count}", count=ADVISOR_COUNT)
+def _recruit(state: State, seat: int, move: Recruit) -> str:
+    price = rules.soldier_price(state.players[seat])
+    paid = move.gold + move.wood + move.stone
+    if move.gold < 0:
+        return _(
+            "you cannot pay {goods} for {soldiers}",
+            goods=amount("goods", move.soldiers * price),
+            soldiers=amount("soldiers", move.soldiers),
+        )
+    if paid != move.soldiers * price:
+        return _(
+            "{soldiers} cost {goods}, not {paid}",
+            soldiers=amount("soldiers", move.soldiers),
+            goods=amount("goods", move.soldiers * price),
+            paid=paid,
+        )
+    return _("you do not have those goods")
+
+
+def _reroll(state: State, seat: int, move: Reroll) -> str:
+    if move.all:
+        return _("the Chapel needs dice totalling 7 or less, once a season")
+    return _("the Statue needs all your dice equal, once a season; name the value they show")
+
+
+def _townhall(state: State, seat: int, move: TownHall) -> str:
+    if move.pay == "plus2":
+        return _("you have no +2 token to pay")
+    return _("you have no {good} to pay", good=spoken(move.pay))
+
+
+def _token(state: State, seat: int, move: Token) -> str:
+    left = ", ".join(map(str, state.players[seat].tokens))
+    return _("your soldier tokens left are {left}", left=left)
+
+
+def _take(state: State, seat: int, move: Take) -> str:
+    return _("that is not one of the choices you have")
+
+
+def _dice_missing(p: Player, move: Influence) -> str | None:
     for hand, used, white in ((p.dice, move.dice, False), (p.white, move.white, True)):
         missing = Counter(used) - Counter(hand)
         if missing:
@@ -140,16 +139,23 @@ def _influence(state: State, seat: int, move: Influence) -> str:
             )
     if move.plus2 and not p.plus2:
         return _("you have no +2 token")
+    return None
+
+
+def _wrong_sum(p: Player, move: Influence) -> str | None:
     total = sum(move.dice) + sum(move.white) + 2 * move.plus2
-    if total != move.advisor:
-        if abs(total - move.advisor) > 1:
-            return _("the group sums to {total}, not {advisor}", total=total, advisor=move.advisor)
-        if not p.has("market"):
-            return _(
-                "the group sums to {total}, not {advisor}, and you have no Market", total=total, advisor=move.advisor
-            )
-        if p.market_used:
-            return _("you have already used the Market this season")
+    if total == move.advisor:
+        return None
+    if abs(total - move.advisor) > 1:
+        return _("the group sums to {total}, not {advisor}", total=total, advisor=move.advisor)
+    if not p.has("market"):
+        return _("the group sums to {total}, not {advisor}, and you have no Market", total=total, advisor=move.advisor)
+    if p.market_used:
+        return _("you have already used the Market this season")
+    return None
+
+
+def _advisor_taken(state: State, seat: int, move: Influence) -> str | None:
     taken = state.court[move.advisor]
     if taken and not move.envoy:
         who = _("the neutral dice") if taken[0].seat < 0 else _("seat {seat}", seat=taken[0].seat + 1)
@@ -167,6 +173,16 @@ def _influence(state: State, seat: int, move: Influence) -> str:
         return _("advisor {advisor} is free; the envoy is only for an advisor already influenced", advisor=move.advisor)
     if move.envoy and len(taken) > 1:
         return _("advisor {advisor} already has two groups", advisor=move.advisor)
+    return None
+
+
+def _influence(state: State, seat: int, move: Influence) -> str:
+    p = state.players[seat]
+    if not 1 <= move.advisor <= ADVISOR_COUNT:
+        return _("the advisors are numbered 1 to {count}", count=ADVISOR_COUNT)
+    problem = _dice_missing(p, move) or _wrong_sum(p, move) or _advisor_taken(state, seat, move)
+    if problem:
+        return problem
     if move.choice is not None:
         return _("the {advisor} does not offer that", advisor=ADVISORS[move.advisor].name)
     return _("that group cannot be placed")
@@ -190,3 +206,15 @@ def _build(state: State, seat: int, move: Build) -> str:
         cost=", ".join((amount("gold", g), amount("wood", w), amount("stone", s))),
         have=", ".join((amount("gold", p.gold), amount("wood", p.wood), amount("stone", p.stone))),
     )
+
+
+# the steps at which each kind of move is played, and what says why it is not legal there
+_REASONS: dict[type, tuple[tuple[str, ...], Callable[[State, int, Any], str]]] = {
+    Influence: (("influence",), _influence),
+    Build: (("build",), _build),
+    Recruit: (("recruit",), _recruit),
+    Reroll: (("reroll",), _reroll),
+    TownHall: (("townhall",), _townhall),
+    Token: (("tokens",), _token),
+    Take: (("gifts", "spoils", "choose"), _take),
+}

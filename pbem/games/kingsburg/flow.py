@@ -15,7 +15,7 @@ from pbem.games.base import Rng, evolve_all, secret
 from pbem.games.kingsburg import rules
 from pbem.games.kingsburg.data import BUILDINGS, COLOURED_DICE, ENEMIES, GOODS, YEARS
 from pbem.games.kingsburg.evolve import evolve
-from pbem.games.kingsburg.state import PHASES, SEASONS, Choice, State, delta_of
+from pbem.games.kingsburg.state import PHASES, SEASONS, Choice, Player, State, delta_of
 
 Fact = dict[str, Any]
 
@@ -277,27 +277,35 @@ def battle_fact(
     p = state.players[seat]
     fact: Fact = {"kind": "BattleFought", "seat": seat, "strength": power, "result": result, "destroyed": []}
     if result == "won":
-        vp = victory["vp"] + (1 if p.has("fortress") else 0)  # Fortress: 1 VP on every win
-        fact["delta"] = delta_of(*(victory[g] for g in GOODS), vp=vp)
-        if victory.get("any"):
-            fact["owe_take"] = victory["any"]
+        _won(p, victory, fact)
     elif result == "lost":
-        lost = {g: min(p.stock(g), defeat[g]) for g in GOODS}  # nobody loses what he lacks
-        left = {g: p.stock(g) - lost[g] for g in GOODS}
-        owe = defeat["any"]
-        if owe and (sum(left.values()) <= owe or sum(1 for v in left.values() if v) == 1):
-            for g in GOODS:  # no real choice: lose what there is
-                take = min(left[g], owe)
-                lost[g] += take
-                owe -= take
-            owe = 0
-        destroyed = rules.destroy_order(p.buildings)[: defeat["buildings"]]
-        vp_loss = min(p.vp, sum(BUILDINGS[b].vp for b in destroyed) + defeat["vp"])
-        fact["delta"] = delta_of(*(-lost[g] for g in GOODS), vp=-vp_loss)
-        fact["destroyed"] = destroyed
-        if owe:
-            fact["owe_lose"] = owe
+        _lost(p, defeat, fact)
     return fact
+
+
+def _won(p: Player, victory: dict[str, int], fact: Fact) -> None:
+    vp = victory["vp"] + (1 if p.has("fortress") else 0)  # Fortress: 1 VP on every win
+    fact["delta"] = delta_of(*(victory[g] for g in GOODS), vp=vp)
+    if victory.get("any"):
+        fact["owe_take"] = victory["any"]
+
+
+def _lost(p: Player, defeat: dict[str, int], fact: Fact) -> None:
+    lost = {g: min(p.stock(g), defeat[g]) for g in GOODS}  # nobody loses what he lacks
+    left = {g: p.stock(g) - lost[g] for g in GOODS}
+    owe = defeat["any"]
+    if owe and (sum(left.values()) <= owe or sum(1 for v in left.values() if v) == 1):
+        for g in GOODS:  # no real choice: lose what there is
+            take = min(left[g], owe)
+            lost[g] += take
+            owe -= take
+        owe = 0
+    destroyed = rules.destroy_order(p.buildings)[: defeat["buildings"]]
+    vp_loss = min(p.vp, sum(BUILDINGS[b].vp for b in destroyed) + defeat["vp"])
+    fact["delta"] = delta_of(*(-lost[g] for g in GOODS), vp=-vp_loss)
+    fact["destroyed"] = destroyed
+    if owe:
+        fact["owe_lose"] = owe
 
 
 def _spoils(state: State, rng: Rng) -> list[Fact]:

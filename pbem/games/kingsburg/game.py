@@ -385,6 +385,12 @@ def move_facts(state: State, seat: int, move: Move, rng: Rng) -> list[Fact]:
             return [{"kind": "TokenChosen", "seat": seat, "secret": secret([seat], {"token": value})}]
         case Lose(goods=goods):
             return [{"kind": "GoodsLost", "seat": seat, "delta": {g: -goods.count(g) for g in GOODS if g in goods}}]
+    return _answer_facts(state, seat, move)
+
+
+def _answer_facts(state: State, seat: int, move: Move) -> list[Fact]:
+    """The facts of a ``Take``, ``Give`` or ``Pass``: what it answers depends on the step."""
+    match move:
         case Give() | Take() if state.step == "gifts":
             advisor = next(a for a, s, _ in state.gifts if s == seat)
             return gift_facts(state, seat, advisor, rules.move_choice(move))

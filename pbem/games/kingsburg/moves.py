@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pbem.games.base import invalid, syntax
 from pbem.games.kingsburg.data import ADVISOR_COUNT, BUILDING_KEYS, BUILDINGS, GOODS
@@ -150,36 +151,52 @@ def say_move(move: Move) -> str:
     return write_move(move, spoken)
 
 
+def _write_influence(move: Influence, word: Word) -> str:
+    words = [word("influence"), str(move.advisor), word("with"), *map(str, move.dice)]
+    words += [f"{word('white')} {w}" for w in move.white]
+    words += ["+2"] * move.plus2 + [word("envoy")] * move.envoy
+    if move.choice is not None:
+        words.append(choice_text(move.choice, word))
+    return " ".join(words)
+
+
+def _write_build(move: Build, word: Word) -> str:
+    names = BUILDINGS[move.building].names
+    name = names["en"] if word is english else BUILDINGS[move.building].name
+    return f"{word('build')} {(name or move.building).lower()}"
+
+
+def _write_recruit(move: Recruit, word: Word) -> str:
+    paid = ("gold",) * move.gold + ("wood",) * move.wood + ("stone",) * move.stone
+    return f"{word('recruit')} {move.soldiers} {word('pay')} {goods_text(paid, word)}"
+
+
+def _write_reroll(move: Reroll, word: Word) -> str:
+    if move.all:
+        return f"{word('reroll')} {word('all')}"
+    return f"{word('reroll')} {word('white')} {move.value}" if move.white else f"{word('reroll')} {move.value}"
+
+
+# the writer of each kind of move: the move and the words of one language -> its text
+_WRITERS: dict[type, Callable[[Any, Word], str]] = {
+    Pass: lambda move, word: word("pass"),
+    Take: choice_text,
+    Give: choice_text,
+    Influence: _write_influence,
+    Build: _write_build,
+    Recruit: _write_recruit,
+    Reroll: _write_reroll,
+    TownHall: lambda move, word: f"{word('townhall')} {'+2' if move.pay == 'plus2' else word(move.pay)}",
+    Lose: lambda move, word: f"{word('lose')} {goods_text(move.goods, word)}",
+    Token: lambda move, word: f"{word('token')} {move.value}",
+}
+
+
 def write_move(move: Move, word: Word) -> str:
-    if isinstance(move, Pass):
-        return word("pass")
-    if isinstance(move, (Take, Give)):
-        return choice_text(move, word)
-    if isinstance(move, Influence):
-        words = [word("influence"), str(move.advisor), word("with"), *map(str, move.dice)]
-        words += [f"{word('white')} {w}" for w in move.white]
-        words += ["+2"] * move.plus2 + [word("envoy")] * move.envoy
-        if move.choice is not None:
-            words.append(choice_text(move.choice, word))
-        return " ".join(words)
-    if isinstance(move, Build):
-        names = BUILDINGS[move.building].names
-        name = names["en"] if word is english else BUILDINGS[move.building].name
-        return f"{word('build')} {(name or move.building).lower()}"
-    if isinstance(move, Recruit):
-        paid = ("gold",) * move.gold + ("wood",) * move.wood + ("stone",) * move.stone
-        return f"{word('recruit')} {move.soldiers} {word('pay')} {goods_text(paid, word)}"
-    if isinstance(move, Reroll):
-        if move.all:
-            return f"{word('reroll')} {word('all')}"
-        return f"{word('reroll')} {word('white')} {move.value}" if move.white else f"{word('reroll')} {move.value}"
-    if isinstance(move, TownHall):
-        return f"{word('townhall')} {'+2' if move.pay == 'plus2' else word(move.pay)}"
-    if isinstance(move, Lose):
-        return f"{word('lose')} {goods_text(move.goods, word)}"
-    if isinstance(move, Token):
-        return f"{word('token')} {move.value}"
-    raise TypeError(f"not a Kingsburg move: {move!r}")
+    writer = _WRITERS.get(type(move))
+    if writer is None:
+        raise TypeError(f"not a Kingsburg move: {move!r}")
+    return writer(move, word)
 
 
 # -- parsing -------------------------------------------------------------------------------
@@ -269,7 +286,7 @@ def _parse_choice(tokens: list[str], text: str) -> Take | Give:
     return Take(parse_goods(tokens[1:], text))
 
 
-def _parse_influence(tokens: list[str], text: str) -> Influence:
+def _parse_advisor(tokens: list[str], text: str) -> int:
     if not tokens:
         raise invalid(
             _(
@@ -289,47 +306,63 @@ def _parse_influence(tokens: list[str], text: str) -> Influence:
                 count=ADVISOR_COUNT,
             )
         )
-    dice: list[int] = []
-    white: list[int] = []
-    plus2 = envoy = False
-    choice = None
-    i = 1
+    return advisor
+
+
+def _not_a_die(token: str, text: str) -> Exception:
+    return invalid(
+        _(
+            "In {text}, {token} is not a die, '+2', {envoy} or {take}.",
+            text=repr(text),
+            token=repr(token),
+            envoy=repr(spoken("envoy")),
+            take=repr(spoken("take") + " ..."),
+        )
+    )
+
+
+def _read_group(tokens: list[str], text: str, group: dict[str, Any]) -> None:
+    """Reads the words after the advisor into ``group`` (its dice, white dice, +2, envoy and
+    the gift's choice stated in advance)."""
+    i = 0
     while i < len(tokens):
         token = tokens[i]
         if WORDS.get(token) in ("take", "give"):
-            choice = _parse_choice(tokens[i:], text)
-            break
-        if token in WITH:
-            pass
-        elif token in PLUS2:
-            plus2 = True
+            group["choice"] = _parse_choice(tokens[i:], text)
+            return
+        if token in PLUS2:
+            group["plus2"] = True
         elif token in ENVOY:
-            envoy = True
+            group["envoy"] = True
         elif token in WHITE and i + 1 < len(tokens) and tokens[i + 1].isdigit():
-            white.append(int(tokens[i + 1]))
+            group["white"].append(int(tokens[i + 1]))
             i += 1
         elif token.startswith("w") and token[1:].isdigit():
-            white.append(int(token[1:]))
+            group["white"].append(int(token[1:]))
         elif token.isdigit():
-            dice.append(int(token))
-        else:
-            raise invalid(
-                _(
-                    "In {text}, {token} is not a die, '+2', {envoy} or {take}.",
-                    text=repr(text),
-                    token=repr(token),
-                    envoy=repr(spoken("envoy")),
-                    take=repr(spoken("take") + " ..."),
-                )
-            )
+            group["dice"].append(int(token))
+        elif token not in WITH:
+            raise _not_a_die(token, text)
         i += 1
+
+
+def _parse_influence(tokens: list[str], text: str) -> Influence:
+    advisor = _parse_advisor(tokens, text)
+    group: dict[str, Any] = {"dice": [], "white": [], "plus2": False, "envoy": False, "choice": None}
+    _read_group(tokens[1:], text, group)
+    dice, white = group["dice"], group["white"]
     if any(not 1 <= d <= 6 for d in dice + white):
         raise invalid(_("In {text}, dice show 1 to 6.", text=repr(text)))
     if white and not dice:
         raise invalid(_("{text} names no coloured die; every group needs at least one.", text=repr(text)))
     # no dice at all: "influence 8" asks for any group that fits (resolved in game.parse_move)
     return Influence(
-        advisor, tuple(sorted(dice, reverse=True)), tuple(sorted(white, reverse=True)), plus2, envoy, choice
+        advisor,
+        tuple(sorted(dice, reverse=True)),
+        tuple(sorted(white, reverse=True)),
+        group["plus2"],
+        group["envoy"],
+        group["choice"],
     )
 
 
@@ -377,6 +410,41 @@ def _parse_building(tokens: list[str], text: str) -> Build:
     return Build(BUILDING_KEYS[key])
 
 
+def _parse_townhall(rest: list[str], text: str) -> TownHall:
+    if len(rest) == 1 and rest[0] in PLUS2:
+        return TownHall("plus2")
+    goods = parse_goods(rest, text)
+    if len(goods) != 1:
+        raise invalid(
+            _(
+                "{text}: pay one good or '+2' at the Town Hall, e.g. {example}.",
+                text=repr(text),
+                example=repr(say_move(TownHall("wood"))),
+            )
+        )
+    return TownHall(goods[0])
+
+
+def _parse_token(rest: list[str], text: str) -> Token:
+    if len(rest) != 1:
+        raise invalid(
+            _("{text}: say which soldier token, e.g. {example}.", text=repr(text), example=repr(say_move(Token(2))))
+        )
+    return Token(_int(rest[0], _("the token"), text))
+
+
+# the parser of each command's words after the command word
+_PARSERS: dict[str, Callable[[list[str], str], Move]] = {
+    "influence": _parse_influence,
+    "build": _parse_building,
+    "recruit": _parse_recruit,
+    "reroll": _parse_reroll,
+    "townhall": _parse_townhall,
+    "lose": lambda rest, text: Lose(parse_goods(rest, text)),
+    "token": _parse_token,
+}
+
+
 def parse_text(text: str) -> Move:
     """Words -> a candidate move (not yet checked against the rules)."""
     tokens = _tokens(text)
@@ -384,38 +452,12 @@ def parse_text(text: str) -> Move:
         raise syntax(_("The command is empty."))
     verb = WORDS.get(tokens[0])
     rest = tokens[1:]
+    if tokens[:2] == ["town", "hall"]:
+        verb, rest = "townhall", tokens[2:]
     if verb == "pass":
         return Pass()
     if verb in ("take", "give"):
         return _parse_choice(tokens, text)
-    if verb == "influence":
-        return _parse_influence(rest, text)
-    if verb == "build":
-        return _parse_building(rest, text)
-    if verb == "recruit":
-        return _parse_recruit(rest, text)
-    if verb == "reroll":
-        return _parse_reroll(rest, text)
-    if verb == "townhall" or tokens[:2] == ["town", "hall"]:
-        rest = rest[1:] if tokens[0] == "town" else rest
-        if len(rest) == 1 and rest[0] in PLUS2:
-            return TownHall("plus2")
-        goods = parse_goods(rest, text)
-        if len(goods) != 1:
-            raise invalid(
-                _(
-                    "{text}: pay one good or '+2' at the Town Hall, e.g. {example}.",
-                    text=repr(text),
-                    example=repr(say_move(TownHall("wood"))),
-                )
-            )
-        return TownHall(goods[0])
-    if verb == "lose":
-        return Lose(parse_goods(rest, text))
-    if verb == "token":
-        if len(rest) != 1:
-            raise invalid(
-                _("{text}: say which soldier token, e.g. {example}.", text=repr(text), example=repr(say_move(Token(2))))
-            )
-        return Token(_int(rest[0], _("the token"), text))
+    if verb in _PARSERS:
+        return _PARSERS[verb](rest, text)
     raise syntax(_("{text} is not a Kingsburg command.", text=repr(text)))

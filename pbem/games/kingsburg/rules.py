@@ -99,16 +99,19 @@ def _influences(state: State, seat: int) -> Iterator[Influence]:
                         yield Influence(advisor, coloured, white, plus2, True)
 
 
-def is_influence_move(state: State, seat: int, move: Influence) -> bool:
-    """``move in influence_moves(state, seat)``, decided for the one move: each condition
-    under which ``_influences`` yields a group, checked against the move's fields."""
-    p = state.players[seat]
+def _dice_are_the_seats(p: Player, move: Influence) -> bool:
+    """The move's dice, white dice and +2 token are ones the seat holds and may place now."""
     if p.passed or not p.dice or move.choice is not None:
         return False
     if move.plus2 not in ((False, True) if p.plus2 else (False,)) or move.envoy not in (False, True):
         return False
-    if move.dice not in sub_multisets(p.dice)[1:] or move.white not in sub_multisets(p.white):
-        return False
+    return move.dice in sub_multisets(p.dice)[1:] and move.white in sub_multisets(p.white)
+
+
+def _advisor_is_reached(state: State, seat: int, move: Influence) -> bool:
+    """The group's total (or one off it, with the Market) names the advisor, who is free or
+    shared through the seat's envoy."""
+    p = state.players[seat]
     total = sum(move.dice) + sum(move.white) + 2 * move.plus2
     market = p.has("market") and not p.market_used
     if move.advisor not in ((total, total - 1, total + 1) if market else (total,)):
@@ -117,6 +120,12 @@ def is_influence_move(state: State, seat: int, move: Influence) -> bool:
         return False
     taken = state.court[move.advisor]
     return not move.envoy if not taken else bool(move.envoy) and state.envoy == seat and len(taken) == 1
+
+
+def is_influence_move(state: State, seat: int, move: Influence) -> bool:
+    """``move in influence_moves(state, seat)``, decided for the one move: each condition
+    under which ``_influences`` yields a group, checked against the move's fields."""
+    return _dice_are_the_seats(state.players[seat], move) and _advisor_is_reached(state, seat, move)
 
 
 def has_influence(state: State, seat: int) -> bool:
@@ -171,24 +180,25 @@ def advisor_price(advisor: int) -> int:
     return max(0, -ADVISORS[advisor].gifts[0].get("vp", 0))
 
 
+def _chosen_bundle(advisor: int, choice: Choice | None) -> dict[str, int]:
+    """The advisor's gift the choice picks: the first that the chosen goods cover."""
+    bundles = ADVISORS[advisor].gifts
+    if choice is None:
+        return bundles[0]
+    chosen = Counter(choice[1:])
+    return next(b for b in bundles if all(chosen[g] >= b.get(g, 0) for g in GOODS))
+
+
 def gift_delta(p: Player, advisor: int, choice: Choice | None) -> dict[str, int]:
     """What the gift changes. ``choice`` None: the fixed gift; ("take",) declines."""
     if choice == ("take",):
         return {}
-    bundles = ADVISORS[advisor].gifts
     if choice is not None and choice[0] == "give":
         give = choice[1]
         return {g: (-1 if g == give else 1) for g in GOODS}
-    bundle = bundles[0]
-    if choice is not None:
-        chosen = Counter(choice[1:])
-        bundle = next(b for b in bundles if all(chosen[g] >= b.get(g, 0) for g in GOODS))
-    delta: dict[str, int] = {}
-    if choice is not None:
-        for good in choice[1:]:
-            delta[good] = delta.get(good, 0) + 1
-    else:
-        delta.update({g: bundle[g] for g in GOODS if bundle.get(g)})
+    bundle = _chosen_bundle(advisor, choice)
+    # the goods named, or the fixed gift's goods
+    delta = dict(Counter(choice[1:])) if choice is not None else {g: bundle[g] for g in GOODS if bundle.get(g)}
     for key in ("plus2", "vp"):
         if bundle.get(key):
             delta[key] = bundle[key]

@@ -146,24 +146,26 @@ def public_text(move: Move) -> str:
 LegalTexts = Callable[[], list[str]]
 
 
-def parse(state: GameState, seat: int, text: str, legal_texts: LegalTexts) -> Move:
-    words = text.replace(",", " ").split()
-    if not words:
-        raise syntax(_("The command is empty; write for example {example}.", example=_example()), legal_texts())
-    legal = legal_moves(state, seat)
+def _verb(words: list[str], text: str, legal_texts: LegalTexts) -> tuple[str, list[str]]:
+    """The command word's meaning and the words after it; a command of numbers without a
+    command word plays a card."""
     kind = VERBS.get(fold_key(words[0]))
-    rest = words[1:] if kind else words
-    if kind is None:
-        if not any(word.isdigit() for word in words):
-            raise syntax(
-                _(
-                    "{text} is not a Ruse & Bruise command; write for example {example}.",
-                    text=repr(text.strip()),
-                    example=_example(),
-                ),
-                legal_texts(),
-            )
-        kind = PLAY
+    if kind is not None:
+        return kind, words[1:]
+    if not any(word.isdigit() for word in words):
+        raise syntax(
+            _(
+                "{text} is not a Ruse & Bruise command; write for example {example}.",
+                text=repr(text.strip()),
+                example=_example(),
+            ),
+            legal_texts(),
+        )
+    return PLAY, words
+
+
+def _candidates(kind: str, rest: list[str], text: str, state: GameState, legal_texts: LegalTexts) -> list[Move]:
+    """The moves the words may mean, before they are checked against the legal moves."""
     numbers = [word for word in rest if word.isdigit()]
     names = [word for word in rest if not word.isdigit()]
     if kind == PASS:
@@ -172,10 +174,9 @@ def parse(state: GameState, seat: int, text: str, legal_texts: LegalTexts) -> Mo
                 _("{word} takes nothing after it, not {rest}.", word=repr(spoken(PASS)), rest=repr(" ".join(rest))),
                 legal_texts(),
             )
-        return _pick(text, [Move(PASS)], legal, legal_texts, state, seat)
+        return [Move(PASS)]
     if kind == SWAP:
-        column = _one_column(text, numbers, names, state, legal_texts)
-        return _pick(text, [Move(SWAP, column=column)], legal, legal_texts, state, seat)
+        return [Move(SWAP, column=_one_column(text, numbers, names, state, legal_texts))]
     cards = _cards(text, names, legal_texts)
     if kind == TUCK:
         if numbers:
@@ -183,9 +184,19 @@ def parse(state: GameState, seat: int, text: str, legal_texts: LegalTexts) -> Mo
                 _("{text}: {word} names only a card, no column.", text=repr(text.strip()), word=repr(spoken(TUCK))),
                 legal_texts(),
             )
-        return _pick(text, [Move(TUCK, card) for card in cards], legal, legal_texts, state, seat)
+        return [Move(TUCK, card) for card in cards]
     column = _one_column(text, numbers, [], state, legal_texts)
-    return _pick(text, [Move(PLAY, card, column) for card in cards], legal, legal_texts, state, seat)
+    return [Move(PLAY, card, column) for card in cards]
+
+
+def parse(state: GameState, seat: int, text: str, legal_texts: LegalTexts) -> Move:
+    words = text.replace(",", " ").split()
+    if not words:
+        raise syntax(_("The command is empty; write for example {example}.", example=_example()), legal_texts())
+    legal = legal_moves(state, seat)
+    kind, rest = _verb(words, text, legal_texts)
+    candidates = _candidates(kind, rest, text, state, legal_texts)
+    return _pick(text, candidates, legal, legal_texts, state, seat)
 
 
 def _one_column(text: str, numbers: list[str], extra: list[str], state: GameState, legal_texts: LegalTexts) -> int:

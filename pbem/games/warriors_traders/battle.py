@@ -102,39 +102,63 @@ def auto_allocate(
     same side assigned by hand before asking for the rest."""
     already = already or {}
     hits: dict[int, int] = {}
-    left = damage
-    ordered = (
+    ordered = _by_priority(state, units)
+    killed: set[int] = {u.id for u in ordered if already.get(u.id) and kill_cost(state, u, already[u.id]) == 0}
+    left = _kill_while_it_suffices(state, ordered, already, damage, hits, killed)
+    left = _force_a_retreat(state, [u for u in ordered if u.id not in killed and u.is_army], already, left, hits)
+    rest = [u for u in ordered if u.id not in killed] or ordered
+    if left > 0 and rest:
+        hits[rest[0].id] = hits.get(rest[0].id, 0) + left
+    return hits
+
+
+def _by_priority(state: State, units: list[Unit]) -> list[Unit]:
+    """The armies from the largest, then the forts, then the princesses."""
+    return (
         [u for u in _largest(state, units) if u.is_army]
         + [u for u in units if u.kind == "fort"]
         + [u for u in units if u.kind == "princess"]
     )
-    killed: set[int] = {u.id for u in ordered if already.get(u.id) and kill_cost(state, u, already[u.id]) == 0}
-    progress = True
-    while progress and left > 0:
-        progress = False
-        for u in ordered:
-            if u.id in killed or (
-                u.kind == "princess" and any(f.kind == "fort" and f.id not in killed for f in ordered)
-            ):
-                continue
-            cost = kill_cost(state, u, already.get(u.id, 0))
-            if 0 < cost <= left:
-                hits[u.id] = hits.get(u.id, 0) + cost
-                left -= cost
-                killed.add(u.id)
-                progress = True
-                break
-    alive = [u for u in ordered if u.id not in killed and u.is_army]
+
+
+def _next_kill(
+    state: State, ordered: list[Unit], already: dict[int, int], killed: set[int], left: int
+) -> tuple[Unit, int] | None:
+    """The first unit in the order that ``left`` damage kills (a princess only once every
+    fort is killed), with the damage that takes."""
+    for u in ordered:
+        if u.id in killed or (u.kind == "princess" and any(f.kind == "fort" and f.id not in killed for f in ordered)):
+            continue
+        cost = kill_cost(state, u, already.get(u.id, 0))
+        if 0 < cost <= left:
+            return u, cost
+    return None
+
+
+def _kill_while_it_suffices(
+    state: State, ordered: list[Unit], already: dict[int, int], left: int, hits: dict[int, int], killed: set[int]
+) -> int:
+    """Kills unit after unit into ``hits`` and ``killed``; returns the damage left."""
+    while left > 0:
+        found = _next_kill(state, ordered, already, killed, left)
+        if found is None:
+            break
+        u, cost = found
+        hits[u.id] = hits.get(u.id, 0) + cost
+        left -= cost
+        killed.add(u.id)
+    return left
+
+
+def _force_a_retreat(state: State, alive: list[Unit], already: dict[int, int], left: int, hits: dict[int, int]) -> int:
+    """Forces the largest living army to retreat when the damage left suffices; returns the
+    damage left."""
     if alive and can_retreat(state, alive[0]):
         to_retreat = life(state, alive[0]) - already.get(alive[0].id, 0)
         if 0 < to_retreat <= left:
             hits[alive[0].id] = to_retreat
             left -= to_retreat
-    if left > 0:
-        rest = [u for u in ordered if u.id not in killed] or ordered
-        if rest:
-            hits[rest[0].id] = hits.get(rest[0].id, 0) + left
-    return hits
+    return left
 
 
 def _presence(state: State, gone: set[int]) -> dict[str, set[int]]:
@@ -199,14 +223,18 @@ def _move_group(
     present[dest].add(owner_seat)
 
 
-def resolve(state: State, battle: Battle, hits: dict[int, dict[int, int]]) -> dict[str, Any]:
-    """The result of a battle given each side's hits ``{seat: {unit: amount}}`` (barbarian
-    hits under BARBARIAN). Deterministic; the caller puts it in a public fact."""
-    by_id = {u.id: u for u in state.units}
+def _total_hits(hits: dict[int, dict[int, int]]) -> dict[int, int]:
     total: dict[int, int] = {}
     for side in hits.values():
         for uid, amount in side.items():
             total[uid] = total.get(uid, 0) + amount
+    return total
+
+
+def _fates(
+    state: State, battle: Battle, by_id: dict[int, Unit], total: dict[int, int]
+) -> tuple[list[int], list[int], dict[str, int]]:
+    """The units killed, the units retreating and the VP each killer scores."""
     killed, retreating = [], []
     vp: dict[str, int] = {}
     for uid in sorted(total):
@@ -219,36 +247,70 @@ def resolve(state: State, battle: Battle, hits: dict[int, dict[int, int]]) -> di
                 vp[str(killer)] = vp.get(str(killer), 0) + kill_vp(u)
         elif outcome == "retreats":
             retreating.append(uid)
+    return killed, retreating, vp
+
+
+def _defenders_retreat(
+    state: State,
+    battle: Battle,
+    by_id: dict[int, Unit],
+    retreating: list[int],
+    present: dict[str, set[int]],
+    moves: dict[str, str],
+    removed: list[int],
+) -> None:
+    """The retreating defenders go, owner by owner, each owner's group to one refuge."""
+    defenders = [i for i in retreating if i in battle.defenders]
+    for owner_seat in sorted({by_id[i].owner for i in defenders}):
+        group = [i for i in defenders if by_id[i].owner == owner_seat]
+        _move_group(state, group, battle.province, present, moves, removed, battle.attacker)
+
+
+def _withdraw_or_capture(
+    state: State,
+    battle: Battle,
+    gone: set[int],
+    present: dict[str, set[int]],
+    withdrawn: dict[str, str],
+    removed: list[int],
+) -> int | None:
+    """Attackers left alive beside living defenders withdraw (into ``withdrawn``); alone, they
+    capture the province: its capturer's seat, else None."""
+    attackers_alive = [i for i in battle.attackers if i not in gone]
+    if not attackers_alive:
+        return None
+    if any(i not in gone for i in battle.defenders):
+        _move_group(state, attackers_alive, battle.province, present, withdrawn, removed, battle.attacker)
+        return None
+    return battle.attacker
+
+
+def resolve(state: State, battle: Battle, hits: dict[int, dict[int, int]]) -> dict[str, Any]:
+    """The result of a battle given each side's hits ``{seat: {unit: amount}}`` (barbarian
+    hits under BARBARIAN). Deterministic; the caller puts it in a public fact."""
+    by_id = {u.id: u for u in state.units}
+    total = _total_hits(hits)
+    killed, retreating, vp = _fates(state, battle, by_id, total)
     present = _presence(state, set(killed) | set(retreating) | set(battle.attackers))
     moves: dict[str, str] = {}
     removed: list[int] = []
-    for owner_seat in sorted({by_id[i].owner for i in retreating if i in battle.defenders}):
-        group = [i for i in retreating if i in battle.defenders and by_id[i].owner == owner_seat]
-        _move_group(state, group, battle.province, present, moves, removed, battle.attacker)
-    retreated = dict(moves)
-    attackers_alive = [i for i in battle.attackers if i not in killed and i not in retreating]
-    defenders_alive = [i for i in battle.defenders if i not in killed and i not in retreating]
-    present[battle.province] = {by_id[i].owner for i in defenders_alive}
+    _defenders_retreat(state, battle, by_id, retreating, present, moves, removed)
+    gone = set(killed) | set(retreating)
+    present[battle.province] = {by_id[i].owner for i in battle.defenders if i not in gone}
     att_retreat = [i for i in retreating if i in battle.attackers]
     _move_group(state, att_retreat, battle.province, present, moves, removed, battle.attacker)
-    retreated.update({k: v for k, v in moves.items() if int(k) in att_retreat})
     withdrawn: dict[str, str] = {}
-    captured = None
-    if attackers_alive and defenders_alive:
-        _move_group(state, attackers_alive, battle.province, present, withdrawn, removed, battle.attacker)
-    elif attackers_alive:
-        captured = battle.attacker
-    dealt = sum(total.values())
+    captured = _withdraw_or_capture(state, battle, gone, present, withdrawn, removed)
     return {
         "province": battle.province,
         "attacker": battle.attacker,
         "defender": battle.defender,
         "hits": [[seat, uid, amount] for seat, side in sorted(hits.items()) for uid, amount in sorted(side.items())],
         "killed": killed,
-        "retreated": retreated,
+        "retreated": moves,
         "withdrawn": withdrawn,
         "removed": removed,
         "vp": vp,
         "captured": captured,
-        "war_damage": battle.defender >= 0 and dealt > 0,
+        "war_damage": battle.defender >= 0 and sum(total.values()) > 0,
     }

@@ -10,7 +10,7 @@ package refuses to load data that breaks them.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,67 +58,142 @@ class GameMap:
         return next(c for c in self.countries if c.id == country_id)
 
 
-def validate_rules(raw: Mapping[str, Any]) -> list[str]:
-    """Every way ``raw`` (the rules.json content) breaks a constraint of the rulebook."""
-    problems: list[str] = []
-    tracks = raw.get("tracks", {})
-    keys = (
-        "tokens_to_reach_level",
-        "production_food_multiplier",
-        "production_goods_multiplier",
-        "trade_bank_ratio",
-        "trade_routes",
-        "military_weapons_multiplier",
-        "military_action_points",
-    )
-    table: dict[str, list[int]] = {}
-    for key in keys:
-        values = tracks.get(key, {}).get("value")
-        if not (isinstance(values, list) and len(values) == 7 and all(isinstance(v, int) and v >= 0 for v in values)):
-            problems.append(f"tracks.{key} must be 7 non-negative integers (levels I-VII)")
-            continue
-        table[key] = values
-    if problems:
-        return problems
-    if table["tokens_to_reach_level"][0] != 0:
-        problems.append("level I is free for everyone: tokens_to_reach_level[0] must be 0 (L414-415)")
-    if any(v < 1 for v in table["tokens_to_reach_level"][1:]):
-        problems.append("every level above I needs at least one token space")
-    if table["tokens_to_reach_level"][3] < 3:
-        problems.append("level IV needs at least 3 token spaces (FAQ L996-997)")
-    if (table["production_food_multiplier"][2], table["production_goods_multiplier"][2]) != (1, 2):
-        problems.append("production III multiplies food by 1 and goods by 2 (Fig. 13)")
-    if table["production_food_multiplier"][3] <= table["production_food_multiplier"][2]:
-        problems.append("production IV gives more food than III (FAQ L898)")
-    if table["military_weapons_multiplier"][0] != 0:
-        problems.append("military I multiplies weapons by 0 (Fig. 13)")
-    if table["trade_bank_ratio"][0] != 7:
-        problems.append("trade I exchanges 7:1 with the bank (L932)")
-    if any(r < 1 for r in table["trade_bank_ratio"]):
-        problems.append("bank ratios must be at least 1")
-    if table["military_action_points"][0] < 2:
-        problems.append(
-            "an army at military level I must be able to step into a neighbouring province "
-            "and fight (L633-652): military_action_points[0] must be at least 2"
-        )
-    if table["trade_routes"] != [0, 1, 1, 2, 2, 3, 3]:
-        problems.append("trade routes open at II, IV and VI (L460-463): expected 0,1,1,2,2,3,3")
-    for key in keys[1:]:
+TRACK_KEYS = (
+    "tokens_to_reach_level",
+    "production_food_multiplier",
+    "production_goods_multiplier",
+    "trade_bank_ratio",
+    "trade_routes",
+    "military_weapons_multiplier",
+    "military_action_points",
+)
+Tracks = dict[str, list[int]]
+# the rulebook's constraints on the tracks' values: (whether the table keeps it, the rule)
+TRACK_RULES: tuple[tuple[Callable[[Tracks], bool], str], ...] = (
+    (
+        lambda t: t["tokens_to_reach_level"][0] == 0,
+        "level I is free for everyone: tokens_to_reach_level[0] must be 0 (L414-415)",
+    ),
+    (
+        lambda t: all(v >= 1 for v in t["tokens_to_reach_level"][1:]),
+        "every level above I needs at least one token space",
+    ),
+    (lambda t: t["tokens_to_reach_level"][3] >= 3, "level IV needs at least 3 token spaces (FAQ L996-997)"),
+    (
+        lambda t: (t["production_food_multiplier"][2], t["production_goods_multiplier"][2]) == (1, 2),
+        "production III multiplies food by 1 and goods by 2 (Fig. 13)",
+    ),
+    (
+        lambda t: t["production_food_multiplier"][3] > t["production_food_multiplier"][2],
+        "production IV gives more food than III (FAQ L898)",
+    ),
+    (lambda t: t["military_weapons_multiplier"][0] == 0, "military I multiplies weapons by 0 (Fig. 13)"),
+    (lambda t: t["trade_bank_ratio"][0] == 7, "trade I exchanges 7:1 with the bank (L932)"),
+    (lambda t: all(r >= 1 for r in t["trade_bank_ratio"]), "bank ratios must be at least 1"),
+    (
+        lambda t: t["military_action_points"][0] >= 2,
+        "an army at military level I must be able to step into a neighbouring province "
+        "and fight (L633-652): military_action_points[0] must be at least 2",
+    ),
+    (
+        lambda t: t["trade_routes"] == [0, 1, 1, 2, 2, 3, 3],
+        "trade routes open at II, IV and VI (L460-463): expected 0,1,1,2,2,3,3",
+    ),
+)
+
+
+def _seven_levels(values: object) -> bool:
+    return isinstance(values, list) and len(values) == 7 and all(isinstance(v, int) and v >= 0 for v in values)
+
+
+def _track_problems(table: Tracks) -> list[str]:
+    problems = [rule for keeps, rule in TRACK_RULES if not keeps(table)]
+    for key in TRACK_KEYS[1:]:
         values = table[key]
         ordered = values if key != "trade_bank_ratio" else [-v for v in values]
         if any(b < a for a, b in itertools.pairwise(ordered)):
             problems.append(f"tracks.{key} must not get worse at a higher level")
+    return problems
+
+
+def _unit_problems(raw: Mapping[str, Any]) -> list[str]:
     units = raw.get("units", {})
-    for kind in (*ARMY_KINDS, "princess", "fort"):
-        unit = units.get(kind, {})
-        for stat in ("strength", "toughness", "upkeep", "kill_vp", "pieces"):
-            if not isinstance(unit.get(stat), int) or unit[stat] < 0:
-                problems.append(f"units.{kind}.{stat} must be a non-negative integer")
+    problems = [
+        f"units.{kind}.{stat} must be a non-negative integer"
+        for kind in (*ARMY_KINDS, "princess", "fort")
+        for stat in ("strength", "toughness", "upkeep", "kill_vp", "pieces")
+        if not isinstance(units.get(kind, {}).get(stat), int) or units[kind][stat] < 0
+    ]
     if units.get("fort", {}).get("max_per_province") != 2:
         problems.append("at most two forts stand in a province (L605, L728)")
     barbarians = units.get("barbarian_army", {}).get("strength_by_turn", [])
     if len(barbarians) != raw.get("turns", {}).get("value", 10):
         problems.append("units.barbarian_army.strength_by_turn needs one value per turn")
+    return problems
+
+
+def validate_rules(raw: Mapping[str, Any]) -> list[str]:
+    """Every way ``raw`` (the rules.json content) breaks a constraint of the rulebook."""
+    tracks = raw.get("tracks", {})
+    table: Tracks = {key: tracks.get(key, {}).get("value") for key in TRACK_KEYS}
+    unreadable = [
+        f"tracks.{key} must be 7 non-negative integers (levels I-VII)"
+        for key, values in table.items()
+        if not _seven_levels(values)
+    ]
+    if unreadable:
+        return unreadable  # the rules below read these tables
+    return _track_problems(table) + _unit_problems(raw)
+
+
+PROVINCE_VP = {"capital": 3, "trade_center": 2, "ordinary": 1, "conquered": 1}
+
+
+def _province_problems(province: Any, seen: set[str]) -> list[str]:  # one JSON object of the map
+    problems = []
+    pid = province.get("id")
+    if pid in seen:
+        problems.append(f"province {pid!r} appears twice")
+    seen.add(pid)
+    kind = province.get("type")
+    if kind not in PROVINCE_TYPES:
+        problems.append(f"{pid}: unknown type {kind!r}")
+    elif province.get("vp") != PROVINCE_VP[kind]:
+        problems.append(f"{pid}: a {kind} gives {PROVINCE_VP[kind]} VP (L529-537)")
+    resources = province.get("resources", {})
+    if resources.get("gold"):
+        problems.append(f"{pid}: gold never comes from provinces (L328)")
+    if any(r not in RESOURCES or not isinstance(n, int) or n < 0 for r, n in resources.items()):
+        problems.append(f"{pid}: resources must be non-negative counts of food, goods, weapons")
+    return problems
+
+
+def _country_problems(country: Mapping[str, Any], seen: set[str]) -> list[str]:
+    problems = []
+    provinces = country.get("provinces") or []
+    types = [p.get("type") for p in provinces]
+    name = country.get("id", "?")
+    if types.count("capital") != 1 or types.count("trade_center") != 1:
+        problems.append(f"{name}: a country has one capital and one trade centre")
+    if not 3 <= len(provinces) <= 7:
+        problems.append(f"{name}: a country has 3 to 7 provinces (Table 1), not {len(provinces)}")
+    for province in provinces:
+        problems += _province_problems(province, seen)
+    return problems
+
+
+def _edge_problems(edges: list[Mapping[str, Any]], seen: set[str], pairs: set[frozenset[str]]) -> list[str]:
+    problems = []
+    for edge in edges:
+        a, b = edge.get("a"), edge.get("b")
+        if a not in seen or b not in seen or a == b:
+            problems.append(f"edge {a}-{b} must join two different known provinces")
+            continue
+        if edge.get("kind") not in ("land", "sea"):
+            problems.append(f"edge {a}-{b}: kind must be land or sea")
+        if frozenset((a, b)) in pairs:
+            problems.append(f"edge {a}-{b} appears twice")
+        pairs.add(frozenset((a, b)))
     return problems
 
 
@@ -132,40 +207,10 @@ def validate_map(raw: Mapping[str, Any]) -> list[str]:
     if orders != list(range(1, len(countries) + 1)):
         problems.append("countries need distinct play-order numbers 1..N")
     seen: set[str] = set()
-    vp = {"capital": 3, "trade_center": 2, "ordinary": 1, "conquered": 1}
     for country in countries:
-        provinces = country.get("provinces") or []
-        types = [p.get("type") for p in provinces]
-        name = country.get("id", "?")
-        if types.count("capital") != 1 or types.count("trade_center") != 1:
-            problems.append(f"{name}: a country has one capital and one trade centre")
-        if not 3 <= len(provinces) <= 7:
-            problems.append(f"{name}: a country has 3 to 7 provinces (Table 1), not {len(provinces)}")
-        for province in provinces:
-            pid = province.get("id")
-            if pid in seen:
-                problems.append(f"province {pid!r} appears twice")
-            seen.add(pid)
-            if province.get("type") not in PROVINCE_TYPES:
-                problems.append(f"{pid}: unknown type {province.get('type')!r}")
-            elif province.get("vp") != vp[province["type"]]:
-                problems.append(f"{pid}: a {province['type']} gives {vp[province['type']]} VP (L529-537)")
-            resources = province.get("resources", {})
-            if resources.get("gold"):
-                problems.append(f"{pid}: gold never comes from provinces (L328)")
-            if any(r not in RESOURCES or not isinstance(n, int) or n < 0 for r, n in resources.items()):
-                problems.append(f"{pid}: resources must be non-negative counts of food, goods, weapons")
+        problems += _country_problems(country, seen)
     pairs: set[frozenset[str]] = set()
-    for edge in raw.get("edges") or []:
-        a, b = edge.get("a"), edge.get("b")
-        if a not in seen or b not in seen or a == b:
-            problems.append(f"edge {a}-{b} must join two different known provinces")
-            continue
-        if edge.get("kind") not in ("land", "sea"):
-            problems.append(f"edge {a}-{b}: kind must be land or sea")
-        if frozenset((a, b)) in pairs:
-            problems.append(f"edge {a}-{b} appears twice")
-        pairs.add(frozenset((a, b)))
+    problems += _edge_problems(raw.get("edges") or [], seen, pairs)
     if seen and not problems and not _connected(seen, pairs):
         problems.append("every province must be reachable from every other")
     return problems

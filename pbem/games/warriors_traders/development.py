@@ -11,6 +11,7 @@ from pbem.games.warriors_traders import words
 from pbem.games.warriors_traders.data import ARMY_KINDS, MAX_TOKENS, RESOURCES, RULES, TRACKS
 from pbem.games.warriors_traders.state import (
     State,
+    Unit,
     allied,
     can_build_kind,
     country_seat,
@@ -220,6 +221,11 @@ def action_candidates(state: State, seat: int) -> Iterator[tuple]:
     yield from (("build", k, p) for k in ARMY_KINDS for p in places)
     yield from (("fort", p) for p in places if owner(state, p) == seat)
     for u in state.units:
-        if u.is_army and u.owner >= 0 and allied(state, seat, u.owner) and (u.owner == seat or state.config.alliance):
+        if _may_upgrade(state, seat, u):
             yield from (("upgrade", u.id, k) for k in ARMY_KINDS[ARMY_KINDS.index(u.kind) + 1 :])
     yield from (("war", state.players[s].country) for s in state.seats if not allied(state, seat, s))
+
+
+def _may_upgrade(state: State, seat: int, u: Unit) -> bool:
+    """Whether the army is the seat's own, or an ally's with the option alliance."""
+    return u.is_army and u.owner >= 0 and allied(state, seat, u.owner) and (u.owner == seat or state.config.alliance)

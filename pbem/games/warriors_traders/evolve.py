@@ -3,7 +3,7 @@ choice or the rules was done in ``decide`` and written into the fact."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.games.base import secret_data, update
@@ -24,6 +24,8 @@ from pbem.games.warriors_traders.state import (
     set_player,
     track_level,
 )
+
+Fact = dict[str, Any]
 
 
 def start_state(fact: dict[str, Any]) -> State:
@@ -105,54 +107,58 @@ def _development(state: State, fact: dict[str, Any]) -> State:
     return _after_action(state, fact)
 
 
-def _trade(state: State, fact: dict[str, Any]) -> State:
-    kind, seat = fact["kind"], fact["seat"]
-    if kind == "BankExchanged":
-        delta = {fact["give"]: -fact["gave"], fact["get"]: fact["got"]}
-        return set_player(state, seat, stock=add_stock(state.players[seat], delta))
-    if kind == "RouteOpened":
-        return update(state, routes=(*state.routes, (seat, fact["to"])))
-    if kind == "OfferMade":
-        offer = Offer(
-            fact["offer"],
-            seat,
-            fact["to"],
-            bundle(fact["give"], fact.get("give_n")),
-            bundle(fact["get"], fact.get("get_n")),
+def _bank_exchanged(state: State, fact: Fact) -> State:
+    delta = {fact["give"]: -fact["gave"], fact["get"]: fact["got"]}
+    return set_player(state, fact["seat"], stock=add_stock(state.players[fact["seat"]], delta))
+
+
+def _offer_made(state: State, fact: Fact) -> State:
+    seat = fact["seat"]
+    offer = Offer(
+        fact["offer"],
+        seat,
+        fact["to"],
+        bundle(fact["give"], fact.get("give_n")),
+        bundle(fact["get"], fact.get("get_n")),
+    )
+    state = set_player(state, seat, offers_made=state.players[seat].offers_made + 1)
+    return update(state, offers=(*state.offers, offer), next_offer=offer.id + 1, done=state.done - {fact["to"]})
+
+
+def _offer_answered(state: State, fact: Fact) -> State:
+    offer = next(o for o in state.offers if o.id == fact["offer"])
+    state = update(state, offers=tuple(o for o in state.offers if o.id != offer.id))
+    if fact["kind"] == "OfferAccepted":
+        gives, gets = dict(offer.give), dict(offer.get)
+        to_offerer = {r: gets.get(r, 0) - gives.get(r, 0) for r in set(gives) | set(gets)}
+        state = set_player(state, offer.seat, stock=add_stock(state.players[offer.seat], to_offerer))
+        state = set_player(
+            state, offer.to, stock=add_stock(state.players[offer.to], {r: -n for r, n in to_offerer.items()})
         )
-        state = set_player(state, seat, offers_made=state.players[seat].offers_made + 1)
-        return update(state, offers=(*state.offers, offer), next_offer=offer.id + 1, done=state.done - {fact["to"]})
-    if kind in ("OfferAccepted", "OfferDeclined"):
-        offer = next(o for o in state.offers if o.id == fact["offer"])
-        state = update(state, offers=tuple(o for o in state.offers if o.id != offer.id))
-        if kind == "OfferAccepted":
-            gives, gets = dict(offer.give), dict(offer.get)
-            to_offerer = {r: gets.get(r, 0) - gives.get(r, 0) for r in set(gives) | set(gets)}
-            state = set_player(state, offer.seat, stock=add_stock(state.players[offer.seat], to_offerer))
-            state = set_player(
-                state, offer.to, stock=add_stock(state.players[offer.to], {r: -n for r, n in to_offerer.items()})
-            )
-        return state
-    if kind == "VPBought":
-        player = state.players[seat]
-        return set_player(
-            state, seat, bought=player.bought + fact["count"], stock=add_stock(player, {"gold": -fact["gold"]})
-        )
-    if kind == "PeaceProposed":
-        # in the trade phase a proposal brings the other side back into it, to answer
-        asked = fact["teams"][1]
-        targets = {s for s in state.seats if state.players[s].team == asked} if state.phase == "trade" else set()
-        return update(state, peace=(*state.peace, tuple(fact["teams"])), done=state.done - targets)
-    if kind == "PeaceMade":
-        pair = tuple(sorted(fact["teams"]))
-        return update(
-            state,
-            wars=tuple(w for w in state.wars if w.teams != pair),
-            peace=tuple(p for p in state.peace if tuple(sorted(p)) != pair),
-        )
-    if kind == "TradeFinished":
-        return update(state, done=state.done | {seat})
-    raise ValueError(f"unknown fact {kind}")
+    return state
+
+
+def _vp_bought(state: State, fact: Fact) -> State:
+    player = state.players[fact["seat"]]
+    return set_player(
+        state, fact["seat"], bought=player.bought + fact["count"], stock=add_stock(player, {"gold": -fact["gold"]})
+    )
+
+
+def _peace_proposed(state: State, fact: Fact) -> State:
+    # in the trade phase a proposal brings the other side back into it, to answer
+    asked = fact["teams"][1]
+    targets = {s for s in state.seats if state.players[s].team == asked} if state.phase == "trade" else set()
+    return update(state, peace=(*state.peace, tuple(fact["teams"])), done=state.done - targets)
+
+
+def _peace_made(state: State, fact: Fact) -> State:
+    pair = tuple(sorted(fact["teams"]))
+    return update(
+        state,
+        wars=tuple(w for w in state.wars if w.teams != pair),
+        peace=tuple(p for p in state.peace if tuple(sorted(p)) != pair),
+    )
 
 
 def _battle_resolved(state: State, fact: dict[str, Any]) -> State:
@@ -189,98 +195,89 @@ def _battle_resolved(state: State, fact: dict[str, Any]) -> State:
     return update(state, battle=None)
 
 
-def _maneuver(state: State, fact: dict[str, Any]) -> State:
-    kind = fact["kind"]
-    if kind == "ManeuverStarted":
-        ap = RULES.track("military_action_points")
-        points = ap[track_level(state, fact["seat"], "military") - 1]
-        resting = set(fact.get("resting", ()))  # retreated armies: no action points this turn
-        changed = {
-            u.id: update(u, ap=0 if u.id in resting else points if u.is_army else 1)
-            for u in state.units
-            if u.owner == fact["seat"] and u.kind != "fort"
-        }
-        return update(_with_units(state, changed), step="move", round=1)
-    if kind in ("ArmyMoved", "PrincessMoved"):
-        u = next(x for x in state.units if x.id == fact["unit"])
-        if kind == "ArmyMoved":
-            new = update(
-                u,
-                province=fact["to"],
-                ap=u.ap - fact["cost"],
-                engaged=fact["attack"],
-                battles=u.battles + fact["attack"],
-            )
-        else:
-            new = update(u, province=fact["to"], ap=0)
-        return recompute_owners(_with_units(state, {u.id: new}), (u.province, fact["to"]))
-    if kind == "MovementEnded":
-        return update(state, step="battle", battle=None)
-    if kind == "BattleStarted":
-        battle = Battle(
-            fact["province"],
-            fact["attacker"],
-            fact["defender"],
-            tuple(fact["attackers"]),
-            tuple(fact["defenders"]),
-            tuple(fact["damage"]),
+def _maneuver_started(state: State, fact: Fact) -> State:
+    ap = RULES.track("military_action_points")
+    points = ap[track_level(state, fact["seat"], "military") - 1]
+    resting = set(fact.get("resting", ()))  # retreated armies: no action points this turn
+    changed = {
+        u.id: update(u, ap=0 if u.id in resting else points if u.is_army else 1)
+        for u in state.units
+        if u.owner == fact["seat"] and u.kind != "fort"
+    }
+    return update(_with_units(state, changed), step="move", round=1)
+
+
+def _unit_moved(state: State, fact: Fact) -> State:
+    u = next(x for x in state.units if x.id == fact["unit"])
+    if fact["kind"] == "ArmyMoved":
+        new = update(
+            u,
+            province=fact["to"],
+            ap=u.ap - fact["cost"],
+            engaged=fact["attack"],
+            battles=u.battles + fact["attack"],
         )
-        return update(state, battle=battle)
-    if kind == "DamageAssigned":
-        data = secret_data(fact)
-        b = state.battle
-        assert b is not None, "damage is assigned only during a battle"
-        return update(state, battle=update(b, hits=(*b.hits, (fact["seat"], data["unit"], data["amount"]))))
-    if kind == "BattleResolved":
-        return _battle_resolved(state, fact)
-    if kind == "BattlesOver":
-        return update(state, step=fact["next"], round=fact["round"])
-    if kind == "UnificationDeclared":
-        state = set_player(state, fact["seat"], unified=True)
-        return update(state, bonus=fact["actions"], bonus_return=state.step, step="bonus")
-    if kind == "RefugeChosen":
-        others = tuple(r for r in state.refuges if r[0] != fact["seat"])
-        return update(state, refuges=(*others, (fact["seat"], fact["province"])))
-    if kind == "ManeuverEnded":
-        return update(_pop(state), step="", refuges=())
-    raise ValueError(f"unknown fact {kind}")
+    else:
+        new = update(u, province=fact["to"], ap=0)
+    return recompute_owners(_with_units(state, {u.id: new}), (u.province, fact["to"]))
 
 
-def _flow(state: State, fact: dict[str, Any]) -> State:
-    kind = fact["kind"]
-    if kind == "TurnStarted":
-        return update(state, turn=fact["turn"], phase="maintenance", step="feed", done=frozenset())
-    if kind == "StarvationOrdered":  # it starves at the next feeding
-        return update(state, unfed=(*state.unfed, fact["unit"]))
-    if kind == "ArmyStarved":  # left unfed by its owner's choice: it dies at once
-        state = _with_units(state, {fact["unit"]: None})
-        return recompute_owners(state, state.gmap.provinces)
-    if kind == "FeedingChosen":
-        return update(state, done=state.done | {fact["seat"]})
-    if kind == "ArmiesFed":
-        state = _with_units(state, {i: None for i in fact["starved"]})
-        for seat, food in fact["fed"].items():
-            state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], {"food": -food}))
-        state = recompute_owners(state, state.gmap.provinces)
-        return update(state, step="collect", unfed=())
-    if kind == "ResourcesCollected":
-        for seat, gain in fact["gains"].items():
-            state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], gain))
-        players = tuple(update(p, offers_made=0) for p in state.players)
-        return update(state, players=players, phase="trade", step="", done=frozenset(), offers=())
-    if kind == "TradeEnded":
-        seats = order(state)
-        queue = [("action1", s) for s in seats] + [("action2", s) for s in reversed(seats)]
-        queue += [("special", s) for s in seats] + [("shift", s) for s in seats]
-        players = tuple(update(p, specials_used=()) for p in state.players)
-        return update(state, players=players, phase="development", queue=tuple(queue), offers=())
-    if kind == "DevelopmentEnded":
-        return update(state, phase="maneuvers", step="", queue=tuple(("maneuver", s) for s in order(state)))
-    if kind == "TurnEnded":
-        return _turn_ended(state, fact)
-    if kind == "GameEnded":
-        return update(state, phase="over", step="", queue=())
-    raise ValueError(f"unknown fact {kind}")
+def _battle_started(state: State, fact: Fact) -> State:
+    battle = Battle(
+        fact["province"],
+        fact["attacker"],
+        fact["defender"],
+        tuple(fact["attackers"]),
+        tuple(fact["defenders"]),
+        tuple(fact["damage"]),
+    )
+    return update(state, battle=battle)
+
+
+def _damage_assigned(state: State, fact: Fact) -> State:
+    data = secret_data(fact)
+    b = state.battle
+    assert b is not None, "damage is assigned only during a battle"
+    return update(state, battle=update(b, hits=(*b.hits, (fact["seat"], data["unit"], data["amount"]))))
+
+
+def _unification_declared(state: State, fact: Fact) -> State:
+    state = set_player(state, fact["seat"], unified=True)
+    return update(state, bonus=fact["actions"], bonus_return=state.step, step="bonus")
+
+
+def _refuge_chosen(state: State, fact: Fact) -> State:
+    others = tuple(r for r in state.refuges if r[0] != fact["seat"])
+    return update(state, refuges=(*others, (fact["seat"], fact["province"])))
+
+
+def _army_starved(state: State, fact: Fact) -> State:
+    """Left unfed by its owner's choice: the army dies at once."""
+    state = _with_units(state, {fact["unit"]: None})
+    return recompute_owners(state, state.gmap.provinces)
+
+
+def _armies_fed(state: State, fact: Fact) -> State:
+    state = _with_units(state, {i: None for i in fact["starved"]})
+    for seat, food in fact["fed"].items():
+        state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], {"food": -food}))
+    state = recompute_owners(state, state.gmap.provinces)
+    return update(state, step="collect", unfed=())
+
+
+def _resources_collected(state: State, fact: Fact) -> State:
+    for seat, gain in fact["gains"].items():
+        state = set_player(state, int(seat), stock=add_stock(state.players[int(seat)], gain))
+    players = tuple(update(p, offers_made=0) for p in state.players)
+    return update(state, players=players, phase="trade", step="", done=frozenset(), offers=())
+
+
+def _trade_ended(state: State, fact: Fact) -> State:
+    seats = order(state)
+    queue = [("action1", s) for s in seats] + [("action2", s) for s in reversed(seats)]
+    queue += [("special", s) for s in seats] + [("shift", s) for s in seats]
+    players = tuple(update(p, specials_used=()) for p in state.players)
+    return update(state, players=players, phase="development", queue=tuple(queue), offers=())
 
 
 def _turn_ended(state: State, fact: dict[str, Any]) -> State:
@@ -303,64 +300,90 @@ def _turn_ended(state: State, fact: dict[str, Any]) -> State:
     return update(state, units=units, wars=wars, phase="between", step="", queue=(), battle=None, peace=())
 
 
-ROUTES = {
+def _token_placed(state: State, fact: Fact) -> State:
+    player = state.players[fact["seat"]]
+    tokens = list(player.tokens)
+    tokens[TRACKS.index(secret_data(fact)["track"])] += 1
+    return set_player(state, fact["seat"], tokens=tuple(tokens), placed=player.placed + 1)
+
+
+def _tokens_revealed(state: State, fact: Fact) -> State:
+    players = tuple(update(p, tokens=tuple(t)) for p, t in zip(state.players, fact["tokens"], strict=False))
+    return update(state, players=players, phase="between")
+
+
+def _passed(state: State, fact: Fact) -> State:
+    if fact["step"] == "bonus":
+        return update(state, bonus=0, step=state.bonus_return)
+    return _pop(state)
+
+
+def _token_shifted(state: State, fact: Fact) -> State:
+    player = state.players[fact["seat"]]
+    tokens = list(player.tokens)
+    tokens[TRACKS.index(fact["from"])] -= 1
+    tokens[TRACKS.index(fact["to"])] += 1
+    return _pop(set_player(state, fact["seat"], tokens=tuple(tokens)))
+
+
+# the new state after each kind of fact
+ROUTES: dict[str, Callable[[State, Fact], State]] = {
     "TrackDeveloped": _development,
     "ArmyBuilt": _development,
     "FortBuilt": _development,
     "ArmyUpgraded": _development,
     "WarDeclared": _development,
+    "TokenPlaced": _token_placed,
+    "TokensRevealed": _tokens_revealed,
+    "Passed": _passed,
+    "TokenShifted": _token_shifted,
+    # the trade phase
+    "BankExchanged": _bank_exchanged,
+    "RouteOpened": lambda state, fact: update(state, routes=(*state.routes, (fact["seat"], fact["to"]))),
+    "OfferMade": _offer_made,
+    "OfferAccepted": _offer_answered,
+    "OfferDeclined": _offer_answered,
+    "VPBought": _vp_bought,
+    "PeaceProposed": _peace_proposed,
+    "PeaceMade": _peace_made,
+    "TradeFinished": lambda state, fact: update(state, done=state.done | {fact["seat"]}),
+    # the maneuvers
+    "ManeuverStarted": _maneuver_started,
+    "ArmyMoved": _unit_moved,
+    "PrincessMoved": _unit_moved,
+    "MovementEnded": lambda state, fact: update(state, step="battle", battle=None),
+    "BattleStarted": _battle_started,
+    "DamageAssigned": _damage_assigned,
+    "BattleResolved": _battle_resolved,
+    "BattlesOver": lambda state, fact: update(state, step=fact["next"], round=fact["round"]),
+    "UnificationDeclared": _unification_declared,
+    "RefugeChosen": _refuge_chosen,
+    "ManeuverEnded": lambda state, fact: update(_pop(state), step="", refuges=()),
+    # the turn's flow
+    "TurnStarted": lambda state, fact: update(
+        state, turn=fact["turn"], phase="maintenance", step="feed", done=frozenset()
+    ),
+    "StarvationOrdered": lambda state, fact: update(
+        state, unfed=(*state.unfed, fact["unit"])
+    ),  # starves at the next feeding
+    "ArmyStarved": _army_starved,
+    "FeedingChosen": lambda state, fact: update(state, done=state.done | {fact["seat"]}),
+    "ArmiesFed": _armies_fed,
+    "ResourcesCollected": _resources_collected,
+    "TradeEnded": _trade_ended,
+    "DevelopmentEnded": lambda state, fact: update(
+        state, phase="maneuvers", step="", queue=tuple(("maneuver", s) for s in order(state))
+    ),
+    "TurnEnded": _turn_ended,
+    "GameEnded": lambda state, fact: update(state, phase="over", step="", queue=()),
 }
 
 
-def evolve(state: State | None, fact: dict[str, Any]) -> State:
+def evolve(state: State | None, fact: Fact) -> State:
     kind = fact["kind"]
     if kind == "GameStarted":
         return start_state(fact)
     assert state is not None
-    if kind in ROUTES:
-        return ROUTES[kind](state, fact)
-    if kind == "TokenPlaced":
-        player = state.players[fact["seat"]]
-        tokens = list(player.tokens)
-        tokens[TRACKS.index(secret_data(fact)["track"])] += 1
-        return set_player(state, fact["seat"], tokens=tuple(tokens), placed=player.placed + 1)
-    if kind == "TokensRevealed":
-        players = tuple(update(p, tokens=tuple(t)) for p, t in zip(state.players, fact["tokens"], strict=False))
-        return update(state, players=players, phase="between")
-    if kind == "Passed":
-        if fact["step"] == "bonus":
-            return update(state, bonus=0, step=state.bonus_return)
-        return _pop(state)
-    if kind == "TokenShifted":
-        player = state.players[fact["seat"]]
-        tokens = list(player.tokens)
-        tokens[TRACKS.index(fact["from"])] -= 1
-        tokens[TRACKS.index(fact["to"])] += 1
-        return _pop(set_player(state, fact["seat"], tokens=tuple(tokens)))
-    if kind in (
-        "BankExchanged",
-        "RouteOpened",
-        "OfferMade",
-        "OfferAccepted",
-        "OfferDeclined",
-        "VPBought",
-        "PeaceProposed",
-        "PeaceMade",
-        "TradeFinished",
-    ):
-        return _trade(state, fact)
-    if kind in (
-        "ManeuverStarted",
-        "ArmyMoved",
-        "PrincessMoved",
-        "MovementEnded",
-        "BattleStarted",
-        "DamageAssigned",
-        "BattleResolved",
-        "BattlesOver",
-        "UnificationDeclared",
-        "ManeuverEnded",
-        "RefugeChosen",
-    ):
-        return _maneuver(state, fact)
-    return _flow(state, fact)
+    if kind not in ROUTES:
+        raise ValueError(f"unknown fact {kind}")
+    return ROUTES[kind](state, fact)

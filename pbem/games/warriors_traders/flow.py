@@ -4,6 +4,7 @@ turn (Merchant, the storage cap, war endings, the victory check)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pbem.games.warriors_traders import battle as combat
@@ -132,41 +133,60 @@ def _battle_step(state: State) -> Fact | None:
     return None
 
 
+def _setup_auto(state: State) -> Fact | None:
+    if rules.to_move(state):
+        return None
+    return {"kind": "TokensRevealed", "tokens": [list(p.tokens) for p in state.players]}
+
+
+def _maintenance_auto(state: State) -> Fact | None:
+    if state.step == "feed":
+        return None if rules.to_move(state) else feeding_fact(state)
+    return {"kind": "ResourcesCollected", "gains": {str(s): collection(state, s) for s in state.seats}}
+
+
+def _trade_auto(state: State) -> Fact | None:
+    waiting = rules.to_move(state)
+    if not waiting:
+        return {"kind": "TradeEnded"}
+    for seat in waiting:
+        if not rules.has_choice(state, seat):
+            return {"kind": "TradeFinished", "seat": seat, "auto": True}
+    return None
+
+
+def _development_auto(state: State) -> Fact | None:
+    if not state.queue:
+        return {"kind": "DevelopmentEnded"}
+    return _auto_pass(state, state.queue[0][1])
+
+
+def _maneuvers_auto(state: State) -> Fact | None:
+    if not state.queue:
+        return turn_end_fact(state)
+    seat = state.queue[0][1]
+    if state.step == "":
+        return maneuver_started_fact(state, seat)
+    if state.step == "battle":
+        return _battle_step(state)
+    return _auto_pass(state, seat)
+
+
+# each phase's next fact that needs nobody's choice, or None when a seat must move
+_NEXT_AUTO: dict[str, Callable[[State], Fact | None]] = {
+    "setup": _setup_auto,
+    "between": lambda state: game_end_fact(state) or {"kind": "TurnStarted", "turn": state.turn + 1},
+    "maintenance": _maintenance_auto,
+    "trade": _trade_auto,
+    "development": _development_auto,
+    "maneuvers": _maneuvers_auto,
+}
+
+
 def next_auto(state: State) -> Fact | None:
     """The next fact that needs nobody's choice, or None when a seat must move."""
-    phase = state.phase
-    if phase == "setup":
-        if rules.to_move(state):
-            return None
-        return {"kind": "TokensRevealed", "tokens": [list(p.tokens) for p in state.players]}
-    if phase == "between":
-        return game_end_fact(state) or {"kind": "TurnStarted", "turn": state.turn + 1}
-    if phase == "maintenance":
-        if state.step == "feed":
-            return None if rules.to_move(state) else feeding_fact(state)
-        return {"kind": "ResourcesCollected", "gains": {str(s): collection(state, s) for s in state.seats}}
-    if phase == "trade":
-        waiting = rules.to_move(state)
-        if not waiting:
-            return {"kind": "TradeEnded"}
-        for seat in waiting:
-            if not rules.has_choice(state, seat):
-                return {"kind": "TradeFinished", "seat": seat, "auto": True}
-        return None
-    if phase == "development":
-        if not state.queue:
-            return {"kind": "DevelopmentEnded"}
-        return _auto_pass(state, state.queue[0][1])
-    if phase == "maneuvers":
-        if not state.queue:
-            return turn_end_fact(state)
-        seat = state.queue[0][1]
-        if state.step == "":
-            return maneuver_started_fact(state, seat)
-        if state.step == "battle":
-            return _battle_step(state)
-        return _auto_pass(state, seat)
-    return None
+    auto = _NEXT_AUTO.get(state.phase)
+    return auto(state) if auto is not None else None
 
 
 def _auto_pass(state: State, seat: int) -> Fact | None:

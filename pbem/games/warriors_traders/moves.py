@@ -322,24 +322,36 @@ def _bundle(r: _Reader) -> tuple[tuple[str, int], ...]:
     return bundle(amounts)
 
 
-def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], list[str]]) -> tuple:
+def _order_words(text: str) -> list[str]:
+    """The order's words without the filler; an offer's "for" / "za" becomes the separator of
+    its two sides."""
     raw = fold(text).replace(",", " ").split()
     offer = bool(raw) and VERBS.get(raw[0]) == "offer"  # "for" / "za" parts an offer's two sides
     words = [
         SEPARATOR if offer and w in OFFER_SPLIT else w for w in raw if w not in FILLER or (offer and w in OFFER_SPLIT)
     ]
-    words = [w for w in words if not (offer and w in OFFER_FILLER)]
+    return [w for w in words if not (offer and w in OFFER_FILLER)]
+
+
+def _completed(state: State, seat: int, pattern: tuple) -> tuple:
+    """The pattern with what the words may leave out: "hit UNIT" is all the damage left, and
+    "pass" and "done" both close the seat's part of a step."""
+    if pattern[0] == "hit" and pattern[2] is None and state.battle is not None:
+        return ("hit", pattern[1], remaining(state.battle, seat))
+    closing = rules.trivial_move(state, seat)
+    if pattern in (("pass",), ("done",)) and closing in (("pass",), ("done",)):
+        return closing
+    return pattern
+
+
+def parse_move(state: State, seat: int, text: str, legal_texts: Callable[[], list[str]]) -> tuple:
+    words = _order_words(text)
     if words and words[0] in NOT_SUPPORTED:
         raise invalid(f"{text.strip()!r}: {NOT_SUPPORTED[words[0]]()}", legal_texts())
     if not words or words[0] not in VERBS:
         raise syntax(_("{text} is not a Warriors & Traders order.", text=repr(text.strip())), legal_texts())
     reader = _Reader(state, words[1:], text.strip())
-    pattern = _pattern(reader, VERBS[words[0]])
-    if pattern[0] == "hit" and pattern[2] is None and state.battle is not None:
-        pattern = ("hit", pattern[1], remaining(state.battle, seat))  # "hit UNIT": all that is left
-    closing = rules.trivial_move(state, seat)
-    if pattern in (("pass",), ("done",)) and closing in (("pass",), ("done",)):
-        pattern = closing  # "pass" and "done" both close your part of a step
+    pattern = _completed(state, seat, _pattern(reader, VERBS[words[0]]))
     if None not in pattern:
         reason = rules.why_not(state, seat, pattern)
         if reason:

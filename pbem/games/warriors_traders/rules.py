@@ -7,7 +7,7 @@ Moves are tuples: ``("develop", "trade")``, ``("build", "infantry", "w_paris")``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pbem.games.base import secret
@@ -35,18 +35,33 @@ def short_of_food(state: State, seat: int) -> bool:
     return need > state.players[seat].has("food")
 
 
+def _feeders(state: State) -> list[int]:
+    if state.step != "feed":
+        return []
+    return [s for s in order(state) if s not in state.done and short_of_food(state, s)]
+
+
+def _maneuvering(state: State) -> list[int]:
+    if not (state.queue and state.step):
+        return []
+    return man.allocators(state) if state.step == "battle" else [state.queue[0][1]]
+
+
+# the seats each phase waits for
+_TO_MOVE: dict[str, Callable[[State], list[int]]] = {
+    "maintenance": _feeders,
+    "setup": lambda state: [
+        s for s in state.seats if state.players[s].placed < RULES.raw["setup"]["development_tokens"]
+    ],
+    "trade": lambda state: [s for s in state.seats if s not in state.done],
+    "development": lambda state: [state.queue[0][1]] if state.queue else [],
+    "maneuvers": _maneuvering,
+}
+
+
 def to_move(state: State) -> list[int]:
-    if state.phase == "maintenance" and state.step == "feed":
-        return [s for s in order(state) if s not in state.done and short_of_food(state, s)]
-    if state.phase == "setup":
-        return [s for s in state.seats if state.players[s].placed < RULES.raw["setup"]["development_tokens"]]
-    if state.phase == "trade":
-        return [s for s in state.seats if s not in state.done]
-    if state.phase == "development" and state.queue:
-        return [state.queue[0][1]]
-    if state.phase == "maneuvers" and state.queue and state.step:
-        return man.allocators(state) if state.step == "battle" else [state.queue[0][1]]
-    return []
+    seats = _TO_MOVE.get(state.phase)
+    return seats(state) if seats is not None else []
 
 
 def trivial_move(state: State, seat: int) -> tuple:
@@ -78,7 +93,7 @@ def why_not_on_turn(state: State, seat: int, move: tuple) -> str | None:
     verb, step = move[0], current_step(state)
     if state.phase == "setup":
         return None if verb == "develop" else _("Place your starting development tokens first: develop TRACK.")
-    if move == trivial_move(state, seat) and state.phase != "setup":
+    if move == trivial_move(state, seat):
         return None
     if verb == "peace" and step != "battle":  # a peace may be agreed at any decision (L775)
         return trade.why_not_peace(state, seat, move[1])
@@ -86,39 +101,48 @@ def why_not_on_turn(state: State, seat: int, move: tuple) -> str | None:
         return _why_not_unfed_order(state, seat, move[1])
     if state.phase == "trade":
         return _why_not_trade(state, seat, move)
-    if step == "feed" and verb == "starve":
-        army = unit(state, move[1])
-        return (
-            None
-            if army is not None and army.owner == seat and army.is_army
-            else _("Unit {unit} is not one of your armies.", unit=move[1])
-        )
-    if _action_steps(step) and verb in dev.ACTIONS:
-        return dev.why_not_action(state, seat, move)
-    if step == "special" and verb in dev.ACTIONS:
-        return dev.why_not_special(state, seat, move)
-    if step == "shift" and verb == "shift":
-        return dev.why_not_shift(state, seat, move[1], move[2])
-    if step in ("move", "princess") and verb == "unify":
-        return (
-            None
-            if man.unification_size(state, seat)
-            else (
-                _(
-                    "Unification needs every capital, trade centre and ordinary province of your country, once a turn "
-                    "(once a game with the option unification=once)."
-                )
-            )
-        )
-    if step in ("move", "battle") and verb == "refuge":
-        return man.why_not_refuge(state, seat, move[1])
-    if step == "move" and verb == "move":
-        return man.why_not_move(state, seat, move[1], move[2])
-    if step == "princess" and verb == "princess":
-        return man.why_not_princess(state, seat, move[1], move[2])
-    if step == "battle" and verb == "hit":
-        return man.why_not_hit(state, seat, move[1], move[2])
-    return _("'{verb}' is not an order for {step}.", verb=words.command(verb), step=phase_name(state))
+    check = _ACTION_CHECKS.get(step) if verb in dev.ACTIONS else _ORDER_CHECKS.get((step, verb))
+    if check is None:
+        return _("'{verb}' is not an order for {step}.", verb=words.command(verb), step=phase_name(state))
+    return check(state, seat, move)
+
+
+def _why_not_starve(state: State, seat: int, move: tuple) -> str | None:
+    army = unit(state, move[1])
+    if army is not None and army.owner == seat and army.is_army:
+        return None
+    return _("Unit {unit} is not one of your armies.", unit=move[1])
+
+
+def _why_not_unify(state: State, seat: int, move: tuple) -> str | None:
+    if man.unification_size(state, seat):
+        return None
+    return _(
+        "Unification needs every capital, trade centre and ordinary province of your country, once a turn "
+        "(once a game with the option unification=once)."
+    )
+
+
+Check = Callable[[State, int, tuple], "str | None"]
+# which steps take a development action, and the check of an action there
+_ACTION_CHECKS: dict[str, Check] = {
+    "action1": dev.why_not_action,
+    "action2": dev.why_not_action,
+    "bonus": dev.why_not_action,
+    "special": dev.why_not_special,
+}
+# the check of each other order, by the step it is given at and its verb
+_ORDER_CHECKS: dict[tuple[str, str], Check] = {
+    ("feed", "starve"): _why_not_starve,
+    ("shift", "shift"): lambda state, seat, move: dev.why_not_shift(state, seat, move[1], move[2]),
+    ("move", "unify"): _why_not_unify,
+    ("princess", "unify"): _why_not_unify,
+    ("move", "refuge"): lambda state, seat, move: man.why_not_refuge(state, seat, move[1]),
+    ("battle", "refuge"): lambda state, seat, move: man.why_not_refuge(state, seat, move[1]),
+    ("move", "move"): lambda state, seat, move: man.why_not_move(state, seat, move[1], move[2]),
+    ("princess", "princess"): lambda state, seat, move: man.why_not_princess(state, seat, move[1], move[2]),
+    ("battle", "hit"): lambda state, seat, move: man.why_not_hit(state, seat, move[1], move[2]),
+}
 
 
 def _why_not_trade(state: State, seat: int, move: tuple) -> str | None:
@@ -164,6 +188,23 @@ def candidates(state: State, seat: int) -> Iterator[tuple]:
         yield from (("peace", state.players[s].country) for s in state.seats if s != seat)
     if step == "feed":
         yield from (("starve", u.id) for u in state.units if u.owner == seat and u.is_army)
+    yield from _step_candidates(state, seat, step)
+    if step in ("move", "battle"):
+        yield from (("refuge", p) for p in man.refuge_options(state, seat))
+    if step == "battle":
+        yield from _hits(state, seat)
+
+
+def _hits(state: State, seat: int) -> Iterator[tuple]:
+    """Each hit the seat may still allot to each enemy unit of the battle."""
+    if state.battle is not None:
+        left = man.remaining(state.battle, seat)
+        for u in combat.targets(state, state.battle, seat):
+            yield from (("hit", u.id, n) for n in range(1, left + 1))
+
+
+def _step_candidates(state: State, seat: int, step: str) -> Iterator[tuple]:
+    """The candidates of the trade phase, the actions, the token shift and the movements."""
     if state.phase == "trade":
         yield from trade.trade_candidates(state, seat)
     elif _action_steps(step) or (step == "special" and dev.specials_left(state, seat)):
@@ -172,16 +213,15 @@ def candidates(state: State, seat: int) -> Iterator[tuple]:
         yield from (("shift", a, b) for a in TRACKS for b in TRACKS if a != b)
     elif step in ("move", "princess"):
         yield ("unify",)
-        kind = "move" if step == "move" else "princess"
-        for u in state.units:
-            if u.owner == seat and (u.is_army if kind == "move" else u.kind == "princess") and u.ap > 0:
-                yield from ((kind, u.id, p) for p in state.gmap.neighbours[u.province])
-    if step in ("move", "battle"):
-        yield from (("refuge", p) for p in man.refuge_options(state, seat))
-    if step == "battle" and state.battle is not None:
-        left = man.remaining(state.battle, seat)
-        for u in combat.targets(state, state.battle, seat):
-            yield from (("hit", u.id, n) for n in range(1, left + 1))
+        yield from _unit_moves(state, seat, step)
+
+
+def _unit_moves(state: State, seat: int, kind: str) -> Iterator[tuple]:
+    """Each step to a neighbouring province of the seat's armies (``move``) or princesses
+    (``princess``) with action points left."""
+    for u in state.units:
+        if u.owner == seat and (u.is_army if kind == "move" else u.kind == "princess") and u.ap > 0:
+            yield from ((kind, u.id, p) for p in state.gmap.neighbours[u.province])
 
 
 def legal(state: State, seat: int) -> list[tuple]:
@@ -222,36 +262,51 @@ def move_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:
         if verb == "starve":
             return [{"kind": "ArmyStarved", "seat": seat, "unit": move[1]}]
         return [{"kind": "FeedingChosen", "seat": seat}]
-    if verb == "pass":
-        return [{"kind": "Passed", "seat": seat, "step": step}]
     if verb in dev.ACTIONS:
-        source = (
-            "action"
-            if step in ("action1", "action2")
-            else ("bonus" if step == "bonus" else dev.special_slot(state, seat, move))
-        )
-        assert source is not None, "why_not found a slot that pays for the order"
-        return dev.action_facts(state, seat, move, source)
-    if verb == "done":
-        kind = {"special": "Passed", "move": "MovementEnded", "princess": "ManeuverEnded"}[step]
-        return [{"kind": kind, "seat": seat, "step": step}]
-    if verb == "shift":
-        return [{"kind": "TokenShifted", "seat": seat, "from": move[1], "to": move[2]}]
-    if verb == "unify":
-        size = man.unification_size(state, seat)
-        assert size is not None, "why_not checked that unification may be declared"
-        return [{"kind": "UnificationDeclared", "seat": seat, "size": size, "actions": man.bonus_actions(size)}]
-    if verb == "move":
-        return man.move_facts(state, seat, move[1], move[2])
-    if verb == "refuge":
-        return [{"kind": "RefugeChosen", "seat": seat, "province": move[1]}]
-    if verb == "princess":
-        return [{"kind": "PrincessMoved", "seat": seat, "unit": move[1], "to": move[2]}]
-    if verb == "hit":
-        return [man.hit_fact(seat, move[1], move[2])]
-    if verb == "auto":
-        return man.auto_hits(state, seat)
-    raise ValueError(f"no facts for {move!r}")
+        return _action_facts(state, seat, move, step)
+    facts = _ORDER_FACTS.get(verb)
+    if facts is None:
+        raise ValueError(f"no facts for {move!r}")
+    return facts(state, seat, move, step)
+
+
+def _action_facts(state: State, seat: int, move: tuple, step: str) -> list[dict[str, Any]]:
+    source = (
+        "action"
+        if step in ("action1", "action2")
+        else ("bonus" if step == "bonus" else dev.special_slot(state, seat, move))
+    )
+    assert source is not None, "why_not found a slot that pays for the order"
+    return dev.action_facts(state, seat, move, source)
+
+
+def _unification_facts(state: State, seat: int, move: tuple, step: str) -> list[dict[str, Any]]:
+    size = man.unification_size(state, seat)
+    assert size is not None, "why_not checked that unification may be declared"
+    return [{"kind": "UnificationDeclared", "seat": seat, "size": size, "actions": man.bonus_actions(size)}]
+
+
+# the facts of the development and maneuver orders other than the actions, by verb:
+# (state, seat, move, step) -> the facts
+_ORDER_FACTS: dict[str, Callable[[State, int, tuple, str], list[dict[str, Any]]]] = {
+    "pass": lambda state, seat, move, step: [{"kind": "Passed", "seat": seat, "step": step}],
+    "done": lambda state, seat, move, step: [
+        {
+            "kind": {"special": "Passed", "move": "MovementEnded", "princess": "ManeuverEnded"}[step],
+            "seat": seat,
+            "step": step,
+        }
+    ],
+    "shift": lambda state, seat, move, step: [{"kind": "TokenShifted", "seat": seat, "from": move[1], "to": move[2]}],
+    "unify": _unification_facts,
+    "move": lambda state, seat, move, step: man.move_facts(state, seat, move[1], move[2]),
+    "refuge": lambda state, seat, move, step: [{"kind": "RefugeChosen", "seat": seat, "province": move[1]}],
+    "princess": lambda state, seat, move, step: [
+        {"kind": "PrincessMoved", "seat": seat, "unit": move[1], "to": move[2]}
+    ],
+    "hit": lambda state, seat, move, step: [man.hit_fact(seat, move[1], move[2])],
+    "auto": lambda state, seat, move, step: man.auto_hits(state, seat),
+}
 
 
 def _trade_facts(state: State, seat: int, move: tuple) -> list[dict[str, Any]]:

@@ -102,6 +102,13 @@ def why_not_offer(
         return _("Players trade only over an open trade route.")
     if _may_trade(state, partner):
         return _("That player may not trade now (no trade centre, or Monopoly).")
+    return _why_not_these_goods(state, seat, give, get)
+
+
+def _why_not_these_goods(
+    state: State, seat: int, give: tuple[tuple[str, int], ...], get: tuple[tuple[str, int], ...]
+) -> str | None:
+    """The amounts offered and asked for, the offerer's stock and its offers this turn."""
     if not give or not get or any(n < 1 for _r, n in give + get) or {r for r, _n in give} & {r for r, _n in get}:
         return _("Offer positive amounts of resources for positive amounts of other resources.")
     short = [r for r, n in give if state.players[seat].has(r) < n]
@@ -197,22 +204,32 @@ def trade_candidates(state: State, seat: int) -> Iterator[tuple]:
     """Trade moves worth checking (filtered by the callers), one at a time (``has_choice``
     stops at the first legal one); offers are listed one for one (any amounts are legal in
     text)."""
-    ratio = track_value(state, seat, "trade", "trade_bank_ratio")
     player = state.players[seat]
     trading = _may_trade(state, seat) is None  # else every exchange, route and offer is refused
-    for give in RESOURCES if trading else ():
-        most = player.has(give) // ratio
-        yield from (("bank", give, get, n) for get in RESOURCES if get != give for n in range(1, most + 1))
     others = [s for s in state.seats if s != seat]
-    yield from (("route", state.players[s].country) for s in others if trading)
+    if trading:
+        yield from _bank_candidates(state, seat)
+        yield from (("route", state.players[s].country) for s in others)
+        yield from _offer_candidates(state, seat, others)
+    yield from ((verb, o.id) for o in state.offers if o.to == seat for verb in ("accept", "decline"))
+    yield from (("buy", n) for n in range(1, player.has("gold") // RULES.value("vp_price_gold") + 1))
+    yield from (("peace", state.players[s].country) for s in others)
+
+
+def _bank_candidates(state: State, seat: int) -> Iterator[tuple]:
+    ratio = track_value(state, seat, "trade", "trade_bank_ratio")
+    for give in RESOURCES:
+        most = state.players[seat].has(give) // ratio
+        yield from (("bank", give, get, n) for get in RESOURCES if get != give for n in range(1, most + 1))
+
+
+def _offer_candidates(state: State, seat: int, others: list[int]) -> Iterator[tuple]:
+    """One of a resource for one of another, to each player over an open route."""
     for s in others:
-        if trading and route_between(state, seat, s):
+        if route_between(state, seat, s):
             yield from (
                 ("offer", state.players[s].country, ((g, 1),), ((w, 1),))
                 for g in RESOURCES
                 for w in RESOURCES
                 if g != w
             )
-    yield from ((verb, o.id) for o in state.offers if o.to == seat for verb in ("accept", "decline"))
-    yield from (("buy", n) for n in range(1, player.has("gold") // RULES.value("vp_price_gold") + 1))
-    yield from (("peace", state.players[s].country) for s in others)
