@@ -9,6 +9,8 @@ here runs.
   mypy only (``if TYPE_CHECKING``) in the mail views.
 * ``CanMutateProtocol``: imported for the casts written as strings (``cast("CanMutateProtocol[...]",
   x)``), which cost nothing at run time on the hot path of loading a record.
+* ``n_steps``: the parameter of ``update`` in the ``Bar`` protocol (pbem/cli/progress.py), the
+  shape of click's progress bar as mypy checks it; a protocol's methods have no body.
 """
 
 from typing import Any
@@ -21,4 +23,5 @@ used = (
     _.attrs,
     _.application_name,
     _.CanMutateProtocol,
+    _.n_steps,
 )

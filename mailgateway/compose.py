@@ -1,7 +1,8 @@
 """Composing outgoing mail from a model (a JSON-plain dict) with the Jinja2 templates in
 ``templates/mail/``: pure functions, no store access.
 
-One template of each part for every language: ``subject.txt`` (one line), ``body.txt`` (the
+One template of each part for every language: ``state.txt`` (one line: what the mail is and where its game
+stands), ``body.txt`` (the
 plain text) and ``body.html`` (the HTML alternative), their words through gettext, rendered
 in the model's ``lang`` (pbem/i18n.py; one environment per language, made once, so a mail
 never loads a catalog or compiles a template). The model's ``kind`` says which mail
@@ -15,10 +16,13 @@ moves one per line, ready to copy), a table of the standings and links; the boar
 picture (``mailgateway/picture.py``) inline in the HTML part (``multipart/related``, found by
 its Content-ID) when the model carries one (``pbem/mailroom/pictures.py``).
 
-Subjects have one fixed form, rebuilt from the game each time (never from the incoming
-subject): ``[pbem] GAME: WHAT - Turn N (PHASE)``, at most ``SUBJECT_MAX`` characters (the phase
-is shortened first). Every mail about a game names the game's thread id for the player in
-``References``, so mail clients keep a game's mails in one thread.
+A game's subject is the same in every mail of the game's life, ``[pbem] TITLE — NAMES`` (the
+names its seats were created with), so mail clients that thread by subject keep the game in one
+conversation; it is at most ``SUBJECT_MAX`` characters, never cut inside a word (the last names
+give way to "+2"). What the mail is and where the game stands ("your turn - Turn 5 (...)") is
+the header ``X-Pbem-State`` and the first line of the text, where a phone's preview shows it.
+Every mail about a game also names the game's thread id for the player in ``References``, so
+clients that thread by references keep the game together too.
 """
 
 from __future__ import annotations
@@ -48,11 +52,12 @@ from pbem.mailroom.pictures import unpacked
 
 TEMPLATES = Path(str(files("pbem.templates")))  # templates/ in the checkout, package data in the wheel
 LANGUAGES = i18n.LANGUAGES
-SUBJECT_MAX = 78  # RFC 5322's recommended line length
+SUBJECT_MAX = 60  # what a phone's inbox shows of a subject, about
 TEXT_WIDTH = 72  # characters of a line of the text part (a line with a URL or a command may be longer)
 # The text template marks a line a player may copy as a command (``| command``): it is never
 # broken, since half a move is no move; the mark goes before the mail is sent.
 COMMAND_MARK = "\x1e"
+MAX_STATE = 200  # characters of the state line (a phase is a sentence at most)
 URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S", re.IGNORECASE)
 
 
@@ -115,13 +120,56 @@ def gettext_functions(catalog: Any) -> dict[str, Any]:
 
 def render(model: dict[str, Any], picture: Picture | None = None, cid: str = "") -> tuple[str, str, str]:
     """(subject, text, html) for a model; the HTML shows ``picture`` as ``cid:CID``."""
+    subject, _, text, html = rendered(model, picture, cid)
+    return subject, text, html
+
+
+def rendered(model: dict[str, Any], picture: Picture | None = None, cid: str = "") -> tuple[str, str, str, str]:
+    """(subject, state, text, html) for a model."""
+    subject, state = subject_and_state(model)
     env = environment(i18n.known(model.get("lang")))
-    subject = fit_subject(" ".join(env.get_template("mail/subject.txt").render(m=model).split()))
     body = env.get_template("mail/body.txt")
-    text = capped(wrapped(body.render(m=model)))
+    text = capped(wrapped(body.render(m=model, state=state)))
     answers = capped(wrapped(body.render(m=model, bare=True)))  # the same without the game and signature
-    html = env.get_template("mail/body.html").render(m=model, answers=paragraphs(answers), picture=picture, cid=cid)
-    return subject[:200], text, html
+    html = env.get_template("mail/body.html").render(
+        m=model, state=state, answers=paragraphs(answers), picture=picture, cid=cid
+    )
+    return subject, state, text, html
+
+
+def subject_and_state(model: dict[str, Any]) -> tuple[str, str]:
+    """The subject of a model's mail and its state line ("Your turn - Turn 5 (...)"). A mail
+    about a game has the game's one subject; any other says what it is after "[pbem]"."""
+    env = environment(i18n.known(model.get("lang")))
+    state = " ".join(env.get_template("mail/state.txt").render(m=model).split())[:MAX_STATE]
+    game = model.get("game")
+    if not any(state.startswith(name) for name in (game or {}).get("seats") or []):
+        state = state[:1].upper() + state[1:]  # a name stays as its player writes it
+    if game:
+        return game_subject(str(game.get("title", "")), game.get("table") or game.get("seats") or []), state
+    return within_words(f"[pbem] {state}"), state
+
+
+def game_subject(title: str, names: list[str], limit: int = SUBJECT_MAX) -> str:
+    """``[pbem] TITLE — NAMES`` within ``limit`` characters: as many names as fit, in seat
+    order, and "+N" for the others; a title that leaves room for none is cut at a space."""
+    head = within_words(f"[pbem] {title}", limit)
+    for shown in range(len(names), -1, -1):
+        rest = len(names) - shown
+        table = ", ".join(names[:shown]) + (f" +{rest}" if rest else "")
+        subject = f"{head} — {table.strip()}"
+        if len(subject) <= limit:
+            return subject
+    return head
+
+
+def within_words(text: str, limit: int = SUBJECT_MAX) -> str:
+    """``text`` within ``limit`` characters, cut at a space (with "..."), never inside a word;
+    only a word longer than half the limit is cut after all."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit - 2)
+    return (text[:cut] if cut > limit // 2 else text[: limit - 3]).rstrip(" ,;:-") + "..."
 
 
 def wrapped(text: str, width: int = TEXT_WIDTH) -> str:
@@ -170,20 +218,6 @@ def capped(text: str) -> str:
     return text[:MAX_TEXT].rsplit("\n", 1)[0] + "\n\n[... cut here: the answer was longer than 64 KiB]\n"
 
 
-def fit_subject(subject: str, limit: int = SUBJECT_MAX) -> str:
-    """The subject within ``limit`` characters: a closing "(...)" (the phase) is shortened
-    first, then the end is cut. Plain ASCII marks, so an English subject needs no encoding."""
-    if len(subject) <= limit:
-        return subject
-    head, opening, tail = subject.rpartition(" (")
-    if opening and tail.endswith(")"):
-        room = limit - len(head) - len(" (...)")
-        if room >= 4:
-            return f"{head} ({tail[:-1][:room].rstrip()}...)"
-        subject = head
-    return subject if len(subject) <= limit else subject[: limit - 3].rstrip() + "..."
-
-
 def reference_chain(thread: str | None, theirs: tuple[str, ...] | list[str], in_reply_to: str | None) -> list[str]:
     """The ``References`` of a mail: the game's thread id, the last ones the player's mail
     named, and the mail it answers (RFC 5322 section 3.6.4)."""
@@ -198,20 +232,21 @@ def message_id(key: str, domain: str) -> str:
     return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
 
 
-def set_subject(msg: EmailMessage, subject: str) -> None:
-    """The Subject header, with every space of a non-ASCII subject kept. The stdlib folds a long
+def set_subject(msg: EmailMessage, subject: str, name: str = "Subject") -> None:
+    """The Subject header (or another of free text: ``name``), with every space of a non-ASCII
+    subject kept. The stdlib folds a long
     one into an encoded word per word, and RFC 2047 drops the space between two encoded words,
     so "Královská výpomoc" reached players as "Královskávýpomoc". Here the ASCII words before
     the first other one stay plain, and the rest is one run of encoded words (``Header``
     encodes the spaces inside them), on lines the generator keeps as they are (``set_raw``)."""
     if subject.isascii():
-        msg["Subject"] = subject
+        msg[name] = subject
         return
     first = next(index for index, char in enumerate(subject) if not char.isascii())
     cut = subject.rfind(" ", 0, first)
     plain, rest = (subject[:cut], subject[cut + 1 :]) if cut > 0 else ("", subject)
     encoded = Header(rest, "utf-8", maxlinelen=76).encode(linesep="\n")
-    msg.set_raw("Subject", f"{plain}\n {encoded}" if plain else encoded)
+    msg.set_raw(name, f"{plain}\n {encoded}" if plain else encoded)
 
 
 def build(
@@ -233,7 +268,7 @@ def build(
     packed = (model.get("game") or {}).get("picture")
     picture = picture_of(unpacked(packed)) if packed else None
     cid = f"board.{hashlib.sha256(key.encode()).hexdigest()[:24]}@{domain}"
-    subject, text, html = render(model, picture, cid)
+    subject, state, text, html = rendered(model, picture, cid)
     msg = EmailMessage()
     msg["From"] = formataddr(("pbem", sender))
     msg["Reply-To"] = sender
@@ -244,8 +279,8 @@ def build(
     msg["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
     msg["X-Auto-Response-Suppress"] = "All"
     msg["X-Loop"] = sender.split("+", 1)[0].split("@", 1)[0] + "@" + sender.split("@", 1)[1]
-    msg["Content-Language"] = model.get("lang", "en")
     msg["X-Pbem-Kind"] = str(model.get("kind", ""))  # for mail filters: reply, turn, reminder, ...
+    set_subject(msg, state, "X-Pbem-State")  # what the subject no longer says
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
     chain = reference_chain(thread, references, in_reply_to)
@@ -267,4 +302,6 @@ def build(
             subtype="json",
             filename="receipt.json",
         )
+    # last: set_content and make_mixed move or drop the Content-* headers set before them
+    msg["Content-Language"] = model.get("lang", "en")
     return msg

@@ -20,6 +20,7 @@ from email.message import Message
 from email.utils import getaddresses
 from typing import Any
 
+from mailgateway.email_adapter import ReadMessage
 from mailgateway.letters import Split, html_to_text, split_text
 from pbem.service.inputs import clean_text
 from pbem.service.turnfile import looks_like_turn_file
@@ -218,75 +219,6 @@ def thread_id(value: str) -> str | None:
     return value
 
 
-class _ReadMessage(Message):
-    """A parsed message that is only read, never changed: its headers are looked up in an index
-    made once, where the stdlib's ``get`` scans (and lower-cases) every header on each call,
-    and reading one mail asks for headers about thirty times."""
-
-    _headers: list[tuple[str, Any]]  # the stdlib's own list (a class annotation only, for mypy)
-    _index: dict[str, list[Any]] | None = None
-    _indexed = -1  # how many headers the index holds (the parser adds them before reading any)
-    _content_type: tuple[tuple[int, str], str] | None = None  # (headers, default type), content type
-
-    def _lookup(self, name: str) -> list[Any] | None:
-        index = self._index
-        if index is None or self._indexed != len(self._headers):  # the list itself: len(self) is a Python call
-            index = self._reindex()
-        return index.get(name.lower())
-
-    def _reindex(self) -> dict[str, list[Any]]:
-        index: dict[str, list[Any]] = {}
-        for key, value in self.raw_items():
-            index.setdefault(key.lower(), []).append(self.policy.header_fetch_parse(key, value))
-        self._index, self._indexed = index, len(self._headers)
-        return index
-
-    def get(self, name: str, failobj: Any = None) -> Any:
-        index = self._index  # _lookup written out: asked for about thirty times per mail
-        if index is None or self._indexed != len(self._headers):
-            index = self._reindex()
-        values = index.get(name.lower())
-        return values[0] if values else failobj
-
-    def get_all(self, name: str, failobj: Any = None) -> Any:
-        values = self._lookup(name)
-        return list(values) if values else failobj
-
-    def __contains__(self, name: str) -> bool:
-        return self._lookup(name) is not None
-
-    def get_content_type(self) -> str:
-        """The stdlib's answer, worked out once (reading one mail asks for it about six times)."""
-        key = (len(self._headers), self.get_default_type())
-        if self._content_type is None or self._content_type[0] != key:
-            self._content_type = (key, super().get_content_type())
-        return self._content_type[1]
-
-    def get_content_charset(self, failobj: Any = None) -> Any:
-        """The stdlib's answer, which depends only on the text of the first Content-Type header:
-        remembered per text, as most mail comes with one of a few (the stdlib parses its
-        parameters on every call, a third of the cost of reading a short mail's headers)."""
-        value = self.get("content-type")
-        if type(value) is not str or len(value) > MAX_KEPT_CHARSET_TEXT:  # a Header object: not kept
-            return super().get_content_charset(failobj)
-        # one look-up, never "in" then "[]": conversations read mails side by side, and another
-        # thread may clear the table in between
-        charset = _CHARSETS.get(value, _UNKNOWN)
-        if charset is _UNKNOWN:
-            charset = super().get_content_charset(None)
-            if len(_CHARSETS) >= MAX_KEPT_CHARSETS:
-                _CHARSETS.clear()
-            _CHARSETS[value] = charset
-        return failobj if charset is None else charset
-
-
-# The charsets of Content-Type header texts seen last (``_ReadMessage.get_content_charset``).
-MAX_KEPT_CHARSETS = 256
-MAX_KEPT_CHARSET_TEXT = 256
-_CHARSETS: dict[str, str | None] = {}
-_UNKNOWN = "\0unknown"  # no charset's name
-
-
 def parse_message(
     raw: bytes,
     envelope_from: str | None = None,
@@ -392,7 +324,7 @@ def _readable(raw: bytes, too_large: bool) -> tuple[Message, str | None]:
 def _read(data: bytes) -> Message:
     # compat32 keeps headers as text: the modern header registry raises on some malformed
     # address headers (an unclosed "<", an empty group), and a player's mail must still be read.
-    return message_from_bytes(data, _ReadMessage, policy=policy.compat32)
+    return message_from_bytes(data, ReadMessage, policy=policy.compat32)
 
 
 def _addresses(text: str) -> list[str]:

@@ -9,6 +9,12 @@ or stored holds only its own conversation, which waits for that 250 anyway, and 
 client's greeting or commands. The number of conversations is bounded, in all and from one
 address (as Postfix bounds its clients); one more is answered 421 (try again later) and closed,
 as an MTA expects of a busy server.
+
+This module is the one place that touches aiosmtpd beyond its public API: a conversation's
+table of command handlers (``_smtp_methods``), whose DATA and BDAT entries are wrapped to tell
+an idle conversation from one handing over mail. ``contract_problems()`` checks it against the
+installed aiosmtpd (tests/mailgateway/test_aiosmtpd_contract.py), so an upgrade that changes it
+fails there.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import logging
 import socket
 import threading
@@ -228,3 +235,21 @@ class ThreadedServer:
                 await protocol.closed
                 return
             await asyncio.wait([protocol.closed], timeout=left)
+
+
+def contract_problems() -> list[str]:
+    """What no longer holds of the aiosmtpd internal this module relies on (empty: all): each
+    conversation keeps its command handlers in a dict ``_smtp_methods`` by command name, and
+    looks each command up there, so a handler replaced in it is the one that runs."""
+    problems: list[str] = []
+    loop = asyncio.new_event_loop()
+    try:
+        for protocol in (SMTP, LMTP):
+            methods = getattr(protocol(object(), loop=loop), "_smtp_methods", None)
+            if not isinstance(methods, dict) or not all(callable(methods.get(name)) for name in ("DATA", "NOOP")):
+                problems.append(f"{protocol.__qualname__} keeps no _smtp_methods table of its commands")
+    finally:
+        loop.close()
+    if "self._smtp_methods.get(command)" not in inspect.getsource(SMTP._handle_client):
+        problems.append("SMTP._handle_client no longer looks its commands up in _smtp_methods")
+    return problems

@@ -10,7 +10,7 @@ extracts, updates and compiles the catalogs (docs/translations.md).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from functools import lru_cache
 from importlib.resources import files
@@ -59,7 +59,7 @@ def translations(lang: str) -> NullTranslations:
     return Translations.load(str(LOCALE_DIR), [lang], domain=DOMAIN)
 
 
-def cli_language(environ: dict[str, str] | os._Environ[str] | None = None) -> str:
+def cli_language(environ: Mapping[str, str] | None = None) -> str:
     """The language of the CLI's messages: ``PBEM_LANG``, else the usual locale variables
     (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``cs_CZ.UTF-8`` means cs)."""
     env = os.environ if environ is None else environ

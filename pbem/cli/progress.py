@@ -11,15 +11,28 @@ import itertools
 import sys
 from collections.abc import Callable
 from types import TracebackType
-from typing import TYPE_CHECKING, TextIO
+from typing import Protocol, TextIO
 
 import click
 
-if TYPE_CHECKING:
-    from click._termui_impl import ProgressBar
-
 # fewer steps than this finish before a bar would be worth reading
 LONG = 200
+
+
+class Bar(Protocol):
+    """What of click's progress bar is used (its class is not part of click's public API)."""
+
+    pos: int
+    length: int | None
+
+    def update(self, n_steps: int, /) -> None: ...
+
+    def __enter__(self) -> object: ...
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None, /
+    ) -> None: ...
+
 
 # done, total (None when not known in advance, e.g. the moves of a game being played)
 Progress = Callable[[int, int | None], None]
@@ -38,7 +51,7 @@ class TerminalProgress:
         self.stream = stream if stream is not None else sys.stderr
         self.long = LONG if long is None else long
         self.shown = is_terminal(self.stream)
-        self.bar: ProgressBar[None] | None = None  # made when the work turns out to be long
+        self.bar: Bar | None = None  # made when the work turns out to be long
 
     def __call__(self, done: int, total: int | None) -> None:
         if not self.shown:
@@ -49,7 +62,7 @@ class TerminalProgress:
             self.bar = self._start(total)
         self.bar.update(done - self.bar.pos)
 
-    def _start(self, total: int | None) -> ProgressBar[None]:
+    def _start(self, total: int | None) -> Bar:
         # click needs a length or an iterable; an endless one leaves the length open
         steps = None if total is None else max(1, total // 500)  # at most ~500 redraws
         bar = click.progressbar(

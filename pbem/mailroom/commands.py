@@ -4,6 +4,7 @@ or without diacritics, in any case). Pure functions."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -131,6 +132,20 @@ def words_language(commands: list[Command]) -> str | None:
         if found:
             return found
     return None
+
+
+DAILY_WORDS = frozenset({"daily", "denne", "codziennie", "dziennie"})  # compared without diacritics
+
+
+def watch_daily(name: str, rest: Sequence[str]) -> bool:
+    """Whether ``subscribe GAME`` asks for one digest a day (``daily``, ``denně``,
+    ``codziennie``) rather than one per turn; anything else after the game is refused."""
+    words = [plain(word) for word in rest]
+    if not words:
+        return False
+    if name == "subscribe" and len(words) == 1 and words[0] in DAILY_WORDS:
+        return True
+    raise ValueError(_("subscribe GAME or subscribe GAME daily") if name == "subscribe" else _("unsubscribe GAME"))
 
 
 def language_of(word: str) -> str | None:

@@ -261,6 +261,7 @@ class MailDesk:
         if command.name in ("subscribe", "unsubscribe"):
             if not command.args:
                 raise ValueError(_("say which game: {command} GAME", command=command.name))
+            cmd.watch_daily(command.name, command.args[1:])
             work.batch(command.args[0].lower())
 
     def _ask(self, sender: str, command: cmd.Command, work: Work) -> str:
@@ -285,8 +286,7 @@ class MailDesk:
     def _standing(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:
         if command.name in ("subscribe", "unsubscribe"):
             game_id = work.batch(command.args[0].lower()).game.id
-            getattr(self._watchers(work, game_id), command.name)(sender)
-            return {"game": game_id}
+            return {"game": game_id} | self._watch(work, game_id, sender, command.name, command.args[1:])
         return self._preference(sender, command, work)
 
     def _new(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:
@@ -329,6 +329,16 @@ class MailDesk:
         else:
             person.add_absence(*period)
         return {"period": list(period) if period else None}
+
+    def _watch(self, work: Work, game_id: str, email: str, name: str, rest: tuple[str, ...]) -> dict[str, Any]:
+        """Follow a game (a digest per turn, or ``daily``) or stop following it."""
+        daily = cmd.watch_daily(name, rest)
+        watchers = self._watchers(work, game_id)
+        if daily:
+            watchers.subscribe_daily(email)
+        else:
+            getattr(watchers, name)(email)
+        return {"daily": daily}
 
     @staticmethod
     def _watchers(work: Work, game_id: str) -> Watchers:
@@ -447,8 +457,8 @@ class MailDesk:
             if name in plans:
                 return result | {"outcome": self._as_written(work.run(game_id, plans[name]()).to_dict(), command)}
             if name in ("subscribe", "unsubscribe"):
-                getattr(self._watchers(work, game_id), name)(email)
-                return result
+                rest = tuple(arg for arg in command.args if arg.lower() != game_id)  # the game may be named
+                return result | self._watch(work, game_id, email, name, rest)
             if name in ("language", "pictures", "absence"):
                 return result | self._preference(email, command, work)
             if name == "rotate":

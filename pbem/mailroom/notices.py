@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from pbem import i18n
@@ -18,6 +19,8 @@ from pbem.mailroom.writer import GameBlock, Round, Writer
 from pbem.service.game import LoadedGame
 
 HUMAN_SOURCES = ("email", "turnfile", "deadline")  # moves whose author hears of them in a reply
+DAY = timedelta(days=1)  # between two digests to an observer who asked for "daily"
+MAX_DIGEST_LINES = 60  # the newest lines of a digest; the web page has them all
 
 
 @dataclass(frozen=True)
@@ -99,12 +102,15 @@ def notices(writer: Writer, round_: Round, entries: list[dict[str, Any]], positi
 
 
 def robot_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
-    """Every player hears that a robot took over a seat, and why."""
+    """Every player hears that a robot took over a seat, and why; but the one who resigned hears
+    it in the reply to their mail, not a second time."""
     mails: list[Mail] = []
     for entry in change.entries:
         if entry["kind"] != "resigned":
             continue
         for seat, email in change.people:
+            if seat == entry["seat"] and entry["reason"] == "resigned":
+                continue
             block = writer.game_block(round_, change.game, change.after, email)
             extra = {"name": change.game.names[entry["seat"]], "reason": entry["reason"]}
             mails += writer.queue(
@@ -144,8 +150,7 @@ def turn_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     """After moves (that neither started nor ended the game), each player who is now waited for
     and has news: not robots, not the movers who get a reply, and not a player who was already
     waited for while only others who were also due moved (a simultaneous phase)."""
-    kinds = change.kinds
-    if "moved" not in kinds or "ended" in kinds or "started" in kinds:
+    if "moved" not in change.kinds or told_everyone(change):
         return []
     game = change.game
     old_state = writer.service.state(game, change.before)
@@ -167,30 +172,52 @@ def turn_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     return mails
 
 
+def told_everyone(change: Change) -> bool:
+    """The start, the end and a robot's taking over tell every player, with their decision."""
+    return any(kind in change.kinds for kind in ("started", "ended", "resigned"))
+
+
 def watcher_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
-    """The observers of a game get the lines of its history that the change added."""
-    if not any(k in change.kinds for k in ("started", "moved", "resigned", "ended")):
-        return []
+    """The observers of a game get one digest when a turn ends (the game waits for someone it
+    did not wait for before), when the game starts or ends and when a robot takes a seat: the
+    lines of its history since their last digest (the first: the game so far). Who asked for
+    ``daily`` gets one only when the last was a day ago or more (and always the end)."""
     watchers = round_.clocks.records.watchers(change.game.id)
-    if not (watchers and watchers.emails):
+    if not (watchers and watchers.emails) or not turn_ended(writer, change):
         return []
     game = change.game
+    block_of: dict[str, GameBlock] = {}  # by language: each observer's own
+    now = round_.clocks.now()
+    daily = set(watchers.daily_emails())
     mails: list[Mail] = []
-    said: dict[str, tuple[GameBlock, list[str]]] = {}  # by language: each observer's own
     for email in watchers.emails:
+        since, last = writer.last_watched(round_, email, game.id)
+        if email in daily and last is not None and "ended" not in change.kinds and now - last < DAY:
+            continue
+        start = max(0, min(since or 0, change.before))  # the first digest: the game so far (its newest lines)
+        first = max(start, change.after - MAX_DIGEST_LINES)
         lang = writer.language(round_, email, game.id)
-        if lang not in said:
-            with i18n.speaking(lang):
-                lines = numbered_lines(game, change.before, change.after, None, i18n.translations(lang).gettext)
-            said[lang] = (writer.game_block(round_, game, change.after, email), lines)
-        block, lines = said[lang]
-        mails += writer.queue(
-            round_,
-            f"n{change.position}/watch/{email}",
-            email,
-            {"kind": "watch", "game": block, "extra": {"lines": lines}},
-        )
+        if lang not in block_of:
+            block_of[lang] = writer.game_block(round_, game, change.after, email)
+        with i18n.speaking(lang):  # numbered by turn, said as "Since your last mail" says them
+            lines = numbered_lines(game, first, change.after, None, i18n.translations(lang).gettext)
+        extra = {"lines": lines, "earlier": first - start, "at": now.isoformat()}
+        model = {"kind": "watch", "game": block_of[lang], "extra": extra}
+        mails += writer.queue(round_, f"n{change.position}/watch/{email}", email, model)
     return mails
+
+
+def turn_ended(writer: Writer, change: Change) -> bool:
+    """Whether the change ends a turn for the observers: the start, the end, a robot taking a
+    seat, or moves after which the game waits for a seat it did not wait for before."""
+    if any(k in change.kinds for k in ("started", "resigned", "ended")):
+        return True
+    if "moved" not in change.kinds:
+        return False
+    game = change.game
+    before, after = writer.service.state(game, change.before), writer.service.state(game, change.after)
+    waiting_before = set(game.spec.to_move(before)) if before is not None else set()
+    return bool(set(game.spec.to_move(after)) - waiting_before) if after is not None else False
 
 
 NOTICES: tuple[Notice, ...] = (robot_notices, start_or_end_notices, turn_notices, watcher_notices)

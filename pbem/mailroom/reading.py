@@ -43,10 +43,10 @@ CLOSINGS = frozenset(
         "trzymaj sie", "sciskam", "powodzenia",
     }
 )  # fmt: skip
-# The end of the subjects pbem writes ("moves applied - Turn 5 (year 1, ...)", "tahy provedeny -
-# tah 5"): a reply that keeps one is answering pbem's mail, and its subject is no command of the
-# player's, even when it starts with a word that is one ("moves", "tahy", "ruchy").
-OUR_SUBJECT = re.compile(r"\s-\s\w+\s\d+(?:\s\(.*)?$")
+# The subjects pbem writes ("Kingsburg — ann, bob", and before them "moves applied - Turn 5
+# (year 1, ...)", "tahy provedeny - tah 5"): a reply that keeps one is answering pbem's mail, and
+# its subject is no command of the player's, even when it starts with a word that is one.
+OUR_SUBJECT = re.compile(r"\s-\s\w+\s\d+(?:\s\(.*)?$|\s—\s")
 MAX_EDGE_CHARS = 200  # a longer line is no greeting, closing or name
 MAX_NAME_WORDS = 3
 NAME_WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*\.?$")  # "Petra", "Nowak-Kowalska", "J."

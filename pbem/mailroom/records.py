@@ -108,7 +108,8 @@ class VerifiedAddress(Aggregate):
 
 
 class Watchers(Aggregate):
-    """Observers of a game: they get a public update after every change."""
+    """Observers of a game: each gets a public digest when a turn ends, or at most one a day
+    (``daily``: those who asked ``subscribe GAME daily``)."""
 
     @staticmethod
     def create_id(game_id: str) -> UUID:
@@ -118,16 +119,29 @@ class Watchers(Aggregate):
     def __init__(self, game_id: str):
         self.game_id = game_id
         self.emails: list[str] = []
+        self.daily: list[str] = []
 
     @event("Subscribed")
     def subscribe(self, email: str) -> None:
         if email not in self.emails:
             self.emails.append(email)
+        self.daily = [e for e in self.daily_emails() if e != email]  # a digest per turn again
+
+    @event("SubscribedDaily")
+    def subscribe_daily(self, email: str) -> None:
+        if email not in self.emails:
+            self.emails.append(email)
+        self.daily = [e for e in self.daily_emails() if e != email] + [email]
 
     @event("Unsubscribed")
     def unsubscribe(self, email: str) -> None:
         if email in self.emails:
             self.emails.remove(email)
+        self.daily = [e for e in self.daily_emails() if e != email]
+
+    def daily_emails(self) -> list[str]:
+        """Who wants one digest a day (records stored before daily digests have none)."""
+        return list(getattr(self, "daily", []))
 
 
 class GameClock(Aggregate):

@@ -61,6 +61,7 @@ class GameBlock(TypedDict, total=False):
     started: bool
     over: bool
     seats: list[str]
+    table: list[str]  # the names the seats were created with: the subject's, the whole game long
     waiting: list[Waiting]
     your_turn: bool
     deadline: str | None
@@ -101,6 +102,8 @@ class Round:
     keys: dict[str, Any] = field(default_factory=dict)
     mailed: dict[tuple[str, str], int | None] = field(default_factory=dict)  # (email, game) -> version
     quiet: dict[str, bool] = field(default_factory=dict)  # games whose mail is off
+    # (observer, game) -> the version their last digest showed, and when it was queued
+    watched: dict[tuple[str, str], tuple[int | None, datetime | None]] = field(default_factory=dict)
 
     def game(self, game_id: str) -> LoadedGame:
         if game_id not in self.games:
@@ -181,6 +184,7 @@ class Writer:
             "started": summary["started"],
             "over": summary["over"],
             "seats": names,
+            "table": list(game.created["seats"]),
             "waiting": waiting,
             "your_turn": your_turn,
             "deadline": next((w["deadline"] for w in waiting if w["seat"] == seat), None),
@@ -249,6 +253,21 @@ class Writer:
             round_.mailed[key] = max(versions) if versions else None
         return round_.mailed[key]
 
+    def last_watched(self, round_: Round, email: str, game_id: str) -> tuple[int | None, datetime | None]:
+        """The version of ``game_id`` the last observer's digest to ``email`` showed, and when
+        it was queued (None, None: no digest yet): from this round's mails, else the queue."""
+        key = (email, game_id)
+        if key not in round_.watched:
+            models = self.views.latest_models(email, json.dumps({"id": game_id})[1:-1])
+            digests = [m for m in models if m.get("kind") == "watch" and (m.get("game") or {}).get("id") == game_id]
+            newest = max(digests, key=lambda m: m["game"]["version"], default=None)
+            at = (newest.get("extra") or {}).get("at") if newest else None
+            round_.watched[key] = (
+                newest["game"]["version"] if newest else None,
+                datetime.fromisoformat(at) if isinstance(at, str) else None,
+            )
+        return round_.watched[key]
+
     # -- queuing -----------------------------------------------------------------------------
     def queue(
         self,
@@ -293,9 +312,19 @@ class Writer:
         refused = round_.limits.refused(key, to, model, limited, tag, stranger)
         if refused is not None:
             return refused
+        self._remember(round_, to, model)
+        return [Mail(key, to, model, limited or "", return_tag=tag, stranger=stranger)]
+
+    @staticmethod
+    def _remember(round_: Round, to: str, model: dict[str, Any]) -> None:
+        """What a queued mail showed ``to`` of its game, for the next mail of the round."""
+        block = model.get("game") or {}
+        game_id = block.get("id")
         if game_id and "version" in block and block.get("seat") is not None:
             round_.mailed[(to, game_id)] = block["version"]
-        return [Mail(key, to, model, limited or "", return_tag=tag, stranger=stranger)]
+        if game_id and model.get("kind") == "watch":
+            at = (model.get("extra") or {}).get("at")
+            round_.watched[(to, game_id)] = (block["version"], datetime.fromisoformat(at) if at else None)
 
     def quiet(self, round_: Round, game_id: str) -> bool:
         """A game played without mail (``pbem new --no-mail``): no invitations or notices;

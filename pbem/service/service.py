@@ -19,7 +19,7 @@ from typing import Any
 from eventsourcing.persistence import PersistenceError, RecordConflictError
 
 from pbem import i18n
-from pbem.games import AnySpec, get_spec
+from pbem.games import AnySpec, get_spec, speech
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import _  # refusals in the language of the caller's speaking block
 from pbem.games.text import parse_named
@@ -373,6 +373,9 @@ class GameService(GameReader):
         whether anything was drawn at random or revealed to the author (``spec.reveals``)."""
         spec = game.spec
         self._check_open(game, batch.state)
+        if seat in batch.seats_of("resigned"):  # not "not your turn": it will never be theirs again
+            robot = speech._("The robot plays your seat now; ask the table for a substitute.")
+            raise GameError(ErrorCode.ILLEGAL, robot)
         if seat not in spec.to_move(batch.state):
             waiting = ", ".join(game.names[s] for s in spec.to_move(batch.state))
             raise GameError(

@@ -34,13 +34,22 @@ def has_since(text: str) -> bool:
     return any(head in text for head in SINCE_HEADS)
 
 
+def state_of(msg: EmailMessage) -> str:
+    """What a mail says it is and where its game stands (the header ``X-Pbem-State``), with
+    its first letter as in the middle of a sentence: "your turn - Turn 5 (...)"."""
+    state = str(msg["X-Pbem-State"] or "").strip()
+    return state[:1].lower() + state[1:]
+
+
 def stable(msg: EmailMessage, replacements: dict[str, str]) -> str:
     """Headers a player sees and the plain text, with the game's random id and the seats'
     secret tokens replaced, for golden files."""
     # a folded header starts its value on the next line; mail clients (and RFC 5322's unfolding)
     # drop that line break, but Python's parser keeps the space it leaves
     head = "".join(
-        f"{name}: {str(msg[name]).lstrip()}\n" for name in ("Subject", "From", "Reply-To", "To") if msg[name]
+        f"{name}: {str(msg[name]).lstrip()}\n"
+        for name in ("Subject", "X-Pbem-State", "From", "Reply-To", "To")
+        if msg[name]
     )
     attachments = [part.get_filename() for part in msg.iter_attachments()]
     if attachments:

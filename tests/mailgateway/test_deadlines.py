@@ -9,6 +9,7 @@ import pytest
 from pbem.mailroom.deadlines import deadline_at, hours_for, reminder_lead
 from pbem.mailroom.records import Correspondent
 from tests.mailgateway.conftest import SERVICE, confirmed, make_mail, started_pig, text_of
+from tests.mailgateway.playbook import state_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
@@ -37,15 +38,15 @@ def test_reminder_once_then_default_move_then_robot_after_two_misses(gw, transpo
     gw.work()
     gw.work()
     (reminder,) = transport.to(ANN)
-    assert "reminder" in reminder["Subject"] and "2026-01-07 12:00 UTC" in text_of(reminder)
+    assert "reminder" in state_of(reminder) and "2026-01-07 12:00 UTC" in text_of(reminder)
     transport.clear()
     clock.advance(hours=12)  # past the deadline: the default move (hold) is played for ann
     gw.work()
     entry = gw.service.game(game).entries[-1]
     assert entry["source"] == "deadline" and entry["command"] == "hold" and entry["seat"] == 0
-    notice = [m for m in transport.to(ANN) if "deadline passed" in m["Subject"]]
+    notice = [m for m in transport.to(ANN) if "deadline passed" in state_of(m)]
     assert len(notice) == 1 and "Missed deadlines: 1 of 2" in text_of(notice[0])
-    assert any("your turn" in m["Subject"] for m in transport.to(BOB))
+    assert any("your turn" in state_of(m) for m in transport.to(BOB))
     gw.service.submit(game, BOB, ["hold"], source="cli")
     transport.clear()
     clock.advance(hours=49)
@@ -53,7 +54,7 @@ def test_reminder_once_then_default_move_then_robot_after_two_misses(gw, transpo
     game_now = gw.service.game(game)
     assert 0 in game_now.robots and game_now.entries[-1]["kind"] in ("moved", "resigned", "ended")
     for player in (ANN, BOB):
-        assert any("played by the robot" in m["Subject"] for m in transport.to(player))
+        assert any("played by the robot" in state_of(m) for m in transport.to(player))
 
 
 def test_a_missed_deadline_is_one_transaction_like_a_mail(gw, transport, clock, game):
@@ -103,7 +104,7 @@ def test_wait_policy_only_tells_the_player(gw, transport, clock):
     gw.work()
     version = gw.service.game(game_id).version
     (missed,) = transport.to(ANN)
-    assert "missed the deadline" in missed["Subject"] and "This game waits for you" in text_of(missed)
+    assert "missed the deadline" in state_of(missed) and "This game waits for you" in text_of(missed)
     clock.advance(hours=100)
     gw.work()
     assert gw.service.game(game_id).version == version and not gw.service.game(game_id).robots
@@ -128,14 +129,14 @@ def test_a_one_day_deadline_sends_one_reminder_six_hours_before_and_never_with_y
     game_id = created_by_mail(gw, "rounds=3 deadline=24 reminder=24")
     gw.service.submit(game_id, ANN, ["hold"], source="cli")  # a quick answer: bob's turn, no reminder for ann
     gw.work()
-    assert not [m for m in transport.to(ANN) + transport.to(BOB) if "reminder" in m["Subject"]]
+    assert not [m for m in transport.to(ANN) + transport.to(BOB) if "reminder" in state_of(m)]
     clock.advance(hours=17, minutes=59)
     gw.work()
-    assert not [m for m in transport.to(BOB) if "reminder" in m["Subject"]]
+    assert not [m for m in transport.to(BOB) if "reminder" in state_of(m)]
     clock.advance(minutes=2)
     gw.work()
     gw.work()
-    reminders = [m for m in transport.to(BOB) if "reminder" in m["Subject"]]
-    assert len(reminders) == 1 and "your turn" in reminders[0]["Subject"]
+    reminders = [m for m in transport.to(BOB) if "reminder" in state_of(m)]
+    assert len(reminders) == 1 and "your turn" in state_of(reminders[0])
     assert reminders[0]["X-Pbem-Kind"] == "reminder"
-    assert not [m for m in transport.to(ANN) if "reminder" in m["Subject"]]
+    assert not [m for m in transport.to(ANN) if "reminder" in state_of(m)]

@@ -6,6 +6,7 @@ import json
 
 from pbem.ledger.receipts import check_receipt
 from tests.mailgateway.conftest import SERVICE, address_of, make_mail, text_of
+from tests.mailgateway.playbook import state_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
 
@@ -16,7 +17,7 @@ def test_hidden_pig_from_new_to_final_standings(gw, transport):
     (game_id,) = gw.service.game_ids()
     (reply,) = [m for m in transport.to(ANN) if m["In-Reply-To"]]  # the answer to Ann's "new"
     assert "Created game" in text_of(reply)
-    invitations = [m for m in transport.to(BOB) if "invited" in m["Subject"]]
+    invitations = [m for m in transport.to(BOB) if "invited" in state_of(m)]
     assert len(invitations) == 1
     assert invitations[0]["From"].addresses[0].addr_spec == address_of(gw, game_id, BOB)
     for player in (ANN, BOB):
@@ -40,7 +41,7 @@ def test_hidden_pig_from_new_to_final_standings(gw, transport):
         assert check_receipt(receipt, [str(gw.service.keys.signer().verifier)]).summary()
     assert gw.service.game(game_id).ended
     for player in (ANN, BOB):
-        final = [m for m in transport.to(player) if "over" in m["Subject"]]
+        final = [m for m in transport.to(player) if "over" in state_of(m)]
         assert final and "Final standings" in text_of(final[0])
 
 
@@ -80,7 +81,7 @@ def test_a_real_game_by_mail_from_join_to_final_standings(gw, transport):
     sources = {e.get("source") for e in gw.service.game(game_id).entries if e["kind"] == "moved"}
     assert sources == {"email"}
     for player in players:
-        final = [m for m in transport.to(player) if "over" in m["Subject"]]
+        final = [m for m in transport.to(player) if "over" in state_of(m)]
         assert len(final) == 1 and "Final standings" in text_of(final[0])
         assert len([m for m in transport.to(player) if m["In-Reply-To"]]) > 3
 

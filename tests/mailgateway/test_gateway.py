@@ -9,6 +9,7 @@ import pytest
 
 from pbem.mailroom.addresses import game_address
 from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail, started_pig, text_of
+from tests.mailgateway.playbook import state_of
 
 ANN, BOB, EVE = "ann@example.net", "bob@example.com", "eve@evil.example"
 MESSAGES = Path(__file__).parent / "messages"
@@ -57,7 +58,7 @@ def test_moves_reply_with_result_view_turn_and_receipt(gw, transport, game):
     assert reply["Auto-Submitted"] == "auto-replied" and reply["References"]
     assert reply.get_body(("html",)) is not None
     (turn,) = transport.to(BOB)
-    assert "your turn" in turn["Subject"] and turn["Auto-Submitted"] == "auto-generated"
+    assert "your turn" in state_of(turn) and turn["Auto-Submitted"] == "auto-generated"
 
 
 def test_errors_list_what_is_legal_and_change_nothing(gw, transport, game):
@@ -140,10 +141,10 @@ def test_forged_sender_changes_nothing_and_the_owner_is_told(gw, transport, game
     assert gw.service.game(game).version == version
     assert transport.to(EVE) == []
     (wrong,) = transport.to(BOB)  # a player who used another player's address learns their own
-    assert "wrong address" in wrong["Subject"] and address_of(gw, game, BOB) in text_of(wrong)
+    assert "wrong address" in state_of(wrong) and address_of(gw, game, BOB) in text_of(wrong)
     assert wrong["Reply-To"] == address_of(gw, game, BOB)
     told = transport.to(ANN)
-    assert len(told) == 2 and all("refused" in m["Subject"] for m in told)
+    assert len(told) == 2 and all("refused" in state_of(m) for m in told)
     assert "eve@evil.example" in text_of(told[0]) and "did not come from your registered address" in text_of(told[0])
 
 
@@ -171,7 +172,7 @@ def test_new_game_invitations_and_join_on_the_service_address(gw, transport):
     gw.receive(make_mail(ANN, SERVICE, f"nová hidden-pig {ANN} {BOB} deadline=12 policy=wait"))
     gw.work()
     (game_id,) = gw.service.game_ids()
-    invitation = next(m for m in transport.to(BOB) if "invited" in m["Subject"])
+    invitation = next(m for m in transport.to(BOB) if "invited" in state_of(m))
     assert address_of(gw, game_id, BOB) in text_of(invitation)
     transport.clear()
     gw.receive(make_mail(BOB, SERVICE, f"join {game_id}"))
@@ -199,10 +200,10 @@ def test_status_games_history_and_observers(gw, transport, game):
     gw.receive(make_mail(ANN, address_of(gw, game, ANN), "hold"))
     gw.work()
     (update,) = transport.to(EVE)
-    assert "update" in update["Subject"] and "PointsBanked" in text_of(update)
+    assert "update" in state_of(update) and "PointsBanked" in text_of(update)
     assert "unsubscribe" in text_of(update)
     turn = gw.service.game(game).version  # one turn number: the update's lines and its subject
-    assert f"Turn {turn}" in update["Subject"] and f"\n  {turn}. PointsBanked" in text_of(update)
+    assert f"Turn {turn}" in state_of(update) and f"\n  {turn}. PointsBanked" in text_of(update)
     transport.clear()
     gw.receive(make_mail(EVE, SERVICE, f"history {game}"))
     gw.work()
@@ -213,7 +214,7 @@ def test_resign_hands_the_seat_to_the_robot_and_tells_everyone(gw, transport, ga
     gw.receive(make_mail(BOB, address_of(gw, game, BOB), "vzdát"))
     gw.work()
     assert 1 in gw.service.game(game).robots
-    assert any("robot" in m["Subject"] for m in transport.to(ANN))
+    assert any("robot" in state_of(m) for m in transport.to(ANN))
 
 
 def test_rate_limit_on_replies_per_sender(gw, transport, mail_settings):
@@ -222,7 +223,7 @@ def test_rate_limit_on_replies_per_sender(gw, transport, mail_settings):
     gw.work()
     sent = transport.to(EVE)
     assert len(sent) == mail_settings.replies_per_hour + 1  # the replies, then one notice
-    assert "replies paused" in sent[-1]["Subject"] and "Replies resume by" in text_of(sent[-1])
+    assert "replies paused" in state_of(sent[-1]) and "Replies resume by" in text_of(sent[-1])
 
 
 def test_too_large_mail_gets_a_short_answer(gw, transport):
@@ -248,7 +249,7 @@ def test_turn_file_for_another_game_is_refused(gw, transport, game):
 def test_a_notification_that_cannot_be_composed_does_not_block_later_mail(gw, transport, monkeypatch):
     from mailgateway import compose
 
-    real = compose.render
+    real = compose.rendered
     calls = {"n": 0}
 
     def broken_once(model, *picture):
@@ -257,7 +258,7 @@ def test_a_notification_that_cannot_be_composed_does_not_block_later_mail(gw, tr
             raise KeyError("a bug")
         return real(model, *picture)
 
-    monkeypatch.setattr(compose, "render", broken_once)
+    monkeypatch.setattr(compose, "rendered", broken_once)
     gw.receive(make_mail(ANN, SERVICE, "help"))
     gw.receive(make_mail(BOB, SERVICE, "help"))
     gw.work()
@@ -271,7 +272,7 @@ def test_forged_flood_on_the_service_address_does_not_silence_move_replies(gw, t
     gw.work()
     sent = transport.to(ANN)
     assert len(sent) == mail_settings.replies_per_hour + 2  # the notice of the pause, and the move's reply
-    assert sum("replies paused" in m["Subject"] for m in sent) == 1
+    assert sum("replies paused" in state_of(m) for m in sent) == 1
     assert "applied: hold" in text_of(sent[-1])
 
 
@@ -301,8 +302,8 @@ def test_invitations_in_the_creators_language_unless_the_player_chose_one(gw, tr
     confirmed(gw, transport, EVE, "language en")
     gw.receive(make_mail(ANN, SERVICE, f"nová hidden-pig {ANN} {BOB} {EVE}"))
     gw.work()
-    assert "pozvánka" in next(m for m in transport.to(BOB) if not m["In-Reply-To"])["Subject"]
-    assert "invited" in next(m for m in transport.to(EVE) if not m["In-Reply-To"])["Subject"]
+    assert "pozvánka" in state_of(next(m for m in transport.to(BOB) if not m["In-Reply-To"]))
+    assert "invited" in state_of(next(m for m in transport.to(EVE) if not m["In-Reply-To"]))
 
 
 def test_iso_8859_2_mail_is_answered_with_its_lines_intact(gw, transport):
@@ -337,10 +338,10 @@ def test_polish_is_a_language_a_player_can_choose(gw, transport, word):
     gw.receive(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB}"))
     gw.work()
     invitation = next(m for m in transport.to(ANN) if not m["In-Reply-To"])
-    assert "zaproszenie" in invitation["Subject"]
+    assert "zaproszenie" in state_of(invitation)
     assert "Zaproszenie do gry" in text_of(invitation)
     # and the game's default for players who chose none: the creator's language
-    assert "zaproszenie" in next(m for m in transport.to(BOB) if not m["In-Reply-To"])["Subject"]
+    assert "zaproszenie" in state_of(next(m for m in transport.to(BOB) if not m["In-Reply-To"]))
 
 
 def test_an_unknown_language_is_refused_and_names_the_three(gw, transport):
@@ -348,3 +349,72 @@ def test_an_unknown_language_is_refused_and_names_the_three(gw, transport):
     gw.work()
     (reply,) = transport.to(ANN)
     assert "language en, language cs or language pl" in text_of(reply)
+
+
+def test_resigning_sends_one_mail_to_each_player(gw, transport, game):
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "resign"))  # on ann's turn: the robot moves at once
+    gw.work()
+    assert 0 in gw.service.game(game).robots
+    (reply,) = transport.to(ANN)
+    assert reply["X-Pbem-Kind"] == "reply" and "house robot plays your seat" in " ".join(text_of(reply).split())
+    (notice,) = transport.to(BOB)  # the robot's taking over and bob's decision, in one mail
+    assert notice["X-Pbem-Kind"] == "robot" and "Your decision" in text_of(notice)
+
+
+def test_a_mail_from_a_seat_the_robot_plays_asks_for_a_substitute(gw, transport, game):
+    gw.receive(make_mail(BOB, address_of(gw, game, BOB), "resign"))
+    gw.work()
+    version = gw.service.game(game).version
+    transport.clear()
+    gw.receive(make_mail(BOB, address_of(gw, game, BOB), "roll"))
+    gw.work()
+    text = " ".join(text_of(transport.to(BOB)[-1]).split())
+    assert "The robot plays your seat now; ask the table for a substitute." in text
+    assert "It is not" not in text and gw.service.game(game).version == version
+    gw.receive(make_mail(ANN, address_of(gw, game, ANN), "hold"))  # positive control: ann plays on
+    gw.work()
+    assert gw.service.game(game).version > version
+
+
+def ann_plays_a_turn(gw, game: str, lines=("roll", "roll", "hold")) -> None:
+    """Ann's lines while it is her turn (a roll of 1 ends it early)."""
+    for line in lines:
+        loaded = gw.service.game(game)
+        if 0 not in loaded.spec.to_move(gw.service.state(loaded)):
+            return
+        gw.receive(make_mail(ANN, address_of(gw, game, ANN), line))
+        gw.work()
+
+
+def test_an_observer_gets_one_digest_when_a_turn_ends(gw, transport, game):
+    confirmed(gw, transport, EVE, f"subscribe {game}")
+    transport.clear()
+    start = gw.service.game(game).version
+    ann_plays_a_turn(gw, game)
+    end = gw.service.game(game).version
+    assert end - start >= 2  # positive control: ann's turn took several entries (several mails)
+    (digest,) = transport.to(EVE)
+    assert all(f"\n  {turn}. " in text_of(digest) for turn in range(start + 1, end + 1))
+    assert f"Turn {end}" in state_of(digest)
+
+
+def test_an_observer_who_asked_for_daily_gets_at_most_one_digest_a_day(gw, transport, clock, game):
+    confirmed(gw, transport, EVE, f"subscribe {game} daily")
+    assert "one mail a day" in " ".join(text_of(transport.to(EVE)[-1]).split())
+    transport.clear()
+    ann_plays_a_turn(gw, game, ("hold",))
+    gw.receive(make_mail(BOB, address_of(gw, game, BOB), "hold"))
+    gw.work()
+    (first,) = transport.to(EVE)  # bob's turn ended the same day: no second digest
+    bobs_hold = gw.service.game(game).version  # the turn number of bob's hold
+    clock.advance(hours=25)
+    ann_plays_a_turn(gw, game, ("hold",))
+    first, second = transport.to(EVE)
+    assert f"\n  {bobs_hold}. PointsBanked" in text_of(second)  # bob's hold, kept for the next digest
+    assert f"\n  {bobs_hold}. PointsBanked" not in text_of(first)
+
+
+def test_subscribe_takes_only_daily_after_the_game(gw, transport, game):
+    gw.receive(make_mail(EVE, SERVICE, f"subscribe {game} hourly"))
+    gw.work()
+    assert "subscribe GAME daily" in text_of(replies(transport, EVE)[-1])

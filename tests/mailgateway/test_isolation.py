@@ -11,7 +11,8 @@ from pbem.games.base import GameError
 from pbem.mailroom.outbox import Outbox
 from pbem.mailroom.scheduler import Scheduler
 from pbem.service.service import GameService
-from tests.mailgateway.conftest import SERVICE, address_of, make_mail, started_pig
+from tests.mailgateway.conftest import SERVICE, address_of, make_mail, started_pig, text_of
+from tests.mailgateway.playbook import state_of
 
 ANN, BOB, CY, DEE = "ann@example.net", "bob@example.net", "cy@example.net", "dee@example.net"
 
@@ -108,7 +109,7 @@ def test_a_timer_that_cannot_fire_is_a_dead_letter_and_the_others_fire(any_gw, t
     monkeypatch.setattr(Scheduler, "_fire", failing)
     clock.advance(hours=40)  # the reminders of both games come due
     gw.work()
-    assert [m["Subject"] for m in transport.to(CY)] == [f"[pbem] {good}: reminder, your turn - Turn 4"]
+    assert [(state_of(m), good in text_of(m)) for m in transport.to(CY)] == [("reminder, your turn - Turn 4", True)]
     dead = gw.mailroom.dead_letters()
     assert [d.key for d in dead] == [f"timer:{broken}/{gw.service.game(broken).version}/0/reminder"]
     assert "RecursionError" in (dead[0].error or "")
@@ -116,6 +117,6 @@ def test_a_timer_that_cannot_fire_is_a_dead_letter_and_the_others_fire(any_gw, t
     transport.clear()
     assert gw.mailroom.retry(dead[0].key) == [dead[0].key]  # due again at once
     gw.work()
-    reminder = f"[pbem] {broken}: reminder, your turn - Turn 4"
-    assert [m["Subject"] for m in transport.to(ANN)] == [reminder], "the retried reminder fires"
+    reminder = ("reminder, your turn - Turn 4", True)
+    assert [(state_of(m), broken in text_of(m)) for m in transport.to(ANN)] == [reminder], "the retried reminder fires"
     assert not [m for m in transport.sent if m[1] in (CY, DEE)], f"{good}'s reminder fired once"

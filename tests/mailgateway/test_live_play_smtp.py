@@ -9,15 +9,18 @@ second aiosmtpd server (the sink), as in test_smtp.
 from __future__ import annotations
 
 import random
+import re
 import smtplib
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
 import pytest
 
+from mailgateway.compose import SUBJECT_MAX
+from pbem import i18n
 from pbem.mailroom.settings import MailSettings
 from tests.mailgateway.conftest import SERVICE, make_mail
-from tests.mailgateway.playbook import decision_lines, has_since, text_of
+from tests.mailgateway.playbook import decision_lines, has_since, state_of, text_of
 
 MAX_MAILS = 1500
 SECONDS_BETWEEN_MAILS = 10  # a quick player at the keyboard
@@ -32,10 +35,10 @@ def mail_settings(tmp_path) -> MailSettings:
 class Players:
     """The players' mailboxes at the sink, and what each one sent."""
 
-    def __init__(self, gw, sink, port: int, clock, emails: list[str]):
+    def __init__(self, gw, sink, port: int, clock, emails: list[str], observers: tuple[str, ...] = ()):
         self.gw, self.sink, self.port, self.clock, self.emails = gw, sink, port, clock, emails
         self.read = 0
-        self.inbox: dict[str, list[EmailMessage]] = {e: [] for e in emails}
+        self.inbox: dict[str, list[EmailMessage]] = {e: [] for e in [*emails, *observers]}
         self.answered: set[str] = set()  # Message-IDs of our mails that a player already answered
         self.sent: list[str] = []  # Message-IDs of the players' mails
         self.senders: list[str] = []
@@ -72,14 +75,21 @@ class Players:
         return None
 
 
-def play_by_mail(gw, sink, port: int, clock, game: str, emails: list[str], seed: int) -> Players:
-    players = Players(gw, sink, port, clock, emails)
-    players.send(emails[0], SERVICE, f"new {game} {' '.join(emails)}")
+def play_by_mail(
+    gw, sink, port: int, clock, game: str, emails: list[str], seed: int, lang: str = "", observer: str = ""
+) -> Players:
+    players = Players(gw, sink, port, clock, emails, (observer,) if observer else ())
+    players.send(emails[0], SERVICE, f"new {game} {' '.join(emails)}" + (f" lang={lang}" if lang else ""))
+    (game_id,) = gw.service.game_ids()
+    if observer:  # follows the game from before the start, answering the confirmation as its owner
+        players.send(observer, SERVICE, f"subscribe {game_id}")
+        token = re.search(r"^ +\w+ ([0-9a-f]{12})\s*$", text_of(players.inbox[observer][-1]), re.MULTILINE)
+        assert token is not None, "the reply asks for a confirmation"
+        players.send(observer, SERVICE, token.group(0).strip())
     for player in emails:
         (invitation,) = [m for m in players.inbox[player] if m["X-Pbem-Kind"] == "invitation"]
         players.send(player, invitation["Reply-To"], f"join {player.split('@')[0]}-nonce")
     chooser = random.Random(seed)
-    (game_id,) = gw.service.game_ids()
     for _ in range(MAX_MAILS):
         if gw.service.game(game_id).ended:
             break
@@ -93,25 +103,27 @@ def play_by_mail(gw, sink, port: int, clock, game: str, emails: list[str], seed:
 
 
 def check_the_mails(gw, players: Players) -> None:
-    everything = [(player, msg) for player, box in players.inbox.items() for msg in box]
-    replies = {msg["In-Reply-To"] for _, msg in everything if msg["In-Reply-To"]}
-    assert set(players.sent) <= replies, "every mail a player sent is answered"
-    long = [str(msg["Subject"]) for _, msg in everything if len(msg["Subject"]) > 78]
-    assert long == []
+    replies = {msg["In-Reply-To"] for box in players.inbox.values() for msg in box if msg["In-Reply-To"]}
+    assert set(players.sent) <= replies, "every mail a player (or observer) sent is answered"
+    everything = [(player, msg) for player in players.emails for msg in players.inbox[player]]
+    subjects = {str(msg["Subject"]) for _, msg in everything}
+    assert len(subjects) == 1, "one subject for the whole game, so every client keeps one thread"
+    assert len(subjects.pop()) <= SUBJECT_MAX
     game_mails = [msg for _, msg in everything]  # the answer to "new" too: all are about the game
     assert all("+" in msg["From"] for msg in game_mails), "every mail comes from the player's private address"
     assert all(has_since(text_of(msg)) for msg in game_mails), "every mail about the game says what happened"
     assert all(msg["Reply-To"] == msg["From"].addresses[0].addr_spec for msg in game_mails)
-    refused = [text_of(msg) for msg in game_mails if msg["X-Pbem-Kind"] == "reply" and "not applied" in msg["Subject"]]
+    refused = [text_of(msg) for msg in game_mails if msg["X-Pbem-Kind"] == "reply" and "not applied" in state_of(msg)]
     assert refused == [], "a line from 'Your decision' is always legal"
     assert "dropped" not in gw.mailroom.views.counts()
     assert gw.settings.replies_per_hour == MailSettings().replies_per_hour == 20
     busiest = max(players.senders.count(player) for player in players.emails)
     hours = len(players.sent) * SECONDS_BETWEEN_MAILS / 3600
     assert busiest / max(hours, 1) > gw.settings.replies_per_hour, "the pace is above the hourly limit"
-    for _player, box in players.inbox.items():
-        final = box[-1]
-        assert "game over" in final["Subject"] and "Final standings:" in text_of(final)
+    for player in players.emails:
+        final = players.inbox[player][-1]
+        say = i18n.translations(str(final["Content-Language"])).gettext  # the words of the mail's language
+        assert say("game over") in state_of(final) and say("Final standings:") in text_of(final)
 
 
 def test_two_players_play_kingsburg_by_mail_from_invitation_to_standings(relay_gw, smtp_server, sink, clock):
@@ -123,3 +135,35 @@ def test_three_players_play_kingdom_builder_by_mail_from_invitation_to_standings
     emails = ["ann@example.net", "bob@example.com", "cyril@example.cz"]
     players = play_by_mail(relay_gw, sink, smtp_server, clock, "kingdom-builder", emails, 2)
     check_the_mails(relay_gw, players)
+
+
+def turns_of(gw, game_id: str) -> int:
+    """How many times the game came to wait for a player it did not wait for before (a turn
+    ended), counted from its states, with the start and the end."""
+    game = gw.service.game(game_id)
+    waiting: set[int] = set()
+    turns = 0
+    for version in range(1, game.version + 1):
+        state = gw.service.state(game, version)
+        now = set(game.spec.to_move(state)) if state is not None else set()
+        kind = game.entry(version - 1)["kind"]
+        turns += bool(now - waiting) or kind in ("started", "ended", "resigned")
+        waiting = now
+    return turns
+
+
+@pytest.mark.parametrize("lang", ["cs", "pl"])
+def test_a_game_by_mail_in_each_language_keeps_one_subject_and_an_observer_gets_a_digest_per_turn(
+    relay_gw, smtp_server, sink, clock, lang
+):
+    emails = ["ann@example.net", "bob@example.com"]
+    players = play_by_mail(relay_gw, sink, smtp_server, clock, "kingsburg", emails, 3, lang, "eve@example.org")
+    check_the_mails(relay_gw, players)
+    (game_id,) = relay_gw.service.game_ids()
+    digests = [m for m in players.inbox["eve@example.org"] if not m["In-Reply-To"]]  # not the subscribe's answers
+    entries = relay_gw.service.game(game_id).version
+    assert all(m["X-Pbem-Kind"] == "watch" for m in digests)
+    assert {str(m["Subject"]) for m in digests} == {"[pbem] Kingsburg — ann, bob"}  # the players' thread's
+    assert 0 < len(digests) <= turns_of(relay_gw, game_id) < entries  # a turn of several entries: one mail
+    words = {"cs": "tah", "pl": "tura"}[lang]
+    assert all(f" - {words} " in state_of(m) for m in digests)  # in the game's language

@@ -180,9 +180,9 @@ WRITTEN_KINDS = ("nothing", "not-read")
 def rendered(name: str, lang: str) -> str:
     models = MODELS | written_models(lang)
     model = copy.deepcopy(models[name]) | {"lang": lang, "service": SERVICE}
-    subject, text, html = compose.render(model)
+    subject, state, text, html = compose.rendered(model)
     assert f'<html lang="{lang}">' in html
-    return f"Subject: {subject}\n\n{text}"
+    return f"Subject: {subject}\nX-Pbem-State: {state}\n\n{text}"
 
 
 @pytest.mark.parametrize("lang", ("en", "cs", "pl"))

@@ -162,14 +162,14 @@ def test_plain_addresses_are_read_as_the_stdlib_address_parser_reads_them(header
 def test_indexed_headers_answer_as_the_stdlib_message_does():
     from email import message_from_bytes, policy
 
-    from mailgateway.parse import _ReadMessage
+    from mailgateway.email_adapter import ReadMessage
 
     raw = (
         b"Received: one\r\nreceived: two\r\nFrom: ann@example.net\r\nTO: a@example.net\r\nCc: b@example.net\r\n"
         b"Cc: c@example.net\r\nSubject: =?utf-8?q?hi?=\r\nX-Odd: \xff\r\n\r\nhold\r\n"
     )
     plain = message_from_bytes(raw, policy=policy.compat32)
-    indexed = message_from_bytes(raw, _ReadMessage, policy=policy.compat32)
+    indexed = message_from_bytes(raw, ReadMessage, policy=policy.compat32)
     for name in ("Received", "from", "To", "CC", "subject", "X-Odd", "Missing"):
         assert str(indexed.get(name)) == str(plain.get(name))
         assert [str(v) for v in indexed.get_all(name, [])] == [str(v) for v in plain.get_all(name, [])]
@@ -194,16 +194,16 @@ def test_indexed_headers_answer_as_the_stdlib_message_does():
     ],
 )
 def test_the_charset_is_the_stdlib_answer_also_when_remembered(content_type):
-    """``_ReadMessage`` remembers the charset per Content-Type text: the first and the second
+    """``ReadMessage`` remembers the charset per Content-Type text: the first and the second
     mail with the same text get what the stdlib answers, whatever the caller's default."""
     from email import message_from_bytes, policy
 
-    from mailgateway.parse import _ReadMessage
+    from mailgateway.email_adapter import ReadMessage
 
     head = f"Content-Type: {content_type}\r\n".encode("latin-1") if content_type else b""
     raw = b"From: ann@example.net\r\n" + head + b"\r\nhold\r\n"
     plain = message_from_bytes(raw, policy=policy.compat32)
     for _ in range(2):
-        indexed = message_from_bytes(raw, _ReadMessage, policy=policy.compat32)
+        indexed = message_from_bytes(raw, ReadMessage, policy=policy.compat32)
         for default in (None, "utf-8"):
             assert indexed.get_content_charset(default) == plain.get_content_charset(default)

@@ -11,15 +11,15 @@ from email.message import EmailMessage
 import pytest
 from click.testing import CliRunner
 
-from mailgateway.compose import SUBJECT_MAX, fit_subject, set_subject
+from mailgateway.compose import SUBJECT_MAX, game_subject, set_subject, within_words
 from pbem.cli import main
 from pbem.config import Settings
 from pbem.mailroom.limits import FLOOD_PER_HOUR
 from pbem.mailroom.news import name_seats
 from pbem.mailroom.replies import plain_subject
 from pbem.service.service import GameService
-from tests.mailgateway.conftest import SERVICE, address_of, make_mail, started_pig
-from tests.mailgateway.playbook import decision_lines, text_of
+from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail, started_pig
+from tests.mailgateway.playbook import decision_lines, state_of, text_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
 
@@ -80,7 +80,7 @@ def test_every_decision_line_is_accepted_as_sent(gw, transport, kingsburg):
     gw.receive(make_mail(player, address_of(gw, kingsburg, player), line))
     gw.work()
     assert gw.service.game(kingsburg).version > before
-    assert "moves applied" in [m for m in transport.to(player) if m["X-Pbem-Kind"] == "reply"][-1]["Subject"]
+    assert "moves applied" in state_of([m for m in transport.to(player) if m["X-Pbem-Kind"] == "reply"][-1])
 
 
 def test_the_join_that_starts_the_game_gets_one_mail(gw, transport):
@@ -111,7 +111,7 @@ def test_the_answer_to_new_from_a_player_comes_from_their_private_address_and_re
     (game_id,) = gw.service.game_ids()
     (answer,) = [m for m in transport.to(ANN) if m["X-Pbem-Kind"] == "reply"]
     assert f"Created game {game_id}" in text_of(answer) and "Since your last mail:" in text_of(answer)
-    assert answer["Reply-To"] == address_of(gw, game_id, ANN) and game_id in answer["Subject"]
+    assert answer["Reply-To"] == address_of(gw, game_id, ANN) and game_id in text_of(answer)
     gw.receive(make_mail(ANN, answer["Reply-To"], "join"))
     gw.work()
     assert 0 in gw.service.game(game_id).joined
@@ -134,14 +134,36 @@ def test_subjects_are_rebuilt_from_the_game_and_do_not_grow(gw, transport, kings
     gw.receive(make_mail(ANN, address_of(gw, kingsburg, ANN), "status", subject=subject))
     gw.work()
     answer = latest(transport, ANN)["Subject"]
-    assert answer.count(kingsburg) == 1 and "Re:" not in answer and len(answer) <= SUBJECT_MAX
+    assert answer == "[pbem] Kingsburg — ann, bob" and len(answer) <= SUBJECT_MAX
     assert plain_subject(subject) == "your turn - Turn 4 (year 1)"
 
 
-def test_long_subjects_shorten_the_phase_first():
-    subject = "[pbem] kingdom-builder-0a1b2c3d: moves applied, your turn - Turn 123 (" + "x" * 40 + ")"
-    short = fit_subject(subject)
-    assert len(short) <= SUBJECT_MAX and short.startswith(subject[:70]) and short.endswith("...)")
+def test_a_game_keeps_one_subject_for_its_whole_life(gw, transport, kingsburg):
+    reply_to_a_decision(gw, transport, kingsburg)
+    subjects = {str(m["Subject"]) for m in transport.to(ANN) + transport.to(BOB)}
+    states = {str(m["X-Pbem-State"]) for m in transport.to(ANN) + transport.to(BOB)}
+    assert subjects == {"[pbem] Kingsburg — ann, bob"}
+    assert len(states) > 1  # positive control: the mails differ, in the header the subject left
+
+
+def test_the_state_opens_the_text_of_a_game_mail(gw, transport, kingsburg):
+    mail = latest(transport, ANN)
+    assert text_of(mail).startswith(str(mail["X-Pbem-State"]).strip()[:40])
+    assert "Turn " in mail["X-Pbem-State"]
+
+
+def test_a_long_table_gives_way_to_a_count_never_cutting_a_name():
+    names = ["Jan Novák", "Petra Svobodová", "Karel Dvořák", "Eva Nováková", "Zdeněk"]
+    subject = game_subject("Kingdom Builder", names)
+    assert subject == "[pbem] Kingdom Builder — Jan Novák, Petra Svobodová +3"
+    assert len(subject) <= SUBJECT_MAX
+    assert game_subject("Kingsburg", names[:2]) == "[pbem] Kingsburg — Jan Novák, Petra Svobodová"
+
+
+def test_a_subject_too_long_for_any_name_is_cut_at_a_space():
+    assert game_subject("x" * 70, ["ann"]) == "[pbem] " + "x" * 50 + "..."
+    assert within_words("[pbem] Re: " + "word " * 20) == "[pbem] Re: " + " ".join(["word"] * 9) + "..."
+    assert game_subject("Kingsburg", ["a" * 55]) == "[pbem] Kingsburg — +1"
 
 
 @pytest.mark.parametrize(
@@ -152,6 +174,7 @@ def test_long_subjects_shorten_the_phase_first():
         "[pbem] kingsburg-4449cbf6: ruchy wykonane, twój ruch - tura 12 (rok 2, lato: wpływ ...)",
         "Čtení: ěščřžýáíé úů ĚŠČŘŽÝÁÍÉ ÚŮ, łódź żółć",
         "[pbem] kingsburg-4449cbf6: your turn - Turn 4 (year 1)",
+        "[pbem] Kingsburg — Jan Novák, Petra Svobodová, Łucja +2",
     ],
 )
 def test_a_subject_reads_back_with_every_space_it_had(subject):
@@ -201,7 +224,7 @@ def test_the_receipt_line_names_the_turn_the_mail_and_the_web_name(gw, transport
     turn = gw.service.game(kingsburg).version
     (attachment,) = reply.iter_attachments()
     assert json.loads(attachment.get_content())["index"] == turn - 1
-    assert f"Turn {turn} " in reply["Subject"] and f"(turn {turn} of the signed log)" in text_of(reply)
+    assert f"Turn {turn} " in state_of(reply) and f"(turn {turn} of the signed log)" in text_of(reply)
 
 
 def test_errors_name_players_not_seats():
@@ -375,3 +398,9 @@ def test_the_mails_own_lines_of_since_your_last_mail_are_in_the_players_language
     assert entry_lines(game, robot) == ["From now on the house robot plays bob (too many missed deadlines)."]
     (line,) = entry_lines(game, robot, czech)
     assert "bob" in line and "robot" in line and "From now on" not in line and "missed" not in line
+
+
+def test_every_mail_names_its_language_in_content_language(gw, transport, kingsburg):
+    confirmed(gw, transport, BOB, "language pl")
+    assert str(latest(transport, BOB)["Content-Language"]) == "pl"
+    assert str(latest(transport, ANN)["Content-Language"]) == "en"  # it was lost under the parts before

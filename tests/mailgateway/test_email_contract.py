@@ -1,0 +1,34 @@
+"""The contract of the email package adapter (mailgateway/email_adapter.py) with the running
+Python: the internal it touches (a message's list of headers) is there, and a package that keeps
+its headers otherwise is noticed."""
+
+from __future__ import annotations
+
+from email.message import Message
+
+from mailgateway import email_adapter
+
+
+def test_the_running_python_keeps_the_header_list_the_index_checks():
+    assert email_adapter.contract_problems() == []
+
+
+def test_a_message_that_keeps_its_headers_elsewhere_is_named(monkeypatch):
+    original = Message.__init__
+
+    def elsewhere(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self._headers = ()  # no longer the list the parser appends to
+
+    monkeypatch.setattr(Message, "__init__", elsewhere)
+    monkeypatch.setattr(Message, "set_raw", lambda self, name, value: None)
+    assert email_adapter.contract_problems() == [
+        "email.message.Message keeps its headers no longer in the list _headers"
+    ]
+
+
+def test_a_message_whose_changes_miss_the_list_is_named(monkeypatch):
+    monkeypatch.setattr(Message, "__setitem__", lambda self, name, value: None)
+    assert email_adapter.contract_problems() == [
+        "email.message.Message changes its headers no longer in the list _headers"
+    ]
