@@ -29,6 +29,7 @@ from functools import partial
 from typing import Any
 
 from mailgateway.auth import dkim_aligned
+from mailgateway.bounces import permanent_failure
 from mailgateway.parse import ADDR_SPEC, MAX_ADDRESS, Inbound, parse_message
 from mailgateway.sender import Sender, Transport, transport_for
 from pbem.logs import log_mail
@@ -122,10 +123,17 @@ class Gateway:
             return self._unreadable(raw, envelope_from, envelope_to)
         targets = [self._target(recipient) for recipient in inbound.recipients]  # parsed once, asked twice
         bounce = next((t.bounce for t in targets if t and t.bounce), None)
-        if bounce:  # a bounce of one of our mails: marks its address, is never answered
+        if bounce:  # a bounce of one of our mails: counted, is never answered
+            permanent = permanent_failure(raw)
             with self.storing:
-                address = self.mailroom.views.bounced(bounce, self.clock())
-            log.warning("bounce for %s: %s marked undeliverable", bounce, address or "(no such mail)")
+                address, marked = self.mailroom.views.bounced(bounce, self.clock(), permanent)
+            log.warning(
+                "bounce for %s (%s): %s%s",
+                bounce,
+                "permanent" if permanent else "temporary",
+                address or "(no mail we sent)",
+                " marked undeliverable" if marked else "",
+            )
             return "bounce"
         if inbound.auto:
             log.info("ignored %s: %s", inbound.key, inbound.auto)
@@ -188,6 +196,7 @@ class Gateway:
             message_id=inbound.message_id,
             references=inbound.references,
             dkim=dkim,
+            sender_name=inbound.sender_name,
             too_large=inbound.too_large,
             fingerprint=inbound.fingerprint,
             size=inbound.size,

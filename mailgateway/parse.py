@@ -149,6 +149,9 @@ class Attachment:
     text: str | None  # decoded text of a text part, else None
 
 
+MAX_DISPLAY = 200  # characters of a From display name read (the service keeps at most 40)
+
+
 @dataclass(frozen=True)
 class Inbound:
     key: str  # the idempotency key: the Message-ID, or the fingerprint without one
@@ -170,6 +173,7 @@ class Inbound:
     size: int = 0
     refusal: str | None = None  # why the whole mail is refused (headers, limits), or None
     fingerprint: str = ""  # sender, subject and body hashed (``fingerprint``)
+    sender_name: str = ""  # the display name of From ("Jan Novák"), as written: cleaned by the service
 
     @property
     def turn_file(self) -> str | None:
@@ -260,6 +264,7 @@ def parse_message(
         too_large=too_large,
         size=len(raw),
         refusal=refusal,
+        sender_name="" if refusal else display_name(msg),
     )
 
 
@@ -360,6 +365,16 @@ def strict_sender(msg: Message) -> tuple[str, str | None]:
     if len(address) > MAX_ADDRESS or not ADDR_SPEC.match(address):
         return "", "The From header is not one plain address; nothing was applied."
     return address.lower(), None
+
+
+def display_name(msg: Message) -> str:
+    """The display name of the one From ("Jan Novák" of ``"Jan Novák" <jan@example.cz>``),
+    decoded, at most ``MAX_DISPLAY`` characters; "" without one."""
+    values = msg.get_all("From") or []
+    raw = " ".join(str(values[0]).split())[: MAX_DISPLAY * 4] if values else ""
+    if "<" not in raw:
+        return ""
+    return _decoded(raw.partition("<")[0]).strip().strip('"').strip()[:MAX_DISPLAY]
 
 
 def _too_much(lines: tuple[str, ...], attachments: list[Attachment]) -> str | None:

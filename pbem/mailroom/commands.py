@@ -25,6 +25,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "unsubscribe": ("unsubscribe", "unwatch", "neodebirat", "nesledovat", "nieobserwuj", "wypisz", "odsubskrybuj"),
     "language": ("language", "lang", "jazyk", "jezyk"),
     "pictures": ("pictures", "images", "obrazky", "obrazki"),
+    "name": ("name", "jmeno", "imie"),  # the name you go by in the games created from now on
     "absence": ("absence", "away", "nepritomnost", "dovolena", "nieobecnosc", "urlop"),
     "resign": ("resign", "vzdat", "vzdavam", "poddaj", "poddaje", "rezygnuje"),
     "template": ("template", "turnfile", "sablona", "formular", "szablon", "formularz"),
@@ -42,18 +43,18 @@ WORD_LANGUAGES: dict[str, str] = {
             "cs",
             """napoveda nabidka hry partie nova novy zalozit pripojit prihlasit stav historie odebirat sledovat
             neodebirat nesledovat jazyk obrazky nepritomnost dovolena vzdat vzdavam sablona formular potvrdit
-            potvrzuji novaadresa zmenitadresu tahy""",
+            potvrzuji novaadresa zmenitadresu tahy jmeno""",
         ),
         (
             "pl",
             """oferta gry nowa nowy utworz zaloz dolacz dolaczam stan historia obserwuj subskrybuj nieobserwuj
             wypisz odsubskrybuj jezyk obrazki nieobecnosc urlop poddaj poddaje rezygnuje szablon formularz
-            potwierdz potwierdzam nowyadres zmienadres ruchy""",
+            potwierdz potwierdzam nowyadres zmienadres ruchy imie""",
         ),
         (
             "en",
             """help catalog catalogue games new join status history subscribe watch unsubscribe unwatch language
-            lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal""",
+            lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal name""",
         ),
     )
     for word in words.split()
@@ -72,6 +73,7 @@ SEAT_COMMANDS = (
     "template",
     "language",
     "pictures",
+    "name",
     "absence",
     "subscribe",
     "unsubscribe",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,6 +29,7 @@ from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_n
 from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, VerifiedAddress, Watchers
 from pbem.mailroom.settings import MailSettings
 from pbem.service.failures import StoreUnavailable
+from pbem.service.names import clean_name
 from pbem.service.outcome import Outcome
 from pbem.service.service import GameService, Work
 from pbem.service.store import Receipt
@@ -37,9 +38,22 @@ log = logging.getLogger("pbem.mail")
 MAX_ATTEMPTS = 10
 PICTURES_USAGE = N_("pictures on or pictures off")
 LANGUAGE_USAGE = N_("language en, language cs or language pl")
-STANDING = ("language", "pictures", "absence", "subscribe", "unsubscribe")  # confirmed when sent to the service address
+NAME_USAGE = N_("name YOUR NAME (letters and spaces; at most 40 characters)")
+STANDING = (
+    "language",
+    "pictures",
+    "name",
+    "absence",
+    "subscribe",
+    "unsubscribe",
+)  # confirmed when sent to the service address
 CONFIRM_WITHIN = timedelta(days=7)
 MAX_NOT_READ = 20  # lines listed in a reply as not read as commands
+# Commands that add an event to a mail record (a seat's keys, an address's settings, a game's
+# observers, a confirmation): each record is read again for every later mail, so one mail may
+# change them only this often; the rest of such lines are answered as refused.
+RECORD_CHANGES = ("rotate", "subscribe", "unsubscribe", "language", "pictures", "name", "absence", "confirm")
+MAX_RECORD_CHANGES = 5
 MAIL_KEY_PREFIX = "mail:"  # receipts of mails; internal keys (deadlines) use other prefixes
 
 
@@ -72,6 +86,7 @@ class Letter:
     refusal: str | None = None  # the whole mail is refused, for this reason
     notes: dict[str, Any] = field(default_factory=dict)  # extra context for the reply
     fingerprint: str = ""  # who sent what (mailgateway.parse.fingerprint): two mails under one key differ in it
+    sender_name: str = ""  # the display name of From, as written ("Jan Novák"; names.clean_name cleans it)
 
 
 def error_dict(error: Exception) -> dict[str, Any]:
@@ -211,23 +226,35 @@ class MailDesk:
         if not reading.commands:
             results.append({"action": "nothing"})
             results.append({"action": "help", "text": ""})
+        changes = iter(range(MAX_RECORD_CHANGES))
         for command in reading.commands:
             if isinstance(command, Order):  # perhaps a move: the reply says where moves go
                 results.append({"action": "unknown", "text": command.text[:200], "sender": letter.sender})
                 continue
             try:
-                results.append(self._global_command(letter.sender, command, work))
+                self._count_change(command, changes)
+                results.append(self._global_command(letter.sender, command, work, letter.sender_name))
             except (GameError, ValueError) as error:
                 results.append({"action": command.name, "text": command.text[:200], "error": error_dict(error)})
         return results + self._not_read(reading)
 
-    def _global_command(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:
+    @staticmethod
+    def _count_change(command: cmd.Command, changes: Iterator[int]) -> None:
+        """Refuse a command that would change a mail record once the mail has used up its
+        ``MAX_RECORD_CHANGES`` (``changes`` yields one item per change allowed)."""
+        if command.name in RECORD_CHANGES and next(changes, None) is None:
+            raise ValueError(
+                f"at most {MAX_RECORD_CHANGES} lines that change settings, subscriptions or private addresses"
+                " in one mail; send the rest in another mail"
+            )
+
+    def _global_command(self, sender: str, command: cmd.Command, work: Work, sender_name: str = "") -> dict[str, Any]:
         args, name = command.args, command.name
         result: dict[str, Any] = {"action": name, "text": command.text}
         if name in ("help", "catalog", "games"):
             return result
         if name == "new":
-            return result | self._new(sender, command, work)
+            return result | self._new(sender, command, work, sender_name)
         if name == "confirm":
             return result | self._confirm(sender, command, work)
         if name in STANDING:
@@ -258,6 +285,8 @@ class MailDesk:
             raise ValueError(_(PICTURES_USAGE))
         if command.name == "absence":
             cmd.parse_absence(command.args, self.clock().date())
+        if command.name == "name" and clean_name(" ".join(command.args)) is None:
+            raise ValueError(_(NAME_USAGE))
         if command.name in ("subscribe", "unsubscribe"):
             if not command.args:
                 raise ValueError(_("say which game: {command} GAME", command=command.name))
@@ -289,7 +318,7 @@ class MailDesk:
             return {"game": game_id} | self._watch(work, game_id, sender, command.name, command.args[1:])
         return self._preference(sender, command, work)
 
-    def _new(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:
+    def _new(self, sender: str, command: cmd.Command, work: Work, sender_name: str = "") -> dict[str, Any]:
         new = cmd.parse_new(command.args)
         self.service.checked_new(new.game_type, new.players, new.options)  # the game's own refusals first
         if sender not in new.players:
@@ -300,12 +329,31 @@ class MailDesk:
         if person.games_created_since(day_ago) >= cmd.MAX_NEW_PER_DAY:
             raise ValueError(_("at most {n} new games a day per address; try again tomorrow", n=cmd.MAX_NEW_PER_DAY))
         rules: dict[str, Any] = {k: (v if k in ("policy", "lang") else int(v)) for k, v in new.mail_options.items()}
-        game_id = self.service.new_game(work, new.game_type, new.players, new.options)
+        own = clean_name(sender_name)
+        if own is not None and own != person.known_name():
+            person.give_name(own)
+        names = [own if email == sender else self._known_name(work, email) for email in new.players]
+        game_id = self.service.new_game(work, new.game_type, new.players, new.options, names=names)
         person.created_game(now.isoformat(), day_ago)
         if "lang" not in rules and person.language:
             rules["lang"] = person.language  # invitations in the creator's language
         work.add(GameClock(game_id, rules | {"invited_by": sender}))  # invitations name who sent them
         return {"game": game_id, "players": list(new.players), "rules": new.mail_options}
+
+    @staticmethod
+    def _learn_name(letter: Letter, work: Work) -> None:
+        """The name an address goes by, from the From of its authenticated mail; kept only for
+        an address with a record of its own (making one would set its language to English)."""
+        own = clean_name(letter.sender_name)
+        person = work.find(Correspondent.create_id(letter.sender))
+        if own is not None and isinstance(person, Correspondent) and own != person.known_name():
+            work.aggregate(Correspondent.create_id(letter.sender), lambda: person).give_name(own)
+
+    @staticmethod
+    def _known_name(work: Work, email: str) -> str | None:
+        """The name ``email`` goes by, when it ever wrote to this server with one."""
+        person = work.find(Correspondent.create_id(email.strip().lower()))
+        return person.known_name() if isinstance(person, Correspondent) else None
 
     def _preference(self, sender: str, command: cmd.Command, work: Work) -> dict[str, Any]:
         person = work.aggregate(Correspondent.create_id(sender), lambda: Correspondent(sender))
@@ -315,6 +363,12 @@ class MailDesk:
                 raise ValueError(_(LANGUAGE_USAGE))
             person.choose_language(language)
             return {"language": language}
+        if command.name == "name":
+            name = clean_name(" ".join(command.args))
+            if name is None:
+                raise ValueError(_(NAME_USAGE))
+            person.give_name(name)
+            return {"name": name}
         if command.name == "pictures":
             on = cmd.pictures_of(command.args)
             if on is None:
@@ -376,6 +430,7 @@ class MailDesk:
             return [{"action": "refused", "reason": verdict.reason, "game": game.id}]
         if not trusted:
             context["authenticated"] = "token"
+            self._learn_name(letter, work)
         if letter.turn_file is not None:
             attachments = Reading((), tuple(NotRead(name, "attachment") for name in letter.attachments))
             return [self._turn_file(letter, work, game.id), *self._not_read(attachments)]
@@ -437,11 +492,19 @@ class MailDesk:
                 results.append({"action": "moves", "outcome": work.run(game_id, plan).to_dict()})
                 batch.clear()
 
+        changes = iter(range(MAX_RECORD_CHANGES))
         for command in reading.commands:
             if isinstance(command, Order):
                 batch.append(command.text)
                 continue
             flush()
+            try:
+                self._count_change(command, changes)
+            except ValueError as error:
+                results.append(
+                    {"action": command.name, "text": command.text, "game": game_id, "error": error_dict(error)}
+                )
+                continue
             results.append(self._seat_command(letter, work, game_id, command))
         flush()
         return results + self._not_read(reading)
@@ -459,7 +522,7 @@ class MailDesk:
             if name in ("subscribe", "unsubscribe"):
                 rest = tuple(arg for arg in command.args if arg.lower() != game_id)  # the game may be named
                 return result | self._watch(work, game_id, email, name, rest)
-            if name in ("language", "pictures", "absence"):
+            if name in ("language", "pictures", "name", "absence"):
                 return result | self._preference(email, command, work)
             if name == "rotate":
                 self.service.rotate_plan(work, game_id, email)

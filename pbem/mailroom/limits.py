@@ -26,6 +26,12 @@ INVITE_UNVERIFIED = "invite?:"  # from an inviter who never showed who they are:
 FLOOD_PER_HOUR = 720
 LIVE = "live:"  # budget prefix of those replies: "live:GAME"
 NOTICE = "notice:"  # budget prefix of the one "replies resume at ..." notice per limit and hour
+# The loop brake: answers to mails in which nothing was read as a command, per address and hour.
+# A person who wrote no command needs one answer; an auto-responder without any automatic-mail
+# marker answers every reply with another such mail, and would otherwise loop at the flood
+# guard's pace. No "replies paused" notice either: the responder would answer that too.
+NOTHING = "nothing"
+NOTHING_PER_HOUR = 5
 STRANGERS = "*strangers"  # the round's count of mail to addresses that never wrote
 log = logging.getLogger("pbem.mail")
 
@@ -63,6 +69,15 @@ class Limits:
         if budget.startswith((INVITE, INVITE_UNVERIFIED)):  # no notice to send: the invited never asked
             if self._invitation_over(to, budget):
                 log.warning("invitation limit: dropped %s to %s", key, to)
+                return [Mail(key, to, model, budget, DROPPED, tag)]
+        elif budget == NOTHING:
+            if self._over(to, budget, NOTHING_PER_HOUR):
+                log.warning(
+                    "loop brake: dropped %s to %s (%d answers an hour to mail without a command)",
+                    key,
+                    to,
+                    NOTHING_PER_HOUR,
+                )
                 return [Mail(key, to, model, budget, DROPPED, tag)]
         else:
             cap = FLOOD_PER_HOUR if budget.startswith(LIVE) else self.settings.replies_per_hour

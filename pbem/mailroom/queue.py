@@ -52,7 +52,13 @@ TABLES = [
     # the mails queued to addresses that never wrote (the hourly cap across all of them)
     "CREATE TABLE IF NOT EXISTS pbem_stranger_mail (key TEXT PRIMARY KEY, created TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS pbem_stranger_mail_created ON pbem_stranger_mail (created)",
+    # the bounces of mails we sent, one row per bounced mail (its return tag)
+    "CREATE TABLE IF NOT EXISTS pbem_bounces (tag TEXT PRIMARY KEY, address TEXT NOT NULL, time TEXT NOT NULL,"
+    " permanent INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS pbem_bounces_address ON pbem_bounces (address, time)",
 ]
+BOUNCES_TO_MARK = 3  # permanent failures of different mails to one address within BOUNCE_WINDOW mark it
+BOUNCE_WINDOW = timedelta(days=1)
 STRANGER_ROWS_KEPT = timedelta(days=2)  # rows of pbem_stranger_mail older than this are deleted
 
 
@@ -335,21 +341,42 @@ class MailViews:
         )
 
     # -- bounces ---------------------------------------------------------------------------
-    def bounced(self, tag: str, now: datetime) -> str | None:
-        """Mark the recipient of the mail with this return-path tag undeliverable; returns it."""
+    def bounced(self, tag: str, now: datetime, permanent: bool = True) -> tuple[str | None, bool]:
+        """Count a bounce of the mail with this return-path tag; returns its recipient (None:
+        no mail we sent has the tag) and whether the address is now marked undeliverable.
+        Only a mail that was handed to the relay can bounce, each mail counts once however
+        often its bounce comes, and an address is marked only after ``BOUNCES_TO_MARK``
+        permanent failures of different mails within ``BOUNCE_WINDOW``: one bounce, which a
+        forged mail can provoke from the victim's provider, marks nobody."""
         with self._transaction(commit=True) as cursor:
-            cursor.execute(self.sql("SELECT recipient FROM pbem_mail WHERE return_tag = %s"), (tag,))
+            cursor.execute(
+                self.sql("SELECT recipient FROM pbem_mail WHERE return_tag = %s AND status = %s"), (tag, SENT)
+            )
             row = cursor.fetchone()
             if row is None:
-                return None
+                return None, False
+            address = str(row["recipient"])
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO pbem_bounces (tag, address, time, permanent) VALUES (%s, %s, %s, %s)"
+                    " ON CONFLICT (tag) DO UPDATE SET permanent = 1 WHERE excluded.permanent = 1"
+                ),  # a delay's report, then the failure's: the mail failed for good
+                (tag, address, stamp(now), 1 if permanent else 0),
+            )
+            cursor.execute(
+                self.sql("SELECT COUNT(*) AS n FROM pbem_bounces WHERE address = %s AND time >= %s AND permanent = 1"),
+                (address, stamp(now - BOUNCE_WINDOW)),
+            )
+            if int(cursor.fetchone()["n"]) < BOUNCES_TO_MARK:
+                return address, False
             cursor.execute(
                 self.sql(
                     "INSERT INTO pbem_undeliverable (address, since, reason) VALUES (%s, %s, %s)"
                     " ON CONFLICT (address) DO NOTHING"
                 ),
-                (row["recipient"], stamp(now), "bounce"),
+                (address, stamp(now), "bounce"),
             )
-            return str(row["recipient"])
+            return address, True
 
     def undeliverable(self, address: str) -> bool:
         with self._transaction(commit=False) as cursor:
@@ -357,9 +384,11 @@ class MailViews:
             return cursor.fetchone() is not None
 
     def deliverable_again(self, address: str) -> None:
-        """The address wrote to us: mail to it works again."""
+        """The address wrote to us and showed it was itself: mail to it works again, and its
+        bounces so far are forgotten."""
         with self._transaction(commit=True) as cursor:
             cursor.execute(self.sql("DELETE FROM pbem_undeliverable WHERE address = %s"), (address,))
+            cursor.execute(self.sql("DELETE FROM pbem_bounces WHERE address = %s"), (address,))
 
     # -- timers ----------------------------------------------------------------------------
     def set_timers(

@@ -22,6 +22,8 @@ def mail_uuid(kind: str, key: str) -> UUID:
 class Correspondent(Aggregate):
     """A mail address's preferences: language, board pictures in mail, absence periods."""
 
+    snapshotted = True  # read for every mail: snapshots keep loading it short (PbemStore)
+
     if TYPE_CHECKING:  # made by @event at run time
 
         class AbsenceAdded(Aggregate.Event):
@@ -58,6 +60,17 @@ class Correspondent(Aggregate):
     @event("AbsencesCleared")
     def clear_absences(self) -> None:
         self.absences = []
+
+    @event("NameGiven")
+    def give_name(self, name: str) -> None:
+        """The name this address goes by (the display name of its mail), for the seats of the
+        games created with it from now on."""
+        self.name = name
+
+    def known_name(self) -> str | None:
+        """The name this address goes by, if it ever gave one (older records have none)."""
+        name = getattr(self, "name", None)
+        return str(name) if name else None
 
     @event("GameCreated")
     def created_game(self, time: str, keep_after: str) -> None:
@@ -111,6 +124,8 @@ class Watchers(Aggregate):
     """Observers of a game: each gets a public digest when a turn ends, or at most one a day
     (``daily``: those who asked ``subscribe GAME daily``)."""
 
+    snapshotted = True  # read for every mail: snapshots keep loading it short (PbemStore)
+
     @staticmethod
     def create_id(game_id: str) -> UUID:
         return mail_uuid("watchers", game_id)
@@ -147,6 +162,8 @@ class Watchers(Aggregate):
 class GameClock(Aggregate):
     """A game's deadline rules, and what the scheduler has already done (so each reminder
     and each deadline action happens once)."""
+
+    snapshotted = True  # read for every mail: snapshots keep loading it short (PbemStore)
 
     @staticmethod
     def create_id(game_id: str, rules: dict[str, Any]) -> UUID:

@@ -8,6 +8,7 @@ command in ``ANSWERS``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,8 +17,8 @@ from pbem import i18n
 from pbem.games import speech
 from pbem.games.base import GameError
 from pbem.mailroom.addresses import seat_address
-from pbem.mailroom.commands import plain_subject
-from pbem.mailroom.limits import LIVE
+from pbem.mailroom.commands import parse_command, plain, plain_subject
+from pbem.mailroom.limits import LIVE, NOTHING
 from pbem.mailroom.news import named_errors, numbered_lines
 from pbem.mailroom.queue import Mail
 from pbem.mailroom.writer import GameBlock, Round, Thread, Writer
@@ -140,12 +141,14 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     results = [answer(writer, round_, result, to, lang) for result in stored]
     if game is not None:
         results = [named_errors(result, game.names) for result in results]
+    if not asked.authenticated:
+        results = [unquoted(result) for result in results]
     model: dict[str, Any] = {
         "kind": "reply",
         "results": results,
         "game": None,
         "receipt": None,
-        "subject": plain_subject(asked.subject),
+        "subject": plain_subject(asked.subject) if asked.authenticated else "",
         "lang": lang,  # a mail to the service address about a game speaks the game's language
     }
     attachment = None
@@ -173,6 +176,30 @@ def reply_language(writer: Writer, round_: Round, stored: list[dict[str, Any]], 
     a game's address, or named by a command at the service address), else that of its words."""
     named = next((r.get("game") or r["about"] for r in stored if r.get("game") or r.get("about")), None)
     return writer.language(round_, to, asked.game_id or named, asked.hint)
+
+
+QUOTED = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"")  # a quoted piece of the mail in an error message
+
+
+def unquoted(result: dict[str, Any]) -> dict[str, Any]:
+    """A result as the reply to a mail that did not show it came from its From may show it:
+    nothing the mail said. Anybody can put a victim's address in From and make the reply
+    carry text the victim's provider refuses (whose bounce would then mark the victim), so
+    the command is shown by its name only, lines not read are counted, and what an error
+    quotes is left out. The answer itself (help, the refusal, the confirmation to ask for)
+    is all there."""
+    shown = dict(result)
+    if shown.get("text"):
+        command = parse_command(str(shown["text"]))
+        # the keyword as our list spells it ("pomoc", "pripojit"): the reader's language, none of the mail's text
+        shown["text"] = plain(command.text.split()[0]).rstrip(":") if command is not None else ""
+    if shown.get("action") == "not-read":
+        shown["hidden"] = len(shown.get("lines") or []) + int(shown.get("more") or 0)
+        shown["lines"], shown["more"] = [], 0
+    error = shown.get("error")
+    if isinstance(error, dict) and error.get("message"):
+        shown["error"] = error | {"message": QUOTED.sub("'...'", str(error["message"]))}
+    return shown
 
 
 def _game_of(round_: Round, game_id: str | None) -> LoadedGame | None:
@@ -229,7 +256,9 @@ def wrong_address(
     if game is None or note.get("reason") != "forged" or sender not in game.emails or sender == note["to"]:
         return []
     block = writer.game_block(round_, game, game.version, sender)
-    extra = {"owner": game.names[game.emails.index(note["to"])], "subject": plain_subject(note.get("subject", ""))}
+    # the mail came to an address whose token is not the sender's: it showed nothing, so its
+    # subject is not quoted back (see ``unquoted``)
+    extra = {"owner": game.names[game.emails.index(note["to"])], "subject": ""}
     return writer.queue(
         round_,
         key,
@@ -243,7 +272,12 @@ def wrong_address(
 
 def reply_budget(game: LoadedGame | None, to: str, results: list[dict[str, Any]], asked: Asked) -> str:
     """Answers to a player's own mail at their private address, while the game is not
-    over, count only against the flood guard: the hourly limit must not silence play."""
+    over, count only against the flood guard: the hourly limit must not silence play.
+    Answers to mail in which nothing was read as a command meet the loop brake first."""
+    if results and all(
+        r.get("action") in ("nothing", "not-read") or (r.get("action") == "help" and not r.get("text")) for r in results
+    ):
+        return NOTHING
     if not asked.game_id:
         return "service"
     if game is None or to not in game.emails or any(r.get("action") == "refused" for r in results):

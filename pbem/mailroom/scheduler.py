@@ -148,7 +148,8 @@ class Scheduler:
         """A missed deadline, as one ``Work`` like a mail: the default move (under the policy
         "default", with the receipt the deadline notice is built from) or the miss marked on the
         game's clock (with the "missed" notice queued first: its key is unique, so a repeat
-        queues nothing), and the seat handed to the robot when it has missed too often."""
+        queues nothing), and the seat handed to the robot when it has missed too often, unless
+        mail to the player bounces."""
         rules = round_.clocks.rules(game.id)
         marker = f"deadline/{game.version}/{seat}"
         policy = rules.get("policy")
@@ -167,7 +168,9 @@ class Scheduler:
                 )
                 extra = {"policy": policy, "misses": count, "limit": limit}
                 self.views.enqueue(self.outbox.notice(round_, game, seat, "missed", extra), now, 0)
-            if policy == "default" and limit and count >= limit:
+            # the robot does not take the seat of a player whose mail bounces: she never heard
+            # of her turns (the other players' mails say so); default moves keep the game going
+            if policy == "default" and limit and count >= limit and not self.views.undeliverable(game.emails[seat]):
                 work.run(game.id, self.service.robot_plan(seat, "missed-turns"))  # refused when already one
             try:
                 work.commit()

@@ -78,6 +78,7 @@ class GameBlock(TypedDict, total=False):
     decision: dict[str, Any] | None
     first: bool
     picture: str | None  # the board as the player sees it, packed SVG (pbem/mailroom/pictures.py)
+    bouncing: list[str]  # the other players whose mail comes back undelivered (they hear nothing)
 
 
 def thread_id(game_id: str, email: str, domain: str) -> str:
@@ -102,6 +103,7 @@ class Round:
     keys: dict[str, Any] = field(default_factory=dict)
     mailed: dict[tuple[str, str], int | None] = field(default_factory=dict)  # (email, game) -> version
     quiet: dict[str, bool] = field(default_factory=dict)  # games whose mail is off
+    bouncing: dict[str, bool] = field(default_factory=dict)  # addresses marked undeliverable
     # (observer, game) -> the version their last digest showed, and when it was queued
     watched: dict[tuple[str, str], tuple[int | None, datetime | None]] = field(default_factory=dict)
 
@@ -234,10 +236,22 @@ class Writer:
             "since_version": start,
             "first": last is None,
             "since": since_lines(game, start, version, seat, translate),
+            "bouncing": self._bouncing(round_, game, email),
         }
         if your_turn and version == game.version:
             block["decision"] = decision(game, self.service.state(game, version), seat)
         return block
+
+    def _bouncing(self, round_: Round, game: LoadedGame, reader: str) -> list[str]:
+        """The names of the other players whose address is marked undeliverable: every other
+        seat's mail says so, so that somebody can tell them before deadlines pass unheard."""
+        names = []
+        for seat, email in enumerate(game.emails):
+            if email not in round_.bouncing:
+                round_.bouncing[email] = self.views.undeliverable(email)
+            if email != reader and round_.bouncing[email]:
+                names.append(game.names[seat])
+        return names
 
     def last_mailed(self, round_: Round, email: str, game_id: str) -> int | None:
         """The version of ``game_id`` that the last mail to ``email`` showed (None: no mail yet):

@@ -32,6 +32,7 @@ from pbem.logs import log_entries
 from pbem.service import states
 from pbem.service.game import FACT_KINDS, LoadedGame
 from pbem.service.inputs import address_problem, printable
+from pbem.service.names import seat_names
 from pbem.service.outcome import LineResult, Outcome
 from pbem.service.reading import GameReader, alarms
 from pbem.service.states import NotKept
@@ -45,15 +46,6 @@ __all__ = ["GameService", "LineResult", "Outcome", "Work", "seat_names"]
 Plan = Callable[[LoadedGame, "_Batch"], list[LineResult]]
 SOURCES = ("cli", "email", "turnfile", "web", "robot", "deadline", "autoplay")
 MAX_SAVE_ATTEMPTS = 10
-
-
-def seat_names(emails: Sequence[str]) -> list[str]:
-    """Public names for seats: the mail address's local part (addresses stay private)."""
-    names: list[str] = []
-    for seat, email in enumerate(emails):
-        name = email.split("@", 1)[0]
-        names.append(f"{name}-{seat + 1}" if name in names or emails[:seat].count(email) else name)
-    return names
 
 
 MAX_LEGAL_SHOWN = 12  # legal moves listed with a refused line; the rest are counted ("moves" lists all)
@@ -84,17 +76,19 @@ class GameService(GameReader):
         seed: bytes | None = None,
         idempotency_key: str | None = None,
         context: dict[str, Any] | None = None,
+        names: Sequence[str | None] = (),
     ) -> str:
         """A new game waiting for its players to join; returns its id. ``seed`` is for tests
         and demos and is marked as such in the game's first entry. With an idempotency key a
-        repeated request returns the game the first one created."""
+        repeated request returns the game the first one created. ``names``: the players'
+        own names, seat by seat (None: the local part of the address)."""
         if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
             return _created_by(receipt)
         spec, emails, normalized = self.checked_new(game_type, players, options)
         server_seed = seed if seed is not None else new_seed()
         for _attempt in range(MAX_SAVE_ATTEMPTS):
             game_id = f"{spec.name}-{secrets.token_hex(4)}"
-            record = self._new_record(spec, game_id, emails, normalized, server_seed, seed is not None)
+            record = self._new_record(spec, game_id, emails, normalized, server_seed, seed is not None, names)
             made = (record.created,)
             aggregates: list[Any] = [record]
             if idempotency_key:
@@ -117,13 +111,14 @@ class GameService(GameReader):
         players: Sequence[str],
         options: dict[str, str] | None,
         seed: bytes | None = None,
+        names: Sequence[str | None] = (),
     ) -> str:
         """A new game as part of ``work`` (a mail's transaction); returns its id. A clash of
         the random id with an existing game fails the whole save, which is then retried.
-        ``seed`` is for tests and demos, as in ``create``."""
+        ``seed`` and ``names`` as in ``create``."""
         spec, emails, normalized = self.checked_new(game_type, players, options)
         game_id = f"{spec.name}-{secrets.token_hex(4)}"
-        work.add(self._new_record(spec, game_id, emails, normalized, seed or new_seed(), seed is not None))
+        work.add(self._new_record(spec, game_id, emails, normalized, seed or new_seed(), seed is not None, names))
         return game_id
 
     def checked_new(
@@ -148,6 +143,7 @@ class GameService(GameReader):
         normalized: dict[str, Any],
         server_seed: bytes,
         test_seed: bool,
+        names: Sequence[str | None] = (),
     ) -> GameRecord:
         made = log.created(
             game_id,
@@ -155,7 +151,7 @@ class GameService(GameReader):
             spec.name,
             spec.rules_version,
             normalized,
-            seat_names(emails),
+            seat_names(emails, names),
             emails,
             server_seed,
             "test" if test_seed else "server",

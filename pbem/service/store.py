@@ -302,7 +302,11 @@ class PbemStore(Application[UUID]):
 
     def __init__(self, env: dict[str, str], snapshot_interval: int = 32, attempts: int = 20):
         # the library declares this a ClassVar but reads it through the instance (see above)
-        self.snapshotting_intervals = {GameRecord: snapshot_interval}  # type: ignore[misc]
+        self.snapshotting_intervals = {GameRecord: snapshot_interval, SeatKeys: snapshot_interval}  # type: ignore[misc]
+        # other records read for every mail (an address's settings, a game's observers and
+        # clock; the mailroom's, marked ``snapshotted``) get the same interval, so their
+        # events never pile up to be replayed
+        self.record_interval = snapshot_interval
         self.start_caches()
         # rung after every commit of this store; other processes' commits ring it once
         # something waits for them (``listen``)
@@ -483,6 +487,8 @@ class PbemStore(Application[UUID]):
             return snapshots, old_records
         for aggregate_id, aggregate in processing.aggregates.items():
             interval = self.snapshotting_intervals.get(type(aggregate))
+            if interval is None and getattr(type(aggregate), "snapshotted", False):
+                interval = self.record_interval
             if interval and any(
                 e.originator_id == aggregate_id and e.originator_version % interval == 0 for e in processing.events
             ):

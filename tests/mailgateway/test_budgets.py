@@ -107,3 +107,62 @@ def test_mail_to_addresses_that_never_wrote_is_capped_per_hour_in_all(service, m
         send(post, "late@victim.example", SERVICE, "help")
         gw.work()
     assert [to for _, to, _ in transport.sent].count("late@victim.example") == 1  # the next hour's budget
+
+
+SPAM_TEST = "XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X"  # providers refuse mail holding it
+
+
+def test_a_reply_to_a_mail_that_only_claims_its_from_quotes_nothing_of_it(gw, smtp, transport):
+    junk = "\n".join(f"junk {n} {SPAM_TEST}" for n in range(90))
+    body = f"Hello {SPAM_TEST},\n\nhelp\nnew hidden-pig {SPAM_TEST}\n{junk}\n\nRegards, {SPAM_TEST}\n"
+    raw = make_mail(ANN, SERVICE, body, subject=SPAM_TEST)
+    assert smtp(raw, ANN, SERVICE) == 250  # anybody can send this with ann's address in From
+    gw.work()
+    (reply,) = transport.to(ANN)
+    assert "GTUBE" not in reply.as_string()
+    text = text_of(reply)
+    assert "Commands for" in text and "> new" in text  # the answer is all there, the commands by name
+    assert "not repeated here" in text and "refused: '...' is neither a mail address" in text
+
+
+def test_positive_control_a_reply_to_a_player_at_her_private_address_quotes_her_lines(gw, smtp, transport):
+    game_id = started_pig(gw, transport, [ANN, BOB])
+    address = address_of(gw, game_id, ANN)
+    assert send(smtp, ANN, address, f"status\nThanks! {SPAM_TEST}") == 250
+    gw.work()
+    (reply,) = transport.to(ANN)
+    assert SPAM_TEST in text_of(reply)
+
+
+def test_on_postgresql_the_budgets_and_the_bounce_count_hold(tmp_path, postgres_url, mail_settings, clock, transport):
+    """The same SQL on PostgreSQL: the invitations' per-inviter budgets (a LIKE on the budget),
+    the hourly count of mail to strangers, and bounces counted per mail (an upsert)."""
+    from pbem.config import Settings
+    from pbem.mailroom.addresses import return_path
+    from pbem.service.service import GameService
+    from tests.mailgateway.test_security import dsn
+
+    service = GameService(Settings(home=tmp_path / "home", database_url=postgres_url))
+    try:
+        gw = Gateway(service, replace(mail_settings, strangers_per_hour=12), clock=clock, transport=transport)
+        for n in range(8):
+            inviter = f"p{n}@example.org"
+            gw.receive(make_mail(inviter, SERVICE, f"new hidden-pig {inviter} {TARGET}"))
+        gw.work()
+        assert len(invitations(transport, TARGET)) == 5  # from inviters who never wrote, 5 in all
+        replies = [m for n in range(8) for m in transport.to(f"p{n}@example.org") if m["In-Reply-To"]]
+        assert len(replies) == 12 - 5  # the hour's 12 mails to strangers
+        for _ in range(3):
+            gw.receive(make_mail(ANN, SERVICE, "help"))
+        clock.advance(hours=1, minutes=1)
+        gw.work()
+        tags = [gw.mailroom.views.get(key).return_tag for key, to, _ in transport.sent if to == ANN]
+        assert len(tags) == 3
+        for n, tag in enumerate(tags):
+            path = return_path(SERVICE, tag)
+            gw.receive(dsn(path, "4.4.1", 10 + n), "", [path])
+            assert not gw.mailroom.views.undeliverable(ANN)
+            gw.receive(dsn(path, "5.1.1", 20 + n), "", [path])
+        assert gw.mailroom.views.undeliverable(ANN)
+    finally:
+        service.close()

@@ -140,3 +140,25 @@ def test_a_one_day_deadline_sends_one_reminder_six_hours_before_and_never_with_y
     assert len(reminders) == 1 and "your turn" in state_of(reminders[0])
     assert reminders[0]["X-Pbem-Kind"] == "reminder"
     assert not [m for m in transport.to(ANN) if "reminder" in state_of(m)]
+
+
+def test_the_robot_does_not_take_the_seat_of_a_player_whose_mail_bounces(gw, transport, clock, game):
+    """Issue 28: a player whose mail comes back never heard of her turns; the default moves keep
+    the game going, the robot waits, and the other player's mails say why she is silent."""
+    for _ in range(3):
+        gw.receive(make_mail(ANN, SERVICE, "help"))
+    gw.work()
+    for key, to, _ in transport.sent:  # three of our mails to ann bounce for good
+        if to == ANN:
+            gw.mailroom.views.bounced(gw.mailroom.views.get(key).return_tag, clock(), True)
+    assert gw.mailroom.views.undeliverable(ANN)
+    clock.advance(hours=49)
+    gw.work()
+    gw.service.submit(game, BOB, ["hold"], source="cli")
+    transport.clear()
+    clock.advance(hours=49)
+    gw.work()
+    played = gw.service.game(game)
+    assert [e["source"] for e in played.entries if e.get("seat") == 0 and e["kind"] == "moved"] == ["deadline"] * 2
+    assert 0 not in played.robots  # two misses, the limit, and still her seat
+    assert any("keeps coming back undelivered" in " ".join(text_of(m).split()) for m in transport.to(BOB))

@@ -63,6 +63,18 @@ MODELS: dict[str, dict[str, Any]] = {
     },
     "wrong-address": {"kind": "wrong-address", "game": game(), "extra": {"subject": "my move", "owner": "bob"}},
     "help": {"kind": "reply", "game": None, "subject": "help", "results": [{"text": "help", "action": "help"}]},
+    # issue 28: the answer to a mail that did not show it came from its From quotes none of it
+    "help-unquoted": {
+        "kind": "reply",
+        "game": None,
+        "subject": "",
+        "results": [
+            {"text": "help", "action": "help"},
+            {"action": "not-read", "lines": [], "more": 0, "hidden": 3},
+        ],
+    },
+    # issue 28: every other seat hears that a player's mail comes back undelivered
+    "turn-bouncing": {"kind": "turn", "game": game(**YOUR_TURN, bouncing=["bob"])},
     "catalog": {
         "kind": "reply",
         "game": None,

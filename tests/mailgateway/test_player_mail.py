@@ -404,3 +404,43 @@ def test_every_mail_names_its_language_in_content_language(gw, transport, kingsb
     confirmed(gw, transport, BOB, "language pl")
     assert str(latest(transport, BOB)["Content-Language"]) == "pl"
     assert str(latest(transport, ANN)["Content-Language"]) == "en"  # it was lost under the parts before
+
+
+def test_the_creators_name_from_their_mail_names_their_seat(gw, transport):
+    gw.receive(make_mail(f"Ann Smith <{ANN}>", SERVICE, f"new kingsburg {ANN} {BOB}"))
+    gw.work()
+    (game_id,) = gw.service.game_ids()
+    assert gw.service.game(game_id).names == ["Ann Smith", "bob"]
+    invitation = next(m for m in transport.to(BOB) if m["X-Pbem-Kind"] == "invitation")
+    assert str(invitation["Subject"]) == "[pbem] Kingsburg — Ann Smith, bob"
+    assert "with Ann Smith." in " ".join(text_of(invitation).split())
+
+
+def test_a_name_given_once_names_the_seats_of_later_games(gw, transport):
+    confirmed(gw, transport, BOB, "language en")  # bob has a record of his own
+    gw.receive(make_mail(ANN, SERVICE, f"new kingsburg {ANN} {BOB}"))
+    gw.work()
+    (first,) = gw.service.game_ids()
+    gw.receive(make_mail(f'"Bob Brown" <{BOB}>', address_of(gw, first, BOB), "join"))
+    gw.work()
+    gw.receive(make_mail(ANN, SERVICE, f"new kingsburg {ANN} {BOB}"))
+    gw.work()
+    (second,) = set(gw.service.game_ids()) - {first}
+    assert gw.service.game(first).names == ["ann", "bob"]  # a game keeps the names it was made with
+    assert gw.service.game(second).names == ["ann", "Bob Brown"]
+
+
+@pytest.mark.parametrize("word", ["name", "jméno", "imię"])
+def test_the_name_command_names_the_seats_of_later_games(gw, transport, word):
+    confirmed(gw, transport, BOB, f"{word} Bob  Brown\x07")
+    assert "Bob Brown" in " ".join(text_of(transport.to(BOB)[-1]).split())
+    gw.receive(make_mail(ANN, SERVICE, f"new kingsburg {ANN} {BOB}"))
+    gw.work()
+    (game_id,) = gw.service.game_ids()
+    assert gw.service.game(game_id).names == ["ann", "Bob Brown"]
+
+
+def test_a_name_of_nothing_is_refused_and_changes_nothing(gw, transport):
+    gw.receive(make_mail(BOB, SERVICE, "name <@>"))
+    gw.work()
+    assert "name YOUR NAME" in text_of(transport.to(BOB)[-1])

@@ -134,7 +134,8 @@ def test_polish_service_words_are_understood(gw, transport):
     gw.receive(make_mail(BOB, SERVICE, "Cześć!\nnowa hidden-pig bob@example.com carol@example.org\nPozdrawiam"))
     text = reply_to(gw, transport, BOB)
     assert "Utworzono grę" in text or "hidden-pig-" in text
-    assert "Nie odczytano jako poleceń:" in text
+    # the lines not read are counted, not quoted: the mail did not show it came from bob (issue 28)
+    assert "2 wiersze nie zostały odczytane jako polecenia" in " ".join(text.split())
 
 
 def test_a_refused_move_lists_the_legal_moves_of_the_game_in_the_players_language(gw, transport):
