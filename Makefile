@@ -13,7 +13,7 @@ PYTEST_WORKERS ?= 4
 MUTATION_WORKERS ?= 2
 export PBEM_HOME ?= $(CURDIR)/pbem-data
 
-.PHONY: run test test-long mutation smoke lint bench faults lock messages clean
+.PHONY: run test test-long mutation mutation-gate smoke lint bench faults lock messages clean
 
 # What the service needs (`make run`: a quick and quiet first run), then the development tools
 # on top (`make test` and the rest: the test extra).
@@ -50,6 +50,12 @@ MUTANTS ?=
 mutation: $(VENV)/.installed
 	$(BIN)/mutmut run --max-children $(MUTATION_WORKERS) $(MUTANTS) > /dev/null
 	$(BIN)/python .ci/mutation_score.py
+
+# CI's mutation job (.ci/mutation_gate.py): a bounded set (the ledger's hashing, canonical bytes
+# and fair draws, Ruse & Bruise's scoring rules) against their tests, failing below the floor; the verdicts
+# are kept in .ci/mutation/, so only the mutants of changed functions run again
+mutation-gate: $(VENV)/.installed
+	$(BIN)/python .ci/mutation_gate.py
 
 # the machine checks: ruff with the rules chosen in pyproject.toml, 0 findings, the code as
 # `ruff format` writes it, mypy with [tool.mypy] there (strict outside the games), 0 errors,

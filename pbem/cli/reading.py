@@ -80,19 +80,45 @@ def history(game_id: str, email: str | None, as_json: bool) -> None:
             click.echo(f"       {line}")
 
 
+OUTPUT = click.Path(dir_okay=False, allow_dash=True, path_type=Path)
+
+
+def _write(output: Path | None, data: bytes) -> None:
+    """To the file named, or to standard output when none or ``-`` is named (as Unix tools do)."""
+    if output is None or str(output) == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        output.write_bytes(data)
+
+
 @click.command()
 @click.argument("game_id")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="write to a file")
+@click.option("-o", "--output", type=OUTPUT, help="write to a file ('-': standard output)")
 def export(game_id: str, output: Path | None) -> None:
     """Export the public history with checkpoints and keys (and all openings once ended)."""
     try:
         data = export_bytes(service().export(game_id))
     except GameError as error:
         _fail(error)
-    if output:
-        output.write_bytes(data)
-    else:
-        sys.stdout.buffer.write(data)
+    _write(output, data)
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--as", "email", required=True, help="the player: the receipt opens what they may see")
+@click.option("--at", "version", type=click.IntRange(min=1), help="the entry of this turn (default: the newest)")
+@click.option("-o", "--output", type=OUTPUT, help="write to a file ('-': standard output)")
+def receipt(game_id: str, email: str, version: int | None, output: Path | None) -> None:
+    """Print a receipt of one entry of the signed log (what a reply mail attaches as receipt.json):
+    keep it, and `pbem verify --receipts` or the web site's /verify page checks it later."""
+    svc = service()
+    try:
+        turn = version or svc.game(game_id).version
+        data = svc.receipt(game_id, turn - 1, turn, viewer=email)
+    except GameError as error:
+        _fail(error)
+    _write(output, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
 
 
 @click.command()
@@ -188,5 +214,5 @@ def games(as_json: bool) -> None:
 
 
 def register(group: click.Group) -> None:
-    for command in (catalog, show, history, export, verify, games):
+    for command in (catalog, show, history, export, receipt, verify, games):
         group.add_command(command)

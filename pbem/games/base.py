@@ -354,6 +354,13 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         picture, and ``render_svg`` is shown instead."""
         return None
 
+    def render_mail_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        """The board picture of a mail (drawn as a PNG for every mail that hands a player the
+        turn): the narrow picture, less what the mail's text says beside it in words and what
+        the rules fix (a list under a map, the printed costs), since each word drawn costs
+        time for every mail. None: the mail shows the narrow picture, else ``render_svg``."""
+        return self.render_narrow_svg(view, names)
+
     def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
         """One line of history for a (possibly redacted) fact."""
         # Sorted, so the line does not depend on how the fact's fields were ordered when stored

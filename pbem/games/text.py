@@ -38,6 +38,7 @@ __all__ = [
     "English",
     "Translator",
     "_",
+    "fitted",
     "fold",
     "fold_key",
     "language",
@@ -56,8 +57,45 @@ M = TypeVar("M")
 # How many formatted moves an error lists at most (a mail stays readable).
 LEGAL_LIMIT = 40
 # characters of a line of a text picture (``render_text``): what a mail's text part keeps to,
-# so a board's grid is laid out for it (longer lines of words the mail breaks at spaces)
+# so a board's grid is laid out for it and its lines of words are broken for it (``fitted``)
 TEXT_WIDTH = 72
+# where a long line of a text picture is best broken, best first: between the parts of a
+# list (the players of a final score, the items of a legend), then at any space
+_BREAKS = ("; ", " | ", ", ", " ")
+
+
+def _cut(body: str, room: int) -> int:
+    """Where to break ``body`` so its first line is at most ``room`` characters: after the
+    last separator of the best kind that leaves the line at least half full; 0 for nowhere."""
+    for separator in _BREAKS:
+        at = body.rfind(separator, 0, room - len(separator.rstrip()) + 1)
+        if at > 0 and (at >= room // 2 or separator == " "):
+            return at + len(separator.rstrip())
+    return 0
+
+
+def fitted(text: str, width: int = TEXT_WIDTH) -> str:
+    """A text picture with every line at most ``width`` characters: a longer line is broken
+    between the parts of a list where it can be (``; ``, `` | ``, ``, ``), else at a space,
+    and its later lines are indented two more than its first, so it stays one block. A line
+    with a URL stays whole (a broken URL is no link), as does a word longer than ``width``.
+    Lines that fit (a board's grid) are kept as they are."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width or "://" in line:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = line[: len(line) - len(body)]
+        while len(indent) + len(body) > width:
+            at = _cut(body, width - len(indent))
+            if at == 0:
+                break
+            out.append(indent + body[:at].rstrip())
+            body = body[at:].lstrip(" ")
+            indent = line[: len(line) - len(line.lstrip(" "))] + "  "
+        out.append(indent + body)
+    return "\n".join(out)
 
 
 @lru_cache(maxsize=4096)
@@ -128,10 +166,11 @@ def resolve(
     options = [format_move(move) for move in matches[:LEGAL_LIMIT]]
     raise GameError(
         ErrorCode.AMBIGUOUS,
-        _(
-            "{text} could mean {count} moves ({options}); {hint}.",
+        ngettext(
+            "{text} could mean {n} move ({options}); {hint}.",
+            "{text} could mean {n} moves ({options}); {hint}.",
+            len(matches),
             text=quoted,
-            count=len(matches),
             options=", ".join(options),
             hint=hint or _("write one of them in full"),
         ),

@@ -332,6 +332,7 @@ class MailDesk:
         own = clean_name(sender_name)
         if own is not None and own != person.known_name():
             person.give_name(own)
+        own = own or person.known_name()  # a mail without a display name keeps the name given before
         names = [own if email == sender else self._known_name(work, email) for email in new.players]
         game_id = self.service.new_game(work, new.game_type, new.players, new.options, names=names)
         person.created_game(now.isoformat(), day_ago)

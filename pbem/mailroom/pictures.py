@@ -27,11 +27,12 @@ def carries_picture(block: Mapping[str, Any]) -> bool:
 
 
 def board_svg(spec: Any, view: Mapping[str, Any] | None, names: Sequence[str]) -> str | None:
-    """The board for a mail: the game's picture for narrow screens when it draws one, else its
-    picture; None when the game draws none (or nothing is to be seen yet)."""
+    """The board for a mail: the game's picture for mail (its picture for narrow screens less
+    the words the mail's text says), else its picture; None when the game draws none (or
+    nothing is to be seen yet)."""
     if view is None:
         return None
-    picture: str | None = spec.render_narrow_svg(view, names) or spec.render_svg(view, names)
+    picture: str | None = spec.render_mail_svg(view, names) or spec.render_svg(view, names)
     return picture
 
 

@@ -130,3 +130,24 @@ def test_a_signed_move_without_message_id_replayed_with_a_header_added_changes_n
         server.stop()
         server.handler.close()
     assert service.game(game_id).version == version + 1  # the replay moved nothing
+
+
+def test_a_signed_mail_to_the_service_address_verifies_its_sender_and_an_unsigned_one_does_not(
+    service, mail_settings, clock, transport, key
+):
+    """Issue 28: "has written" means authenticated; with PBEM_DKIM=check a signature of the
+    From's own domain is one way, at the service address too."""
+    from pbem.mailroom.records import VerifiedAddress
+
+    pem, dns = key
+    gw = Gateway(service, replace(mail_settings, dkim="check"), clock=clock, dnsfunc=dns, transport=transport)
+    gw.receive(make_mail(ANN, "pbem@example.org", "help\nThanks"))  # anybody could send this
+    gw.work()
+    assert service.record(VerifiedAddress.create_id(ANN)) is None
+    (unsigned,) = transport.to(ANN)
+    gw.receive(sign(make_mail(ANN, "pbem@example.org", "help\nThanks"), pem))
+    gw.work()
+    assert service.record(VerifiedAddress.create_id(ANN)).how == "dkim"
+    signed = transport.to(ANN)[-1]
+    assert "Thanks" in signed.get_body(("plain",)).get_content()  # it showed its sender: its lines are quoted
+    assert "Thanks" not in unsigned.get_body(("plain",)).get_content()

@@ -23,6 +23,7 @@ from tests.mailgateway.conftest import SERVICE, make_mail
 from tests.mailgateway.playbook import decision_lines, has_since, state_of, text_of
 
 MAX_MAILS = 1500
+NAME_WORD = {"cs": "jméno", "pl": "imię"}
 SECONDS_BETWEEN_MAILS = 10  # a quick player at the keyboard
 
 
@@ -42,6 +43,7 @@ class Players:
         self.answered: set[str] = set()  # Message-IDs of our mails that a player already answered
         self.sent: list[str] = []  # Message-IDs of the players' mails
         self.senders: list[str] = []
+        self.game_starts: dict[str, int] = {}  # where each player's mails about the game begin
 
     def send(self, sender: str, to: str, body: str) -> None:
         self.clock.advance(seconds=SECONDS_BETWEEN_MAILS)
@@ -51,6 +53,13 @@ class Players:
         with smtplib.SMTP("127.0.0.1", self.port, timeout=10) as client:
             assert client.sendmail(sender, [to], raw) == {}
         self.deliver()
+
+    def confirmed(self, sender: str, body: str) -> None:
+        """A standing command to the service address, confirmed as its owner would."""
+        self.send(sender, SERVICE, body)
+        token = re.search(r"^ +\w+ ([0-9a-f]{12})\s*$", text_of(self.inbox[sender][-1]), re.MULTILINE)
+        assert token is not None, "the reply asks for a confirmation"
+        self.send(sender, SERVICE, token.group(0).strip())
 
     def deliver(self) -> None:
         self.gw.work()
@@ -76,16 +85,25 @@ class Players:
 
 
 def play_by_mail(
-    gw, sink, port: int, clock, game: str, emails: list[str], seed: int, lang: str = "", observer: str = ""
+    gw,
+    sink,
+    port: int,
+    clock,
+    game: str,
+    emails: list[str],
+    seed: int,
+    lang: str = "",
+    observer: str = "",
+    names: tuple[str, ...] = (),
 ) -> Players:
     players = Players(gw, sink, port, clock, emails, (observer,) if observer else ())
+    for email, name in zip(emails, names, strict=False):  # the names they go by, in their words
+        players.confirmed(email, f"{NAME_WORD.get(lang, 'name')} {name}")
+    players.game_starts = {email: len(players.inbox[email]) for email in emails}  # the answers before are no game's
     players.send(emails[0], SERVICE, f"new {game} {' '.join(emails)}" + (f" lang={lang}" if lang else ""))
     (game_id,) = gw.service.game_ids()
-    if observer:  # follows the game from before the start, answering the confirmation as its owner
-        players.send(observer, SERVICE, f"subscribe {game_id}")
-        token = re.search(r"^ +\w+ ([0-9a-f]{12})\s*$", text_of(players.inbox[observer][-1]), re.MULTILINE)
-        assert token is not None, "the reply asks for a confirmation"
-        players.send(observer, SERVICE, token.group(0).strip())
+    if observer:  # follows the game from before the start
+        players.confirmed(observer, f"subscribe {game_id}")
     for player in emails:
         (invitation,) = [m for m in players.inbox[player] if m["X-Pbem-Kind"] == "invitation"]
         players.send(player, invitation["Reply-To"], f"join {player.split('@')[0]}-nonce")
@@ -105,7 +123,11 @@ def play_by_mail(
 def check_the_mails(gw, players: Players) -> None:
     replies = {msg["In-Reply-To"] for box in players.inbox.values() for msg in box if msg["In-Reply-To"]}
     assert set(players.sent) <= replies, "every mail a player (or observer) sent is answered"
-    everything = [(player, msg) for player in players.emails for msg in players.inbox[player]]
+    everything = [
+        (player, msg)
+        for player in players.emails
+        for msg in players.inbox[player][players.game_starts.get(player, 0) :]
+    ]
     subjects = {str(msg["Subject"]) for _, msg in everything}
     assert len(subjects) == 1, "one subject for the whole game, so every client keeps one thread"
     assert len(subjects.pop()) <= SUBJECT_MAX
@@ -156,14 +178,19 @@ def turns_of(gw, game_id: str) -> int:
 def test_a_game_by_mail_in_each_language_keeps_one_subject_and_an_observer_gets_a_digest_per_turn(
     relay_gw, smtp_server, sink, clock, lang
 ):
-    emails = ["ann@example.net", "bob@example.com"]
-    players = play_by_mail(relay_gw, sink, smtp_server, clock, "kingsburg", emails, 3, lang, "eve@example.org")
+    emails = ["jan.novak@example.net", "lucja@example.com"]
+    names = ("Jan Novák", "Łucja Wójcik-Żak")
+    players = play_by_mail(relay_gw, sink, smtp_server, clock, "kingsburg", emails, 3, lang, "eve@example.org", names)
     check_the_mails(relay_gw, players)
+    subject = "[pbem] Kingsburg — Jan Novák, Łucja Wójcik-Żak"  # as they wrote their names
+    assert {str(m["Subject"]) for e in emails for m in players.inbox[e][players.game_starts[e] :]} == {subject}
+    final = " ".join(text_of(players.inbox[emails[0]][-1]).split())
+    assert all(name in final for name in names) and "lucja@" not in final  # names, never the other's address
     (game_id,) = relay_gw.service.game_ids()
     digests = [m for m in players.inbox["eve@example.org"] if not m["In-Reply-To"]]  # not the subscribe's answers
     entries = relay_gw.service.game(game_id).version
     assert all(m["X-Pbem-Kind"] == "watch" for m in digests)
-    assert {str(m["Subject"]) for m in digests} == {"[pbem] Kingsburg — ann, bob"}  # the players' thread's
+    assert {str(m["Subject"]) for m in digests} == {subject}  # the players' thread's
     assert 0 < len(digests) <= turns_of(relay_gw, game_id) < entries  # a turn of several entries: one mail
     words = {"cs": "tah", "pl": "tura"}[lang]
     assert all(f" - {words} " in state_of(m) for m in digests)  # in the game's language

@@ -105,3 +105,19 @@ def test_each_thread_draws_with_its_own_options():
     worker.join()
     assert here is not None and there == [here]
     assert picture._fonts.options is not None
+
+
+def test_the_same_picture_is_drawn_once_for_the_mails_that_share_it(monkeypatch):
+    drawings: list[int] = []
+
+    def counted(tree, width):
+        drawings.append(width)
+        return draw(tree, width)
+
+    monkeypatch.setattr(picture, "draw", counted)
+    svg = WORDS.format("kept once")
+    first, again = picture_of(svg), picture_of(svg)
+    assert first is again and len(drawings) == 1
+    other = picture_of(WORDS.format("another board"))
+    assert other is not None and other.png != first.png and len(drawings) == 2
+    assert picture.drawn(svg) == first and len(drawings) == 3  # anew, as the benchmark times it

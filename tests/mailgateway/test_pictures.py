@@ -215,3 +215,30 @@ def test_every_golden_mail_keeps_its_lines_within_72_characters():
         body = path.read_text(encoding="utf-8").split("\n\n", 1)[1]
         long = [line for line in body.splitlines() if len(line) > compose.TEXT_WIDTH and "://" not in line]
         assert not long, (path, long)
+
+
+@pytest.mark.parametrize(
+    ("name", "printed"),
+    [
+        ("warriors-traders", "[ireland]"),
+        ("kingsburg", "2g / 3 VP"),
+        ("kingdom-builder", "Kingdom cards:"),
+        ("ruse-and-bruise", "goals won:"),
+    ],
+)
+def test_the_mail_picture_leaves_out_the_words_the_text_part_says(gw, transport, name, printed):
+    """Each word drawn costs time for every mail: a mail's picture is the narrow board less
+    the lists the text part has (W&T's provinces, Kingdom Builder's cards, the goals won)
+    and Kingsburg's printed costs; the narrow board on the web keeps them (the positive
+    control)."""
+    game = gw.service.game(started(gw, transport, name))
+    view = game.spec.view(gw.service.state(game), 0)
+    narrow = game.spec.render_narrow_svg(view, game.names)
+    mail = board_svg(game.spec, view, game.names)
+    assert printed in narrow and printed not in mail
+    assert mail == game.spec.render_mail_svg(view, game.names)
+    assert own_height(mail) < own_height(narrow)
+
+
+def own_height(svg: str) -> float:
+    return float(re.search(r'viewBox="0 0 [0-9.]+ ([0-9.]+)"', svg).group(1))

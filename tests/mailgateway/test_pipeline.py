@@ -62,14 +62,14 @@ def test_the_gateway_package_never_imports_the_store():
 
 
 def test_a_mail_that_cannot_be_composed_is_a_dead_letter_and_is_sent_after_the_fix(gw, transport, monkeypatch):
-    real = compose.render
+    real = compose.rendered
 
     def broken(model, *picture):
         if model.get("kind") == "reply" and any(r.get("action") == "catalog" for r in model.get("results", [])):
             raise KeyError("a template bug")
         return real(model, *picture)
 
-    monkeypatch.setattr(compose, "render", broken)
+    monkeypatch.setattr(compose, "rendered", broken)
     gw.receive(make_mail(ANN, SERVICE, "catalog"))
     gw.receive(make_mail(BOB, SERVICE, "help"))
     gw.work()
@@ -77,7 +77,7 @@ def test_a_mail_that_cannot_be_composed_is_a_dead_letter_and_is_sent_after_the_f
     assert transport.to(ANN) == []
     (dead,) = gw.mailroom.dead_letters()
     assert dead.to == ANN and "a template bug" in (dead.error or "") and dead.status == DEAD
-    monkeypatch.setattr(compose, "render", real)  # the template is fixed
+    monkeypatch.setattr(compose, "rendered", real)  # the template is fixed
     assert gw.mailroom.retry(dead.key) == [dead.key]
     gw.work()
     assert len(transport.to(ANN)) == 1 and "Kingsburg" in text_of(transport.to(ANN)[0])
@@ -104,13 +104,13 @@ def test_pbem_mail_dead_lists_and_retries(tmp_path, monkeypatch):
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("PBEM_MAIL_ADDRESS", SERVICE)
     runner = CliRunner()
-    real = compose.render
-    monkeypatch.setattr(compose, "render", lambda model, *picture: (_ for _ in ()).throw(KeyError("boom")))
+    real = compose.rendered
+    monkeypatch.setattr(compose, "rendered", lambda model, *picture: (_ for _ in ()).throw(KeyError("boom")))
     assert runner.invoke(main, ["mail-in"], input=make_mail(ANN, SERVICE, "help")).exit_code == 0
     assert runner.invoke(main, ["mail-work"]).exit_code == 0
     listed = runner.invoke(main, ["mail-dead"])
     assert listed.exit_code == 0 and "1 dead letter(s)" in listed.output and "boom" in listed.output
-    monkeypatch.setattr(compose, "render", real)
+    monkeypatch.setattr(compose, "rendered", real)
     retried = runner.invoke(main, ["mail-dead", "--retry-all"])
     assert retried.exit_code == 0 and "queued again: 1" in retried.output
     assert "0 dead letter(s)" in runner.invoke(main, ["mail-dead"]).output

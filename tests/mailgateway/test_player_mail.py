@@ -444,3 +444,11 @@ def test_a_name_of_nothing_is_refused_and_changes_nothing(gw, transport):
     gw.receive(make_mail(BOB, SERVICE, "name <@>"))
     gw.work()
     assert "name YOUR NAME" in text_of(transport.to(BOB)[-1])
+
+
+def test_a_creator_who_gave_a_name_keeps_it_when_their_mail_has_none(gw, transport):
+    confirmed(gw, transport, ANN, "name Ann Smith")
+    gw.receive(make_mail(ANN, SERVICE, f"new kingsburg {ANN} {BOB}"))  # a plain From
+    gw.work()
+    (game_id,) = gw.service.game_ids()
+    assert gw.service.game(game_id).names == ["Ann Smith", "bob"]

@@ -23,7 +23,10 @@ def _centre(r: int, c: int, top: float) -> tuple[float, float]:
     return LEFT + W * (c + 0.5 + 0.5 * (r % 2)), top + R + 1.5 * R * r
 
 
-def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str], lists: bool = True) -> str:
+    """The narrow board; without ``lists`` (a mail's picture) the lines under the legend (the
+    locations' tiles, the kingdom cards, the players' supplies) are left out: the mail's text
+    says them beside it. The final score stays."""
     x, inner = 4, NARROW_WIDTH - 8
     title = _("Game over.") if view["over"] else _status(view, names)
     parts, y = text_block(x, 16, title, 12.5, inner, ' font-weight="bold"')
@@ -41,7 +44,7 @@ def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     y = top + 1.5 * R * SIZE + R + 16
     legend, y = _legend(view, names, x, y, inner)
     parts += legend
-    lines = _svg_lines(view, names)
+    lines = _svg_lines(view, names) if lists else []
     if view["over"]:
         lines += [part.strip() for part in _status(view, names).split(";")]
     for line in lines:
@@ -108,10 +111,15 @@ def _legend(view: Mapping[str, Any], names: Sequence[str], x: int, y: float, wid
             "{who} ({colour}): {n} left", who=seat_name(names, seat), colour=colour_name(seat), n=view["supply"][seat]
         )
         if view["over"]:
-            label += ", " + _("{gold} gold", gold=view["scores"][seat]["total"])
+            label += ", " + ngettext("{n} gold", "{n} gold", view["scores"][seat]["total"])
         elif seat == view["seat"]:
             label += ", " + _("to move ({terrain})", terrain=terrain_name(view["played"]))
         out.append(f'<circle cx="{x + 6}" cy="{y - 4:.1f}" r="6" fill="{SEAT_COLOURS[seat]}" stroke="#000"/>')
         drawn, y = text_block(x + 16, y, label, 12, width - 16)
         out += drawn
     return out, y + 4
+
+
+def render_mail_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The board picture of a mail: the narrow board without the lists the mail's text says."""
+    return render_narrow_svg(view, names, lists=False)

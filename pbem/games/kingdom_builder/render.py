@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.svg import escape
-from pbem.games.text import _, language, ngettext, pgettext, seat_name
+from pbem.games.text import _, fitted, language, ngettext, pgettext, seat_name
 
 from .board import COLUMNS, SIZE, hex_of, name
 from .data import KINGDOM_CARDS, card_name, location_name, terrain_name
@@ -143,8 +143,8 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     )
     lines.append(_("Kingdom cards: {cards}", cards=", ".join(card_name(c) for c in view["cards"])))
     lines += [_seat_line(view, names, seat) for seat in range(view["players"])]
-    lines.append(_status(view, names))
-    return "\n".join(lines) + "\n"
+    lines += [part.strip() for part in _status(view, names).split(";")]  # the final score: a line a player
+    return fitted("\n".join(lines) + "\n")  # lines of words broken for a mail
 
 
 def _seat_line(view: Mapping[str, Any], names: Sequence[str], seat: int) -> str:
@@ -164,9 +164,9 @@ def _status(view: Mapping[str, Any], names: Sequence[str]) -> str:
     if view["over"]:
         scores = [
             _(
-                "{who}: {gold} gold ({parts})",
+                "{who}: {gold} ({parts})",
                 who=seat_name(names, s["seat"]),
-                gold=s["total"],
+                gold=ngettext("{n} gold", "{n} gold", s["total"]),
                 parts=", ".join(f"{score_word(k)} {v}" for k, v in s["gold"].items()),
             )
             for s in view["scores"]
@@ -277,7 +277,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
             "{who} ({colour}): {n} left", who=seat_name(names, seat), colour=colour_name(seat), n=view["supply"][seat]
         )
         if view["over"]:
-            label += ", " + _("{gold} gold", gold=view["scores"][seat]["total"])
+            label += ", " + ngettext("{n} gold", "{n} gold", view["scores"][seat]["total"])
         elif seat == view["seat"]:
             label += ", " + _("to move ({terrain})", terrain=terrain_name(view["played"]))
         parts.append(f'<circle cx="{LEFT + 6}" cy="{y - 4:.0f}" r="5" fill="{SEAT_COLOURS[seat]}" stroke="#000"/>')

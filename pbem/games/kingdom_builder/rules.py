@@ -345,7 +345,7 @@ def decide_and_fold(state: KBState, seat: int, move: Move, rng: Rng) -> tuple[li
     """``decide``, and the state after the facts."""
     steps = [("build", h) for h in move[1:]] if move[0] == "build" else [move]
     if move[0] == "build" and not 1 <= len(steps) <= MANDATORY:
-        raise illegal(_("A build names 1 to {n} hexes.", n=MANDATORY))
+        raise illegal(ngettext("A build names 1 to {n} hex.", "A build names 1 to {n} hexes.", MANDATORY))
     facts: list[Fact] = []
     for number, single in enumerate(steps):
         new = step_facts(state, seat, single)

@@ -185,6 +185,9 @@ class KingdomBuilder(FoldingGameSpec[KBState, Move]):
     def render_narrow_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return narrow.render_narrow_svg(view, names)
 
+    def render_mail_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return narrow.render_mail_svg(view, names)
+
     def turn_template(self, state: KBState, seat: int, names: Sequence[str]) -> str:
         lines = [f"# Kingdom Builder: {self.phase_label(state)}"]
         if not state.over and seat == state.seat:
@@ -304,7 +307,9 @@ def _ended(fact: dict[str, Any], person: str, names: Sequence[str]) -> str:
 # the line of history of each kind of fact: (fact, the seat's name, all names) -> the line
 _DESCRIBERS: dict[str, Callable[[dict[str, Any], str, Sequence[str]], str]] = {
     "GameStarted": _started,
-    "DeckShuffled": lambda fact, person, names: _("The {n} terrain cards were shuffled face down.", n=fact["cards"]),
+    "DeckShuffled": lambda fact, person, names: ngettext(
+        "The {n} terrain card was shuffled face down.", "The {n} terrain cards were shuffled face down.", fact["cards"]
+    ),
     "CardDrawn": lambda fact, person, names: _("{who} drew a terrain card.", who=person),
     "TurnStarted": _turn_started,
     "CardReplaced": _card_replaced,

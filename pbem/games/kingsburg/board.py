@@ -130,11 +130,11 @@ def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = Fa
     colour = _colour(p["seat"])
     head = f"{name}: {amount('vp', p['vp'])}" + (", " + spoken("envoy") if envoy else "")
     counters = _(
-        "{gold}, {wood}, {stone}, {plus2} +2, {soldiers}",
+        "{gold}, {wood}, {stone}, {plus2}, {soldiers}",
         gold=amount("gold", p["gold"]),
         wood=amount("wood", p["wood"]),
         stone=amount("stone", p["stone"]),
-        plus2=p["plus2"],
+        plus2=amount("plus2", p["plus2"]),
         soldiers=amount("soldiers", p["soldiers"]),
     )
     out = [
@@ -164,10 +164,11 @@ def _cost_text(building: str) -> str:
     return f"{cost} / {amount('vp', b.vp)}"
 
 
-def render_narrow_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
+def render_narrow_svg(v: Mapping[str, Any], names: Sequence[str], printed: bool = True) -> str:
     """The board for a narrow screen: the same content stacked in one column ``NARROW_WIDTH``
     wide (the court two advisors a row, then each player's sheet under the other), no word
-    under ``NARROW_TEXT`` units."""
+    under ``NARROW_TEXT`` units. Without ``printed`` (a mail's picture) the advisors' gifts and
+    the buildings' costs, which the rules fix and the board prints, are left out."""
     width, x = NARROW_WIDTH, 4
     inner = width - 2 * x
     waiting = ", ".join(seat_name(names, s) for s in v["to_move"])
@@ -185,11 +186,11 @@ def render_narrow_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
         out += lines
     legend, y = _narrow_legend(v, names, x, y, inner)
     out += legend
-    court, y = _narrow_court(v, names, x, y + 4, inner)
+    court, y = _narrow_court(v, names, x, y + 4, inner, printed)
     out += court
     for i, seat in enumerate(v["order"]):
         sheet, y = _narrow_sheet(
-            v["players"][seat], f"{i + 1}. {seat_name(names, seat)}", x, y + 10, seat == v["envoy"]
+            v["players"][seat], f"{i + 1}. {seat_name(names, seat)}", x, y + 10, seat == v["envoy"], printed
         )
         out += sheet
     height = round(y + 6)
@@ -218,7 +219,9 @@ def _narrow_legend(v: Mapping[str, Any], names: Sequence[str], x: int, y: float,
     return out, y + 20
 
 
-def _narrow_court(v: Mapping[str, Any], names: Sequence[str], x: int, y: float, width: int) -> tuple[list[str], float]:
+def _narrow_court(
+    v: Mapping[str, Any], names: Sequence[str], x: int, y: float, width: int, printed: bool = True
+) -> tuple[list[str], float]:
     """The advisors two to a row; each cell as tall as its groups of dice need."""
     legend = _("Court: each group of dice in its owner colour")
     out = [f'<text x="{x}" y="{y + 11:.1f}" fill="#444">{escape(legend)}</text>']
@@ -228,7 +231,7 @@ def _narrow_court(v: Mapping[str, Any], names: Sequence[str], x: int, y: float, 
     advisors = list(range(1, COURT_SPOTS))
     for row in range(0, len(advisors), 2):
         cells = [
-            _narrow_advisor(a, groups.get(a, []), names, x + i * (cell_w + 6), y, cell_w)
+            _narrow_advisor(a, groups.get(a, []), names, x + i * (cell_w + 6), y, cell_w, printed)
             for i, a in enumerate(advisors[row : row + 2])
         ]
         height = max(h for _, h in cells)
@@ -243,7 +246,7 @@ def _narrow_court(v: Mapping[str, Any], names: Sequence[str], x: int, y: float, 
 
 
 def _narrow_advisor(
-    a: int, groups: list[Mapping[str, Any]], names: Sequence[str], x: int, y: float, width: int
+    a: int, groups: list[Mapping[str, Any]], names: Sequence[str], x: int, y: float, width: int, printed: bool = True
 ) -> tuple[list[str], float]:
     """One advisor's cell: its number and name, the groups of dice on it, its gifts."""
     out, bottom = text_block(x + 4, y + 13, f"{a} {ADVISORS[a].name}", NARROW_TEXT, width - 8, ' font-weight="bold"')
@@ -267,21 +270,25 @@ def _narrow_advisor(
         dx += 6
     if groups:
         dy += 24
+    if not printed:
+        return out, dy + 4 - y
     gifts, bottom = text_block(x + 4, dy + 11, gift_text(a), NARROW_TEXT, width - 8, ' fill="#444"')
     return out + gifts, bottom - 14 + 8 - y
 
 
-def _narrow_sheet(p: Mapping[str, Any], name: str, x: int, y: float, envoy: bool) -> tuple[list[str], float]:
+def _narrow_sheet(
+    p: Mapping[str, Any], name: str, x: int, y: float, envoy: bool, printed: bool = True
+) -> tuple[list[str], float]:
     """A player's sheet: name and counters, the dice in hand, the buildings four to a row,
     their names on two lines where one is too long."""
     colour = _colour(p["seat"])
     head = f"{name}: {amount('vp', p['vp'])}" + (", " + spoken("envoy") if envoy else "")
     counters = _(
-        "{gold}, {wood}, {stone}, {plus2} +2, {soldiers}",
+        "{gold}, {wood}, {stone}, {plus2}, {soldiers}",
         gold=amount("gold", p["gold"]),
         wood=amount("wood", p["wood"]),
         stone=amount("stone", p["stone"]),
-        plus2=p["plus2"],
+        plus2=amount("plus2", p["plus2"]),
         soldiers=amount("soldiers", p["soldiers"]),
     )
     out, y = text_block(x, y + 13, head, 13, NARROW_WIDTH - 2 * x, f' fill="{colour}" font-weight="bold"')
@@ -290,15 +297,17 @@ def _narrow_sheet(p: Mapping[str, Any], name: str, x: int, y: float, envoy: bool
         out += lines
     owned = set(p["buildings"])
     cell_w = (NARROW_WIDTH - 2 * x) // 4
+    high = 44 if printed else 31  # a name on two lines, and the cost under it
     y -= 8
     for row in ROWS.values():
         for c, b in enumerate(row):
             bx = x + c * cell_w
             fill, ink = (colour, "#fff") if b in owned else ("#eeeeee", "#333")
-            out.append(f'<rect x="{bx}" y="{y:.1f}" width="{cell_w - 3}" height="44" fill="{fill}" stroke="#555"/>')
+            out.append(f'<rect x="{bx}" y="{y:.1f}" width="{cell_w - 3}" height="{high}" fill="{fill}" stroke="#555"/>')
             label = fitted(BUILDINGS[b].name, NARROW_TEXT, cell_w - 7)[:2]
             for n, line in enumerate(label):
                 out.append(f'<text x="{bx + 3}" y="{y + 13 + n * 13:.1f}" fill="{ink}">{escape(line)}</text>')
-            out.append(f'<text x="{bx + 3}" y="{y + 40:.1f}" fill="{ink}">{escape(_cost_text(b))}</text>')
-        y += 47
+            if printed:
+                out.append(f'<text x="{bx + 3}" y="{y + 40:.1f}" fill="{ink}">{escape(_cost_text(b))}</text>')
+        y += high + 3
     return out, y

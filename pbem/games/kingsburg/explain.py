@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pbem.games.kingsburg import rules
@@ -27,8 +27,16 @@ from pbem.games.kingsburg.state import Player, State
 from pbem.games.text import _
 
 
-def step_need(step: str) -> str:
-    """What a step asks of a player, with example commands in the language spoken now."""
+def _example(legal: Sequence[object], kind: type, fallback: object, fits: Callable[[Any], bool] = bool) -> object:
+    """The first legal move of ``kind`` (that ``fits``), so an example is one the player may
+    send now (never "build Statue" to a player who has it); ``fallback`` when ``legal`` has none
+    (the sentence of a refusal may be asked without the legal moves)."""
+    return next((m for m in legal if isinstance(m, kind) and fits(m)), fallback)
+
+
+def step_need(step: str, legal: Sequence[object] = ()) -> str:
+    """What a step asks of a player, with example commands in the language spoken now, drawn
+    from ``legal`` (the player's legal moves) when it has one of the kind."""
 
     def q(move: object) -> str:
         return repr(say_move(move))  # type: ignore[arg-type]
@@ -42,12 +50,14 @@ def step_need(step: str) -> str:
         ),
         "reroll": lambda: _(
             "use the Statue or Chapel ({one}, {all}) or keep the dice ({keep})",
-            one=q(Reroll(False, 4)),
-            all=q(Reroll(True)),
+            one=q(_example(legal, Reroll, Reroll(False, 4), lambda m: not m.all)),
+            all=q(_example(legal, Reroll, Reroll(True), lambda m: m.all)),
             keep=q(Pass()),
         ),
         "influence": lambda: _(
-            "influence an advisor ({example}) or {skip}", example=q(Influence(8, (5, 3))), skip=q(Pass())
+            "influence an advisor ({example}) or {skip}",
+            example=q(_example(legal, Influence, Influence(8, (5, 3)), lambda m: m.choice is None)),
+            skip=q(Pass()),
         ),
         "gifts": lambda: _(
             "answer an advisor's gift ({take}, {give} or {nothing})",
@@ -55,7 +65,9 @@ def step_need(step: str) -> str:
             give=repr(say_move(Give("gold")).split()[0] + " ..."),
             nothing=q(Take(())),
         ),
-        "build": lambda: _("build ({example}) or {skip}", example=q(Build("statue")), skip=q(Pass())),
+        "build": lambda: _(
+            "build ({example}) or {skip}", example=q(_example(legal, Build, Build("statue"))), skip=q(Pass())
+        ),
         "townhall": lambda: _(
             "use the Town Hall ({wood}, {plus2}) or {skip}",
             wood=q(TownHall("wood")),
@@ -64,25 +76,25 @@ def step_need(step: str) -> str:
         ),
         "recruit": lambda: _(
             "recruit soldiers ({example}) or {skip}",
-            example=repr(" ".join(say_move(Recruit(2, 0, 0, 0)).split()[:2])),
+            example=repr(" ".join(say_move(_example(legal, Recruit, Recruit(2, 0, 0, 0))).split()[:2])),  # type: ignore[arg-type]
             skip=q(Pass()),
         ),
-        "tokens": lambda: _("choose a soldier token ({example})", example=q(Token(2))),
+        "tokens": lambda: _("choose a soldier token ({example})", example=q(_example(legal, Token, Token(2)))),
         "spoils": lambda: _(
             "choose the goods to lose or take ({lose}, {take})",
-            lose=q(Lose(("gold", "wood"))),
-            take=q(Take(("stone",))),
+            lose=q(_example(legal, Lose, Lose(("gold", "wood")))),
+            take=q(_example(legal, Take, Take(("stone",)))),
         ),
     }
     return needs[step]() if step in needs else _("wait")
 
 
-def why_illegal(state: State, seat: int, move: object, text: str) -> str:
+def why_illegal(state: State, seat: int, move: object, text: str, legal: Sequence[object] = ()) -> str:
     steps, explain = _REASONS.get(type(move), ((), None))
     reason = explain(state, seat, move) if explain is not None and state.step in steps else None
     if reason:
         return _("{text} is not legal: {reason}.", text=repr(text), reason=reason)
-    need = step_need(state.step)
+    need = step_need(state.step, legal)
     return _("{text} is not legal now ({phase}): {need}.", text=repr(text), phase=phase_label(state), need=need)
 
 

@@ -150,7 +150,9 @@ class Kingsburg(FoldingGameSpec[State, Move]):
             return self._any_group(state, seat, candidate, text, self.legal_moves(state, seat))
         if isinstance(candidate, Pass) and state.step == "gifts":
             return Take(())  # "pass" on a gift declines it
-        raise illegal(why_illegal(state, seat, candidate, text), self.legal_texts(state, seat))
+        raise illegal(
+            why_illegal(state, seat, candidate, text, self.legal_moves(state, seat)), self.legal_texts(state, seat)
+        )
 
     def _is_legal(self, state: State, seat: int, move: object) -> bool:
         """``move in self.legal_moves(state, seat)``, without listing every group with every
@@ -217,7 +219,11 @@ class Kingsburg(FoldingGameSpec[State, Move]):
             return text
 
     def score_label(self, key: str) -> str:
-        labels = {"goods": lambda: _("goods"), "buildings": lambda: _("buildings")}
+        labels = {
+            "goods": lambda: _("goods"),
+            "buildings": lambda: _("buildings"),
+            "tie_breaks": lambda: _("ties broken by"),
+        }
         return labels[key]() if key in labels else key
 
     def legal_texts(self, state: State, seat: int, limit: int = 40) -> list[str]:
@@ -250,7 +256,9 @@ class Kingsburg(FoldingGameSpec[State, Move]):
         self._check_turn(state, seat)
         if not self._is_legal(state, seat, move):
             text = say_move(move) if isinstance(move, Move.__args__) else repr(move)
-            raise illegal(why_illegal(state, seat, move, text), self.legal_texts(state, seat))
+            raise illegal(
+                why_illegal(state, seat, move, text, self.legal_moves(state, seat)), self.legal_texts(state, seat)
+            )
         facts = move_facts(state, seat, move, rng)
         more, after = advance(fold(state, facts), rng)
         return facts + more, after
@@ -262,7 +270,8 @@ class Kingsburg(FoldingGameSpec[State, Move]):
         keys = {s: (p.vp, p.goods, len(p.buildings)) for s, p in enumerate(state.players)}
         ranks = rank_by(keys)
         return [
-            Standing(s, ranks[s], p.vp, {"goods": p.goods, "buildings": len(p.buildings)})
+            # goods and buildings only break ties: named so, they never read as parts of the VP
+            Standing(s, ranks[s], p.vp, {"tie_breaks": {"goods": p.goods, "buildings": len(p.buildings)}})
             for s, p in enumerate(state.players)
         ]
 
@@ -279,6 +288,9 @@ class Kingsburg(FoldingGameSpec[State, Move]):
     def render_narrow_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return board.render_narrow_svg(view, names)
 
+    def render_mail_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return board.render_narrow_svg(view, names, printed=False)
+
     def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
         return render.describe_fact(fact, names)
 
@@ -286,7 +298,8 @@ class Kingsburg(FoldingGameSpec[State, Move]):
         return render.phase_label(state)
 
     def decision_text(self, state: State, seat: int, names: Sequence[str]) -> str:
-        need = step_need(state.step) if state.step != "start" else _("choose your move")
+        legal = self.legal_moves(state, seat)
+        need = step_need(state.step, legal) if state.step != "start" else _("choose your move")
         if state.step == "gifts":
             advisor = next((a for a, s, _gift in state.gifts if s == seat), None)
             if advisor is not None:

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS, ROWS, YEAR_RANGES
-from pbem.games.kingsburg.moves import goods_text, spoken
+from pbem.games.kingsburg.moves import spoken
 from pbem.games.kingsburg.state import State
-from pbem.games.text import TEXT_WIDTH, _, ngettext, pgettext, seat_name
+from pbem.games.text import TEXT_WIDTH, _, fitted, ngettext, pgettext, seat_name
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
 COLOURS = ("#c0392b", "#2471a3", "#229954", "#d4ac0d", "#7d3c98")
@@ -190,7 +190,8 @@ def _stated_choice(choice: Sequence[str] | None) -> str:
         return _(", to give {good} for the help", good=spoken(choice[1]))
     if len(choice) == 1:
         return _(", declining the help")
-    return _(", to take {goods}", goods=goods_text(tuple(choice[1:]), spoken))
+    taken = tuple(choice[1:])
+    return _(", to take {goods}", goods=", ".join(amount(g, taken.count(g)) for g in GOODS if g in taken))
 
 
 def _declined(fact: Mapping[str, Any], who: str) -> str:
@@ -384,7 +385,7 @@ def render_text(v: Mapping[str, Any], names: Sequence[str]) -> str:
             lines.append(f"  {spot['advisor']:>2} {ADVISORS[spot['advisor']].name:<14} {groups}")
     for position, seat in enumerate(v["order"], start=1):
         lines += _player_text(v["players"][seat], position, seat_name(names, seat), seat == v["envoy"])
-    return "\n".join(lines) + "\n"
+    return fitted("\n".join(lines) + "\n")  # lines of words broken for a mail
 
 
 def enemy_line(v: Mapping[str, Any]) -> str:
@@ -410,12 +411,12 @@ def group_text(g: Mapping[str, Any], names: Sequence[str]) -> str:
 def holdings(p: Mapping[str, Any]) -> str:
     """A seat's counters: "3 VP, 2 gold, 1 wood, 0 stone, 1 +2, 2 soldiers"."""
     return _(
-        "{vp}, {gold}, {wood}, {stone}, {plus2} +2, {soldiers}",
+        "{vp}, {gold}, {wood}, {stone}, {plus2}, {soldiers}",
         vp=amount("vp", p["vp"]),
         gold=amount("gold", p["gold"]),
         wood=amount("wood", p["wood"]),
         stone=amount("stone", p["stone"]),
-        plus2=p["plus2"],
+        plus2=amount("plus2", p["plus2"]),
         soldiers=amount("soldiers", p["soldiers"]),
     )
 

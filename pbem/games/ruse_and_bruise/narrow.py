@@ -16,7 +16,10 @@ from .render import COLOURS, _shown, _svg_lines, _waiting, column_state, game_ti
 GAP = 6
 
 
-def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str], lists: bool = True) -> str:
+    """The narrow board; without ``lists`` (a mail's picture) the goals each player won are
+    left out (the mail's text lists them beside it), their counts, the hand and the scores
+    stay."""
     x, inner = 4, NARROW_WIDTH - 8
     title = f"{game_title()}: {view['phase']}"
     if view["to_move"]:
@@ -34,7 +37,7 @@ def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
             parts += drawn
             bottoms.append(bottom)
         y = max(bottoms) + 8
-    below = [(_("Players:"), True), *_svg_lines(view, names)]
+    below = [(_("Players:"), True), *((line, bold) for line, bold in _svg_lines(view, names) if bold or lists)]
     y += 8
     for line, bold in below:
         drawn, y = text_block(x, y, line, 12, inner, ' font-weight="bold"' if bold else "")
@@ -92,3 +95,9 @@ def _card(
         f'<g>{title}<rect x="{x}" y="{y:.1f}" width="{width}" height="{height}" rx="4" {face}/>{words}</g>',
         y + height + 4,
     )
+
+
+def render_mail_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The board picture of a mail: the narrow board without the goals won, which the mail's
+    text says."""
+    return render_narrow_svg(view, names, lists=False)

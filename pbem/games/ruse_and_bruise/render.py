@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.games.base import Fact
 from pbem.games.svg import escape
-from pbem.games.text import _, language, ngettext, pgettext, seat_name
+from pbem.games.text import _, fitted, language, ngettext, pgettext, seat_name
 
 from .cards import CARDS, GOALS, ROUNDS, goal_text, show_halves, suit_name
 from .state import GameState, to_move
@@ -185,7 +185,7 @@ def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
         lines.append(_hand_line(view))
     if view["scores"] is not None:
         lines.append(_scores_line(view, names))
-    return "\n".join(lines) + "\n"
+    return fitted("\n".join(lines) + "\n")  # lines of words broken for a mail
 
 
 def _svg_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str, bool]]:
@@ -349,12 +349,19 @@ def _cards_revealed(f: Fact, n: Sequence[str]) -> str:
 
 _DESCRIBERS = {
     "GameStarted": lambda f, n: _(
-        "The game starts with {players} players and {rounds} rounds.", players=f["players"], rounds=f["rounds"]
+        "The game starts: {players}, {rounds}.",
+        players=ngettext("{n} player", "{n} players", f["players"]),
+        rounds=ngettext("{n} round", "{n} rounds", f["rounds"]),
     ),
     "DeckShuffled": lambda f, n: _("{who} shuffles their deck.", who=_seat(f, "seat", n)),
-    "GoalDeckShuffled": lambda f, n: _("{count} goal cards are shuffled into the goal deck.", count=f["count"]),
-    "DiscardReshuffled": lambda f, n: _(
-        "{who} shuffles {count} discarded cards into a new deck.", who=_seat(f, "seat", n), count=f["count"]
+    "GoalDeckShuffled": lambda f, n: ngettext(
+        "{n} goal card is shuffled into the goal deck.", "{n} goal cards are shuffled into the goal deck.", f["count"]
+    ),
+    "DiscardReshuffled": lambda f, n: ngettext(
+        "{who} shuffles {n} discarded card into a new deck.",
+        "{who} shuffles {n} discarded cards into a new deck.",
+        f["count"],
+        who=_seat(f, "seat", n),
     ),
     "CardsDrawn": lambda f, n: ngettext(
         "{who} draws {n} card.", "{who} draws {n} cards.", f["count"], who=_seat(f, "seat", n)

@@ -123,6 +123,9 @@ class RuseAndBruise(FoldingGameSpec[GameState, Move]):
     def render_narrow_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
         return narrow.render_narrow_svg(view, names)
 
+    def render_mail_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        return narrow.render_mail_svg(view, names)
+
     def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
         return render.describe_fact(fact, names)
 

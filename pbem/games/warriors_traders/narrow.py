@@ -46,7 +46,9 @@ def counted(units: Sequence[Mapping[str, Any]]) -> str:
     return " ".join(f"{n if n > 1 else ''}{kind}" for kind, n in counts.items())
 
 
-def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str], lists: bool = True) -> str:
+    """The narrow board; without ``lists`` (a mail's picture) it ends under the map: the list
+    of the provinces and the units' legend are in the mail's text beside it."""
     x, inner = 4, NARROW_WIDTH - 8
     text = render_text(view, names).splitlines()
     first_province = next((i for i, line in enumerate(text) if line.startswith("[")), len(text))
@@ -58,7 +60,7 @@ def render_narrow_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
     top = y + 4
     parts += _map(view, names, top)
     y = top + CELL * ((len(gmap.countries) + 1) // 2) + 16
-    for line in text[first_province:]:
+    for line in text[first_province:] if lists else []:
         indent = x + 10 if line.startswith(" ") else x
         weight = "" if line.startswith(" ") else ' font-weight="bold"'
         drawn, y = text_block(indent, y, line.strip(), 12, inner - (indent - x), weight)
@@ -111,3 +113,8 @@ def _province(
         f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" fill="{ink}">{escape(counted(present))}</text>',
         "</g>",
     ]
+
+
+def render_mail_svg(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The board picture of a mail: the narrow board without the lists the mail's text says."""
+    return render_narrow_svg(view, names, lists=False)

@@ -57,7 +57,8 @@ def _player_line(view: Mapping[str, Any], p: Mapping[str, Any], names: Sequence[
             placed=p["tokens_placed"],
         )
     levels = " ".join(f"{words.track_letter(t)}{LEVELS[lv - 1]}({p['tokens'][t]})" for t, lv in p["levels"].items())
-    stock = " ".join(f"{words.resource(r)} {n}" for r, n in p["stock"].items())
+    # commas, so that "food 2, goods 1" never reads as a count of the next word ("2 goods")
+    stock = ", ".join(f"{words.resource(r)} {n}" for r, n in p["stock"].items())
     country = (
         _("{country} side {side}", country=p["country_name"], side=p["team"] + 1)
         if view["alliance"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.games.base import ErrorCode, FoldingGameSpec, GameError, Option, Rng, Standing, evolve_all, illegal, invalid
 from pbem.games.speech import N_  # the options' help, said in the reader's language
-from pbem.games.text import _
+from pbem.games.text import _, fitted
 from pbem.games.warriors_traders import describe, moves, narrow, render, rules, scoring, words
 from pbem.games.warriors_traders.data import MAPS
 from pbem.games.warriors_traders.evolve import evolve
@@ -203,13 +203,16 @@ class WarriorsTraders(FoldingGameSpec[State, Order]):
 
     # -- presentation ------------------------------------------------------------------------
     def render_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
-        return render.render_text(view, names)
+        return fitted(render.render_text(view, names))
 
     def render_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return render.render_svg(view, names)
 
     def render_narrow_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return narrow.render_narrow_svg(view, names)
+
+    def render_mail_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        return narrow.render_mail_svg(view, names)
 
     def describe_fact(self, fact: dict[str, Any], names: Sequence[str]) -> str:
         return describe.describe_fact(fact, names)

@@ -1,10 +1,12 @@
 """Hidden information stays hidden; the text, SVG and history lines render every situation."""
 
 import json
+import re
 import xml.etree.ElementTree as ET
 
 from pbem.games.kingsburg import SPEC
 from pbem.games.kingsburg.data import ENEMIES
+from pbem.games.kingsburg.moves import say_move
 from pbem.games.simulate import play_random
 
 from .support import ANN, BRIAN, NAMES, at, gifts_for, new_game, with_players
@@ -91,3 +93,13 @@ def test_every_fact_has_a_history_line_even_when_redacted():
 def test_phase_label():
     assert SPEC.phase_label(at(new_game(3), "summer", "influence", year=2)) == "year 2, summer: influence"
     assert SPEC.phase_label(at(new_game(3), "recruit", "recruit", year=4)) == "year 4, recruitment"
+
+
+def test_the_decision_example_is_a_legal_move_never_a_building_the_player_has():
+    state = at(new_game(3), "spring", "build", order=(0, 1, 2), cursor=0)
+    state = with_players(state, p0={"gold": 5, "wood": 5, "stone": 5, "buildings": {"statue"}})
+    legal = [say_move(m) for m in SPEC.legal_moves(state, ANN)]
+    sentence = SPEC.decision_text(state, ANN, NAMES)
+    assert "'build statue'" not in sentence
+    examples = re.findall(r"'([^']+)'", sentence)
+    assert examples and all(e in legal for e in examples), (sentence, legal)
