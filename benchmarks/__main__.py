@@ -23,7 +23,9 @@ pbem time / baseline time for overheads, as the row says):
 * web: page latency p50 and p95 under 8 concurrent loopback clients (and one client alone) for
   a long finished game (game page, any turn, any history page, any entry, export.json), the games
   list of a store of 10,000 games and /health, each against a bare Flask route measured just
-  before under the same load.
+  before under the same load;
+* ratings: ``pbem ratings`` over 10,000 finished games (each export verified, then rated)
+  against openskill alone rating the same results.
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ import time
 from pathlib import Path
 
 from benchmarks import measure, pictures
+from benchmarks.ratings import ratings_row
 
-SECTIONS = ("past-state", "storage", "verify", "games", "mail", "mail-pictures", "web", "tamper")
+SECTIONS = ("past-state", "storage", "verify", "games", "mail", "mail-pictures", "web", "tamper", "ratings")
 
 
 def machine() -> str:
@@ -75,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(folder)
         for section in sections:
             section_start = time.perf_counter()
-            produced = (measure.SECTIONS | {"mail-pictures": pictures.mail_pictures})[section](
+            produced = (measure.SECTIONS | {"mail-pictures": pictures.mail_pictures, "ratings": ratings_row})[section](
                 work / section, args.quick
             )
             rows.extend(produced)

@@ -249,6 +249,13 @@ def set_subject(msg: EmailMessage, subject: str, name: str = "Subject") -> None:
     msg.set_raw(name, f"{plain}\n {encoded}" if plain else encoded)
 
 
+def _from_name(model: dict[str, Any]) -> str:
+    """Who a mail is from, as a mail client lists it: a message's sender by name."""
+    if model.get("kind") == "press":
+        return f"{(model.get('extra') or {}).get('sender_name', '')} (pbem)".strip()
+    return "pbem"
+
+
 def build(
     model: dict[str, Any],
     key: str,
@@ -270,7 +277,7 @@ def build(
     cid = f"board.{hashlib.sha256(key.encode()).hexdigest()[:24]}@{domain}"
     subject, state, text, html = rendered(model, picture, cid)
     msg = EmailMessage()
-    msg["From"] = formataddr(("pbem", sender))
+    msg["From"] = formataddr((_from_name(model), sender))
     msg["Reply-To"] = sender
     msg["To"] = to
     set_subject(msg, subject)

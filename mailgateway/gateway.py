@@ -142,7 +142,7 @@ class Gateway:
         if target is None:
             log.info("ignored %s: not addressed to us", inbound.key)
             return "ignored"
-        letter = self.letter(inbound, raw, target.game_id, target.token)
+        letter = replace(self.letter(inbound, raw, target.game_id, target.token), conversation=target.conversation)
         with self.storing:
             status = self._handle(letter)
         log_mail(inbound.key, status, target.game_id)
@@ -187,6 +187,7 @@ class Gateway:
             game_id=game_id,
             token=token,
             lines=inbound.lines,
+            paragraphs=inbound.paragraphs,
             turn_file=inbound.turn_file,
             subject=inbound.subject,
             closing_at=inbound.closing_at,

@@ -74,6 +74,12 @@ class Split:
         return tuple(line.text.strip() for line in self.lines if line.kind in WRITTEN and line.text.strip())
 
     @property
+    def paragraphs(self) -> tuple[str, ...]:
+        """The new text's lines, stripped, with its blank lines kept as "" (a message runs to
+        the next blank line: pbem/mailroom/talk.py); without blanks, the same as ``written``."""
+        return tuple(line.text.strip() for line in self.lines if line.kind in WRITTEN)
+
+    @property
     def closing_at(self) -> int | None:
         """The index in ``written`` of the first line of a signature that starts with a closing."""
         kinds = [line.kind for line in self.lines if line.kind in WRITTEN and line.text.strip()]

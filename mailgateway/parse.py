@@ -162,6 +162,7 @@ class Inbound:
     subject: str
     text: str  # the readable body (plain text, or HTML converted)
     lines: tuple[str, ...]  # the lines the sender wrote: no quotes, no signature, no blanks
+    paragraphs: tuple[str, ...] = ()  # the same lines with their blank lines kept as ""
     # the signature's lines (shown in the reply as not read as commands)
     unread: tuple[str, ...] = ()
     footers: tuple[str, ...] = ()  # the client's footer lines ("Sent from my iPhone")
@@ -287,9 +288,10 @@ def _recipients(msg: Message, envelope_to: tuple[str, ...] | list[str]) -> tuple
 def _read_parts(split: Split, refusal: str | None) -> dict[str, Any]:
     """The fields of ``Inbound`` that hold what the sender wrote: none of it for a refused mail."""
     if refusal is not None:
-        return {"lines": (), "unread": (), "footers": (), "closing_at": None}
+        return {"lines": (), "paragraphs": (), "unread": (), "footers": (), "closing_at": None}
     return {
         "lines": split.written,
+        "paragraphs": split.paragraphs,
         "unread": split.unread[:MAX_UNREAD],
         "footers": split.footers[:MAX_UNREAD],
         "closing_at": split.closing_at,

@@ -213,6 +213,45 @@ def games(as_json: bool) -> None:
         click.echo(line + ("  " + _("waiting for %(players)s", players=waiting) if waiting else ""))
 
 
+@click.command()
+@click.option(
+    "--from",
+    "folder",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="a folder of exports (pbem export-all) to compute from instead of this server's store",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="every number as computed (the same bits from the store and from --from)"
+)
+def ratings(folder: Path | None, as_json: bool) -> None:
+    """Players' ratings (openskill) and reliability, from finished games whose exports verify."""
+    from pbem.ledger.ratings import ratings as compute
+
+    table = service().player_ratings() if folder is None else compute(_exports_in(folder))
+    if as_json:
+        click.echo(json.dumps(table, indent=1, sort_keys=True))
+        return
+    click.echo(f"{len(table['games'])} finished games; {len(table['left_out'])} left out")
+    for row in table["players"]:
+        met = "-" if row["deadlines_met"] is None else f"{row['deadlines_met']:.0%}"
+        click.echo(
+            f"{row['ordinal']:8.2f}  {row['name']}  (mu {row['mu']:.2f}, sigma {row['sigma']:.2f}; "
+            f"{row['games']} games, {row['finished']} finished, {row['abandoned']} abandoned, deadlines met {met})"
+        )
+
+
+def _exports_in(folder: Path) -> list[Any]:
+    """The exports in ``folder`` (``*.json``), each read as verify reads it; a file that is not
+    JSON is left out (and named by the ratings as not verifying)."""
+    documents: list[Any] = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            documents.append(json.loads(path.read_bytes().decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            documents.append({"game": path.name})
+    return documents
+
+
 def register(group: click.Group) -> None:
-    for command in (catalog, show, history, export, receipt, verify, games):
+    for command in (catalog, show, history, export, receipt, verify, games, ratings):
         group.add_command(command)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
-from pbem.games.speech import _
+from pbem.games.speech import N_, _
 
 Fact = dict[str, Any]
 Move = Any  # for code that handles every game alike (the service, the registry)
@@ -161,6 +161,24 @@ class Option:
         return {"key": self.key, "help": said, "default": self.default, "choices": list(self.choices)}
 
 
+# Options of the table rather than of a game's rules: every game has them, the rules never
+# read them (the service does). ``press``: who may talk (docs/mail.md, "Press"): ``all``,
+# private and table messages; ``public``, table messages only, which observers read too;
+# ``none``, no messages.
+PRESS_CHOICES = ("all", "public", "none")
+TABLE_OPTIONS = (
+    Option(
+        "press",
+        N_(
+            "messages between players: all (private and to the table), public (to the table only,"
+            " observers read them too) or none"
+        ),
+        "all",
+        PRESS_CHOICES,
+    ),
+)
+
+
 @dataclass(frozen=True)
 class Standing:
     """One seat's place at the end. Rank 1 wins; equal ranks share the place."""
@@ -255,9 +273,14 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
     turn_end_words: tuple[str, ...] = ()
 
     # -- options ---------------------------------------------------------------------------
+    @property
+    def all_options(self) -> tuple[Option, ...]:
+        """The game's own options and the table's (``TABLE_OPTIONS``)."""
+        return (*self.options, *TABLE_OPTIONS)
+
     def normalize_options(self, raw: Mapping[str, str], players: int) -> dict[str, str]:
         """Every option with its value, defaults filled in; raises ``GameError`` (invalid)."""
-        known = {option.key: option for option in self.options}
+        known = {option.key: option for option in self.all_options}
         unknown = sorted(set(raw) - set(known))
         if unknown:
             names = ", ".join(known) or _("none")
@@ -276,7 +299,10 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         normalised. The service normalises before storing the game; doing it again here keeps
         ``setup`` safe to call directly (tests, tools), and normalised options stay the same."""
         self.check_players(players)
-        return self.normalize_options(options, players)
+        table = {option.key for option in TABLE_OPTIONS}
+        # the rules never see the table's options, so a game's facts (which may record its
+        # options) are the same as before the table had any: old games replay unchanged
+        return {key: value for key, value in self.normalize_options(options, players).items() if key not in table}
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:

@@ -9,6 +9,7 @@ Entry kinds, in the order a game's log holds them:
 * ``moved``    a seat's command (or its public text), its facts and draws;
 * ``resigned`` a seat left; the house robot plays it from then on;
 * ``said``     a message between players (``pbem.ledger.press``), at any time before the end;
+* ``noted``    a seat's note to itself, private or sealed (opened at the end), likewise;
 * ``ended``    the standings and the revealed seed.
 
 Every entry has ``v`` (format), ``game``, ``index`` (its position, from 0), ``kind`` and
@@ -98,6 +99,18 @@ def said(game_id: str, index: int, time: str, seat: int, to: list[int] | str, te
     return entry, {press.PRIVATE_KEY: {"text": text, "salt": salt}}
 
 
+def noted(game_id: str, index: int, time: str, seat: int, text: str, sealed: bool) -> tuple[Entry, Private]:
+    """A note of ``seat`` to itself: only its commitment is in the log; a sealed note is
+    opened for everyone at the end (``opening``), a private one never (``pbem.ledger.press``)."""
+    salt = new_salt()
+    entry = _base(game_id, index, press.NOTED, time) | {
+        "seat": seat,
+        "sealed": sealed,
+        "text_commitment": commit(salt, text),
+    }
+    return entry, {(press.SEALED_KEY if sealed else press.PRIVATE_KEY): {"text": text, "salt": salt}}
+
+
 def _facts_and_draws(facts: Sequence[Fact], draws: list[list[int]]) -> tuple[dict[str, Any], Private]:
     salts = [new_salt() if SECRET in fact else None for fact in facts]
     public = [public_fact(fact, salt) for fact, salt in zip(facts, salts, strict=False)]
@@ -164,8 +177,8 @@ def visible_entry(entry: Entry, private: Private, viewer: int | None, everything
         ]
     if "command_commitment" in entry and (everything or viewer == entry.get("seat")):
         shown["command"] = private["command"]
-    if entry["kind"] == press.SAID and "text" not in entry:
-        text = press.text_of(entry, private, viewer)  # a private message, for its parties only
+    if entry["kind"] in press.TALK_KINDS and "text" not in entry:
+        text = press.text_of(entry, private, viewer, everything)  # for its parties (a sealed note: all at the end)
         if text is not None:
             shown["text"] = text
     return shown

@@ -9,7 +9,13 @@ part, given only to the sender and the recipients (in their receipts), never pub
 even when the game ends. So a recipient can prove to anyone what was said, to whom and when,
 and nobody else learns it.
 
-Press is not a move: it changes no game state and draws nothing (the rules never see it).
+A ``noted`` entry is a seat's note to itself: ``seat``, ``sealed`` and ``text_commitment``.
+A private note's opening (``press`` in the private part) is its seat's alone, forever; a sealed
+note's (``note``) is published for everyone when the game ends, with the other openings, and
+``verify`` then checks it against the commitment made before (a prediction, a bluff).
+
+Press and notes are not moves: they change no game state and draw nothing (the rules never
+see them).
 """
 
 from __future__ import annotations
@@ -20,38 +26,47 @@ from pbem.ledger.canonical import NotCanonical
 from pbem.ledger.commitments import commit
 
 SAID = "said"
-TALK_KINDS = (SAID,)  # entries that are talk, not play: the game's state never depends on them
+NOTED = "noted"
+TALK_KINDS = (SAID, NOTED)  # entries that are talk, not play: the game's state never depends on them
 TABLE = "all"  # the recipients of a table message
 MAX_PRESS_BYTES = 4096  # one message, UTF-8
-PRIVATE_KEY = "press"  # where a message's opening sits in its entry's private part
+PRIVATE_KEY = "press"  # where a message's (or a private note's) opening sits in its private part
+SEALED_KEY = "note"  # where a sealed note's opening sits: published at the end
 
 
 def is_party(entry: dict[str, Any], viewer: int | None) -> bool:
-    """Whether ``viewer`` sent or received the message (everyone receives a table message)."""
+    """Whether ``viewer`` sent or received the message (everyone receives a table message;
+    a note is its seat's)."""
     if viewer is None:
         return False
     to = entry.get("to")
     return viewer == entry.get("seat") or to == TABLE or (isinstance(to, list) and viewer in to)
 
 
-def text_of(entry: dict[str, Any], private: dict[str, Any], viewer: int | None) -> str | None:
-    """The message's text as ``viewer`` may read it: a table message for everyone, a private
-    one for its sender and recipients only; None when closed to the viewer."""
+def _opening(entry: dict[str, Any], private: dict[str, Any], viewer: int | None, ended: bool) -> Any:
+    """The opening ``viewer`` may hold: a party's, and a sealed note's for everyone at the end."""
+    sealed = private.get(SEALED_KEY)
+    if sealed and (ended or is_party(entry, viewer)):
+        return sealed
+    opening = private.get(PRIVATE_KEY)
+    return opening if opening and is_party(entry, viewer) else None
+
+
+def text_of(entry: dict[str, Any], private: dict[str, Any], viewer: int | None, ended: bool = False) -> str | None:
+    """The text as ``viewer`` may read it: a table message for everyone, a private one for its
+    sender and recipients only, a note for its seat (a sealed one for everyone once the game
+    ``ended``); None when closed to the viewer."""
     if "text" in entry:
         return str(entry["text"])
-    opening = private.get(PRIVATE_KEY)
-    if opening and is_party(entry, viewer):
-        return str(opening["text"])
-    return None
+    opening = _opening(entry, private, viewer, ended)
+    return None if opening is None else str(opening["text"])
 
 
-def opening_for(entry: dict[str, Any], private: dict[str, Any], viewer: int | None) -> dict[str, Any]:
-    """What a receipt of a private message holds for ``viewer``: the text and its salt, only
-    for its sender and recipients (the end of the game opens nothing here)."""
-    opening = private.get(PRIVATE_KEY)
-    if not opening or not is_party(entry, viewer):
-        return {}
-    return {"text": opening["text"], "text_salt": opening["salt"]}
+def opening_for(entry: dict[str, Any], private: dict[str, Any], viewer: int | None, ended: bool) -> dict[str, Any]:
+    """What a receipt of a private message or a note holds for ``viewer``: the text and its
+    salt, for its parties only (the end opens a sealed note for everyone, nothing else)."""
+    opening = _opening(entry, private, viewer, ended)
+    return {} if opening is None else {"text": opening["text"], "text_salt": opening["salt"]}
 
 
 def opens(salt: Any, text: Any, commitment: object) -> bool:
@@ -62,6 +77,16 @@ def opens(salt: Any, text: Any, commitment: object) -> bool:
         return commit(salt, text) == commitment
     except (TypeError, ValueError, NotCanonical):
         return False
+
+
+def note_problem(entry: dict[str, Any]) -> str | None:
+    """What is wrong with a ``noted`` entry, or None: a commitment, whether it is sealed, and
+    no text in the log (a sealed note is opened only among the openings at the end)."""
+    if not isinstance(entry.get("sealed"), bool):
+        return "a note must say whether it is sealed"
+    if "text" in entry or "text_salt" in entry or "to" in entry:
+        return "a note is opened in the public log"
+    return None if isinstance(entry.get("text_commitment"), str) else "it has no commitment to its text"
 
 
 def problem(entry: dict[str, Any], seats: int) -> str | None:

@@ -46,10 +46,12 @@ class CheckedReceipt:
         entry = self.entry
         who = f", seat {entry['seat']}" if "seat" in entry else ""
         what = f": {entry['command']!r}" if entry.get("kind") == "moved" else ""
+        said = f"{self.text!r}" if self.text is not None else "closed"
         if entry.get("kind") == press.SAID:
             to = "the whole table" if entry.get("to") == press.TABLE else f"seats {entry.get('to')}"
-            said = f"{self.text!r}" if self.text is not None else "a closed message"
-            what = f" to {to}: {said}"
+            what = f" to {to}: {said if self.text is not None else 'a closed message'}"
+        elif entry.get("kind") == press.NOTED:
+            what = f", {'sealed' if entry.get('sealed') else 'private'} note: {said}"
         opened = f"; {self.opened} opened secret part(s) match their commitments" if self.opened else ""
         return (
             f"entry {self.index} ({entry.get('kind')}{who}{what}, {entry.get('time')}) is in "
@@ -72,7 +74,7 @@ def opened_for(entry: dict[str, Any], private: dict[str, Any], viewer: int | Non
         opened["facts"], opened["salts"] = shown_facts, shown_salts
     if "command_commitment" in entry and (everything or viewer == entry.get("seat")):
         opened["command"], opened["command_salt"] = private["command"], private["command_salt"]
-    return opened | press.opening_for(entry, private, viewer)
+    return opened | press.opening_for(entry, private, viewer, everything)
 
 
 def make_receipt(
@@ -144,7 +146,7 @@ def check_receipt(receipt: dict[str, Any], trusted: list[str] | None = None) -> 
 def _checked_openings(entry: dict[str, Any], opened: dict[str, Any]) -> tuple[int, str | None]:
     """How many of the holder's openings match the entry, and a message's text."""
     count = _check_opened(entry, opened)
-    if entry.get("kind") != press.SAID:
+    if entry.get("kind") not in press.TALK_KINDS:
         return count, None
     return count + ("text" in opened), _check_said(entry, opened)
 
@@ -157,7 +159,7 @@ def _check_said(entry: dict[str, Any], opened: dict[str, Any]) -> str | None:
     if "text" not in opened:
         return str(entry["text"]) if "text" in entry else None
     if not press.opens(opened.get("text_salt"), opened["text"], entry.get("text_commitment")):
-        raise ReceiptError("the message you hold does not match the log's commitment")
+        raise ReceiptError("the text you hold does not match the log's commitment")
     return str(opened["text"])
 
 

@@ -30,7 +30,7 @@ DOCUMENT_FIELDS = {"format", "game", "origin", "keys", "entries", "checkpoints",
 CHECKPOINT_FIELDS = {"size", "note"}
 Progress = Callable[[int, int | None], None]  # (done, total): how far a long check has come
 REVOCATION_FIELDS = {"key", "since"}
-OPENING_FIELDS = {"facts", "salts", "draws", "draws_salt", "command", "command_salt"}
+OPENING_FIELDS = {"facts", "salts", "draws", "draws_salt", "command", "command_salt", press.SEALED_KEY}
 
 
 class VerificationError(Exception):
@@ -193,6 +193,7 @@ def _check_ended(
     # The replay draws every number again through the same derivation, so when it runs the
     # draws are re-derived there, once.
     _check_openings(entries, openings, report, rederive_draws=spec is None)
+    _check_sealed_notes(entries, openings, report)
     if spec is not None:
         _replay(spec, entries, openings, report, progress)
     elif replay:
@@ -304,8 +305,13 @@ def _check_press(entries: list[dict[str, Any]], report: Report) -> None:
     """Every message names other seats of the game as its recipients; a table message is
     opened in the log and its text matches its commitment; a private one stays closed."""
     seats = len(entries[0].get("seats", []))
-    table = private = 0
+    table = private = notes = 0
     for index, entry in enumerate(entries):
+        if entry.get("kind") == press.NOTED:
+            notes += 1
+            wrong = press.note_problem(entry)
+            if wrong is not None:
+                raise VerificationError(_where(index, entry), wrong)
         if entry.get("kind") != press.SAID:
             continue
         wrong = press.problem(entry, seats)
@@ -318,6 +324,27 @@ def _check_press(entries: list[dict[str, Any]], report: Report) -> None:
             f"{table} table messages match their commitments; {private} private messages name "
             "other seats of the game and stay closed (their parties hold the openings)"
         )
+    if notes:
+        report.checked.append(f"{notes} notes are committed in the log")
+
+
+def _check_sealed_notes(entries: list[dict[str, Any]], openings: list[Any], report: Report) -> None:
+    """At the end every sealed note is opened and matches the commitment made before; a
+    private note is never published."""
+    count = 0
+    for index, (entry, opening) in enumerate(zip(entries, openings, strict=False)):
+        if entry.get("kind") != press.NOTED:
+            continue
+        note = (opening or {}).get(press.SEALED_KEY)
+        if not entry.get("sealed"):
+            if note is not None:
+                raise VerificationError(_where(index, entry), "a private note is published among the openings")
+            continue
+        if not isinstance(note, dict) or not press.opens(note.get("salt"), note.get("text"), entry["text_commitment"]):
+            raise VerificationError(_where(index, entry), "the opened sealed note does not match its commitment")
+        count += 1
+    if count:
+        report.checked.append(f"{count} sealed notes, opened at the end, match their commitments")
 
 
 def _check_times(entries: list[dict[str, Any]], report: Report) -> None:

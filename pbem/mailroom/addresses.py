@@ -1,7 +1,8 @@
 """Addresses. The service address (``PBEM_MAIL_ADDRESS``, e.g. ``pbem@example.org``) takes
 global commands. Each seat has a private address ``pbem+GAME.TOKEN@example.org``: the game
-id, a dot, and the seat's secret token (``GameService.seat_token``). Game ids and tokens never
-contain a dot, so the address splits unambiguously."""
+id, a dot, and the seat's secret token (``GameService.seat_token``). A message's mails come
+from ``pbem+GAME.TOKEN.toTARGET@example.org``, its conversation's address (pbem/mailroom/talk.py).
+Game ids, tokens and targets never contain a dot, so the address splits unambiguously."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ class Target:
     token: str | None
     address: str
     bounce: str | None = None  # the tag of a VERP return path: a bounce of one of our mails
+    # a message's conversation (``pbem+GAME.TOKEN.toTARGET``, pbem/mailroom/talk.py): whom a
+    # reply goes to, as written in the address ("to1-2", "toall"); the mail is then a message
+    conversation: str | None = None
 
 
 BOUNCE_PREFIX = "bounce="  # game ids never hold "=", so these return paths are told apart
@@ -62,12 +66,18 @@ def parse_target(address: str, service_address: str) -> Target | None:
     if rest.startswith(BOUNCE_PREFIX):
         tag = rest[len(BOUNCE_PREFIX) :]
         return Target(None, None, address, tag) if tag.isascii() and tag.isalnum() else None
-    game_id, dot, token = rest.rpartition(".")
+    return _game_target(rest, address)
+
+
+def _game_target(rest: str, address: str) -> Target | None:
+    """``GAME``, ``GAME.TOKEN`` or ``GAME.TOKEN.toTARGET`` (a message's conversation)."""
+    game_id, dot, token = rest.partition(".")
     if not dot:
         return Target(rest, None, address) if rest else None
-    if not game_id:
+    token, dot, conversation = token.partition(".")
+    if not game_id or (dot and not (token and conversation and "." not in conversation)):
         return None
-    return Target(game_id, token or None, address)
+    return Target(game_id, token or None, address, conversation=conversation or None)
 
 
 def chosen(targets: list[Target | None]) -> Target | None:

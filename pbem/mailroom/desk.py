@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,7 +22,9 @@ from pbem import i18n
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _
 from pbem.games.text import parse_named
+from pbem.ledger import press
 from pbem.mailroom import commands as cmd
+from pbem.mailroom import talk
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_names
@@ -72,6 +74,7 @@ class Letter:
     game_id: str | None  # None: the service address
     token: str | None = None
     lines: tuple[str, ...] = ()  # the new text the sender wrote (``mailgateway.letters``)
+    paragraphs: tuple[str, ...] = ()  # ``lines`` with the blank lines between them kept as ""
     turn_file: str | None = None
     subject: str = ""
     closing_at: int | None = None  # where in ``lines`` a signature may start with a closing
@@ -87,6 +90,7 @@ class Letter:
     notes: dict[str, Any] = field(default_factory=dict)  # extra context for the reply
     fingerprint: str = ""  # who sent what (mailgateway.parse.fingerprint): two mails under one key differ in it
     sender_name: str = ""  # the display name of From, as written ("Jan Novák"; names.clean_name cleans it)
+    conversation: str | None = None  # sent to a message's conversation address: the text is a message
 
 
 def error_dict(error: Exception) -> dict[str, Any]:
@@ -432,10 +436,17 @@ class MailDesk:
         if not trusted:
             context["authenticated"] = "token"
             self._learn_name(letter, work)
+        return self._from_the_seat(letter, work, game.id, context)
+
+    def _from_the_seat(self, letter: Letter, work: Work, game_id: str, context: dict[str, Any]) -> list[dict[str, Any]]:
+        """What an authenticated mail to a seat's address holds: an answer to a message (its
+        conversation's address), a turn file, or lines of commands and messages."""
+        if letter.conversation is not None:
+            return self._answer_to_message(letter, work, game_id, context)
         if letter.turn_file is not None:
             attachments = Reading((), tuple(NotRead(name, "attachment") for name in letter.attachments))
-            return [self._turn_file(letter, work, game.id), *self._not_read(attachments)]
-        return self._seat_lines(letter, work, game.id)
+            return [self._turn_file(letter, work, game_id), *self._not_read(attachments)]
+        return self._seat_lines(letter, work, game_id)
 
     def _turn_file(self, letter: Letter, work: Work, game_id: str) -> dict[str, Any]:
         named, plan = self.service.turn_file_plan(letter.turn_file or "", letter.sender)
@@ -479,11 +490,49 @@ class MailDesk:
 
         return recognise
 
+    # -- press: messages between players (pbem/mailroom/talk.py) ---------------------------
+    def _tell(self, letter: Letter, work: Work, game_id: str, told: talk.Told) -> dict[str, Any]:
+        """One message of a letter, planned on its own: a refused message refuses nothing
+        else, and a refused move does not stop the message."""
+        to = told.to if isinstance(told.to, str) else list(told.to)
+        shown = " / ".join(line.strip() for line in told.text.splitlines() if line.strip())
+        result: dict[str, Any] = {"action": "tell", "to": to, "text": shown[:200], "game": game_id}
+        if told.kind != "tell":
+            result = {"action": "note", "sealed": told.kind == "sealed", "text": shown[:200], "game": game_id}
+        try:
+            if told.kind == "tell":
+                plan = self.service.say_plan(letter.sender, to, told.text)
+            else:
+                plan = self.service.note_plan(letter.sender, told.text, told.kind == "sealed")
+            return result | {"outcome": work.run(game_id, plan).to_dict()}
+        except GameError as error:
+            return result | {"error": error_dict(error)}
+
+    def _answer_to_message(
+        self, letter: Letter, work: Work, game_id: str, context: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """A mail to a message's conversation address: whatever it says (its new text, without
+        the quoted message) is a message back, never a command. Its attachments are not sent on."""
+        game = work.batch(game_id).game
+        to = talk.parse_target_text(letter.conversation or "")
+        names: tuple[str, ...] | str = press.TABLE
+        if isinstance(to, list) and all(seat < len(game.names) for seat in to):
+            names = tuple(game.names[seat] for seat in to)
+        elif to != press.TABLE:
+            return [{"action": "refused", "reason": "unknown-conversation", "game": game_id}]
+        told = talk.Told(names, "\n".join(letter.paragraphs or letter.lines).strip(), 1)
+        result = self._tell(letter, work, game_id, told)
+        if "error" not in result and (result.get("outcome") or {}).get("ok") and not letter.attachments:
+            context["reply_to"] = None  # delivered: the copy of the message is the answer
+        attachments = Reading((), tuple(NotRead(name, "attachment") for name in letter.attachments))
+        return [result, *self._not_read(attachments)]
+
     def _seat_lines(self, letter: Letter, work: Work, game_id: str) -> list[dict[str, Any]]:
-        reading = self._read(letter, self._seat_recogniser(work, game_id, letter.sender))
+        told, lines = talk.split_press(letter.lines, letter.paragraphs)
+        reading = self._read(replace(letter, lines=lines), self._seat_recogniser(work, game_id, letter.sender))
+        results: list[dict[str, Any]] = [self._tell(letter, work, game_id, item) for item in told]
         if not reading.commands:
-            return [{"action": "nothing", "game": game_id}, *self._not_read(reading)]
-        results: list[dict[str, Any]] = []
+            return (results or [{"action": "nothing", "game": game_id}]) + self._not_read(reading)
         batch: list[str] = []
 
         def flush() -> None:

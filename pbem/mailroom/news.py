@@ -12,7 +12,7 @@ from pbem.games.text import name_seats
 from pbem.ledger import entries as log
 from pbem.ledger import press
 from pbem.service.game import LoadedGame
-from pbem.service.talk import said_line
+from pbem.service.talk import talk_line
 
 MOVES_SHOWN = 12  # legal moves listed in a mail; the rest come with the "moves" command
 
@@ -100,8 +100,8 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
         ]
     if kind == "ended":
         return [translate(N_("The game ended."))]
-    if kind == press.SAID:
-        return [said_line(entry, names)]
+    if kind in press.TALK_KINDS:
+        return [talk_line(entry, names)]
     facts = [game.spec.describe_fact(fact, names) for fact in entry.get("facts") or []]
     if kind == "started":
         return [translate(N_("The game started.")), *facts]

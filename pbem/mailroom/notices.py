@@ -2,6 +2,12 @@
 change the notices of a robot taking a seat, of the start or the end, of whose turn it is now,
 and the observers' updates. Each kind of notice is one handler of the ``Change``; the outbox
 runs them all, in the order of ``NOTICES``.
+
+A mail shows the game at the version its change made, and the decision only when that is the
+newest version. So the last handler keeps the decision invariant: after a game's newest change,
+every seat the game waits on whose last mail did not show its decision as it now stands (a
+reply or notice built at an older version, two players answering a simultaneous step in one
+round) gets a "your turn" mail with it.
 """
 
 from __future__ import annotations
@@ -12,10 +18,13 @@ from datetime import timedelta
 from typing import Any
 
 from pbem import i18n
-from pbem.mailroom.limits import INVITE, INVITE_UNVERIFIED
-from pbem.mailroom.news import numbered_lines
+from pbem.ledger import press
+from pbem.mailroom import talk
+from pbem.mailroom.addresses import seat_address
+from pbem.mailroom.limits import INVITE, INVITE_UNVERIFIED, LIVE
+from pbem.mailroom.news import decision, numbered_lines
 from pbem.mailroom.queue import Mail
-from pbem.mailroom.writer import GameBlock, Round, Writer
+from pbem.mailroom.writer import GameBlock, Round, Thread, Writer
 from pbem.service.game import LoadedGame
 
 HUMAN_SOURCES = ("email", "turnfile", "deadline")  # moves whose author hears of them in a reply
@@ -172,6 +181,41 @@ def turn_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     return mails
 
 
+def decision_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """The decision invariant's keeper, after the newest change of a game the round knows: a
+    seat the game waits on whose last mail (a reply, a notice) did not show its decision as it
+    now stands gets a "your turn" mail with it. Two players answering a simultaneous step in
+    one round, a notice built before a later change: the seat still hears what to decide."""
+    game = change.game
+    if "ended" in change.kinds or game.version != change.after or writer.quiet(round_, game.id):
+        return []  # a later change of the game keeps it (its own notification comes)
+    state = writer.service.state(game, game.version)
+    if state is None or not game.started or game.ended:
+        return []
+    mails: list[Mail] = []
+    for seat in game.spec.to_move(state):
+        email = game.emails[seat]
+        if seat in change.robots or writer.last_decision(round_, email, game.id) == _decision_now(
+            writer, round_, game, seat
+        ):
+            continue
+        block = writer.game_block(round_, game, game.version, email)
+        mails += writer.queue(
+            round_,
+            f"n{change.position}/{seat}/decision",
+            email,
+            {"kind": "turn", "game": block},
+            sender=block["address"],
+        )
+    return mails
+
+
+def _decision_now(writer: Writer, round_: Round, game: LoadedGame, seat: int) -> Any:
+    """The decision a mail to ``seat`` would show now (in its reader's language)."""
+    with writer.speaking(round_, game.emails[seat], game.id):
+        return decision(game, writer.service.state(game, game.version), seat)
+
+
 def told_everyone(change: Change) -> bool:
     """The start, the end and a robot's taking over tell every player, with their decision."""
     return any(kind in change.kinds for kind in ("started", "ended", "resigned"))
@@ -220,4 +264,91 @@ def turn_ended(writer: Writer, change: Change) -> bool:
     return bool(set(game.spec.to_move(after)) - waiting_before) if after is not None else False
 
 
-NOTICES: tuple[Notice, ...] = (robot_notices, start_or_end_notices, turn_notices, watcher_notices)
+def press_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """Each message goes at once to its readers as a mail of its own (pbem/mailroom/talk.py):
+    its recipients and a copy to its sender, each with their receipt of it, from their
+    address of its conversation; a table message of a game whose press is public also to its
+    observers."""
+    mails: list[Mail] = []
+    for entry in change.entries:
+        if entry["kind"] != press.SAID:
+            continue
+        for seat in talk.readers(entry, len(change.game.names)):
+            if seat not in change.robots:
+                mails += _press_mail(writer, round_, change, entry, seat)
+        if entry["to"] == press.TABLE and change.game.options.get("press") == "public":
+            mails += _press_to_watchers(writer, round_, change, entry)
+    return mails
+
+
+def _press_block(writer: Writer, game: LoadedGame) -> dict[str, Any]:
+    """What a message's mail shows of its game: no board and no news, so that it never counts
+    as the mail that told a player what happened (their next game mail still does)."""
+    return {"id": game.id, "title": game.spec.title, "url": f"{writer.service.settings.base_url}/games/{game.id}"}
+
+
+def _press_model(change: Change, entry: dict[str, Any], seat: int | None, text: str | None) -> dict[str, Any]:
+    names = change.game.names
+    to = entry["to"]
+    return {
+        "sender_name": names[entry["seat"]],
+        "to": to if to == press.TABLE else [names[s] for s in to],
+        "text": text,
+        "mine": seat == entry["seat"],
+        "turn": entry["index"] + 1,
+        "conversation": talk.conversation_names(entry, names),
+    }
+
+
+def _press_mail(writer: Writer, round_: Round, change: Change, entry: dict[str, Any], seat: int) -> list[Mail]:
+    game = change.game
+    index, email = entry["index"], game.emails[seat]
+    token = round_.seat_token(game.id, seat)
+    answer_to = talk.answer_goes_to(entry, seat)
+    address = talk.conversation_address(writer.settings.address, game.id, token, answer_to)
+    own = seat_address(writer.settings.address, game.id, token)
+    extra = _press_model(change, entry, seat, talk.shown_text(entry, game.private(index), seat))
+    shown_to = [game.names[s] for s in answer_to] if isinstance(answer_to, list) else answer_to
+    extra |= {"answer_to": shown_to, "own": own}
+    thread = Thread(None, (talk.conversation_id(game.id, talk.parties(entry), writer.settings.domain),))
+    return writer.queue(
+        round_,
+        f"n{change.position}/{seat}/said/{index}",
+        email,
+        {"kind": "press", "game": _press_block(writer, game), "extra": extra},
+        sender=address,
+        thread=thread,
+        attachment=writer.service.receipt(game.id, index, viewer=email, game=game),
+        limited=LIVE + game.id,
+        conversation=True,
+    )
+
+
+def _press_to_watchers(writer: Writer, round_: Round, change: Change, entry: dict[str, Any]) -> list[Mail]:
+    watchers = round_.clocks.records.watchers(change.game.id)
+    if not (watchers and watchers.emails):
+        return []
+    extra = _press_model(change, entry, None, entry.get("text"))
+    thread = Thread(None, (talk.conversation_id(change.game.id, press.TABLE, writer.settings.domain),))
+    mails: list[Mail] = []
+    for email in watchers.emails:
+        mails += writer.queue(
+            round_,
+            f"n{change.position}/watch/{email}/said/{entry['index']}",
+            email,
+            {"kind": "press", "game": _press_block(writer, change.game), "extra": extra | {"watching": True}},
+            thread=thread,
+            limited=LIVE + change.game.id,
+            conversation=True,
+        )
+    return mails
+
+
+NOTICES: tuple[Notice, ...] = (
+    press_notices,  # a message first: it may speak of the move that follows it
+    robot_notices,
+    start_or_end_notices,
+    turn_notices,
+    watcher_notices,
+    decision_notices,
+)

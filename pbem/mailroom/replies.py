@@ -27,6 +27,7 @@ from pbem.service.turnfile import turn_file_header
 
 HISTORY_SHOWN = 40  # the last entries a "history" answer lists (the web page has them all)
 REFUSALS = ("refused", "unknown", "too-large")  # actions that are refusals whatever their result says
+TALK_ACTIONS = ("tell", "note")  # messages and notes: no moves, and their receipts come otherwise
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,8 @@ def reply_summary(results: list[dict[str, Any]]) -> str:
         return "refused"
     if any(not p.ok for p in outcomes if not p.duplicate):
         return "refused"
-    if any(p.moved for p in outcomes):
-        return "applied"
+    if any(p.moved for p in played([r for r in results if r.get("action") not in TALK_ACTIONS])):
+        return "applied"  # moves were applied (messages are said so line by line)
     return "answer"
 
 
@@ -220,11 +221,18 @@ def _about_game(
     versions = [p.version for p in outcomes if p.version]
     version = max(versions) if versions else asked.version or game.version
     block = writer.game_block(round_, game, min(version, game.version), to)
-    moved = [p for p in outcomes if p.ok and p.moved]
+    moved = receipted(results)
     if not moved:
         return block, None
     receipt = writer.service.receipt(game.id, moved[0].version_before, moved[-1].version, viewer=to, game=game)
     return block, receipt
+
+
+def receipted(results: list[dict[str, Any]]) -> list[Played]:
+    """The applied outcomes a reply's receipt covers: its moves, else its notes (a message's
+    receipt comes with its own mail, pbem/mailroom/talk.py; a note has no mail of its own)."""
+    moves = [p for p in played([r for r in results if r.get("action") not in TALK_ACTIONS]) if p.ok and p.moved]
+    return moves or [p for p in played([r for r in results if r.get("action") == "note"]) if p.ok and p.moved]
 
 
 def notifications(writer: Writer, round_: Round, game: LoadedGame | None, asked: Asked, position: int) -> list[Mail]:

@@ -102,6 +102,7 @@ class Round:
     games: dict[str, LoadedGame] = field(default_factory=dict)
     keys: dict[str, Any] = field(default_factory=dict)
     mailed: dict[tuple[str, str], int | None] = field(default_factory=dict)  # (email, game) -> version
+    shown: dict[tuple[str, str], Any] = field(default_factory=dict)  # (email, game) -> the decision last mailed
     quiet: dict[str, bool] = field(default_factory=dict)  # games whose mail is off
     bouncing: dict[str, bool] = field(default_factory=dict)  # addresses marked undeliverable
     # (observer, game) -> the version their last digest showed, and when it was queued
@@ -256,16 +257,24 @@ class Writer:
     def last_mailed(self, round_: Round, email: str, game_id: str) -> int | None:
         """The version of ``game_id`` that the last mail to ``email`` showed (None: no mail yet):
         from this round's mails, else from the queue."""
+        self._recall(round_, email, game_id)
+        return round_.mailed[(email, game_id)]
+
+    def last_decision(self, round_: Round, email: str, game_id: str) -> Any:
+        """The decision the newest mail to ``email`` about ``game_id`` showed (None: none)."""
+        self._recall(round_, email, game_id)
+        return round_.shown.get((email, game_id))
+
+    def _recall(self, round_: Round, email: str, game_id: str) -> None:
         key = (email, game_id)
-        if key not in round_.mailed:
-            models = self.views.latest_models(email, json.dumps({"id": game_id})[1:-1])
-            versions = [
-                m["game"]["version"]
-                for m in models
-                if (m.get("game") or {}).get("id") == game_id and m["game"].get("seat") is not None
-            ]
-            round_.mailed[key] = max(versions) if versions else None
-        return round_.mailed[key]
+        if key in round_.mailed:
+            return
+        models = self.views.latest_models(email, json.dumps({"id": game_id})[1:-1])
+        blocks = [m["game"] for m in models if (m.get("game") or {}).get("id") == game_id]
+        blocks = [block for block in blocks if block.get("seat") is not None]
+        newest = max(blocks, key=lambda block: block["version"], default=None)  # first of the newest version
+        round_.mailed[key] = newest["version"] if newest else None
+        round_.shown[key] = newest.get("decision") if newest else None
 
     def last_watched(self, round_: Round, email: str, game_id: str) -> tuple[int | None, datetime | None]:
         """The version of ``game_id`` the last observer's digest to ``email`` showed, and when
@@ -293,6 +302,7 @@ class Writer:
         thread: Thread = NO_THREAD,
         attachment: dict[str, Any] | None = None,
         limited: str | None = None,
+        conversation: bool = False,
     ) -> list[Mail]:
         """One mail to queue. ``limited`` names the rate-limit budget: "service" (answers to
         the service address), "game" (answers to mail at a game's address that is not the
@@ -302,7 +312,7 @@ class Writer:
         address that never showed who it is (``MailRecords.verified``) also counts against the
         hourly cap of all such mail. Over a limit the mail is kept as "dropped" (visible in the
         queue), a line is logged, and the recipient gets one notice saying when
-        replies resume."""
+        replies resume. ``conversation``: a message's mail, threaded by its ``thread`` alone."""
         block = model.get("game") or {}
         game_id = block.get("id")
         model = (
@@ -314,7 +324,8 @@ class Writer:
                     "in_reply_to": thread.in_reply_to,
                     "references": list(thread.references),
                     "attachment": attachment,
-                    "thread": thread_id(game_id, to, self.settings.domain) if game_id else None,
+                    # a message threads with its conversation (its references), not the game's mails
+                    "thread": thread_id(game_id, to, self.settings.domain) if game_id and not conversation else None,
                 }
             }
         )
@@ -336,6 +347,7 @@ class Writer:
         game_id = block.get("id")
         if game_id and "version" in block and block.get("seat") is not None:
             round_.mailed[(to, game_id)] = block["version"]
+            round_.shown[(to, game_id)] = block.get("decision")
         if game_id and model.get("kind") == "watch":
             at = (model.get("extra") or {}).get("at")
             round_.watched[(to, game_id)] = (block["version"], datetime.fromisoformat(at) if at else None)

@@ -25,6 +25,7 @@ from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, consistency_proof, inclusion_proof, leaf_hash, root
 from pbem.ledger.notes import verify_checkpoint
+from pbem.ledger.ratings import ratings
 from pbem.ledger.receipts import make_receipt, opened_for
 from pbem.service.cache import StateCache
 from pbem.service.game import LoadedGame, load
@@ -71,6 +72,7 @@ class GameReader(SelfCheck):
         # set by pbem.mailroom when it runs
         self.head_of: Callable[[str], int | None] | None = None
         self.clock = clock
+        self._ratings: tuple[int, dict[str, Any]] | None = None  # (store position, ratings) kept here
 
     def close(self) -> None:
         self.store.close()
@@ -82,7 +84,7 @@ class GameReader(SelfCheck):
                 "title": spec.title,
                 "min_players": spec.min_players,
                 "max_players": spec.max_players,
-                "options": [o.to_dict() for o in spec.options],
+                "options": [o.to_dict() for o in spec.all_options],
             }
             for spec in catalog().values()
         ]
@@ -126,6 +128,15 @@ class GameReader(SelfCheck):
 
     def game_ids(self) -> list[str]:
         return self.store.game_ids()
+
+    def player_ratings(self) -> dict[str, Any]:
+        """Every player's rating and reliability from the finished games of this store, computed
+        from their exports exactly as ``pbem ratings --from`` computes them from the files
+        (``pbem.ledger.ratings``), and kept until the store moves on."""
+        position = self.position()
+        if self._ratings is None or self._ratings[0] != position:
+            self._ratings = (position, ratings(self.export(game_id) for game_id in self.game_ids()))
+        return self._ratings[1]
 
     # -- the other aggregates stored beside the games -----------------------------------------
     def record(self, aggregate_id: Any) -> Any:

@@ -37,7 +37,7 @@ from pbem.service.outcome import LineResult, Outcome
 from pbem.service.reading import GameReader, alarms
 from pbem.service.states import NotKept
 from pbem.service.store import GameRecord, Receipt, SeatKeys
-from pbem.service.talk import answers, say_plan
+from pbem.service.talk import answers, note_plan, say_plan
 from pbem.service.turnfile import parse_turn_file
 from pbem.service.work import Work, _Batch
 
@@ -479,7 +479,22 @@ class GameService(GameReader):
     ) -> Outcome:
         """A message from the player of ``email`` to the players named ``to``, or to the whole
         table (``"all"``): an entry of the log, which changes nothing in the game."""
-        return self._transact(game_id, say_plan(self.clock, email, to, text), idempotency_key, context)
+        return self._transact(game_id, self.say_plan(email, to, text), idempotency_key, context)
+
+    def note(
+        self, game_id: str, email: str, text: str, sealed: bool = False, idempotency_key: str | None = None
+    ) -> Outcome:
+        """A note of the player of ``email`` to themselves: private, or ``sealed`` (its
+        commitment now, its text for everyone at the end)."""
+        return self._transact(game_id, self.note_plan(email, text, sealed), idempotency_key)
+
+    def note_plan(self, email: str, text: str, sealed: bool) -> Plan:
+        """The plan of ``note``, for a transaction of several commands (a mail)."""
+        return note_plan(self.clock, email, text, sealed)
+
+    def say_plan(self, email: str, to: Sequence[str] | str, text: str) -> Plan:
+        """The plan of ``say``, for a transaction of several commands (a mail)."""
+        return say_plan(self.clock, email, to, text, lambda game_id, seat: self.seat_token(game_id, seat))
 
     def rotate_plan(self, work: Work, game_id: str, email: str) -> int:
         """Change a seat's private token as part of ``work``; returns the seat."""

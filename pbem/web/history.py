@@ -11,7 +11,7 @@ from pbem.games.base import SECRET, can_see
 from pbem.ledger import entries as log
 from pbem.ledger import press
 from pbem.service.game import LoadedGame
-from pbem.service.talk import said_line
+from pbem.service.talk import talk_line
 from pbem.web.helpers import service
 
 PAGE_SIZE = 50
@@ -97,8 +97,8 @@ def _row(game: LoadedGame, seat: int | None, index: int, leaf: str, checkpoint: 
 
 def _lines(game: LoadedGame, shown: dict[str, Any]) -> list[str]:
     """The entry's readable lines (as its viewer may see it): its facts, or a message."""
-    if shown["kind"] == press.SAID:
-        return [said_line(shown, game.names)]
+    if shown["kind"] in press.TALK_KINDS:
+        return [talk_line(shown, game.names)]
     return [game.spec.describe_fact(fact, game.names) for fact in shown.get("facts") or []]
 
 

@@ -33,6 +33,7 @@ WORDS: dict[str, Any] = {
     "kind_resigned": lazy_gettext("handed to the robot"),
     "kind_ended": lazy_gettext("game ended"),
     "kind_said": lazy_gettext("message"),
+    "kind_noted": lazy_gettext("note"),
 }
 
 

@@ -3,6 +3,7 @@ how to verify, the server's keys."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -263,6 +264,20 @@ def svg_response(snap: Snapshot, narrow: bool = False) -> Response:
 @bp.get("/verify")
 def verify() -> Response:
     return public_cache(make_response(render_template("web/verify.html")))
+
+
+@bp.get("/players")
+def players() -> Response:
+    """Every player's rating and reliability from the finished games (names only, never
+    addresses): the numbers ``pbem ratings`` gives, and ``/players.json`` to the last bit."""
+    return public_cache(make_response(render_template("web/players.html", table=service().player_ratings())))
+
+
+@bp.get("/players.json")
+def players_json() -> Response:
+    response = make_response(json.dumps(service().player_ratings(), indent=1, sort_keys=True))
+    response.mimetype = "application/json"
+    return public_cache(response)
 
 
 @bp.get("/keys")
