@@ -9,6 +9,7 @@ the store.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
@@ -23,10 +24,18 @@ from pbem.web.helpers import ReadGames, add_vary
 TEMPLATES = Path(str(files("pbem.templates")))
 STATIC = Path(str(files("pbem.web") / "static"))
 READ_METHODS = ("GET", "HEAD")
+CHECK_PATH = "/verify"  # the one POST: it checks an uploaded receipt and writes nothing (web/checks.py)
 PAGE_POLICY = (
     "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; form-action 'self'; "
     "base-uri 'none'; frame-ancestors 'none'"
 )
+
+
+def _mail_address(value: str | None) -> str | None:
+    """``PBEM_MAIL_ADDRESS`` as the gateway takes it (default pbem@localhost), None when the
+    gateway would refuse it (no ``@``, or a ``+``): then no address is shown."""
+    address = (value or "pbem@localhost").strip().lower()
+    return address if address.count("@") == 1 and "+" not in address else None
 
 
 def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Flask:
@@ -35,6 +44,9 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
     app = Flask(__name__, template_folder=str(templates), static_folder=str(STATIC))
     app.config.update(JSON_SORT_KEYS=False, FINISHED_MAX_AGE=86400)
     app.config.update(config or {})
+    # the service address of the mail gateway, read as the gateway reads it: private pages show
+    # the seat's address to write to (a config given by the caller wins)
+    app.config.setdefault("PBEM_MAIL_ADDRESS", _mail_address(os.environ.get("PBEM_MAIL_ADDRESS")))
     if service is None:
         from pbem.service.service import GameService
 
@@ -49,7 +61,7 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
         if app.config.get("PBEM_DEADLINE"):  # the list shows the same deadlines as the game pages
             follower.projection.deadline = app.config["PBEM_DEADLINE"]
 
-    from pbem.web import downloads, health, pagecache, pages, private
+    from pbem.web import checks, downloads, health, pagecache, pages, private
     from pbem.web.shortcut import Shortcut
 
     pagecache.install(app.extensions)
@@ -60,6 +72,7 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
     app.register_blueprint(private.bp)
     app.register_blueprint(downloads.bp)
     app.register_blueprint(health.bp)
+    app.register_blueprint(checks.bp)
     i18n.install(app)
     _install_hooks(app)
     # kept public pages are answered again before Flask runs, while the store stays as it was
@@ -86,7 +99,7 @@ def _install_hooks(app: Flask) -> None:
     @app.before_request
     def read_only() -> None:
         i18n.selected_language()
-        if request.method not in READ_METHODS:
+        if request.method not in READ_METHODS and not (request.method == "POST" and request.path == CHECK_PATH):
             abort(405, valid_methods=list(READ_METHODS))
 
     @app.after_request

@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # the ports the app is given; the web never builds them
     from pbem.service.summaries import GameSummaryQuery
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
+LEGAL_SEARCHED = 10_000  # legal moves listed at most on a private page (the rest only counted)
+LEGAL_SHOWN = 100  # lines in the legal-moves box; "and N more" says the rest
 
 
 def service() -> GameService:
@@ -190,14 +192,27 @@ class Snapshot:
         return self.seat is not None and not self.over and self.seat in self.waiting
 
     def legal_texts(self) -> list[str]:
-        """The viewing seat's legal moves now, as lines to send (empty when not its move)."""
-        if not self.my_move or self.state is None:
+        """The viewing seat's legal moves now, as lines to send (empty when not its move): all
+        of them up to ``LEGAL_SEARCHED``; the page shows ``LEGAL_SHOWN`` and says how many more."""
+        if not self.my_move or self.state is None or self.seat is None:
             return []
         try:
-            return self.game.spec.legal_texts(self.state, self.seat) if self.seat is not None else []
+            return self.game.spec.legal_texts(self.state, self.seat, limit=LEGAL_SEARCHED)
         except Exception:  # a rules bug must not take the private page down
             current_app.logger.exception("legal_texts failed for %s", self.game.id)
             return []
+
+    def decision(self) -> str:
+        """What the viewing seat decides now, in one sentence with examples, players named
+        ("Year 1, spring: building — build ('build inn') or 'pass'."); the phase when the game
+        cannot say more."""
+        if not self.my_move or self.state is None or self.seat is None:
+            return self.phase
+        try:
+            return name_seats(self.game.spec.decision_text(self.state, self.seat, self.game.names), self.game.names)
+        except Exception:  # a rules bug must not take the private page down
+            current_app.logger.exception("decision_text failed for %s", self.game.id)
+            return self.phase
 
     def svg(self, narrow: bool = False) -> str | None:
         """The picture (``narrow``: the one for narrow screens); the public one of a version is

@@ -3,14 +3,22 @@ and secrets, its history with its own secrets opened, and its replay. Never cach
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, make_response, render_template
+from flask import Blueprint, Response, current_app, make_response, render_template
 
+from pbem.mailroom.addresses import seat_address
 from pbem.service.game import LoadedGame
-from pbem.web.helpers import game_or_404, private_cache, seat_or_404, snapshot, turn_or_404
+from pbem.web.helpers import LEGAL_SHOWN, game_or_404, private_cache, seat_or_404, snapshot, turn_or_404
 from pbem.web.history import history_row, history_rows, page_of_entry, secrets_of
 from pbem.web.pages import status_of, svg_response, window_or_404
 
 bp = Blueprint("private", __name__, url_prefix="/games/<game_id>/seat/<token>")
+
+
+def seat_address_of(game_id: str, token: str) -> str | None:
+    """The seat's private mail address (``PBEM_MAIL_ADDRESS`` in the app's config, as the
+    gateway reads it from the environment), or None when the site was given no mail address."""
+    service_address = current_app.config.get("PBEM_MAIL_ADDRESS")
+    return seat_address(service_address, game_id, token) if service_address else None
 
 
 def _last_move(game: LoadedGame, seat: int) -> int | None:
@@ -32,8 +40,9 @@ def seat(game_id: str, token: str) -> Response:
         snap=snapshot(game, None, seat),
         status=status_of(game),
         checkpoint=game.checkpoint_at(),
-        private={"token": token, "seat": seat},
+        private={"token": token, "seat": seat, "address": seat_address_of(game.id, token)},
         secrets=secrets,
+        legal_shown=LEGAL_SHOWN,
         since=_last_move(game, seat),
     )
     return private_cache(make_response(body))

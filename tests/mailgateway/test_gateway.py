@@ -421,3 +421,13 @@ def test_subscribe_takes_only_daily_after_the_game(gw, transport, game):
     gw.receive(make_mail(EVE, SERVICE, f"subscribe {game} hourly"))
     gw.work()
     assert "subscribe GAME daily" in text_of(replies(transport, EVE)[-1])
+
+
+def test_the_catalog_mail_keeps_every_line_within_72_characters(gw, transport):
+    """An option with many choices was one line of 343 characters (the choices joined without
+    spaces could not be broken); now every line of the text part fits a phone's 72."""
+    gw.receive(make_mail(ANN, SERVICE, "catalog"))
+    gw.work()
+    text = text_of(replies(transport, ANN)[0])
+    assert "hidden-pig" in text and "rounds=" in text
+    assert [line for line in text.splitlines() if len(line) > 72 and "://" not in line] == []

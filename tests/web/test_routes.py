@@ -661,21 +661,48 @@ def test_the_version_a_mail_names_is_the_turn_the_site_shows(client, games):
 
 
 @pytest.mark.parametrize("name", GAME_TYPES)
-def test_the_private_page_says_it_is_your_move_with_the_legal_moves_to_copy(client, games, name):
+def test_the_private_page_says_the_decision_with_the_legal_moves_to_copy_and_the_address(client, games, name):
     import html
+
+    from pbem.mailroom.addresses import seat_address
 
     game_id = games.running[name]
     game = games.service.game(game_id)
     state = games.service.state(game)
     waiting = list(game.spec.to_move(state))
+    service_address = client.application.config["PBEM_MAIL_ADDRESS"]
     for seat in range(len(game.names)):
-        body = page(client, f"/games/{game_id}/seat/{games.service.seat_token(game_id, seat)}").get_data(as_text=True)
+        token = games.service.seat_token(game_id, seat)
+        body = page(client, f"/games/{game_id}/seat/{token}").get_data(as_text=True)
+        address = seat_address(service_address, game_id, token)
+        assert f'<a href="mailto:{address}">{address}</a>' in body
         if seat in waiting:
-            # the phase names the players ("round 7, bob"), never "seat 2"
-            phase = name_seats(game.spec.phase_label(state), game.names)
-            assert f"It is your move: {html.escape(phase, quote=True)}" in body and ", seat " not in body
+            # the decision, players named ("round 7, bob: ..."), never "seat 2"
+            decision = name_seats(game.spec.decision_text(state, seat, game.names), game.names)
+            assert f"Your decision: {decision}" in html.unescape(body) and ", seat " not in body
             moves = re.search(r'<pre class="moves">(.*?)</pre>', body, re.S).group(1)
-            assert html.unescape(moves).split("\n") == game.spec.legal_texts(state, seat)
+            legal = game.spec.legal_texts(state, seat, limit=10_000)
+            assert html.unescape(moves).split("\n") == legal[:100]
+            assert ("more: send" in body) == (len(legal) > 100)
         else:
-            assert "It is your move" not in body and 'class="moves"' not in body
-    assert "It is your move" not in page(client, f"/games/{game_id}").get_data(as_text=True)
+            assert "Your decision" not in body and 'class="moves"' not in body
+    assert "Your decision" not in page(client, f"/games/{game_id}").get_data(as_text=True)
+    assert "mailto:" not in page(client, f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_the_private_page_says_how_many_legal_moves_it_does_not_show(client, games, monkeypatch):
+    import pbem.web.private
+
+    monkeypatch.setattr(pbem.web.private, "LEGAL_SHOWN", 3)
+    game_id = games.running["kingsburg"]
+    game = games.service.game(game_id)
+    state = games.service.state(game)
+    seat = game.spec.to_move(state)[0]
+    legal = game.spec.legal_texts(state, seat, limit=10_000)
+    assert len(legal) > 3
+    body = page(client, f"/games/{game_id}/seat/{games.service.seat_token(game_id, seat)}").get_data(as_text=True)
+    moves = re.search(r'<pre class="moves">(.*?)</pre>', body, re.S).group(1)
+    assert len(moves.split("\n")) == 3
+    assert (
+        f"and {len(legal) - 3} more: send &#34;moves&#34;" in body or f'and {len(legal) - 3} more: send "moves"' in body
+    )
