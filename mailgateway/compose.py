@@ -53,7 +53,10 @@ from pbem.mailroom.pictures import unpacked
 TEMPLATES = Path(str(files("pbem.templates")))  # templates/ in the checkout, package data in the wheel
 LANGUAGES = i18n.LANGUAGES
 SUBJECT_MAX = 60  # what a phone's inbox shows of a subject, about
-TEXT_WIDTH = 72  # characters of a line of the text part (a line with a URL may be longer)
+TEXT_WIDTH = 72  # characters of a line of the text part (a line with a URL or a command may be longer)
+# The text template marks a line a player may copy as a command (``| command``): it is never
+# broken, since half a move is no move; the mark goes before the mail is sent.
+COMMAND_MARK = "\x1e"
 MAX_STATE = 200  # characters of the state line (a phase is a sentence at most)
 URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S", re.IGNORECASE)
 
@@ -71,6 +74,7 @@ def environment(lang: str = i18n.DEFAULT) -> Environment:
         keep_trailing_newline=True,
     )
     env.globals.update(gettext_functions(catalog))
+    env.filters["command"] = lambda line: COMMAND_MARK + str(line)
     return env
 
 
@@ -171,15 +175,17 @@ def within_words(text: str, limit: int = SUBJECT_MAX) -> str:
 def wrapped(text: str, width: int = TEXT_WIDTH) -> str:
     """``text`` with every line at most ``width`` characters, broken at spaces: the lines after
     the first of an indented line are indented two more, so a list item or a board's line stays
-    one block; a line with a URL stays whole (a broken URL is no link), as does a word longer
-    than the width (an address)."""
+    one block; a line with a URL stays whole (a broken URL is no link), as do a command
+    (``COMMAND_MARK``: a copied half would be no command) and a word longer than the width
+    (an address)."""
     lines: list[str] = []
-    for line in text.split("\n"):
-        if len(line) <= width or URL.search(line):
-            lines.append(line)
-            continue
+    for marked in text.split("\n"):
+        line = marked.replace(COMMAND_MARK, "")  # one a sender wrote into their text counts for nothing
         body = line.lstrip(" ")
         indent = line[: len(line) - len(body)]
+        if len(line) <= width or URL.search(line) or marked.startswith(indent + COMMAND_MARK):
+            lines.append(line)
+            continue
         lines += textwrap.wrap(
             body,
             width=width,

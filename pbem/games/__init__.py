@@ -11,6 +11,7 @@ import pkgutil
 from functools import cache
 
 from pbem.games.base import AnySpec, ErrorCode, GameError, GameSpec
+from pbem.games.speech import _
 
 __all__ = ["AnySpec", "GameSpec", "catalog", "get_spec", "register"]
 
@@ -64,5 +65,8 @@ def get_spec(name: str) -> AnySpec:
         spec = _discovered().get(name)
     if spec is None:
         known = ", ".join(catalog()) or "none"
-        raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game called {name!r}; games are: {known}.")
+        raise GameError(
+            ErrorCode.UNKNOWN_GAME,
+            _("There is no game called {name}; games are: {known}.", name=repr(name), known=known),
+        )
     return spec

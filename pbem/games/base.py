@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
-from pbem.games.speech import _
+from pbem.games.speech import N_, _
 
 Fact = dict[str, Any]
 Move = Any  # for code that handles every game alike (the service, the registry)
@@ -155,7 +155,10 @@ class Option:
         return text
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "help": self.help, "default": self.default, "choices": list(self.choices)}
+        # the help in the language spoken now (marked N_ where the game defines it); {key} in it
+        # is the option's key
+        said = _(self.help, key=self.key)
+        return {"key": self.key, "help": said, "default": self.default, "choices": list(self.choices)}
 
 
 # Options of the table rather than of a game's rules: every game has them, the rules never
@@ -166,8 +169,10 @@ PRESS_CHOICES = ("all", "public", "none")
 TABLE_OPTIONS = (
     Option(
         "press",
-        "messages between players: all (private and to the table), public (to the table only,"
-        " observers read them too) or none",
+        N_(
+            "messages between players: all (private and to the table), public (to the table only,"
+            " observers read them too) or none"
+        ),
         "all",
         PRESS_CHOICES,
     ),

@@ -80,6 +80,12 @@ def named_in(table: Mapping[str, Mapping[str, Any]], key: str) -> str:
     return named(table[key], key)
 
 
+def N_(message: str, /) -> str:
+    """``message`` unchanged: marks a text kept in a table for ``make messages``; it is
+    translated where it is shown, with ``_``."""
+    return message
+
+
 def _(message: str, /, **values: Any) -> str:
     """``message`` in the current language, its ``{name}`` placeholders filled from ``values``."""
     text = _speaking.get()[0].gettext(message)

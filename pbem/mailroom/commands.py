@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from pbem import i18n
+from pbem.games.speech import N_, _
 from pbem.games.text import fold
 
 # canonical name -> keywords (compared without diacritics, lower case)
@@ -32,6 +33,33 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "rotate": ("rotate", "newaddress", "novaadresa", "zmenitadresu", "nowyadres", "zmienadres"),
     "legal": ("moves", "legal", "tahy", "ruchy"),  # every legal move now (a mail lists only the first few)
 }
+# The keywords that are only Czech or only Polish (``pomoc`` and ``katalog`` are both): a mail
+# to the service address from somebody who chose no language is answered in the language of
+# its words.
+WORD_LANGUAGES: dict[str, str] = {
+    word: lang
+    for lang, words in (
+        (
+            "cs",
+            """napoveda nabidka hry partie nova novy zalozit pripojit prihlasit stav historie odebirat sledovat
+            neodebirat nesledovat jazyk obrazky nepritomnost dovolena vzdat vzdavam sablona formular potvrdit
+            potvrzuji novaadresa zmenitadresu tahy jmeno""",
+        ),
+        (
+            "pl",
+            """oferta gry nowa nowy utworz zaloz dolacz dolaczam stan historia obserwuj subskrybuj nieobserwuj
+            wypisz odsubskrybuj jezyk obrazki nieobecnosc urlop poddaj poddaje rezygnuje szablon formularz
+            potwierdz potwierdzam nowyadres zmienadres ruchy imie""",
+        ),
+        (
+            "en",
+            """help catalog catalogue games new join status history subscribe watch unsubscribe unwatch language
+            lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal name""",
+        ),
+    )
+    for word in words.split()
+}
+ABSENCE_USAGE = N_("absence YYYY-MM-DD YYYY-MM-DD, or absence off")
 # The words of ``absence off``.
 ABSENCE_OFF = ("off", "none", "zrusit", "konec", "koniec", "wylacz", "brak")
 LOOKUP = {word: name for name, words in KEYWORDS.items() for word in words}
@@ -96,6 +124,18 @@ def plain_subject(subject: str) -> str:
     return subject[:60]
 
 
+def words_language(commands: list[Command]) -> str | None:
+    """The language a mail's commands are written in: the first keyword that belongs to one
+    language only; ``language cs`` is asked in the language it names."""
+    for command in commands:
+        if command.name == "language" and command.args and language_of(command.args[0]):
+            return language_of(command.args[0])
+        found = WORD_LANGUAGES.get(plain(command.text.split()[0]).rstrip(":")) if command.text.split() else None
+        if found:
+            return found
+    return None
+
+
 DAILY_WORDS = frozenset({"daily", "denne", "codziennie", "dziennie"})  # compared without diacritics
 
 
@@ -107,7 +147,7 @@ def watch_daily(name: str, rest: Sequence[str]) -> bool:
         return False
     if name == "subscribe" and len(words) == 1 and words[0] in DAILY_WORDS:
         return True
-    raise ValueError(f"{name} GAME" + (" or subscribe GAME daily" if name == "subscribe" else ""))
+    raise ValueError(_("subscribe GAME or subscribe GAME daily") if name == "subscribe" else _("unsubscribe GAME"))
 
 
 def language_of(word: str) -> str | None:
@@ -165,7 +205,7 @@ def parse_new(args: tuple[str, ...]) -> NewGame:
     (misses) and lang (the language of mail to players who chose none) are the gateway's;
     other keys are the game's options."""
     if not args:
-        raise ValueError("say which game: new GAME player@example.org ...")
+        raise ValueError(_("say which game: new GAME player@example.org ..."))
     players: list[str] = []
     options: dict[str, str] = {}
     mail_options: dict[str, str] = {}
@@ -177,15 +217,15 @@ def parse_new(args: tuple[str, ...]) -> NewGame:
         elif "@" in arg:
             players.append(arg.strip("<>,;").lower())
         else:
-            raise ValueError(f"{arg!r} is neither a mail address nor KEY=VALUE")
+            raise ValueError(_("{word} is neither a mail address nor KEY=VALUE", word=repr(arg)))
     for key, value in mail_options.items():
         if key == "policy":
             if value not in ("wait", "default"):
-                raise ValueError("policy is wait or default")
+                raise ValueError(_("policy is wait or default"))
         elif key == "lang":
             language = language_of(value)
             if language is None:
-                raise ValueError("lang is en, cs or pl")
+                raise ValueError(_("lang is en, cs or pl"))
             mail_options[key] = language
         else:
             _check_number(key, value)
@@ -194,9 +234,13 @@ def parse_new(args: tuple[str, ...]) -> NewGame:
 
 def _check_number(key: str, value: str) -> None:
     low, high = MISSES_RANGE if key == "robot-after" else REMINDER_RANGE if key == "reminder" else HOURS_RANGE
-    unit = "misses" if key == "robot-after" else "hours"
     if not (value.isascii() and value.isdigit() and len(value) <= 6 and low <= int(value) <= high):
-        raise ValueError(f"{key} takes a whole number of {unit} from {low} to {high}, not {value[:20]!r}")
+        said = (
+            _("{key} takes a whole number of misses from {low} to {high}, not {value}")
+            if key == "robot-after"
+            else _("{key} takes a whole number of hours from {low} to {high}, not {value}")
+        )
+        raise ValueError(said.format(key=key, low=low, high=high, value=repr(value[:20])))
 
 
 def parse_absence(args: tuple[str, ...], today: date | None = None) -> tuple[str, str] | None:
@@ -205,15 +249,15 @@ def parse_absence(args: tuple[str, ...], today: date | None = None) -> tuple[str
     if len(args) == 1 and plain(args[0]) in ABSENCE_OFF:
         return None
     if len(args) != 2:
-        raise ValueError("absence YYYY-MM-DD YYYY-MM-DD, or absence off")
+        raise ValueError(_(ABSENCE_USAGE))
     try:
         start, end = (date.fromisoformat(a) for a in args if len(a) == 10)
     except ValueError:
-        raise ValueError("absence YYYY-MM-DD YYYY-MM-DD, or absence off") from None
+        raise ValueError(_(ABSENCE_USAGE)) from None
     if end < start:
-        raise ValueError("the absence ends before it starts")
+        raise ValueError(_("the absence ends before it starts"))
     if (end - start).days >= MAX_ABSENCE_DAYS:
-        raise ValueError(f"an absence is at most {MAX_ABSENCE_DAYS} days long")
+        raise ValueError(_("an absence is at most {n} days long", n=MAX_ABSENCE_DAYS))
     if today is not None and (abs((start - today).days) > MAX_DAYS_AHEAD or abs((end - today).days) > MAX_DAYS_AHEAD):
-        raise ValueError("an absence must lie within two years of today")
+        raise ValueError(_("an absence must lie within two years of today"))
     return start.isoformat(), end.isoformat()

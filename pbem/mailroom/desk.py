@@ -20,6 +20,7 @@ from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
 from pbem.games.base import ErrorCode, GameError
+from pbem.games.speech import N_, _
 from pbem.games.text import parse_named
 from pbem.ledger import press
 from pbem.mailroom import commands as cmd
@@ -37,8 +38,9 @@ from pbem.service.store import Receipt
 
 log = logging.getLogger("pbem.mail")
 MAX_ATTEMPTS = 10
-PICTURES_USAGE = "pictures on or pictures off"
-NAME_USAGE = "name YOUR NAME (letters and spaces; at most 40 characters)"
+PICTURES_USAGE = N_("pictures on or pictures off")
+LANGUAGE_USAGE = N_("language en, language cs or language pl")
+NAME_USAGE = N_("name YOUR NAME (letters and spaces; at most 40 characters)")
 STANDING = (
     "language",
     "pictures",
@@ -149,7 +151,7 @@ class MailDesk:
             elif letter.refusal:
                 results = [{"action": "mail", "error": error_dict(ValueError(letter.refusal))}]
             elif letter.game_id is None:
-                results = self._global(letter, work)
+                results = self._global(letter, work, context)
             else:
                 # a refusal is worded in the sender's language, looked up only if one is needed
                 with i18n.speaking_later(lambda: self._language(letter.sender, letter.game_id)):
@@ -187,9 +189,10 @@ class MailDesk:
         if work.find(VerifiedAddress.create_id(letter.sender)) is None:
             work.add(VerifiedAddress(letter.sender, how, self.clock().isoformat()))
 
-    def _language(self, email: str, game_id: str | None) -> str:
-        """``email``'s chosen language, else the game's, else English (as the outbox reads it)."""
-        return MailRecords(self.service.record).language(email, game_id)
+    def _language(self, email: str, game_id: str | None, hint: str | None = None) -> str:
+        """``email``'s chosen language, else the game's, else the language of the mail's
+        words, else English (as the outbox reads it)."""
+        return MailRecords(self.service.record).language(email, game_id, hint)
 
     # -- reading ------------------------------------------------------------------------------
     @staticmethod
@@ -214,8 +217,15 @@ class MailDesk:
         return [{"action": "not-read", "lines": lines, "more": max(0, len(reading.not_read) - MAX_NOT_READ)}]
 
     # -- global commands on the service address --------------------------------------------
-    def _global(self, letter: Letter, work: Work) -> list[dict[str, Any]]:
+    def _global(self, letter: Letter, work: Work, context: dict[str, Any]) -> list[dict[str, Any]]:
         reading = self._read(letter, cmd.parse_command)
+        hint = cmd.words_language([c for c in reading.commands if isinstance(c, cmd.Command)])
+        if hint:
+            context["lang"] = hint  # the reply speaks it to somebody who chose no language
+        with i18n.speaking_later(lambda: self._language(letter.sender, None, hint)):
+            return self._global_lines(letter, work, reading)
+
+    def _global_lines(self, letter: Letter, work: Work, reading: Reading) -> list[dict[str, Any]]:
         results: list[dict[str, Any]] = []
         if not reading.commands:
             results.append({"action": "nothing"})
@@ -253,11 +263,14 @@ class MailDesk:
             return result | self._confirm(sender, command, work)
         if name in STANDING:
             self._check_standing(sender, command, work)
-            return result | {"action": "confirm", "token": self._ask(sender, command, work)}
+            asked = {"action": "confirm", "token": self._ask(sender, command, work)}
+            if name in ("subscribe", "unsubscribe"):
+                asked["about"] = args[0].lower()  # the reply speaks that game's language
+            return result | asked
         if not args:  # the rest name a game
             if name == "status":
                 return result
-            raise ValueError(f"say which game: {name} GAME")
+            raise ValueError(_("say which game: {command} GAME", command=name))
         game = work.batch(args[0].lower()).game
         result["game"] = game.id
         if name in ("status", "history"):
@@ -265,22 +278,22 @@ class MailDesk:
         if name in ("join", "template"):
             game.seat_of(sender)  # refuses a non-player; the reply goes to the registered address
             return result | {"action": "invite"}
-        raise ValueError(f"send {name!r} to your private address for game {game.id}")
+        raise ValueError(_("send {command} to your private address for game {game}", command=repr(name), game=game.id))
 
     # -- confirmations: standing commands sent to the service address ----------------------
     def _check_standing(self, sender: str, command: cmd.Command, work: Work) -> None:
         """Refuse at once what would be refused on confirmation (a wrong date, no such game)."""
         if command.name == "language" and (not command.args or cmd.language_of(command.args[0]) is None):
-            raise ValueError("language en, language cs or language pl")
+            raise ValueError(_(LANGUAGE_USAGE))
         if command.name == "pictures" and cmd.pictures_of(command.args) is None:
-            raise ValueError(PICTURES_USAGE)
+            raise ValueError(_(PICTURES_USAGE))
         if command.name == "absence":
             cmd.parse_absence(command.args, self.clock().date())
         if command.name == "name" and clean_name(" ".join(command.args)) is None:
-            raise ValueError(NAME_USAGE)
+            raise ValueError(_(NAME_USAGE))
         if command.name in ("subscribe", "unsubscribe"):
             if not command.args:
-                raise ValueError(f"say which game: {command.name} GAME")
+                raise ValueError(_("say which game: {command} GAME", command=command.name))
             cmd.watch_daily(command.name, command.args[1:])
             work.batch(command.args[0].lower())
 
@@ -295,7 +308,7 @@ class MailDesk:
         too_old = (self.clock() - CONFIRM_WITHIN).isoformat()
         if asked is None or asked.email != sender or asked.used or asked.asked < too_old:
             raise ValueError(
-                "no such confirmation for your address (it is used up, older than a week, or the token is wrong)"
+                _("no such confirmation for your address (it is used up, older than a week, or the token is wrong)")
             )
         asked.confirm(self.clock().isoformat())
         work.add(asked)
@@ -313,12 +326,12 @@ class MailDesk:
         new = cmd.parse_new(command.args)
         self.service.checked_new(new.game_type, new.players, new.options)  # the game's own refusals first
         if sender not in new.players:
-            raise ValueError("a game is created by one of its players: put your own address among them")
+            raise ValueError(_("a game is created by one of its players: put your own address among them"))
         person = work.aggregate(Correspondent.create_id(sender), lambda: Correspondent(sender))
         now = self.clock()
         day_ago = (now - timedelta(days=1)).isoformat()
         if person.games_created_since(day_ago) >= cmd.MAX_NEW_PER_DAY:
-            raise ValueError(f"at most {cmd.MAX_NEW_PER_DAY} new games a day per address; try again tomorrow")
+            raise ValueError(_("at most {n} new games a day per address; try again tomorrow", n=cmd.MAX_NEW_PER_DAY))
         rules: dict[str, Any] = {k: (v if k in ("policy", "lang") else int(v)) for k, v in new.mail_options.items()}
         own = clean_name(sender_name)
         if own is not None and own != person.known_name():
@@ -327,7 +340,7 @@ class MailDesk:
         names = [own if email == sender else self._known_name(work, email) for email in new.players]
         game_id = self.service.new_game(work, new.game_type, new.players, new.options, names=names)
         person.created_game(now.isoformat(), day_ago)
-        if "lang" not in rules and person.language != "en":
+        if "lang" not in rules and person.language:
             rules["lang"] = person.language  # invitations in the creator's language
         work.add(GameClock(game_id, rules | {"invited_by": sender}))  # invitations name who sent them
         return {"game": game_id, "players": list(new.players), "rules": new.mail_options}
@@ -352,26 +365,26 @@ class MailDesk:
         if command.name == "language":
             language = cmd.language_of(command.args[0]) if command.args else None
             if language is None:
-                raise ValueError("language en, language cs or language pl")
+                raise ValueError(_(LANGUAGE_USAGE))
             person.choose_language(language)
             return {"language": language}
         if command.name == "name":
             name = clean_name(" ".join(command.args))
             if name is None:
-                raise ValueError(NAME_USAGE)
+                raise ValueError(_(NAME_USAGE))
             person.give_name(name)
             return {"name": name}
         if command.name == "pictures":
             on = cmd.pictures_of(command.args)
             if on is None:
-                raise ValueError(PICTURES_USAGE)
+                raise ValueError(_(PICTURES_USAGE))
             person.choose_pictures(on)
             return {"pictures": on}
         period = cmd.parse_absence(command.args, self.clock().date())
         if period is None:
             person.clear_absences()
         elif len(person.absences) >= cmd.MAX_ABSENCES:
-            raise ValueError(f"at most {cmd.MAX_ABSENCES} absences are kept; send 'absence off' first")
+            raise ValueError(_("at most {n} absences are kept; send 'absence off' first", n=cmd.MAX_ABSENCES))
         else:
             person.add_absence(*period)
         return {"period": list(period) if period else None}
@@ -442,8 +455,12 @@ class MailDesk:
         if named.strip().lower() != game_id:
             error = GameError(
                 ErrorCode.INVALID,
-                f"This turn file is for game {named or '(none)'}, but it was "
-                f"sent to your address for game {game_id}; nothing was applied.",
+                _(
+                    "This turn file is for game {named}, but it was sent to your address for game {game}; "
+                    "nothing was applied.",
+                    named=named or "-",
+                    game=game_id,
+                ),
             )
             return {"action": "turnfile", "error": error.to_dict()}
         return {"action": "turnfile", "outcome": work.run(game_id, plan).to_dict()}
@@ -551,7 +568,7 @@ class MailDesk:
         }
         try:
             if name in plans:
-                return result | {"outcome": work.run(game_id, plans[name]()).to_dict()}
+                return result | {"outcome": self._as_written(work.run(game_id, plans[name]()).to_dict(), command)}
             if name in ("subscribe", "unsubscribe"):
                 rest = tuple(arg for arg in command.args if arg.lower() != game_id)  # the game may be named
                 return result | self._watch(work, game_id, email, name, rest)
@@ -564,9 +581,17 @@ class MailDesk:
         except (GameError, ValueError) as error:
             return result | {"error": error_dict(error)}
 
+    @staticmethod
+    def _as_written(outcome: dict[str, Any], command: cmd.Command) -> dict[str, Any]:
+        """A join's or resignation's outcome with its line in the sender's word ("připojit"),
+        not the service's English name of it; a nonce after the word stays out of the reply."""
+        word = command.text.split()[0] if command.text.split() else command.name
+        outcome["lines"] = [line | {"text": word} for line in outcome.get("lines") or []]
+        return outcome
+
     def _resign_plan(self, work: Work, game_id: str, email: str) -> Any:
         batch = work.batch(game_id)
         seat = batch.game.seat_of(email)
         if seat in batch.seats_of("resigned"):
-            raise GameError(ErrorCode.ILLEGAL, "Your seat is already played by the robot.")
+            raise GameError(ErrorCode.ILLEGAL, _("Your seat is already played by the robot."))
         return self.service.robot_plan(seat, "resigned")

@@ -71,6 +71,20 @@ def since_lines(
     return lines
 
 
+def numbered_lines(
+    game: LoadedGame, start: int, stop: int, viewer: int | None, translate: Translate = untranslated
+) -> list[str]:
+    """Entries ``start``..``stop`` (exclusive) as ``viewer`` may see them, one line each: the
+    turn it made (as subjects and web pages count), then its facts. For the ``history``
+    answer and the observers' mail; the games' words in the language spoken now."""
+    lines = []
+    for index in range(max(start, 0), min(stop, game.version)):
+        entry = log.visible_entry(game.entries[index], game.privates[index], viewer, game.ended)
+        said = entry_lines(game, entry, translate) if index else [translate(N_("The game was created."))]
+        lines.append(f"{index + 1}. " + " ".join(name_seats(line, game.names) for line in said))
+    return lines
+
+
 def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate = untranslated) -> list[str]:
     names = game.names
     kind = entry["kind"]
@@ -93,8 +107,14 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
         return [translate(N_("The game started.")), *facts]
     note = SOURCE_NOTES.get(str(entry.get("source")))
     if note:
-        return [translate(note) % {"player": who, "move": entry.get("command", "")}, *facts]
-    return facts or [f"{who}: {entry.get('command', '')}"]
+        return [translate(note) % {"player": who, "move": _said(game, entry)}, *facts]
+    return facts or [f"{who}: {_said(game, entry)}"]
+
+
+def _said(game: LoadedGame, entry: Mapping[str, Any]) -> str:
+    """An entry's command in the reader's words (stored in the game's canonical English)."""
+    command = entry.get("command")
+    return game.spec.say_command(command) if isinstance(command, str) else ""
 
 
 def decision(game: LoadedGame, state: Any, seat: int, limit: int = MOVES_SHOWN) -> dict[str, Any]:

@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from pbem import i18n
 from pbem.ledger import press
 from pbem.mailroom import talk
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.limits import INVITE, INVITE_UNVERIFIED, LIVE
-from pbem.mailroom.news import decision
+from pbem.mailroom.news import decision, numbered_lines
 from pbem.mailroom.queue import Mail
-from pbem.mailroom.writer import Round, Thread, Writer
+from pbem.mailroom.writer import GameBlock, Round, Thread, Writer
 from pbem.service.game import LoadedGame
 
 HUMAN_SOURCES = ("email", "turnfile", "deadline")  # moves whose author hears of them in a reply
@@ -229,8 +230,7 @@ def watcher_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]
     if not (watchers and watchers.emails) or not turn_ended(writer, change):
         return []
     game = change.game
-    history = writer.service.history(game.id, game=game)[: change.after]
-    block = writer.game_block(round_, game, change.after, None)
+    block_of: dict[str, GameBlock] = {}  # by language: each observer's own
     now = round_.clocks.now()
     daily = set(watchers.daily_emails())
     mails: list[Mail] = []
@@ -238,15 +238,15 @@ def watcher_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]
         since, last = writer.last_watched(round_, email, game.id)
         if email in daily and last is not None and "ended" not in change.kinds and now - last < DAY:
             continue
-        start = min(since or 0, change.before)  # the first digest: the game so far (its newest lines)
-        # numbered by turn (the state after the entry), as the state line and web pages are
-        lines = [f"{row['index'] + 1}: {row['entry']['kind']} " + "; ".join(row["lines"]) for row in history[start:]]
-        extra = {
-            "lines": lines[-MAX_DIGEST_LINES:],
-            "earlier": max(0, len(lines) - MAX_DIGEST_LINES),
-            "at": now.isoformat(),
-        }
-        model = {"kind": "watch", "game": block, "extra": extra}
+        start = max(0, min(since or 0, change.before))  # the first digest: the game so far (its newest lines)
+        first = max(start, change.after - MAX_DIGEST_LINES)
+        lang = writer.language(round_, email, game.id)
+        if lang not in block_of:
+            block_of[lang] = writer.game_block(round_, game, change.after, email)
+        with i18n.speaking(lang):  # numbered by turn, said as "Since your last mail" says them
+            lines = numbered_lines(game, first, change.after, None, i18n.translations(lang).gettext)
+        extra = {"lines": lines, "earlier": first - start, "at": now.isoformat()}
+        model = {"kind": "watch", "game": block_of[lang], "extra": extra}
         mails += writer.queue(round_, f"n{change.position}/watch/{email}", email, model)
     return mails
 

@@ -40,7 +40,7 @@ class Correspondent(Aggregate):
     @event("Registered")
     def __init__(self, email: str):
         self.email = email
-        self.language = "en"
+        self.language = ""  # none chosen: mail about a game speaks the game's language
         self.pictures = True  # a board picture in the mails that hand them the turn or end a game
         self.absences: list[list[str]] = []  # [[first day, last day], ...] ISO dates
         self.created: list[str] = []  # when this address created games by mail (last day)
@@ -235,11 +235,14 @@ class MailRecords:
         person = self.correspondent(email)
         return bool(getattr(person, "pictures", True)) if person is not None else True
 
-    def language(self, email: str | None, game_id: str | None) -> str:
+    def language(self, email: str | None, game_id: str | None, hint: str | None = None) -> str:
         """The language of mail to ``email``: the address's chosen one, else the game's
-        (``new ... lang=cs``), else English."""
+        (``new ... lang=cs``), else ``hint`` (the language of the words a mail to the service
+        address used: ``hry`` is Czech), else English."""
         person = self.correspondent(email) if email else None
-        if person is not None:
+        if person is not None and person.language:
             return str(person.language)
         clock = self.clock(game_id) if game_id else None
-        return str(clock.rules.get("lang", i18n.DEFAULT)) if clock else i18n.DEFAULT
+        if clock is not None and "lang" in clock.rules:
+            return str(clock.rules["lang"])
+        return i18n.known(hint)

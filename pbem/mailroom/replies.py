@@ -13,16 +13,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pbem import i18n
+from pbem.games import speech
 from pbem.games.base import GameError
 from pbem.mailroom.addresses import seat_address
-from pbem.mailroom.commands import parse_command, plain_subject
+from pbem.mailroom.commands import parse_command, plain, plain_subject
 from pbem.mailroom.limits import LIVE, NOTHING
-from pbem.mailroom.news import named_errors
+from pbem.mailroom.news import named_errors, numbered_lines
 from pbem.mailroom.queue import Mail
 from pbem.mailroom.writer import GameBlock, Round, Thread, Writer
 from pbem.service.game import LoadedGame
 from pbem.service.turnfile import turn_file_header
 
+HISTORY_SHOWN = 40  # the last entries a "history" answer lists (the web page has them all)
 REFUSALS = ("refused", "unknown", "too-large")  # actions that are refusals whatever their result says
 TALK_ACTIONS = ("tell", "note")  # messages and notes: no moves, and their receipts come otherwise
 
@@ -76,6 +79,7 @@ class Asked:
     version: int | None
     notify: list[dict[str, Any]]
     authenticated: str | None = None  # how the sender showed it was itself ("token", "confirm", "dkim")
+    hint: str | None = None  # the language of the words of a mail to the service address
 
     @classmethod
     def of(cls, context: dict[str, Any]) -> Asked:
@@ -87,6 +91,7 @@ class Asked:
             version=context.get("version"),
             notify=list(context.get("notify") or []),
             authenticated=context.get("authenticated"),
+            hint=context.get("lang"),
         )
 
 
@@ -110,7 +115,10 @@ def deadline_notice(
     email = game.emails[info["seat"]]
     version = outcome.get("version") or game.version
     block = writer.game_block(round_, game, version, email)
-    moves = [line["text"] for line in outcome.get("lines", []) if line["status"] == "applied"]
+    with writer.speaking(round_, email, game_id):  # stored in the game's notation, said in the reader's words
+        moves = [
+            game.spec.say_command(line["text"]) for line in outcome.get("lines", []) if line["status"] == "applied"
+        ]
     extra = dict(info) | {"moves": moves}
     return writer.queue(
         round_,
@@ -130,7 +138,8 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
         return mails
     if asked.authenticated:  # they wrote to us, so mail to them works again (a forged From proves nothing)
         writer.views.deliverable_again(to)
-    results = [answer(writer, round_, result, to) for result in stored]
+    lang = reply_language(writer, round_, stored, asked, to)
+    results = [answer(writer, round_, result, to, lang) for result in stored]
     if game is not None:
         results = [named_errors(result, game.names) for result in results]
     if not asked.authenticated:
@@ -141,6 +150,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
         "game": None,
         "receipt": None,
         "subject": plain_subject(asked.subject) if asked.authenticated else "",
+        "lang": lang,  # a mail to the service address about a game speaks the game's language
     }
     attachment = None
     if game is not None and to in game.emails:
@@ -162,6 +172,13 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     )
 
 
+def reply_language(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: Asked, to: str) -> str:
+    """The reply's language: ``to``'s chosen one, else that of the game the mail was about (at
+    a game's address, or named by a command at the service address), else that of its words."""
+    named = next((r.get("game") or r["about"] for r in stored if r.get("game") or r.get("about")), None)
+    return writer.language(round_, to, asked.game_id or named, asked.hint)
+
+
 QUOTED = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"")  # a quoted piece of the mail in an error message
 
 
@@ -175,7 +192,8 @@ def unquoted(result: dict[str, Any]) -> dict[str, Any]:
     shown = dict(result)
     if shown.get("text"):
         command = parse_command(str(shown["text"]))
-        shown["text"] = command.name if command is not None else ""
+        # the keyword as our list spells it ("pomoc", "pripojit"): the reader's language, none of the mail's text
+        shown["text"] = plain(command.text.split()[0]).rstrip(":") if command is not None else ""
     if shown.get("action") == "not-read":
         shown["hidden"] = len(shown.get("lines") or []) + int(shown.get("more") or 0)
         shown["lines"], shown["more"] = [], 0
@@ -295,13 +313,13 @@ Answer = Callable[[Writer, Round, dict[str, Any], str], dict[str, Any]]
 ANSWERED_DESPITE_ERRORS = ("catalog", "games")  # lists that help whatever went wrong
 
 
-def answer(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
-    """A command's result with what its reply shows, read now, in ``email``'s language."""
+def answer(writer: Writer, round_: Round, result: dict[str, Any], email: str, lang: str) -> dict[str, Any]:
+    """A command's result with what its reply shows, read now, in ``lang`` (the reply's)."""
     action = result.get("action")
     handler = ANSWERS.get(action) if isinstance(action, str) else None
     if handler is None or (result.get("error") and action not in ANSWERED_DESPITE_ERRORS):
         return dict(result)
-    with writer.speaking(round_, email, result.get("game")):
+    with i18n.speaking(lang):
         try:
             return result | handler(writer, round_, result, email)
         except GameError as error:
@@ -343,18 +361,9 @@ def _new(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> d
 
 def _history(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
     game = round_.game(result["game"])
-    rows = writer.service.history(game.id, viewer=email if email in game.emails else None, game=game)
-    return {"lines": [_history_line(game, row) for row in rows[-40:]]}
-
-
-def _history_line(game: LoadedGame, row: dict[str, Any]) -> str:
-    entry = row["entry"]
-    return (
-        f"{row['index'] + 1}. {entry['kind']}"  # the turn, as in subjects and web pages
-        + (f" {game.names[entry['seat']]}" if "seat" in entry else "")
-        + (f": {game.spec.say_command(entry['command'])}" if entry.get("command") else "")
-        + (f" ({'; '.join(row['lines'])})" if row["lines"] else "")
-    )
+    seat = game.emails.index(email) if email in game.emails else None
+    translate = i18n.translations(speech.language()).gettext  # the answer's language (``answer``)
+    return {"lines": numbered_lines(game, game.version - HISTORY_SHOWN, game.version, seat, translate)}
 
 
 def _legal(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:

@@ -134,13 +134,16 @@ class Writer:
 
     # -- the reader's language ---------------------------------------------------------------
     @staticmethod
-    def language(round_: Round, email: str | None, game_id: str | None = None) -> str:
-        """The address's chosen language, else the game's (``new ... lang=cs``), else English."""
-        return round_.clocks.records.language(email, game_id)
+    def language(round_: Round, email: str | None, game_id: str | None = None, hint: str | None = None) -> str:
+        """The address's chosen language, else the game's (``new ... lang=cs``), else the
+        language of the words the reader wrote to us (``hint``), else English."""
+        return round_.clocks.records.language(email, game_id, hint)
 
-    def speaking(self, round_: Round, email: str | None, game_id: str | None) -> AbstractContextManager[Any]:
+    def speaking(
+        self, round_: Round, email: str | None, game_id: str | None, hint: str | None = None
+    ) -> AbstractContextManager[Any]:
         """The games' texts in the language of the mail to ``email`` (for no reader: the game's)."""
-        return i18n.speaking(self.language(round_, email, game_id))
+        return i18n.speaking(self.language(round_, email, game_id, hint))
 
     # -- the game block ----------------------------------------------------------------------
     def game_block(self, round_: Round, game: LoadedGame, version: int, email: str | None) -> GameBlock:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.games import get_spec
 from pbem.games.base import AnySpec, ErrorCode, GameError, Standing
+from pbem.games.speech import _
 from pbem.ledger.entries import Entry, Private
 from pbem.service.cache import StateCache
 
@@ -115,7 +116,9 @@ class LoadedGame:
     def seat_of(self, email: str) -> int:
         address = email.strip().lower()
         if address not in self.emails:
-            raise GameError(ErrorCode.NOT_A_PLAYER, f"{email} has no seat in game {self.id}.")
+            raise GameError(
+                ErrorCode.NOT_A_PLAYER, _("{address} has no seat in game {game}.", address=email, game=self.id)
+            )
         return self.emails.index(address)
 
     def check_version(self, version: int | None) -> int:

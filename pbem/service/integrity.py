@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.games.base import ErrorCode, GameError
+from pbem.games.speech import _
 from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, leaf_hash
 from pbem.ledger.notes import verify_checkpoint
@@ -194,7 +195,7 @@ class SelfCheck:
         self.store.forget(game_id)
         record = self.store.game(game_id)
         if record is None:
-            raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
+            raise GameError(ErrorCode.UNKNOWN_GAME, _("There is no game {game}.", game=repr(game_id)))
         game = load(record, self._read_log)
         problem = self.full_problem(game) or self._head_problem(game)
         if problem:

@@ -20,6 +20,7 @@ from eventsourcing.domain import CanMutateProtocol, OriginatorVersionError
 from pbem.config import Settings, private_files
 from pbem.games import catalog, get_spec
 from pbem.games.base import ErrorCode, GameError
+from pbem.games.speech import _
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, consistency_proof, inclusion_proof, leaf_hash, root
@@ -105,7 +106,7 @@ class GameReader(SelfCheck):
                 ErrorCode.FROZEN, f"Game {game_id} cannot be read: {problem}. The operator has been alerted."
             ) from error
         if record is None:
-            raise GameError(ErrorCode.UNKNOWN_GAME, f"There is no game {game_id!r}.")
+            raise GameError(ErrorCode.UNKNOWN_GAME, _("There is no game {game}.", game=repr(game_id)))
         game = load(record, self._read_log)
         if game_id not in self.frozen:
             found = self.integrity_problem(game)

@@ -21,6 +21,7 @@ from eventsourcing.persistence import PersistenceError, RecordConflictError
 from pbem import i18n
 from pbem.games import AnySpec, get_spec, speech
 from pbem.games.base import ErrorCode, GameError
+from pbem.games.speech import _  # refusals in the language of the caller's speaking block
 from pbem.games.text import parse_named
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
@@ -85,7 +86,7 @@ class GameService(GameReader):
             return _created_by(receipt)
         spec, emails, normalized = self.checked_new(game_type, players, options)
         server_seed = seed if seed is not None else new_seed()
-        for _ in range(MAX_SAVE_ATTEMPTS):
+        for _attempt in range(MAX_SAVE_ATTEMPTS):
             game_id = f"{spec.name}-{secrets.token_hex(4)}"
             record = self._new_record(spec, game_id, emails, normalized, server_seed, seed is not None, names)
             made = (record.created,)
@@ -130,7 +131,7 @@ class GameService(GameReader):
             if problem:
                 raise GameError(ErrorCode.INVALID, f"{printable(email)!r} {problem}.")
         if len(set(emails)) != len(emails):
-            raise GameError(ErrorCode.INVALID, "Each seat needs a different mail address.")
+            raise GameError(ErrorCode.INVALID, _("Each seat needs a different mail address."))
         spec.check_players(len(emails))
         return spec, emails, spec.normalize_options(options or {}, len(emails))
 
@@ -173,13 +174,16 @@ class GameService(GameReader):
 
     def join_plan(self, email: str, nonce: str | None) -> Plan:
         if nonce is not None and not 1 <= len(nonce) <= 200:
-            raise GameError(ErrorCode.INVALID, "A nonce is 1 to 200 characters of any text.")
+            raise GameError(ErrorCode.INVALID, _("A nonce is 1 to 200 characters of any text."))
 
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
             seat = game.seat_of(email)
             joined = batch.seats_of("joined")
             if batch.started() or batch.state is not None or seat in joined:
-                raise GameError(ErrorCode.ILLEGAL, f"{game.names[seat]} has already joined game {game.id}.")
+                raise GameError(
+                    ErrorCode.ILLEGAL,
+                    _("{player} has already joined game {game}.", player=game.names[seat], game=game.id),
+                )
             batch.add(log.joined(game.id, batch.next_index, self.clock(), seat, nonce))
             if joined | {seat} == set(range(len(game.names))):
                 self._start(game, batch)
@@ -240,16 +244,23 @@ class GameService(GameReader):
         game_id = turn.header.get("game", "")
         problems = [f"line {n}: {m}" if n else m for n, m in turn.problems]
         if not game_id:
-            problems.append("the header has no 'game:' line")
+            problems.append(_("the header has no 'game:' line"))
         if "player" not in turn.header:
-            problems.append("the header has no 'player:' line")
+            problems.append(_("the header has no 'player:' line"))
         version_text = turn.header.get("version", "").strip()  # checked by parse_turn_file
         if problems:
-            error = GameError(ErrorCode.SYNTAX, "The turn file's header is wrong: " + "; ".join(problems) + ".")
+            error = GameError(
+                ErrorCode.SYNTAX, _("The turn file's header is wrong: {problems}.", problems="; ".join(problems))
+            )
             return game_id, Outcome(game_id, 0, 0, error=error)
         if turn.header["player"].strip().lower() != email.strip().lower():
             error = GameError(
-                ErrorCode.NOT_A_PLAYER, f"The turn file is for {turn.header['player']}, but it came from {email}."
+                ErrorCode.NOT_A_PLAYER,
+                _(
+                    "The turn file is for {player}, but it came from {address}.",
+                    player=turn.header["player"],
+                    address=email,
+                ),
             )
             return game_id, Outcome(game_id, 0, 0, error=error)
         version = int(version_text) if version_text else None
@@ -274,18 +285,27 @@ class GameService(GameReader):
             if expected_version is not None and not answers(game, batch, expected_version):
                 raise GameError(
                     ErrorCode.STALE,
-                    f"This answers version {expected_version}, but game {game.id} is at version "
-                    f"{batch.next_index}; nothing was applied. Look at the game again and resend.",
+                    _(
+                        "This answers version {version}, but game {game} is at version {now}; nothing was "
+                        "applied. Look at the game again and resend.",
+                        version=expected_version,
+                        game=game.id,
+                        now=batch.next_index,
+                    ),
                 )
             if phase and not same_phase(game.spec, batch.state, phase):
                 raise GameError(
                     ErrorCode.STALE,
-                    f"This answers the phase {phase!r}, but game {game.id} is now in "
-                    f"{game.spec.phase_label(batch.state)!r}; nothing was applied.",
+                    _(
+                        "This answers the phase {phase}, but game {game} is now in {now}; nothing was applied.",
+                        phase=repr(phase),
+                        game=game.id,
+                        now=repr(game.spec.phase_label(batch.state)),
+                    ),
                 )
             if not orders:
                 raise GameError(
-                    ErrorCode.SYNTAX, "There was no command to apply.", game.spec.legal_texts(batch.state, seat)
+                    ErrorCode.SYNTAX, _("There was no command to apply."), game.spec.legal_texts(batch.state, seat)
                 )
             results = self._apply_orders(game, batch, seat, orders, source)
             if turn_file and not any(r.status in ("rejected", "skipped") for r in results):
@@ -311,8 +331,10 @@ class GameService(GameReader):
                         "skipped",
                         GameError(
                             ErrorCode.STALE,
-                            "Not applied: a command before it drew dice or cards or turned up "
-                            "something hidden. Send it again once you have seen the result.",
+                            _(
+                                "Not applied: a command before it drew dice or cards or turned up "
+                                "something hidden. Send it again once you have seen the result."
+                            ),
                         ),
                     )
                 )
@@ -352,7 +374,10 @@ class GameService(GameReader):
             raise GameError(ErrorCode.ILLEGAL, robot)
         if seat not in spec.to_move(batch.state):
             waiting = ", ".join(game.names[s] for s in spec.to_move(batch.state))
-            raise GameError(ErrorCode.NOT_YOUR_TURN, f"It is not {game.names[seat]}'s turn; waiting for {waiting}.")
+            raise GameError(
+                ErrorCode.NOT_YOUR_TURN,
+                _("It is not {player}'s turn; waiting for {waiting}.", player=game.names[seat], waiting=waiting),
+            )
         move = parse_named(spec, batch.state, seat, text, game.names)  # names may stand for seats
         before, first = batch.state, len(batch.entries)
         drew = self._decide(game, batch, seat, move, source)
@@ -434,7 +459,9 @@ class GameService(GameReader):
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
             self._check_open(game, batch.state)
             if seat in batch.seats_of("resigned"):
-                raise GameError(ErrorCode.ILLEGAL, f"{game.names[seat]} is already played by the robot.")
+                raise GameError(
+                    ErrorCode.ILLEGAL, _("{player} is already played by the robot.", player=game.names[seat])
+                )
             batch.add(log.resigned(game.id, batch.next_index, self.clock(), seat, reason))
             self._play_robots(game, batch)
             return [LineResult(0, reason, "applied")]
@@ -478,7 +505,7 @@ class GameService(GameReader):
 
     def rotate_token(self, game_id: str, email: str) -> str:
         """A new private token for the player's seat (the old address and link stop working)."""
-        for _ in range(MAX_SAVE_ATTEMPTS):
+        for _attempt in range(MAX_SAVE_ATTEMPTS):
             work = Work(self)
             seat = self.rotate_plan(work, game_id, email)
             try:
@@ -493,10 +520,15 @@ class GameService(GameReader):
         if state is None:
             waiting = [game.names[s] for s in range(len(game.names)) if s not in game.joined]
             raise GameError(
-                ErrorCode.NOT_STARTED, f"Game {game.id} has not started: waiting for {', '.join(waiting)} to join."
+                ErrorCode.NOT_STARTED,
+                _(
+                    "Game {game} has not started: waiting for {players} to join.",
+                    game=game.id,
+                    players=", ".join(waiting),
+                ),
             )
         if game.ended or game.spec.outcome(state) is not None:
-            raise GameError(ErrorCode.GAME_OVER, f"Game {game.id} is over.")
+            raise GameError(ErrorCode.GAME_OVER, _("Game {game} is over.", game=game.id))
 
     # -- the one write path ----------------------------------------------------------------
     def _transact(
@@ -565,7 +597,7 @@ class GameService(GameReader):
         have = {size for size, _ in self.store.kept_states(game_id)}
         state: Any = None
         frontier, before, kept = Frontier(), 0, 0
-        for version, (size, _) in enumerate(game.checkpoints, start=1):  # one checkpoint per stored event
+        for version, (size, _note) in enumerate(game.checkpoints, start=1):  # one checkpoint per stored event
             for index in range(before, size):
                 frontier.append(leaf_hash(canonical_bytes(game.entry(index))))
                 if game.entry(index)["kind"] in FACT_KINDS:

@@ -67,7 +67,7 @@ def test_errors_list_what_is_legal_and_change_nothing(gw, transport, game):
     gw.receive(make_mail(ANN, address_of(gw, game, ANN), "fly away\nhold"))
     gw.work()
     text = text_of(replies(transport, ANN)[0])
-    assert "rejected (line 1): fly away" in text and "legal instead: roll; hold" in text
+    assert "rejected (line 1): fly away" in text and "legal instead:\r\n      roll\r\n      hold\r\n" in text
     assert "Nothing was applied" in text and "fine, but not applied: hold" in text
     assert gw.service.game(game).version == before
 
@@ -204,11 +204,11 @@ def test_status_games_history_and_observers(gw, transport, game):
     assert "update" in state_of(update) and "PointsBanked" in text_of(update)
     assert "unsubscribe" in text_of(update)
     turn = gw.service.game(game).version  # one turn number: the update's lines and its subject
-    assert f"Turn {turn}" in state_of(update) and f"\n  {turn}: moved" in text_of(update)
+    assert f"Turn {turn}" in state_of(update) and f"\n  {turn}. PointsBanked" in text_of(update)
     transport.clear()
     gw.receive(make_mail(EVE, SERVICE, f"history {game}"))
     gw.work()
-    assert f"\n  {turn}. moved ann: hold" in text_of(transport.to(EVE)[0])
+    assert f"\n  {turn}. PointsBanked" in text_of(transport.to(EVE)[0])  # the same line as the update's
 
 
 def test_resign_hands_the_seat_to_the_robot_and_tells_everyone(gw, transport, game):
@@ -314,8 +314,8 @@ def test_iso_8859_2_mail_is_answered_with_its_lines_intact(gw, transport):
     (reply,) = transport.to("oldrich@example.cz")
     text = text_of(reply)
     # a mail to the service address shows nothing of who sent it, so its reply quotes none of it
-    # (issue 28); the lines were read intact, as the parser shows
-    assert "There is no game called '...'" in text and "žluťoučký" not in text
+    # (issue 28); the lines were read intact, as the parser shows; "nová" is Czech: the answer too
+    assert "Hra s názvem '...' neexistuje" in text and "žluťoučký" not in text
     inbound = parse_message((MESSAGES / "iso_8859_2.eml").read_bytes(), None, (), SERVICE, 262_144)
     assert "žluťoučký kůň úpěl ďábelské ódy" in inbound.lines and "Zażółć gęślą jaźń" in inbound.lines
 
@@ -397,7 +397,7 @@ def test_an_observer_gets_one_digest_when_a_turn_ends(gw, transport, game):
     end = gw.service.game(game).version
     assert end - start >= 2  # positive control: ann's turn took several entries (several mails)
     (digest,) = transport.to(EVE)
-    assert all(f"\n  {turn}: " in text_of(digest) for turn in range(start + 1, end + 1))
+    assert all(f"\n  {turn}. " in text_of(digest) for turn in range(start + 1, end + 1))
     assert f"Turn {end}" in state_of(digest)
 
 
@@ -413,8 +413,8 @@ def test_an_observer_who_asked_for_daily_gets_at_most_one_digest_a_day(gw, trans
     clock.advance(hours=25)
     ann_plays_a_turn(gw, game, ("hold",))
     first, second = transport.to(EVE)
-    assert f"\n  {bobs_hold}: moved" in text_of(second)  # bob's hold, kept for the next digest
-    assert f"\n  {bobs_hold}: moved" not in text_of(first)
+    assert f"\n  {bobs_hold}. PointsBanked" in text_of(second)  # bob's hold, kept for the next digest
+    assert f"\n  {bobs_hold}. PointsBanked" not in text_of(first)
 
 
 def test_subscribe_takes_only_daily_after_the_game(gw, transport, game):

@@ -166,6 +166,44 @@ def test_long_lines_are_broken_at_spaces_and_urls_stay_whole():
     assert lines[-2].startswith("See https://") and lines[-1] == "b" * 90
 
 
+def test_a_line_marked_as_a_command_is_never_broken_and_loses_its_mark():
+    move = "build infantry w_toulouse " + " ".join(f"w_province_{n}" for n in range(6))  # 110 characters
+    text = compose.wrapped(f"  {compose.COMMAND_MARK}{move}\n  {move}")
+    kept, broken = text.split("\n", 1)
+    assert kept == f"  {move}" and compose.COMMAND_MARK not in text
+    assert broken != f"  {move}" and all(len(line) <= 72 for line in broken.split("\n"))  # the control
+
+
+def test_a_mark_inside_a_senders_line_keeps_nothing_whole():
+    line = "> " + "word " * 20 + compose.COMMAND_MARK + "word " * 10
+    assert all(len(part) <= 72 and compose.COMMAND_MARK not in part for part in compose.wrapped(line).split("\n"))
+
+
+MOVE = "build infantry " + " ".join(["w_toulouse"] * 8)  # 102 characters
+
+
+def test_every_move_offered_in_a_mail_is_one_whole_line():
+    model = {
+        "kind": "turn",
+        "lang": "en",
+        "service": SERVICE,
+        "game": {
+            "id": "warriors-traders-0a1b2c3d",
+            "title": "Warriors & Traders",
+            "turn": 3,
+            "started": True,
+            "over": False,
+            "your_turn": True,
+            "since": [],
+            "waiting": [],
+            "seats": ["ann", "bob"],
+            "decision": {"sentence": "build", "moves": [MOVE], "more": 0},
+        },
+    }
+    _, text, _ = compose.render(model)
+    assert f"\n  {MOVE}\n" in text
+
+
 def test_every_golden_mail_keeps_its_lines_within_72_characters():
     """The text part of every kind of mail, of every game, in each language (the golden files:
     headers, a blank line, the text)."""

@@ -389,7 +389,7 @@ def test_the_mails_own_lines_of_since_your_last_mail_are_in_the_players_language
     from pbem import i18n
     from pbem.mailroom.news import entry_lines
 
-    game = SimpleNamespace(names=["ann", "bob"], spec=None)
+    game = SimpleNamespace(names=["ann", "bob"], spec=SimpleNamespace(say_command=lambda text: text))
     czech = i18n.translations("cs").gettext
     missed = {"kind": "moved", "seat": 0, "source": "deadline", "command": "hold", "facts": []}
     robot = {"kind": "resigned", "seat": 1, "reason": "missed-turns"}

@@ -146,8 +146,9 @@ def test_a_refused_move_lists_the_legal_moves_of_the_game_in_the_players_languag
     gw.work()
     first = gw.service.game(game_id).emails[gw.service.summary(game_id)["waiting_for"][0]["seat"]]
     gw.receive(make_mail(first, address_of(gw, game_id, first), "xyzzy"))
-    text = unwrapped(reply_to(gw, transport, first))
-    legal = re.search(r"místo toho lze: (.*?) a dalších", text).group(1).split(";")
-    assert len(legal) == 12 and all(move.strip().startswith("postav ") for move in legal)
+    text = reply_to(gw, transport, first).replace("\r\n", "\n")
+    listed = re.search(r"\n +místo toho lze:\n((?: {6}\S.*\n)+) +a dalších", text)
+    legal = [line.strip() for line in listed.group(1).splitlines()]  # one move a line, to copy
+    assert len(legal) == 12 and all(move.startswith("postav ") for move in legal)
     assert "postav C4 D4 E5" not in legal  # the game's generic example is gone from the list
-    assert re.search(r'a dalších \d+: pošlete "tahy"', text)
+    assert re.search(r'a dalších \d+: pošlete "tahy"', unwrapped(text))

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import FoldingGameSpec, Option, Rng, Standing, invalid, rank_by, secret
+from pbem.games.speech import N_  # the options' help, said in the reader's language
 from pbem.games.text import _, language, ngettext, seat_name
 
 from . import moves, narrow, render, rules
@@ -33,14 +34,16 @@ def _options() -> tuple[Option, ...]:
     sections = tuple(
         Option(
             q,
-            f"board section at the {q} (NAME upright, NAME-rotated turned 180 degrees, "
-            f"or random: a random unused section in a random orientation)",
+            N_(
+                "board section at the corner {key} (NAME upright, NAME-rotated turned 180 degrees, "
+                "or random: a random unused section in a random orientation)"
+            ),
             RANDOM,
             SECTION_CHOICES,
         )
         for q in QUADRANTS
     )
-    cards = tuple(Option(k, "a kingdom card in play, or random", RANDOM, (RANDOM, *CARD_NAMES)) for k in CARD_KEYS)
+    cards = tuple(Option(k, N_("a kingdom card in play, or random"), RANDOM, (RANDOM, *CARD_NAMES)) for k in CARD_KEYS)
     return sections + cards
 
 

@@ -39,6 +39,7 @@ from pbem.games.kingsburg.moves import (
     say_move,
 )
 from pbem.games.kingsburg.state import State, delta_of
+from pbem.games.speech import N_  # the options' help, said in the reader's language
 from pbem.games.text import _, resolve
 
 Fact = dict[str, Any]
@@ -53,15 +54,19 @@ class Kingsburg(FoldingGameSpec[State, Move]):
     options = (
         Option(
             "reinforcements",
-            "King's reinforcements in winter: die (one die, base game), difference (variant: "
-            "difference of two dice + 1) or tokens (variant: secret soldier tokens 0,1,1,2,3,4)",
+            N_(
+                "King's reinforcements in winter: die (one die, base game), difference (variant: "
+                "difference of two dice + 1) or tokens (variant: secret soldier tokens 0,1,1,2,3,4)"
+            ),
             "die",
             ("die", "difference", "tokens"),
         ),
         Option(
             "demons",
-            "reading of the disputed year IV Demons card: primary (lose 4 goods + 1 VP, "
-            "win 1 gold + 1 VP) or alternative (lose 4 goods + 1 building, win 1 gold)",
+            N_(
+                "reading of the disputed year IV Demons card: primary (lose 4 goods + 1 VP, "
+                "win 1 gold + 1 VP) or alternative (lose 4 goods + 1 building, win 1 gold)"
+            ),
             "primary",
             ("primary", "alternative"),
         ),

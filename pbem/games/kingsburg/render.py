@@ -34,6 +34,12 @@ def phase_name(phase: str) -> str:
     return names[phase]() if phase in names else phase
 
 
+def began(step: str) -> str:
+    """The step that begins, named even where a phase label leaves it to the phase's name (the
+    recruitment's one step): "Next: recruit." spoke English in every language."""
+    return step_name(step) or (_("recruitment") if step == "recruit" else step)
+
+
 def step_name(step: str) -> str:
     """A step within a phase ("" for a step that the phase's name says)."""
     names = {
@@ -255,7 +261,7 @@ def describe_fact(fact: Mapping[str, Any], names: Sequence[str]) -> str:
         "GameStarted": lambda: _("Kingsburg begins; turn order: {order}", order=seats("order")),
         "EnemyDeckPrepared": lambda: _("One enemy card of each year was stacked face down."),
         "PhaseBegan": lambda: _("Phase: {phase}.", phase=phase_name(fact["phase"])),
-        "StepBegan": lambda: _("Next: {step}.", step=step_name(fact["step"]) or fact["step"]),
+        "StepBegan": lambda: _("Next: {step}.", step=began(fact["step"])),
         "AidGranted": lambda: _("The King's aid: {who} rolls a white die this spring.", who=who),
         "AidTied": lambda: _("The King's aid: a good of choice for {players}.", players=seats("seats")),
         "AidTaken": lambda: _("{who} takes {delta} from the King.", who=who, delta=delta),

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import ErrorCode, FoldingGameSpec, GameError, Option, Rng, Standing, evolve_all, illegal, invalid
+from pbem.games.speech import N_  # the options' help, said in the reader's language
 from pbem.games.text import _, fitted
 from pbem.games.warriors_traders import describe, moves, narrow, render, rules, scoring, words
 from pbem.games.warriors_traders.data import MAPS
@@ -58,39 +59,53 @@ class WarriorsTraders(FoldingGameSpec[State, Order]):
     options = (
         Option(
             "map",
-            "board side: west (Western Europe) or east (Eastern Europe); both maps are approximations",
+            N_("board side: west (Western Europe) or east (Eastern Europe); both maps are approximations"),
             "west",
             ("west", "east"),
         ),
         Option(
             "mode",
-            "free-for-all, or alliance (4 players 2v2, 6 players 3v3 or 2v2v2)",
+            N_("free-for-all, or alliance (4 players 2v2, 6 players 3v3 or 2v2v2)"),
             "free-for-all",
             ("free-for-all", "alliance"),
         ),
-        Option("teams", "alliance teams as seat numbers: auto (12/34, 123/456), or e.g. 13/24, 12/34/56", "auto"),
+        Option("teams", N_("alliance teams as seat numbers: auto (12/34, 123/456), or e.g. 13/24, 12/34/56"), "auto"),
         Option(
-            "countries", "random: shuffled country cards; order: seat N plays country N", "random", ("random", "order")
+            "countries",
+            N_("random: shuffled country cards; order: seat N plays country N"),
+            "random",
+            ("random", "order"),
         ),
         Option(
-            "cavalry_level", "military level that unlocks cavalry (the seed says VI; NOTES 3.3.1)", "VI", ("VI", "V")
+            "cavalry_level",
+            N_("military level that unlocks cavalry (the seed says VI; NOTES 3.3.1)"),
+            "VI",
+            ("VI", "V"),
         ),
         Option(
-            "attack_ap", "action points an army needs to enter a hostile province (2 = step + battle)", "2", ("2", "1")
+            "attack_ap",
+            N_("action points an army needs to enter a hostile province (2 = step + battle)"),
+            "2",
+            ("2", "1"),
         ),
         Option(
             "vp_purchase",
-            "who may buy VP in the trade phase: trade-centre holders, or anyone",
+            N_("who may buy VP in the trade phase: trade-centre holders, or anyone"),
             "trade-centre",
             ("trade-centre", "anyone"),
         ),
         Option(
-            "edition", "first (the seed) or revised (one extra infantry in each capital)", "first", ("first", "revised")
+            "edition",
+            N_("first (the seed) or revised (one extra infantry in each capital)"),
+            "first",
+            ("first", "revised"),
         ),
         Option(
             "unification",
-            "each-turn: whenever the country is held, once in a turn (the rulebook's "
-            "'whenever'); once: once a game per player",
+            N_(
+                "each-turn: whenever the country is held, once in a turn (the rulebook's "
+                "'whenever'); once: once a game per player"
+            ),
             "each-turn",
             ("each-turn", "once"),
         ),
