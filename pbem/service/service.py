@@ -242,7 +242,7 @@ class GameService(GameReader):
         file whose header is wrong."""
         turn = parse_turn_file(text)
         game_id = turn.header.get("game", "")
-        problems = [f"line {n}: {m}" if n else m for n, m in turn.problems]
+        problems = [_("line {number}: {problem}", number=n, problem=m) if n else m for n, m in turn.problems]
         if not game_id:
             problems.append(_("the header has no 'game:' line"))
         if "player" not in turn.header:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbem.games.speech import _  # the problems in the language of the caller's speaking block
 from pbem.games.text import fold, pgettext
 
 HEADER_KEYS = ("game", "player", "version", "phase")
@@ -49,14 +50,14 @@ def parse_turn_file(text: str) -> TurnFile:
         key, colon, value = line.partition(":")
         if in_header and colon and fold(key.strip()) in HEADER_WORDS:
             name = HEADER_WORDS[fold(key.strip())]
-            if name in turn.header:
-                turn.problems.append((number, f"the header names {name!r} twice"))
+            if name in turn.header:  # said with the word as the player wrote it ('hra', 'gra')
+                turn.problems.append((number, _("the header names {word} twice", word=repr(key.strip()))))
             turn.header[name] = value.strip()
             continue
         in_header = False
         turn.orders.append((number, line))
     if "version" in turn.header and not _is_number(turn.header["version"]):
-        turn.problems.append((0, f"version must be a number, not {turn.header['version']!r}"))
+        turn.problems.append((0, _("version must be a number, not {version}", version=repr(turn.header["version"]))))
     return turn
 
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from pbem import i18n
 from pbem.games.base import ErrorCode
 from pbem.service.service import GameService
 from pbem.service.turnfile import looks_like_turn_file, parse_turn_file
@@ -54,3 +55,25 @@ def test_a_good_turn_file_is_applied(service):
     version = service.game(game_id).version
     outcome = service.submit_turn_file(f"game: {game_id}\nplayer: {mover}\nversion: {version}\nhold\n", mover)
     assert outcome.ok and service.game(game_id).entries[-1]["source"] == "turnfile"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("cs", "Hlavička souboru tahů je chybná: řádek 3: hlavička uvádí 'hra' dvakrát; verze musí být číslo"),
+        ("pl", "Nagłówek pliku tury jest błędny: wiersz 3: nagłówek podaje 'gra' dwa razy; wersja musi być liczbą"),
+        ("en", "The turn file's header is wrong: line 3: the header names 'game' twice; version must be a number"),
+    ],
+)
+def test_a_wrong_header_is_explained_in_the_players_language(service, lang, said):
+    """The header's problems are sentences of the service, so they come from the catalogs like
+    every other refusal ("line 3: the header names ..." was English in Czech and Polish mails);
+    the word named twice is the one the player wrote. English is the positive control."""
+    game_id = started_pig(service)
+    mover = to_move_email(service, game_id)
+    word = {"cs": "hra", "pl": "gra", "en": "game"}[lang]
+    text = f"{word}: {game_id}\nplayer: {mover}\n{word}: {game_id}\nversion: 7x\nhold\n"
+    with i18n.speaking(lang):
+        outcome = service.submit_turn_file(text, mover)
+    assert outcome.error is not None and outcome.error.code is ErrorCode.SYNTAX
+    assert said in outcome.error.message
