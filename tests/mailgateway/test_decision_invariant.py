@@ -31,7 +31,9 @@ _seeds = itertools.count(1)
 
 
 def test_the_games_are_all_four():
-    assert sorted(GAMES) == sorted(name for name in catalog() if name != "hidden-pig")
+    # the test suite's own games are left out (Long Pig is there when another test in the same
+    # worker registered the benchmarks' long game)
+    assert sorted(GAMES) == sorted(name for name in catalog() if name not in ("hidden-pig", "long-pig"))
 
 
 def _machine(gw: Gateway, game_type: str, players: int) -> type[RuleBasedStateMachine]:

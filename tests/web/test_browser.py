@@ -284,7 +284,7 @@ def test_arrow_keys_step_through_the_replay(browser, live, games):
 @pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize(
     ("lang", "words"),
-    [("cs", ("Hráči", "Kdo je na tahu", "Jste na tahu")), ("pl", ("Gracze", "Czyj ruch", "Twój ruch"))],
+    [("cs", ("Hráči", "Kdo je na tahu", "Vaše rozhodnutí")), ("pl", ("Gracze", "Czyj ruch", "Twoja decyzja"))],
 )
 def test_a_game_page_in_czech_and_polish(browser, live, games, lang, words, size):
     running = games.running["kingsburg"]
