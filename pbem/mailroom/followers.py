@@ -36,7 +36,8 @@ from pbem.service.store import GameRecord
 
 log = logging.getLogger("pbem.mail")
 FOLLOWER = "mailroom"  # the tracking row of this follower
-ABSENCE_TOPICS = [topic(Correspondent.AbsenceAdded), topic(Correspondent.AbsencesCleared)]
+ABSENCE_EVENTS = (Correspondent.AbsenceAdded, Correspondent.AbsencesCleared, Correspondent.TimezoneChosen)
+ABSENCE_TOPICS = [topic(cls) for cls in ABSENCE_EVENTS]
 UNBUILT = "/unbuilt"  # suffix of the key of a notification whose mails could not be built
 
 
@@ -93,7 +94,7 @@ class Mailroom:
 
     def _queue(self, notification: Any, round_: Round, now: datetime, tracking: Tracking) -> None:
         event = self.service.store.mapper.to_domain_event(notification)
-        if isinstance(event, (Correspondent.AbsenceAdded, Correspondent.AbsencesCleared)):
+        if isinstance(event, ABSENCE_EVENTS):
             self._absences(event, round_)
             self.views.set_timers([], [], [], now, notification.id, tracking)
             return
