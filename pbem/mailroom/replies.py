@@ -156,7 +156,10 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if game is not None and to in game.emails:
         model["game"], attachment = _about_game(writer, round_, game, to, results, asked)
         if attachment is not None:
-            model["receipt"] = {"index": attachment.get("index"), "size": attachment.get("size")}
+            index = attachment.get("index")
+            # the turn shown counts play, not talk (the receipt's leaf index counts every entry)
+            turn = game.turn_at(index + 1) if isinstance(index, int) and 0 <= index < game.version else None
+            model["receipt"] = {"index": index, "size": attachment.get("size"), "turn": turn}
     model["summary"] = reply_summary(results)
     if model["game"] is None:  # e.g. "join GAME" at the service address: a mail about that game
         model["game"] = _own_block_in(results)
