@@ -31,6 +31,7 @@ from pbem.service.cache import StateCache
 from pbem.service.game import LoadedGame, load
 from pbem.service.integrity import SelfCheck
 from pbem.service.keys import KeyRing
+from pbem.service.signer import CheckpointSigner
 from pbem.service.states import NotKept, spec_modules, unpack, unsealed
 from pbem.service.store import PbemStore, Receipt, SeatKeys, frontier_of
 from pbem.service.wakeup import Wakeup
@@ -55,6 +56,7 @@ class GameReader(SelfCheck):
             private_files(self.settings.home)
         self.keys = KeyRing(self.settings.home, self.settings.origin)
         self.keys.load()
+        self.signer = CheckpointSigner(self.settings.origin, self.keys)
         self.cache = StateCache()
         self._leaves: dict[str, list[bytes]] = {}  # leaf hashes per game; entries never change
         self._frontiers: dict[str, Frontier] = {}  # compact ranges of games whose record has none
@@ -257,7 +259,7 @@ class GameReader(SelfCheck):
         return window, None
 
     def origin(self, game_id: str) -> str:
-        return f"{self.settings.origin}/game/{game_id}"
+        return self.signer.origin(game_id)
 
     def summary(
         self, game_id: str, version: int | None = None, viewer: str | None = None, game: LoadedGame | None = None

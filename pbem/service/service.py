@@ -27,15 +27,12 @@ from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.fairness import new_seed, seed_commitment
 from pbem.ledger.merkle import Frontier, leaf_hash
-from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.logs import log_entries
-from pbem.service import states
 from pbem.service.game import FACT_KINDS, LoadedGame
 from pbem.service.inputs import address_problem, printable
 from pbem.service.names import seat_names
 from pbem.service.outcome import LineResult, Outcome
 from pbem.service.reading import GameReader, alarms
-from pbem.service.states import NotKept
 from pbem.service.store import GameRecord, Receipt, SeatKeys
 from pbem.service.talk import answers, note_plan, say_plan
 from pbem.service.turnfile import parse_turn_file
@@ -157,7 +154,7 @@ class GameService(GameReader):
             "test" if test_seed else "server",
             seed_commitment(server_seed),
         )
-        checkpoint = self.sign(game_id, Frontier.of([leaf_hash(canonical_bytes(made[0]))]))
+        checkpoint = self.signer.sign(game_id, Frontier.of([leaf_hash(canonical_bytes(made[0]))]))
         return GameRecord(game_id, [made[0]], [made[1]], checkpoint)
 
     def join(
@@ -559,26 +556,10 @@ class GameService(GameReader):
         if standings is not None:
             batch.add(log.ended(game.id, batch.next_index, self.clock(), standings, game.seed))
 
-    def sealed_state(
-        self, game_id: str, size: int, version: int, state: Any, frontier: Frontier
-    ) -> dict[str, Any] | None:
-        """A game's state after its first ``size`` entries (stored at aggregate ``version``;
-        ``frontier``: the log's frontier at that size), sealed for keeping; None for no state,
-        or one that has no stored form (the fold then starts further back: said so)."""
-        if state is None:
-            return None
-        try:
-            return states.kept(
-                self.keys.state_key(), game_id, size, version, state, [node.hex() for _, node in frontier.stack]
-            )
-        except NotKept as error:
-            alarms.warning("game %s: state at %d entries not kept (%s)", game_id, size, error)
-            return None
-
     def keep_state(self, game_id: str, size: int, version: int, state: Any, frontier: Frontier) -> None:
         """Keep a game's state after its first ``size`` entries, sealed (``sealed_state``),
         in a transaction of its own (a writer keeps its states in its save, ``Work.commit``)."""
-        kept = self.sealed_state(game_id, size, version, state, frontier)
+        kept = self.signer.sealed_state(game_id, size, version, state, frontier)
         if kept is None:
             return
         try:
@@ -608,9 +589,6 @@ class GameService(GameReader):
                 kept += 1
             before = size
         return kept
-
-    def sign(self, game_id: str, frontier: Frontier) -> str:
-        return sign_checkpoint(Checkpoint(self.origin(game_id), frontier.size, frontier.root()), self.keys.signer())
 
 
 def _created_by(receipt: Receipt) -> str:

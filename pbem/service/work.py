@@ -20,6 +20,7 @@ from pbem.logs import log_entries
 from pbem.service.cache import StateCache
 from pbem.service.game import LoadedGame
 from pbem.service.outcome import LineResult, Outcome
+from pbem.service.signer import CheckpointSigner
 from pbem.service.store import PbemStore
 
 
@@ -81,6 +82,7 @@ class Ledgers(Protocol):
     store: PbemStore
     settings: Settings
     cache: StateCache
+    signer: CheckpointSigner
 
     def game(self, game_id: str, fresh: bool = True) -> LoadedGame: ...
 
@@ -91,12 +93,6 @@ class Ledgers(Protocol):
     def end_if_over(self, batch: _Batch) -> None: ...
 
     def frontier(self, game: LoadedGame) -> Frontier: ...
-
-    def sign(self, game_id: str, frontier: Frontier) -> str: ...
-
-    def sealed_state(
-        self, game_id: str, size: int, version: int, state: Any, frontier: Frontier
-    ) -> dict[str, Any] | None: ...
 
     def saved_aggregate(self, aggregate: Any) -> None: ...
 
@@ -198,12 +194,12 @@ class Work:
         leaves = [leaf_hash(canonical_bytes(entry)) for entry in batch.entries]
         for leaf in leaves:
             frontier.append(leaf)
-        game.record.append_hashed(batch.entries, batch.privates, self.service.sign(game.id, frontier), leaves)
+        game.record.append_hashed(batch.entries, batch.privates, self.service.signer.sign(game.id, frontier), leaves)
         record = game.record
         interval = self.service.settings.snapshot_interval
         if not interval or record.size // interval <= before // interval:
             return None
-        return self.service.sealed_state(game.id, record.size, record.version, batch.state, frontier)
+        return self.service.signer.sealed_state(game.id, record.size, record.version, batch.state, frontier)
 
     def _saved(self, aggregates: list[Any], changed: list[_Batch]) -> None:
         """What this process keeps of a save: the aggregates, the records, what was checked."""
