@@ -183,7 +183,7 @@ class Writer:
             "id": game.id,
             "title": game.spec.title,
             "version": version,
-            "turn": version,
+            "turn": game.turn_at(version),  # talk in the log does not advance it
             "turn_url": f"{base}/games/{game.id}/turn/{version}",
             "verify_url": f"{base}/verify",  # where a player checks a receipt (web/checks.py)
             "phase": name_seats(summary["phase"], names),
