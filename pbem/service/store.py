@@ -308,11 +308,7 @@ class PbemStore(Application[UUID]):
         # events never pile up to be replayed
         self.record_interval = snapshot_interval
         self.start_caches()
-        # rung after every commit of this store; other processes' commits ring it once
-        # something waits for them (``listen``)
-        self.wakeup = Wakeup()
-        self._bells: Doorbells | None = None
-        self._listen_lock = threading.Lock()
+        self.start_wakeup()
         # the recorders that check a save's expected versions (``save(expect=...)``)
         postgres = env.get(InfrastructureFactory.PERSISTENCE_MODULE) == "eventsourcing.postgres"
         recorder = (
@@ -334,6 +330,14 @@ class PbemStore(Application[UUID]):
                 if attempt == attempts - 1:
                     raise
                 time.sleep(0.05 * (attempt + 1))
+
+    def start_wakeup(self) -> None:
+        """The store's ``Wakeup``: rung after every commit of this store; other processes'
+        commits ring it once something waits for them (``listen``). Its own method so that a
+        store made without the snapshot settings (the benchmarks' bulk store) has it too."""
+        self.wakeup = Wakeup()
+        self._bells: Doorbells | None = None
+        self._listen_lock = threading.Lock()
 
     def listen(self) -> Wakeup:
         """The store's ``Wakeup``, rung from now on by other processes' commits too (PostgreSQL
