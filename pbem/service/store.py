@@ -299,6 +299,7 @@ class PbemStore(Application[UUID]):
     is_snapshotting_enabled = True
 
     max_records = 256
+    _bells: Doorbells | None  # SQLite's doorbells (set up with the store), None on PostgreSQL
 
     def __init__(self, env: dict[str, str], snapshot_interval: int = 32, attempts: int = 20):
         # the library declares this a ClassVar but reads it through the instance (see above)
@@ -336,7 +337,7 @@ class PbemStore(Application[UUID]):
         commits ring it once something waits for them (``listen``). Its own method so that a
         store made without the snapshot settings (the benchmarks' bulk store) has it too."""
         self.wakeup = Wakeup()
-        self._bells: Doorbells | None = None
+        self._bells = None
         self._listen_lock = threading.Lock()
 
     def listen(self) -> Wakeup:
