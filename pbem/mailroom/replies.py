@@ -145,7 +145,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if not to:
         return mails
     if asked.authenticated:  # they wrote to us, so mail to them works again (a forged From proves nothing)
-        writer.views.deliverable_again(to)
+        writer.deliverable_again(round_, to)
     lang = reply_language(writer, round_, stored, asked, to)
     results = [answer(writer, round_, result, to, lang) for result in stored]
     if game is not None:
