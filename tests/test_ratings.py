@@ -118,3 +118,15 @@ def test_the_players_page_is_in_the_sites_menu(home):
     page = create_app(service).test_client().get("/").get_data(as_text=True)
     nav = page.split("<nav", 1)[1].split("</nav>", 1)[0]
     assert 'href="/players"' in nav
+
+
+def test_the_ratings_projection_on_either_store(settings):
+    """The kept results in the view of either store give the numbers of the files."""
+    service = GameService(settings)
+    for seed in range(2):
+        game_id = service.create("hidden-pig", PLAYERS[:2], {"rounds": "1"}, bytes([40 + seed]) * 32)
+        play_to_end(service, game_id, seed=seed)
+        table = service.player_ratings()
+    documents = [service.export(g) for g in service.game_ids()]
+    assert len(table["games"]) == 2 and json.dumps(table) == json.dumps(ratings(documents))
+    service.close()
