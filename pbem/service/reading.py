@@ -16,7 +16,6 @@ from pbem.games import catalog, get_spec
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
-from pbem.ledger.ratings import ratings
 from pbem.ledger.receipts import make_receipt, opened_for
 from pbem.service.game import LoadedGame
 from pbem.service.keys import KeyRing
@@ -25,6 +24,7 @@ from pbem.service.signer import CheckpointSigner
 from pbem.service.store import SeatKeys
 
 if TYPE_CHECKING:
+    from pbem.service.rated import RatingsFollower
     from pbem.service.work import Work
 
 alarms = logging.getLogger("pbem")
@@ -39,7 +39,6 @@ class GameReader:
         self.repository = repository
         self.signer = signer
         self._tokens: dict[str, str] = {}  # seat tokens by label (every mail to a seat asks for them)
-        self._ratings: tuple[int, dict[str, Any]] | None = None  # (store position, ratings) kept here
 
     # -- the repository's reads that a query's caller may need too -----------------------------
     def game(self, game_id: str, fresh: bool = True) -> LoadedGame:
@@ -88,13 +87,18 @@ class GameReader:
         ]
 
     def player_ratings(self) -> dict[str, Any]:
-        """Every player's rating and reliability from the finished games of this store, computed
-        from their exports exactly as ``pbem ratings --from`` computes them from the files
-        (``pbem.ledger.ratings``), and kept until the store moves on."""
-        position = self.position()
-        if self._ratings is None or self._ratings[0] != position:
-            self._ratings = (position, ratings(self.export(game_id) for game_id in self.game_ids()))
-        return self._ratings[1]
+        """Every player's rating and reliability from the finished games of this store, as
+        ``pbem ratings --from`` computes them from their exports (``pbem.ledger.ratings``), read
+        from the projection a follower keeps as games end (``ratings``): each game's export is
+        verified once, when it ends."""
+        return self.ratings().table()
+
+    def ratings(self) -> RatingsFollower:
+        """The follower of the store that keeps the finished games' results
+        (``pbem.service.rated``): one per repository in a process."""
+        from pbem.service.rated import ratings_for
+
+        return ratings_for(self.repository, self.export)
 
     def origin(self, game_id: str) -> str:
         return self.signer.origin(game_id)
