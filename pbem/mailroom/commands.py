@@ -32,6 +32,12 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "confirm": ("confirm", "potvrdit", "potvrzuji", "potwierdz", "potwierdzam"),
     "rotate": ("rotate", "newaddress", "novaadresa", "zmenitadresu", "nowyadres", "zmienadres"),
     "legal": ("moves", "legal", "tahy", "ruchy"),  # every legal move now (a mail lists only the first few)
+    # the people at a table (pbem/mailroom/people.py)
+    "rematch": ("rematch", "odveta", "rewanz"),
+    "undo": ("undo", "zpet", "cofnij"),
+    "substitute": ("substitute", "nahradnik", "zastepca"),
+    "propose": ("propose", "navrh", "navrhuji", "proponuje", "propozycja"),
+    "accept": ("accept", "prijmout", "akceptuj"),
 }
 # The keywords that are only Czech or only Polish (``pomoc`` and ``katalog`` are both): a mail
 # to the service address from somebody who chose no language is answered in the language of
@@ -43,18 +49,20 @@ WORD_LANGUAGES: dict[str, str] = {
             "cs",
             """napoveda nabidka hry partie nova novy zalozit pripojit prihlasit stav historie odebirat sledovat
             neodebirat nesledovat jazyk obrazky nepritomnost dovolena vzdat vzdavam sablona formular potvrdit
-            potvrzuji novaadresa zmenitadresu tahy jmeno""",
+            potvrzuji novaadresa zmenitadresu tahy jmeno odveta zpet nahradnik navrh navrhuji prijmout""",
         ),
         (
             "pl",
             """oferta gry nowa nowy utworz zaloz dolacz dolaczam stan historia obserwuj subskrybuj nieobserwuj
             wypisz odsubskrybuj jezyk obrazki nieobecnosc urlop poddaj poddaje rezygnuje szablon formularz
-            potwierdz potwierdzam nowyadres zmienadres ruchy imie""",
+            potwierdz potwierdzam nowyadres zmienadres ruchy imie rewanz cofnij zastepca proponuje propozycja
+            akceptuj""",
         ),
         (
             "en",
             """help catalog catalogue games new join status history subscribe watch unsubscribe unwatch language
-            lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal name""",
+            lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal name
+            rematch undo substitute propose accept""",
         ),
     )
     for word in words.split()
@@ -79,7 +87,15 @@ SEAT_COMMANDS = (
     "unsubscribe",
     "rotate",
     "legal",
+    "rematch",
+    "undo",
+    "substitute",
+    "propose",
+    "accept",
 )
+# Seat commands that a game may also use as a move (Warriors & Traders' ``accept OFFER``): the
+# game's reading of such a line comes first.
+GAME_FIRST = ("accept",)
 LANGUAGES = i18n.LANGUAGES
 LANGUAGE_WORDS = i18n.LANGUAGE_WORDS
 SUBJECT_PREFIX = re.compile(r"^\s*((re|fw|fwd|aw|odp|tr|wg|sv|pd|pf|vs)\s*:\s*)+", re.IGNORECASE)
