@@ -129,6 +129,14 @@ def deadline_notice(
     )
 
 
+def _receipt_line(game: LoadedGame, attachment: dict[str, Any]) -> dict[str, Any]:
+    """What the reply says of its receipt: the leaf index (every entry counts) and the turn
+    shown (play only: talk does not advance it)."""
+    index = attachment.get("index")
+    turn = game.turn_at(index + 1) if isinstance(index, int) and 0 <= index < game.version else None
+    return {"index": index, "size": attachment.get("size"), "turn": turn}
+
+
 def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: Asked, position: int) -> list[Mail]:
     """The notices a mail asked for, then its reply."""
     game = _game_of(round_, asked.game_id)
@@ -137,7 +145,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if not to:
         return mails
     if asked.authenticated:  # they wrote to us, so mail to them works again (a forged From proves nothing)
-        writer.views.deliverable_again(to)
+        writer.deliverable_again(round_, to)
     lang = reply_language(writer, round_, stored, asked, to)
     results = [answer(writer, round_, result, to, lang) for result in stored]
     if game is not None:
@@ -156,7 +164,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if game is not None and to in game.emails:
         model["game"], attachment = _about_game(writer, round_, game, to, results, asked)
         if attachment is not None:
-            model["receipt"] = {"index": attachment.get("index"), "size": attachment.get("size")}
+            model["receipt"] = _receipt_line(game, attachment)
     model["summary"] = reply_summary(results)
     if model["game"] is None:  # e.g. "join GAME" at the service address: a mail about that game
         model["game"] = _own_block_in(results)
