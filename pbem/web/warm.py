@@ -23,16 +23,13 @@ import logging
 import threading
 from typing import Any
 
-from eventsourcing.utils import get_topic
 from flask import Flask
 
-from pbem.service.store import GameRecord
 from pbem.web.history import page_of_entry
 from pbem.web.i18n import LANGUAGES
 
 logger = logging.getLogger(__name__)
 
-TOPICS = [get_topic(GameRecord.Created), get_topic(GameRecord.Appended)]
 NEWEST = 500  # notifications looked at in one round at most (a warmer far behind warms the newest)
 
 
@@ -55,18 +52,18 @@ class Warmer:
 
     def __init__(self, app: Flask, languages: tuple[str, ...] = tuple(LANGUAGES)):
         self.app = app
-        self.service = app.extensions["pbem.service"]
+        self.reader = app.extensions["pbem.reader"]
         self.languages = languages
-        self.position = self.service.position()  # what was stored before the warmer started is not warmed
+        self.position = self.reader.position()  # what was stored before the warmer started is not warmed
         self.warmed = 0  # pages rendered (tests count them)
         self.done = self.position  # the position whose pages are all warm
 
     def round(self) -> int:
         """Warm the games moved since the last round; returns how many games."""
-        head = self.service.position()
+        head = self.reader.position()
         if head <= self.position:
             return 0
-        versions = self._moved(max(self.position, head - NEWEST), head)
+        versions = self.reader.moved(max(self.position, head - NEWEST), head)
         self.position = head
         for game_id, version in versions.items():
             for path in pages_of(game_id, version):
@@ -76,17 +73,6 @@ class Warmer:
             self._warm("/")
         self.done = head
         return len(versions)
-
-    def _moved(self, after: int, head: int) -> dict[str, int]:
-        """The games stored in notifications ``after`` to ``head``, each at its latest version."""
-        store = self.service.store
-        page = store.recorder.select_notifications(start=after + 1, limit=head - after, topics=TOPICS)
-        versions: dict[str, int] = {}
-        for notification in page:
-            entries = store.mapper.to_domain_event(notification).entries
-            if entries:
-                versions[entries[-1]["game"]] = entries[-1]["index"] + 1
-        return versions
 
     def _warm(self, path: str) -> None:
         for lang in self.languages:
@@ -104,7 +90,7 @@ class Warmer:
     def follow(self, stop: threading.Event, interval: float = 5.0) -> threading.Thread:
         """Warm after every commit (woken by it; ``interval`` is the safety net) in a daemon
         thread until ``stop`` is set."""
-        commits = self.service.commits()
+        commits = self.reader.commits()
 
         def loop() -> None:
             seen = commits.count()
