@@ -156,7 +156,11 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if game is not None and to in game.emails:
         model["game"], attachment = _about_game(writer, round_, game, to, results, asked)
         if attachment is not None:
-            model["receipt"] = {"index": attachment.get("index"), "size": attachment.get("size")}
+            model["receipt"] = {
+                "index": attachment.get("index"),
+                "size": attachment.get("size"),
+                "last": max([attachment["index"]] + [part["index"] for part in attachment.get("more", [])]),
+            }
     model["summary"] = reply_summary(results)
     if model["game"] is None:  # e.g. "join GAME" at the service address: a mail about that game
         model["game"] = _own_block_in(results)
@@ -215,8 +219,8 @@ def _game_of(round_: Round, game_id: str | None) -> LoadedGame | None:
 def _about_game(
     writer: Writer, round_: Round, game: LoadedGame, to: str, results: list[dict[str, Any]], asked: Asked
 ) -> tuple[GameBlock, dict[str, Any] | None]:
-    """A player's reply shows the game after their commands, and carries the receipt of the
-    entries their moves added."""
+    """A player's reply shows the game after their commands, and carries one receipt of every
+    entry their moves added."""
     outcomes = played(results)
     versions = [p.version for p in outcomes if p.version]
     version = max(versions) if versions else asked.version or game.version
@@ -224,7 +228,8 @@ def _about_game(
     moved = receipted(results)
     if not moved:
         return block, None
-    receipt = writer.service.receipt(game.id, moved[0].version_before, moved[-1].version, viewer=to, game=game)
+    made = [index for p in moved for index in range(p.version_before, p.version)]  # every entry of the mail
+    receipt = writer.service.receipt(game.id, made[0], moved[-1].version, viewer=to, game=game, also=made[1:])
     return block, receipt
 
 
