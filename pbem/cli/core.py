@@ -23,7 +23,7 @@ from pbem.ledger.notes import VerifierKey
 from pbem.mailroom.news import breakdown
 from pbem.mailroom.records import GameClock
 from pbem.mailroom.settings import MailSettings
-from pbem.service.service import GameService, Outcome, Work
+from pbem.service.service import GameService, Outcome
 from pbem.service.turnfile import turn_file_header
 
 MAIL_OFF = {"mail": "off", "deadline": 0}  # the rules of a game played without mail
@@ -108,13 +108,13 @@ def check_mail(svc: GameService, yes: bool, no_mail: bool, game_id: str | None =
 
 
 def mail_is_off(svc: GameService, game_id: str) -> bool:
-    clock = Work(svc).find(GameClock.create_id(game_id, {}))
+    clock = svc.work().find(GameClock.create_id(game_id, {}))
     return bool(clock and clock.rules.get("mail") == "off")
 
 
 def silence(svc: GameService, game_id: str) -> None:
     """Switch a game's mail off (``--no-mail``), before the change that would be mailed."""
-    work = Work(svc)
+    work = svc.work()
     clock = work.find(GameClock.create_id(game_id, {}))
     if clock is None:
         work.add(GameClock(game_id, dict(MAIL_OFF)))
@@ -175,7 +175,7 @@ def new(
     check_mail(svc, yes, no_mail)
     try:
         if no_mail:  # the game and its mail rule in one transaction: no invitation can slip out
-            work = Work(svc)
+            work = svc.work()
             game_id = svc.new_game(work, game, players, _parse_options(options), seed_bytes)
             work.add(GameClock(game_id, dict(MAIL_OFF)))
             work.commit()

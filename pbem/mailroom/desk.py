@@ -135,7 +135,7 @@ class MailDesk:
             # No look-ups first: the receipt's id is unique, so a second delivery fails to save
             # and is recognised then; and the games are planned on as this process knows them,
             # since a save after another process's write fails too (then loaded fresh).
-            work = Work(self.service, key, fresh=attempt > 0)
+            work = self.service.work(key, fresh=attempt > 0)
             context: dict[str, Any] = {
                 "reply_to": letter.sender,
                 "message_id": letter.message_id,

@@ -129,6 +129,18 @@ def deadline_notice(
     )
 
 
+def _receipt_line(game: LoadedGame, attachment: dict[str, Any]) -> dict[str, Any]:
+    """What the reply says of its receipt: the leaf index (every entry counts) and the turns
+    shown of its first and last entry (play only: talk does not advance them)."""
+    index = attachment.get("index")
+    last = max([index] + [part["index"] for part in attachment.get("more", [])]) if isinstance(index, int) else None
+
+    def turn_of(at: int | None) -> int | None:
+        return game.turn_at(at + 1) if isinstance(at, int) and 0 <= at < game.version else None
+
+    return {"index": index, "size": attachment.get("size"), "turn": turn_of(index), "last": turn_of(last)}
+
+
 def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: Asked, position: int) -> list[Mail]:
     """The notices a mail asked for, then its reply."""
     game = _game_of(round_, asked.game_id)
@@ -137,7 +149,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if not to:
         return mails
     if asked.authenticated:  # they wrote to us, so mail to them works again (a forged From proves nothing)
-        writer.views.deliverable_again(to)
+        writer.deliverable_again(round_, to)
     lang = reply_language(writer, round_, stored, asked, to)
     results = [answer(writer, round_, result, to, lang) for result in stored]
     if game is not None:
@@ -156,11 +168,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if game is not None and to in game.emails:
         model["game"], attachment = _about_game(writer, round_, game, to, results, asked)
         if attachment is not None:
-            model["receipt"] = {
-                "index": attachment.get("index"),
-                "size": attachment.get("size"),
-                "last": max([attachment["index"]] + [part["index"] for part in attachment.get("more", [])]),
-            }
+            model["receipt"] = _receipt_line(game, attachment)
     model["summary"] = reply_summary(results)
     if model["game"] is None:  # e.g. "join GAME" at the service address: a mail about that game
         model["game"] = _own_block_in(results)

@@ -157,7 +157,7 @@ class Scheduler:
         move = game.spec.default_move(state, seat) if policy == "default" else None
         key = deadline_key(game.id, game.version, seat)
         for attempt in range(MAX_SAVE_ATTEMPTS):
-            work = Work(self.service, key, fresh=attempt > 0)
+            work = self.service.work(key, fresh=attempt > 0)
             clock = work.find(GameClock.create_id(game.id, {}))
             if clock and marker in clock.done:
                 return False

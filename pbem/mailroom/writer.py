@@ -106,6 +106,7 @@ class Round:
     shown: dict[tuple[str, str], Any] = field(default_factory=dict)  # (email, game) -> the decision last mailed
     quiet: dict[str, bool] = field(default_factory=dict)  # games whose mail is off
     bouncing: dict[str, bool] = field(default_factory=dict)  # addresses marked undeliverable
+    cleared: list[str] = field(default_factory=list)  # addresses that wrote: deliverable again when stored
     # (observer, game) -> the version their last digest showed, and when it was queued
     watched: dict[tuple[str, str], tuple[int | None, datetime | None]] = field(default_factory=dict)
 
@@ -182,7 +183,7 @@ class Writer:
             "id": game.id,
             "title": game.spec.title,
             "version": version,
-            "turn": version,
+            "turn": game.turn_at(version),  # talk in the log does not advance it
             "turn_url": f"{base}/games/{game.id}/turn/{version}",
             "verify_url": f"{base}/verify",  # where a player checks a receipt (web/checks.py)
             "phase": name_seats(summary["phase"], names),
@@ -250,11 +251,23 @@ class Writer:
         seat's mail says so, so that somebody can tell them before deadlines pass unheard."""
         names = []
         for seat, email in enumerate(game.emails):
-            if email not in round_.bouncing:
-                round_.bouncing[email] = self.views.undeliverable(email)
-            if email != reader and round_.bouncing[email]:
+            if email != reader and self.undeliverable(round_, email):
                 names.append(game.names[seat])
         return names
+
+    def undeliverable(self, round_: Round, email: str) -> bool:
+        """Whether mail to ``email`` comes back (read once a round)."""
+        if email not in round_.bouncing:
+            round_.bouncing[email] = self.views.undeliverable(email)
+        return round_.bouncing[email]
+
+    @staticmethod
+    def deliverable_again(round_: Round, email: str) -> None:
+        """``email`` wrote to us and showed it was itself: mail to it works again from now on in
+        this round, and its bounces are forgotten with what the round stores (``Queued.cleared``)."""
+        round_.bouncing[email] = False
+        if email not in round_.cleared:
+            round_.cleared.append(email)
 
     def last_mailed(self, round_: Round, email: str, game_id: str) -> int | None:
         """The version of ``game_id`` that the last mail to ``email`` showed (None: no mail yet):
@@ -332,7 +345,7 @@ class Writer:
             }
         )
         tag = return_tag(self.service.keys.token_secret(), key)
-        if self.views.undeliverable(to):
+        if self.undeliverable(round_, to):
             log.warning("undeliverable: dropped %s to %s (a bounce came back; it clears when they write)", key, to)
             return [Mail(key, to, model, limited or "", DROPPED, tag)]
         stranger = bool(limited) and not round_.clocks.records.verified(to)

@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from eventsourcing.persistence import PersistenceError, RecordConflictError
+from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
 from pbem.games import AnySpec, get_spec, speech
@@ -27,15 +27,12 @@ from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.fairness import new_seed, seed_commitment
 from pbem.ledger.merkle import Frontier, leaf_hash
-from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.logs import log_entries
-from pbem.service import states
-from pbem.service.game import FACT_KINDS, LoadedGame
+from pbem.service.game import LoadedGame
 from pbem.service.inputs import address_problem, printable
 from pbem.service.names import seat_names
 from pbem.service.outcome import LineResult, Outcome
-from pbem.service.reading import GameReader, alarms
-from pbem.service.states import NotKept
+from pbem.service.reading import GameReader
 from pbem.service.store import GameRecord, Receipt, SeatKeys
 from pbem.service.talk import answers, note_plan, say_plan
 from pbem.service.turnfile import parse_turn_file
@@ -157,7 +154,7 @@ class GameService(GameReader):
             "test" if test_seed else "server",
             seed_commitment(server_seed),
         )
-        checkpoint = self.sign(game_id, Frontier.of([leaf_hash(canonical_bytes(made[0]))]))
+        checkpoint = self.signer.sign(game_id, Frontier.of([leaf_hash(canonical_bytes(made[0]))]))
         return GameRecord(game_id, [made[0]], [made[1]], checkpoint)
 
     def join(
@@ -506,7 +503,7 @@ class GameService(GameReader):
     def rotate_token(self, game_id: str, email: str) -> str:
         """A new private token for the player's seat (the old address and link stop working)."""
         for _attempt in range(MAX_SAVE_ATTEMPTS):
-            work = Work(self)
+            work = self.work()
             seat = self.rotate_plan(work, game_id, email)
             try:
                 work.commit()
@@ -531,6 +528,11 @@ class GameService(GameReader):
             raise GameError(ErrorCode.GAME_OVER, _("Game {game} is over.", game=game.id))
 
     # -- the one write path ----------------------------------------------------------------
+    def work(self, key: str | None = None, fresh: bool = True) -> Work:
+        """A transaction on this service's games (``pbem.service.work``): ``key`` is its
+        idempotency key, for the log lines; ``fresh=False`` plans on the games as kept here."""
+        return Work(self, self.signer, self.clock, key, fresh)
+
     def _transact(
         self, game_id: str, plan: Plan, idempotency_key: str | None = None, context: dict[str, Any] | None = None
     ) -> Outcome:
@@ -538,7 +540,7 @@ class GameService(GameReader):
         idempotency key is not looked up first: its receipt is saved with the entries, so a
         second submission fails to save, and is recognised then (one query less per move)."""
         for attempt in range(MAX_SAVE_ATTEMPTS):
-            work = Work(self, idempotency_key, fresh=attempt > 0)
+            work = self.work(idempotency_key, fresh=attempt > 0)
             outcome = work.run(game_id, plan)
             if idempotency_key:
                 work.add(Receipt.of(idempotency_key, outcome.game_id, outcome.to_dict() | {"context": context or {}}))
@@ -550,67 +552,6 @@ class GameService(GameReader):
                 continue  # someone else saved first: plan again on the new state (a stale guard refuses)
             return outcome
         raise RuntimeError(f"game {game_id}: too many concurrent changes, gave up")
-
-    def end_if_over(self, batch: _Batch) -> None:
-        game = batch.game
-        if batch.entries and batch.entries[-1]["kind"] == "ended":
-            return
-        standings = game.spec.outcome(batch.state) if batch.state is not None else None
-        if standings is not None:
-            batch.add(log.ended(game.id, batch.next_index, self.clock(), standings, game.seed))
-
-    def sealed_state(
-        self, game_id: str, size: int, version: int, state: Any, frontier: Frontier
-    ) -> dict[str, Any] | None:
-        """A game's state after its first ``size`` entries (stored at aggregate ``version``;
-        ``frontier``: the log's frontier at that size), sealed for keeping; None for no state,
-        or one that has no stored form (the fold then starts further back: said so)."""
-        if state is None:
-            return None
-        try:
-            return states.kept(
-                self.keys.state_key(), game_id, size, version, state, [node.hex() for _, node in frontier.stack]
-            )
-        except NotKept as error:
-            alarms.warning("game %s: state at %d entries not kept (%s)", game_id, size, error)
-            return None
-
-    def keep_state(self, game_id: str, size: int, version: int, state: Any, frontier: Frontier) -> None:
-        """Keep a game's state after its first ``size`` entries, sealed (``sealed_state``),
-        in a transaction of its own (a writer keeps its states in its save, ``Work.commit``)."""
-        kept = self.sealed_state(game_id, size, version, state, frontier)
-        if kept is None:
-            return
-        try:
-            self.store.keep_state(game_id, size, kept)
-        except PersistenceError as error:  # the move is stored; without this state a fold starts further back
-            alarms.warning("game %s: state at %d entries not kept (%s)", game_id, size, error)
-
-    def keep_states(self, game_id: str) -> int:
-        """Keep the states of a stored game at every ``PBEM_SNAPSHOT_INTERVAL`` entries that are
-        not kept yet (a game imported whole, or one played before states were kept), as the
-        writer would have; returns how many were kept. Reads (and so checks) the whole log."""
-        interval = self.settings.snapshot_interval
-        game = self.game(game_id)
-        if not interval or game.frozen:
-            return 0
-        have = {size for size, _ in self.store.kept_states(game_id)}
-        state: Any = None
-        frontier, before, kept = Frontier(), 0, 0
-        for version, (size, _note) in enumerate(game.checkpoints, start=1):  # one checkpoint per stored event
-            for index in range(before, size):
-                frontier.append(leaf_hash(canonical_bytes(game.entry(index))))
-                if game.entry(index)["kind"] in FACT_KINDS:
-                    for fact in game.private(index)["facts"]:
-                        state = game.spec.evolve(state, fact)
-            if size // interval > before // interval and size not in have and state is not None:
-                self.keep_state(game_id, size, version, state, frontier.copy())
-                kept += 1
-            before = size
-        return kept
-
-    def sign(self, game_id: str, frontier: Frontier) -> str:
-        return sign_checkpoint(Checkpoint(self.origin(game_id), frontier.size, frontier.root()), self.keys.signer())
 
 
 def _created_by(receipt: Receipt) -> str:

@@ -23,6 +23,7 @@ from eventsourcing.utils import Environment
 
 from pbem import i18n
 from pbem.games.text import name_seats
+from pbem.ledger import press
 
 PAGE_SIZE = 50
 STATUSES = ("waiting_join", "running", "finished")
@@ -118,7 +119,7 @@ def summarise(
         status,
         phase,
         waiting,
-        len(entries),
+        sum(entry["kind"] not in press.TALK_KINDS for entry in entries),  # talk is no turn
         entries[-1].get("time", ""),
         robots,
         due,

@@ -152,7 +152,7 @@ class Snapshot:
     """A game at one turn, as one viewer (a seat, or None for the public) may see it."""
 
     game: LoadedGame
-    version: int  # entries covered; also the turn number the site shows
+    version: int  # entries covered; the turn in the URL (the turn shown is ``number``)
     seat: int | None
     state: Any
     view: dict[str, Any] | None
@@ -163,6 +163,15 @@ class Snapshot:
     @property
     def turn(self) -> int:
         return self.version
+
+    @property
+    def number(self) -> int:
+        """The turn number shown (talk in the log does not advance it; ``turn`` is the URL's)."""
+        return self.game.turn_at(self.version)
+
+    @property
+    def last_number(self) -> int:
+        return self.game.turn_at()
 
     @property
     def last(self) -> int:

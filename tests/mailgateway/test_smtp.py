@@ -97,7 +97,7 @@ def test_crash_while_queueing_replies_queues_them_once(service, mail_settings, c
     def crash(*args, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")  # the store went away
 
-    monkeypatch.setattr(gw.mailroom.views, "set_timers", crash)
+    monkeypatch.setattr(gw.mailroom.views, "record", crash)
     with pytest.raises(StoreUnavailable):
         gw.work()
     monkeypatch.undo()
