@@ -23,8 +23,8 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _
 from pbem.games.text import parse_named
 from pbem.ledger import press
+from pbem.mailroom import clocks, talk
 from pbem.mailroom import commands as cmd
-from pbem.mailroom import talk
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_names
@@ -46,6 +46,7 @@ STANDING = (
     "pictures",
     "name",
     "absence",
+    "timezone",
     "subscribe",
     "unsubscribe",
 )  # confirmed when sent to the service address
@@ -54,7 +55,17 @@ MAX_NOT_READ = 20  # lines listed in a reply as not read as commands
 # Commands that add an event to a mail record (a seat's keys, an address's settings, a game's
 # observers, a confirmation): each record is read again for every later mail, so one mail may
 # change them only this often; the rest of such lines are answered as refused.
-RECORD_CHANGES = ("rotate", "subscribe", "unsubscribe", "language", "pictures", "name", "absence", "confirm")
+RECORD_CHANGES = (
+    "rotate",
+    "subscribe",
+    "unsubscribe",
+    "language",
+    "pictures",
+    "name",
+    "absence",
+    "timezone",
+    "confirm",
+)
 MAX_RECORD_CHANGES = 5
 MAIL_KEY_PREFIX = "mail:"  # receipts of mails; internal keys (deadlines) use other prefixes
 
@@ -291,6 +302,8 @@ class MailDesk:
             cmd.parse_absence(command.args, self.clock().date())
         if command.name == "name" and clean_name(" ".join(command.args)) is None:
             raise ValueError(_(NAME_USAGE))
+        if command.name == "timezone":
+            self._zone(command)
         if command.name in ("subscribe", "unsubscribe"):
             if not command.args:
                 raise ValueError(_("say which game: {command} GAME", command=command.name))
@@ -332,7 +345,7 @@ class MailDesk:
         day_ago = (now - timedelta(days=1)).isoformat()
         if person.games_created_since(day_ago) >= cmd.MAX_NEW_PER_DAY:
             raise ValueError(_("at most {n} new games a day per address; try again tomorrow", n=cmd.MAX_NEW_PER_DAY))
-        rules: dict[str, Any] = {k: (v if k in ("policy", "lang") else int(v)) for k, v in new.mail_options.items()}
+        rules: dict[str, Any] = {k: (v if k in cmd.TEXT_OPTIONS else int(v)) for k, v in new.mail_options.items()}
         own = clean_name(sender_name)
         if own is not None and own != person.known_name():
             person.give_name(own)
@@ -380,6 +393,10 @@ class MailDesk:
                 raise ValueError(_(PICTURES_USAGE))
             person.choose_pictures(on)
             return {"pictures": on}
+        if command.name == "timezone":
+            zone = self._zone(command)
+            person.choose_timezone(zone)
+            return {"timezone": zone}
         period = cmd.parse_absence(command.args, self.clock().date())
         if period is None:
             person.clear_absences()
@@ -388,6 +405,13 @@ class MailDesk:
         else:
             person.add_absence(*period)
         return {"period": list(period) if period else None}
+
+    @staticmethod
+    def _zone(command: cmd.Command) -> str:
+        zone = clocks.zone_of(command.args[0]) if len(command.args) == 1 else None
+        if zone is None:
+            raise ValueError(_(cmd.TIMEZONE_USAGE))
+        return zone
 
     def _watch(self, work: Work, game_id: str, email: str, name: str, rest: tuple[str, ...]) -> dict[str, Any]:
         """Follow a game (a digest per turn, or ``daily``) or stop following it."""
@@ -572,7 +596,7 @@ class MailDesk:
             if name in ("subscribe", "unsubscribe"):
                 rest = tuple(arg for arg in command.args if arg.lower() != game_id)  # the game may be named
                 return result | self._watch(work, game_id, email, name, rest)
-            if name in ("language", "pictures", "name", "absence"):
+            if name in ("language", "pictures", "name", "absence", "timezone"):
                 return result | self._preference(email, command, work)
             if name == "rotate":
                 self.service.rotate_plan(work, game_id, email)
