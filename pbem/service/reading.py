@@ -18,7 +18,6 @@ from pbem.games import catalog, get_spec
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
-from pbem.ledger.ratings import ratings
 from pbem.ledger.receipts import Proved, make_receipt, opened_for
 from pbem.service.game import LoadedGame
 from pbem.service.repository import GameRepository
@@ -44,7 +43,6 @@ class GameReader(GameRepository):
         self.signer = CheckpointSigner(self.settings.origin, self.keys)
         self._tokens: dict[str, str] = {}  # seat tokens by label (every mail to a seat asks for them)
         self.clock = clock
-        self._ratings: tuple[int, dict[str, Any]] | None = None  # (store position, ratings) kept here
 
     def catalog(self) -> list[dict[str, Any]]:
         return [
@@ -59,13 +57,13 @@ class GameReader(GameRepository):
         ]
 
     def player_ratings(self) -> dict[str, Any]:
-        """Every player's rating and reliability from the finished games of this store, computed
-        from their exports exactly as ``pbem ratings --from`` computes them from the files
-        (``pbem.ledger.ratings``), and kept until the store moves on."""
-        position = self.position()
-        if self._ratings is None or self._ratings[0] != position:
-            self._ratings = (position, ratings(self.export(game_id) for game_id in self.game_ids()))
-        return self._ratings[1]
+        """Every player's rating and reliability from the finished games of this store, as
+        ``pbem ratings --from`` computes them from their exports (``pbem.ledger.ratings``), read
+        from the projection a follower keeps as games end (``pbem.service.rated``): each game's
+        export is verified once, when it ends."""
+        from pbem.service.rated import ratings_for
+
+        return ratings_for(self).table()
 
     def origin(self, game_id: str) -> str:
         return self.signer.origin(game_id)

@@ -83,15 +83,19 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
 
 
 def follow_summaries(app: Flask, stop: Any = None, interval: float = 1.0) -> Any:
-    """Keep the games list's read model caught up in a background thread (``pbem serve`` and
-    ``pbem serve-web``); requests to ``/`` also catch up, so this only keeps them cheap after
-    bursts of moves. Returns the stop event."""
+    """Keep the games list's and the players' ratings' read models caught up in background
+    threads (``pbem serve`` and ``pbem serve-web``); requests to ``/`` and ``/players`` also
+    catch up, so this only keeps them cheap after bursts of moves (and verifies each game's
+    export once, as it ends, away from any request). Returns the stop event."""
     import threading
+
+    from pbem.service.rated import ratings_for
 
     stop = stop or threading.Event()
     follower = app.extensions["pbem.summaries"]
     if hasattr(follower, "follow"):
         follower.follow(stop, interval)
+    ratings_for(app.extensions["pbem.service"]).follow(stop, interval)
     return stop
 
 
