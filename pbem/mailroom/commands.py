@@ -35,6 +35,12 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "legal": ("moves", "legal", "tahy", "ruchy"),  # every legal move now (a mail lists only the first few)
     # the time zone your weekends are counted in (``časové pásmo``, ``strefa czasowa``: two words)
     "timezone": ("timezone", "tz", "casovepasmo", "pasmo", "strefaczasowa", "strefa"),
+    # the people at a table (pbem/mailroom/people.py)
+    "rematch": ("rematch", "odveta", "rewanz"),
+    "undo": ("undo", "zpet", "cofnij"),
+    "substitute": ("substitute", "nahradnik", "zastepca"),
+    "propose": ("propose", "navrh", "navrhuji", "proponuje", "propozycja"),
+    "accept": ("accept", "prijmout", "akceptuj"),
 }
 # The keywords that are only Czech or only Polish (``pomoc`` and ``katalog`` are both): a mail
 # to the service address from somebody who chose no language is answered in the language of
@@ -46,19 +52,21 @@ WORD_LANGUAGES: dict[str, str] = {
             "cs",
             """napoveda nabidka hry partie nova novy zalozit pripojit prihlasit stav historie odebirat sledovat
             neodebirat nesledovat jazyk obrazky nepritomnost dovolena vzdat vzdavam sablona formular potvrdit
-            potvrzuji novaadresa zmenitadresu tahy jmeno casove casovepasmo pasmo""",
+            potvrzuji novaadresa zmenitadresu tahy jmeno casove casovepasmo pasmo odveta zpet nahradnik navrh
+            navrhuji prijmout""",
         ),
         (
             "pl",
             """oferta gry nowa nowy utworz zaloz dolacz dolaczam stan historia obserwuj subskrybuj nieobserwuj
             wypisz odsubskrybuj jezyk obrazki nieobecnosc urlop poddaj poddaje rezygnuje szablon formularz
-            potwierdz potwierdzam nowyadres zmienadres ruchy imie strefa strefaczasowa""",
+            potwierdz potwierdzam nowyadres zmienadres ruchy imie strefa strefaczasowa rewanz cofnij zastepca
+            proponuje propozycja akceptuj""",
         ),
         (
             "en",
             """help catalog catalogue games new join status history subscribe watch unsubscribe unwatch language
             lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal name
-            timezone tz""",
+            timezone tz rematch undo substitute propose accept""",
         ),
     )
     for word in words.split()
@@ -84,7 +92,15 @@ SEAT_COMMANDS = (
     "rotate",
     "legal",
     "timezone",
+    "rematch",
+    "undo",
+    "substitute",
+    "propose",
+    "accept",
 )
+# Seat commands that a game may also use as a move (Warriors & Traders' ``accept OFFER``): the
+# game's reading of such a line comes first.
+GAME_FIRST = ("accept",)
 TIMEZONE_USAGE = N_("timezone AREA/CITY, as the tz database names it (e.g. timezone Europe/Prague)")
 LANGUAGES = i18n.LANGUAGES
 LANGUAGE_WORDS = i18n.LANGUAGE_WORDS

@@ -23,7 +23,7 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _, ngettext
 from pbem.games.text import parse_named
 from pbem.ledger import press
-from pbem.mailroom import clocks, talk, vacations
+from pbem.mailroom import clocks, people, talk, vacations
 from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
@@ -340,11 +340,7 @@ class MailDesk:
         self.service.checked_new(new.game_type, new.players, new.options)  # the game's own refusals first
         if sender not in new.players:
             raise ValueError(_("a game is created by one of its players: put your own address among them"))
-        person = work.aggregate(Correspondent.create_id(sender), lambda: Correspondent(sender))
-        now = self.clock()
-        day_ago = (now - timedelta(days=1)).isoformat()
-        if person.games_created_since(day_ago) >= cmd.MAX_NEW_PER_DAY:
-            raise ValueError(_("at most {n} new games a day per address; try again tomorrow", n=cmd.MAX_NEW_PER_DAY))
+        person = people.count_new(work, sender, self.clock())
         rules: dict[str, Any] = {k: (v if k in cmd.TEXT_OPTIONS else int(v)) for k, v in new.mail_options.items()}
         own = clean_name(sender_name)
         if own is not None and own != person.known_name():
@@ -352,7 +348,6 @@ class MailDesk:
         own = own or person.known_name()  # a mail without a display name keeps the name given before
         names = [own if email == sender else self._known_name(work, email) for email in new.players]
         game_id = self.service.new_game(work, new.game_type, new.players, new.options, names=names)
-        person.created_game(now.isoformat(), day_ago)
         if "lang" not in rules and person.language:
             rules["lang"] = person.language  # invitations in the creator's language
         work.add(GameClock(game_id, rules | {"invited_by": sender}))  # invitations name who sent them
@@ -543,15 +538,16 @@ class MailDesk:
         seat = game.emails.index(sender) if sender in game.emails else None
 
         def recognise(line: str) -> cmd.Command | Order | None:
-            command = cmd.parse_command(line)
-            if command is not None and command.name in cmd.SEAT_COMMANDS:
+            found = cmd.parse_command(line)
+            command = found if found is not None and found.name in cmd.SEAT_COMMANDS else None
+            if command is not None and command.name not in cmd.GAME_FIRST:
                 return command
             if state is None or seat is None:
-                return None
+                return command
             try:
                 parse_named(game.spec, state, seat, line, game.names)
             except GameError as error:
-                return None if error.code is ErrorCode.SYNTAX else Order(line)
+                return command if error.code is ErrorCode.SYNTAX else Order(line)
             except Exception:  # a parser's bug: the line is read as a move, and its refusal shows
                 log.exception("parsing %r in %s", line[:80], game_id)
                 return Order(line)
@@ -643,6 +639,8 @@ class MailDesk:
                 return result | self._watch(work, game_id, email, name, rest)
             if name in ("language", "pictures", "name", "absence", "timezone"):
                 return result | self._preference(email, command, work)
+            if name in people.COMMANDS:
+                return result | people.seat_command(self.service, work, game_id, command, email, self.clock())
             if name == "rotate":
                 self.service.rotate_plan(work, game_id, email)
                 return result
