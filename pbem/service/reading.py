@@ -9,6 +9,7 @@ import copy
 import hashlib
 import hmac
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pbem.config import Settings
@@ -16,7 +17,7 @@ from pbem.games import catalog, get_spec
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
-from pbem.ledger.receipts import make_receipt, opened_for
+from pbem.ledger.receipts import Proved, make_receipt, opened_for
 from pbem.service.game import LoadedGame
 from pbem.service.keys import KeyRing
 from pbem.service.repository import GameRepository
@@ -202,26 +203,35 @@ class GameReader:
         size: int | None = None,
         viewer: str | None = None,
         game: LoadedGame | None = None,
+        also: Sequence[int] = (),
     ) -> dict[str, Any]:
         """A receipt that stands alone (``pbem check-receipt``): entry ``index`` as hashed, its
         inclusion proof in the signed tree of ``size`` entries, the checkpoint and the keys; with
-        ``viewer``, also the openings of the entry's secrets that this player may see."""
+        ``viewer``, also the openings of the entry's secrets that this player may see. ``also``:
+        further entries it proves against the same checkpoint (every entry of one mail)."""
         game = game or self.game(game_id)
         size = game.check_version(size)
         leaves = self.leaves(game)[:size]
-        proof = inclusion_proof(index, leaves)  # refuses an index outside the tree
-        entry = game.entry(index)
         seat = game.seat_of(viewer) if viewer else None
-        opened = opened_for(entry, game.private(index), seat, game.ended) if viewer or game.ended else None
+        first, *more = (self._proved(game, leaves, i, seat, bool(viewer)) for i in (index, *also))
         return make_receipt(
             self.origin(game_id),
-            entry,
-            proof,
+            first.entry,
+            first.path,
             size,
             game.checkpoint_at(size),
             [str(key) for key in self.keys.verifiers()],
-            opened,
+            first.opened,
+            more,
         )
+
+    @staticmethod
+    def _proved(game: LoadedGame, leaves: list[bytes], index: int, seat: int | None, viewer: bool) -> Proved:
+        """Entry ``index``, its inclusion proof in ``leaves`` and what ``seat`` may see opened."""
+        proof = inclusion_proof(index, leaves)  # refuses an index outside the tree
+        entry = game.entry(index)
+        opened = opened_for(entry, game.private(index), seat, game.ended) if viewer or game.ended else None
+        return Proved(entry, proof, opened)
 
     def consistency(self, game_id: str, old: int, new: int | None = None) -> dict[str, Any]:
         game = self.game(game_id)
