@@ -63,6 +63,7 @@ class EventsOnlyStore(PbemStore):
     def __init__(self, env: dict[str, str]):  # deliberately skips PbemStore's snapshot settings
         Application.__init__(self, env=env)
         self.start_caches()
+        self.start_wakeup()
 
 
 @dataclass

@@ -23,7 +23,7 @@ from pbem.ledger.notes import VerifierKey
 from pbem.mailroom.news import breakdown
 from pbem.mailroom.records import GameClock
 from pbem.mailroom.settings import MailSettings
-from pbem.service.service import GameService, Outcome
+from pbem.service.service import GameService, Outcome, check_open
 from pbem.service.turnfile import turn_file_header
 
 MAIL_OFF = {"mail": "off", "deadline": 0}  # the rules of a game played without mail
@@ -293,7 +293,7 @@ def template(game_id: str, email: str) -> None:
         game = svc.game(game_id)
         seat = game.seat_of(email)
         state = svc.state(game)
-        svc._check_open(game, state)
+        check_open(game, state)
     except GameError as error:
         _fail(error)
     click.echo(turn_file_header(game.id, email, game.version, game.spec.phase_label(state)), nl=False)

@@ -23,8 +23,8 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _
 from pbem.games.text import parse_named
 from pbem.ledger import press
+from pbem.mailroom import clocks, people, talk
 from pbem.mailroom import commands as cmd
-from pbem.mailroom import talk
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_names
@@ -46,6 +46,7 @@ STANDING = (
     "pictures",
     "name",
     "absence",
+    "timezone",
     "subscribe",
     "unsubscribe",
 )  # confirmed when sent to the service address
@@ -54,7 +55,17 @@ MAX_NOT_READ = 20  # lines listed in a reply as not read as commands
 # Commands that add an event to a mail record (a seat's keys, an address's settings, a game's
 # observers, a confirmation): each record is read again for every later mail, so one mail may
 # change them only this often; the rest of such lines are answered as refused.
-RECORD_CHANGES = ("rotate", "subscribe", "unsubscribe", "language", "pictures", "name", "absence", "confirm")
+RECORD_CHANGES = (
+    "rotate",
+    "subscribe",
+    "unsubscribe",
+    "language",
+    "pictures",
+    "name",
+    "absence",
+    "timezone",
+    "confirm",
+)
 MAX_RECORD_CHANGES = 5
 MAIL_KEY_PREFIX = "mail:"  # receipts of mails; internal keys (deadlines) use other prefixes
 
@@ -291,6 +302,8 @@ class MailDesk:
             cmd.parse_absence(command.args, self.clock().date())
         if command.name == "name" and clean_name(" ".join(command.args)) is None:
             raise ValueError(_(NAME_USAGE))
+        if command.name == "timezone":
+            self._zone(command)
         if command.name in ("subscribe", "unsubscribe"):
             if not command.args:
                 raise ValueError(_("say which game: {command} GAME", command=command.name))
@@ -327,19 +340,14 @@ class MailDesk:
         self.service.checked_new(new.game_type, new.players, new.options)  # the game's own refusals first
         if sender not in new.players:
             raise ValueError(_("a game is created by one of its players: put your own address among them"))
-        person = work.aggregate(Correspondent.create_id(sender), lambda: Correspondent(sender))
-        now = self.clock()
-        day_ago = (now - timedelta(days=1)).isoformat()
-        if person.games_created_since(day_ago) >= cmd.MAX_NEW_PER_DAY:
-            raise ValueError(_("at most {n} new games a day per address; try again tomorrow", n=cmd.MAX_NEW_PER_DAY))
-        rules: dict[str, Any] = {k: (v if k in ("policy", "lang") else int(v)) for k, v in new.mail_options.items()}
+        person = people.count_new(work, sender, self.clock())
+        rules: dict[str, Any] = {k: (v if k in cmd.TEXT_OPTIONS else int(v)) for k, v in new.mail_options.items()}
         own = clean_name(sender_name)
         if own is not None and own != person.known_name():
             person.give_name(own)
         own = own or person.known_name()  # a mail without a display name keeps the name given before
         names = [own if email == sender else self._known_name(work, email) for email in new.players]
         game_id = self.service.new_game(work, new.game_type, new.players, new.options, names=names)
-        person.created_game(now.isoformat(), day_ago)
         if "lang" not in rules and person.language:
             rules["lang"] = person.language  # invitations in the creator's language
         work.add(GameClock(game_id, rules | {"invited_by": sender}))  # invitations name who sent them
@@ -380,6 +388,10 @@ class MailDesk:
                 raise ValueError(_(PICTURES_USAGE))
             person.choose_pictures(on)
             return {"pictures": on}
+        if command.name == "timezone":
+            zone = self._zone(command)
+            person.choose_timezone(zone)
+            return {"timezone": zone}
         period = cmd.parse_absence(command.args, self.clock().date())
         if period is None:
             person.clear_absences()
@@ -388,6 +400,13 @@ class MailDesk:
         else:
             person.add_absence(*period)
         return {"period": list(period) if period else None}
+
+    @staticmethod
+    def _zone(command: cmd.Command) -> str:
+        zone = clocks.zone_of(command.args[0]) if len(command.args) == 1 else None
+        if zone is None:
+            raise ValueError(_(cmd.TIMEZONE_USAGE))
+        return zone
 
     def _watch(self, work: Work, game_id: str, email: str, name: str, rest: tuple[str, ...]) -> dict[str, Any]:
         """Follow a game (a digest per turn, or ``daily``) or stop following it."""
@@ -474,15 +493,16 @@ class MailDesk:
         seat = game.emails.index(sender) if sender in game.emails else None
 
         def recognise(line: str) -> cmd.Command | Order | None:
-            command = cmd.parse_command(line)
-            if command is not None and command.name in cmd.SEAT_COMMANDS:
+            found = cmd.parse_command(line)
+            command = found if found is not None and found.name in cmd.SEAT_COMMANDS else None
+            if command is not None and command.name not in cmd.GAME_FIRST:
                 return command
             if state is None or seat is None:
-                return None
+                return command
             try:
                 parse_named(game.spec, state, seat, line, game.names)
             except GameError as error:
-                return None if error.code is ErrorCode.SYNTAX else Order(line)
+                return command if error.code is ErrorCode.SYNTAX else Order(line)
             except Exception:  # a parser's bug: the line is read as a move, and its refusal shows
                 log.exception("parsing %r in %s", line[:80], game_id)
                 return Order(line)
@@ -572,8 +592,10 @@ class MailDesk:
             if name in ("subscribe", "unsubscribe"):
                 rest = tuple(arg for arg in command.args if arg.lower() != game_id)  # the game may be named
                 return result | self._watch(work, game_id, email, name, rest)
-            if name in ("language", "pictures", "name", "absence"):
+            if name in ("language", "pictures", "name", "absence", "timezone"):
                 return result | self._preference(email, command, work)
+            if name in people.COMMANDS:
+                return result | people.seat_command(self.service, work, game_id, command, email, self.clock())
             if name == "rotate":
                 self.service.rotate_plan(work, game_id, email)
                 return result

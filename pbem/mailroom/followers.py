@@ -40,7 +40,8 @@ from pbem.service.store import GameRecord
 
 log = logging.getLogger("pbem.mail")
 FOLLOWER = "mailroom"  # the tracking row of this follower
-ABSENCE_TOPICS = [topic(Correspondent.AbsenceAdded), topic(Correspondent.AbsencesCleared)]
+ABSENCE_EVENTS = (Correspondent.AbsenceAdded, Correspondent.AbsencesCleared, Correspondent.TimezoneChosen)
+ABSENCE_TOPICS = [topic(cls) for cls in ABSENCE_EVENTS]
 BATCH_SECONDS = 0.05  # a page's mails are stored at least this often: a burst does not hold the first reply
 UNBUILT = "/unbuilt"  # suffix of the key of a notification whose mails could not be built
 
@@ -134,7 +135,7 @@ class Mailroom:
         """What one notification calls for: its mails, its game's timers and size."""
         tracking = Tracking(FOLLOWER, notification.id)
         event = self.service.store.mapper.to_domain_event(notification)
-        if isinstance(event, (Correspondent.AbsenceAdded, Correspondent.AbsencesCleared)):
+        if isinstance(event, ABSENCE_EVENTS):
             self._absences(event, round_)
             return Queued(notification.id, tracking)
         mails = self.outbox.mails_for(round_, event, notification.id)

@@ -80,6 +80,7 @@ class GameBlock(TypedDict, total=False):
     first: bool
     picture: str | None  # the board as the player sees it, packed SVG (pbem/mailroom/pictures.py)
     bouncing: list[str]  # the other players whose mail comes back undelivered (they hear nothing)
+    clocks: list[dict[str, Any]]  # a clock game's time left per seat (pbem/mailroom/clocks.py)
 
 
 def thread_id(game_id: str, email: str, domain: str) -> str:
@@ -205,7 +206,30 @@ class Writer:
             "since": None,
             "since_version": None,
             "decision": None,
+            "clocks": self._clocks(round_, game, version, {w["seat"] for w in waiting}),
         }
+
+    @staticmethod
+    def _clocks(round_: Round, game: LoadedGame, version: int, waiting: set[int]) -> list[dict[str, Any]]:
+        """Each seat's time left at ``version`` of a game with a clock (none: an empty list), as
+        whole days, hours and minutes, and whether it runs now."""
+        left = round_.clocks.time_left(game, version)
+        if left is None:
+            return []
+        shown = []
+        for seat, time in enumerate(left):
+            minutes = max(0, int(time.total_seconds() // 60))
+            days, rest = divmod(minutes, 24 * 60)
+            shown.append(
+                {
+                    "name": game.names[seat],
+                    "days": days,
+                    "hours": rest // 60,
+                    "minutes": rest % 60,
+                    "running": seat in waiting,
+                }
+            )
+        return shown
 
     def _waiting(self, round_: Round, game: LoadedGame, version: int, summary: dict[str, Any]) -> Iterator[Waiting]:
         for item in summary["waiting_for"]:

@@ -9,8 +9,6 @@ import copy
 import hashlib
 import hmac
 import logging
-from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pbem.config import Settings
@@ -18,33 +16,63 @@ from pbem.games import catalog, get_spec
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
-from pbem.ledger.ratings import ratings
 from pbem.ledger.receipts import make_receipt, opened_for
 from pbem.service.game import LoadedGame
+from pbem.service.keys import KeyRing
 from pbem.service.repository import GameRepository
 from pbem.service.signer import CheckpointSigner
 from pbem.service.store import SeatKeys
 
 if TYPE_CHECKING:
+    from pbem.service.rated import RatingsFollower
     from pbem.service.work import Work
 
 alarms = logging.getLogger("pbem")
 MAX_KEPT_TOKENS = 65_536  # seat tokens kept (then they start afresh)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+class GameReader:
+    """Queries over the stored games: views, history, proofs, exports, seat tokens. It reads
+    through the game repository and writes nothing; it is what the web site is given."""
 
-
-class GameReader(GameRepository):
-    """Queries over the stored games: views, history, proofs, exports, seat tokens."""
-
-    def __init__(self, settings: Settings | None = None, clock: Callable[[], str] = _now):
-        super().__init__(settings)
-        self.signer = CheckpointSigner(self.settings.origin, self.keys)
+    def __init__(self, repository: GameRepository, signer: CheckpointSigner):
+        self.repository = repository
+        self.signer = signer
         self._tokens: dict[str, str] = {}  # seat tokens by label (every mail to a seat asks for them)
-        self.clock = clock
-        self._ratings: tuple[int, dict[str, Any]] | None = None  # (store position, ratings) kept here
+
+    # -- the repository's reads that a query's caller may need too -----------------------------
+    def game(self, game_id: str, fresh: bool = True) -> LoadedGame:
+        """A game as stored and checked (``GameRepository.game``)."""
+        return self.repository.game(game_id, fresh)
+
+    def state(self, game: LoadedGame, version: int | None = None) -> Any:
+        """The game's state after ``version`` entries (``GameRepository.state``)."""
+        return self.repository.state(game, version)
+
+    def leaves(self, game: LoadedGame) -> list[bytes]:
+        """The leaf hashes of the game's entries (``GameRepository.leaves``)."""
+        return self.repository.leaves(game)
+
+    def position(self) -> int:
+        """How far the store's notification log goes (``GameRepository.position``)."""
+        return self.repository.position()
+
+    def game_ids(self) -> list[str]:
+        return self.repository.game_ids()
+
+    @property
+    def keys(self) -> KeyRing:
+        """The server's keys: the public verifier keys and revocations are shown."""
+        return self.repository.keys
+
+    @property
+    def settings(self) -> Settings:
+        return self.repository.settings
+
+    @property
+    def frozen(self) -> dict[str, str]:
+        """Games whose store does not match their signed history, and why."""
+        return self.repository.frozen
 
     def catalog(self) -> list[dict[str, Any]]:
         return [
@@ -59,13 +87,18 @@ class GameReader(GameRepository):
         ]
 
     def player_ratings(self) -> dict[str, Any]:
-        """Every player's rating and reliability from the finished games of this store, computed
-        from their exports exactly as ``pbem ratings --from`` computes them from the files
-        (``pbem.ledger.ratings``), and kept until the store moves on."""
-        position = self.position()
-        if self._ratings is None or self._ratings[0] != position:
-            self._ratings = (position, ratings(self.export(game_id) for game_id in self.game_ids()))
-        return self._ratings[1]
+        """Every player's rating and reliability from the finished games of this store, as
+        ``pbem ratings --from`` computes them from their exports (``pbem.ledger.ratings``), read
+        from the projection a follower keeps as games end (``ratings``): each game's export is
+        verified once, when it ends."""
+        return self.ratings().table()
+
+    def ratings(self) -> RatingsFollower:
+        """The follower of the store that keeps the finished games' results
+        (``pbem.service.rated``): one per repository in a process."""
+        from pbem.service.rated import ratings_for
+
+        return ratings_for(self.repository, self.export)
 
     def origin(self, game_id: str) -> str:
         return self.signer.origin(game_id)
@@ -209,7 +242,7 @@ class GameReader(GameRepository):
         """``keys``: the game's seat keys when the caller has read them (None: never rotated);
         left out, they are read here."""
         if keys is False:
-            keys = self.seat_keys(game_id)
+            keys = self.repository.seat_keys(game_id)
         generation = keys.generations.get(str(seat), 0) if isinstance(keys, SeatKeys) else 0
         label = f"seat/{game_id}/{seat}" + (f"/{generation}" if generation else "")
         token = self._tokens.get(label)
@@ -230,10 +263,11 @@ class GameReader(GameRepository):
         changed a token meanwhile the save fails and the mail is planned again on fresh keys.
         Without it, the keys are read from the store."""
         game = game or self.game(game_id)
-        if work is not None and not work.fresh and game_id in self.kept_seat_keys:
-            keys = self.kept_seat_keys[game_id]
+        kept = self.repository.kept_seat_keys
+        if work is not None and not work.fresh and game_id in kept:
+            keys = kept[game_id]
         else:
-            keys = self.seat_keys(game_id)
+            keys = self.repository.seat_keys(game_id)
         if work is not None:
             work.expect[SeatKeys.create_id(game_id)] = keys.version if keys is not None else 0
         for seat in range(len(game.names)):

@@ -183,6 +183,16 @@ class SummaryView(TrackingRecorder, ABC):
         """The game types the rows have."""
 
     @abstractmethod
+    def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+        """The ratings' rows (``pbem.service.rated``: one per game, ``RATED_COLUMNS``) from the
+        notifications up to ``tracking``, and that tracking record, in one transaction; a row
+        is only replaced by one from a later notification, and keeps its ``created``."""
+
+    @abstractmethod
+    def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
+        """The ratings' rows written from notifications after ``notification_id``."""
+
+    @abstractmethod
     def close(self) -> None:
         """Closes the database connections of the view."""
 
@@ -200,6 +210,20 @@ COLUMNS = (
     "deadline",
     "notification_id",
 )
+
+
+RATED = "rated_games"
+RATED_COLUMNS = ("id", "created", "state", "ended", "result", "notification_id")
+
+
+def _rated_upsert(table: str, mark: str) -> str:
+    names = ", ".join(RATED_COLUMNS)
+    marks = ", ".join(mark.format(c) for c in RATED_COLUMNS)
+    updates = ", ".join(f"{c} = excluded.{c}" for c in RATED_COLUMNS if c not in ("id", "created"))
+    return (
+        f"INSERT INTO {table} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET {updates} "
+        f"WHERE {table}.notification_id < excluded.notification_id"
+    )
 
 
 def _where(game_types: tuple[str, ...], statuses: tuple[str, ...], mark: str) -> tuple[str, list[Any]]:
@@ -236,7 +260,23 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
             f"CREATE INDEX IF NOT EXISTS {self.table}_activity ON {self.table} (last_activity DESC, id DESC)",
             f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.table} (game_type, last_activity DESC, id DESC)",
             f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.table} (status, last_activity DESC, id DESC)",
+            f"CREATE TABLE IF NOT EXISTS {RATED} (id TEXT PRIMARY KEY, created INTEGER NOT NULL, "
+            "state TEXT NOT NULL, ended TEXT NOT NULL, result TEXT NOT NULL, notification_id INTEGER NOT NULL)",
+            f"CREATE INDEX IF NOT EXISTS {RATED}_position ON {RATED} (notification_id)",
         ]
+
+    def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(_rated_upsert(RATED, ":{}"), rows)
+            self._insert_tracking(c, tracking)
+
+    def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                f"SELECT {', '.join(RATED_COLUMNS)} FROM {RATED} WHERE notification_id > ? ORDER BY notification_id",
+                [notification_id],
+            )
+            return [dict(zip(RATED_COLUMNS, row, strict=True)) for row in c.fetchall()]
 
     def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
         names = ", ".join(COLUMNS)
@@ -294,6 +334,7 @@ def _postgres_view_class() -> type[SummaryView]:
             super().__init__(datastore, **kwargs)
             schema = self.datastore.schema
             self.qualified = f'"{schema}".{self.table}' if schema else self.table
+            self.rated = f'"{schema}".{RATED}' if schema else RATED
             from psycopg.sql import SQL
 
             # the library's own statements are SQL too; it declares the list as Composed only
@@ -307,6 +348,9 @@ def _postgres_view_class() -> type[SummaryView]:
                 "(game_type, last_activity DESC, id DESC)",
                 f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.qualified} "
                 "(status, last_activity DESC, id DESC)",
+                f"CREATE TABLE IF NOT EXISTS {self.rated} (id text PRIMARY KEY, created bigint NOT NULL, "
+                "state text NOT NULL, ended text NOT NULL, result text NOT NULL, notification_id bigint NOT NULL)",
+                f"CREATE INDEX IF NOT EXISTS {RATED}_position ON {self.rated} (notification_id)",
             )
             self.sql_create_statements.extend(SQL(statement) for statement in statements)  # type: ignore[misc]
 
@@ -322,6 +366,22 @@ def _postgres_view_class() -> type[SummaryView]:
                     [summary.to_row() for summary in summaries],
                 )
                 self._insert_tracking(curs, tracking)
+
+        def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+            with self.datastore.transaction(commit=True) as curs:
+                curs.executemany(
+                    _rated_upsert(self.rated, "%({})s").replace(f"WHERE {self.rated}.", f"WHERE {RATED}."), rows
+                )
+                self._insert_tracking(curs, tracking)
+
+        def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(
+                    f"SELECT {', '.join(RATED_COLUMNS)} FROM {self.rated} WHERE notification_id > %s "
+                    "ORDER BY notification_id",
+                    [notification_id],
+                )
+                return [{c: row[c] for c in RATED_COLUMNS} for row in curs.fetchall()]
 
         def select(
             self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int
