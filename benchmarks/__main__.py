@@ -96,9 +96,7 @@ def main(argv: list[str] | None = None) -> int:
             produced = (
                 measure.SECTIONS
                 | {"replies": replies.replies, "mail-pictures": pictures.mail_pictures, "ratings": ratings_row}
-            )[section](
-                work / section, args.quick
-            )
+            )[section](work / section, args.quick)
             rows.extend(produced)
             print(
                 f"  {section}: {len(produced)} rows in {time.perf_counter() - section_start:.1f} s",

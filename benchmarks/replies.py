@@ -254,5 +254,6 @@ def replies(work: Path, quick: bool) -> list[Row]:
         if database:
             database[1]()
     if not database:
-        rows.append(Row("replies", "PostgreSQL: not reachable on 127.0.0.1:5432, not measured", "-", "-", "-", 0.0, "-"))
+        missing = "PostgreSQL: not reachable on 127.0.0.1:5432, not measured"
+        rows.append(Row("replies", missing, "-", "-", "-", 0.0, "-"))
     return rows
