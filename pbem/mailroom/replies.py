@@ -130,11 +130,15 @@ def deadline_notice(
 
 
 def _receipt_line(game: LoadedGame, attachment: dict[str, Any]) -> dict[str, Any]:
-    """What the reply says of its receipt: the leaf index (every entry counts) and the turn
-    shown (play only: talk does not advance it)."""
+    """What the reply says of its receipt: the leaf index (every entry counts) and the turns
+    shown of its first and last entry (play only: talk does not advance them)."""
     index = attachment.get("index")
-    turn = game.turn_at(index + 1) if isinstance(index, int) and 0 <= index < game.version else None
-    return {"index": index, "size": attachment.get("size"), "turn": turn}
+    last = max([index] + [part["index"] for part in attachment.get("more", [])]) if isinstance(index, int) else None
+
+    def turn_of(at: int | None) -> int | None:
+        return game.turn_at(at + 1) if isinstance(at, int) and 0 <= at < game.version else None
+
+    return {"index": index, "size": attachment.get("size"), "turn": turn_of(index), "last": turn_of(last)}
 
 
 def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: Asked, position: int) -> list[Mail]:
@@ -223,8 +227,8 @@ def _game_of(round_: Round, game_id: str | None) -> LoadedGame | None:
 def _about_game(
     writer: Writer, round_: Round, game: LoadedGame, to: str, results: list[dict[str, Any]], asked: Asked
 ) -> tuple[GameBlock, dict[str, Any] | None]:
-    """A player's reply shows the game after their commands, and carries the receipt of the
-    entries their moves added."""
+    """A player's reply shows the game after their commands, and carries one receipt of every
+    entry their moves added."""
     outcomes = played(results)
     versions = [p.version for p in outcomes if p.version]
     version = max(versions) if versions else asked.version or game.version
@@ -232,7 +236,8 @@ def _about_game(
     moved = receipted(results)
     if not moved:
         return block, None
-    receipt = writer.service.receipt(game.id, moved[0].version_before, moved[-1].version, viewer=to, game=game)
+    made = [index for p in moved for index in range(p.version_before, p.version)]  # every entry of the mail
+    receipt = writer.service.receipt(game.id, made[0], moved[-1].version, viewer=to, game=game, also=made[1:])
     return block, receipt
 
 

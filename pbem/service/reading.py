@@ -9,6 +9,7 @@ import copy
 import hashlib
 import hmac
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pbem.config import Settings
@@ -16,18 +17,20 @@ from pbem.games import catalog, get_spec
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
-from pbem.ledger.receipts import make_receipt, opened_for
+from pbem.ledger.receipts import Proved, make_receipt, opened_for
 from pbem.service.game import LoadedGame
 from pbem.service.keys import KeyRing
 from pbem.service.repository import GameRepository
 from pbem.service.signer import CheckpointSigner
-from pbem.service.store import SeatKeys
+from pbem.service.store import GameRecord, SeatKeys
+from pbem.service.wakeup import Wakeup
 
 if TYPE_CHECKING:
     from pbem.service.rated import RatingsFollower
     from pbem.service.work import Work
 
 alarms = logging.getLogger("pbem")
+GAME_TOPICS = [f"{c.__module__}:{c.__qualname__}" for c in (GameRecord.Created, GameRecord.Appended)]
 MAX_KEPT_TOKENS = 65_536  # seat tokens kept (then they start afresh)
 
 
@@ -59,6 +62,22 @@ class GameReader:
 
     def game_ids(self) -> list[str]:
         return self.repository.game_ids()
+
+    def commits(self) -> Wakeup:
+        """What wakes a follower of the store after each commit (``GameRepository.commits``)."""
+        return self.repository.commits()
+
+    def moved(self, after: int, head: int) -> dict[str, int]:
+        """The games saved in notifications ``after`` (exclusive) to ``head``, each with the
+        version the last of them left it at (the web's warmer asks)."""
+        store = self.repository.store
+        page = store.recorder.select_notifications(start=after + 1, limit=max(0, head - after), topics=GAME_TOPICS)
+        versions: dict[str, int] = {}
+        for notification in page:
+            entries = getattr(store.mapper.to_domain_event(notification), "entries", None)
+            if entries:
+                versions[entries[-1]["game"]] = entries[-1]["index"] + 1
+        return versions
 
     @property
     def keys(self) -> KeyRing:
@@ -202,26 +221,35 @@ class GameReader:
         size: int | None = None,
         viewer: str | None = None,
         game: LoadedGame | None = None,
+        also: Sequence[int] = (),
     ) -> dict[str, Any]:
         """A receipt that stands alone (``pbem check-receipt``): entry ``index`` as hashed, its
         inclusion proof in the signed tree of ``size`` entries, the checkpoint and the keys; with
-        ``viewer``, also the openings of the entry's secrets that this player may see."""
+        ``viewer``, also the openings of the entry's secrets that this player may see. ``also``:
+        further entries it proves against the same checkpoint (every entry of one mail)."""
         game = game or self.game(game_id)
         size = game.check_version(size)
         leaves = self.leaves(game)[:size]
-        proof = inclusion_proof(index, leaves)  # refuses an index outside the tree
-        entry = game.entry(index)
         seat = game.seat_of(viewer) if viewer else None
-        opened = opened_for(entry, game.private(index), seat, game.ended) if viewer or game.ended else None
+        first, *more = (self._proved(game, leaves, i, seat, bool(viewer)) for i in (index, *also))
         return make_receipt(
             self.origin(game_id),
-            entry,
-            proof,
+            first.entry,
+            first.path,
             size,
             game.checkpoint_at(size),
             [str(key) for key in self.keys.verifiers()],
-            opened,
+            first.opened,
+            more,
         )
+
+    @staticmethod
+    def _proved(game: LoadedGame, leaves: list[bytes], index: int, seat: int | None, viewer: bool) -> Proved:
+        """Entry ``index``, its inclusion proof in ``leaves`` and what ``seat`` may see opened."""
+        proof = inclusion_proof(index, leaves)  # refuses an index outside the tree
+        entry = game.entry(index)
+        opened = opened_for(entry, game.private(index), seat, game.ended) if viewer or game.ended else None
+        return Proved(entry, proof, opened)
 
     def consistency(self, game_id: str, old: int, new: int | None = None) -> dict[str, Any]:
         game = self.game(game_id)
