@@ -44,6 +44,7 @@ NAME_USAGE = N_("name YOUR NAME (letters and spaces; at most 40 characters)")
 STANDING = (
     "language",
     "pictures",
+    "receipts",
     "name",
     "absence",
     "timezone",
@@ -61,6 +62,7 @@ RECORD_CHANGES = (
     "unsubscribe",
     "language",
     "pictures",
+    "receipts",
     "name",
     "absence",
     "timezone",
@@ -298,6 +300,8 @@ class MailDesk:
             raise ValueError(_(LANGUAGE_USAGE))
         if command.name == "pictures" and cmd.pictures_of(command.args) is None:
             raise ValueError(_(PICTURES_USAGE))
+        if command.name == "receipts" and cmd.receipts_of(command.args) is None:
+            raise ValueError(_(cmd.RECEIPTS_USAGE))
         if command.name == "absence":
             cmd.parse_absence(command.args, self.clock().date())
         if command.name == "name" and clean_name(" ".join(command.args)) is None:
@@ -388,6 +392,8 @@ class MailDesk:
                 raise ValueError(_(PICTURES_USAGE))
             person.choose_pictures(on)
             return {"pictures": on}
+        if command.name == "receipts":
+            return {"receipts": self._receipts(person, command)}
         if command.name == "timezone":
             zone = self._zone(command)
             person.choose_timezone(zone)
@@ -400,6 +406,14 @@ class MailDesk:
         else:
             person.add_absence(*period)
         return {"period": list(period) if period else None}
+
+    @staticmethod
+    def _receipts(person: Correspondent, command: cmd.Command) -> str:
+        choice = cmd.receipts_of(command.args)
+        if choice is None:
+            raise ValueError(_(cmd.RECEIPTS_USAGE))
+        person.choose_receipts(choice)
+        return choice
 
     @staticmethod
     def _zone(command: cmd.Command) -> str:
@@ -592,7 +606,7 @@ class MailDesk:
             if name in ("subscribe", "unsubscribe"):
                 rest = tuple(arg for arg in command.args if arg.lower() != game_id)  # the game may be named
                 return result | self._watch(work, game_id, email, name, rest)
-            if name in ("language", "pictures", "name", "absence", "timezone"):
+            if name in ("language", "pictures", "receipts", "name", "absence", "timezone"):
                 return result | self._preference(email, command, work)
             if name in people.COMMANDS:
                 return result | people.seat_command(self.service, work, game_id, command, email, self.clock())
