@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -112,11 +113,37 @@ def error_dict(error: Exception) -> dict[str, Any]:
     return {"code": ErrorCode.INVALID.value, "message": str(error), "legal": []}
 
 
+class _Remembered:
+    """What this process read from the store about addresses and may read again for each of
+    their mails: a bounded map (the oldest entry goes first), so a stream of new senders costs
+    memory only up to ``limit``."""
+
+    def __init__(self, limit: int = 4096):
+        self.limit = limit
+        self._kept: OrderedDict[str, str] = OrderedDict()
+
+    def get(self, email: str) -> str | None:
+        return self._kept.get(email)
+
+    def keep(self, email: str, value: str) -> None:
+        self._kept[email] = value
+        self._kept.move_to_end(email)
+        while len(self._kept) > self.limit:
+            self._kept.popitem(last=False)
+
+
 class MailDesk:
     def __init__(self, service: GameService, settings: MailSettings, clock: Callable[[], datetime] = utcnow):
         self.service = service
         self.settings = settings
         self.clock = clock
+        # Read for every authenticated mail, and stored facts that do not change under us: an
+        # address's verification (one event, ever) and the name it gave (changed only when a
+        # mail gives another). Kept once read from the store, never from an unsaved change, so
+        # a save that fails leaves nothing behind; each was a read of the store per mail
+        # (two of a move mail's few, in the intake benchmark).
+        self._verified = _Remembered()
+        self._names = _Remembered()
 
     def seen(self, key: str) -> bool:
         return self.service.receipt_for(receipt_key(key)) is not None
@@ -199,8 +226,13 @@ class MailDesk:
         if how is None:
             return
         context["authenticated"] = how
-        if work.find(VerifiedAddress.create_id(letter.sender)) is None:
+        if self._verified.get(letter.sender) is not None:
+            return
+        verified_id = VerifiedAddress.create_id(letter.sender)
+        if work.find(verified_id) is None:
             work.add(VerifiedAddress(letter.sender, how, self.clock().isoformat()))
+        elif not work.adds(verified_id):
+            self._verified.keep(letter.sender, how)
 
     def _language(self, email: str, game_id: str | None, hint: str | None = None) -> str:
         """``email``'s chosen language, else the game's, else the language of the mail's
@@ -357,14 +389,20 @@ class MailDesk:
         work.add(GameClock(game_id, rules | {"invited_by": sender}))  # invitations name who sent them
         return {"game": game_id, "players": list(new.players), "rules": new.mail_options}
 
-    @staticmethod
-    def _learn_name(letter: Letter, work: Work) -> None:
+    def _learn_name(self, letter: Letter, work: Work) -> None:
         """The name an address goes by, from the From of its authenticated mail; kept only for
         an address with a record of its own (making one would set its language to English)."""
         own = clean_name(letter.sender_name)
-        person = work.find(Correspondent.create_id(letter.sender))
-        if own is not None and isinstance(person, Correspondent) and own != person.known_name():
-            work.aggregate(Correspondent.create_id(letter.sender), lambda: person).give_name(own)
+        if own is None or self._names.get(letter.sender) == own:
+            return
+        person_id = Correspondent.create_id(letter.sender)
+        person = work.find(person_id)
+        if not isinstance(person, Correspondent):
+            return
+        if own != person.known_name():
+            work.aggregate(person_id, lambda: person).give_name(own)
+        elif not work.adds(person_id):
+            self._names.keep(letter.sender, own)
 
     @staticmethod
     def _known_name(work: Work, email: str) -> str | None:

@@ -22,13 +22,15 @@ from pbem.service.game import LoadedGame
 from pbem.service.keys import KeyRing
 from pbem.service.repository import GameRepository
 from pbem.service.signer import CheckpointSigner
-from pbem.service.store import SeatKeys
+from pbem.service.store import GameRecord, SeatKeys
+from pbem.service.wakeup import Wakeup
 
 if TYPE_CHECKING:
     from pbem.service.rated import RatingsFollower
     from pbem.service.work import Work
 
 alarms = logging.getLogger("pbem")
+GAME_TOPICS = [f"{c.__module__}:{c.__qualname__}" for c in (GameRecord.Created, GameRecord.Appended)]
 MAX_KEPT_TOKENS = 65_536  # seat tokens kept (then they start afresh)
 
 
@@ -60,6 +62,22 @@ class GameReader:
 
     def game_ids(self) -> list[str]:
         return self.repository.game_ids()
+
+    def commits(self) -> Wakeup:
+        """What wakes a follower of the store after each commit (``GameRepository.commits``)."""
+        return self.repository.commits()
+
+    def moved(self, after: int, head: int) -> dict[str, int]:
+        """The games saved in notifications ``after`` (exclusive) to ``head``, each with the
+        version the last of them left it at (the web's warmer asks)."""
+        store = self.repository.store
+        page = store.recorder.select_notifications(start=after + 1, limit=max(0, head - after), topics=GAME_TOPICS)
+        versions: dict[str, int] = {}
+        for notification in page:
+            entries = getattr(store.mapper.to_domain_event(notification), "entries", None)
+            if entries:
+                versions[entries[-1]["game"]] = entries[-1]["index"] + 1
+        return versions
 
     @property
     def keys(self) -> KeyRing:

@@ -95,7 +95,18 @@ def follow_summaries(app: Flask, stop: Any = None, interval: float = 1.0) -> Any
     if hasattr(follower, "follow"):
         follower.follow(stop, interval)
     app.extensions["pbem.reader"].ratings().follow(stop, interval)
+    from pbem.web.warm import warm
+
+    warm(app, stop)  # the pages a move makes new, rendered right after its commit
     return stop
+
+
+def site() -> Flask:
+    """The site with its followers (the games list, the ratings, the warmer): what a WSGI
+    server runs in each worker process (``gunicorn 'pbem.web:site()'``, deploy/)."""
+    app = create_app()
+    follow_summaries(app)
+    return app
 
 
 def _install_hooks(app: Flask) -> None:
