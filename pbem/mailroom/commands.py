@@ -76,6 +76,9 @@ ABSENCE_USAGE = N_("absence YYYY-MM-DD YYYY-MM-DD, or absence off")
 # The words of ``absence off``.
 ABSENCE_OFF = ("off", "none", "zrusit", "konec", "koniec", "wylacz", "brak")
 LOOKUP = {word: name for name, words in KEYWORDS.items() for word in words}
+# an address's standing settings: each adds an event to a mail record, and one sent to the
+# service address is confirmed first (``pbem.mailroom.desk``)
+SETTINGS = ("language", "pictures", "receipts", "name", "absence", "timezone", "subscribe", "unsubscribe")
 # commands that make sense on a seat's private address, besides the game's own commands
 SEAT_COMMANDS = (
     "help",
@@ -84,16 +87,9 @@ SEAT_COMMANDS = (
     "history",
     "resign",
     "template",
-    "language",
-    "pictures",
-    "receipts",
-    "name",
-    "absence",
-    "subscribe",
-    "unsubscribe",
+    *SETTINGS,
     "rotate",
     "legal",
-    "timezone",
     "rematch",
     "undo",
     "substitute",

@@ -42,33 +42,13 @@ MAX_ATTEMPTS = 10
 PICTURES_USAGE = N_("pictures on or pictures off")
 LANGUAGE_USAGE = N_("language en, language cs or language pl")
 NAME_USAGE = N_("name YOUR NAME (letters and spaces; at most 40 characters)")
-STANDING = (
-    "language",
-    "pictures",
-    "receipts",
-    "name",
-    "absence",
-    "timezone",
-    "subscribe",
-    "unsubscribe",
-)  # confirmed when sent to the service address
+STANDING = cmd.SETTINGS  # confirmed when sent to the service address
 CONFIRM_WITHIN = timedelta(days=7)
 MAX_NOT_READ = 20  # lines listed in a reply as not read as commands
 # Commands that add an event to a mail record (a seat's keys, an address's settings, a game's
 # observers, a confirmation): each record is read again for every later mail, so one mail may
 # change them only this often; the rest of such lines are answered as refused.
-RECORD_CHANGES = (
-    "rotate",
-    "subscribe",
-    "unsubscribe",
-    "language",
-    "pictures",
-    "receipts",
-    "name",
-    "absence",
-    "timezone",
-    "confirm",
-)
+RECORD_CHANGES = ("rotate", *cmd.SETTINGS, "confirm")
 MAX_RECORD_CHANGES = 5
 MAIL_KEY_PREFIX = "mail:"  # receipts of mails; internal keys (deadlines) use other prefixes
 

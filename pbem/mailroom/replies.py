@@ -390,7 +390,7 @@ def _status(writer: Writer, round_: Round, result: dict[str, Any], email: str) -
     if result.get("game"):
         game = round_.game(result["game"])
         return {"block": writer.game_block(round_, game, game.version, email)}
-    mine = [g for g in writer.service.game_ids() if email in round_.game(g).emails]
+    mine = writer.service.games_of(email)  # from the players' read model: no other game is loaded
     return {"games": [_line(writer, round_, game_id, email) for game_id in mine]}
 
 
@@ -464,11 +464,7 @@ def _unknown(writer: Writer, round_: Round, result: dict[str, Any], email: str) 
     game, its block, so the answer comes from that address and "Reply" goes there."""
     if result.get("sender") != email:
         return {}
-    games = [
-        game
-        for game in (round_.game(game_id) for game_id in writer.service.game_ids())
-        if email in game.emails and not game.ended
-    ]
+    games = [game for game in map(round_.game, writer.service.games_of(email)) if not game.ended]
     found: dict[str, Any] = {"games": []}
     for game in games[:5]:
         token = round_.seat_token(game.id, game.emails.index(email))
