@@ -312,6 +312,8 @@ class MailDesk:
             raise ValueError(_(LANGUAGE_USAGE))
         if command.name == "pictures" and cmd.pictures_of(command.args) is None:
             raise ValueError(_(PICTURES_USAGE))
+        if command.name == "receipts" and cmd.receipts_of(command.args) is None:
+            raise ValueError(_(cmd.RECEIPTS_USAGE))
         if command.name == "absence":
             cmd.parse_absence(command.args, self.clock().date())
         if command.name == "name" and clean_name(" ".join(command.args)) is None:
@@ -408,6 +410,8 @@ class MailDesk:
                 raise ValueError(_(PICTURES_USAGE))
             person.choose_pictures(on)
             return {"pictures": on}
+        if command.name == "receipts":
+            return {"receipts": self._receipts(person, command)}
         if command.name == "timezone":
             zone = self._zone(command)
             person.choose_timezone(zone)
@@ -420,6 +424,14 @@ class MailDesk:
         else:
             person.add_absence(*period)
         return {"period": list(period) if period else None}
+
+    @staticmethod
+    def _receipts(person: Correspondent, command: cmd.Command) -> str:
+        choice = cmd.receipts_of(command.args)
+        if choice is None:
+            raise ValueError(_(cmd.RECEIPTS_USAGE))
+        person.choose_receipts(choice)
+        return choice
 
     @staticmethod
     def _zone(command: cmd.Command) -> str:
@@ -612,7 +624,7 @@ class MailDesk:
             if name in ("subscribe", "unsubscribe"):
                 rest = tuple(arg for arg in command.args if arg.lower() != game_id)  # the game may be named
                 return result | self._watch(work, game_id, email, name, rest)
-            if name in ("language", "pictures", "name", "absence", "timezone"):
+            if name in ("language", "pictures", "receipts", "name", "absence", "timezone"):
                 return result | self._preference(email, command, work)
             if name in people.COMMANDS:
                 return result | people.seat_command(self.service, work, game_id, command, email, self.clock())

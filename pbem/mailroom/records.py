@@ -57,6 +57,11 @@ class Correspondent(Aggregate):
     def choose_pictures(self, on: bool) -> None:
         self.pictures = on
 
+    @event("ReceiptsChosen")
+    def choose_receipts(self, choice: str) -> None:
+        """``on`` (one receipt per mail), ``off`` (none) or ``daily`` (one a day per game)."""
+        self.receipts = choice
+
     @event("AbsenceAdded")
     def add_absence(self, first: str, last: str) -> None:
         self.absences.append([first, last])
@@ -243,6 +248,11 @@ class MailRecords:
         """Whether mail to ``email`` carries board pictures (``pictures off`` says no)."""
         person = self.correspondent(email)
         return bool(getattr(person, "pictures", True)) if person is not None else True
+
+    def receipts(self, email: str) -> str:
+        """How ``email`` wants receipts of its mails: "on" (default), "off" or "daily"."""
+        person = self.correspondent(email)
+        return str(getattr(person, "receipts", "on")) if person is not None else "on"
 
     def language(self, email: str | None, game_id: str | None, hint: str | None = None) -> str:
         """The language of mail to ``email``: the address's chosen one, else the game's
