@@ -63,6 +63,13 @@ class GameReader:
     def game_ids(self) -> list[str]:
         return self.repository.game_ids()
 
+    def games_of(self, email: str) -> list[str]:
+        """The games ``email`` has a seat in, oldest first, from the read model a follower keeps
+        (``pbem.service.player_games``): no game is loaded to find them."""
+        from pbem.service.player_games import player_games_for
+
+        return player_games_for(self.repository).games_of(email)
+
     def commits(self) -> Wakeup:
         """What wakes a follower of the store after each commit (``GameRepository.commits``)."""
         return self.repository.commits()

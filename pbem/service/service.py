@@ -603,6 +603,7 @@ class GameService(GameRepository):
         # the reader's queries
         self.catalog = reader.catalog
         self.player_ratings = reader.player_ratings
+        self.games_of = reader.games_of
         self.origin = reader.origin
         self.summary = reader.summary
         self.render = reader.render

@@ -3,10 +3,11 @@ public pages a new version of a game makes new, right after the commit, so the f
 (a player following the link in a turn mail) gets a kept page instead of paying its rendering.
 
 The site keeps a page per game version (``pagecache``), so a move makes every page of its game
-new; the warmer renders the ones a move's visitors ask for: the game page, the latest turn (the
-page every mail links), the newest history page and entry, the board pictures, the feed and
-``export.json``, in each language the site speaks, and the first page of the games list. Older
-turns and history pages are rendered when asked, as before (one is a few milliseconds).
+new; the warmer renders the ones a move's visitors ask for: the latest turn (the page every
+mail links), the game page, the newest history page and entry and the board pictures, in each
+language the site speaks, ``export.json`` and the first page of the games list. Older turns and
+history pages are rendered when asked, as before (one is a few milliseconds), and so is the
+feed (a feed reader polls; nobody waits for it, and it is a long page to render).
 
 Each page is rendered by dispatching a request to the app itself (``full_dispatch_request`` in
 a request context: the same view, hooks and keys a visitor's request has, without a socket);
@@ -36,14 +37,13 @@ NEWEST = 500  # notifications looked at in one round at most (a warmer far behin
 def pages_of(game_id: str, version: int) -> list[str]:
     """The public pages of a game that a move to ``version`` makes new and visitors ask for."""
     base = f"/games/{game_id}"
-    return [
-        base,
+    return [  # the page every mail links first
         f"{base}/turn/{version}",
-        f"{base}/history?page={page_of_entry(version, version - 1)}",
-        f"{base}/history/{version}",
-        f"{base}/board.svg",
         f"{base}/turn/{version}/board.svg",
-        f"{base}/feed.atom",
+        base,
+        f"{base}/board.svg",
+        f"{base}/history/{version}",
+        f"{base}/history?page={page_of_entry(version, version - 1)}",
     ]
 
 
