@@ -21,10 +21,10 @@ from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
 from pbem.games.base import ErrorCode, GameError
-from pbem.games.speech import N_, _
+from pbem.games.speech import N_, _, ngettext
 from pbem.games.text import parse_named
 from pbem.ledger import press
-from pbem.mailroom import clocks, people, talk
+from pbem.mailroom import clocks, people, talk, vacations
 from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
@@ -416,14 +416,59 @@ class MailDesk:
             zone = self._zone(command)
             person.choose_timezone(zone)
             return {"timezone": zone}
+        return self._absence(person, command, work)
+
+    def _absence(self, person: Correspondent, command: cmd.Command, work: Work) -> dict[str, Any]:
+        """An absence, paid for from the vacation of every game its sender plays (or all
+        absences cleared: no days come back)."""
         period = cmd.parse_absence(command.args, self.clock().date())
         if period is None:
             person.clear_absences()
-        elif len(person.absences) >= cmd.MAX_ABSENCES:
+            return {"period": None}
+        if len(person.absences) >= cmd.MAX_ABSENCES:
             raise ValueError(_("at most {n} absences are kept; send 'absence off' first", n=cmd.MAX_ABSENCES))
-        else:
-            person.add_absence(*period)
-        return {"period": list(period) if period else None}
+        spent = self._vacation(person.email, period, work)
+        person.add_absence(*period)
+        return {"period": list(period), "vacation": spent}
+
+    def _vacation(self, email: str, period: tuple[str, str], work: Work) -> list[dict[str, Any]]:
+        """Spend an absence's days in each game ``email`` plays (started, not over, not the
+        robot's): refused whole, naming the game, when one game's budget for a year is spent."""
+        costs = []
+        for game_id in self.service.game_ids():
+            game = self.service.game(game_id, fresh=False)
+            seat = game.emails.index(email) if email in game.emails else None
+            if seat is None or not game.started or game.ended or seat in game.robots:
+                continue
+            clock = work.find(GameClock.create_id(game_id, {}))
+            budget = vacations.budget_of(clock.rules if clock else {})
+            cost = vacations.spend(clock.vacation_list() if clock else [], seat, *period, budget)
+            if "over" in cost:
+                raise ValueError(
+                    ngettext(
+                        "this absence needs {days} days of vacation in game {game} in {year}, but {n} day"
+                        " of {budget} is left there; nothing was noted",
+                        "this absence needs {days} days of vacation in game {game} in {year}, but {n} days"
+                        " of {budget} are left there; nothing was noted",
+                        cost["left"],
+                        days=cost["left"] + cost["over"],
+                        game=game_id,
+                        year=cost["year"],
+                        budget=budget,
+                    )
+                )
+            costs.append((game_id, seat, cost, budget))
+        for game_id, seat, cost, _budget in costs:
+            if cost["new"]:
+                self._clock(work, game_id).take_vacation(seat, period[0], period[1], cost["new"], cost["left"])
+        return [
+            {"game": g, "days": c["new"], "left": c["left"], "year": c["year"], "budget": b} for g, _s, c, b in costs
+        ]
+
+    @staticmethod
+    def _clock(work: Work, game_id: str) -> GameClock:
+        clock: GameClock = work.aggregate(GameClock.create_id(game_id, {}), lambda: GameClock(game_id, {}))
+        return clock
 
     @staticmethod
     def _receipts(person: Correspondent, command: cmd.Command) -> str:

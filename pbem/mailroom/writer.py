@@ -425,8 +425,11 @@ class Writer:
             round_.quiet[game_id] = bool(clock and clock.rules.get("mail") == "off")
         return round_.quiet[game_id]
 
-    def notice(self, round_: Round, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any]) -> list[Mail]:
-        """A notice to one seat at the game's current version (reminders, missed deadlines)."""
+    def notice(
+        self, round_: Round, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any], key: str | None = None
+    ) -> list[Mail]:
+        """A notice to one seat at the game's current version (reminders, missed deadlines,
+        another player's vacation); ``key`` when more than one of a kind may come at a version."""
         if self.quiet(round_, game.id):
             return []
         email = game.emails[seat]
@@ -434,7 +437,7 @@ class Writer:
         extra = {k: (when(v) if isinstance(v, datetime) else v) for k, v in extra.items()}
         return self.queue(
             round_,
-            f"{kind}/{game.id}/{game.version}/{seat}",
+            key or f"{kind}/{game.id}/{game.version}/{seat}",
             email,
             {"kind": kind, "game": block, "extra": extra},
             sender=block["address"],
