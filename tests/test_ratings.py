@@ -80,9 +80,9 @@ def test_reliability_counts_moves_and_abandoned_games(home):
 def test_the_live_ratings_verify_each_game_once_as_it_ends(home, monkeypatch):
     service, _ = home
     exported: list[str] = []
-    export = service.export
+    export = service.reader.export  # what the ratings' follower exports with
     monkeypatch.setattr(
-        service, "export", lambda game_id, *a, **k: exported.append(game_id) or export(game_id, *a, **k)
+        service.reader, "export", lambda game_id, *a, **k: exported.append(game_id) or export(game_id, *a, **k)
     )
     first = service.player_ratings()
     assert len(exported) == 3  # the projection's first catch-up: each finished game once

@@ -17,8 +17,9 @@ notification is tried in the next round.
 from __future__ import annotations
 
 import logging
+import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -41,6 +42,7 @@ log = logging.getLogger("pbem.mail")
 FOLLOWER = "mailroom"  # the tracking row of this follower
 ABSENCE_EVENTS = (Correspondent.AbsenceAdded, Correspondent.AbsencesCleared, Correspondent.TimezoneChosen)
 ABSENCE_TOPICS = [topic(cls) for cls in ABSENCE_EVENTS]
+BATCH_SECONDS = 0.05  # a page's mails are stored at least this often: a burst does not hold the first reply
 UNBUILT = "/unbuilt"  # suffix of the key of a notification whose mails could not be built
 
 
@@ -55,6 +57,7 @@ class Mailroom:
         self.clocks = Clocks(service, settings, clock)
         self.outbox = Outbox(service, settings, self.views, self.clocks)
         self.scheduler = Scheduler(service, self.views, self.outbox)
+        self.stored: Callable[[], None] = _nothing  # called after each page stored (wakes a sender)
         service.witness(self.views.head)  # the follower witnesses each game's size for the store's self-check
 
     # -- following -----------------------------------------------------------------------------
@@ -80,10 +83,15 @@ class Mailroom:
         """Queue what a page of notifications calls for, in one transaction (``MailViews.record``)
         with the follower's position after each. A notification whose mails cannot be built is a
         dead letter: what came before it is stored first, and a new round starts after it (what
-        the round counted for it was never stored)."""
+        the round counted for it was never stored). A long page is stored in parts, one every
+        ``BATCH_SECONDS`` of building, so its first mails can leave while the rest is built."""
         round_ = self.outbox.round()
         batch: list[Queued] = []
+        started = time.monotonic()
         for notification in page:
+            if time.monotonic() - started > BATCH_SECONDS:  # what is built leaves now
+                self._store(batch)
+                batch, started = [], time.monotonic()
             try:
                 batch.append(self._build(notification, round_))
             except Exception as error:
@@ -104,6 +112,8 @@ class Mailroom:
         now = self.clock()
         try:
             self.views.record(batch, now)
+            log.info("followed notifications %s to %s (%s)", batch[0].source, batch[-1].source, len(batch))
+            self.stored()
             return
         except IntegrityError:
             raise  # another follower recorded these positions first (``follow``)
@@ -194,6 +204,10 @@ class Mailroom:
             self.views.move_timers([replace(timer, due=now)])
         self.views.mark(letter.key, RETRIED, now)
         return [letter.key]
+
+
+def _nothing() -> None:
+    return None
 
 
 def _head(event: Any) -> dict[str, int]:

@@ -21,6 +21,7 @@ import json
 import logging
 import threading
 import weakref
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
@@ -38,13 +39,13 @@ TOPICS = (get_topic(GameRecord.Created), get_topic(GameRecord.Appended))
 
 
 class RatingsFollower:
-    """Follows the store into the ``rated_games`` rows and keeps their fold. ``reader`` is a
-    ``GameReader`` (its store gives the notifications, its ``export`` a finished game's
-    export); ``view`` is the games list's view (``SummaryFollower.view``)."""
+    """Follows the store into the ``rated_games`` rows and keeps their fold. ``repository`` is
+    a ``GameRepository`` (its store gives the notifications), ``export`` the reader's export of
+    a finished game; ``view`` is the games list's view (``SummaryFollower.view``)."""
 
-    def __init__(self, reader: Any, view: SummaryView, batch: int = 200):
-        self.reader = reader
-        self.store = reader.store
+    def __init__(self, repository: Any, view: SummaryView, export: Callable[[str], dict[str, Any]], batch: int = 200):
+        self.export = export
+        self.store = repository.store
         self.view = view
         self.name = f"{self.store.name}.ratings"  # its own tracking beside the list's
         self.batch = batch
@@ -90,7 +91,7 @@ class RatingsFollower:
         if entries[-1]["kind"] != "ended":
             return None
         try:
-            kept, left_out = finished_games([self.reader.export(game_id)])
+            kept, left_out = finished_games([self.export(game_id)])
         except Exception as error:  # a game that cannot be exported is left out, named
             logger.warning("ratings: %s cannot be exported: %s", game_id, error)
             kept, left_out = [], [f"{game_id}: does not verify ({error})"]
@@ -152,12 +153,13 @@ _FOLLOWERS: weakref.WeakKeyDictionary[Any, RatingsFollower] = weakref.WeakKeyDic
 _FOLLOWERS_LOCK = threading.Lock()
 
 
-def ratings_for(reader: Any) -> RatingsFollower:
-    """One ratings follower per reader (service) in a process, on the games list's view."""
+def ratings_for(repository: Any, export: Callable[[str], dict[str, Any]]) -> RatingsFollower:
+    """One ratings follower per game repository (service) in a process, on the games list's
+    view; ``export``: the reader's export of a game."""
     from pbem.service.summaries import follower_for
 
     with _FOLLOWERS_LOCK:
-        follower = _FOLLOWERS.get(reader)
+        follower = _FOLLOWERS.get(repository)
         if follower is None:
-            follower = _FOLLOWERS[reader] = RatingsFollower(reader, follower_for(reader).view)
+            follower = _FOLLOWERS[repository] = RatingsFollower(repository, follower_for(repository).view, export)
         return follower

@@ -9,8 +9,7 @@ import copy
 import hashlib
 import hmac
 import logging
-from collections.abc import Callable
-from datetime import UTC, datetime
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pbem.config import Settings
@@ -18,31 +17,88 @@ from pbem.games import catalog, get_spec
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
-from pbem.ledger.receipts import make_receipt, opened_for
+from pbem.ledger.receipts import Proved, make_receipt, opened_for
 from pbem.service.game import LoadedGame
+from pbem.service.keys import KeyRing
 from pbem.service.repository import GameRepository
 from pbem.service.signer import CheckpointSigner
-from pbem.service.store import SeatKeys
+from pbem.service.store import GameRecord, SeatKeys
+from pbem.service.wakeup import Wakeup
 
 if TYPE_CHECKING:
+    from pbem.service.rated import RatingsFollower
     from pbem.service.work import Work
 
 alarms = logging.getLogger("pbem")
+GAME_TOPICS = [f"{c.__module__}:{c.__qualname__}" for c in (GameRecord.Created, GameRecord.Appended)]
 MAX_KEPT_TOKENS = 65_536  # seat tokens kept (then they start afresh)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+class GameReader:
+    """Queries over the stored games: views, history, proofs, exports, seat tokens. It reads
+    through the game repository and writes nothing; it is what the web site is given."""
 
-
-class GameReader(GameRepository):
-    """Queries over the stored games: views, history, proofs, exports, seat tokens."""
-
-    def __init__(self, settings: Settings | None = None, clock: Callable[[], str] = _now):
-        super().__init__(settings)
-        self.signer = CheckpointSigner(self.settings.origin, self.keys)
+    def __init__(self, repository: GameRepository, signer: CheckpointSigner):
+        self.repository = repository
+        self.signer = signer
         self._tokens: dict[str, str] = {}  # seat tokens by label (every mail to a seat asks for them)
-        self.clock = clock
+
+    # -- the repository's reads that a query's caller may need too -----------------------------
+    def game(self, game_id: str, fresh: bool = True) -> LoadedGame:
+        """A game as stored and checked (``GameRepository.game``)."""
+        return self.repository.game(game_id, fresh)
+
+    def state(self, game: LoadedGame, version: int | None = None) -> Any:
+        """The game's state after ``version`` entries (``GameRepository.state``)."""
+        return self.repository.state(game, version)
+
+    def leaves(self, game: LoadedGame) -> list[bytes]:
+        """The leaf hashes of the game's entries (``GameRepository.leaves``)."""
+        return self.repository.leaves(game)
+
+    def position(self) -> int:
+        """How far the store's notification log goes (``GameRepository.position``)."""
+        return self.repository.position()
+
+    def game_ids(self) -> list[str]:
+        return self.repository.game_ids()
+
+    def games_of(self, email: str) -> list[str]:
+        """The games ``email`` has a seat in, oldest first, from the read model a follower keeps
+        (``pbem.service.player_games``): no game is loaded to find them."""
+        from pbem.service.player_games import player_games_for
+
+        return player_games_for(self.repository).games_of(email)
+
+    def commits(self) -> Wakeup:
+        """What wakes a follower of the store after each commit (``GameRepository.commits``)."""
+        return self.repository.commits()
+
+    def moved(self, after: int, head: int) -> dict[str, int]:
+        """The games saved in notifications ``after`` (exclusive) to ``head``, each with the
+        version the last of them left it at (the web's warmer asks)."""
+        store = self.repository.store
+        page = store.recorder.select_notifications(start=after + 1, limit=max(0, head - after), topics=GAME_TOPICS)
+        versions: dict[str, int] = {}
+        for notification in page:
+            entries = getattr(store.mapper.to_domain_event(notification), "entries", None)
+            if entries:
+                versions[entries[-1]["game"]] = entries[-1]["index"] + 1
+        return versions
+
+    @property
+    def keys(self) -> KeyRing:
+        """The server's keys: the public verifier keys and revocations are shown."""
+        return self.repository.keys
+
+    @property
+    def settings(self) -> Settings:
+        return self.repository.settings
+
+    @property
+    def frozen(self) -> dict[str, str]:
+        """Games whose store does not match their signed history, and why."""
+        return self.repository.frozen
 
     def catalog(self) -> list[dict[str, Any]]:
         return [
@@ -59,11 +115,16 @@ class GameReader(GameRepository):
     def player_ratings(self) -> dict[str, Any]:
         """Every player's rating and reliability from the finished games of this store, as
         ``pbem ratings --from`` computes them from their exports (``pbem.ledger.ratings``), read
-        from the projection a follower keeps as games end (``pbem.service.rated``): each game's
-        export is verified once, when it ends."""
+        from the projection a follower keeps as games end (``ratings``): each game's export is
+        verified once, when it ends."""
+        return self.ratings().table()
+
+    def ratings(self) -> RatingsFollower:
+        """The follower of the store that keeps the finished games' results
+        (``pbem.service.rated``): one per repository in a process."""
         from pbem.service.rated import ratings_for
 
-        return ratings_for(self).table()
+        return ratings_for(self.repository, self.export)
 
     def origin(self, game_id: str) -> str:
         return self.signer.origin(game_id)
@@ -167,26 +228,35 @@ class GameReader(GameRepository):
         size: int | None = None,
         viewer: str | None = None,
         game: LoadedGame | None = None,
+        also: Sequence[int] = (),
     ) -> dict[str, Any]:
         """A receipt that stands alone (``pbem check-receipt``): entry ``index`` as hashed, its
         inclusion proof in the signed tree of ``size`` entries, the checkpoint and the keys; with
-        ``viewer``, also the openings of the entry's secrets that this player may see."""
+        ``viewer``, also the openings of the entry's secrets that this player may see. ``also``:
+        further entries it proves against the same checkpoint (every entry of one mail)."""
         game = game or self.game(game_id)
         size = game.check_version(size)
         leaves = self.leaves(game)[:size]
-        proof = inclusion_proof(index, leaves)  # refuses an index outside the tree
-        entry = game.entry(index)
         seat = game.seat_of(viewer) if viewer else None
-        opened = opened_for(entry, game.private(index), seat, game.ended) if viewer or game.ended else None
+        first, *more = (self._proved(game, leaves, i, seat, bool(viewer)) for i in (index, *also))
         return make_receipt(
             self.origin(game_id),
-            entry,
-            proof,
+            first.entry,
+            first.path,
             size,
             game.checkpoint_at(size),
             [str(key) for key in self.keys.verifiers()],
-            opened,
+            first.opened,
+            more,
         )
+
+    @staticmethod
+    def _proved(game: LoadedGame, leaves: list[bytes], index: int, seat: int | None, viewer: bool) -> Proved:
+        """Entry ``index``, its inclusion proof in ``leaves`` and what ``seat`` may see opened."""
+        proof = inclusion_proof(index, leaves)  # refuses an index outside the tree
+        entry = game.entry(index)
+        opened = opened_for(entry, game.private(index), seat, game.ended) if viewer or game.ended else None
+        return Proved(entry, proof, opened)
 
     def consistency(self, game_id: str, old: int, new: int | None = None) -> dict[str, Any]:
         game = self.game(game_id)
@@ -207,7 +277,7 @@ class GameReader(GameRepository):
         """``keys``: the game's seat keys when the caller has read them (None: never rotated);
         left out, they are read here."""
         if keys is False:
-            keys = self.seat_keys(game_id)
+            keys = self.repository.seat_keys(game_id)
         generation = keys.generations.get(str(seat), 0) if isinstance(keys, SeatKeys) else 0
         label = f"seat/{game_id}/{seat}" + (f"/{generation}" if generation else "")
         token = self._tokens.get(label)
@@ -228,10 +298,11 @@ class GameReader(GameRepository):
         changed a token meanwhile the save fails and the mail is planned again on fresh keys.
         Without it, the keys are read from the store."""
         game = game or self.game(game_id)
-        if work is not None and not work.fresh and game_id in self.kept_seat_keys:
-            keys = self.kept_seat_keys[game_id]
+        kept = self.repository.kept_seat_keys
+        if work is not None and not work.fresh and game_id in kept:
+            keys = kept[game_id]
         else:
-            keys = self.seat_keys(game_id)
+            keys = self.repository.seat_keys(game_id)
         if work is not None:
             work.expect[SeatKeys.create_id(game_id)] = keys.version if keys is not None else 0
         for seat in range(len(game.names)):

@@ -193,6 +193,15 @@ class SummaryView(TrackingRecorder, ABC):
         """The ratings' rows written from notifications after ``notification_id``."""
 
     @abstractmethod
+    def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+        """Rows of ``player_games`` (``player``: a keyed hash of an address, ``game_id``,
+        ``notification_id``) and the tracking record, in one transaction (a row kept once)."""
+
+    @abstractmethod
+    def player_games(self, player: str) -> list[str]:
+        """The games of ``player`` (its keyed hash), oldest first."""
+
+    @abstractmethod
     def close(self) -> None:
         """Closes the database connections of the view."""
 
@@ -212,6 +221,11 @@ COLUMNS = (
 )
 
 
+PLAYERS = "player_games"
+PLAYERS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS {} (player TEXT NOT NULL, game_id TEXT NOT NULL, "
+    "notification_id BIGINT NOT NULL, PRIMARY KEY (player, game_id))"
+)
 RATED = "rated_games"
 RATED_COLUMNS = ("id", "created", "state", "ended", "result", "notification_id")
 
@@ -263,7 +277,22 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
             f"CREATE TABLE IF NOT EXISTS {RATED} (id TEXT PRIMARY KEY, created INTEGER NOT NULL, "
             "state TEXT NOT NULL, ended TEXT NOT NULL, result TEXT NOT NULL, notification_id INTEGER NOT NULL)",
             f"CREATE INDEX IF NOT EXISTS {RATED}_position ON {RATED} (notification_id)",
+            PLAYERS_TABLE.format(PLAYERS),
         ]
+
+    def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(
+                f"INSERT INTO {PLAYERS} (player, game_id, notification_id) "
+                "VALUES (:player, :game_id, :notification_id) ON CONFLICT DO NOTHING",
+                rows,
+            )
+            self._insert_tracking(c, tracking)
+
+    def player_games(self, player: str) -> list[str]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT game_id FROM {PLAYERS} WHERE player = ? ORDER BY notification_id", [player])
+            return [row[0] for row in c.fetchall()]
 
     def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
@@ -335,6 +364,7 @@ def _postgres_view_class() -> type[SummaryView]:
             schema = self.datastore.schema
             self.qualified = f'"{schema}".{self.table}' if schema else self.table
             self.rated = f'"{schema}".{RATED}' if schema else RATED
+            self.players = f'"{schema}".{PLAYERS}' if schema else PLAYERS
             from psycopg.sql import SQL
 
             # the library's own statements are SQL too; it declares the list as Composed only
@@ -351,6 +381,7 @@ def _postgres_view_class() -> type[SummaryView]:
                 f"CREATE TABLE IF NOT EXISTS {self.rated} (id text PRIMARY KEY, created bigint NOT NULL, "
                 "state text NOT NULL, ended text NOT NULL, result text NOT NULL, notification_id bigint NOT NULL)",
                 f"CREATE INDEX IF NOT EXISTS {RATED}_position ON {self.rated} (notification_id)",
+                PLAYERS_TABLE.format(self.players),
             )
             self.sql_create_statements.extend(SQL(statement) for statement in statements)  # type: ignore[misc]
 
@@ -373,6 +404,20 @@ def _postgres_view_class() -> type[SummaryView]:
                     _rated_upsert(self.rated, "%({})s").replace(f"WHERE {self.rated}.", f"WHERE {RATED}."), rows
                 )
                 self._insert_tracking(curs, tracking)
+
+        def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+            with self.datastore.transaction(commit=True) as curs:
+                curs.executemany(
+                    f"INSERT INTO {self.players} (player, game_id, notification_id) "
+                    "VALUES (%(player)s, %(game_id)s, %(notification_id)s) ON CONFLICT DO NOTHING",
+                    rows,
+                )
+                self._insert_tracking(curs, tracking)
+
+        def player_games(self, player: str) -> list[str]:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT game_id FROM {self.players} WHERE player = %s ORDER BY notification_id", [player])
+                return [row["game_id"] for row in curs.fetchall()]
 
         def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
             with self.datastore.transaction(commit=False) as curs:

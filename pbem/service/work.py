@@ -108,6 +108,10 @@ class Work:
         for aggregate in aggregates:
             self.extra[aggregate.id] = aggregate
 
+    def adds(self, aggregate_id: Any) -> bool:
+        """Whether this transaction saves ``aggregate_id`` (made or changed here, not stored yet)."""
+        return aggregate_id in self.extra
+
     def find(self, aggregate_id: Any) -> Any:
         """An aggregate as this transaction sees it, or None; nothing is added."""
         if aggregate_id in self.extra:
