@@ -46,10 +46,12 @@ def seat_command(
 def _consent_plan(service: GameService, command: cmd.Command, email: str) -> consent.Plan:
     """``undo``, or ``accept [N]`` (N: the request's number in the history)."""
     if command.name == "undo":
-        return consent.undo_plan(email, service.clock, service.state)
+        return consent.undo_plan(email, service.writer.clock, service.state)
     if len(command.args) > 1 or not all(arg.isascii() and arg.isdigit() and len(arg) <= 9 for arg in command.args):
         raise ValueError(_(ACCEPT_USAGE))
-    return consent.consent_plan(email, int(command.args[0]) if command.args else None, service.clock, service.state)
+    return consent.consent_plan(
+        email, int(command.args[0]) if command.args else None, service.writer.clock, service.state
+    )
 
 
 def rematch(service: GameService, work: Work, game_id: str, email: str, now: datetime) -> dict[str, Any]:
