@@ -12,7 +12,8 @@ import json
 import random
 import string
 import sys
-from typing import Any, BinaryIO
+from collections.abc import Callable
+from typing import Any, BinaryIO, NoReturn
 
 import click
 
@@ -23,7 +24,7 @@ from pbem.ledger.notes import VerifierKey
 from pbem.mailroom.news import breakdown
 from pbem.mailroom.records import GameClock
 from pbem.mailroom.settings import MailSettings
-from pbem.service.service import GameService, Outcome, Work
+from pbem.service.service import GameService, Outcome, check_open
 from pbem.service.turnfile import turn_file_header
 
 MAIL_OFF = {"mail": "off", "deadline": 0}  # the rules of a game played without mail
@@ -47,7 +48,7 @@ def _(message: str, **values: object) -> str:
     return text % values if values else text
 
 
-def _fail(error: GameError) -> None:
+def _fail(error: GameError) -> NoReturn:
     click.echo(_("error (%(code)s): %(reason)s", code=error.code.value, reason=error.message), err=True)
     if error.legal:
         click.echo(_("legal now: %(moves)s", moves="; ".join(error.legal)), err=True)
@@ -108,13 +109,13 @@ def check_mail(svc: GameService, yes: bool, no_mail: bool, game_id: str | None =
 
 
 def mail_is_off(svc: GameService, game_id: str) -> bool:
-    clock = Work(svc).find(GameClock.create_id(game_id, {}))
+    clock = svc.work().find(GameClock.create_id(game_id, {}))
     return bool(clock and clock.rules.get("mail") == "off")
 
 
 def silence(svc: GameService, game_id: str) -> None:
     """Switch a game's mail off (``--no-mail``), before the change that would be mailed."""
-    work = Work(svc)
+    work = svc.work()
     clock = work.find(GameClock.create_id(game_id, {}))
     if clock is None:
         work.add(GameClock(game_id, dict(MAIL_OFF)))
@@ -122,6 +123,35 @@ def silence(svc: GameService, game_id: str) -> None:
         clock.change(dict(MAIL_OFF))
         work.add(clock)
     work.commit()
+
+
+def _prepared(game_id: str, yes: bool, no_mail: bool) -> GameService:
+    """The service for a change of a game from the command line, after the mail choice
+    (``check_mail``); with ``--no-mail`` the game's mail is switched off first (an unknown game
+    is refused before anything is stored)."""
+    svc = service()
+    check_mail(svc, yes, no_mail, game_id)
+    if no_mail:
+        try:
+            svc.game(game_id)
+            silence(svc, game_id)
+        except GameError as error:
+            _fail(error)
+    return svc
+
+
+def _change(
+    game_id: str, yes: bool, no_mail: bool, command: Callable[[GameService], Outcome]
+) -> tuple[GameService, Outcome]:
+    """A change of a game from the command line (``_prepared``), reported, with the service
+    it was made through; a refusal ends the command with its reason."""
+    svc = _prepared(game_id, yes, no_mail)
+    try:
+        outcome = command(svc)
+        _report(outcome)
+    except GameError as error:
+        _fail(error)
+    return svc, outcome
 
 
 MAX_SEED_DIGITS = 128  # 64 bytes: twice the size of a server seed
@@ -175,7 +205,7 @@ def new(
     check_mail(svc, yes, no_mail)
     try:
         if no_mail:  # the game and its mail rule in one transaction: no invitation can slip out
-            work = Work(svc)
+            work = svc.work()
             game_id = svc.new_game(work, game, players, _parse_options(options), seed_bytes)
             work.add(GameClock(game_id, dict(MAIL_OFF)))
             work.commit()
@@ -193,15 +223,7 @@ def new(
 @mail_choice
 def join(game_id: str, email: str, nonce: str | None, yes: bool, no_mail: bool) -> None:
     """Take your seat in a game (the game starts when every seat has joined)."""
-    svc = service()
-    check_mail(svc, yes, no_mail, game_id)
-    try:
-        if no_mail:
-            svc.game(game_id)  # an unknown game is refused before anything is stored
-            silence(svc, game_id)
-        _report(svc.join(game_id, email, nonce))
-    except GameError as error:
-        _fail(error)
+    _change(game_id, yes, no_mail, lambda svc: svc.join(game_id, email, nonce))
 
 
 @click.command()
@@ -212,15 +234,7 @@ def join(game_id: str, email: str, nonce: str | None, yes: bool, no_mail: bool) 
 @mail_choice
 def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ...], yes: bool, no_mail: bool) -> None:
     """Apply commands in order: nothing if one is refused; a draw or a reveal ends the batch."""
-    svc = service()
-    check_mail(svc, yes, no_mail, game_id)
-    try:
-        if no_mail:
-            svc.game(game_id)
-            silence(svc, game_id)
-        _report(svc.submit(game_id, email, list(commands), "cli", expected))
-    except GameError as error:
-        _fail(error)
+    _change(game_id, yes, no_mail, lambda svc: svc.submit(game_id, email, list(commands), "cli", expected))
 
 
 @click.command()
@@ -245,16 +259,8 @@ def tell(
     the game's signed log; a private one is readable only by its sender and recipients."""
     if table == bool(names):
         raise click.UsageError("name the recipients with --to NAME, or write to everyone with --all")
-    svc = service()
-    check_mail(svc, yes, no_mail, game_id)
-    try:
-        if no_mail:
-            svc.game(game_id)
-            silence(svc, game_id)
-        outcome = svc.say(game_id, email, "all" if table else list(names), text)
-        _report(outcome)
-    except GameError as error:
-        _fail(error)
+    to = "all" if table else list(names)
+    svc, outcome = _change(game_id, yes, no_mail, lambda svc: svc.say(game_id, email, to, text))
     if receipt:
         held = svc.receipt(game_id, outcome.version - 1, viewer=email)
         with open(receipt, "w", encoding="utf-8") as out:
@@ -293,7 +299,7 @@ def template(game_id: str, email: str) -> None:
         game = svc.game(game_id)
         seat = game.seat_of(email)
         state = svc.state(game)
-        svc._check_open(game, state)
+        check_open(game, state)
     except GameError as error:
         _fail(error)
     click.echo(turn_file_header(game.id, email, game.version, game.spec.phase_label(state)), nl=False)
@@ -318,12 +324,8 @@ def resign(game_id: str, email: str) -> None:
 @mail_choice
 def autoplay(game_id: str, seed: int, max_moves: int, yes: bool, no_mail: bool) -> None:
     """Play seeded random legal moves for every seat to the end (tests, demos, benchmarks)."""
-    svc = service()
-    check_mail(svc, yes, no_mail, game_id)
+    svc = _prepared(game_id, yes, no_mail)
     try:
-        if no_mail:
-            svc.game(game_id)
-            silence(svc, game_id)
         with TerminalProgress("playing") as progress:
             moves = play_moves(svc, game_id, seed, max_moves, progress)
     except GameError as error:

@@ -11,6 +11,7 @@ from datetime import date
 from pbem import i18n
 from pbem.games.speech import N_, _
 from pbem.games.text import fold
+from pbem.mailroom import clocks
 
 # canonical name -> keywords (compared without diacritics, lower case)
 KEYWORDS: dict[str, tuple[str, ...]] = {
@@ -25,6 +26,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "unsubscribe": ("unsubscribe", "unwatch", "neodebirat", "nesledovat", "nieobserwuj", "wypisz", "odsubskrybuj"),
     "language": ("language", "lang", "jazyk", "jezyk"),
     "pictures": ("pictures", "images", "obrazky", "obrazki"),
+    "receipts": ("receipts", "receipt", "potvrzeni", "potwierdzenia", "potwierdzenie"),  # off | on | daily
     "name": ("name", "jmeno", "imie"),  # the name you go by in the games created from now on
     "absence": ("absence", "away", "nepritomnost", "dovolena", "nieobecnosc", "urlop"),
     "resign": ("resign", "vzdat", "vzdavam", "poddaj", "poddaje", "rezygnuje"),
@@ -32,6 +34,14 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "confirm": ("confirm", "potvrdit", "potvrzuji", "potwierdz", "potwierdzam"),
     "rotate": ("rotate", "newaddress", "novaadresa", "zmenitadresu", "nowyadres", "zmienadres"),
     "legal": ("moves", "legal", "tahy", "ruchy"),  # every legal move now (a mail lists only the first few)
+    # the time zone your weekends are counted in (``časové pásmo``, ``strefa czasowa``: two words)
+    "timezone": ("timezone", "tz", "casovepasmo", "pasmo", "strefaczasowa", "strefa"),
+    # the people at a table (pbem/mailroom/people.py)
+    "rematch": ("rematch", "odveta", "rewanz"),
+    "undo": ("undo", "zpet", "cofnij"),
+    "substitute": ("substitute", "nahradnik", "zastepca"),
+    "propose": ("propose", "navrh", "navrhuji", "proponuje", "propozycja"),
+    "accept": ("accept", "prijmout", "akceptuj"),
 }
 # The keywords that are only Czech or only Polish (``pomoc`` and ``katalog`` are both): a mail
 # to the service address from somebody who chose no language is answered in the language of
@@ -43,18 +53,21 @@ WORD_LANGUAGES: dict[str, str] = {
             "cs",
             """napoveda nabidka hry partie nova novy zalozit pripojit prihlasit stav historie odebirat sledovat
             neodebirat nesledovat jazyk obrazky nepritomnost dovolena vzdat vzdavam sablona formular potvrdit
-            potvrzuji novaadresa zmenitadresu tahy jmeno""",
+            potvrzuji novaadresa zmenitadresu tahy jmeno casove casovepasmo pasmo odveta zpet nahradnik navrh
+            navrhuji prijmout""",
         ),
         (
             "pl",
             """oferta gry nowa nowy utworz zaloz dolacz dolaczam stan historia obserwuj subskrybuj nieobserwuj
             wypisz odsubskrybuj jezyk obrazki nieobecnosc urlop poddaj poddaje rezygnuje szablon formularz
-            potwierdz potwierdzam nowyadres zmienadres ruchy imie""",
+            potwierdz potwierdzam nowyadres zmienadres ruchy imie strefa strefaczasowa rewanz cofnij zastepca
+            proponuje propozycja akceptuj""",
         ),
         (
             "en",
             """help catalog catalogue games new join status history subscribe watch unsubscribe unwatch language
-            lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal name""",
+            lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal name
+            timezone tz rematch undo substitute propose accept""",
         ),
     )
     for word in words.split()
@@ -63,6 +76,9 @@ ABSENCE_USAGE = N_("absence YYYY-MM-DD YYYY-MM-DD, or absence off")
 # The words of ``absence off``.
 ABSENCE_OFF = ("off", "none", "zrusit", "konec", "koniec", "wylacz", "brak")
 LOOKUP = {word: name for name, words in KEYWORDS.items() for word in words}
+# an address's standing settings: each adds an event to a mail record, and one sent to the
+# service address is confirmed first (``pbem.mailroom.desk``)
+SETTINGS = ("language", "pictures", "receipts", "name", "absence", "timezone", "subscribe", "unsubscribe")
 # commands that make sense on a seat's private address, besides the game's own commands
 SEAT_COMMANDS = (
     "help",
@@ -71,15 +87,19 @@ SEAT_COMMANDS = (
     "history",
     "resign",
     "template",
-    "language",
-    "pictures",
-    "name",
-    "absence",
-    "subscribe",
-    "unsubscribe",
+    *SETTINGS,
     "rotate",
     "legal",
+    "rematch",
+    "undo",
+    "substitute",
+    "propose",
+    "accept",
 )
+# Seat commands that a game may also use as a move (Warriors & Traders' ``accept OFFER``): the
+# game's reading of such a line comes first.
+GAME_FIRST = ("accept",)
+TIMEZONE_USAGE = N_("timezone AREA/CITY, as the tz database names it (e.g. timezone Europe/Prague)")
 LANGUAGES = i18n.LANGUAGES
 LANGUAGE_WORDS = i18n.LANGUAGE_WORDS
 SUBJECT_PREFIX = re.compile(r"^\s*((re|fw|fwd|aw|odp|tr|wg|sv|pd|pf|vs)\s*:\s*)+", re.IGNORECASE)
@@ -103,6 +123,8 @@ def parse_command(line: str) -> Command | None:
     words = line.split()
     if not words:
         return None
+    if len(words) > 1 and LOOKUP.get(plain(words[0] + words[1]).rstrip(":")):  # časové pásmo
+        return Command(LOOKUP[plain(words[0] + words[1]).rstrip(":")], tuple(words[2:]), line)
     name = LOOKUP.get(plain(words[0]).rstrip(":"))
     return Command(name, tuple(words[1:]), line) if name else None
 
@@ -179,6 +201,22 @@ def pictures_of(args: tuple[str, ...]) -> bool | None:
     return PICTURE_WORDS.get(plain(args[0]).replace("ł", "l")) if len(args) == 1 else None
 
 
+RECEIPT_CHOICES = ("on", "off", "daily")  # one receipt per mail (the default), none, one a day
+RECEIPTS_USAGE = N_("receipts on, receipts off or receipts daily")
+
+
+def receipts_of(args: tuple[str, ...]) -> str | None:
+    """``receipts on|off|daily`` (``potvrzení zapnout|vypnout|denně``, ``potwierdzenia
+    włącz|wyłącz|codziennie``) as one of ``RECEIPT_CHOICES``; None when the line says none."""
+    if len(args) != 1:
+        return None
+    word = plain(args[0]).replace("ł", "l")
+    if word in DAILY_WORDS:
+        return "daily"
+    on = PICTURE_WORDS.get(word)
+    return None if on is None else "on" if on else "off"
+
+
 @dataclass(frozen=True)
 class NewGame:
     game_type: str
@@ -187,7 +225,11 @@ class NewGame:
     mail_options: dict[str, str]  # deadline, deadline.PHASE, reminder, policy, robot-after
 
 
-MAIL_OPTIONS = ("deadline", "reminder", "policy", "robot-after", "lang")
+MAIL_OPTIONS = ("deadline", "reminder", "policy", "robot-after", "lang", "clock", "weekend", "vacation", "addresses")
+TEXT_OPTIONS = ("policy", "lang", "clock", "weekend", "addresses")  # stored as text; the others are numbers
+# addresses=shown: each player's mail lists the other players' addresses (the creator's choice; hidden by default)
+ADDRESS_WORDS = {"shown": "shown", "show": "shown", "hidden": "hidden", "hide": "hidden"}
+VACATION_RANGE = (0, 366)  # days of absence a seat may take per game and year
 # Bounds of what a mail may ask for (docs/mail.md, "Limits"): a stored value outside them
 # could stop the scheduler for every game, so they are checked when the line is read.
 HOURS_RANGE = (1, 60 * 24)  # a deadline: 1 hour to 60 days
@@ -218,18 +260,56 @@ def parse_new(args: tuple[str, ...]) -> NewGame:
             players.append(arg.strip("<>,;").lower())
         else:
             raise ValueError(_("{word} is neither a mail address nor KEY=VALUE", word=repr(arg)))
-    for key, value in mail_options.items():
-        if key == "policy":
-            if value not in ("wait", "default"):
-                raise ValueError(_("policy is wait or default"))
-        elif key == "lang":
-            language = language_of(value)
-            if language is None:
-                raise ValueError(_("lang is en, cs or pl"))
-            mail_options[key] = language
-        else:
-            _check_number(key, value)
+    for key, value in list(mail_options.items()):
+        mail_options[key] = _mail_option(key, value)
     return NewGame(args[0].lower(), tuple(players), options, mail_options)
+
+
+def _mail_option(key: str, value: str) -> str:
+    """One of the gateway's options at ``new``, checked and as stored."""
+    if key == "policy":
+        if value not in ("wait", "default"):
+            raise ValueError(_("policy is wait or default"))
+        return value
+    if key == "lang":
+        language = language_of(value)
+        if language is None:
+            raise ValueError(_("lang is en, cs or pl"))
+        return language
+    if key == "addresses":
+        word = plain(value)
+        on = PICTURE_WORDS.get(word)  # addresses=on / off work too
+        shown = ADDRESS_WORDS.get(word) or (None if on is None else "shown" if on else "hidden")
+        if shown is None:
+            raise ValueError(_("addresses is shown or hidden"))
+        return shown
+    if key.split(".", 1)[0] in ("clock", "weekend", "vacation"):
+        return _time_option(key, value)
+    _check_number(key, value)
+    return value
+
+
+def _time_option(key: str, value: str) -> str:
+    """The options of correspondence clocks and vacations (``pbem.mailroom.clocks``)."""
+    if key == "clock":
+        bank, move = clocks.parse_clock(value)
+        return f"{bank}+{move}"
+    if key == "clock.max":
+        return str(clocks.parse_clock_max(value))
+    if key == "weekend":
+        if plain(value) not in PICTURE_WORDS:
+            raise ValueError(_("weekend is on or off"))
+        return "on" if PICTURE_WORDS[plain(value)] else "off"
+    if key == "vacation":
+        low, high = VACATION_RANGE
+        if not (value.isascii() and value.isdigit() and len(value) <= 3 and low <= int(value) <= high):
+            raise ValueError(
+                _("vacation takes a whole number of days from {low} to {high}, not {value}").format(
+                    low=low, high=high, value=repr(value[:20])
+                )
+            )
+        return value
+    raise ValueError(_("{key} is no option of clocks: clock=BANK+MOVE, clock.max=, weekend=off").format(key=key[:20]))
 
 
 def _check_number(key: str, value: str) -> None:

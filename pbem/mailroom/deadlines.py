@@ -1,6 +1,8 @@
 """Deadlines: per game and phase, reminders, absences and the missed-turn policy.
 
-The deadline of a seat that is waited for runs from the game's last change. Rules come from
+The deadline of a seat that is waited for runs from the game's last change; in a game with a
+correspondence clock (``clock=7d+1d``, ``pbem.mailroom.clocks``) it is the moment the seat's
+bank runs out, which another seat's move does not change. Rules come from
 the game's ``GameClock`` (set with ``new ... deadline=48``) or the installation's defaults.
 An absence period stops the clock (``deadline_at``). ``Clocks`` looks up a game's rules and a
 player's absences; the scheduler (``pbem.mailroom.scheduler``) keeps the timers. The clock is
@@ -13,10 +15,15 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from pbem import i18n
+from pbem.mailroom.clocks import Stops, banks, clock_rules, runs_out, stops_of
 from pbem.mailroom.records import GameClock, MailRecords
 from pbem.mailroom.settings import MailSettings
 from pbem.service.game import LoadedGame
 from pbem.service.service import GameService
+
+MAX_KEPT_GAMES = 256  # games whose waits ``Clocks.turns`` keeps in a process
+# game id -> per entry (its time, the seats waited on after it); (None, ...) before the start
+TURNS: dict[str, tuple[tuple[datetime | None, frozenset[int]], ...]] = {}
 
 
 def utcnow() -> datetime:
@@ -101,11 +108,16 @@ class Clocks:
         self.settings = settings
         self.now = now
         self.records = records or MailRecords(service.record)
+        # a round's time left per (game, its version, version asked); None outside a round, whose
+        # look-ups must see an absence or time zone changed since
+        self._left: dict[tuple[str, int, int], list[timedelta]] | None = None
 
     def for_round(self) -> Clocks:
         """The same look-ups for one follower round: each mail record read once, into a cache
         that only the round sees."""
-        return Clocks(self.service, self.settings, self.now, self.records.cached())
+        clocks = Clocks(self.service, self.settings, self.now, self.records.cached())
+        clocks._left = {}
+        return clocks
 
     def find(self, aggregate_id: Any) -> Any:
         """A mail record (None if there is none); read once per round in a round's ``Clocks``."""
@@ -121,6 +133,69 @@ class Clocks:
         person = self.records.correspondent(email)
         return list(person.absences) if person else []
 
+    def zone(self, email: str) -> str | None:
+        """The time zone ``email`` chose (``timezone Europe/Prague``), None if none."""
+        person = self.records.correspondent(email)
+        zone = getattr(person, "timezone", None) if person else None
+        return str(zone) if zone else None
+
+    def stops(self, game: LoadedGame, seat: int) -> Stops:
+        """What stops the clock of ``seat``: its player's absences and, under ``weekend=off``,
+        Saturdays and Sundays in the player's time zone (UTC if none was chosen)."""
+        email = game.emails[seat]
+        weekend = str(self.rules(game.id).get("weekend") or "on") == "off"
+        return stops_of(self.absences(email), (self.zone(email) or "UTC") if weekend else None)
+
+    def turns(self, game: LoadedGame, version: int) -> list[tuple[datetime, frozenset[int]]]:
+        """For each entry up to ``version`` since the game started: its recorded time and the
+        seats the game waited on after it (robots' seats left out). The entries of a game never
+        change, so what was read is kept per process (``TURNS``) and only new entries are
+        folded: a game's change costs the states of its new entries, not of its whole log."""
+        known = TURNS.get(game.id, ())
+        if known and not self._same(game, known):
+            known = ()  # another game under this id (another store of this process): read again
+        if len(known) < version:
+            start = len(known)
+            if not known:
+                start = next((n for n, e in enumerate(game.entries[:version]) if e["kind"] == "started"), version)
+                known = ((None, frozenset()),) * start
+            known = known + tuple(self._turn(game, v) for v in range(start + 1, version + 1))
+            TURNS.pop(game.id, None)
+            TURNS[game.id] = known
+            while len(TURNS) > MAX_KEPT_GAMES:
+                TURNS.pop(next(iter(TURNS)), None)
+        robots = game.robots
+        return [(time, waiting - robots) for time, waiting in known[:version] if time is not None]
+
+    @staticmethod
+    def _same(game: LoadedGame, known: tuple[tuple[datetime | None, frozenset[int]], ...]) -> bool:
+        """Whether what is kept for this game's id is this game's: the last time kept matches."""
+        last = len(known)
+        if last > game.version or known[-1][0] is None:
+            return False
+        return known[-1][0] == entry_time(game, last)
+
+    def _turn(self, game: LoadedGame, version: int) -> tuple[datetime | None, frozenset[int]]:
+        state = self.service.state(game, version)
+        if state is None:
+            return None, frozenset()
+        return entry_time(game, version), frozenset(game.spec.to_move(state))
+
+    def time_left(self, game: LoadedGame, version: int) -> list[timedelta] | None:
+        """Each seat's time left at ``version`` of a game with a clock (None without one); kept
+        in this ``Clocks`` (one round's), since every mail of a round about the game asks."""
+        rules = clock_rules(self.rules(game.id))
+        if rules is None or not game.started:
+            return None
+        key = (game.id, game.version, version)
+        if self._left is not None and key in self._left:
+            return list(self._left[key])
+        stops = {seat: self.stops(game, seat) for seat in range(len(game.emails))}
+        left = banks(self.turns(game, version), len(game.emails), rules, stops.__getitem__)
+        if self._left is not None:
+            self._left[key] = left
+        return list(left)
+
     def deadline(self, game: LoadedGame, version: int, seat: int) -> datetime | None:
         """The deadline of ``seat`` at ``version`` (for the text of mails, too)."""
         if not game.started or seat in game.robots:
@@ -128,6 +203,12 @@ class Clocks:
         state = self.service.state(game, version)
         if state is None:
             return None
+        left = self.time_left(game, version)
+        if left is not None:
+            try:
+                return runs_out(entry_time(game, version), left[seat], self.stops(game, seat))
+            except (OverflowError, ValueError):
+                return None
         with i18n.english():  # the rules name phases in English
             hours = hours_for(self.rules(game.id), game.spec.phase_label(state))
         try:

@@ -132,6 +132,28 @@ def robot_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     return mails
 
 
+def undo_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """Every other player not played by the robot hears of a request to take back a move, with
+    the line that agrees to it (pbem/service/consent.py)."""
+    mails: list[Mail] = []
+    for entry in change.entries:
+        if entry["kind"] != "undo":
+            continue
+        for seat, email in change.people:
+            if seat == entry["seat"] or seat in change.robots:
+                continue
+            block = writer.game_block(round_, change.game, change.after, email)
+            extra = {"name": change.game.names[entry["seat"]], "number": entry["index"] + 1}
+            mails += writer.queue(
+                round_,
+                f"n{change.position}/{seat}/undo/{entry['index']}",
+                email,
+                {"kind": "undo", "game": block, "extra": extra},
+                sender=block["address"],
+            )
+    return mails
+
+
 def start_or_end_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     """Every player hears that the game started or ended, but the one whose join started it (or
     whose move ended it) hears it in the reply to that mail, and a robot's seat not at the start."""
@@ -295,7 +317,7 @@ def _press_model(change: Change, entry: dict[str, Any], seat: int | None, text: 
         "to": to if to == press.TABLE else [names[s] for s in to],
         "text": text,
         "mine": seat == entry["seat"],
-        "turn": entry["index"] + 1,
+        "turn": change.game.turn_at(entry["index"] + 1),  # talk does not advance the turn
         "conversation": talk.conversation_names(entry, names),
     }
 
@@ -309,7 +331,8 @@ def _press_mail(writer: Writer, round_: Round, change: Change, entry: dict[str, 
     own = seat_address(writer.settings.address, game.id, token)
     extra = _press_model(change, entry, seat, talk.shown_text(entry, game.private(index), seat))
     shown_to = [game.names[s] for s in answer_to] if isinstance(answer_to, list) else answer_to
-    extra |= {"answer_to": shown_to, "own": own}
+    receipt = round_.clocks.records.receipts(email) != "off"  # receipts off: none, not even a message's
+    extra |= {"answer_to": shown_to, "own": own, "receipt": receipt}
     thread = Thread(None, (talk.conversation_id(game.id, talk.parties(entry), writer.settings.domain),))
     return writer.queue(
         round_,
@@ -318,7 +341,7 @@ def _press_mail(writer: Writer, round_: Round, change: Change, entry: dict[str, 
         {"kind": "press", "game": _press_block(writer, game), "extra": extra},
         sender=address,
         thread=thread,
-        attachment=writer.service.receipt(game.id, index, viewer=email, game=game),
+        attachment=writer.service.receipt(game.id, index, viewer=email, game=game) if receipt else None,
         limited=LIVE + game.id,
         conversation=True,
     )
@@ -347,6 +370,7 @@ def _press_to_watchers(writer: Writer, round_: Round, change: Change, entry: dic
 NOTICES: tuple[Notice, ...] = (
     press_notices,  # a message first: it may speak of the move that follows it
     robot_notices,
+    undo_notices,
     start_or_end_notices,
     turn_notices,
     watcher_notices,

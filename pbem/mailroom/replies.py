@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from pbem import i18n
 from pbem.games import speech
 from pbem.games.base import GameError
+from pbem.ledger.receipts import MAX_ENTRIES
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.commands import parse_command, plain, plain_subject
 from pbem.mailroom.limits import LIVE, NOTHING
@@ -27,6 +29,8 @@ from pbem.service.turnfile import turn_file_header
 
 HISTORY_SHOWN = 40  # the last entries a "history" answer lists (the web page has them all)
 REFUSALS = ("refused", "unknown", "too-large")  # actions that are refusals whatever their result says
+DAY = timedelta(days=1)  # between two receipts to a player who asked for "receipts daily"
+OWN_KINDS = ("moved", "said", "noted")  # the entries a seat makes itself, which its receipts prove
 TALK_ACTIONS = ("tell", "note")  # messages and notes: no moves, and their receipts come otherwise
 
 
@@ -129,6 +133,25 @@ def deadline_notice(
     )
 
 
+def _receipt_line(game: LoadedGame, attachment: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """What the reply says of its receipt: the leaf index (every entry counts) and the turns
+    shown of its first and last entry (play only: talk does not advance them)."""
+    index = attachment.get("index")
+    last = max([index] + [part["index"] for part in attachment.get("more", [])]) if isinstance(index, int) else None
+
+    def turn_of(at: int | None) -> int | None:
+        return game.turn_at(at + 1) if isinstance(at, int) and 0 <= at < game.version else None
+
+    return {
+        "index": index,
+        "size": attachment.get("size"),
+        "turn": turn_of(index),
+        "last": turn_of(last),
+        "receipt_of": game.id,  # the last receipt about a game is looked up by this (receipts daily)
+        "at": now.isoformat(),
+    }
+
+
 def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: Asked, position: int) -> list[Mail]:
     """The notices a mail asked for, then its reply."""
     game = _game_of(round_, asked.game_id)
@@ -137,7 +160,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if not to:
         return mails
     if asked.authenticated:  # they wrote to us, so mail to them works again (a forged From proves nothing)
-        writer.views.deliverable_again(to)
+        writer.deliverable_again(round_, to)
     lang = reply_language(writer, round_, stored, asked, to)
     results = [answer(writer, round_, result, to, lang) for result in stored]
     if game is not None:
@@ -156,7 +179,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if game is not None and to in game.emails:
         model["game"], attachment = _about_game(writer, round_, game, to, results, asked)
         if attachment is not None:
-            model["receipt"] = {"index": attachment.get("index"), "size": attachment.get("size")}
+            model["receipt"] = _receipt_line(game, attachment, round_.clocks.now())
     model["summary"] = reply_summary(results)
     if model["game"] is None:  # e.g. "join GAME" at the service address: a mail about that game
         model["game"] = _own_block_in(results)
@@ -215,17 +238,39 @@ def _game_of(round_: Round, game_id: str | None) -> LoadedGame | None:
 def _about_game(
     writer: Writer, round_: Round, game: LoadedGame, to: str, results: list[dict[str, Any]], asked: Asked
 ) -> tuple[GameBlock, dict[str, Any] | None]:
-    """A player's reply shows the game after their commands, and carries the receipt of the
-    entries their moves added."""
+    """A player's reply shows the game after their commands, and carries one receipt of every
+    entry their moves added."""
     outcomes = played(results)
     versions = [p.version for p in outcomes if p.version]
     version = max(versions) if versions else asked.version or game.version
     block = writer.game_block(round_, game, min(version, game.version), to)
     moved = receipted(results)
-    if not moved:
+    made = [index for p in moved for index in range(p.version_before, p.version)]  # every entry of the mail
+    choice = round_.clocks.records.receipts(to)  # receipts on (default) | off | daily
+    if made and choice == "daily":
+        made = _since_last_receipt(writer, round_, game, to, made)
+    if not made or choice == "off":
         return block, None
-    receipt = writer.service.receipt(game.id, moved[0].version_before, moved[-1].version, viewer=to, game=game)
+    receipt = writer.service.receipt(game.id, made[0], moved[-1].version, viewer=to, game=game, also=made[1:])
     return block, receipt
+
+
+def _since_last_receipt(writer: Writer, round_: Round, game: LoadedGame, to: str, made: list[int]) -> list[int]:
+    """``receipts daily``: nothing when the last receipt about this game went out less than a
+    day ago; else every entry ``to``'s seat made since that receipt's log (the robot's moves
+    for the seat left out), and the mail's own; the newest ``MAX_ENTRIES`` - 1 of them."""
+    size, at = writer.last_receipt(round_, to, game.id)
+    if at is not None and round_.clocks.now() - at < DAY:
+        return []
+    seat = game.seat_of(to)
+    earlier = [
+        index
+        for index in range(min(size or 0, made[0]), made[0])
+        if game.entry(index).get("seat") == seat
+        and game.entry(index)["kind"] in OWN_KINDS
+        and game.entry(index).get("source") != "robot"
+    ]
+    return (earlier + made)[-(MAX_ENTRIES - 1) :]
 
 
 def receipted(results: list[dict[str, Any]]) -> list[Played]:
@@ -338,14 +383,15 @@ def _catalog(writer: Writer, round_: Round, result: dict[str, Any], email: str) 
 
 
 def _games(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
-    return {"games": [_line(writer, round_, game_id, email) for game_id in writer.service.game_ids()[-50:]]}
+    newest = writer.service.newest_games(50)  # from the players' read model: not every game's first event
+    return {"games": [_line(writer, round_, game_id, email) for game_id in newest]}
 
 
 def _status(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
     if result.get("game"):
         game = round_.game(result["game"])
         return {"block": writer.game_block(round_, game, game.version, email)}
-    mine = [g for g in writer.service.game_ids() if email in round_.game(g).emails]
+    mine = writer.service.games_of(email)  # from the players' read model: no other game is loaded
     return {"games": [_line(writer, round_, game_id, email) for game_id in mine]}
 
 
@@ -419,11 +465,7 @@ def _unknown(writer: Writer, round_: Round, result: dict[str, Any], email: str) 
     game, its block, so the answer comes from that address and "Reply" goes there."""
     if result.get("sender") != email:
         return {}
-    games = [
-        game
-        for game in (round_.game(game_id) for game_id in writer.service.game_ids())
-        if email in game.emails and not game.ended
-    ]
+    games = [game for game in map(round_.game, writer.service.games_of(email)) if not game.ended]
     found: dict[str, Any] = {"games": []}
     for game in games[:5]:
         token = round_.seat_token(game.id, game.emails.index(email))

@@ -74,12 +74,14 @@ class GameBlock(TypedDict, total=False):
     joined: bool
     seat_url: str | None
     address: str | None
+    addresses: list[str]  # the other players' "Name <address>", when the creator chose addresses=shown
     since: list[str] | None
     since_version: int | None
     decision: dict[str, Any] | None
     first: bool
     picture: str | None  # the board as the player sees it, packed SVG (pbem/mailroom/pictures.py)
     bouncing: list[str]  # the other players whose mail comes back undelivered (they hear nothing)
+    clocks: list[dict[str, Any]]  # a clock game's time left per seat (pbem/mailroom/clocks.py)
 
 
 def thread_id(game_id: str, email: str, domain: str) -> str:
@@ -106,8 +108,10 @@ class Round:
     shown: dict[tuple[str, str], Any] = field(default_factory=dict)  # (email, game) -> the decision last mailed
     quiet: dict[str, bool] = field(default_factory=dict)  # games whose mail is off
     bouncing: dict[str, bool] = field(default_factory=dict)  # addresses marked undeliverable
+    cleared: list[str] = field(default_factory=list)  # addresses that wrote: deliverable again when stored
     # (observer, game) -> the version their last digest showed, and when it was queued
     watched: dict[tuple[str, str], tuple[int | None, datetime | None]] = field(default_factory=dict)
+    receipted: dict[tuple[str, str], tuple[int | None, datetime | None]] = field(default_factory=dict)
 
     def game(self, game_id: str) -> LoadedGame:
         if game_id not in self.games:
@@ -182,7 +186,7 @@ class Writer:
             "id": game.id,
             "title": game.spec.title,
             "version": version,
-            "turn": version,
+            "turn": game.turn_at(version),  # talk in the log does not advance it
             "turn_url": f"{base}/games/{game.id}/turn/{version}",
             "verify_url": f"{base}/verify",  # where a player checks a receipt (web/checks.py)
             "phase": name_seats(summary["phase"], names),
@@ -204,7 +208,30 @@ class Writer:
             "since": None,
             "since_version": None,
             "decision": None,
+            "clocks": self._clocks(round_, game, version, {w["seat"] for w in waiting}),
         }
+
+    @staticmethod
+    def _clocks(round_: Round, game: LoadedGame, version: int, waiting: set[int]) -> list[dict[str, Any]]:
+        """Each seat's time left at ``version`` of a game with a clock (none: an empty list), as
+        whole days, hours and minutes, and whether it runs now."""
+        left = round_.clocks.time_left(game, version)
+        if left is None:
+            return []
+        shown = []
+        for seat, time in enumerate(left):
+            minutes = max(0, int(time.total_seconds() // 60))
+            days, rest = divmod(minutes, 24 * 60)
+            shown.append(
+                {
+                    "name": game.names[seat],
+                    "days": days,
+                    "hours": rest // 60,
+                    "minutes": rest % 60,
+                    "running": seat in waiting,
+                }
+            )
+        return shown
 
     def _waiting(self, round_: Round, game: LoadedGame, version: int, summary: dict[str, Any]) -> Iterator[Waiting]:
         for item in summary["waiting_for"]:
@@ -243,18 +270,39 @@ class Writer:
         }
         if your_turn and version == game.version:
             block["decision"] = decision(game, self.service.state(game, version), seat)
+        if self.addresses_shown(round_, game.id):
+            block["addresses"] = [f"{game.names[s]} <{e}>" for s, e in enumerate(game.emails) if s != seat]
         return block
+
+    @staticmethod
+    def addresses_shown(round_: Round, game_id: str) -> bool:
+        """Whether the game's creator chose ``addresses=shown``: each player's mail then lists
+        the other players' addresses. By default no player's address is in another's mail."""
+        clock = round_.clocks.clock_of(game_id)
+        return bool(clock and clock.rules.get("addresses") == "shown")
 
     def _bouncing(self, round_: Round, game: LoadedGame, reader: str) -> list[str]:
         """The names of the other players whose address is marked undeliverable: every other
         seat's mail says so, so that somebody can tell them before deadlines pass unheard."""
         names = []
         for seat, email in enumerate(game.emails):
-            if email not in round_.bouncing:
-                round_.bouncing[email] = self.views.undeliverable(email)
-            if email != reader and round_.bouncing[email]:
+            if email != reader and self.undeliverable(round_, email):
                 names.append(game.names[seat])
         return names
+
+    def undeliverable(self, round_: Round, email: str) -> bool:
+        """Whether mail to ``email`` comes back (read once a round)."""
+        if email not in round_.bouncing:
+            round_.bouncing[email] = self.views.undeliverable(email)
+        return round_.bouncing[email]
+
+    @staticmethod
+    def deliverable_again(round_: Round, email: str) -> None:
+        """``email`` wrote to us and showed it was itself: mail to it works again from now on in
+        this round, and its bounces are forgotten with what the round stores (``Queued.cleared``)."""
+        round_.bouncing[email] = False
+        if email not in round_.cleared:
+            round_.cleared.append(email)
 
     def last_mailed(self, round_: Round, email: str, game_id: str) -> int | None:
         """The version of ``game_id`` that the last mail to ``email`` showed (None: no mail yet):
@@ -277,6 +325,18 @@ class Writer:
         newest = max(blocks, key=lambda block: block["version"], default=None)  # first of the newest version
         round_.mailed[key] = newest["version"] if newest else None
         round_.shown[key] = newest.get("decision") if newest else None
+
+    def last_receipt(self, round_: Round, email: str, game_id: str) -> tuple[int | None, datetime | None]:
+        """The size of the signed log the last receipt to ``email`` about ``game_id`` was proved
+        in, and when it was queued (None, None: none yet): from this round's mails, else the
+        queue (``receipts daily``)."""
+        key = (email, game_id)
+        if key not in round_.receipted:
+            models = self.views.latest_models(email, json.dumps({"receipt_of": game_id})[1:-1], limit=1)
+            receipt = (models[0].get("receipt") or {}) if models else {}
+            at = receipt.get("at")
+            round_.receipted[key] = (receipt.get("size"), datetime.fromisoformat(at) if isinstance(at, str) else None)
+        return round_.receipted[key]
 
     def last_watched(self, round_: Round, email: str, game_id: str) -> tuple[int | None, datetime | None]:
         """The version of ``game_id`` the last observer's digest to ``email`` showed, and when
@@ -332,7 +392,7 @@ class Writer:
             }
         )
         tag = return_tag(self.service.keys.token_secret(), key)
-        if self.views.undeliverable(to):
+        if self.undeliverable(round_, to):
             log.warning("undeliverable: dropped %s to %s (a bounce came back; it clears when they write)", key, to)
             return [Mail(key, to, model, limited or "", DROPPED, tag)]
         stranger = bool(limited) and not round_.clocks.records.verified(to)
@@ -350,6 +410,9 @@ class Writer:
         if game_id and "version" in block and block.get("seat") is not None:
             round_.mailed[(to, game_id)] = block["version"]
             round_.shown[(to, game_id)] = block.get("decision")
+        receipt = model.get("receipt") or {}
+        if receipt.get("receipt_of") and receipt.get("at"):
+            round_.receipted[(to, receipt["receipt_of"])] = (receipt.get("size"), datetime.fromisoformat(receipt["at"]))
         if game_id and model.get("kind") == "watch":
             at = (model.get("extra") or {}).get("at")
             round_.watched[(to, game_id)] = (block["version"], datetime.fromisoformat(at) if at else None)
@@ -362,8 +425,11 @@ class Writer:
             round_.quiet[game_id] = bool(clock and clock.rules.get("mail") == "off")
         return round_.quiet[game_id]
 
-    def notice(self, round_: Round, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any]) -> list[Mail]:
-        """A notice to one seat at the game's current version (reminders, missed deadlines)."""
+    def notice(
+        self, round_: Round, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any], key: str | None = None
+    ) -> list[Mail]:
+        """A notice to one seat at the game's current version (reminders, missed deadlines,
+        another player's vacation); ``key`` when more than one of a kind may come at a version."""
         if self.quiet(round_, game.id):
             return []
         email = game.emails[seat]
@@ -371,7 +437,7 @@ class Writer:
         extra = {k: (when(v) if isinstance(v, datetime) else v) for k, v in extra.items()}
         return self.queue(
             round_,
-            f"{kind}/{game.id}/{game.version}/{seat}",
+            key or f"{kind}/{game.id}/{game.version}/{seat}",
             email,
             {"kind": kind, "game": block, "extra": extra},
             sender=block["address"],

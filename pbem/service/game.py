@@ -4,6 +4,7 @@ version. Pure reading of the record and the entries; the store is reached only t
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.games import get_spec
 from pbem.games.base import AnySpec, ErrorCode, GameError, Standing
 from pbem.games.speech import _
+from pbem.ledger import press, withdrawals
 from pbem.ledger.entries import Entry, Private
 from pbem.service.cache import StateCache
 
@@ -90,6 +92,18 @@ class LoadedGame:
     def seed(self) -> bytes:
         return bytes.fromhex(self.record.secrets["seed"])
 
+    @cached_property
+    def _talk(self) -> list[int]:
+        """The indices of the talk entries (press and notes), in order."""
+        return [index for index, entry in enumerate(self.entries) if entry["kind"] in press.TALK_KINDS]
+
+    def turn_at(self, version: int | None = None) -> int:
+        """The turn number players see after ``version`` entries: the entries that are play
+        (creation, joins, moves, resignations, the end), not talk. A message or a note is in
+        the log, but it does not advance the turn."""
+        version = self.version if version is None else version
+        return version - bisect_left(self._talk, version)
+
     def kinds(self, kind: str) -> list[Entry]:
         return [entry for entry in self.entries if entry["kind"] == kind]
 
@@ -139,10 +153,27 @@ class LoadedGame:
             entry, private = (
                 items[offset] if items is not None and offset < len(items) else (self.entry(index), self.private(index))
             )
-            if entry["kind"] in FACT_KINDS:
-                for fact in private["facts"]:
-                    state = self.spec.evolve(state, fact)
+            state = self.step(state, entry, private)
             cache.keep(self.id, index + 1, state, latest=index + 1 == self.version)
+        return state
+
+    def step(self, state: Any, entry: Entry, private: Private) -> Any:
+        """The state after one entry: its facts folded in; after a withdrawal, the state before
+        the withdrawn move; any other entry changes nothing."""
+        if entry["kind"] in FACT_KINDS:
+            for fact in private["facts"]:
+                state = self.spec.evolve(state, fact)
+        elif entry["kind"] == withdrawals.WITHDRAWN:
+            state = self.rewound(int(entry["move"]))
+        return state
+
+    def rewound(self, stop: int) -> Any:
+        """The state after the first ``stop`` entries, folded from the start over the moves not
+        withdrawn (``withdrawals.effective``): rare, so it needs no kept state."""
+        state = None
+        for index in withdrawals.effective([self.entry(i) for i in range(stop)], stop):
+            for fact in self.private(index)["facts"]:
+                state = self.spec.evolve(state, fact)
         return state
 
     def standings(self) -> list[Standing] | None:

@@ -34,7 +34,7 @@ from eventsourcing.utils import get_topic
 from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, leaf_hash, node_hash
 from pbem.service import es_adapter as es
-from pbem.service.wakeup import Doorbells, Wakeup, listen_postgres, listen_sqlite, ring_sqlite
+from pbem.service.wakeup import Baton, Doorbells, Wakeup, listen_postgres, listen_sqlite, ring_sqlite
 
 Entry = dict[str, Any]
 alarms = logging.getLogger("pbem")
@@ -299,6 +299,7 @@ class PbemStore(Application[UUID]):
     is_snapshotting_enabled = True
 
     max_records = 256
+    _bells: Doorbells | None  # SQLite's doorbells (set up with the store), None on PostgreSQL
 
     def __init__(self, env: dict[str, str], snapshot_interval: int = 32, attempts: int = 20):
         # the library declares this a ClassVar but reads it through the instance (see above)
@@ -308,11 +309,7 @@ class PbemStore(Application[UUID]):
         # events never pile up to be replayed
         self.record_interval = snapshot_interval
         self.start_caches()
-        # rung after every commit of this store; other processes' commits ring it once
-        # something waits for them (``listen``)
-        self.wakeup = Wakeup()
-        self._bells: Doorbells | None = None
-        self._listen_lock = threading.Lock()
+        self.start_wakeup()
         # the recorders that check a save's expected versions (``save(expect=...)``)
         postgres = env.get(InfrastructureFactory.PERSISTENCE_MODULE) == "eventsourcing.postgres"
         recorder = (
@@ -335,6 +332,15 @@ class PbemStore(Application[UUID]):
                     raise
                 time.sleep(0.05 * (attempt + 1))
 
+    def start_wakeup(self) -> None:
+        """The store's ``Wakeup``: rung after every commit of this store; other processes'
+        commits ring it once something waits for them (``listen``). Its own method so that a
+        store made without the snapshot settings (the benchmarks' bulk store) has it too."""
+        self.wakeup = Wakeup()
+        self._bells = None
+        self._batons: list[Baton] = []
+        self._listen_lock = threading.Lock()
+
     def listen(self) -> Wakeup:
         """The store's ``Wakeup``, rung from now on by other processes' commits too (PostgreSQL
         ``LISTEN``, SQLite doorbells; ``pbem.service.wakeup``). Started once per store."""
@@ -353,8 +359,19 @@ class PbemStore(Application[UUID]):
 
         return psycopg.connect(**es.connection_settings(self), autocommit=True)
 
+    def baton(self, name: str) -> Baton | None:
+        """One round at a time among the processes on this PostgreSQL database (``Baton``);
+        None on SQLite, whose writers take turns anyway."""
+        if self._bells is not None or es.postgres_channel(self) is None:
+            return None
+        baton = Baton(self._listening_connection, name)
+        self._batons.append(baton)
+        return baton
+
     def close(self) -> None:
         self.wakeup.close()
+        for baton in self._batons:
+            baton.close()
         if self._bells is not None:
             self._bells.close()
         super().close()
