@@ -3,7 +3,8 @@
 Every ``import`` counts, those under ``if TYPE_CHECKING:`` and inside functions too: a circle
 that only type hints close is still two modules that cannot be read, changed or tested one
 without the other. A module that needs a type of a module that imports it names what it needs
-as a ``Protocol`` of its own (``pbem.service.work.Ledgers``). Importing a package runs its
+as a ``Protocol`` of its own (``pbem.service.summaries.GameSummaryQuery``), or is given the
+parts it needs (``Work`` takes the game repository and the signer, not the service). Importing a package runs its
 ``__init__`` (its face), so ``from pbem.games import get_spec`` is an arrow to
 ``pbem/games/__init__.py``; ``from pbem.games import kingsburg`` is one to the subpackage
 only, as every import of a module runs its packages' ``__init__`` first."""

@@ -16,6 +16,10 @@ pbem time / baseline time for overheads, as the row says):
 * mail: mail in -> parsed -> authenticated -> decided -> stored -> signed -> reply queued, per
   second, against a bare aiosmtpd handler receiving the same mails over the same loopback
   (SQLite, and PostgreSQL when reachable);
+* replies: a move's reply latency at a real SMTP relay (the move's 250 to its reply, 8 players
+  in 4 games at once) beside the intake latency, and replies out per second against move mails
+  in per second for a sustained stream; gateways as processes, SQLite with one and PostgreSQL
+  with three (benchmarks/replies.py);
 * mail-pictures: a turn mail's board drawn as a PNG against composing the rest of that mail
   (its model and its message), for each game (benchmarks/pictures.py);
 * tamper: detection, not speed: every kind of change to an export, truncation, rollback and
@@ -39,10 +43,21 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks import measure, pictures
+from benchmarks import measure, pictures, replies
 from benchmarks.ratings import ratings_row
 
-SECTIONS = ("past-state", "storage", "verify", "games", "mail", "mail-pictures", "web", "tamper", "ratings")
+SECTIONS = (
+    "past-state",
+    "storage",
+    "verify",
+    "games",
+    "mail",
+    "replies",
+    "mail-pictures",
+    "web",
+    "tamper",
+    "ratings",
+)
 
 
 def machine() -> str:
@@ -78,9 +93,10 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(folder)
         for section in sections:
             section_start = time.perf_counter()
-            produced = (measure.SECTIONS | {"mail-pictures": pictures.mail_pictures, "ratings": ratings_row})[section](
-                work / section, args.quick
-            )
+            produced = (
+                measure.SECTIONS
+                | {"replies": replies.replies, "mail-pictures": pictures.mail_pictures, "ratings": ratings_row}
+            )[section](work / section, args.quick)
             rows.extend(produced)
             print(
                 f"  {section}: {len(produced)} rows in {time.perf_counter() - section_start:.1f} s",

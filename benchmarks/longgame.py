@@ -63,6 +63,7 @@ class EventsOnlyStore(PbemStore):
     def __init__(self, env: dict[str, str]):  # deliberately skips PbemStore's snapshot settings
         Application.__init__(self, env=env)
         self.start_caches()
+        self.start_wakeup()
 
 
 @dataclass
@@ -153,7 +154,7 @@ def build(svc: GameService, entries: int, seed: int = 0, finish: bool = False) -
     bulk.save(record)
     bulk.close()
     for kept_size, version, at, frontier in kept:
-        svc.keep_state(game_id, kept_size, version, at, frontier)
+        svc.keep_state(svc.signer, game_id, kept_size, version, at, frontier)
     if interval and len(batches) >= interval:  # the one snapshot a read of the latest version uses
         svc.store.take_snapshot(game_uuid(game_id), version=len(batches) // interval * interval)
     return Built(game_id, len(batches), size, SPEC.outcome(state) is not None)

@@ -855,9 +855,9 @@ register_games()  # the benchmark's own games (Long Pig) are known to the worker
 
 
 def pbem_site() -> Flask:
-    from pbem.web import create_app
+    from pbem.web import site
 
-    return create_app()
+    return site()  # as deployed: with its followers (the list, the ratings, the warmer)
 
 
 def bare_site() -> Flask:
@@ -981,6 +981,77 @@ def created_games(svc: GameService, count: int, chunk: int = 500) -> None:
         svc.store.save(*records)
 
 
+def _one_move(svc: GameService, game_id: str) -> int:
+    """One move of the running long game (hold, or roll when holding is not legal); its version."""
+    game = svc.game(game_id)
+    email = game.emails[game.spec.to_move(svc.state(game))[0]]
+    if not svc.submit(game_id, email, "hold").ok and not svc.submit(game_id, email, "roll").ok:
+        raise RuntimeError(f"no move of {game_id} was legal")
+    return svc.game(game_id).version
+
+
+def _get(port: int, path: str) -> float:
+    """One request on a new connection, as a player following a link in a mail."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        start = time.perf_counter()
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        took = time.perf_counter() - start
+        if response.status != 200:
+            raise RuntimeError(f"{path} answered {response.status}")
+        return took
+    finally:
+        connection.close()
+
+
+AFTER_A_MOVE = {  # the pages a move's visitors ask for, by kind (the first is the one its mail links)
+    "turn N page (the move's: the mail's link)": "/games/{game}/turn/{version}",
+    "game page": "/games/{game}",
+    "history page (newest)": "/games/{game}/history",
+    "history entry (the move's)": "/games/{game}/history/{version}",
+    "export.json": "/games/{game}/export.json",
+    "games list /": "/",
+}
+
+
+def _after_moves(work: Path, port: int, game_id: str, moves: int, settle: float) -> list[Row]:
+    """First request of each page kind after each of ``moves`` moves (made ``settle`` seconds
+    before, as a turn mail reaches its player), against the same page asked again at once (kept)."""
+    for _ in range(4):  # the followers' first catch-up (the ratings verify the finished game) done first
+        _get(port, "/players")
+    svc = service_at(work)
+    first: dict[str, list[float]] = {kind: [] for kind in AFTER_A_MOVE}
+    kept: dict[str, list[float]] = {kind: [] for kind in AFTER_A_MOVE}
+    try:
+        for _ in range(moves):
+            version = _one_move(svc, game_id)
+            time.sleep(settle)
+            for kind, path in AFTER_A_MOVE.items():
+                first[kind].append(_get(port, path.format(game=game_id, version=version)))
+            for kind, path in AFTER_A_MOVE.items():
+                for _ in range(2):  # both workers: gunicorn hands new connections to either
+                    kept[kind].append(_get(port, path.format(game=game_id, version=version)))
+    finally:
+        svc.close()
+    rows = []
+    for kind in AFTER_A_MOVE:
+        f95, k95 = _percentile(first[kind], 0.95), _percentile(kept[kind], 0.95)
+        rows.append(
+            Row(
+                "web",
+                f"first request after a move, {kind}: p50 / p95 vs the kept page p95 (one client)",
+                f"{moves} moves, asked {settle:.1f} s after each",
+                f"{ms(_percentile(first[kind], 0.5))} / {ms(f95)}",
+                f"{ms(_percentile(kept[kind], 0.5))} / {ms(k95)}",
+                f95 / k95,
+                "first p95 / kept p95 (bar: at most 2x)",
+            )
+        )
+    return rows
+
+
 def web(work: Path, quick: bool) -> list[Row]:
     """Page latency under 8 concurrent clients on loopback, next to a bare Flask route served the
     same way (gunicorn as deployed, see ``_gunicorn``) and measured in alternating rounds (so
@@ -992,6 +1063,7 @@ def web(work: Path, quick: bool) -> list[Row]:
     register_games()
     svc = service_at(work)
     built = build(svc, 300 if quick else 1_000, seed=9, finish=True)
+    running = build(svc, 300 if quick else 1_000, seed=11).game_id  # moved during the run
     many = 1_000 if quick else 10_000
     started = time.perf_counter()
     created_games(svc, many)
@@ -1032,6 +1104,7 @@ def web(work: Path, quick: bool) -> list[Row]:
         )
     ]
     try:
+        rows += _after_moves(work, port, running, 6 if quick else 20, 1.0)
         for label, paths in pages.items():
             # Each page's first request renders it (the site keeps it per game version): those
             # are timed apart, one client, before the load asks for the kept pages. Each of the

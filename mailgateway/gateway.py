@@ -65,6 +65,8 @@ class Gateway:
         self.desk = MailDesk(service, self.settings, clock)
         self.storing = threading.Lock()  # one mail at a time reaches the service
         self.mailroom = Mailroom(service, self.settings, clock)
+        self.outbox = Wakeup()  # rung when this process queued mail: its sender starts at once
+        self.mailroom.stored = self.outbox.ring
         secret = service.keys.token_secret()
         bounces = partial(_return_path, self.settings.address, secret)
         self.sender = Sender(
@@ -89,10 +91,21 @@ class Gateway:
         """One round of background work: queue replies, run deadlines, send. A stage that fails
         for a reason other than the store is logged and the next stage still runs (the follower
         and the timers isolate their items themselves; this is the backstop)."""
-        self._stage("follower", self.mailroom.follow)
-        if self._stage("timers", lambda: self.mailroom.fire(now)):
-            self._stage("follower", self.mailroom.follow)
-        self._stage("sender", lambda: self.sender.send_due(now))
+        self.queue_round(now)
+        self.send_round(now)
+
+    def queue_round(self, now: datetime | None = None) -> int:
+        """The follower and the timers: the mails that new events and due timers call for are
+        queued (``outbox`` is rung after each stored page, so a sender waiting on it starts)."""
+        queued = self._stage("follower", self.mailroom.follow)
+        fired = self._stage("timers", lambda: self.mailroom.fire(now))
+        if fired:
+            self.outbox.ring()
+            queued += self._stage("follower", self.mailroom.follow)
+        return queued + fired
+
+    def send_round(self, now: datetime | None = None) -> int:
+        return self._stage("sender", lambda: self.sender.send_due(now))
 
     @staticmethod
     def _stage(name: str, run: Callable[[], int]) -> int:

@@ -357,16 +357,26 @@ def strict_sender(msg: Message) -> tuple[str, str | None]:
     raw = " ".join(str(values[0]).split())
     if raw.count("<") > 1 or raw.count(">") > 1:
         return "", "The From header holds more than one address; nothing was applied."
+    address = _plain_address(raw)
+    if address is None:
+        return "", "The From header is not one plain address; nothing was applied."
+    return address.lower(), None
+
+
+def _plain_address(raw: str) -> str | None:
+    """The address of a From header's text holding at most one ``<...>``: the bracketed one
+    (nothing after it, no address in the display name before it) or the whole text; None
+    when that is not one plain address within bounds."""
     address = raw
     if "<" in raw:
         display, _, rest = raw.partition("<")
         address, close, tail = rest.partition(">")
         if not close or tail.strip() or "@" in display or "@" in _decoded(display):
-            return "", "The From header is not one plain address; nothing was applied."
+            return None
     address = address.strip()
     if len(address) > MAX_ADDRESS or not ADDR_SPEC.match(address):
-        return "", "The From header is not one plain address; nothing was applied."
-    return address.lower(), None
+        return None
+    return address
 
 
 def display_name(msg: Message) -> str:

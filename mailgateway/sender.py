@@ -20,6 +20,7 @@ import os
 import smtplib
 import socket
 import ssl
+import threading
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -73,10 +74,11 @@ class MaildirTransport:
 
 
 class RelayTransport:
-    """SMTP to a relay. The envelope sender is a VERP return path per mail
-    (``pbem+bounce=TAG@domain``, given by ``return_path``): a bounce names the mail it is about,
-    the gateway marks that address undeliverable and never answers the bounce. Without
-    ``return_path`` the envelope sender is null (RFC 3834 section 3.3)."""
+    """SMTP to a relay, one conversation for all the mails of a sender round (``close`` after
+    it). The envelope sender is a VERP return path per mail (``pbem+bounce=TAG@domain``, given
+    by ``return_path``): a bounce names the mail it is about, the gateway marks that address
+    undeliverable and never answers the bounce. Without ``return_path`` the envelope sender is
+    null (RFC 3834 section 3.3)."""
 
     def __init__(
         self,
@@ -91,22 +93,14 @@ class RelayTransport:
         self.host, self.port, self.timeout = host, port, timeout
         self.starttls, self.user, self.password = starttls, user, password
         self.return_path = return_path
+        self._smtp: smtplib.SMTP | None = None  # kept open for the mails of one sender round
+        self._lock = threading.Lock()
 
     def send(self, key: str, to: str, message: bytes) -> None:
         recipient = smtp_address(to)
         try:
-            with smtplib.SMTP(self.host, self.port, timeout=self.timeout) as smtp:
-                if self.starttls:
-                    smtp.starttls(context=ssl.create_default_context())
-                if self.user:
-                    smtp.login(self.user, self.password or "")
-                smtp.ehlo_or_helo_if_needed()
-                options = []
-                if not recipient.isascii():
-                    if not smtp.has_extn("smtputf8"):
-                        raise PermanentFailure(f"the relay does not offer SMTPUTF8, which {to!r} needs")
-                    options.append("SMTPUTF8")
-                smtp.sendmail(self.return_path(key) if self.return_path else "", [recipient], message, options)
+            with self._lock:
+                self._deliver(key, recipient, message)
         except smtplib.SMTPRecipientsRefused as error:
             codes = [code for code, _ in error.recipients.values()]
             if all(code >= 500 for code in codes):
@@ -118,6 +112,58 @@ class RelayTransport:
             raise TemporaryFailure(f"{error.smtp_code} {error.smtp_error!r}") from error
         except (TimeoutError, smtplib.SMTPException, OSError) as error:
             raise TemporaryFailure(str(error) or type(error).__name__) from error
+
+    def _deliver(self, key: str, recipient: str, message: bytes) -> None:
+        """Over the open connection when there is one (a relay that closed it meanwhile gets a
+        new one, once), else a new one; a connection that failed is dropped."""
+        kept = self._smtp is not None
+        try:
+            self._sendmail(self._connection(), key, recipient, message)
+            return
+        except smtplib.SMTPServerDisconnected:
+            self.close()
+            if not kept:
+                raise
+        except Exception:
+            self.close()
+            raise
+        try:
+            self._sendmail(self._connection(), key, recipient, message)
+        except Exception:
+            self.close()
+            raise
+
+    def _connection(self) -> smtplib.SMTP:
+        if self._smtp is None:
+            smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+            try:
+                if self.starttls:
+                    smtp.starttls(context=ssl.create_default_context())
+                if self.user:
+                    smtp.login(self.user, self.password or "")
+                smtp.ehlo_or_helo_if_needed()
+            except Exception:
+                smtp.close()
+                raise
+            self._smtp = smtp
+        return self._smtp
+
+    def _sendmail(self, smtp: smtplib.SMTP, key: str, recipient: str, message: bytes) -> None:
+        options = []
+        if not recipient.isascii():
+            if not smtp.has_extn("smtputf8"):
+                raise PermanentFailure(f"the relay does not offer SMTPUTF8, which {recipient!r} needs")
+            options.append("SMTPUTF8")
+        smtp.sendmail(self.return_path(key) if self.return_path else "", [recipient], message, options)
+
+    def close(self) -> None:
+        """End the conversation (after a round: a relay drops idle connections anyway)."""
+        smtp, self._smtp = self._smtp, None
+        if smtp is not None:
+            try:
+                smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                smtp.close()
 
 
 def smtp_address(address: str) -> str:
@@ -172,12 +218,17 @@ class Sender:
         now = now or self.clock()
         lease = now + timedelta(seconds=LEASE_SECONDS)
         delivered = 0
-        while True:
-            claimed = self.views.claim(self.owner, now, lease, limit)
-            for mail in claimed:
-                delivered += self._isolated(mail, now)
-            if len(claimed) < limit:
-                return delivered
+        try:
+            while True:
+                claimed = self.views.claim(self.owner, now, lease, limit)
+                for mail in claimed:
+                    delivered += self._isolated(mail, now)
+                if len(claimed) < limit:
+                    return delivered
+        finally:
+            close = getattr(self.transport, "close", None)  # a relay's conversation ends with the round
+            if close is not None:
+                close()
 
     def _isolated(self, mail: QueuedMail, now: datetime) -> int:
         """Send one mail; whatever else it raises makes it a dead letter (a store that is down

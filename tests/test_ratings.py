@@ -75,3 +75,58 @@ def test_reliability_counts_moves_and_abandoned_games(home):
     assert rows["bob"]["abandoned"] == 1 and rows["bob"]["finished"] == 0
     assert rows["ann"]["finished"] == 1 and rows["ann"]["moves"] >= 1
     assert rows["ann"]["deadlines_met"] == 1
+
+
+def test_the_live_ratings_verify_each_game_once_as_it_ends(home, monkeypatch):
+    service, _ = home
+    exported: list[str] = []
+    export = service.reader.export  # what the ratings' follower exports with
+    monkeypatch.setattr(
+        service.reader, "export", lambda game_id, *a, **k: exported.append(game_id) or export(game_id, *a, **k)
+    )
+    first = service.player_ratings()
+    assert len(exported) == 3  # the projection's first catch-up: each finished game once
+    game_id = service.create("hidden-pig", PLAYERS[:3], {"rounds": "1"}, b"\x09" * 32)
+    play_to_end(service, game_id, seed=9)
+    exported.clear()
+    table = service.player_ratings()
+    assert exported == [game_id]  # only the game that ended since
+    assert table != first and len(table["games"]) == 4
+    documents = [export(g) for g in service.game_ids()]
+    assert json.dumps(table) == json.dumps(ratings(documents))  # the same floats as from the files
+    exported.clear()
+    assert service.player_ratings() is table and exported == []  # nothing new: nothing done
+
+
+def test_games_ending_in_the_same_second_fold_in_the_files_order(tmp_path):
+    """Games ending in one second are rated in the order of their ids: a game that ends later
+    but sorts before the games already folded folds the table again, to the same floats."""
+    service = GameService(Settings(home=tmp_path / "same"), clock=lambda: "2026-11-28T01:00:00+00:00")
+    ids = [service.create("hidden-pig", PLAYERS[:2], {"rounds": "1"}, bytes([seed]) * 32) for seed in (21, 22, 23)]
+    for seed, game_id in enumerate(sorted(ids, reverse=True)):  # each ends before the ones folded
+        play_to_end(service, game_id, seed=seed)
+        table = service.player_ratings()
+        assert table["games"] == sorted(table["games"])
+        documents = [service.export(g) for g in service.game_ids()]
+        assert json.dumps(table) == json.dumps(ratings(documents))
+    assert len(table["games"]) == 3
+    service.close()
+
+
+def test_the_players_page_is_in_the_sites_menu(home):
+    service, _ = home
+    page = create_app(service).test_client().get("/").get_data(as_text=True)
+    nav = page.split("<nav", 1)[1].split("</nav>", 1)[0]
+    assert 'href="/players"' in nav
+
+
+def test_the_ratings_projection_on_either_store(settings):
+    """The kept results in the view of either store give the numbers of the files."""
+    service = GameService(settings)
+    for seed in range(2):
+        game_id = service.create("hidden-pig", PLAYERS[:2], {"rounds": "1"}, bytes([40 + seed]) * 32)
+        play_to_end(service, game_id, seed=seed)
+        table = service.player_ratings()
+    documents = [service.export(g) for g in service.game_ids()]
+    assert len(table["games"]) == 2 and json.dumps(table) == json.dumps(ratings(documents))
+    service.close()

@@ -25,7 +25,7 @@ from pbem.ledger.notes import VerifierKey
 from pbem.mailroom.news import breakdown
 from pbem.mailroom.records import GameClock
 from pbem.mailroom.settings import MailSettings
-from pbem.service.service import GameService, Outcome, Work
+from pbem.service.service import GameService, Outcome, check_open
 from pbem.service.turnfile import turn_file_header
 
 MAIL_OFF = {"mail": "off", "deadline": 0}  # the rules of a game played without mail
@@ -122,13 +122,13 @@ def check_mail(svc: GameService, yes: bool, no_mail: bool, game_id: str | None =
 
 
 def mail_is_off(svc: GameService, game_id: str) -> bool:
-    clock = Work(svc).find(GameClock.create_id(game_id, {}))
+    clock = svc.work().find(GameClock.create_id(game_id, {}))
     return bool(clock and clock.rules.get("mail") == "off")
 
 
 def silence(svc: GameService, game_id: str) -> None:
     """Switch a game's mail off (``--no-mail``), before the change that would be mailed."""
-    work = Work(svc)
+    work = svc.work()
     clock = work.find(GameClock.create_id(game_id, {}))
     if clock is None:
         work.add(GameClock(game_id, dict(MAIL_OFF)))
@@ -189,7 +189,7 @@ def new(
     check_mail(svc, yes, no_mail)
     try:
         if no_mail:  # the game and its mail rule in one transaction: no invitation can slip out
-            work = Work(svc)
+            work = svc.work()
             game_id = svc.new_game(work, game, players, _parse_options(options), seed_bytes)
             work.add(GameClock(game_id, dict(MAIL_OFF)))
             work.commit()
@@ -311,7 +311,7 @@ def template(game_id: str, email: str) -> None:
         game = svc.game(game_id)
         seat = game.seat_of(email)
         state = svc.state(game)
-        svc._check_open(game, state)
+        check_open(game, state)
     except GameError as error:
         _fail(error)
     click.echo(turn_file_header(game.id, email, game.version, game.spec.phase_label(state)), nl=False)

@@ -119,7 +119,7 @@ def keep_states(game_ids: tuple[str, ...]) -> None:
         for done, game_id in enumerate(ids, start=1):
             try:
                 frozen = keeper.game(game_id).frozen
-                count = 0 if frozen else keeper.keep_states(game_id)
+                count = 0 if frozen else keeper.keep_states(keeper.signer, game_id)
             except GameError as error:
                 failed += 1
                 click.echo(f"{game_id}: {error.message}", err=True)

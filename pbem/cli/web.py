@@ -23,11 +23,9 @@ def _gunicorn(host: str, port: int, workers: int) -> None:
             self.cfg.set("logger_class", "pbem.web.accesslog.GunicornLogger")  # no seat tokens in the log
 
         def load(self) -> Flask:  # in each worker, so no store connection crosses a fork
-            from pbem.web import create_app, follow_summaries
+            from pbem.web import site
 
-            app = create_app()
-            follow_summaries(app)
-            return app
+            return site()
 
     Site().run()
 

@@ -73,36 +73,59 @@ def witness(
     trusted = [VerifierKey.parse(k) for k in keys]
     alarms = 0
     for url in (u.rstrip("/") for u in urls):
-        try:
-            note = _get(f"{url}/checkpoint")
-            origin = note.split("\n", 1)[0]
-            known = (
-                log_keys.get(origin)
-                or trusted
-                or [VerifierKey.parse(k) for k in _get(f"{_site(url)}/keys.txt").split()]
-            )
-            sources[origin] = url
-            seen = observe(state.get(origin), note, known, _proof_fetcher(sources))
-        except (OSError, ValueError, NoteError) as error:
-            click.echo(f"error: {url}: {error}", err=True)
-            continue
-        log_keys[origin] = known
-        alarms += _record(store, signer, state, seen)
+        seen = _fetched(url, trusted, log_keys, state, sources)
+        if seen is not None:
+            alarms += _record(store, signer, state, seen)
     for peer in peers:
-        for peer_note in published(peer):
-            origin = peer_note.split("\n", 1)[0]
-            if origin not in state:
-                continue
-            try:
-                seen = observe(state[origin], peer_note, log_keys[origin], _proof_fetcher(sources))
-            except NoteError as error:
-                click.echo(f"error: {peer}: {error}", err=True)
-                continue
-            if seen.alarm:  # a peer's view only raises alarms; we co-sign what we fetched
-                seen.explanation += f" (the other one was co-signed by the witness at {peer})"
-                alarms += _record(store, signer, state, seen)
+        for seen in _peer_alarms(peer, state, log_keys, sources):
+            alarms += _record(store, signer, state, seen)
     store.save(state, log_keys, sources)
     sys.exit(1 if alarms else 0)
+
+
+def _fetched(
+    url: str,
+    trusted: list[VerifierKey],
+    log_keys: dict[str, list[VerifierKey]],
+    state: dict[str, Seen],
+    sources: dict[str, str],
+) -> Observation | None:
+    """The site's latest checkpoint held against the one seen before (its log's keys and
+    source noted), or None when it could not be fetched or read (said on stderr)."""
+    try:
+        note = _get(f"{url}/checkpoint")
+        origin = note.split("\n", 1)[0]
+        known = (
+            log_keys.get(origin) or trusted or [VerifierKey.parse(k) for k in _get(f"{_site(url)}/keys.txt").split()]
+        )
+        sources[origin] = url
+        seen = observe(state.get(origin), note, known, _proof_fetcher(sources))
+    except (OSError, ValueError, NoteError) as error:
+        click.echo(f"error: {url}: {error}", err=True)
+        return None
+    log_keys[origin] = known
+    return seen
+
+
+def _peer_alarms(
+    peer: Path, state: dict[str, Seen], log_keys: dict[str, list[VerifierKey]], sources: dict[str, str]
+) -> list[Observation]:
+    """The split views another witness's published cosignatures show against ours (a peer's
+    view only raises alarms; we co-sign what we fetched)."""
+    found = []
+    for peer_note in published(peer):
+        origin = peer_note.split("\n", 1)[0]
+        if origin not in state:
+            continue
+        try:
+            seen = observe(state[origin], peer_note, log_keys[origin], _proof_fetcher(sources))
+        except NoteError as error:
+            click.echo(f"error: {peer}: {error}", err=True)
+            continue
+        if seen.alarm:
+            seen.explanation += f" (the other one was co-signed by the witness at {peer})"
+            found.append(seen)
+    return found
 
 
 def _record(store: WitnessFolder, signer: SignerKey, state: dict[str, Seen], seen: Observation) -> int:

@@ -69,39 +69,73 @@ def finished_games(documents: Iterable[dict[str, Any]]) -> tuple[list[dict[str, 
             left_out.append(f"{game}: not finished")
             continue
         kept.append(document)
-    kept.sort(key=lambda d: (d["entries"][-1]["time"], d["game"]))
+    kept.sort(key=lambda d: (d["entries"][-1]["time"], d["game"]))  # as ``order_of``
     return kept, left_out
 
 
 def ratings(documents: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Every player's rating and reliability from the finished, verified games among ``documents``."""
     games, left_out = finished_games(documents)
-    model = PlackettLuce()
-    players: dict[str, Player] = {}
+    table = RatingTable()
     for document in games:
-        _count(document, players, model)
-    table = sorted((p.to_dict() for p in players.values()), key=lambda row: (-row["ordinal"], row["name"]))
-    return {"format": RATING_FORMAT, "games": [d["game"] for d in games], "players": table, "left_out": left_out}
+        table.add(result_of(document))
+    return table.to_dict(left_out)
 
 
-def _count(document: dict[str, Any], players: dict[str, Player], model: PlackettLuce) -> None:
+def result_of(document: dict[str, Any]) -> dict[str, Any]:
+    """What the ratings read of one finished, verified game's export (JSON-plain, so a
+    projection can keep it): its id and end, the seats' names, each seat's own moves and the
+    moves its deadlines made, the seats the robot took over and the final ranks."""
     entries = document["entries"]
-    names = entries[0]["seats"]
-    seats = [players.setdefault(name, Player(name, rating=model.rating(name=name))) for name in names]
-    robots = {e["seat"] for e in entries if e["kind"] == "resigned"}
+    names = list(entries[0]["seats"])
+    moves, defaulted = [0] * len(names), [0] * len(names)
     for entry in entries:
         if entry["kind"] == "moved" and entry.get("source") != "robot":  # the robot plays for nobody
-            player = seats[entry["seat"]]
-            if entry.get("source") == "deadline":
-                player.defaulted += 1
-            else:
-                player.moves += 1
+            counts = defaulted if entry.get("source") == "deadline" else moves
+            counts[entry["seat"]] += 1
     ranks = {s["seat"]: s["rank"] for s in entries[-1]["standings"]}
-    updated = model.rate([[p.rating] for p in seats], ranks=[ranks.get(n, len(names)) for n in range(len(names))])
-    for number, (player, team) in enumerate(zip(seats, updated, strict=True)):
-        player.rating = team[0]
-        player.games += 1
-        if number in robots:
-            player.abandoned += 1
-        else:
-            player.finished += 1
+    return {
+        "game": document["game"],
+        "ended": entries[-1]["time"],
+        "names": names,
+        "moves": moves,
+        "defaulted": defaulted,
+        "robots": sorted({e["seat"] for e in entries if e["kind"] == "resigned"}),
+        "ranks": [ranks.get(n, len(names)) for n in range(len(names))],
+    }
+
+
+def order_of(result: dict[str, Any]) -> tuple[str, str]:
+    """Games are rated in the order they ended (then by id): the same order from any source."""
+    return (result["ended"], result["game"])
+
+
+class RatingTable:
+    """The players' ratings and reliability, brought forward one finished game at a time (in
+    ``order_of`` order: the same sequence of the library's operations gives the same floats)."""
+
+    def __init__(self) -> None:
+        self.model = PlackettLuce()
+        self.players: dict[str, Player] = {}
+        self.games: list[str] = []
+
+    def add(self, result: dict[str, Any]) -> None:
+        model, names = self.model, result["names"]
+        seats = [self.players.setdefault(name, Player(name, rating=model.rating(name=name))) for name in names]
+        for player, moves, defaulted in zip(seats, result["moves"], result["defaulted"], strict=True):
+            player.moves += moves
+            player.defaulted += defaulted
+        updated = model.rate([[p.rating] for p in seats], ranks=list(result["ranks"]))
+        robots = set(result["robots"])
+        for number, (player, team) in enumerate(zip(seats, updated, strict=True)):
+            player.rating = team[0]
+            player.games += 1
+            if number in robots:
+                player.abandoned += 1
+            else:
+                player.finished += 1
+        self.games.append(result["game"])
+
+    def to_dict(self, left_out: list[str]) -> dict[str, Any]:
+        table = sorted((p.to_dict() for p in self.players.values()), key=lambda row: (-row["ordinal"], row["name"]))
+        return {"format": RATING_FORMAT, "games": list(self.games), "players": table, "left_out": list(left_out)}

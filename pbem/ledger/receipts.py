@@ -9,8 +9,13 @@ holder can check that what they were shown is what the log commits to. For a pri
 (a ``said`` entry, ``pbem.ledger.press``) ``opened`` holds its text and salt, given only to its
 sender and recipients: the receipt then proves what was said, by whom, to whom and when.
 
-``check_receipt`` recomputes the leaf from the entry, so a receipt proves the move itself, not
-only a hash the server chose.
+A receipt of a mail covers every entry the mail made (``pbem-receipt/2``): the first entry as
+above, and in ``more`` each further entry with its own index, leaf hash, inclusion proof and
+openings, all proved against the one signed checkpoint. A receipt of one entry keeps the
+format ``pbem-receipt/1``.
+
+``check_receipt`` recomputes each leaf from its entry, so a receipt proves the moves
+themselves, not only hashes the server chose.
 """
 
 from __future__ import annotations
@@ -27,10 +32,25 @@ from pbem.ledger.merkle import ProofError, leaf_hash, verify_inclusion
 from pbem.ledger.notes import Checkpoint, NoteError, VerifierKey, verify_checkpoint
 
 RECEIPT_FORMAT = "pbem-receipt/1"
+RECEIPT_FORMATS = (RECEIPT_FORMAT, "pbem-receipt/2")  # /2: more than one entry (``more``)
+MAX_ENTRIES = 512  # entries one receipt may prove: a mail's commands are bounded far below
 
 
 class ReceiptError(ValueError):
     """A receipt that does not prove what it claims; the message names the failing part."""
+
+
+@dataclass(frozen=True)
+class CheckedEntry:
+    """One further entry a receipt proves (``more``)."""
+
+    entry: dict[str, Any]
+    index: int
+    opened: int
+    text: str | None = None
+
+    def said(self) -> str:
+        return _said(self.entry, self.index, self.text) + _openings(self.opened, " (", ")")
 
 
 @dataclass(frozen=True)
@@ -41,22 +61,37 @@ class CheckedReceipt:
     note: str
     opened: int  # how many secret parts the holder's openings matched
     text: str | None = None  # a message's text, when the entry or the holder's opening shows it
+    more: tuple[CheckedEntry, ...] = ()  # the receipt's further entries (a mail that made several)
+
+    @property
+    def indexes(self) -> list[int]:
+        """Every entry's index the receipt proves, the first one first."""
+        return [self.index] + [part.index for part in self.more]
 
     def summary(self) -> str:
-        entry = self.entry
-        who = f", seat {entry['seat']}" if "seat" in entry else ""
-        what = f": {entry['command']!r}" if entry.get("kind") == "moved" else ""
-        said = f"{self.text!r}" if self.text is not None else "closed"
-        if entry.get("kind") == press.SAID:
-            to = "the whole table" if entry.get("to") == press.TABLE else f"seats {entry.get('to')}"
-            what = f" to {to}: {said if self.text is not None else 'a closed message'}"
-        elif entry.get("kind") == press.NOTED:
-            what = f", {'sealed' if entry.get('sealed') else 'private'} note: {said}"
-        opened = f"; {self.opened} opened secret part(s) match their commitments" if self.opened else ""
-        return (
-            f"entry {self.index} ({entry.get('kind')}{who}{what}, {entry.get('time')}) is in "
-            f"{self.checkpoint.origin} at size {self.checkpoint.size}, signed{opened}"
-        )
+        where = f"{self.checkpoint.origin} at size {self.checkpoint.size}, signed"
+        first = _said(self.entry, self.index, self.text)
+        if not self.more:
+            return f"{first} is in {where}{_openings(self.opened, '; ', '')}"
+        parts = [first + _openings(self.opened, " (", ")")] + [part.said() for part in self.more]
+        return f"{len(parts)} entries are in {where}:\n" + "\n".join(f"  {part}" for part in parts)
+
+
+def _openings(count: int, before: str, after: str) -> str:
+    return f"{before}{count} opened secret part(s) match their commitments{after}" if count else ""
+
+
+def _said(entry: dict[str, Any], index: int, text: str | None) -> str:
+    """One proved entry in words: "entry 4 (moved, seat 0: 'roll', TIME)"."""
+    who = f", seat {entry['seat']}" if "seat" in entry else ""
+    what = f": {entry['command']!r}" if entry.get("kind") == "moved" else ""
+    said = f"{text!r}" if text is not None else "closed"
+    if entry.get("kind") == press.SAID:
+        to = "the whole table" if entry.get("to") == press.TABLE else f"seats {entry.get('to')}"
+        what = f" to {to}: {said if text is not None else 'a closed message'}"
+    elif entry.get("kind") == press.NOTED:
+        what = f", {'sealed' if entry.get('sealed') else 'private'} note: {said}"
+    return f"entry {index} ({entry.get('kind')}{who}{what}, {entry.get('time')})"
 
 
 def opened_for(entry: dict[str, Any], private: dict[str, Any], viewer: int | None, everything: bool) -> dict[str, Any]:
@@ -77,6 +112,27 @@ def opened_for(entry: dict[str, Any], private: dict[str, Any], viewer: int | Non
     return opened | press.opening_for(entry, private, viewer, everything)
 
 
+@dataclass(frozen=True)
+class Proved:
+    """One entry a receipt proves: the entry as hashed, its inclusion proof, the openings."""
+
+    entry: dict[str, Any]
+    path: list[bytes]
+    opened: dict[str, Any] | None = None
+
+    def part(self) -> dict[str, Any]:
+        """The receipt's fields of this entry (copied: the holder may change them)."""
+        part = {
+            "index": self.entry["index"],
+            "entry": copy.deepcopy(self.entry),
+            "leaf_hash": leaf_hash(canonical_bytes(self.entry)).hex(),
+            "path": [p.hex() for p in self.path],
+        }
+        if self.opened:
+            part["opened"] = copy.deepcopy(self.opened)
+        return part
+
+
 def make_receipt(
     origin: str,
     entry: dict[str, Any],
@@ -85,22 +141,20 @@ def make_receipt(
     note: str,
     keys: list[str],
     opened: dict[str, Any] | None = None,
+    more: list[Proved] | None = None,
 ) -> dict[str, Any]:
     """A receipt of its own: the entry and the openings are copied, so whoever holds the
-    receipt (a mail being composed, a test) can change it without changing the log it came from."""
+    receipt (a mail being composed, a test) can change it without changing the log it came from.
+    ``more``: the further entries it proves, each against the same checkpoint."""
     receipt = {
-        "format": RECEIPT_FORMAT,
+        "format": RECEIPT_FORMATS[1] if more else RECEIPT_FORMAT,
         "origin": origin,
-        "index": entry["index"],
         "size": size,
-        "entry": copy.deepcopy(entry),
-        "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
-        "path": [p.hex() for p in path],
         "checkpoint": note,
         "keys": list(keys),
-    }
-    if opened:
-        receipt["opened"] = copy.deepcopy(opened)
+    } | Proved(entry, path, opened).part()
+    if more:
+        receipt["more"] = [item.part() for item in more]
     return receipt
 
 
@@ -110,37 +164,55 @@ def check_receipt(receipt: dict[str, Any], trusted: list[str] | None = None) -> 
     signed."""
     if not isinstance(receipt, dict):
         raise ReceiptError("a receipt is a JSON object")
-    entry = receipt.get("entry")
-    if not isinstance(entry, dict):
+    if not isinstance(receipt.get("entry"), dict):
         raise ReceiptError(
             "the receipt does not hold its entry (it predates pbem-receipt/1), "
             "so it cannot prove which move is in the log"
         )
+    if receipt.get("format", RECEIPT_FORMAT) not in RECEIPT_FORMATS:
+        raise ReceiptError(f"unknown receipt format {str(receipt.get('format'))[:40]!r}")
     try:
         keys = [VerifierKey.parse(k) for k in (trusted or receipt["keys"])]
         note = receipt["checkpoint"]
         checkpoint = verify_checkpoint(note, keys)
     except (NoteError, KeyError, TypeError, AttributeError) as error:
         raise ReceiptError(f"the checkpoint's signature does not verify: {error}") from error
+    if receipt.get("size", checkpoint.size) != checkpoint.size:
+        raise ReceiptError(f"the checkpoint is for {checkpoint.size} entries, the proof for {receipt.get('size')}")
+    first = _check_entry(receipt, checkpoint)
+    more = receipt.get("more") or []
+    if not isinstance(more, list) or len(more) >= MAX_ENTRIES:
+        raise ReceiptError(f"'more' is a list of at most {MAX_ENTRIES - 1} entries")
+    further = tuple(_check_entry(part, checkpoint, number) for number, part in enumerate(more, 1))
+    return CheckedReceipt(first.entry, first.index, checkpoint, note, first.opened, first.text, further)
+
+
+def _check_entry(part: Any, checkpoint: Checkpoint, number: int = 0) -> CheckedEntry:
+    """One entry of a receipt against its checkpoint: its leaf, index, game, inclusion proof
+    and openings. ``number`` counts the entries of ``more`` from 1, for the error message."""
+    which = f"entry {number + 1} of the receipt: " if number else ""
+    entry = part.get("entry") if isinstance(part, dict) else None
+    if not isinstance(entry, dict):
+        raise ReceiptError(f"{which}no entry")
     try:
         leaf = leaf_hash(canonical_bytes(entry))
     except NotCanonical as error:
-        raise ReceiptError(f"the entry cannot be hashed: {error}") from error
-    index = receipt.get("index")
+        raise ReceiptError(f"{which}the entry cannot be hashed: {error}") from error
+    index = part.get("index")
     if entry.get("index") != index or not isinstance(index, int):
-        raise ReceiptError(f"the entry says it is entry {entry.get('index')!r}, the receipt says {index!r}")
+        raise ReceiptError(f"{which}the entry says it is entry {entry.get('index')!r}, the receipt says {index!r}")
     if not checkpoint.origin.endswith(f"/game/{entry.get('game')}"):
-        raise ReceiptError(f"the checkpoint is for {checkpoint.origin!r}, the entry for game {entry.get('game')!r}")
-    if receipt.get("size", checkpoint.size) != checkpoint.size:
-        raise ReceiptError(f"the checkpoint is for {checkpoint.size} entries, the proof for {receipt.get('size')}")
-    if receipt.get("leaf_hash", leaf.hex()) != leaf.hex():
-        raise ReceiptError("the entry does not hash to the receipt's leaf hash: the entry was changed")
+        raise ReceiptError(
+            f"{which}the checkpoint is for {checkpoint.origin!r}, the entry for game {entry.get('game')!r}"
+        )
+    if part.get("leaf_hash", leaf.hex()) != leaf.hex():
+        raise ReceiptError(f"{which}the entry does not hash to the receipt's leaf hash: the entry was changed")
     try:
-        verify_inclusion(index, checkpoint.size, leaf, [bytes.fromhex(p) for p in receipt["path"]], checkpoint.root)
+        verify_inclusion(index, checkpoint.size, leaf, [bytes.fromhex(p) for p in part["path"]], checkpoint.root)
     except (ProofError, KeyError, TypeError, ValueError) as error:
-        raise ReceiptError(f"the inclusion proof fails: {error}") from error
-    count, text = _checked_openings(entry, receipt.get("opened") or {})
-    return CheckedReceipt(entry, index, checkpoint, note, count, text)
+        raise ReceiptError(f"{which}the inclusion proof fails: {error}") from error
+    count, text = _checked_openings(entry, part.get("opened") or {})
+    return CheckedEntry(entry, index, count, text)
 
 
 def _checked_openings(entry: dict[str, Any], opened: dict[str, Any]) -> tuple[int, str | None]:

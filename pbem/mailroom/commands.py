@@ -11,6 +11,7 @@ from datetime import date
 from pbem import i18n
 from pbem.games.speech import N_, _
 from pbem.games.text import fold
+from pbem.mailroom import clocks
 
 # canonical name -> keywords (compared without diacritics, lower case)
 KEYWORDS: dict[str, tuple[str, ...]] = {
@@ -32,6 +33,14 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "confirm": ("confirm", "potvrdit", "potvrzuji", "potwierdz", "potwierdzam"),
     "rotate": ("rotate", "newaddress", "novaadresa", "zmenitadresu", "nowyadres", "zmienadres"),
     "legal": ("moves", "legal", "tahy", "ruchy"),  # every legal move now (a mail lists only the first few)
+    # the time zone your weekends are counted in (``časové pásmo``, ``strefa czasowa``: two words)
+    "timezone": ("timezone", "tz", "casovepasmo", "pasmo", "strefaczasowa", "strefa"),
+    # the people at a table (pbem/mailroom/people.py)
+    "rematch": ("rematch", "odveta", "rewanz"),
+    "undo": ("undo", "zpet", "cofnij"),
+    "substitute": ("substitute", "nahradnik", "zastepca"),
+    "propose": ("propose", "navrh", "navrhuji", "proponuje", "propozycja"),
+    "accept": ("accept", "prijmout", "akceptuj"),
 }
 # The keywords that are only Czech or only Polish (``pomoc`` and ``katalog`` are both): a mail
 # to the service address from somebody who chose no language is answered in the language of
@@ -43,18 +52,21 @@ WORD_LANGUAGES: dict[str, str] = {
             "cs",
             """napoveda nabidka hry partie nova novy zalozit pripojit prihlasit stav historie odebirat sledovat
             neodebirat nesledovat jazyk obrazky nepritomnost dovolena vzdat vzdavam sablona formular potvrdit
-            potvrzuji novaadresa zmenitadresu tahy jmeno""",
+            potvrzuji novaadresa zmenitadresu tahy jmeno casove casovepasmo pasmo odveta zpet nahradnik navrh
+            navrhuji prijmout""",
         ),
         (
             "pl",
             """oferta gry nowa nowy utworz zaloz dolacz dolaczam stan historia obserwuj subskrybuj nieobserwuj
             wypisz odsubskrybuj jezyk obrazki nieobecnosc urlop poddaj poddaje rezygnuje szablon formularz
-            potwierdz potwierdzam nowyadres zmienadres ruchy imie""",
+            potwierdz potwierdzam nowyadres zmienadres ruchy imie strefa strefaczasowa rewanz cofnij zastepca
+            proponuje propozycja akceptuj""",
         ),
         (
             "en",
             """help catalog catalogue games new join status history subscribe watch unsubscribe unwatch language
-            lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal name""",
+            lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal name
+            timezone tz rematch undo substitute propose accept""",
         ),
     )
     for word in words.split()
@@ -79,7 +91,17 @@ SEAT_COMMANDS = (
     "unsubscribe",
     "rotate",
     "legal",
+    "timezone",
+    "rematch",
+    "undo",
+    "substitute",
+    "propose",
+    "accept",
 )
+# Seat commands that a game may also use as a move (Warriors & Traders' ``accept OFFER``): the
+# game's reading of such a line comes first.
+GAME_FIRST = ("accept",)
+TIMEZONE_USAGE = N_("timezone AREA/CITY, as the tz database names it (e.g. timezone Europe/Prague)")
 LANGUAGES = i18n.LANGUAGES
 LANGUAGE_WORDS = i18n.LANGUAGE_WORDS
 SUBJECT_PREFIX = re.compile(r"^\s*((re|fw|fwd|aw|odp|tr|wg|sv|pd|pf|vs)\s*:\s*)+", re.IGNORECASE)
@@ -103,6 +125,8 @@ def parse_command(line: str) -> Command | None:
     words = line.split()
     if not words:
         return None
+    if len(words) > 1 and LOOKUP.get(plain(words[0] + words[1]).rstrip(":")):  # časové pásmo
+        return Command(LOOKUP[plain(words[0] + words[1]).rstrip(":")], tuple(words[2:]), line)
     name = LOOKUP.get(plain(words[0]).rstrip(":"))
     return Command(name, tuple(words[1:]), line) if name else None
 
@@ -187,7 +211,9 @@ class NewGame:
     mail_options: dict[str, str]  # deadline, deadline.PHASE, reminder, policy, robot-after
 
 
-MAIL_OPTIONS = ("deadline", "reminder", "policy", "robot-after", "lang")
+MAIL_OPTIONS = ("deadline", "reminder", "policy", "robot-after", "lang", "clock", "weekend", "vacation")
+TEXT_OPTIONS = ("policy", "lang", "clock", "weekend")  # stored as text; the other options are numbers
+VACATION_RANGE = (0, 366)  # days of absence a seat may take per game and year
 # Bounds of what a mail may ask for (docs/mail.md, "Limits"): a stored value outside them
 # could stop the scheduler for every game, so they are checked when the line is read.
 HOURS_RANGE = (1, 60 * 24)  # a deadline: 1 hour to 60 days
@@ -218,18 +244,49 @@ def parse_new(args: tuple[str, ...]) -> NewGame:
             players.append(arg.strip("<>,;").lower())
         else:
             raise ValueError(_("{word} is neither a mail address nor KEY=VALUE", word=repr(arg)))
-    for key, value in mail_options.items():
-        if key == "policy":
-            if value not in ("wait", "default"):
-                raise ValueError(_("policy is wait or default"))
-        elif key == "lang":
-            language = language_of(value)
-            if language is None:
-                raise ValueError(_("lang is en, cs or pl"))
-            mail_options[key] = language
-        else:
-            _check_number(key, value)
+    for key, value in list(mail_options.items()):
+        mail_options[key] = _mail_option(key, value)
     return NewGame(args[0].lower(), tuple(players), options, mail_options)
+
+
+def _mail_option(key: str, value: str) -> str:
+    """One of the gateway's options at ``new``, checked and as stored."""
+    if key == "policy":
+        if value not in ("wait", "default"):
+            raise ValueError(_("policy is wait or default"))
+        return value
+    if key == "lang":
+        language = language_of(value)
+        if language is None:
+            raise ValueError(_("lang is en, cs or pl"))
+        return language
+    if key.split(".", 1)[0] in ("clock", "weekend", "vacation"):
+        return _time_option(key, value)
+    _check_number(key, value)
+    return value
+
+
+def _time_option(key: str, value: str) -> str:
+    """The options of correspondence clocks and vacations (``pbem.mailroom.clocks``)."""
+    if key == "clock":
+        bank, move = clocks.parse_clock(value)
+        return f"{bank}+{move}"
+    if key == "clock.max":
+        return str(clocks.parse_clock_max(value))
+    if key == "weekend":
+        if plain(value) not in PICTURE_WORDS:
+            raise ValueError(_("weekend is on or off"))
+        return "on" if PICTURE_WORDS[plain(value)] else "off"
+    if key == "vacation":
+        low, high = VACATION_RANGE
+        if not (value.isascii() and value.isdigit() and len(value) <= 3 and low <= int(value) <= high):
+            raise ValueError(
+                _("vacation takes a whole number of days from {low} to {high}, not {value}").format(
+                    low=low, high=high, value=repr(value[:20])
+                )
+            )
+        return value
+    raise ValueError(_("{key} is no option of clocks: clock=BANK+MOVE, clock.max=, weekend=off").format(key=key[:20]))
 
 
 def _check_number(key: str, value: str) -> None:

@@ -1,6 +1,8 @@
 """Deadlines: per game and phase, reminders, absences and the missed-turn policy.
 
-The deadline of a seat that is waited for runs from the game's last change. Rules come from
+The deadline of a seat that is waited for runs from the game's last change; in a game with a
+correspondence clock (``clock=7d+1d``, ``pbem.mailroom.clocks``) it is the moment the seat's
+bank runs out, which another seat's move does not change. Rules come from
 the game's ``GameClock`` (set with ``new ... deadline=48``) or the installation's defaults.
 An absence period stops the clock (``deadline_at``). ``Clocks`` looks up a game's rules and a
 player's absences; the scheduler (``pbem.mailroom.scheduler``) keeps the timers. The clock is
@@ -13,6 +15,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from pbem import i18n
+from pbem.mailroom.clocks import Stops, banks, clock_rules, runs_out, stops_of
 from pbem.mailroom.records import GameClock, MailRecords
 from pbem.mailroom.settings import MailSettings
 from pbem.service.game import LoadedGame
@@ -101,6 +104,7 @@ class Clocks:
         self.settings = settings
         self.now = now
         self.records = records or MailRecords(service.record)
+        self._turns: dict[tuple[str, int], list[tuple[datetime, frozenset[int]]]] = {}
 
     def for_round(self) -> Clocks:
         """The same look-ups for one follower round: each mail record read once, into a cache
@@ -121,6 +125,42 @@ class Clocks:
         person = self.records.correspondent(email)
         return list(person.absences) if person else []
 
+    def zone(self, email: str) -> str | None:
+        """The time zone ``email`` chose (``timezone Europe/Prague``), None if none."""
+        person = self.records.correspondent(email)
+        zone = getattr(person, "timezone", None) if person else None
+        return str(zone) if zone else None
+
+    def stops(self, game: LoadedGame, seat: int) -> Stops:
+        """What stops the clock of ``seat``: its player's absences and, under ``weekend=off``,
+        Saturdays and Sundays in the player's time zone (UTC if none was chosen)."""
+        email = game.emails[seat]
+        weekend = str(self.rules(game.id).get("weekend") or "on") == "off"
+        return stops_of(self.absences(email), (self.zone(email) or "UTC") if weekend else None)
+
+    def turns(self, game: LoadedGame, version: int) -> list[tuple[datetime, frozenset[int]]]:
+        """For each entry up to ``version`` since the game started: its recorded time and the
+        seats the game waited on after it (robots' seats left out). Read once per round."""
+        key = (game.id, version)
+        if key not in self._turns:
+            turns = []
+            start = next((n for n, e in enumerate(game.entries[:version]) if e["kind"] == "started"), version)
+            for v in range(start + 1, version + 1):
+                state = self.service.state(game, v)
+                if state is not None:
+                    waiting = frozenset(game.spec.to_move(state)) - game.robots
+                    turns.append((entry_time(game, v), waiting))
+            self._turns[key] = turns
+        return self._turns[key]
+
+    def time_left(self, game: LoadedGame, version: int) -> list[timedelta] | None:
+        """Each seat's time left at ``version`` of a game with a clock (None without one)."""
+        rules = clock_rules(self.rules(game.id))
+        if rules is None or not game.started:
+            return None
+        stops = {seat: self.stops(game, seat) for seat in range(len(game.emails))}
+        return banks(self.turns(game, version), len(game.emails), rules, stops.__getitem__)
+
     def deadline(self, game: LoadedGame, version: int, seat: int) -> datetime | None:
         """The deadline of ``seat`` at ``version`` (for the text of mails, too)."""
         if not game.started or seat in game.robots:
@@ -128,6 +168,12 @@ class Clocks:
         state = self.service.state(game, version)
         if state is None:
             return None
+        left = self.time_left(game, version)
+        if left is not None:
+            try:
+                return runs_out(entry_time(game, version), left[seat], self.stops(game, seat))
+            except (OverflowError, ValueError):
+                return None
         with i18n.english():  # the rules name phases in English
             hours = hours_for(self.rules(game.id), game.spec.phase_label(state))
         try:

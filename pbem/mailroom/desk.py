@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -23,8 +24,8 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _
 from pbem.games.text import parse_named
 from pbem.ledger import press
+from pbem.mailroom import clocks, people, talk
 from pbem.mailroom import commands as cmd
-from pbem.mailroom import talk
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_names
@@ -46,6 +47,7 @@ STANDING = (
     "pictures",
     "name",
     "absence",
+    "timezone",
     "subscribe",
     "unsubscribe",
 )  # confirmed when sent to the service address
@@ -54,7 +56,17 @@ MAX_NOT_READ = 20  # lines listed in a reply as not read as commands
 # Commands that add an event to a mail record (a seat's keys, an address's settings, a game's
 # observers, a confirmation): each record is read again for every later mail, so one mail may
 # change them only this often; the rest of such lines are answered as refused.
-RECORD_CHANGES = ("rotate", "subscribe", "unsubscribe", "language", "pictures", "name", "absence", "confirm")
+RECORD_CHANGES = (
+    "rotate",
+    "subscribe",
+    "unsubscribe",
+    "language",
+    "pictures",
+    "name",
+    "absence",
+    "timezone",
+    "confirm",
+)
 MAX_RECORD_CHANGES = 5
 MAIL_KEY_PREFIX = "mail:"  # receipts of mails; internal keys (deadlines) use other prefixes
 
@@ -99,11 +111,37 @@ def error_dict(error: Exception) -> dict[str, Any]:
     return {"code": ErrorCode.INVALID.value, "message": str(error), "legal": []}
 
 
+class _Remembered:
+    """What this process read from the store about addresses and may read again for each of
+    their mails: a bounded map (the oldest entry goes first), so a stream of new senders costs
+    memory only up to ``limit``."""
+
+    def __init__(self, limit: int = 4096):
+        self.limit = limit
+        self._kept: OrderedDict[str, str] = OrderedDict()
+
+    def get(self, email: str) -> str | None:
+        return self._kept.get(email)
+
+    def keep(self, email: str, value: str) -> None:
+        self._kept[email] = value
+        self._kept.move_to_end(email)
+        while len(self._kept) > self.limit:
+            self._kept.popitem(last=False)
+
+
 class MailDesk:
     def __init__(self, service: GameService, settings: MailSettings, clock: Callable[[], datetime] = utcnow):
         self.service = service
         self.settings = settings
         self.clock = clock
+        # Read for every authenticated mail, and stored facts that do not change under us: an
+        # address's verification (one event, ever) and the name it gave (changed only when a
+        # mail gives another). Kept once read from the store, never from an unsaved change, so
+        # a save that fails leaves nothing behind; each was a read of the store per mail
+        # (two of a move mail's few, in the intake benchmark).
+        self._verified = _Remembered()
+        self._names = _Remembered()
 
     def seen(self, key: str) -> bool:
         return self.service.receipt_for(receipt_key(key)) is not None
@@ -135,7 +173,7 @@ class MailDesk:
             # No look-ups first: the receipt's id is unique, so a second delivery fails to save
             # and is recognised then; and the games are planned on as this process knows them,
             # since a save after another process's write fails too (then loaded fresh).
-            work = Work(self.service, key, fresh=attempt > 0)
+            work = self.service.work(key, fresh=attempt > 0)
             context: dict[str, Any] = {
                 "reply_to": letter.sender,
                 "message_id": letter.message_id,
@@ -186,8 +224,13 @@ class MailDesk:
         if how is None:
             return
         context["authenticated"] = how
-        if work.find(VerifiedAddress.create_id(letter.sender)) is None:
+        if self._verified.get(letter.sender) is not None:
+            return
+        verified_id = VerifiedAddress.create_id(letter.sender)
+        if work.find(verified_id) is None:
             work.add(VerifiedAddress(letter.sender, how, self.clock().isoformat()))
+        elif not work.adds(verified_id):
+            self._verified.keep(letter.sender, how)
 
     def _language(self, email: str, game_id: str | None, hint: str | None = None) -> str:
         """``email``'s chosen language, else the game's, else the language of the mail's
@@ -291,6 +334,8 @@ class MailDesk:
             cmd.parse_absence(command.args, self.clock().date())
         if command.name == "name" and clean_name(" ".join(command.args)) is None:
             raise ValueError(_(NAME_USAGE))
+        if command.name == "timezone":
+            self._zone(command)
         if command.name in ("subscribe", "unsubscribe"):
             if not command.args:
                 raise ValueError(_("say which game: {command} GAME", command=command.name))
@@ -327,32 +372,33 @@ class MailDesk:
         self.service.checked_new(new.game_type, new.players, new.options)  # the game's own refusals first
         if sender not in new.players:
             raise ValueError(_("a game is created by one of its players: put your own address among them"))
-        person = work.aggregate(Correspondent.create_id(sender), lambda: Correspondent(sender))
-        now = self.clock()
-        day_ago = (now - timedelta(days=1)).isoformat()
-        if person.games_created_since(day_ago) >= cmd.MAX_NEW_PER_DAY:
-            raise ValueError(_("at most {n} new games a day per address; try again tomorrow", n=cmd.MAX_NEW_PER_DAY))
-        rules: dict[str, Any] = {k: (v if k in ("policy", "lang") else int(v)) for k, v in new.mail_options.items()}
+        person = people.count_new(work, sender, self.clock())
+        rules: dict[str, Any] = {k: (v if k in cmd.TEXT_OPTIONS else int(v)) for k, v in new.mail_options.items()}
         own = clean_name(sender_name)
         if own is not None and own != person.known_name():
             person.give_name(own)
         own = own or person.known_name()  # a mail without a display name keeps the name given before
         names = [own if email == sender else self._known_name(work, email) for email in new.players]
         game_id = self.service.new_game(work, new.game_type, new.players, new.options, names=names)
-        person.created_game(now.isoformat(), day_ago)
         if "lang" not in rules and person.language:
             rules["lang"] = person.language  # invitations in the creator's language
         work.add(GameClock(game_id, rules | {"invited_by": sender}))  # invitations name who sent them
         return {"game": game_id, "players": list(new.players), "rules": new.mail_options}
 
-    @staticmethod
-    def _learn_name(letter: Letter, work: Work) -> None:
+    def _learn_name(self, letter: Letter, work: Work) -> None:
         """The name an address goes by, from the From of its authenticated mail; kept only for
         an address with a record of its own (making one would set its language to English)."""
         own = clean_name(letter.sender_name)
-        person = work.find(Correspondent.create_id(letter.sender))
-        if own is not None and isinstance(person, Correspondent) and own != person.known_name():
-            work.aggregate(Correspondent.create_id(letter.sender), lambda: person).give_name(own)
+        if own is None or self._names.get(letter.sender) == own:
+            return
+        person_id = Correspondent.create_id(letter.sender)
+        person = work.find(person_id)
+        if not isinstance(person, Correspondent):
+            return
+        if own != person.known_name():
+            work.aggregate(person_id, lambda: person).give_name(own)
+        elif not work.adds(person_id):
+            self._names.keep(letter.sender, own)
 
     @staticmethod
     def _known_name(work: Work, email: str) -> str | None:
@@ -380,6 +426,10 @@ class MailDesk:
                 raise ValueError(_(PICTURES_USAGE))
             person.choose_pictures(on)
             return {"pictures": on}
+        if command.name == "timezone":
+            zone = self._zone(command)
+            person.choose_timezone(zone)
+            return {"timezone": zone}
         period = cmd.parse_absence(command.args, self.clock().date())
         if period is None:
             person.clear_absences()
@@ -388,6 +438,13 @@ class MailDesk:
         else:
             person.add_absence(*period)
         return {"period": list(period) if period else None}
+
+    @staticmethod
+    def _zone(command: cmd.Command) -> str:
+        zone = clocks.zone_of(command.args[0]) if len(command.args) == 1 else None
+        if zone is None:
+            raise ValueError(_(cmd.TIMEZONE_USAGE))
+        return zone
 
     def _watch(self, work: Work, game_id: str, email: str, name: str, rest: tuple[str, ...]) -> dict[str, Any]:
         """Follow a game (a digest per turn, or ``daily``) or stop following it."""
@@ -474,15 +531,16 @@ class MailDesk:
         seat = game.emails.index(sender) if sender in game.emails else None
 
         def recognise(line: str) -> cmd.Command | Order | None:
-            command = cmd.parse_command(line)
-            if command is not None and command.name in cmd.SEAT_COMMANDS:
+            found = cmd.parse_command(line)
+            command = found if found is not None and found.name in cmd.SEAT_COMMANDS else None
+            if command is not None and command.name not in cmd.GAME_FIRST:
                 return command
             if state is None or seat is None:
-                return None
+                return command
             try:
                 parse_named(game.spec, state, seat, line, game.names)
             except GameError as error:
-                return None if error.code is ErrorCode.SYNTAX else Order(line)
+                return command if error.code is ErrorCode.SYNTAX else Order(line)
             except Exception:  # a parser's bug: the line is read as a move, and its refusal shows
                 log.exception("parsing %r in %s", line[:80], game_id)
                 return Order(line)
@@ -572,8 +630,10 @@ class MailDesk:
             if name in ("subscribe", "unsubscribe"):
                 rest = tuple(arg for arg in command.args if arg.lower() != game_id)  # the game may be named
                 return result | self._watch(work, game_id, email, name, rest)
-            if name in ("language", "pictures", "name", "absence"):
+            if name in ("language", "pictures", "name", "absence", "timezone"):
                 return result | self._preference(email, command, work)
+            if name in people.COMMANDS:
+                return result | people.seat_command(self.service, work, game_id, command, email, self.clock())
             if name == "rotate":
                 self.service.rotate_plan(work, game_id, email)
                 return result

@@ -1,9 +1,11 @@
 """The mail follower of the event store, and the dead letters.
 
 ``Mailroom.follow()`` reads the notifications stored after its tracked position (the
-library's tracking table, row "mailroom") and, for each one, queues the mails it calls for and
-sets the timers of the game it changed, in one transaction with the new position. A round
-costs O(new notifications); an idle round is a few indexed queries.
+library's tracking table, row "mailroom") a page at a time and, for each one, queues the mails
+it calls for and sets the timers of the game it changed; a page is stored in one transaction
+with the follower's position after each notification (``MailViews.record``), so a burst costs one
+commit a page, not one a notification, and the outbox keeps the intake's pace. A round costs
+O(new notifications); an idle round is a few indexed queries.
 
 A notification whose mails cannot be built or queued (a bug in a game's view, a missing game,
 a value the store refuses) becomes a dead letter that names it and its error, logged at ERROR;
@@ -15,7 +17,9 @@ notification is tried in the next round.
 from __future__ import annotations
 
 import logging
+import time
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -24,7 +28,7 @@ from eventsourcing.persistence import IntegrityError, Tracking
 
 from pbem.mailroom.deadlines import Clocks, utcnow
 from pbem.mailroom.outbox import TOPICS, Outbox, topic
-from pbem.mailroom.queue import DEAD, QUEUED, RETRIED, Mail, QueuedMail, Timer, views_for
+from pbem.mailroom.queue import DEAD, QUEUED, RETRIED, Mail, Queued, QueuedMail, Timer, views_for
 from pbem.mailroom.records import Correspondent
 from pbem.mailroom.scheduler import TIMER_DEAD_PREFIX, Scheduler
 from pbem.mailroom.settings import MailSettings
@@ -36,7 +40,9 @@ from pbem.service.store import GameRecord
 
 log = logging.getLogger("pbem.mail")
 FOLLOWER = "mailroom"  # the tracking row of this follower
-ABSENCE_TOPICS = [topic(Correspondent.AbsenceAdded), topic(Correspondent.AbsencesCleared)]
+ABSENCE_EVENTS = (Correspondent.AbsenceAdded, Correspondent.AbsencesCleared, Correspondent.TimezoneChosen)
+ABSENCE_TOPICS = [topic(cls) for cls in ABSENCE_EVENTS]
+BATCH_SECONDS = 0.05  # a page's mails are stored at least this often: a burst does not hold the first reply
 UNBUILT = "/unbuilt"  # suffix of the key of a notification whose mails could not be built
 
 
@@ -51,6 +57,7 @@ class Mailroom:
         self.clocks = Clocks(service, settings, clock)
         self.outbox = Outbox(service, settings, self.views, self.clocks)
         self.scheduler = Scheduler(service, self.views, self.outbox)
+        self.stored: Callable[[], None] = _nothing  # called after each page stored (wakes a sender)
         service.witness(self.views.head)  # the follower witnesses each game's size for the store's self-check
 
     # -- following -----------------------------------------------------------------------------
@@ -65,41 +72,76 @@ class Mailroom:
             )
             if not page:
                 return handled
-            round_ = self.outbox.round()
-            for notification in page:
-                try:
-                    if not self._handle(notification, round_):
-                        round_ = self.outbox.round()  # what the round counted for it was never stored
-                except IntegrityError:  # another gateway process recorded this position first
-                    log.info("another follower handled notification %s; this round stops", notification.id)
-                    return handled
-                handled += 1
+            try:
+                self._page(page)
+            except IntegrityError:  # another gateway process recorded these positions first
+                log.info("another follower handled notifications up to %s; this round stops", page[-1].id)
+                return handled
+            handled += len(page)
 
-    def _handle(self, notification: Any, round_: Round) -> bool:
-        """Queue what one notification calls for; False when it became a dead letter."""
-        now = self.clock()
-        tracking = Tracking(FOLLOWER, notification.id)
-        try:
-            self._queue(notification, round_, now, tracking)
-        except IntegrityError:
-            raise  # another follower recorded this position first (``follow``)
-        except Exception as error:
-            if store_down(error):
-                raise
-            log.error("mail for notification %s could not be built: %r", notification.id, error, exc_info=True)
-            self.views.enqueue([self._unbuilt(notification.id)], now, notification.id, tracking, error=_describe(error))
-            return False
-        return True
+    def _page(self, page: Sequence[Any]) -> None:
+        """Queue what a page of notifications calls for, in one transaction (``MailViews.record``)
+        with the follower's position after each. A notification whose mails cannot be built is a
+        dead letter: what came before it is stored first, and a new round starts after it (what
+        the round counted for it was never stored). A long page is stored in parts, one every
+        ``BATCH_SECONDS`` of building, so its first mails can leave while the rest is built."""
+        round_ = self.outbox.round()
+        batch: list[Queued] = []
+        started = time.monotonic()
+        for notification in page:
+            if time.monotonic() - started > BATCH_SECONDS:  # what is built leaves now
+                self._store(batch)
+                batch, started = [], time.monotonic()
+            try:
+                batch.append(self._build(notification, round_))
+            except Exception as error:
+                if store_down(error):
+                    raise
+                log.error("mail for notification %s could not be built: %r", notification.id, error, exc_info=True)
+                self._store(batch)
+                batch = []
+                self._store([self._unbuilt(notification.id, error)])
+                round_ = self.outbox.round()
+        self._store(batch)
 
-    def _queue(self, notification: Any, round_: Round, now: datetime, tracking: Tracking) -> None:
-        event = self.service.store.mapper.to_domain_event(notification)
-        if isinstance(event, (Correspondent.AbsenceAdded, Correspondent.AbsencesCleared)):
-            self._absences(event, round_)
-            self.views.set_timers([], [], [], now, notification.id, tracking)
+    def _store(self, batch: list[Queued]) -> None:
+        """Store a batch at once; when the store refuses a value in it, one notification at a
+        time, and the one it refuses becomes a dead letter."""
+        if not batch:
             return
+        now = self.clock()
+        try:
+            self.views.record(batch, now)
+            log.info("followed notifications %s to %s (%s)", batch[0].source, batch[-1].source, len(batch))
+            self.stored()
+            return
+        except IntegrityError:
+            raise  # another follower recorded these positions first (``follow``)
+        except Exception as error:
+            if store_down(error) or (len(batch) == 1 and batch[0].error is not None):
+                raise
+        for queued in batch:
+            try:
+                self.views.record([queued], now)
+            except IntegrityError:
+                raise
+            except Exception as error:
+                if store_down(error) or queued.error is not None:
+                    raise
+                log.error("mail for notification %s could not be stored: %r", queued.source, error, exc_info=True)
+                self.views.record([self._unbuilt(queued.source, error)], now)
+
+    def _build(self, notification: Any, round_: Round) -> Queued:
+        """What one notification calls for: its mails, its game's timers and size."""
+        tracking = Tracking(FOLLOWER, notification.id)
+        event = self.service.store.mapper.to_domain_event(notification)
+        if isinstance(event, ABSENCE_EVENTS):
+            self._absences(event, round_)
+            return Queued(notification.id, tracking)
         mails = self.outbox.mails_for(round_, event, notification.id)
         games, timers = self._timers(event, round_)
-        self.views.set_timers(games, timers, mails, now, notification.id, tracking, _head(event))
+        cleared, round_.cleared = round_.cleared, []
+        return Queued(notification.id, tracking, mails, games, timers, _head(event), cleared)
 
     def _timers(self, event: Any, round_: Round) -> tuple[list[str], list[Timer]]:
         if not isinstance(event, (GameRecord.Created, GameRecord.Appended)):
@@ -119,8 +161,10 @@ class Mailroom:
             self.scheduler.absences_changed(person.email, round_.clocks)
 
     @staticmethod
-    def _unbuilt(position: int) -> Mail:
-        return Mail(f"n{position}{UNBUILT}", "", {"notification": position}, "", DEAD)
+    def _unbuilt(position: int, error: BaseException) -> Queued:
+        """The dead letter of a notification whose mails could not be built or stored."""
+        mail = Mail(f"n{position}{UNBUILT}", "", {"notification": position}, "", DEAD)
+        return Queued(position, Tracking(FOLLOWER, position), [mail], error=_describe(error))
 
     # -- the rest of a worker round -----------------------------------------------------------
     def fire(self, now: datetime | None = None) -> int:
@@ -147,8 +191,9 @@ class Mailroom:
             return [key] if self.views.mark(key, QUEUED, now) else []
         notification = self.service.store.notification_log.select(letter.source, 1)[0]
         event = self.service.store.mapper.to_domain_event(notification)
-        mails = self.outbox.mails_for(self.outbox.round(), event, letter.source)
-        self.views.enqueue(mails, now, letter.source)
+        round_ = self.outbox.round()
+        mails = self.outbox.mails_for(round_, event, letter.source)
+        self.views.record([Queued(letter.source, None, mails, cleared=round_.cleared)], now)
         self.views.mark(key, RETRIED, now)
         return [mail.key for mail in mails]
 
@@ -159,6 +204,10 @@ class Mailroom:
             self.views.move_timers([replace(timer, due=now)])
         self.views.mark(letter.key, RETRIED, now)
         return [letter.key]
+
+
+def _nothing() -> None:
+    return None
 
 
 def _head(event: Any) -> dict[str, int]:

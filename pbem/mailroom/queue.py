@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -114,6 +114,23 @@ class Timer:
     since: datetime  # when the turn began
     hours: int  # the deadline's length (a reminder fires ``hours`` before... see scheduler)
     due: datetime
+
+
+@dataclass(frozen=True)
+class Queued:
+    """What one notification leads to, stored with the follower's position (``MailViews.record``):
+    its mails, the timers of ``game_ids`` replaced by ``timers``, the games' newest sizes
+    (``heads``) and the addresses that showed they work again (``cleared``: their bounces are
+    forgotten)."""
+
+    source: int
+    tracking: Tracking | None
+    mails: Sequence[Mail] = ()
+    game_ids: Sequence[str] = ()
+    timers: Sequence[Timer] = ()
+    heads: Mapping[str, int] = field(default_factory=dict)
+    cleared: Sequence[str] = ()
+    error: str | None = None
 
 
 class MailViews:
@@ -383,41 +400,32 @@ class MailViews:
             cursor.execute(self.sql("SELECT 1 AS x FROM pbem_undeliverable WHERE address = %s"), (address,))
             return cursor.fetchone() is not None
 
-    def deliverable_again(self, address: str) -> None:
-        """The address wrote to us and showed it was itself: mail to it works again, and its
-        bounces so far are forgotten."""
+    # -- timers ----------------------------------------------------------------------------
+    def record(self, batch: Sequence[Queued], now: datetime) -> None:
+        """Store what a run of notifications led to, with the follower's position after each,
+        in one transaction (``Queued``): a follower round commits once, not once a notification."""
         with self._transaction(commit=True) as cursor:
+            for queued in batch:
+                self._record(cursor, queued, now)
+
+    def _record(self, cursor: Any, queued: Queued, now: datetime) -> None:
+        for address in queued.cleared:
             cursor.execute(self.sql("DELETE FROM pbem_undeliverable WHERE address = %s"), (address,))
             cursor.execute(self.sql("DELETE FROM pbem_bounces WHERE address = %s"), (address,))
-
-    # -- timers ----------------------------------------------------------------------------
-    def set_timers(
-        self,
-        game_ids: Iterable[str],
-        timers: Sequence[Timer],
-        mails: Sequence[Mail],
-        now: datetime,
-        source: int,
-        tracking: Tracking | None,
-        heads: dict[str, int] | None = None,
-    ) -> None:
-        """Replace the timers of ``game_ids``, queue ``mails`` and note the games' newest sizes
-        (``heads``), with the follower's position, in one transaction."""
-        with self._transaction(commit=True) as cursor:
-            for game_id, size in (heads or {}).items():
-                cursor.execute(
-                    self.sql(
-                        "INSERT INTO pbem_heads (game_id, size) VALUES (%s, %s) ON CONFLICT (game_id) DO UPDATE"
-                        " SET size = excluded.size WHERE pbem_heads.size < excluded.size"
-                    ),
-                    (game_id, size),
-                )
-            for game_id in game_ids:
-                cursor.execute(self.sql("DELETE FROM pbem_timers WHERE game_id = %s"), (game_id,))
-            for timer in timers:
-                self._insert_timer(cursor, timer)
-            self._insert_mails(cursor, mails, now, source, None)
-            self._track(cursor, tracking)
+        for game_id, size in queued.heads.items():
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO pbem_heads (game_id, size) VALUES (%s, %s) ON CONFLICT (game_id) DO UPDATE"
+                    " SET size = excluded.size WHERE pbem_heads.size < excluded.size"
+                ),
+                (game_id, size),
+            )
+        for game_id in queued.game_ids:
+            cursor.execute(self.sql("DELETE FROM pbem_timers WHERE game_id = %s"), (game_id,))
+        for timer in queued.timers:
+            self._insert_timer(cursor, timer)
+        self._insert_mails(cursor, queued.mails, now, queued.source, queued.error)
+        self._track(cursor, queued.tracking)
 
     def _insert_timer(self, cursor: Any, timer: Timer) -> None:
         cursor.execute(

@@ -20,7 +20,8 @@ def mail_uuid(kind: str, key: str) -> UUID:
 
 
 class Correspondent(Aggregate):
-    """A mail address's preferences: language, board pictures in mail, absence periods."""
+    """A mail address's preferences: language, board pictures in mail, absence periods, the
+    time zone of its weekends (records from before time zones have none: UTC)."""
 
     snapshotted = True  # read for every mail: snapshots keep loading it short (PbemStore)
 
@@ -32,6 +33,9 @@ class Correspondent(Aggregate):
 
         class AbsencesCleared(Aggregate.Event):
             pass
+
+        class TimezoneChosen(Aggregate.Event):
+            zone: str
 
     @staticmethod
     def create_id(email: str) -> UUID:
@@ -60,6 +64,11 @@ class Correspondent(Aggregate):
     @event("AbsencesCleared")
     def clear_absences(self) -> None:
         self.absences = []
+
+    @event("TimezoneChosen")
+    def choose_timezone(self, zone: str) -> None:
+        """The time zone this address counts its weekends in (``weekend=off`` games)."""
+        self.timezone = zone
 
     @event("NameGiven")
     def give_name(self, name: str) -> None:

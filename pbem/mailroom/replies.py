@@ -129,6 +129,18 @@ def deadline_notice(
     )
 
 
+def _receipt_line(game: LoadedGame, attachment: dict[str, Any]) -> dict[str, Any]:
+    """What the reply says of its receipt: the leaf index (every entry counts) and the turns
+    shown of its first and last entry (play only: talk does not advance them)."""
+    index = attachment.get("index")
+    last = max([index] + [part["index"] for part in attachment.get("more", [])]) if isinstance(index, int) else None
+
+    def turn_of(at: int | None) -> int | None:
+        return game.turn_at(at + 1) if isinstance(at, int) and 0 <= at < game.version else None
+
+    return {"index": index, "size": attachment.get("size"), "turn": turn_of(index), "last": turn_of(last)}
+
+
 def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: Asked, position: int) -> list[Mail]:
     """The notices a mail asked for, then its reply."""
     game = _game_of(round_, asked.game_id)
@@ -137,7 +149,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if not to:
         return mails
     if asked.authenticated:  # they wrote to us, so mail to them works again (a forged From proves nothing)
-        writer.views.deliverable_again(to)
+        writer.deliverable_again(round_, to)
     lang = reply_language(writer, round_, stored, asked, to)
     results = [answer(writer, round_, result, to, lang) for result in stored]
     if game is not None:
@@ -156,7 +168,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if game is not None and to in game.emails:
         model["game"], attachment = _about_game(writer, round_, game, to, results, asked)
         if attachment is not None:
-            model["receipt"] = {"index": attachment.get("index"), "size": attachment.get("size")}
+            model["receipt"] = _receipt_line(game, attachment)
     model["summary"] = reply_summary(results)
     if model["game"] is None:  # e.g. "join GAME" at the service address: a mail about that game
         model["game"] = _own_block_in(results)
@@ -215,8 +227,8 @@ def _game_of(round_: Round, game_id: str | None) -> LoadedGame | None:
 def _about_game(
     writer: Writer, round_: Round, game: LoadedGame, to: str, results: list[dict[str, Any]], asked: Asked
 ) -> tuple[GameBlock, dict[str, Any] | None]:
-    """A player's reply shows the game after their commands, and carries the receipt of the
-    entries their moves added."""
+    """A player's reply shows the game after their commands, and carries one receipt of every
+    entry their moves added."""
     outcomes = played(results)
     versions = [p.version for p in outcomes if p.version]
     version = max(versions) if versions else asked.version or game.version
@@ -224,7 +236,8 @@ def _about_game(
     moved = receipted(results)
     if not moved:
         return block, None
-    receipt = writer.service.receipt(game.id, moved[0].version_before, moved[-1].version, viewer=to, game=game)
+    made = [index for p in moved for index in range(p.version_before, p.version)]  # every entry of the mail
+    receipt = writer.service.receipt(game.id, made[0], moved[-1].version, viewer=to, game=game, also=made[1:])
     return block, receipt
 
 
@@ -345,7 +358,7 @@ def _status(writer: Writer, round_: Round, result: dict[str, Any], email: str) -
     if result.get("game"):
         game = round_.game(result["game"])
         return {"block": writer.game_block(round_, game, game.version, email)}
-    mine = [g for g in writer.service.game_ids() if email in round_.game(g).emails]
+    mine = writer.service.games_of(email)  # from the players' read model: no other game is loaded
     return {"games": [_line(writer, round_, game_id, email) for game_id in mine]}
 
 
@@ -419,11 +432,7 @@ def _unknown(writer: Writer, round_: Round, result: dict[str, Any], email: str) 
     game, its block, so the answer comes from that address and "Reply" goes there."""
     if result.get("sender") != email:
         return {}
-    games = [
-        game
-        for game in (round_.game(game_id) for game_id in writer.service.game_ids())
-        if email in game.emails and not game.ended
-    ]
+    games = [game for game in map(round_.game, writer.service.games_of(email)) if not game.ended]
     found: dict[str, Any] = {"games": []}
     for game in games[:5]:
         token = round_.seat_token(game.id, game.emails.index(email))

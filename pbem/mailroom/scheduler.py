@@ -19,6 +19,7 @@ from typing import Any
 from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
+from pbem.mailroom.clocks import clock_rules
 from pbem.mailroom.deadlines import Clocks, deadline_at, entry_time, hours_for, misses, reminder_lead
 from pbem.mailroom.outbox import Outbox
 from pbem.mailroom.queue import DEAD, Mail, MailViews, Timer
@@ -53,16 +54,18 @@ class Scheduler:
     # -- setting timers (the follower) ---------------------------------------------------------
     def timers_for(self, game: LoadedGame, clocks: Clocks) -> list[Timer]:
         """The reminder and deadline of every seat the game now waits for (``clocks``: the
-        follower round's look-ups)."""
+        follower round's look-ups). In a game with a clock, a seat's deadline is when its bank
+        runs out (``Clocks.deadline``), so another seat's move leaves it where it was."""
         if not game.started or game.ended:
             return []
         state = self.service.state(game)
         if state is None:
             return []
         rules = clocks.rules(game.id)
+        left = clocks.time_left(game, game.version)
         with i18n.english():  # the rules name phases in English
             hours = hours_for(rules, game.spec.phase_label(state))
-        if hours <= 0:
+        if hours <= 0 and left is None:
             return []
         since = entry_time(game, game.version)
         timers: list[Timer] = []
@@ -70,16 +73,24 @@ class Scheduler:
             if seat in game.robots:
                 continue
             email = game.emails[seat]
-            due = self._due(since, hours, email, clocks)
-            if due is None:
-                continue
-            timers.append(Timer(game.id, seat, "deadline", game.version, email, since, hours, due))
-            lead = reminder_lead(rules, hours)
-            if lead:
-                timers.append(
-                    Timer(game.id, seat, "reminder", game.version, email, since, hours, due - timedelta(hours=lead))
+            if left is not None:
+                hours = max(0, int(left[seat].total_seconds() // 3600))
+                due = clocks.deadline(game, game.version, seat)
+            else:
+                due = self._due(since, hours, email, clocks)
+            if due is not None:
+                timers += self._seat_timers(
+                    Timer(game.id, seat, "deadline", game.version, email, since, hours, due), rules
                 )
         return timers
+
+    @staticmethod
+    def _seat_timers(deadline: Timer, rules: dict[str, Any]) -> list[Timer]:
+        """A seat's deadline and, when the rules ask for one, its reminder."""
+        lead = reminder_lead(rules, deadline.hours)
+        if not lead:
+            return [deadline]
+        return [deadline, replace(deadline, kind="reminder", due=deadline.due - timedelta(hours=lead))]
 
     @staticmethod
     def _due(since: datetime, hours: int, email: str, clocks: Clocks) -> datetime | None:
@@ -90,18 +101,20 @@ class Scheduler:
             return None
 
     def absences_changed(self, email: str, clocks: Clocks) -> None:
-        """Move the timers of one player after an absence was added or cleared."""
+        """Move the timers of one player after an absence or time zone was added or cleared."""
         moved = []
         for timer in self.views.timers_of(email):
-            deadline = self._due(timer.since, timer.hours, email, clocks)
+            rules = clocks.rules(timer.game_id)
+            if clock_rules(rules) is not None:
+                deadline = clocks.deadline(self.service.game(timer.game_id), timer.version, timer.seat)
+            else:
+                deadline = self._due(timer.since, timer.hours, email, clocks)
             if deadline is None:
                 continue
-            lead = reminder_lead(clocks.rules(timer.game_id), timer.hours)
+            lead = reminder_lead(rules, timer.hours)
             due = deadline - timedelta(hours=lead) if timer.kind == "reminder" else deadline
             if due != timer.due:
-                moved.append(
-                    Timer(timer.game_id, timer.seat, timer.kind, timer.version, email, timer.since, timer.hours, due)
-                )
+                moved.append(replace(timer, due=due))
         self.views.move_timers(moved)
 
     # -- firing --------------------------------------------------------------------------------
@@ -157,7 +170,7 @@ class Scheduler:
         move = game.spec.default_move(state, seat) if policy == "default" else None
         key = deadline_key(game.id, game.version, seat)
         for attempt in range(MAX_SAVE_ATTEMPTS):
-            work = Work(self.service, key, fresh=attempt > 0)
+            work = self.service.work(key, fresh=attempt > 0)
             clock = work.find(GameClock.create_id(game.id, {}))
             if clock and marker in clock.done:
                 return False

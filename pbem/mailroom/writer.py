@@ -81,6 +81,7 @@ class GameBlock(TypedDict, total=False):
     picture: str | None  # the board as the player sees it, packed SVG (pbem/mailroom/pictures.py)
     caption: list[str]  # the lines of that board the picture leaves to the HTML part's words
     bouncing: list[str]  # the other players whose mail comes back undelivered (they hear nothing)
+    clocks: list[dict[str, Any]]  # a clock game's time left per seat (pbem/mailroom/clocks.py)
 
 
 def thread_id(game_id: str, email: str, domain: str) -> str:
@@ -107,6 +108,7 @@ class Round:
     shown: dict[tuple[str, str], Any] = field(default_factory=dict)  # (email, game) -> the decision last mailed
     quiet: dict[str, bool] = field(default_factory=dict)  # games whose mail is off
     bouncing: dict[str, bool] = field(default_factory=dict)  # addresses marked undeliverable
+    cleared: list[str] = field(default_factory=list)  # addresses that wrote: deliverable again when stored
     # (observer, game) -> the version their last digest showed, and when it was queued
     watched: dict[tuple[str, str], tuple[int | None, datetime | None]] = field(default_factory=dict)
 
@@ -187,7 +189,7 @@ class Writer:
             "id": game.id,
             "title": game.spec.title,
             "version": version,
-            "turn": version,
+            "turn": game.turn_at(version),  # talk in the log does not advance it
             "turn_url": f"{base}/games/{game.id}/turn/{version}",
             "verify_url": f"{base}/verify",  # where a player checks a receipt (web/checks.py)
             "phase": name_seats(summary["phase"], names),
@@ -209,7 +211,30 @@ class Writer:
             "since": None,
             "since_version": None,
             "decision": None,
+            "clocks": self._clocks(round_, game, version, {w["seat"] for w in waiting}),
         }
+
+    @staticmethod
+    def _clocks(round_: Round, game: LoadedGame, version: int, waiting: set[int]) -> list[dict[str, Any]]:
+        """Each seat's time left at ``version`` of a game with a clock (none: an empty list), as
+        whole days, hours and minutes, and whether it runs now."""
+        left = round_.clocks.time_left(game, version)
+        if left is None:
+            return []
+        shown = []
+        for seat, time in enumerate(left):
+            minutes = max(0, int(time.total_seconds() // 60))
+            days, rest = divmod(minutes, 24 * 60)
+            shown.append(
+                {
+                    "name": game.names[seat],
+                    "days": days,
+                    "hours": rest // 60,
+                    "minutes": rest % 60,
+                    "running": seat in waiting,
+                }
+            )
+        return shown
 
     def _waiting(self, round_: Round, game: LoadedGame, version: int, summary: dict[str, Any]) -> Iterator[Waiting]:
         for item in summary["waiting_for"]:
@@ -255,11 +280,23 @@ class Writer:
         seat's mail says so, so that somebody can tell them before deadlines pass unheard."""
         names = []
         for seat, email in enumerate(game.emails):
-            if email not in round_.bouncing:
-                round_.bouncing[email] = self.views.undeliverable(email)
-            if email != reader and round_.bouncing[email]:
+            if email != reader and self.undeliverable(round_, email):
                 names.append(game.names[seat])
         return names
+
+    def undeliverable(self, round_: Round, email: str) -> bool:
+        """Whether mail to ``email`` comes back (read once a round)."""
+        if email not in round_.bouncing:
+            round_.bouncing[email] = self.views.undeliverable(email)
+        return round_.bouncing[email]
+
+    @staticmethod
+    def deliverable_again(round_: Round, email: str) -> None:
+        """``email`` wrote to us and showed it was itself: mail to it works again from now on in
+        this round, and its bounces are forgotten with what the round stores (``Queued.cleared``)."""
+        round_.bouncing[email] = False
+        if email not in round_.cleared:
+            round_.cleared.append(email)
 
     def last_mailed(self, round_: Round, email: str, game_id: str) -> int | None:
         """The version of ``game_id`` that the last mail to ``email`` showed (None: no mail yet):
@@ -337,7 +374,7 @@ class Writer:
             }
         )
         tag = return_tag(self.service.keys.token_secret(), key)
-        if self.views.undeliverable(to):
+        if self.undeliverable(round_, to):
             log.warning("undeliverable: dropped %s to %s (a bounce came back; it clears when they write)", key, to)
             return [Mail(key, to, model, limited or "", DROPPED, tag)]
         stranger = bool(limited) and not round_.clocks.records.verified(to)

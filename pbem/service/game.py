@@ -4,6 +4,7 @@ version. Pure reading of the record and the entries; the store is reached only t
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.games import get_spec
 from pbem.games.base import AnySpec, ErrorCode, GameError, Standing
 from pbem.games.speech import _
+from pbem.ledger import press
 from pbem.ledger.entries import Entry, Private
 from pbem.service.cache import StateCache
 
@@ -89,6 +91,18 @@ class LoadedGame:
     @property
     def seed(self) -> bytes:
         return bytes.fromhex(self.record.secrets["seed"])
+
+    @cached_property
+    def _talk(self) -> list[int]:
+        """The indices of the talk entries (press and notes), in order."""
+        return [index for index, entry in enumerate(self.entries) if entry["kind"] in press.TALK_KINDS]
+
+    def turn_at(self, version: int | None = None) -> int:
+        """The turn number players see after ``version`` entries: the entries that are play
+        (creation, joins, moves, resignations, the end), not talk. A message or a note is in
+        the log, but it does not advance the turn."""
+        version = self.version if version is None else version
+        return version - bisect_left(self._talk, version)
 
     def kinds(self, kind: str) -> list[Entry]:
         return [entry for entry in self.entries if entry["kind"] == kind]

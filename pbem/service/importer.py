@@ -90,7 +90,7 @@ def import_game(
         service.store.save(record)
     except RecordConflictError:
         raise ImportRefused(f"game {game_id} was stored here by someone else meanwhile") from None
-    service.keep_states(game_id)  # as if it had been played here: any past state folds a few entries
+    service.keep_states(service.signer, game_id)  # as if it had been played here: any past state folds a few entries
     return _result(service, data, report, already_present=False)
 
 

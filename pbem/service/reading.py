@@ -9,73 +9,96 @@ import copy
 import hashlib
 import hmac
 import logging
-import threading
-from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.domain import CanMutateProtocol, OriginatorVersionError
-
-from pbem.config import Settings, private_files
+from pbem.config import Settings
 from pbem.games import catalog, get_spec
-from pbem.games.base import ErrorCode, GameError
-from pbem.games.speech import _
 from pbem.ledger import entries as log
-from pbem.ledger.canonical import canonical_bytes, encode_checked
-from pbem.ledger.merkle import Frontier, consistency_proof, inclusion_proof, leaf_hash, root
-from pbem.ledger.notes import verify_checkpoint
-from pbem.ledger.ratings import ratings
-from pbem.ledger.receipts import make_receipt, opened_for
-from pbem.service.cache import StateCache
-from pbem.service.game import LoadedGame, load
-from pbem.service.integrity import SelfCheck
+from pbem.ledger.canonical import canonical_bytes
+from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
+from pbem.ledger.receipts import Proved, make_receipt, opened_for
+from pbem.service.game import LoadedGame
 from pbem.service.keys import KeyRing
-from pbem.service.states import NotKept, spec_modules, unpack, unsealed
-from pbem.service.store import PbemStore, Receipt, SeatKeys, frontier_of
+from pbem.service.repository import GameRepository
+from pbem.service.signer import CheckpointSigner
+from pbem.service.store import GameRecord, SeatKeys
 from pbem.service.wakeup import Wakeup
 
 if TYPE_CHECKING:
+    from pbem.service.rated import RatingsFollower
     from pbem.service.work import Work
 
 alarms = logging.getLogger("pbem")
-MAX_KNOWN_ENTRIES = 4096  # entries kept per game from range reads (then they start afresh)
+GAME_TOPICS = [f"{c.__module__}:{c.__qualname__}" for c in (GameRecord.Created, GameRecord.Appended)]
 MAX_KEPT_TOKENS = 65_536  # seat tokens kept (then they start afresh)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+class GameReader:
+    """Queries over the stored games: views, history, proofs, exports, seat tokens. It reads
+    through the game repository and writes nothing; it is what the web site is given."""
 
-
-class GameReader(SelfCheck):
-    def __init__(self, settings: Settings | None = None, clock: Callable[[], str] = _now):
-        self.settings = settings or Settings.from_env()
-        self.store = PbemStore(self.settings.store_env(), self.settings.snapshot_interval)
-        if not self.settings.database_url:
-            private_files(self.settings.home)
-        self.keys = KeyRing(self.settings.home, self.settings.origin)
-        self.keys.load()
-        self.cache = StateCache()
-        self._leaves: dict[str, list[bytes]] = {}  # leaf hashes per game; entries never change
-        self._frontiers: dict[str, Frontier] = {}  # compact ranges of games whose record has none
-        self._checked: dict[str, tuple[int, str]] = {}  # the newest (size, checkpoint) checked per game
-        self._log_frontiers: dict[str, Frontier] = {}  # how far each game's read log was checked
-        # entries read by range for past states (checked), per game: the next request near them
-        # folds without asking the store again
-        self._known: dict[str, dict[int, tuple[log.Entry, log.Private]]] = {}
-        self._known_lock = threading.Lock()
-        self.loads = 0  # games loaded from the store (tests count them per mail)
-        self._seat_keys: dict[str, SeatKeys | None] = {}  # as last read or saved here, for writers
+    def __init__(self, repository: GameRepository, signer: CheckpointSigner):
+        self.repository = repository
+        self.signer = signer
         self._tokens: dict[str, str] = {}  # seat tokens by label (every mail to a seat asks for them)
-        self.frozen: dict[str, str] = {}  # games whose store does not match their signed history
-        # the newest size of each game seen by the mail follower (a witness inside the server);
-        # set by pbem.mailroom when it runs
-        self.head_of: Callable[[str], int | None] | None = None
-        self.clock = clock
-        self._ratings: tuple[int, dict[str, Any]] | None = None  # (store position, ratings) kept here
 
-    def close(self) -> None:
-        self.store.close()
+    # -- the repository's reads that a query's caller may need too -----------------------------
+    def game(self, game_id: str, fresh: bool = True) -> LoadedGame:
+        """A game as stored and checked (``GameRepository.game``)."""
+        return self.repository.game(game_id, fresh)
+
+    def state(self, game: LoadedGame, version: int | None = None) -> Any:
+        """The game's state after ``version`` entries (``GameRepository.state``)."""
+        return self.repository.state(game, version)
+
+    def leaves(self, game: LoadedGame) -> list[bytes]:
+        """The leaf hashes of the game's entries (``GameRepository.leaves``)."""
+        return self.repository.leaves(game)
+
+    def position(self) -> int:
+        """How far the store's notification log goes (``GameRepository.position``)."""
+        return self.repository.position()
+
+    def game_ids(self) -> list[str]:
+        return self.repository.game_ids()
+
+    def games_of(self, email: str) -> list[str]:
+        """The games ``email`` has a seat in, oldest first, from the read model a follower keeps
+        (``pbem.service.player_games``): no game is loaded to find them."""
+        from pbem.service.player_games import player_games_for
+
+        return player_games_for(self.repository).games_of(email)
+
+    def commits(self) -> Wakeup:
+        """What wakes a follower of the store after each commit (``GameRepository.commits``)."""
+        return self.repository.commits()
+
+    def moved(self, after: int, head: int) -> dict[str, int]:
+        """The games saved in notifications ``after`` (exclusive) to ``head``, each with the
+        version the last of them left it at (the web's warmer asks)."""
+        store = self.repository.store
+        page = store.recorder.select_notifications(start=after + 1, limit=max(0, head - after), topics=GAME_TOPICS)
+        versions: dict[str, int] = {}
+        for notification in page:
+            entries = getattr(store.mapper.to_domain_event(notification), "entries", None)
+            if entries:
+                versions[entries[-1]["game"]] = entries[-1]["index"] + 1
+        return versions
+
+    @property
+    def keys(self) -> KeyRing:
+        """The server's keys: the public verifier keys and revocations are shown."""
+        return self.repository.keys
+
+    @property
+    def settings(self) -> Settings:
+        return self.repository.settings
+
+    @property
+    def frozen(self) -> dict[str, str]:
+        """Games whose store does not match their signed history, and why."""
+        return self.repository.frozen
 
     def catalog(self) -> list[dict[str, Any]]:
         return [
@@ -89,175 +112,22 @@ class GameReader(SelfCheck):
             for spec in catalog().values()
         ]
 
-    def game(self, game_id: str, fresh: bool = True) -> LoadedGame:
-        """A game as stored, checked against its newest signed checkpoint (``integrity_problem``);
-        what is read of it later is checked when it is read (``_read_log``, ``_restore``). A game
-        that fails is frozen: it can be read, not changed, and every refusal says why (``pbem
-        fsck`` lists them)."""
-        self.loads += 1
-        try:
-            record = self.store.game(game_id, fresh)
-        except OriginatorVersionError as error:  # an event missing between the snapshot and the newest
-            problem = f"stored event {error.args[1]} is missing (the next one stored is {error.args[0]})"
-            if game_id not in self.frozen:
-                self.frozen[game_id] = problem
-                alarms.critical("ALARM: game %s is frozen: %s", game_id, problem)
-            raise GameError(
-                ErrorCode.FROZEN, f"Game {game_id} cannot be read: {problem}. The operator has been alerted."
-            ) from error
-        if record is None:
-            raise GameError(ErrorCode.UNKNOWN_GAME, _("There is no game {game}.", game=repr(game_id)))
-        game = load(record, self._read_log)
-        if game_id not in self.frozen:
-            found = self.integrity_problem(game)
-            if found:
-                self._freeze(game, found)
-        game.frozen = self.frozen.get(game_id)
-        return game
-
-    def position(self) -> int:
-        """How far the store's notification log goes. Every save of anything adds to it, in
-        commit order (PostgreSQL inserts under a table lock), so a game read at one position
-        is still the same while this number is."""
-        return int(self.store.recorder.max_notification_id() or 0)
-
-    def commits(self) -> Wakeup:
-        """What wakes the store's followers: rung after every commit of this process at once,
-        and, from the first call on, after other processes' commits too (``pbem.service.wakeup``)."""
-        return self.store.listen()
-
-    def game_ids(self) -> list[str]:
-        return self.store.game_ids()
-
     def player_ratings(self) -> dict[str, Any]:
-        """Every player's rating and reliability from the finished games of this store, computed
-        from their exports exactly as ``pbem ratings --from`` computes them from the files
-        (``pbem.ledger.ratings``), and kept until the store moves on."""
-        position = self.position()
-        if self._ratings is None or self._ratings[0] != position:
-            self._ratings = (position, ratings(self.export(game_id) for game_id in self.game_ids()))
-        return self._ratings[1]
+        """Every player's rating and reliability from the finished games of this store, as
+        ``pbem ratings --from`` computes them from their exports (``pbem.ledger.ratings``), read
+        from the projection a follower keeps as games end (``ratings``): each game's export is
+        verified once, when it ends."""
+        return self.ratings().table()
 
-    # -- the other aggregates stored beside the games -----------------------------------------
-    def record(self, aggregate_id: Any) -> Any:
-        """An aggregate stored beside the games (a mail record, seat keys), as stored now, or
-        None: the port through which the mailroom reads its records (``pbem.mailroom.records``).
-        Changes are saved only in a ``Work``, with the moves they belong to."""
-        try:
-            return self.store.repository.get(aggregate_id)
-        except AggregateNotFoundError:
-            return None
+    def ratings(self) -> RatingsFollower:
+        """The follower of the store that keeps the finished games' results
+        (``pbem.service.rated``): one per repository in a process."""
+        from pbem.service.rated import ratings_for
 
-    def receipt_for(self, key: str) -> Receipt | None:
-        """What the request with idempotency key ``key`` (a mail's) did, if it was stored."""
-        return self.store.receipt(key)
-
-    def witness(self, head_of: Callable[[str], int | None]) -> None:
-        """Let a follower of the store vouch for each game's size: a game loaded for the first
-        time in this process must not be shorter than ``head_of`` says it was (the mail follower
-        keeps the sizes it saw; a store rolled back behind them is frozen)."""
-        self.head_of = head_of
-
-    def state(self, game: LoadedGame, version: int | None = None) -> Any:
-        """The game's state after ``version`` entries (default: all). Folded from the nearest
-        state this process keeps, over entries it has at hand (its checked log, or entries read
-        for an earlier request); otherwise from the nearest state kept in the store, over the
-        entries after it, read by range and checked (``_restore``). The whole log is read only
-        when the store keeps no state for the game (games of old, before the first interval)."""
-        version = game.check_version(version)
-        start, state = self.cache.nearest(game.id, version)
-        if start == version:
-            return state
-        items = self._known_items(game.id, start, version)
-        if items is None and not (
-            self.store.has_log(game.id, game.record.version) and version - start <= self.cache.stride
-        ):
-            restored = self._restore(game, version)
-            if restored is not None and (restored[0] > start or not self.store.has_log(game.id, game.record.version)):
-                start, state, items = restored
-                self.cache.pin(game.id, start, state)
-        return game.fold(self.cache, start, state, version, items)
-
-    def _known_items(self, game_id: str, start: int, stop: int) -> list[tuple[log.Entry, log.Private]] | None:
-        """Entries ``start`` to ``stop`` from those read (and checked) for earlier requests."""
-        known = self._known.get(game_id)
-        if known is None or any(index not in known for index in (start, stop - 1)):
-            return None
-        items = [known.get(index) for index in range(start, stop)]
-        return None if None in items else cast(list[tuple[log.Entry, log.Private]], items)
-
-    def _remember(self, game_id: str, start: int, items: list[tuple[log.Entry, log.Private]]) -> None:
-        with self._known_lock:
-            known = self._known.pop(game_id, {})
-            if len(known) + len(items) > MAX_KNOWN_ENTRIES:
-                known = {}
-            known.update((start + offset, item) for offset, item in enumerate(items))
-            self._known[game_id] = known
-            while len(self._known) > self.store.max_records:
-                self._known.pop(next(iter(self._known)))
-
-    def _restore(self, game: LoadedGame, version: int) -> tuple[int, Any, list[tuple[log.Entry, log.Private]]] | None:
-        """The nearest state kept in the store at or below ``version``, and the entries after it
-        up to ``version``: one query for the state, one range read of at most as many events
-        as entries are missing. The state must unseal (else it is not used); the entries must
-        hash, from the frontier kept with the state, to the root of the signed checkpoint after
-        them (else the game is frozen, as for any other edit of its entries)."""
-        if not self.settings.snapshot_interval:
-            return None
-        found = self.store.kept_state(game.id, version)
-        if found is None:
-            return None
-        size, stored = found
-        body = unsealed(self.keys.state_key(), game.id, size, stored)
-        if body is None:
-            alarms.warning(
-                "game %s: the state kept at %d entries is not sealed by this server; not used", game.id, size
-            )
-            return None
-        try:
-            state = unpack(body["state"], spec_modules(game.spec))
-            frontier = frontier_of(size, body["frontier"])
-        except (NotKept, ValueError) as error:
-            alarms.warning("game %s: the state kept at %d entries does not decode (%s); not used", game.id, size, error)
-            return None
-        window, problem = self._window(game, body["version"], frontier, version)
-        if problem:
-            self._freeze(game, problem)
-        else:
-            self._remember(game.id, size, window)
-        return size, state, window
-
-    def _window(
-        self, game: LoadedGame, after: int, frontier: Frontier, version: int
-    ) -> tuple[list[tuple[log.Entry, log.Private]], str | None]:
-        """The entries from ``frontier.size`` to ``version``, read from the events after
-        aggregate version ``after``, checked against the checkpoint signed after them."""
-        window: list[tuple[log.Entry, log.Private]] = []
-        start, note = frontier.size, None
-        for stored in self.store.events_after(game.record, after, version - start):
-            for entry, private in zip(stored.entries, stored.privates, strict=False):
-                index = start + len(window)
-                if entry.get("index") != index or entry.get("game") != game.id:
-                    return window, f"entry {index} is out of place"
-                frontier.append(leaf_hash(encode_checked(entry)))  # stored JSON: plain
-                window.append((entry, private))
-            note = stored.checkpoint
-            if len(window) >= version - start:
-                break
-        if len(window) < version - start:
-            return window, "the stored events do not hold the entries the game's record counts"
-        if note is None:
-            return window, None
-        try:
-            signed = verify_checkpoint(note, self.keys.verifiers())
-        except ValueError as error:
-            return window, f"the checkpoint at {frontier.size} entries does not verify ({error})"
-        if signed.size != frontier.size or signed.root != frontier.root():
-            return window, f"the entries do not match the checkpoint signed at {frontier.size} entries"
-        return window, None
+        return ratings_for(self.repository, self.export)
 
     def origin(self, game_id: str) -> str:
-        return f"{self.settings.origin}/game/{game_id}"
+        return self.signer.origin(game_id)
 
     def summary(
         self, game_id: str, version: int | None = None, viewer: str | None = None, game: LoadedGame | None = None
@@ -333,27 +203,6 @@ class GameReader(SelfCheck):
             )
         return rows
 
-    def leaves(self, game: LoadedGame) -> list[bytes]:
-        known = self._leaves.get(game.id, [])[: game.version]
-        if len(known) < game.version:
-            known = known + [leaf_hash(canonical_bytes(game.entry(i))) for i in range(len(known), game.version)]
-            self._leaves[game.id] = known
-        return known
-
-    def frontier(self, game: LoadedGame) -> Frontier:
-        """The compact range of the game's log at its version, for signing in O(log n): the
-        record's (checked at load), or, for a record from an old snapshot, computed from the
-        log once and brought forward."""
-        if game.record.frontier is not None:
-            return frontier_of(game.version, game.record.frontier)
-        kept = self._frontiers.get(game.id)
-        if kept is None or kept.size > game.version:
-            kept = Frontier()
-        for index in range(kept.size, game.version):
-            kept.append(leaf_hash(canonical_bytes(game.entry(index))))
-        self._frontiers[game.id] = kept
-        return kept
-
     def inclusion(
         self, game_id: str, index: int, size: int | None = None, game: LoadedGame | None = None
     ) -> dict[str, Any]:
@@ -379,26 +228,35 @@ class GameReader(SelfCheck):
         size: int | None = None,
         viewer: str | None = None,
         game: LoadedGame | None = None,
+        also: Sequence[int] = (),
     ) -> dict[str, Any]:
         """A receipt that stands alone (``pbem check-receipt``): entry ``index`` as hashed, its
         inclusion proof in the signed tree of ``size`` entries, the checkpoint and the keys; with
-        ``viewer``, also the openings of the entry's secrets that this player may see."""
+        ``viewer``, also the openings of the entry's secrets that this player may see. ``also``:
+        further entries it proves against the same checkpoint (every entry of one mail)."""
         game = game or self.game(game_id)
         size = game.check_version(size)
         leaves = self.leaves(game)[:size]
-        proof = inclusion_proof(index, leaves)  # refuses an index outside the tree
-        entry = game.entry(index)
         seat = game.seat_of(viewer) if viewer else None
-        opened = opened_for(entry, game.private(index), seat, game.ended) if viewer or game.ended else None
+        first, *more = (self._proved(game, leaves, i, seat, bool(viewer)) for i in (index, *also))
         return make_receipt(
             self.origin(game_id),
-            entry,
-            proof,
+            first.entry,
+            first.path,
             size,
             game.checkpoint_at(size),
             [str(key) for key in self.keys.verifiers()],
-            opened,
+            first.opened,
+            more,
         )
+
+    @staticmethod
+    def _proved(game: LoadedGame, leaves: list[bytes], index: int, seat: int | None, viewer: bool) -> Proved:
+        """Entry ``index``, its inclusion proof in ``leaves`` and what ``seat`` may see opened."""
+        proof = inclusion_proof(index, leaves)  # refuses an index outside the tree
+        entry = game.entry(index)
+        opened = opened_for(entry, game.private(index), seat, game.ended) if viewer or game.ended else None
+        return Proved(entry, proof, opened)
 
     def consistency(self, game_id: str, old: int, new: int | None = None) -> dict[str, Any]:
         game = self.game(game_id)
@@ -419,7 +277,7 @@ class GameReader(SelfCheck):
         """``keys``: the game's seat keys when the caller has read them (None: never rotated);
         left out, they are read here."""
         if keys is False:
-            keys = self.seat_keys(game_id)
+            keys = self.repository.seat_keys(game_id)
         generation = keys.generations.get(str(seat), 0) if isinstance(keys, SeatKeys) else 0
         label = f"seat/{game_id}/{seat}" + (f"/{generation}" if generation else "")
         token = self._tokens.get(label)
@@ -431,20 +289,6 @@ class GameReader(SelfCheck):
             self._tokens[label] = token
         return token
 
-    def seat_keys(self, game_id: str) -> SeatKeys | None:
-        """Read from the store on every call: a token changed by another process stops at once.
-        The copy kept for writers (``seat_by_token`` with a ``Work``) is brought up to date too."""
-        keys: SeatKeys | None = None
-        for stored in self.store.events.get(SeatKeys.create_id(game_id)):  # one query; never snapshotted
-            keys = cast("CanMutateProtocol[SeatKeys]", stored).mutate(keys)
-        self._seat_keys[game_id] = keys
-        return keys
-
-    def saved_aggregate(self, aggregate: Any) -> None:
-        """An aggregate this process has just saved: keep what later plans may read of it."""
-        if isinstance(aggregate, SeatKeys):
-            self._seat_keys[aggregate.game_id] = aggregate
-
     def seat_by_token(
         self, game_id: str, token: str, game: LoadedGame | None = None, work: Work | None = None
     ) -> int | None:
@@ -454,10 +298,11 @@ class GameReader(SelfCheck):
         changed a token meanwhile the save fails and the mail is planned again on fresh keys.
         Without it, the keys are read from the store."""
         game = game or self.game(game_id)
-        if work is not None and not work.fresh and game_id in self._seat_keys:
-            keys = self._seat_keys[game_id]
+        kept = self.repository.kept_seat_keys
+        if work is not None and not work.fresh and game_id in kept:
+            keys = kept[game_id]
         else:
-            keys = self.seat_keys(game_id)
+            keys = self.repository.seat_keys(game_id)
         if work is not None:
             work.expect[SeatKeys.create_id(game_id)] = keys.version if keys is not None else 0
         for seat in range(len(game.names)):

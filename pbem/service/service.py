@@ -14,11 +14,13 @@ import hmac
 import random
 import secrets
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
-from eventsourcing.persistence import PersistenceError, RecordConflictError
+from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
+from pbem.config import Settings
 from pbem.games import AnySpec, get_spec, speech
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import _  # refusals in the language of the caller's speaking block
@@ -27,15 +29,14 @@ from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.fairness import new_seed, seed_commitment
 from pbem.ledger.merkle import Frontier, leaf_hash
-from pbem.ledger.notes import Checkpoint, sign_checkpoint
 from pbem.logs import log_entries
-from pbem.service import states
-from pbem.service.game import FACT_KINDS, LoadedGame
+from pbem.service.game import LoadedGame
 from pbem.service.inputs import address_problem, printable
 from pbem.service.names import seat_names
 from pbem.service.outcome import LineResult, Outcome
-from pbem.service.reading import GameReader, alarms
-from pbem.service.states import NotKept
+from pbem.service.reading import GameReader
+from pbem.service.repository import GameRepository
+from pbem.service.signer import CheckpointSigner
 from pbem.service.store import GameRecord, Receipt, SeatKeys
 from pbem.service.talk import answers, note_plan, say_plan
 from pbem.service.turnfile import parse_turn_file
@@ -64,8 +65,17 @@ def legal_now(game: LoadedGame, state: Any, seat: int, error: GameError) -> Game
     return error
 
 
-class GameService(GameReader):
-    """Creating, joining and moving: every write goes through ``_transact``."""
+class GameWriter:
+    """Creating, joining and moving: every command is a plan on a ``Work`` of the game
+    repository's games, signed by the checkpoint signer; ``_transact`` runs a plan alone."""
+
+    def __init__(
+        self, repository: GameRepository, signer: CheckpointSigner, reader: GameReader, clock: Callable[[], str]
+    ):
+        self.repository = repository
+        self.signer = signer
+        self.reader = reader  # the seat tokens a message's links carry
+        self.clock = clock  # the time of every entry written
 
     # -- creating and joining --------------------------------------------------------------
     def create(
@@ -82,7 +92,7 @@ class GameService(GameReader):
         and demos and is marked as such in the game's first entry. With an idempotency key a
         repeated request returns the game the first one created. ``names``: the players'
         own names, seat by seat (None: the local part of the address)."""
-        if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
+        if idempotency_key and (receipt := self.repository.store.receipt(idempotency_key)) is not None:
             return _created_by(receipt)
         spec, emails, normalized = self.checked_new(game_type, players, options)
         server_seed = seed if seed is not None else new_seed()
@@ -95,11 +105,11 @@ class GameService(GameReader):
                 outcome = Outcome(game_id, 0, 1, [LineResult(0, f"new {spec.name}", "applied")])
                 aggregates.append(Receipt.of(idempotency_key, game_id, outcome.to_dict() | {"context": context or {}}))
             try:
-                self.store.save(*aggregates)
+                self.repository.store.save(*aggregates)
                 log_entries(game_id, [made[0]], idempotency_key)
                 return game_id
             except RecordConflictError:
-                if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
+                if idempotency_key and (receipt := self.repository.store.receipt(idempotency_key)) is not None:
                     return _created_by(receipt)
                 continue
         raise RuntimeError("could not find a free game id")
@@ -157,7 +167,7 @@ class GameService(GameReader):
             "test" if test_seed else "server",
             seed_commitment(server_seed),
         )
-        checkpoint = self.sign(game_id, Frontier.of([leaf_hash(canonical_bytes(made[0]))]))
+        checkpoint = self.signer.sign(game_id, Frontier.of([leaf_hash(canonical_bytes(made[0]))]))
         return GameRecord(game_id, [made[0]], [made[1]], checkpoint)
 
     def join(
@@ -281,7 +291,7 @@ class GameService(GameReader):
 
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
             seat = game.seat_of(email)
-            self._check_open(game, batch.state)
+            check_open(game, batch.state)
             if expected_version is not None and not answers(game, batch, expected_version):
                 raise GameError(
                     ErrorCode.STALE,
@@ -368,7 +378,7 @@ class GameService(GameReader):
         """Decide one move and add its entry (then any robot moves it makes due). Returns
         whether anything was drawn at random or revealed to the author (``spec.reveals``)."""
         spec = game.spec
-        self._check_open(game, batch.state)
+        check_open(game, batch.state)
         if seat in batch.seats_of("resigned"):  # not "not your turn": it will never be theirs again
             robot = speech._("The robot plays your seat now; ask the table for a substitute.")
             raise GameError(ErrorCode.ILLEGAL, robot)
@@ -426,7 +436,7 @@ class GameService(GameReader):
         if seat not in game.spec.to_move(batch.state) or game.spec.outcome(batch.state) is not None:
             return
         # the file closes only the decision it was written for, never one that came after it
-        if game.spec.decision(self.state(game), seat) != game.spec.decision(batch.state, seat):
+        if game.spec.decision(self.repository.state(game), seat) != game.spec.decision(batch.state, seat):
             return
         move = game.spec.end_of_turn_file(batch.state, seat)
         if move is not None:
@@ -457,7 +467,7 @@ class GameService(GameReader):
 
     def robot_plan(self, seat: int, reason: str) -> Plan:
         def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
-            self._check_open(game, batch.state)
+            check_open(game, batch.state)
             if seat in batch.seats_of("resigned"):
                 raise GameError(
                     ErrorCode.ILLEGAL, _("{player} is already played by the robot.", player=game.names[seat])
@@ -494,7 +504,7 @@ class GameService(GameReader):
 
     def say_plan(self, email: str, to: Sequence[str] | str, text: str) -> Plan:
         """The plan of ``say``, for a transaction of several commands (a mail)."""
-        return say_plan(self.clock, email, to, text, lambda game_id, seat: self.seat_token(game_id, seat))
+        return say_plan(self.clock, email, to, text, lambda game_id, seat: self.reader.seat_token(game_id, seat))
 
     def rotate_plan(self, work: Work, game_id: str, email: str) -> int:
         """Change a seat's private token as part of ``work``; returns the seat."""
@@ -506,31 +516,21 @@ class GameService(GameReader):
     def rotate_token(self, game_id: str, email: str) -> str:
         """A new private token for the player's seat (the old address and link stop working)."""
         for _attempt in range(MAX_SAVE_ATTEMPTS):
-            work = Work(self)
+            work = self.work()
             seat = self.rotate_plan(work, game_id, email)
             try:
                 work.commit()
             except RecordConflictError:
                 continue
-            return self.seat_token(game_id, seat)
+            return self.reader.seat_token(game_id, seat)
         raise RuntimeError(f"game {game_id}: too many concurrent changes, gave up")
 
-    @staticmethod
-    def _check_open(game: LoadedGame, state: Any) -> None:
-        if state is None:
-            waiting = [game.names[s] for s in range(len(game.names)) if s not in game.joined]
-            raise GameError(
-                ErrorCode.NOT_STARTED,
-                _(
-                    "Game {game} has not started: waiting for {players} to join.",
-                    game=game.id,
-                    players=", ".join(waiting),
-                ),
-            )
-        if game.ended or game.spec.outcome(state) is not None:
-            raise GameError(ErrorCode.GAME_OVER, _("Game {game} is over.", game=game.id))
-
     # -- the one write path ----------------------------------------------------------------
+    def work(self, key: str | None = None, fresh: bool = True) -> Work:
+        """A transaction on this service's games (``pbem.service.work``): ``key`` is its
+        idempotency key, for the log lines; ``fresh=False`` plans on the games as kept here."""
+        return Work(self.repository, self.signer, self.clock, key, fresh)
+
     def _transact(
         self, game_id: str, plan: Plan, idempotency_key: str | None = None, context: dict[str, Any] | None = None
     ) -> Outcome:
@@ -538,79 +538,34 @@ class GameService(GameReader):
         idempotency key is not looked up first: its receipt is saved with the entries, so a
         second submission fails to save, and is recognised then (one query less per move)."""
         for attempt in range(MAX_SAVE_ATTEMPTS):
-            work = Work(self, idempotency_key, fresh=attempt > 0)
+            work = self.work(idempotency_key, fresh=attempt > 0)
             outcome = work.run(game_id, plan)
             if idempotency_key:
                 work.add(Receipt.of(idempotency_key, outcome.game_id, outcome.to_dict() | {"context": context or {}}))
             try:
                 work.commit()
             except RecordConflictError:
-                if idempotency_key and (receipt := self.store.receipt(idempotency_key)) is not None:
+                if idempotency_key and (receipt := self.repository.store.receipt(idempotency_key)) is not None:
                     return Outcome.from_receipt(game_id, receipt.game_id, receipt.outcome)
                 continue  # someone else saved first: plan again on the new state (a stale guard refuses)
             return outcome
         raise RuntimeError(f"game {game_id}: too many concurrent changes, gave up")
 
-    def end_if_over(self, batch: _Batch) -> None:
-        game = batch.game
-        if batch.entries and batch.entries[-1]["kind"] == "ended":
-            return
-        standings = game.spec.outcome(batch.state) if batch.state is not None else None
-        if standings is not None:
-            batch.add(log.ended(game.id, batch.next_index, self.clock(), standings, game.seed))
 
-    def sealed_state(
-        self, game_id: str, size: int, version: int, state: Any, frontier: Frontier
-    ) -> dict[str, Any] | None:
-        """A game's state after its first ``size`` entries (stored at aggregate ``version``;
-        ``frontier``: the log's frontier at that size), sealed for keeping; None for no state,
-        or one that has no stored form (the fold then starts further back: said so)."""
-        if state is None:
-            return None
-        try:
-            return states.kept(
-                self.keys.state_key(), game_id, size, version, state, [node.hex() for _, node in frontier.stack]
-            )
-        except NotKept as error:
-            alarms.warning("game %s: state at %d entries not kept (%s)", game_id, size, error)
-            return None
-
-    def keep_state(self, game_id: str, size: int, version: int, state: Any, frontier: Frontier) -> None:
-        """Keep a game's state after its first ``size`` entries, sealed (``sealed_state``),
-        in a transaction of its own (a writer keeps its states in its save, ``Work.commit``)."""
-        kept = self.sealed_state(game_id, size, version, state, frontier)
-        if kept is None:
-            return
-        try:
-            self.store.keep_state(game_id, size, kept)
-        except PersistenceError as error:  # the move is stored; without this state a fold starts further back
-            alarms.warning("game %s: state at %d entries not kept (%s)", game_id, size, error)
-
-    def keep_states(self, game_id: str) -> int:
-        """Keep the states of a stored game at every ``PBEM_SNAPSHOT_INTERVAL`` entries that are
-        not kept yet (a game imported whole, or one played before states were kept), as the
-        writer would have; returns how many were kept. Reads (and so checks) the whole log."""
-        interval = self.settings.snapshot_interval
-        game = self.game(game_id)
-        if not interval or game.frozen:
-            return 0
-        have = {size for size, _ in self.store.kept_states(game_id)}
-        state: Any = None
-        frontier, before, kept = Frontier(), 0, 0
-        for version, (size, _note) in enumerate(game.checkpoints, start=1):  # one checkpoint per stored event
-            for index in range(before, size):
-                frontier.append(leaf_hash(canonical_bytes(game.entry(index))))
-                if game.entry(index)["kind"] in FACT_KINDS:
-                    for fact in game.private(index)["facts"]:
-                        state = game.spec.evolve(state, fact)
-            if size // interval > before // interval and size not in have and state is not None:
-                self.keep_state(game_id, size, version, state, frontier.copy())
-                kept += 1
-            before = size
-        return kept
-
-    def sign(self, game_id: str, frontier: Frontier) -> str:
-        return sign_checkpoint(Checkpoint(self.origin(game_id), frontier.size, frontier.root()), self.keys.signer())
+def check_open(game: LoadedGame, state: Any) -> None:
+    """Refuses a move in a game that has not started or is over."""
+    if state is None:
+        waiting = [game.names[s] for s in range(len(game.names)) if s not in game.joined]
+        raise GameError(
+            ErrorCode.NOT_STARTED,
+            _(
+                "Game {game} has not started: waiting for {players} to join.",
+                game=game.id,
+                players=", ".join(waiting),
+            ),
+        )
+    if game.ended or game.spec.outcome(state) is not None:
+        raise GameError(ErrorCode.GAME_OVER, _("Game {game} is over.", game=game.id))
 
 
 def _created_by(receipt: Receipt) -> str:
@@ -627,3 +582,55 @@ def same_phase(spec: AnySpec, state: Any, phase: str) -> bool:
     with i18n.english():
         english = spec.phase_label(state)
     return wanted in (spec.phase_label(state).strip().lower(), english.strip().lower())
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class GameService(GameRepository):
+    """The four parts of the game service opened together on one store: the game repository
+    (which this is), the checkpoint signer, the reader and the writer. A thin facade: it
+    forwards the reader's queries and the writer's commands, for the callers (the CLI, the
+    mailroom, tests) that have not moved to the part they use; the web site is given only
+    ``reader``, a ``Work`` only the repository and the signer (docs/architecture.md)."""
+
+    def __init__(self, settings: Settings | None = None, clock: Callable[[], str] = _now):
+        super().__init__(settings)
+        self.signer = CheckpointSigner(self.settings.origin, self.keys)
+        self.reader = reader = GameReader(self, self.signer)
+        self.writer = writer = GameWriter(self, self.signer, reader, clock)
+        # the reader's queries
+        self.catalog = reader.catalog
+        self.player_ratings = reader.player_ratings
+        self.games_of = reader.games_of
+        self.origin = reader.origin
+        self.summary = reader.summary
+        self.render = reader.render
+        self.history = reader.history
+        self.export = reader.export
+        self.inclusion = reader.inclusion
+        self.receipt = reader.receipt
+        self.consistency = reader.consistency
+        self.seat_token = reader.seat_token
+        self.seat_by_token = reader.seat_by_token
+        # the writer's commands, and the plans a mail's transaction is made of
+        self.work = writer.work
+        self.create = writer.create
+        self.new_game = writer.new_game
+        self.checked_new = writer.checked_new
+        self.join = writer.join
+        self.submit = writer.submit
+        self.submit_turn_file = writer.submit_turn_file
+        self.resign = writer.resign
+        self.hand_to_robot = writer.hand_to_robot
+        self.say = writer.say
+        self.note = writer.note
+        self.rotate_token = writer.rotate_token
+        self.join_plan = writer.join_plan
+        self.orders_plan = writer.orders_plan
+        self.turn_file_plan = writer.turn_file_plan
+        self.robot_plan = writer.robot_plan
+        self.say_plan = writer.say_plan
+        self.note_plan = writer.note_plan
+        self.rotate_plan = writer.rotate_plan

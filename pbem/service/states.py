@@ -23,6 +23,7 @@ import hmac
 import json
 import sys
 import zlib
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pbem.ledger.canonical import encode_checked
@@ -56,6 +57,10 @@ def encode(value: Any) -> Any:
     raise NotKept(f"a game state holds a {type(value).__name__}, which has no stored form")
 
 
+# the collections ``encode`` writes as a tag and a list of their items
+_SEQUENCES: tuple[tuple[str, Callable[[Iterable[Any]], Any]], ...] = (("t", tuple), ("l", list), ("f", frozenset))
+
+
 def decode(data: Any, modules: tuple[str, ...] = ()) -> Any:
     """The state ``encode`` made. ``modules``: further modules whose dataclasses may appear (the
     modules of the spec's class and its bases, for games defined outside ``pbem.games``)."""
@@ -63,12 +68,9 @@ def decode(data: Any, modules: tuple[str, ...] = ()) -> Any:
         return data
     if not isinstance(data, dict) or len(data) not in (1, 2):
         raise NotKept(f"not a stored state value: {type(data).__name__}")
-    if "t" in data:
-        return tuple(decode(item, modules) for item in data["t"])
-    if "l" in data:
-        return [decode(item, modules) for item in data["l"]]
-    if "f" in data:
-        return frozenset(decode(item, modules) for item in data["f"])
+    for tag, sequence in _SEQUENCES:
+        if tag in data:
+            return sequence(decode(item, modules) for item in data[tag])
     if "d" in data:
         return {decode(key, modules): decode(item, modules) for key, item in data["d"]}
     if "c" in data and "v" in data:

@@ -299,6 +299,7 @@ class PbemStore(Application[UUID]):
     is_snapshotting_enabled = True
 
     max_records = 256
+    _bells: Doorbells | None  # SQLite's doorbells (set up with the store), None on PostgreSQL
 
     def __init__(self, env: dict[str, str], snapshot_interval: int = 32, attempts: int = 20):
         # the library declares this a ClassVar but reads it through the instance (see above)
@@ -308,11 +309,7 @@ class PbemStore(Application[UUID]):
         # events never pile up to be replayed
         self.record_interval = snapshot_interval
         self.start_caches()
-        # rung after every commit of this store; other processes' commits ring it once
-        # something waits for them (``listen``)
-        self.wakeup = Wakeup()
-        self._bells: Doorbells | None = None
-        self._listen_lock = threading.Lock()
+        self.start_wakeup()
         # the recorders that check a save's expected versions (``save(expect=...)``)
         postgres = env.get(InfrastructureFactory.PERSISTENCE_MODULE) == "eventsourcing.postgres"
         recorder = (
@@ -334,6 +331,14 @@ class PbemStore(Application[UUID]):
                 if attempt == attempts - 1:
                     raise
                 time.sleep(0.05 * (attempt + 1))
+
+    def start_wakeup(self) -> None:
+        """The store's ``Wakeup``: rung after every commit of this store; other processes'
+        commits ring it once something waits for them (``listen``). Its own method so that a
+        store made without the snapshot settings (the benchmarks' bulk store) has it too."""
+        self.wakeup = Wakeup()
+        self._bells = None
+        self._listen_lock = threading.Lock()
 
     def listen(self) -> Wakeup:
         """The store's ``Wakeup``, rung from now on by other processes' commits too (PostgreSQL

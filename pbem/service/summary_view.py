@@ -23,6 +23,7 @@ from eventsourcing.utils import Environment
 
 from pbem import i18n
 from pbem.games.text import name_seats
+from pbem.ledger import press
 
 PAGE_SIZE = 50
 STATUSES = ("waiting_join", "running", "finished")
@@ -118,7 +119,7 @@ def summarise(
         status,
         phase,
         waiting,
-        len(entries),
+        sum(entry["kind"] not in press.TALK_KINDS for entry in entries),  # talk is no turn
         entries[-1].get("time", ""),
         robots,
         due,
@@ -182,6 +183,25 @@ class SummaryView(TrackingRecorder, ABC):
         """The game types the rows have."""
 
     @abstractmethod
+    def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+        """The ratings' rows (``pbem.service.rated``: one per game, ``RATED_COLUMNS``) from the
+        notifications up to ``tracking``, and that tracking record, in one transaction; a row
+        is only replaced by one from a later notification, and keeps its ``created``."""
+
+    @abstractmethod
+    def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
+        """The ratings' rows written from notifications after ``notification_id``."""
+
+    @abstractmethod
+    def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+        """Rows of ``player_games`` (``player``: a keyed hash of an address, ``game_id``,
+        ``notification_id``) and the tracking record, in one transaction (a row kept once)."""
+
+    @abstractmethod
+    def player_games(self, player: str) -> list[str]:
+        """The games of ``player`` (its keyed hash), oldest first."""
+
+    @abstractmethod
     def close(self) -> None:
         """Closes the database connections of the view."""
 
@@ -199,6 +219,25 @@ COLUMNS = (
     "deadline",
     "notification_id",
 )
+
+
+PLAYERS = "player_games"
+PLAYERS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS {} (player TEXT NOT NULL, game_id TEXT NOT NULL, "
+    "notification_id BIGINT NOT NULL, PRIMARY KEY (player, game_id))"
+)
+RATED = "rated_games"
+RATED_COLUMNS = ("id", "created", "state", "ended", "result", "notification_id")
+
+
+def _rated_upsert(table: str, mark: str) -> str:
+    names = ", ".join(RATED_COLUMNS)
+    marks = ", ".join(mark.format(c) for c in RATED_COLUMNS)
+    updates = ", ".join(f"{c} = excluded.{c}" for c in RATED_COLUMNS if c not in ("id", "created"))
+    return (
+        f"INSERT INTO {table} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET {updates} "
+        f"WHERE {table}.notification_id < excluded.notification_id"
+    )
 
 
 def _where(game_types: tuple[str, ...], statuses: tuple[str, ...], mark: str) -> tuple[str, list[Any]]:
@@ -235,7 +274,38 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
             f"CREATE INDEX IF NOT EXISTS {self.table}_activity ON {self.table} (last_activity DESC, id DESC)",
             f"CREATE INDEX IF NOT EXISTS {self.table}_type ON {self.table} (game_type, last_activity DESC, id DESC)",
             f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.table} (status, last_activity DESC, id DESC)",
+            f"CREATE TABLE IF NOT EXISTS {RATED} (id TEXT PRIMARY KEY, created INTEGER NOT NULL, "
+            "state TEXT NOT NULL, ended TEXT NOT NULL, result TEXT NOT NULL, notification_id INTEGER NOT NULL)",
+            f"CREATE INDEX IF NOT EXISTS {RATED}_position ON {RATED} (notification_id)",
+            PLAYERS_TABLE.format(PLAYERS),
         ]
+
+    def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(
+                f"INSERT INTO {PLAYERS} (player, game_id, notification_id) "
+                "VALUES (:player, :game_id, :notification_id) ON CONFLICT DO NOTHING",
+                rows,
+            )
+            self._insert_tracking(c, tracking)
+
+    def player_games(self, player: str) -> list[str]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT game_id FROM {PLAYERS} WHERE player = ? ORDER BY notification_id", [player])
+            return [row[0] for row in c.fetchall()]
+
+    def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(_rated_upsert(RATED, ":{}"), rows)
+            self._insert_tracking(c, tracking)
+
+    def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                f"SELECT {', '.join(RATED_COLUMNS)} FROM {RATED} WHERE notification_id > ? ORDER BY notification_id",
+                [notification_id],
+            )
+            return [dict(zip(RATED_COLUMNS, row, strict=True)) for row in c.fetchall()]
 
     def save_many(self, summaries: list[GameSummary], tracking: Tracking) -> None:
         names = ", ".join(COLUMNS)
@@ -293,6 +363,8 @@ def _postgres_view_class() -> type[SummaryView]:
             super().__init__(datastore, **kwargs)
             schema = self.datastore.schema
             self.qualified = f'"{schema}".{self.table}' if schema else self.table
+            self.rated = f'"{schema}".{RATED}' if schema else RATED
+            self.players = f'"{schema}".{PLAYERS}' if schema else PLAYERS
             from psycopg.sql import SQL
 
             # the library's own statements are SQL too; it declares the list as Composed only
@@ -306,6 +378,10 @@ def _postgres_view_class() -> type[SummaryView]:
                 "(game_type, last_activity DESC, id DESC)",
                 f"CREATE INDEX IF NOT EXISTS {self.table}_status ON {self.qualified} "
                 "(status, last_activity DESC, id DESC)",
+                f"CREATE TABLE IF NOT EXISTS {self.rated} (id text PRIMARY KEY, created bigint NOT NULL, "
+                "state text NOT NULL, ended text NOT NULL, result text NOT NULL, notification_id bigint NOT NULL)",
+                f"CREATE INDEX IF NOT EXISTS {RATED}_position ON {self.rated} (notification_id)",
+                PLAYERS_TABLE.format(self.players),
             )
             self.sql_create_statements.extend(SQL(statement) for statement in statements)  # type: ignore[misc]
 
@@ -321,6 +397,36 @@ def _postgres_view_class() -> type[SummaryView]:
                     [summary.to_row() for summary in summaries],
                 )
                 self._insert_tracking(curs, tracking)
+
+        def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+            with self.datastore.transaction(commit=True) as curs:
+                curs.executemany(
+                    _rated_upsert(self.rated, "%({})s").replace(f"WHERE {self.rated}.", f"WHERE {RATED}."), rows
+                )
+                self._insert_tracking(curs, tracking)
+
+        def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
+            with self.datastore.transaction(commit=True) as curs:
+                curs.executemany(
+                    f"INSERT INTO {self.players} (player, game_id, notification_id) "
+                    "VALUES (%(player)s, %(game_id)s, %(notification_id)s) ON CONFLICT DO NOTHING",
+                    rows,
+                )
+                self._insert_tracking(curs, tracking)
+
+        def player_games(self, player: str) -> list[str]:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT game_id FROM {self.players} WHERE player = %s ORDER BY notification_id", [player])
+                return [row["game_id"] for row in curs.fetchall()]
+
+        def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(
+                    f"SELECT {', '.join(RATED_COLUMNS)} FROM {self.rated} WHERE notification_id > %s "
+                    "ORDER BY notification_id",
+                    [notification_id],
+                )
+                return [{c: row[c] for c in RATED_COLUMNS} for row in curs.fetchall()]
 
         def select(
             self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int

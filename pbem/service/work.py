@@ -6,21 +6,20 @@ into a ``Work`` and commit it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from eventsourcing.persistence import RecordConflictError
 
-from pbem.config import Settings
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.fairness import DrawRng, draw_scope
-from pbem.ledger.merkle import Frontier, leaf_hash
+from pbem.ledger.merkle import leaf_hash
 from pbem.logs import log_entries
-from pbem.service.cache import StateCache
 from pbem.service.game import LoadedGame
 from pbem.service.outcome import LineResult, Outcome
-from pbem.service.store import PbemStore
+from pbem.service.repository import GameRepository
+from pbem.service.signer import CheckpointSigner
 
 
 class _Batch:
@@ -73,43 +72,22 @@ class StalePlan(RecordConflictError):
     """A plan made without reading the games afresh cannot be saved as it is (see Work.commit)."""
 
 
-class Ledgers(Protocol):
-    """What a ``Work`` needs of the game service (``GameService`` is one): the games and other
-    records it plans on, the signer of checkpoints, the sealer of kept states and the store it
-    saves into. Named here, so that this module does not import the service that imports it."""
-
-    store: PbemStore
-    settings: Settings
-    cache: StateCache
-
-    def game(self, game_id: str, fresh: bool = True) -> LoadedGame: ...
-
-    def state(self, game: LoadedGame, version: int | None = None) -> Any: ...
-
-    def record(self, aggregate_id: Any) -> Any: ...
-
-    def end_if_over(self, batch: _Batch) -> None: ...
-
-    def frontier(self, game: LoadedGame) -> Frontier: ...
-
-    def sign(self, game_id: str, frontier: Frontier) -> str: ...
-
-    def sealed_state(
-        self, game_id: str, size: int, version: int, state: Any, frontier: Frontier
-    ) -> dict[str, Any] | None: ...
-
-    def saved_aggregate(self, aggregate: Any) -> None: ...
-
-    def checked(self, game_id: str, version: int, note: str) -> None: ...
-
-
 class Work:
     """The changes of one transaction: every game it touches is loaded once, commands plan
     entries against it one after another, and ``commit`` signs each game once and saves all
     of it (entries, receipts, other aggregates) in a single ``store.save``."""
 
-    def __init__(self, service: Ledgers, key: str | None = None, fresh: bool = True):
-        self.service = service
+    def __init__(
+        self,
+        repository: GameRepository,
+        signer: CheckpointSigner,
+        clock: Callable[[], str],
+        key: str | None = None,
+        fresh: bool = True,
+    ):
+        self.repository = repository
+        self.signer = signer
+        self.clock = clock  # the time of the entries it adds itself (a game's end)
         self.key = key  # the idempotency key (a mail's Message-ID), for the log lines
         # False on a first attempt: plan on the games as this process knows them; if another
         # process wrote meanwhile the save fails, and the next attempt loads fresh
@@ -122,24 +100,28 @@ class Work:
 
     def batch(self, game_id: str) -> _Batch:
         if game_id not in self.batches:
-            game = self.service.game(game_id, self.fresh)
-            self.batches[game_id] = _Batch(game, self.service.state(game))
+            game = self.repository.game(game_id, self.fresh)
+            self.batches[game_id] = _Batch(game, self.repository.state(game))
         return self.batches[game_id]
 
     def add(self, *aggregates: Any) -> None:
         for aggregate in aggregates:
             self.extra[aggregate.id] = aggregate
 
+    def adds(self, aggregate_id: Any) -> bool:
+        """Whether this transaction saves ``aggregate_id`` (made or changed here, not stored yet)."""
+        return aggregate_id in self.extra
+
     def find(self, aggregate_id: Any) -> Any:
         """An aggregate as this transaction sees it, or None; nothing is added."""
         if aggregate_id in self.extra:
             return self.extra[aggregate_id]
-        return self.service.record(aggregate_id)
+        return self.repository.record(aggregate_id)
 
     def aggregate(self, aggregate_id: Any, make: Callable[[], Any]) -> Any:
         """Another aggregate this transaction changes (loaded once, or made when new)."""
         if aggregate_id not in self.extra:
-            found = self.service.record(aggregate_id)
+            found = self.repository.record(aggregate_id)
             self.extra[aggregate_id] = make() if found is None else found
         return self.extra[aggregate_id]
 
@@ -159,11 +141,20 @@ class Work:
             outcome.error = error
         if outcome.ok:
             if len(batch.entries) > mark[0]:
-                self.service.end_if_over(batch)
+                self._end_if_over(batch)
             outcome.version = batch.next_index
         else:
             batch.rollback(mark)
         return outcome
+
+    def _end_if_over(self, batch: _Batch) -> None:
+        """The game's end, when the entries planned end it (once)."""
+        game = batch.game
+        if batch.entries and batch.entries[-1]["kind"] == "ended":
+            return
+        standings = game.spec.outcome(batch.state) if batch.state is not None else None
+        if standings is not None:
+            batch.add(log.ended(game.id, batch.next_index, self.clock(), standings, game.seed))
 
     def commit(self) -> None:
         """Sign every changed game and save everything at once (may raise
@@ -183,7 +174,7 @@ class Work:
         if not aggregates:
             return
         saved = {aggregate.id for aggregate in aggregates}
-        self.service.store.save(
+        self.repository.store.save(
             *aggregates, expect={k: v for k, v in self.expect.items() if k not in saved}, states=kept
         )
         self._saved(aggregates, changed)
@@ -194,26 +185,26 @@ class Work:
         of the interval (so a past state folds at most that many entries), else None."""
         game = batch.game
         before = game.version  # before the append below (the record is the game's)
-        frontier = self.service.frontier(game).copy()
+        frontier = self.repository.frontier(game).copy()
         leaves = [leaf_hash(canonical_bytes(entry)) for entry in batch.entries]
         for leaf in leaves:
             frontier.append(leaf)
-        game.record.append_hashed(batch.entries, batch.privates, self.service.sign(game.id, frontier), leaves)
+        game.record.append_hashed(batch.entries, batch.privates, self.signer.sign(game.id, frontier), leaves)
         record = game.record
-        interval = self.service.settings.snapshot_interval
+        interval = self.repository.settings.snapshot_interval
         if not interval or record.size // interval <= before // interval:
             return None
-        return self.service.sealed_state(game.id, record.size, record.version, batch.state, frontier)
+        return self.signer.sealed_state(game.id, record.size, record.version, batch.state, frontier)
 
     def _saved(self, aggregates: list[Any], changed: list[_Batch]) -> None:
         """What this process keeps of a save: the aggregates, the records, what was checked."""
         for aggregate in aggregates:
-            self.service.saved_aggregate(aggregate)
+            self.repository.saved_aggregate(aggregate)
         for batch in changed:
             record = batch.game.record
-            self.service.store.saved(record)
-            self.service.checked(batch.game.id, record.size, record.checkpoint[1])  # signed here
+            self.repository.store.saved(record)
+            self.repository.checked(batch.game.id, record.size, record.checkpoint[1])  # signed here
             # the state the plan reached is the state of the stored entries: the next command
             # starts from it instead of folding (and so reading and hashing) them again
-            self.service.cache.keep(batch.game.id, record.size, batch.state, latest=True)
+            self.repository.cache.keep(batch.game.id, record.size, batch.state, latest=True)
             log_entries(batch.game.id, batch.entries, self.key)

@@ -39,7 +39,8 @@ def _mail_address(value: str | None) -> str | None:
 
 
 def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Flask:
-    """The site for ``service`` (a ``GameService``; made from the environment when None)."""
+    """The site for ``service`` (a ``GameService``; made from the environment when None). The
+    pages are given only its reader (queries); the games list follows its store."""
     templates = Path((config or {}).get("PBEM_TEMPLATES") or TEMPLATES)
     app = Flask(__name__, template_folder=str(templates), static_folder=str(STATIC))
     app.config.update(JSON_SORT_KEYS=False, FINISHED_MAX_AGE=86400)
@@ -51,7 +52,7 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
         from pbem.service.service import GameService
 
         service = GameService()
-    app.extensions["pbem.service"] = service
+    app.extensions["pbem.reader"] = reader = service.reader
     if "PBEM_SUMMARIES" in app.config:  # a GameSummaryQuery given by the caller (tests, benchmarks)
         app.extensions["pbem.summaries"] = app.config["PBEM_SUMMARIES"]
     else:
@@ -76,23 +77,36 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
     i18n.install(app)
     _install_hooks(app)
     # kept public pages are answered again before Flask runs, while the store stays as it was
-    shortcut = Shortcut(app.wsgi_app, service.position, lambda: len(getattr(service, "frozen", ())))
+    shortcut = Shortcut(app.wsgi_app, reader.position, lambda: len(reader.frozen))
     app.extensions["pbem.shortcut"] = shortcut
     app.wsgi_app = shortcut  # type: ignore[method-assign]
     return app
 
 
 def follow_summaries(app: Flask, stop: Any = None, interval: float = 1.0) -> Any:
-    """Keep the games list's read model caught up in a background thread (``pbem serve`` and
-    ``pbem serve-web``); requests to ``/`` also catch up, so this only keeps them cheap after
-    bursts of moves. Returns the stop event."""
+    """Keep the games list's and the players' ratings' read models caught up in background
+    threads (``pbem serve`` and ``pbem serve-web``); requests to ``/`` and ``/players`` also
+    catch up, so this only keeps them cheap after bursts of moves (and verifies each game's
+    export once, as it ends, away from any request). Returns the stop event."""
     import threading
 
     stop = stop or threading.Event()
     follower = app.extensions["pbem.summaries"]
     if hasattr(follower, "follow"):
         follower.follow(stop, interval)
+    app.extensions["pbem.reader"].ratings().follow(stop, interval)
+    from pbem.web.warm import warm
+
+    warm(app, stop)  # the pages a move makes new, rendered right after its commit
     return stop
+
+
+def site() -> Flask:
+    """The site with its followers (the games list, the ratings, the warmer): what a WSGI
+    server runs in each worker process (``gunicorn 'pbem.web:site()'``, deploy/)."""
+    app = create_app()
+    follow_summaries(app)
+    return app
 
 
 def _install_hooks(app: Flask) -> None:

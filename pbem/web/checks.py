@@ -53,17 +53,23 @@ def check_upload(data: bytes | None, trusted: list[str]) -> Checked:
         checked = check_receipt(receipt, trusted)
     except (ReceiptError, ValueError, RecursionError, TypeError, KeyError, AttributeError) as error:
         return Checked(False, _("This is not a valid receipt of this server."), str(error)[:500])
-    return Checked(
-        True,
-        _(
+    if checked.more:
+        sentence = _(
+            "Valid: this receipt proves turns %(turns)s of game %(origin)s, "
+            "in the log of %(size)s entries that this server signed.",
+            turns=", ".join(str(index + 1) for index in checked.indexes),
+            origin=checked.checkpoint.origin,
+            size=checked.checkpoint.size,
+        )
+    else:
+        sentence = _(
             "Valid: this receipt proves turn %(turn)s of game %(origin)s, "
             "in the log of %(size)s entries that this server signed.",
             turn=checked.index + 1,
             origin=checked.checkpoint.origin,
             size=checked.checkpoint.size,
-        ),
-        checked.summary(),
-    )
+        )
+    return Checked(True, sentence, checked.summary())
 
 
 @bp.post("/verify")

@@ -22,7 +22,7 @@ from pbem.web.boards import BoardSize, board_size
 from pbem.web.pagecache import board_key, pages
 
 if TYPE_CHECKING:  # the ports the app is given; the web never builds them
-    from pbem.service.service import GameService
+    from pbem.service.reading import GameReader
     from pbem.service.summaries import GameSummaryQuery
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
@@ -30,9 +30,10 @@ LEGAL_SEARCHED = 10_000  # legal moves listed at most on a private page (the res
 LEGAL_SHOWN = 100  # lines in the legal-moves box; "and N more" says the rest
 
 
-def service() -> GameService:
-    service: GameService = current_app.extensions["pbem.service"]
-    return service
+def service() -> GameReader:
+    """The game service's reader: the web site's one port to the games (queries only)."""
+    reader: GameReader = current_app.extensions["pbem.reader"]
+    return reader
 
 
 def summaries() -> GameSummaryQuery:
@@ -59,7 +60,7 @@ def unreadable_game(game_id: str) -> Response:
     """The page of a frozen game that cannot even be read (an event missing from its record):
     what happened instead of an error 500. A game that can be read shows its pages with the
     same warning on each (``web/base.html``)."""
-    problem = getattr(service(), "frozen", {}).get(game_id) or _("its stored record cannot be read")
+    problem = service().frozen.get(game_id) or _("its stored record cannot be read")
     title = _("This game is frozen.")
     detail = _(
         "This game cannot be shown: its stored record does not match its signed history (%(problem)s). "
@@ -152,7 +153,7 @@ class Snapshot:
     """A game at one turn, as one viewer (a seat, or None for the public) may see it."""
 
     game: LoadedGame
-    version: int  # entries covered; also the turn number the site shows
+    version: int  # entries covered; the turn in the URL (the turn shown is ``number``)
     seat: int | None
     state: Any
     view: dict[str, Any] | None
@@ -163,6 +164,15 @@ class Snapshot:
     @property
     def turn(self) -> int:
         return self.version
+
+    @property
+    def number(self) -> int:
+        """The turn number shown (talk in the log does not advance it; ``turn`` is the URL's)."""
+        return self.game.turn_at(self.version)
+
+    @property
+    def last_number(self) -> int:
+        return self.game.turn_at()
 
     @property
     def last(self) -> int:

@@ -74,7 +74,7 @@ def test_a_value_postgresql_refuses_is_a_dead_letter_not_a_stop(
     gw = Gateway(service, mail_settings, clock=clock, transport=transport)
     try:
         good = started_pig(gw, transport, [ANN, BOB])
-        record = service._new_record  # the record as an older door let it in: no address check
+        record = service.writer._new_record  # the record as an older door let it in: no address check
         spec, _, options = service.checked_new("hidden-pig", [CY, DEE], {})
         service.store.save(record(spec, "hidden-pig-nul", [CY, "x\x00y@example.org"], options, b"\x06" * 32, True))
         assert _move_is_answered(gw, transport, good, ANN, "after-nul")

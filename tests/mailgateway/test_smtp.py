@@ -97,7 +97,7 @@ def test_crash_while_queueing_replies_queues_them_once(service, mail_settings, c
     def crash(*args, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")  # the store went away
 
-    monkeypatch.setattr(gw.mailroom.views, "set_timers", crash)
+    monkeypatch.setattr(gw.mailroom.views, "record", crash)
     with pytest.raises(StoreUnavailable):
         gw.work()
     monkeypatch.undo()
@@ -266,3 +266,37 @@ def test_two_gateway_processes_on_one_store_queue_and_send_each_reply_once(
     finally:
         other_service.close()
     assert sorted(m["In-Reply-To"] for m in transport.to(ANN)) == [f"<two{n}@x>" for n in range(4)]
+
+
+def test_a_sender_round_sends_its_mails_over_one_relay_connection(service, mail_settings, clock):
+    """Connecting and greeting once a round, not once a mail: a burst's replies leave faster;
+    the conversation ends with the round (relays drop idle connections anyway)."""
+    from aiosmtpd.controller import Controller
+
+    from mailgateway.sender import RelayTransport
+    from tests.mailgateway.conftest import free_port
+
+    class Peers:
+        def __init__(self) -> None:
+            self.peers: list = []
+
+        async def handle_DATA(self, server, session, envelope):
+            self.peers.append(session.peer)
+            return "250 OK"
+
+    handler = Peers()
+    relay = Controller(handler, hostname="127.0.0.1", port=free_port())
+    relay.start()
+    transport = RelayTransport("127.0.0.1", relay.port, timeout=5)
+    try:
+        gw = Gateway(service, mail_settings, clock=clock, transport=transport)
+        for number in range(3):
+            gw.receive(make_mail(ANN, SERVICE, "help", message_id=f"<one-{number}@example.net>"))
+        gw.work()
+        assert len(handler.peers) == 3 and len(set(handler.peers)) == 1
+        assert transport._smtp is None  # closed after the round
+        gw.receive(make_mail(ANN, SERVICE, "help", message_id="<two@example.net>"))
+        gw.work()
+        assert len(handler.peers) == 4 and handler.peers[-1] != handler.peers[0]
+    finally:
+        relay.stop()

@@ -620,13 +620,16 @@ def test_a_game_of_a_type_no_longer_offered_does_not_break_the_list(tmp_path):
 def test_the_games_list_and_health_never_load_a_game(games):
     from pbem.web import create_app
 
-    class NoLoading:
-        """The service, except that loading a game fails the test."""
+    class NoLoadingReader:
+        """The reader, except that loading a game fails the test."""
 
         def __getattr__(self, name):
             if name in ("game", "state", "game_ids", "history"):
                 raise AssertionError(f"the page called service.{name}")
-            return getattr(games.service, name)
+            return getattr(games.service.reader, name)
+
+    class NoLoading:
+        reader = NoLoadingReader()
 
     summaries = create_app(games.service).extensions["pbem.summaries"]
     summaries.catch_up_all()

@@ -97,3 +97,16 @@ def test_other_posts_stay_405(small_site):
     _, game_id, app = small_site
     assert app.test_client().post(f"/games/{game_id}", data={"x": "1"}).status_code == 405
     assert app.test_client().post("/keys", data={"x": "1"}).status_code == 405
+
+
+def test_a_receipt_of_several_entries_is_reported_with_every_turn_and_fails_by_any(small_site):
+    """A mail's receipt proves every entry the mail made (docs/verification.md)."""
+    service, game_id, app = small_site
+    game = service.game(game_id)
+    last = game.version - 1
+    several = service.receipt(game_id, last - 2, game.version, also=[last - 1, last])
+    body = upload(app.test_client(), json.dumps(several).encode()).get_data(as_text=True)
+    assert f"Valid: this receipt proves turns {last - 1}, {last}, {last + 1} of game" in body
+    several["more"][1]["entry"]["time"] = "2000-01-01T00:00:00+00:00"
+    body = upload(app.test_client(), json.dumps(several).encode()).get_data(as_text=True)
+    assert "This is not a valid receipt of this server." in body and "entry 3 of the receipt" in body

@@ -1,0 +1,76 @@
+"""Commands about the people at a table, sent to a seat's private address: ``rematch`` (a new
+game with the same players, options and language once a game is over), and the commands of
+issue 32 that are not built yet (``undo``, ``substitute``, ``propose``, ``accept``), which are
+refused with a sentence that says so rather than pretending to work (docs/mail.md, "People").
+
+The desk (``desk.MailDesk``) calls ``seat_command`` for a line whose command is one of
+``COMMANDS``; everything is planned in the mail's ``Work`` and saved with it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem.games.base import ErrorCode, GameError
+from pbem.games.speech import N_, _
+from pbem.mailroom import commands as cmd
+from pbem.mailroom.records import Correspondent, GameClock
+from pbem.service.service import GameService, Work
+
+COMMANDS = ("rematch", "undo", "substitute", "propose", "accept")
+# Rules of a game's clock that belong to that game alone, not carried into its rematch.
+OWN_RULES = ("invited_by", "rematch")
+NOT_YET = {
+    "undo": N_("Taking back a move by consent (undo) is not available on this server yet; nothing changed."),
+    "substitute": N_("Substitute players are not available on this server yet; nothing changed."),
+    "propose": N_("Proposals (pause, end, kick) are not available on this server yet; nothing changed."),
+    "accept": N_("There is nothing to accept: proposals and undo are not available on this server yet."),
+}
+
+
+def seat_command(
+    service: GameService, work: Work, game_id: str, command: cmd.Command, email: str, now: datetime
+) -> dict[str, Any]:
+    """What one of ``COMMANDS`` at ``email``'s private address does; raises ``GameError`` or
+    ``ValueError`` for a refusal."""
+    if command.name == "rematch":
+        return rematch(service, work, game_id, email, now)
+    raise GameError(ErrorCode.ILLEGAL, _(NOT_YET[command.name]))
+
+
+def rematch(service: GameService, work: Work, game_id: str, email: str, now: datetime) -> dict[str, Any]:
+    """A new game of a finished one: the same game, players in the same seats with the same
+    names, the same options and the same mail rules (deadlines, language); invitations go out
+    as for ``new``, in the name of the player who asked. A game is rematched once: asking
+    again names the rematch already made. It counts against the daily limit of new games."""
+    batch = work.batch(game_id)
+    game = batch.game
+    game.seat_of(email)  # the sender's seat, checked again (the desk authenticated it)
+    if not (game.ended or batch.planned("ended")):
+        raise GameError(
+            ErrorCode.ILLEGAL, _("Game {game} is not over yet; a rematch can follow only its end.", game=game_id)
+        )
+    clock: GameClock = work.aggregate(GameClock.create_id(game_id, {}), lambda: GameClock(game_id, {}))
+    if clock.rules.get("rematch"):
+        raise GameError(
+            ErrorCode.ILLEGAL,
+            _("Game {game} already has its rematch: {rematch}.", game=game_id, rematch=clock.rules["rematch"]),
+        )
+    count_new(work, email, now)
+    new_id = service.new_game(work, game.spec.name, game.emails, game.options, names=game.names)
+    rules = {key: value for key, value in clock.rules.items() if key not in OWN_RULES}
+    work.add(GameClock(new_id, rules | {"invited_by": email}))
+    clock.change({"rematch": new_id})
+    return {"rematch": new_id}
+
+
+def count_new(work: Work, email: str, now: datetime) -> Correspondent:
+    """Count a game created by ``email`` against the daily limit (``commands.MAX_NEW_PER_DAY``),
+    or refuse it when the limit is reached; returns the address's record."""
+    person: Correspondent = work.aggregate(Correspondent.create_id(email), lambda: Correspondent(email))
+    day_ago = (now - timedelta(days=1)).isoformat()
+    if person.games_created_since(day_ago) >= cmd.MAX_NEW_PER_DAY:
+        raise ValueError(_("at most {n} new games a day per address; try again tomorrow", n=cmd.MAX_NEW_PER_DAY))
+    person.created_game(now.isoformat(), day_ago)
+    return person

@@ -1,0 +1,85 @@
+"""Which games each address plays, as a read model: a follower of the store's ``Created``
+events keeps one row per seat's address and game (``player_games``, beside the games list's
+rows, tracked under a name of its own), so ``status`` and a move sent to the service address
+find a player's games without loading every game.
+
+The address is never stored as it is: a row names it by an HMAC under a key derived from the
+seat-token secret in ``keys/`` (never in the database), so the view, which is not encrypted when
+the event store is, holds no address. Seats are fixed when a game is created, so the games'
+first events are all the follower reads: a round costs O(new games).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import threading
+import weakref
+from contextlib import suppress
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError, Tracking
+
+from pbem.service.store import GameRecord
+from pbem.service.summary_view import SummaryView
+
+CREATED = f"{GameRecord.Created.__module__}:{GameRecord.Created.__qualname__}"
+
+
+class PlayerGames:
+    """The follower and its query (``games_of``). ``repository``: the game repository (its
+    store's notifications, its keys)."""
+
+    def __init__(self, repository: Any, view: SummaryView, batch: int = 500):
+        self.store = repository.store
+        self.view = view
+        self.name = f"{self.store.name}.players"
+        self.batch = batch
+        self._key = hmac.new(repository.keys.token_secret(), b"pbem player games", hashlib.sha256).digest()
+        self._lock = threading.Lock()
+
+    def player(self, email: str) -> str:
+        """An address as the rows name it."""
+        return hmac.new(self._key, email.strip().lower().encode(), hashlib.sha256).hexdigest()
+
+    def catch_up(self) -> int:
+        """Follow the games created since the view's position, a batch at a time."""
+        total = 0
+        with self._lock:
+            while True:
+                after = self.view.max_tracking_id(self.name) or 0
+                page = self.store.recorder.select_notifications(start=after + 1, limit=self.batch, topics=[CREATED])
+                if not page:
+                    return total
+                rows = []
+                for notification in page:
+                    created = self.store.mapper.to_domain_event(notification)
+                    game_id = created.game_id
+                    emails = dict.fromkeys(created.privates[0].get("emails", []))
+                    rows += [
+                        {"player": self.player(e), "game_id": game_id, "notification_id": notification.id}
+                        for e in emails
+                    ]
+                with suppress(IntegrityError):  # another process followed these first
+                    self.view.save_players(rows, Tracking(self.name, page[-1].id))
+                total += len(page)
+
+    def games_of(self, email: str) -> list[str]:
+        """The games ``email`` has a seat in, oldest first (as ``game_ids``)."""
+        self.catch_up()
+        return self.view.player_games(self.player(email))
+
+
+_FOLLOWERS: weakref.WeakKeyDictionary[Any, PlayerGames] = weakref.WeakKeyDictionary()
+_FOLLOWERS_LOCK = threading.Lock()
+
+
+def player_games_for(repository: Any) -> PlayerGames:
+    """One follower per game repository in a process, on the games list's view."""
+    from pbem.service.summaries import follower_for
+
+    with _FOLLOWERS_LOCK:
+        follower = _FOLLOWERS.get(repository)
+        if follower is None:
+            follower = _FOLLOWERS[repository] = PlayerGames(repository, follower_for(repository).view)
+        return follower
