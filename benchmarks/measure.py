@@ -860,6 +860,12 @@ def pbem_site() -> Flask:
     return site()  # as deployed: with its followers (the list, the ratings, the warmer)
 
 
+def pbem_site_unwarmed() -> Flask:
+    from pbem.web import create_app
+
+    return create_app()  # the control: no follower warms the pages after a move
+
+
 def bare_site() -> Flask:
     bare = Flask("bare")
     bare.add_url_rule("/", "bare", lambda: "ok")
@@ -1016,7 +1022,7 @@ AFTER_A_MOVE = {  # the pages a move's visitors ask for, by kind (the first is t
 }
 
 
-def _after_moves(work: Path, port: int, game_id: str, moves: int, settle: float) -> list[Row]:
+def _after_moves(work: Path, port: int, game_id: str, moves: int, settle: float, warmed: bool = True) -> list[Row]:
     """First request of each page kind after each of ``moves`` moves (made ``settle`` seconds
     before, as a turn mail reaches its player), against the same page asked again at once (kept)."""
     for _ in range(4):  # the followers' first catch-up (the ratings verify the finished game) done first
@@ -1041,7 +1047,8 @@ def _after_moves(work: Path, port: int, game_id: str, moves: int, settle: float)
         rows.append(
             Row(
                 "web",
-                f"first request after a move, {kind}: p50 / p95 vs the kept page p95 (one client)",
+                f"first request after a move{'' if warmed else ' (control: no warmer)'}, {kind}: p50 / p95 vs "
+                "the kept page p95 (one client)",
                 f"{moves} moves, asked {settle:.1f} s after each",
                 f"{ms(_percentile(first[kind], 0.5))} / {ms(f95)}",
                 f"{ms(_percentile(kept[kind], 0.5))} / {ms(k95)}",
@@ -1089,6 +1096,13 @@ def web(work: Path, quick: bool) -> list[Row]:
         "/health": ["/health"],
     }
     svc.close()
+    moves = 6 if quick else 30
+    control, control_port = _gunicorn(work, "pbem_site_unwarmed")  # alone, before the others start
+    try:
+        after_rows = _after_moves(work, control_port, running, moves, 1.0, warmed=False)
+    finally:
+        control.terminate()
+        control.wait(timeout=30)
     server, port = _gunicorn(work, "pbem_site")
     bare_server, bare_port = _gunicorn(work, "bare_site")
     clients, per_client, rounds = (4, 6, 1) if quick else (8, 25, 3)
@@ -1104,7 +1118,7 @@ def web(work: Path, quick: bool) -> list[Row]:
         )
     ]
     try:
-        rows += _after_moves(work, port, running, 6 if quick else 20, 1.0)
+        rows += _after_moves(work, port, running, moves, 1.0) + after_rows
         for label, paths in pages.items():
             # Each page's first request renders it (the site keeps it per game version): those
             # are timed apart, one client, before the load asks for the kept pages. Each of the

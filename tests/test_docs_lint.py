@@ -19,7 +19,7 @@ import pytest
 
 from pbem.cli import main as pbem_group
 from pbem.config import ENVIRONMENT
-from pbem.mailroom.commands import LOOKUP, plain
+from pbem.mailroom.commands import LOOKUP, parse_command, plain
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs").glob("*/*.md"))]
@@ -116,6 +116,9 @@ def mail_table_commands(text: str) -> list[str]:
         for cell in cells:
             for span in re.findall(r"`([^`]+)`", cell):
                 first = span.split()[0]
+                command = parse_command(span)
+                if command is not None and command.name != LOOKUP.get(plain(first)):
+                    first = "".join(span.split()[:2])  # a command of two words (časové pásmo)
                 if not first.startswith("..."):
                     words.append(first)
     return words

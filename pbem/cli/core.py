@@ -14,7 +14,7 @@ import random
 import string
 import sys
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NoReturn
 
 import click
 
@@ -61,7 +61,7 @@ def in_cli_language(command: Callable[..., None]) -> Callable[..., None]:
     return spoken
 
 
-def _fail(error: GameError) -> None:
+def _fail(error: GameError) -> NoReturn:
     click.echo(_("error (%(code)s): %(reason)s", code=error.code.value, reason=error.message), err=True)
     if error.legal:
         click.echo(_("legal now: %(moves)s", moves="; ".join(error.legal)), err=True)
@@ -138,6 +138,35 @@ def silence(svc: GameService, game_id: str) -> None:
     work.commit()
 
 
+def _prepared(game_id: str, yes: bool, no_mail: bool) -> GameService:
+    """The service for a change of a game from the command line, after the mail choice
+    (``check_mail``); with ``--no-mail`` the game's mail is switched off first (an unknown game
+    is refused before anything is stored)."""
+    svc = service()
+    check_mail(svc, yes, no_mail, game_id)
+    if no_mail:
+        try:
+            svc.game(game_id)
+            silence(svc, game_id)
+        except GameError as error:
+            _fail(error)
+    return svc
+
+
+def _change(
+    game_id: str, yes: bool, no_mail: bool, command: Callable[[GameService], Outcome]
+) -> tuple[GameService, Outcome]:
+    """A change of a game from the command line (``_prepared``), reported, with the service
+    it was made through; a refusal ends the command with its reason."""
+    svc = _prepared(game_id, yes, no_mail)
+    try:
+        outcome = command(svc)
+        _report(outcome)
+    except GameError as error:
+        _fail(error)
+    return svc, outcome
+
+
 MAX_SEED_DIGITS = 128  # 64 bytes: twice the size of a server seed
 
 
@@ -208,15 +237,7 @@ def new(
 @in_cli_language
 def join(game_id: str, email: str, nonce: str | None, yes: bool, no_mail: bool) -> None:
     """Take your seat in a game (the game starts when every seat has joined)."""
-    svc = service()
-    check_mail(svc, yes, no_mail, game_id)
-    try:
-        if no_mail:
-            svc.game(game_id)  # an unknown game is refused before anything is stored
-            silence(svc, game_id)
-        _report(svc.join(game_id, email, nonce))
-    except GameError as error:
-        _fail(error)
+    _change(game_id, yes, no_mail, lambda svc: svc.join(game_id, email, nonce))
 
 
 @click.command()
@@ -228,15 +249,7 @@ def join(game_id: str, email: str, nonce: str | None, yes: bool, no_mail: bool) 
 @in_cli_language
 def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ...], yes: bool, no_mail: bool) -> None:
     """Apply commands in order: nothing if one is refused; a draw or a reveal ends the batch."""
-    svc = service()
-    check_mail(svc, yes, no_mail, game_id)
-    try:
-        if no_mail:
-            svc.game(game_id)
-            silence(svc, game_id)
-        _report(svc.submit(game_id, email, list(commands), "cli", expected))
-    except GameError as error:
-        _fail(error)
+    _change(game_id, yes, no_mail, lambda svc: svc.submit(game_id, email, list(commands), "cli", expected))
 
 
 @click.command()
@@ -262,16 +275,8 @@ def tell(
     the game's signed log; a private one is readable only by its sender and recipients."""
     if table == bool(names):
         raise click.UsageError("name the recipients with --to NAME, or write to everyone with --all")
-    svc = service()
-    check_mail(svc, yes, no_mail, game_id)
-    try:
-        if no_mail:
-            svc.game(game_id)
-            silence(svc, game_id)
-        outcome = svc.say(game_id, email, "all" if table else list(names), text)
-        _report(outcome)
-    except GameError as error:
-        _fail(error)
+    to = "all" if table else list(names)
+    svc, outcome = _change(game_id, yes, no_mail, lambda svc: svc.say(game_id, email, to, text))
     if receipt:
         held = svc.receipt(game_id, outcome.version - 1, viewer=email)
         with open(receipt, "w", encoding="utf-8") as out:
@@ -337,12 +342,8 @@ def resign(game_id: str, email: str) -> None:
 @mail_choice
 def autoplay(game_id: str, seed: int, max_moves: int, yes: bool, no_mail: bool) -> None:
     """Play seeded random legal moves for every seat to the end (tests, demos, benchmarks)."""
-    svc = service()
-    check_mail(svc, yes, no_mail, game_id)
+    svc = _prepared(game_id, yes, no_mail)
     try:
-        if no_mail:
-            svc.game(game_id)
-            silence(svc, game_id)
         with TerminalProgress("playing") as progress:
             moves = play_moves(svc, game_id, seed, max_moves, progress)
     except GameError as error:

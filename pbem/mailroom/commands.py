@@ -26,6 +26,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "unsubscribe": ("unsubscribe", "unwatch", "neodebirat", "nesledovat", "nieobserwuj", "wypisz", "odsubskrybuj"),
     "language": ("language", "lang", "jazyk", "jezyk"),
     "pictures": ("pictures", "images", "obrazky", "obrazki"),
+    "receipts": ("receipts", "receipt", "potvrzeni", "potwierdzenia", "potwierdzenie"),  # off | on | daily
     "name": ("name", "jmeno", "imie"),  # the name you go by in the games created from now on
     "absence": ("absence", "away", "nepritomnost", "dovolena", "nieobecnosc", "urlop"),
     "resign": ("resign", "vzdat", "vzdavam", "poddaj", "poddaje", "rezygnuje"),
@@ -75,6 +76,9 @@ ABSENCE_USAGE = N_("absence YYYY-MM-DD YYYY-MM-DD, or absence off")
 # The words of ``absence off``.
 ABSENCE_OFF = ("off", "none", "zrusit", "konec", "koniec", "wylacz", "brak")
 LOOKUP = {word: name for name, words in KEYWORDS.items() for word in words}
+# an address's standing settings: each adds an event to a mail record, and one sent to the
+# service address is confirmed first (``pbem.mailroom.desk``)
+SETTINGS = ("language", "pictures", "receipts", "name", "absence", "timezone", "subscribe", "unsubscribe")
 # commands that make sense on a seat's private address, besides the game's own commands
 SEAT_COMMANDS = (
     "help",
@@ -83,15 +87,9 @@ SEAT_COMMANDS = (
     "history",
     "resign",
     "template",
-    "language",
-    "pictures",
-    "name",
-    "absence",
-    "subscribe",
-    "unsubscribe",
+    *SETTINGS,
     "rotate",
     "legal",
-    "timezone",
     "rematch",
     "undo",
     "substitute",
@@ -201,6 +199,22 @@ def pictures_of(args: tuple[str, ...]) -> bool | None:
     """``pictures on`` / ``pictures off`` (and their Czech and Polish words) as True or False;
     None when the line says neither."""
     return PICTURE_WORDS.get(plain(args[0]).replace("ł", "l")) if len(args) == 1 else None
+
+
+RECEIPT_CHOICES = ("on", "off", "daily")  # one receipt per mail (the default), none, one a day
+RECEIPTS_USAGE = N_("receipts on, receipts off or receipts daily")
+
+
+def receipts_of(args: tuple[str, ...]) -> str | None:
+    """``receipts on|off|daily`` (``potvrzení zapnout|vypnout|denně``, ``potwierdzenia
+    włącz|wyłącz|codziennie``) as one of ``RECEIPT_CHOICES``; None when the line says none."""
+    if len(args) != 1:
+        return None
+    word = plain(args[0]).replace("ł", "l")
+    if word in DAILY_WORDS:
+        return "daily"
+    on = PICTURE_WORDS.get(word)
+    return None if on is None else "on" if on else "off"
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
 from pbem.games.base import ErrorCode, GameError
-from pbem.games.speech import N_, _
+from pbem.games.speech import N_, _, ngettext
 from pbem.games.text import parse_named
 from pbem.ledger import press
-from pbem.mailroom import clocks, people, talk
+from pbem.mailroom import clocks, people, talk, vacations
 from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
@@ -42,31 +42,13 @@ MAX_ATTEMPTS = 10
 PICTURES_USAGE = N_("pictures on or pictures off")
 LANGUAGE_USAGE = N_("language en, language cs or language pl")
 NAME_USAGE = N_("name YOUR NAME (letters and spaces; at most 40 characters)")
-STANDING = (
-    "language",
-    "pictures",
-    "name",
-    "absence",
-    "timezone",
-    "subscribe",
-    "unsubscribe",
-)  # confirmed when sent to the service address
+STANDING = cmd.SETTINGS  # confirmed when sent to the service address
 CONFIRM_WITHIN = timedelta(days=7)
 MAX_NOT_READ = 20  # lines listed in a reply as not read as commands
 # Commands that add an event to a mail record (a seat's keys, an address's settings, a game's
 # observers, a confirmation): each record is read again for every later mail, so one mail may
 # change them only this often; the rest of such lines are answered as refused.
-RECORD_CHANGES = (
-    "rotate",
-    "subscribe",
-    "unsubscribe",
-    "language",
-    "pictures",
-    "name",
-    "absence",
-    "timezone",
-    "confirm",
-)
+RECORD_CHANGES = ("rotate", *cmd.SETTINGS, "confirm")
 MAX_RECORD_CHANGES = 5
 MAIL_KEY_PREFIX = "mail:"  # receipts of mails; internal keys (deadlines) use other prefixes
 
@@ -330,6 +312,8 @@ class MailDesk:
             raise ValueError(_(LANGUAGE_USAGE))
         if command.name == "pictures" and cmd.pictures_of(command.args) is None:
             raise ValueError(_(PICTURES_USAGE))
+        if command.name == "receipts" and cmd.receipts_of(command.args) is None:
+            raise ValueError(_(cmd.RECEIPTS_USAGE))
         if command.name == "absence":
             cmd.parse_absence(command.args, self.clock().date())
         if command.name == "name" and clean_name(" ".join(command.args)) is None:
@@ -426,18 +410,73 @@ class MailDesk:
                 raise ValueError(_(PICTURES_USAGE))
             person.choose_pictures(on)
             return {"pictures": on}
+        if command.name == "receipts":
+            return {"receipts": self._receipts(person, command)}
         if command.name == "timezone":
             zone = self._zone(command)
             person.choose_timezone(zone)
             return {"timezone": zone}
+        return self._absence(person, command, work)
+
+    def _absence(self, person: Correspondent, command: cmd.Command, work: Work) -> dict[str, Any]:
+        """An absence, paid for from the vacation of every game its sender plays (or all
+        absences cleared: no days come back)."""
         period = cmd.parse_absence(command.args, self.clock().date())
         if period is None:
             person.clear_absences()
-        elif len(person.absences) >= cmd.MAX_ABSENCES:
+            return {"period": None}
+        if len(person.absences) >= cmd.MAX_ABSENCES:
             raise ValueError(_("at most {n} absences are kept; send 'absence off' first", n=cmd.MAX_ABSENCES))
-        else:
-            person.add_absence(*period)
-        return {"period": list(period) if period else None}
+        spent = self._vacation(person.email, period, work)
+        person.add_absence(*period)
+        return {"period": list(period), "vacation": spent}
+
+    def _vacation(self, email: str, period: tuple[str, str], work: Work) -> list[dict[str, Any]]:
+        """Spend an absence's days in each game ``email`` plays (started, not over, not the
+        robot's): refused whole, naming the game, when one game's budget for a year is spent."""
+        costs = []
+        for game_id in self.service.game_ids():
+            game = self.service.game(game_id, fresh=False)
+            seat = game.emails.index(email) if email in game.emails else None
+            if seat is None or not game.started or game.ended or seat in game.robots:
+                continue
+            clock = work.find(GameClock.create_id(game_id, {}))
+            budget = vacations.budget_of(clock.rules if clock else {})
+            cost = vacations.spend(clock.vacation_list() if clock else [], seat, *period, budget)
+            if "over" in cost:
+                raise ValueError(
+                    ngettext(
+                        "this absence needs {days} days of vacation in game {game} in {year}, but {n} day"
+                        " of {budget} is left there; nothing was noted",
+                        "this absence needs {days} days of vacation in game {game} in {year}, but {n} days"
+                        " of {budget} are left there; nothing was noted",
+                        cost["left"],
+                        days=cost["left"] + cost["over"],
+                        game=game_id,
+                        year=cost["year"],
+                        budget=budget,
+                    )
+                )
+            costs.append((game_id, seat, cost, budget))
+        for game_id, seat, cost, _budget in costs:
+            if cost["new"]:
+                self._clock(work, game_id).take_vacation(seat, period[0], period[1], cost["new"], cost["left"])
+        return [
+            {"game": g, "days": c["new"], "left": c["left"], "year": c["year"], "budget": b} for g, _s, c, b in costs
+        ]
+
+    @staticmethod
+    def _clock(work: Work, game_id: str) -> GameClock:
+        clock: GameClock = work.aggregate(GameClock.create_id(game_id, {}), lambda: GameClock(game_id, {}))
+        return clock
+
+    @staticmethod
+    def _receipts(person: Correspondent, command: cmd.Command) -> str:
+        choice = cmd.receipts_of(command.args)
+        if choice is None:
+            raise ValueError(_(cmd.RECEIPTS_USAGE))
+        person.choose_receipts(choice)
+        return choice
 
     @staticmethod
     def _zone(command: cmd.Command) -> str:
@@ -630,7 +669,7 @@ class MailDesk:
             if name in ("subscribe", "unsubscribe"):
                 rest = tuple(arg for arg in command.args if arg.lower() != game_id)  # the game may be named
                 return result | self._watch(work, game_id, email, name, rest)
-            if name in ("language", "pictures", "name", "absence", "timezone"):
+            if name in ("language", "pictures", "receipts", "name", "absence", "timezone"):
                 return result | self._preference(email, command, work)
             if name in people.COMMANDS:
                 return result | people.seat_command(self.service, work, game_id, command, email, self.clock())

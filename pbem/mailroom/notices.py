@@ -309,7 +309,8 @@ def _press_mail(writer: Writer, round_: Round, change: Change, entry: dict[str, 
     own = seat_address(writer.settings.address, game.id, token)
     extra = _press_model(change, entry, seat, talk.shown_text(entry, game.private(index), seat))
     shown_to = [game.names[s] for s in answer_to] if isinstance(answer_to, list) else answer_to
-    extra |= {"answer_to": shown_to, "own": own}
+    receipt = round_.clocks.records.receipts(email) != "off"  # receipts off: none, not even a message's
+    extra |= {"answer_to": shown_to, "own": own, "receipt": receipt}
     thread = Thread(None, (talk.conversation_id(game.id, talk.parties(entry), writer.settings.domain),))
     return writer.queue(
         round_,
@@ -318,7 +319,7 @@ def _press_mail(writer: Writer, round_: Round, change: Change, entry: dict[str, 
         {"kind": "press", "game": _press_block(writer, game), "extra": extra},
         sender=address,
         thread=thread,
-        attachment=writer.service.receipt(game.id, index, viewer=email, game=game),
+        attachment=writer.service.receipt(game.id, index, viewer=email, game=game) if receipt else None,
         limited=LIVE + game.id,
         conversation=True,
     )

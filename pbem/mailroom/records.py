@@ -57,6 +57,11 @@ class Correspondent(Aggregate):
     def choose_pictures(self, on: bool) -> None:
         self.pictures = on
 
+    @event("ReceiptsChosen")
+    def choose_receipts(self, choice: str) -> None:
+        """``on`` (one receipt per mail), ``off`` (none) or ``daily`` (one a day per game)."""
+        self.receipts = choice
+
     @event("AbsenceAdded")
     def add_absence(self, first: str, last: str) -> None:
         self.absences.append([first, last])
@@ -174,6 +179,15 @@ class GameClock(Aggregate):
 
     snapshotted = True  # read for every mail: snapshots keep loading it short (PbemStore)
 
+    if TYPE_CHECKING:  # made by @event at run time
+
+        class VacationTaken(Aggregate.Event):
+            seat: int
+            first: str
+            last: str
+            days: int
+            left: int
+
     @staticmethod
     def create_id(game_id: str, rules: dict[str, Any]) -> UUID:
         return mail_uuid("clock", game_id)
@@ -189,6 +203,16 @@ class GameClock(Aggregate):
     def change(self, rules: dict[str, Any]) -> None:
         """New values for some rules (e.g. ``mail=off`` from ``pbem move --no-mail``)."""
         self.rules.update(rules)
+
+    @event("VacationTaken")
+    def take_vacation(self, seat: int, first: str, last: str, days: int, left: int) -> None:
+        """``seat`` is away from ``first`` to ``last`` (``absence``): ``days`` new days of its
+        vacation in this game, ``left`` in that year after them (``pbem.mailroom.vacations``)."""
+        self.vacations = [*self.vacation_list(), [seat, first, last]]
+
+    def vacation_list(self) -> list[list[Any]]:
+        """``[seat, first, last]`` of each vacation taken (records from before have none)."""
+        return list(getattr(self, "vacations", []))
 
     @event("Done")
     def mark(self, marker: str, missed_seat: int | None = None) -> None:
@@ -243,6 +267,11 @@ class MailRecords:
         """Whether mail to ``email`` carries board pictures (``pictures off`` says no)."""
         person = self.correspondent(email)
         return bool(getattr(person, "pictures", True)) if person is not None else True
+
+    def receipts(self, email: str) -> str:
+        """How ``email`` wants receipts of its mails: "on" (default), "off" or "daily"."""
+        person = self.correspondent(email)
+        return str(getattr(person, "receipts", "on")) if person is not None else "on"
 
     def language(self, email: str | None, game_id: str | None, hint: str | None = None) -> str:
         """The language of mail to ``email``: the address's chosen one, else the game's

@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from pbem import i18n
 from pbem.games import speech
 from pbem.games.base import GameError
+from pbem.ledger.receipts import MAX_ENTRIES
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.commands import parse_command, plain, plain_subject
 from pbem.mailroom.limits import LIVE, NOTHING
@@ -27,6 +29,8 @@ from pbem.service.turnfile import turn_file_header
 
 HISTORY_SHOWN = 40  # the last entries a "history" answer lists (the web page has them all)
 REFUSALS = ("refused", "unknown", "too-large")  # actions that are refusals whatever their result says
+DAY = timedelta(days=1)  # between two receipts to a player who asked for "receipts daily"
+OWN_KINDS = ("moved", "said", "noted")  # the entries a seat makes itself, which its receipts prove
 TALK_ACTIONS = ("tell", "note")  # messages and notes: no moves, and their receipts come otherwise
 
 
@@ -129,7 +133,7 @@ def deadline_notice(
     )
 
 
-def _receipt_line(game: LoadedGame, attachment: dict[str, Any]) -> dict[str, Any]:
+def _receipt_line(game: LoadedGame, attachment: dict[str, Any], now: datetime) -> dict[str, Any]:
     """What the reply says of its receipt: the leaf index (every entry counts) and the turns
     shown of its first and last entry (play only: talk does not advance them)."""
     index = attachment.get("index")
@@ -138,7 +142,14 @@ def _receipt_line(game: LoadedGame, attachment: dict[str, Any]) -> dict[str, Any
     def turn_of(at: int | None) -> int | None:
         return game.turn_at(at + 1) if isinstance(at, int) and 0 <= at < game.version else None
 
-    return {"index": index, "size": attachment.get("size"), "turn": turn_of(index), "last": turn_of(last)}
+    return {
+        "index": index,
+        "size": attachment.get("size"),
+        "turn": turn_of(index),
+        "last": turn_of(last),
+        "receipt_of": game.id,  # the last receipt about a game is looked up by this (receipts daily)
+        "at": now.isoformat(),
+    }
 
 
 def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: Asked, position: int) -> list[Mail]:
@@ -168,7 +179,7 @@ def reply(writer: Writer, round_: Round, stored: list[dict[str, Any]], asked: As
     if game is not None and to in game.emails:
         model["game"], attachment = _about_game(writer, round_, game, to, results, asked)
         if attachment is not None:
-            model["receipt"] = _receipt_line(game, attachment)
+            model["receipt"] = _receipt_line(game, attachment, round_.clocks.now())
     model["summary"] = reply_summary(results)
     if model["game"] is None:  # e.g. "join GAME" at the service address: a mail about that game
         model["game"] = _own_block_in(results)
@@ -234,11 +245,32 @@ def _about_game(
     version = max(versions) if versions else asked.version or game.version
     block = writer.game_block(round_, game, min(version, game.version), to)
     moved = receipted(results)
-    if not moved:
-        return block, None
     made = [index for p in moved for index in range(p.version_before, p.version)]  # every entry of the mail
+    choice = round_.clocks.records.receipts(to)  # receipts on (default) | off | daily
+    if made and choice == "daily":
+        made = _since_last_receipt(writer, round_, game, to, made)
+    if not made or choice == "off":
+        return block, None
     receipt = writer.service.receipt(game.id, made[0], moved[-1].version, viewer=to, game=game, also=made[1:])
     return block, receipt
+
+
+def _since_last_receipt(writer: Writer, round_: Round, game: LoadedGame, to: str, made: list[int]) -> list[int]:
+    """``receipts daily``: nothing when the last receipt about this game went out less than a
+    day ago; else every entry ``to``'s seat made since that receipt's log (the robot's moves
+    for the seat left out), and the mail's own; the newest ``MAX_ENTRIES`` - 1 of them."""
+    size, at = writer.last_receipt(round_, to, game.id)
+    if at is not None and round_.clocks.now() - at < DAY:
+        return []
+    seat = game.seat_of(to)
+    earlier = [
+        index
+        for index in range(min(size or 0, made[0]), made[0])
+        if game.entry(index).get("seat") == seat
+        and game.entry(index)["kind"] in OWN_KINDS
+        and game.entry(index).get("source") != "robot"
+    ]
+    return (earlier + made)[-(MAX_ENTRIES - 1) :]
 
 
 def receipted(results: list[dict[str, Any]]) -> list[Played]:

@@ -111,6 +111,7 @@ class Round:
     cleared: list[str] = field(default_factory=list)  # addresses that wrote: deliverable again when stored
     # (observer, game) -> the version their last digest showed, and when it was queued
     watched: dict[tuple[str, str], tuple[int | None, datetime | None]] = field(default_factory=dict)
+    receipted: dict[tuple[str, str], tuple[int | None, datetime | None]] = field(default_factory=dict)
 
     def game(self, game_id: str) -> LoadedGame:
         if game_id not in self.games:
@@ -320,6 +321,18 @@ class Writer:
         round_.mailed[key] = newest["version"] if newest else None
         round_.shown[key] = newest.get("decision") if newest else None
 
+    def last_receipt(self, round_: Round, email: str, game_id: str) -> tuple[int | None, datetime | None]:
+        """The size of the signed log the last receipt to ``email`` about ``game_id`` was proved
+        in, and when it was queued (None, None: none yet): from this round's mails, else the
+        queue (``receipts daily``)."""
+        key = (email, game_id)
+        if key not in round_.receipted:
+            models = self.views.latest_models(email, json.dumps({"receipt_of": game_id})[1:-1], limit=1)
+            receipt = (models[0].get("receipt") or {}) if models else {}
+            at = receipt.get("at")
+            round_.receipted[key] = (receipt.get("size"), datetime.fromisoformat(at) if isinstance(at, str) else None)
+        return round_.receipted[key]
+
     def last_watched(self, round_: Round, email: str, game_id: str) -> tuple[int | None, datetime | None]:
         """The version of ``game_id`` the last observer's digest to ``email`` showed, and when
         it was queued (None, None: no digest yet): from this round's mails, else the queue."""
@@ -392,6 +405,9 @@ class Writer:
         if game_id and "version" in block and block.get("seat") is not None:
             round_.mailed[(to, game_id)] = block["version"]
             round_.shown[(to, game_id)] = block.get("decision")
+        receipt = model.get("receipt") or {}
+        if receipt.get("receipt_of") and receipt.get("at"):
+            round_.receipted[(to, receipt["receipt_of"])] = (receipt.get("size"), datetime.fromisoformat(receipt["at"]))
         if game_id and model.get("kind") == "watch":
             at = (model.get("extra") or {}).get("at")
             round_.watched[(to, game_id)] = (block["version"], datetime.fromisoformat(at) if at else None)
@@ -404,8 +420,11 @@ class Writer:
             round_.quiet[game_id] = bool(clock and clock.rules.get("mail") == "off")
         return round_.quiet[game_id]
 
-    def notice(self, round_: Round, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any]) -> list[Mail]:
-        """A notice to one seat at the game's current version (reminders, missed deadlines)."""
+    def notice(
+        self, round_: Round, game: LoadedGame, seat: int, kind: str, extra: dict[str, Any], key: str | None = None
+    ) -> list[Mail]:
+        """A notice to one seat at the game's current version (reminders, missed deadlines,
+        another player's vacation); ``key`` when more than one of a kind may come at a version."""
         if self.quiet(round_, game.id):
             return []
         email = game.emails[seat]
@@ -413,7 +432,7 @@ class Writer:
         extra = {k: (when(v) if isinstance(v, datetime) else v) for k, v in extra.items()}
         return self.queue(
             round_,
-            f"{kind}/{game.id}/{game.version}/{seat}",
+            key or f"{kind}/{game.id}/{game.version}/{seat}",
             email,
             {"kind": kind, "game": block, "extra": extra},
             sender=block["address"],

@@ -33,6 +33,11 @@ def kingsburg_by_mail(gw, smtp, options: str) -> str:
     return game_id
 
 
+def flat(text: str) -> str:
+    """A mail's text with its lines joined (the text part is wrapped at 72 characters)."""
+    return " ".join(text.split())
+
+
 def mail_move(gw, smtp, game_id: str, player: str, text: str) -> None:
     address = address_of(gw, game_id, player)
     assert smtp(make_mail(player, address, text), player, address) == 250
@@ -209,3 +214,69 @@ def test_a_time_zone_at_the_service_address_is_confirmed_first(gw, smtp, transpo
     gw.work()
     (reply,) = transport.to(ANN)
     assert "refused" in text_of(reply) and "Europe/Prague" in text_of(reply)
+
+
+# -- vacation that is fair ---------------------------------------------------------------------
+def test_vacation_days_are_counted_per_year_and_once_per_day():
+    from pbem.mailroom.vacations import spend
+
+    assert spend([], 0, "2026-02-02", "2026-02-04", 5) == {"new": 3, "year": 2026, "left": 2}
+    taken = [[0, "2026-02-02", "2026-02-04"], [1, "2026-03-01", "2026-03-10"]]  # seat 1's days are its own
+    assert spend(taken, 0, "2026-02-04", "2026-02-05", 5) == {"new": 1, "year": 2026, "left": 1}
+    assert spend(taken, 0, "2026-02-10", "2026-02-12", 5) == {"new": 3, "year": 2026, "left": 2, "over": 1}
+    # across New Year: two days in each year, so a budget of 2 a year is enough
+    assert spend([], 0, "2026-12-30", "2027-01-02", 2) == {"new": 4, "year": 2026, "left": 0}
+
+
+def test_an_absence_spends_vacation_is_announced_and_is_refused_when_over_budget(gw, smtp, transport, clock):
+    game_id = kingsburg_by_mail(gw, smtp, "clock=2d+1d vacation=5")
+    transport.clear()
+    mail_move(gw, smtp, game_id, ANN, "dovolená 2026-01-06 2026-01-08")  # Czech, three days
+    (reply,) = transport.to(ANN)
+    assert "3 days of vacation taken, 2 of 5 left in 2026" in flat(text_of(reply))
+    for other in (BOB, CID):  # announced at once, by the same round
+        (notice,) = transport.to(other)
+        assert "ann is away" in state_of(notice)
+        assert "ann is away from 2026-01-06 to 2026-01-08" in flat(text_of(notice)) and "2 left this year" in flat(
+            text_of(notice)
+        )
+    assert due(gw, game_id, ANN) == T0 + timedelta(days=5)  # her clock stood still for three days
+    assert due(gw, game_id, BOB) == T0 + timedelta(days=2)  # positive control: bob's did not
+    transport.clear()
+    mail_move(gw, smtp, game_id, ANN, "absence 2026-02-10 2026-02-12")  # three more: over the budget
+    (reply,) = transport.to(ANN)
+    assert "refused" in flat(text_of(reply)) and f"in game {game_id} in 2026, but 2 days of 5 are left" in flat(
+        text_of(reply)
+    )
+    assert not transport.to(BOB) and not transport.to(CID)  # nothing announced
+    assert gw.mailroom.clocks.find(Correspondent.create_id(ANN)).absences == [["2026-01-06", "2026-01-08"]]
+    transport.clear()
+    mail_move(gw, smtp, game_id, ANN, "urlop 2026-01-08 2026-01-09")  # Polish; one day is new
+    assert "1 day of vacation taken, 1 of 5 left in 2026" in flat(text_of(transport.to(ANN)[0]))
+    assert "ann is away from 2026-01-08 to 2026-01-09" in flat(text_of(transport.to(BOB)[0]))
+    report = verify_bytes(export_bytes(gw.service.export(game_id)))
+    assert report.entries == gw.service.game(game_id).version
+
+
+def test_the_default_vacation_is_21_days_a_year(gw, smtp, transport):
+    game_id = kingsburg_by_mail(gw, smtp, "")
+    transport.clear()
+    mail_move(gw, smtp, game_id, BOB, "absence 2026-03-01 2026-03-22")  # 22 days
+    assert "refused" in flat(text_of(transport.to(BOB)[0])) and "0 days of 21" not in flat(
+        text_of(transport.to(BOB)[0])
+    )
+    assert "21 days of 21 are left" in flat(text_of(transport.to(BOB)[0]))
+    transport.clear()
+    mail_move(gw, smtp, game_id, BOB, "absence 2026-03-01 2026-03-21")
+    assert "21 days of vacation taken, 0 of 21 left in 2026" in flat(text_of(transport.to(BOB)[0]))
+
+
+def test_absences_stored_before_vacations_keep_stopping_the_clock(gw, smtp, transport, clock):
+    """An absence recorded before budgets existed (no ``VacationTaken`` anywhere) still counts."""
+    work = gw.service.work("test:old-absence")
+    person = work.aggregate(Correspondent.create_id(CID), lambda: Correspondent(CID))
+    person.add_absence("2026-01-06", "2026-01-06")
+    work.commit()
+    game_id = kingsburg_by_mail(gw, smtp, "clock=2d")
+    assert due(gw, game_id, CID) == T0 + timedelta(days=3)
+    assert due(gw, game_id, ANN) == T0 + timedelta(days=2)

@@ -75,6 +75,37 @@ MODELS: dict[str, dict[str, Any]] = {
     },
     # issue 28: every other seat hears that a player's mail comes back undelivered
     "turn-bouncing": {"kind": "turn", "game": game(**YOUR_TURN, bouncing=["bob"])},
+    # issue 32: a correspondence clock's time left per seat, counted in each language's forms
+    "turn-clocks": {
+        "kind": "turn",
+        "game": game(
+            **YOUR_TURN,
+            clocks=[
+                {"name": "ann", "days": 2, "hours": 1, "minutes": 5, "running": True},
+                {"name": "bob", "days": 5, "hours": 22, "minutes": 0, "running": False},
+                {"name": "cid", "days": 1, "hours": 4, "minutes": 1, "running": False},
+            ],
+        ),
+    },
+    # issue 32: another player's vacation, announced at once
+    "vacation": {
+        "kind": "vacation",
+        "game": game(),
+        "extra": {"name": "bob", "first": "2026-02-02", "last": "2026-02-04", "days": 3, "left": 18},
+    },
+    "absence-reply": {
+        "kind": "reply",
+        "game": None,
+        "subject": "absence",
+        "results": [
+            {
+                "text": "absence 2026-02-02 2026-02-06",
+                "action": "absence",
+                "period": ["2026-02-02", "2026-02-06"],
+                "vacation": [{"game": "kingsburg-GAMEID", "days": 5, "left": 16, "year": 2026, "budget": 21}],
+            }
+        ],
+    },
     "catalog": {
         "kind": "reply",
         "game": None,

@@ -88,3 +88,85 @@ def test_a_mail_receipt_cannot_drop_the_moves_it_claims_by_format(gw, transport,
     receipt = receipt_of(reply) | {"format": "pbem-receipt/9"}
     with pytest.raises(ReceiptError, match="unknown receipt format"):
         check_receipt(receipt)
+
+
+def replies_to(transport, player):
+    return [m for m in transport.to(player) if m["X-Pbem-Kind"] == "reply"]
+
+
+def build_one_by_one(gw, transport, clock, game_id, player, lines, pause_seconds=20):
+    """Each line in a mail of its own; the replies, in order."""
+    replies = []
+    for line in lines:
+        clock.advance(seconds=pause_seconds)
+        gw.receive(make_mail(player, address_of(gw, game_id, player), line))
+        gw.work()
+        replies.append(replies_to(transport, player)[-1])
+    return replies
+
+
+@pytest.mark.parametrize(
+    ("words", "choice"),
+    [
+        ("receipts off", "off"),
+        ("receipts daily", "daily"),
+        ("receipts on", "on"),
+        ("potvrzení vypnout", "off"),
+        ("Potvrzeni denně", "daily"),
+        ("potvrzení zapnout", "on"),
+        ("potwierdzenia wyłącz", "off"),
+        ("potwierdzenia codziennie", "daily"),
+        ("potwierdzenia włącz", "on"),
+    ],
+)
+def test_receipts_off_on_daily_are_read_in_each_language(words, choice):
+    from pbem.mailroom.commands import parse_command, receipts_of
+
+    command = parse_command(words)
+    assert command is not None and command.name == "receipts" and receipts_of(command.args) == choice
+
+
+def test_receipts_with_another_word_are_refused_with_the_usage(gw, transport, kingdom):
+    gw.receive(make_mail(ANN, address_of(gw, kingdom, ANN), "receipts sometimes"))
+    gw.work()
+    assert "receipts on, receipts off or receipts daily" in " ".join(text_of(transport.to(ANN)[-1]).split())
+
+
+def test_receipts_off_leaves_the_receipt_out_of_replies(gw, transport, kingdom, clock):
+    player, lines = three_builds(gw, kingdom)
+    gw.receive(make_mail(player, address_of(gw, kingdom, player), "receipts off"))
+    gw.work()
+    assert "Receipts: off." in text_of(transport.to(player)[-1])
+    (reply,) = build_one_by_one(gw, transport, clock, kingdom, player, lines[:1])
+    assert list(reply.iter_attachments()) == [] and "receipt.json" not in text_of(reply)
+    gw.receive(make_mail(player, address_of(gw, kingdom, player), "receipts on"))
+    gw.work()
+    (reply,) = build_one_by_one(gw, transport, clock, kingdom, player, lines[1:2])  # the positive control
+    assert [p.get_filename() for p in reply.iter_attachments()] == ["receipt.json"]
+
+
+def test_receipts_daily_sends_one_a_day_proving_every_entry_since_the_last(gw, transport, kingdom, clock):
+    player, lines = three_builds(gw, kingdom)
+    gw.receive(make_mail(player, address_of(gw, kingdom, player), "potvrzení denně"))
+    gw.work()
+    first, second = build_one_by_one(gw, transport, clock, kingdom, player, lines[:2])
+    # the reply to the join (in the fixture, seconds ago) carried the day's receipt
+    assert list(first.iter_attachments()) == [] and list(second.iter_attachments()) == []
+    (third,) = build_one_by_one(gw, transport, clock, kingdom, player, lines[2:], pause_seconds=25 * 3600)
+    checked = check_receipt(receipt_of(third), [str(gw.service.keys.signer().verifier)])
+    last = gw.service.game(kingdom).version - 1
+    assert checked.indexes == [last - 2, last - 1, last]  # the three builds, made over two days
+
+
+def test_receipts_at_the_service_address_are_confirmed_first(gw, transport, kingdom, clock):
+    from tests.mailgateway.conftest import SERVICE, confirmed
+
+    player, lines = three_builds(gw, kingdom)
+    gw.receive(make_mail(player, SERVICE, "receipts off"))
+    gw.work()
+    assert "confirm" in text_of(transport.to(player)[-1])
+    (reply,) = build_one_by_one(gw, transport, clock, kingdom, player, lines[:1])
+    assert [p.get_filename() for p in reply.iter_attachments()] == ["receipt.json"]  # not confirmed yet
+    confirmed(gw, transport, player, "receipts off")
+    (reply,) = build_one_by_one(gw, transport, clock, kingdom, player, lines[1:2])
+    assert list(reply.iter_attachments()) == []
