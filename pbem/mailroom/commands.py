@@ -225,8 +225,10 @@ class NewGame:
     mail_options: dict[str, str]  # deadline, deadline.PHASE, reminder, policy, robot-after
 
 
-MAIL_OPTIONS = ("deadline", "reminder", "policy", "robot-after", "lang", "clock", "weekend", "vacation")
-TEXT_OPTIONS = ("policy", "lang", "clock", "weekend")  # stored as text; the other options are numbers
+MAIL_OPTIONS = ("deadline", "reminder", "policy", "robot-after", "lang", "clock", "weekend", "vacation", "addresses")
+TEXT_OPTIONS = ("policy", "lang", "clock", "weekend", "addresses")  # stored as text; the others are numbers
+# addresses=shown: each player's mail lists the other players' addresses (the creator's choice; hidden by default)
+ADDRESS_WORDS = {"shown": "shown", "show": "shown", "hidden": "hidden", "hide": "hidden"}
 VACATION_RANGE = (0, 366)  # days of absence a seat may take per game and year
 # Bounds of what a mail may ask for (docs/mail.md, "Limits"): a stored value outside them
 # could stop the scheduler for every game, so they are checked when the line is read.
@@ -274,6 +276,13 @@ def _mail_option(key: str, value: str) -> str:
         if language is None:
             raise ValueError(_("lang is en, cs or pl"))
         return language
+    if key == "addresses":
+        word = plain(value)
+        on = PICTURE_WORDS.get(word)  # addresses=on / off work too
+        shown = ADDRESS_WORDS.get(word) or (None if on is None else "shown" if on else "hidden")
+        if shown is None:
+            raise ValueError(_("addresses is shown or hidden"))
+        return shown
     if key.split(".", 1)[0] in ("clock", "weekend", "vacation"):
         return _time_option(key, value)
     _check_number(key, value)

@@ -21,6 +21,10 @@ from pbem.mailroom.settings import MailSettings
 from pbem.service.game import LoadedGame
 from pbem.service.service import GameService
 
+MAX_KEPT_GAMES = 256  # games whose waits ``Clocks.turns`` keeps in a process
+# game id -> per entry (its time, the seats waited on after it); (None, ...) before the start
+TURNS: dict[str, tuple[tuple[datetime | None, frozenset[int]], ...]] = {}
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -104,7 +108,6 @@ class Clocks:
         self.settings = settings
         self.now = now
         self.records = records or MailRecords(service.record)
-        self._turns: dict[tuple[str, int], list[tuple[datetime, frozenset[int]]]] = {}
 
     def for_round(self) -> Clocks:
         """The same look-ups for one follower round: each mail record read once, into a cache
@@ -140,18 +143,38 @@ class Clocks:
 
     def turns(self, game: LoadedGame, version: int) -> list[tuple[datetime, frozenset[int]]]:
         """For each entry up to ``version`` since the game started: its recorded time and the
-        seats the game waited on after it (robots' seats left out). Read once per round."""
-        key = (game.id, version)
-        if key not in self._turns:
-            turns = []
-            start = next((n for n, e in enumerate(game.entries[:version]) if e["kind"] == "started"), version)
-            for v in range(start + 1, version + 1):
-                state = self.service.state(game, v)
-                if state is not None:
-                    waiting = frozenset(game.spec.to_move(state)) - game.robots
-                    turns.append((entry_time(game, v), waiting))
-            self._turns[key] = turns
-        return self._turns[key]
+        seats the game waited on after it (robots' seats left out). The entries of a game never
+        change, so what was read is kept per process (``TURNS``) and only new entries are
+        folded: a game's change costs the states of its new entries, not of its whole log."""
+        known = TURNS.get(game.id, ())
+        if known and not self._same(game, known):
+            known = ()  # another game under this id (another store of this process): read again
+        if len(known) < version:
+            start = len(known)
+            if not known:
+                start = next((n for n, e in enumerate(game.entries[:version]) if e["kind"] == "started"), version)
+                known = ((None, frozenset()),) * start
+            known = known + tuple(self._turn(game, v) for v in range(start + 1, version + 1))
+            TURNS.pop(game.id, None)
+            TURNS[game.id] = known
+            while len(TURNS) > MAX_KEPT_GAMES:
+                TURNS.pop(next(iter(TURNS)), None)
+        robots = game.robots
+        return [(time, waiting - robots) for time, waiting in known[:version] if time is not None]
+
+    @staticmethod
+    def _same(game: LoadedGame, known: tuple[tuple[datetime | None, frozenset[int]], ...]) -> bool:
+        """Whether what is kept for this game's id is this game's: the last time kept matches."""
+        last = len(known)
+        if last > game.version or known[-1][0] is None:
+            return False
+        return known[-1][0] == entry_time(game, last)
+
+    def _turn(self, game: LoadedGame, version: int) -> tuple[datetime | None, frozenset[int]]:
+        state = self.service.state(game, version)
+        if state is None:
+            return None, frozenset()
+        return entry_time(game, version), frozenset(game.spec.to_move(state))
 
     def time_left(self, game: LoadedGame, version: int) -> list[timedelta] | None:
         """Each seat's time left at ``version`` of a game with a clock (None without one)."""

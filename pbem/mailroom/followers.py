@@ -57,12 +57,20 @@ class Mailroom:
         self.clocks = Clocks(service, settings, clock)
         self.outbox = Outbox(service, settings, self.views, self.clocks)
         self.scheduler = Scheduler(service, self.views, self.outbox)
+        self.baton = service.store.baton(FOLLOWER)
         self.stored: Callable[[], None] = _nothing  # called after each page stored (wakes a sender)
         service.witness(self.views.head)  # the follower witnesses each game's size for the store's self-check
 
     # -- following -----------------------------------------------------------------------------
     def follow(self, page_size: int = 100) -> int:
-        """Handle every notification stored since the tracked position; returns how many."""
+        """Handle every notification stored since the tracked position; returns how many. On
+        PostgreSQL one gateway process at a time does (``Baton``); the others skip the round."""
+        if self.baton is None:
+            return self._follow(page_size)
+        with self.baton.held() as mine:
+            return self._follow(page_size) if mine else 0
+
+    def _follow(self, page_size: int) -> int:
         handled = 0
         store = self.service.store
         while True:

@@ -74,6 +74,7 @@ class GameBlock(TypedDict, total=False):
     joined: bool
     seat_url: str | None
     address: str | None
+    addresses: list[str]  # the other players' "Name <address>", when the creator chose addresses=shown
     since: list[str] | None
     since_version: int | None
     decision: dict[str, Any] | None
@@ -274,7 +275,16 @@ class Writer:
         }
         if your_turn and version == game.version:
             block["decision"] = decision(game, self.service.state(game, version), seat)
+        if self.addresses_shown(round_, game.id):
+            block["addresses"] = [f"{game.names[s]} <{e}>" for s, e in enumerate(game.emails) if s != seat]
         return block
+
+    @staticmethod
+    def addresses_shown(round_: Round, game_id: str) -> bool:
+        """Whether the game's creator chose ``addresses=shown``: each player's mail then lists
+        the other players' addresses. By default no player's address is in another's mail."""
+        clock = round_.clocks.clock_of(game_id)
+        return bool(clock and clock.rules.get("addresses") == "shown")
 
     def _bouncing(self, round_: Round, game: LoadedGame, reader: str) -> list[str]:
         """The names of the other players whose address is marked undeliverable: every other

@@ -1,6 +1,6 @@
-"""The read side of the game service: games, states and views at any version, history,
-proofs, exports and seat tokens. Nothing here writes to the store. What checks a stored game
-against its signed history is in integrity.py."""
+"""The reader of the game service: views at any version, history, proofs, exports and seat
+tokens, read through the game repository (``pbem.service.repository``, which checks each game
+against its signed history as it reads it). Nothing here writes."""
 
 from __future__ import annotations
 
@@ -27,7 +27,6 @@ from pbem.service.wakeup import Wakeup
 
 if TYPE_CHECKING:
     from pbem.service.rated import RatingsFollower
-    from pbem.service.work import Work
 
 alarms = logging.getLogger("pbem")
 GAME_TOPICS = [f"{c.__module__}:{c.__qualname__}" for c in (GameRecord.Created, GameRecord.Appended)]
@@ -290,21 +289,14 @@ class GameReader:
         return token
 
     def seat_by_token(
-        self, game_id: str, token: str, game: LoadedGame | None = None, work: Work | None = None
+        self, game_id: str, token: str, game: LoadedGame | None = None, keys: SeatKeys | bool | None = False
     ) -> int | None:
-        """The seat a token belongs to, or None (compared in constant time). With ``work`` (a
-        transaction that will be saved) the seat keys this process kept may be used on a first
-        attempt: the keys' version goes into the save's expectations, so if another process
-        changed a token meanwhile the save fails and the mail is planned again on fresh keys.
-        Without it, the keys are read from the store."""
+        """The seat a token belongs to, or None (compared in constant time). ``keys``: the
+        game's seat keys as the caller has them (a writer, ``GameWriter.seat_by_token``); left
+        out, they are read from the store, so a token changed by another process stops at once."""
         game = game or self.game(game_id)
-        kept = self.repository.kept_seat_keys
-        if work is not None and not work.fresh and game_id in kept:
-            keys = kept[game_id]
-        else:
+        if keys is False:
             keys = self.repository.seat_keys(game_id)
-        if work is not None:
-            work.expect[SeatKeys.create_id(game_id)] = keys.version if keys is not None else 0
         for seat in range(len(game.names)):
             # bytes: compare_digest refuses str holding non-ASCII, and a token is any text a mail holds
             if hmac.compare_digest(self.seat_token(game_id, seat, keys).encode(), token.strip().lower().encode()):

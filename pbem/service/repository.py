@@ -245,7 +245,7 @@ class GameRepository(SelfCheck):
 
     def seat_keys(self, game_id: str) -> SeatKeys | None:
         """Read from the store on every call: a token changed by another process stops at once.
-        The copy kept for writers (``seat_by_token`` with a ``Work``) is brought up to date too."""
+        The copy kept for writers (``GameWriter.seat_by_token``) is brought up to date too."""
         keys: SeatKeys | None = None
         for stored in self.store.events.get(SeatKeys.create_id(game_id)):  # one query; never snapshotted
             keys = cast("CanMutateProtocol[SeatKeys]", stored).mutate(keys)

@@ -1,5 +1,7 @@
-"""The game service: create, join, move (the read side is ``pbem.service.reading``). Each write
-is load -> pure rules -> save; the rules are the game's, the log format is ``pbem.ledger``.
+"""The writer of the game service (``GameWriter``: create, join, move) and the facade that opens
+the service's parts on one store (``GameService``: the repository, the signer, the reader and
+the writer; docs/architecture.md). Each write is load -> pure rules -> save; the rules are the
+game's, the log format is ``pbem.ledger``.
 
 Concurrency: a save that conflicts with another process's save (optimistic concurrency in the
 event store) is retried against the new state, or refused as stale when the caller named the
@@ -525,6 +527,21 @@ class GameWriter:
             return self.reader.seat_token(game_id, seat)
         raise RuntimeError(f"game {game_id}: too many concurrent changes, gave up")
 
+    def seat_by_token(
+        self, game_id: str, token: str, game: LoadedGame | None = None, work: Work | None = None
+    ) -> int | None:
+        """The seat a token belongs to, or None (``GameReader.seat_by_token``). With ``work`` (a
+        transaction that will be saved) the seat keys this process kept may be used on a first
+        attempt: the keys' version goes into the save's expectations, so if another process
+        changed a token meanwhile the save fails and the mail is planned again on fresh keys.
+        Without it, the keys are read from the store."""
+        if work is None:
+            return self.reader.seat_by_token(game_id, token, game)
+        kept = self.repository.kept_seat_keys
+        keys = kept[game_id] if not work.fresh and game_id in kept else self.repository.seat_keys(game_id)
+        work.expect[SeatKeys.create_id(game_id)] = keys.version if keys is not None else 0
+        return self.reader.seat_by_token(game_id, token, game, keys)
+
     # -- the one write path ----------------------------------------------------------------
     def work(self, key: str | None = None, fresh: bool = True) -> Work:
         """A transaction on this service's games (``pbem.service.work``): ``key`` is its
@@ -613,7 +630,6 @@ class GameService(GameRepository):
         self.receipt = reader.receipt
         self.consistency = reader.consistency
         self.seat_token = reader.seat_token
-        self.seat_by_token = reader.seat_by_token
         # the writer's commands, and the plans a mail's transaction is made of
         self.work = writer.work
         self.create = writer.create
@@ -627,6 +643,7 @@ class GameService(GameRepository):
         self.say = writer.say
         self.note = writer.note
         self.rotate_token = writer.rotate_token
+        self.seat_by_token = writer.seat_by_token
         self.join_plan = writer.join_plan
         self.orders_plan = writer.orders_plan
         self.turn_file_plan = writer.turn_file_plan

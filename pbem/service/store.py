@@ -34,7 +34,7 @@ from eventsourcing.utils import get_topic
 from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, leaf_hash, node_hash
 from pbem.service import es_adapter as es
-from pbem.service.wakeup import Doorbells, Wakeup, listen_postgres, listen_sqlite, ring_sqlite
+from pbem.service.wakeup import Baton, Doorbells, Wakeup, listen_postgres, listen_sqlite, ring_sqlite
 
 Entry = dict[str, Any]
 alarms = logging.getLogger("pbem")
@@ -338,6 +338,7 @@ class PbemStore(Application[UUID]):
         store made without the snapshot settings (the benchmarks' bulk store) has it too."""
         self.wakeup = Wakeup()
         self._bells = None
+        self._batons: list[Baton] = []
         self._listen_lock = threading.Lock()
 
     def listen(self) -> Wakeup:
@@ -358,8 +359,19 @@ class PbemStore(Application[UUID]):
 
         return psycopg.connect(**es.connection_settings(self), autocommit=True)
 
+    def baton(self, name: str) -> Baton | None:
+        """One round at a time among the processes on this PostgreSQL database (``Baton``);
+        None on SQLite, whose writers take turns anyway."""
+        if self._bells is not None or es.postgres_channel(self) is None:
+            return None
+        baton = Baton(self._listening_connection, name)
+        self._batons.append(baton)
+        return baton
+
     def close(self) -> None:
         self.wakeup.close()
+        for baton in self._batons:
+            baton.close()
         if self._bells is not None:
             self._bells.close()
         super().close()

@@ -261,3 +261,55 @@ def _drain(sock: socket.socket) -> None:
         pass
     finally:
         sock.settimeout(1.0)
+
+
+# -- PostgreSQL: one follower round at a time --------------------------------------------------
+class Baton:
+    """Which of the processes on one PostgreSQL database runs a follower's round now: a session
+    advisory lock, on a connection of its own (``connect()``, autocommit), taken for the round
+    and given back after it. The others skip their round rather than build the same mails only
+    to lose the race for the tracking row: every process is woken by every commit, so the one
+    holding the baton runs again for a commit that came while it held it, and a process that
+    dies lets go with its connection. Without a connection nobody is stopped (the tracking
+    still turns each notification into mail once)."""
+
+    def __init__(self, connect: Callable[[], Any], name: str):
+        self._connect = connect
+        self._key = int.from_bytes(name.encode()[:8].ljust(8, b"\0"), "big", signed=True)
+        self._conn: Any = None
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def held(self) -> Any:
+        """Yields True when this process may run the round."""
+        with self._lock:
+            mine = self._take()
+            try:
+                yield mine
+            finally:
+                if mine:
+                    self._give()
+
+    def _take(self) -> bool:
+        try:
+            if self._conn is None or self._conn.closed:
+                self._conn = self._connect()
+            return bool(self._conn.execute("SELECT pg_try_advisory_lock(%s)", (self._key,)).fetchone()[0])
+        except Exception:  # a hint lost: this round runs, the tracking keeps each mail once
+            log.debug("the follower's baton could not be taken", exc_info=True)
+            self.close()
+            return True
+
+    def _give(self) -> None:
+        try:
+            if self._conn is not None:
+                self._conn.execute("SELECT pg_advisory_unlock(%s)", (self._key,))
+        except Exception:  # the connection is gone, and the lock with it
+            log.debug("the follower's baton could not be given back", exc_info=True)
+            self.close()
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()

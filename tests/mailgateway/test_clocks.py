@@ -10,6 +10,7 @@ import pytest
 from pbem.ledger.verify import export_bytes, verify_bytes
 from pbem.mailroom.clocks import banks, parse_clock, runs_out, stops_of, weekends, zone_of
 from pbem.mailroom.commands import parse_command, parse_new
+from pbem.mailroom.deadlines import Clocks
 from pbem.mailroom.records import Correspondent
 from tests.mailgateway.conftest import SERVICE, address_of, make_mail, text_of
 from tests.mailgateway.playbook import state_of
@@ -280,3 +281,51 @@ def test_absences_stored_before_vacations_keep_stopping_the_clock(gw, smtp, tran
     game_id = kingsburg_by_mail(gw, smtp, "clock=2d")
     assert due(gw, game_id, CID) == T0 + timedelta(days=3)
     assert due(gw, game_id, ANN) == T0 + timedelta(days=2)
+
+
+@pytest.mark.parametrize("game_type", ["kingsburg", "kingdom-builder", "warriors-traders", "ruse-and-bruise"])
+def test_clocks_in_every_game(gw, smtp, transport, clock, game_type):
+    """Each of the four games by mail with ``clock=1d+2h``: a first move 5 hours in takes 5
+    hours from its author and adds 2 when the turn passes; a seat still waited on keeps its
+    deadline; a seat that is now waited on has its whole bank from now."""
+    assert smtp(make_mail(ANN, SERVICE, f"new {game_type} {' '.join(PLAYERS)} clock=1d+2h"), ANN, SERVICE) == 250
+    gw.work()
+    (game_id,) = gw.service.game_ids()
+    for player in PLAYERS:
+        gw.service.join(game_id, player)
+    gw.work()
+    game = gw.service.game(game_id)
+    before = set(game.spec.to_move(gw.service.state(game)))
+    for seat in before:
+        assert due(gw, game_id, PLAYERS[seat]) == T0 + timedelta(days=1)
+    mover = min(before)
+    line = game.spec.legal_texts(gw.service.state(game), mover, limit=1)[0]
+    clock.advance(hours=5)
+    transport.clear()
+    mail_move(gw, smtp, game_id, PLAYERS[mover], line)
+    game = gw.service.game(game_id)
+    assert game.entries[-1]["kind"] == "moved" and game.entries[-1]["seat"] == mover
+    after = set(game.spec.to_move(gw.service.state(game)))
+    times = left(gw, game_id)
+    assert times[mover] == timedelta(hours=19 if mover in after else 21)
+    for seat in after - {mover}:
+        start = T0 if seat in before else clock()
+        assert due(gw, game_id, PLAYERS[seat]) == start + timedelta(days=1)
+    assert "Time left on the clocks:" in text_of(transport.to(PLAYERS[mover])[0])
+    assert verify_bytes(export_bytes(gw.service.export(game_id))).entries == game.version
+
+
+def test_a_change_folds_only_the_new_entries(gw, smtp, transport, clock, monkeypatch):
+    """The waits of a clock game are kept per process: after a move, the time left is brought
+    forward by the states of the new entries only."""
+    game_id = kingsburg_by_mail(gw, smtp, "clock=2d+1d")
+    left(gw, game_id)
+    mail_move(gw, smtp, game_id, ANN, "take gold")
+    asked: list[int] = []
+    turn = Clocks._turn
+    monkeypatch.setattr(Clocks, "_turn", lambda self, game, version: asked.append(version) or turn(self, game, version))
+    game = gw.service.game(game_id)
+    assert gw.mailroom.clocks.time_left(game, game.version)[0] == timedelta(hours=48 + 24)
+    assert asked == []  # the follower's round already brought it forward
+    mail_move(gw, smtp, game_id, BOB, "take gold")
+    assert asked == [game.version + 1]  # one new entry, one new state

@@ -172,3 +172,23 @@ def test_many_waiters_all_wake(count):
     for thread in threads:
         thread.join()
     assert woken == [seen + 1] * count
+
+
+def test_one_follower_round_at_a_time_among_postgres_processes(postgres_url, tmp_path):
+    """The baton: while one store holds it, another (another process's, on the same database)
+    is told to skip its round; once given back, the other may take it. SQLite has none."""
+    settings = Settings(home=tmp_path / "home", database_url=postgres_url)
+    first, second = GameService(settings), GameService(settings)
+    try:
+        one, two = first.store.baton("mailroom"), second.store.baton("mailroom")
+        assert one is not None and two is not None
+        with one.held() as mine:
+            assert mine
+            with two.held() as theirs:
+                assert not theirs
+        with two.held() as theirs:
+            assert theirs
+    finally:
+        first.close()
+        second.close()
+    assert GameService(Settings(home=tmp_path / "lite")).store.baton("mailroom") is None
