@@ -329,3 +329,10 @@ def test_a_change_folds_only_the_new_entries(gw, smtp, transport, clock, monkeyp
     assert asked == []  # the follower's round already brought it forward
     mail_move(gw, smtp, game_id, BOB, "take gold")
     assert asked == [game.version + 1]  # one new entry, one new state
+
+
+def test_a_zone_this_machine_no_longer_knows_counts_as_utc():
+    assert weekends("Gone/Nowhere", T0, T0 + timedelta(days=7)) == weekends("UTC", T0, T0 + timedelta(days=7))
+    assert weekends("UTC", T0, T0 + timedelta(days=7)) == [
+        (datetime(2026, 1, 10, tzinfo=UTC), datetime(2026, 1, 12, tzinfo=UTC))
+    ]
