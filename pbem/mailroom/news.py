@@ -105,8 +105,8 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
         ]
     if kind == "ended":
         return [translate(N_("The game ended."))]
-    if kind in UNDO_LINES:
-        move = entry.get("move", entry.get("undo", 0))
+    if kind in UNDO_LINES:  # a consent names the request, which names the move
+        move = entry["move"] if "move" in entry else game.entries[int(entry["undo"])]["move"]
         return [translate(UNDO_LINES[kind]) % {"player": who, "number": entry["index"] + 1, "move": int(move) + 1}]
     if kind in press.TALK_KINDS:
         return [talk_line(entry, names)]

@@ -178,7 +178,14 @@ def test_an_undo_accepted_by_the_other_seat_withdraws_the_move(gw, smtp, transpo
     number = version + 1  # the request's number in the history
     assert f'pošlete "přijmout {number}"' in flat(text_of(asked)) or f'"accept {number}"' in flat(text_of(asked))
     assert gw.service.game(game_id).version == version + 1, "the request is an entry; nothing withdrawn yet"
+    transport.clear()
     send(smtp, gw, other, str(asked["Reply-To"]), f"přijmout {number}")
+    (told,) = transport.to(mover)  # the mover's turn again, with what happened
+    assert told["X-Pbem-Kind"] == "turn"
+    assert f"souhlasí se vzetím tahu {move + 1} zpět" in flat(text_of(told))
+    assert f"Tah {move + 1} ({loaded.names[loaded.entries[move]['seat']]}) je se souhlasem všech vzat zpět" in flat(
+        text_of(told)
+    )
     loaded = gw.service.game(game_id)
     kinds = [e["kind"] for e in loaded.entries[version:]]
     assert kinds == ["undo", "consented", "withdrawn"]
