@@ -1,6 +1,7 @@
 """No mail, record or reply may stall the others (issue 28): real ``serve-mail`` processes over
-SMTP. A mail whose content the store refuses (a NUL byte on PostgreSQL) or an address a relay
-cannot take is answered or becomes a dead letter; every other game's mail keeps flowing."""
+SMTP. A mail whose content the store refuses (a NUL byte on PostgreSQL), an address a relay
+cannot take or a timer that cannot fire is answered or becomes a dead letter; every other
+game's mail keeps flowing."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pbem.mailroom.addresses import seat_address
 from tests.faults.test_delivery import SERVICE, GatewayProcess, _free_port, _send_with_retries, _wait_for_port
 from tests.ops.helpers import PLAYERS, service_at
 
-ANN, BOB = PLAYERS[:2]
+ANN, BOB, CY, DEE = PLAYERS[:4]
 
 
 def _mail(sender: str, to: str, body: str, message_id: str) -> bytes:
@@ -170,3 +171,52 @@ def test_an_international_invitee_with_a_relay_set(tmp_path, smtputf8):
         assert dead == []
     else:
         assert [(d["to"], "SMTPUTF8" in d["error"]) for d in dead] == [("ä@ü.example", True)]
+
+
+def test_a_timer_that_cannot_fire_stops_no_other_timer(tmp_path):
+    """A real ``serve-mail``: one game's reminder cannot fire (its clock record holds a rule an
+    older door let in, ``reminder=soon``); it becomes a dead letter that ``pbem mail-dead`` shows
+    with its error, and the other game's reminder, due in the same round, still goes out."""
+    from datetime import UTC, datetime, timedelta
+
+    from mailgateway.gateway import Gateway
+    from pbem.config import Settings
+    from pbem.mailroom.records import GameClock
+    from pbem.mailroom.settings import MailSettings
+    from pbem.service.service import GameService
+
+    home = tmp_path / "home"
+    then = datetime.now(UTC) - timedelta(hours=60)  # both games' reminders (48 h after the start) are due
+    svc = GameService(Settings(home=home), clock=lambda: then.isoformat(timespec="seconds"))
+    svc.keys.signer()
+    gw = Gateway(svc, MailSettings(address=SERVICE, maildir=home / "maildir"), clock=lambda: then)
+    broken, good = (
+        svc.create("hidden-pig", players, {"rounds": "5"}, seed=bytes([seed]) * 32)
+        for players, seed in (([ANN, BOB], 0x31), ([CY, DEE], 0x32))
+    )
+    for game_id, players in ((broken, (ANN, BOB)), (good, (CY, DEE))):
+        for player in players:
+            svc.join(game_id, player)
+    gw.work()  # the start mails, and the timers of both games
+    svc.store.save(GameClock(broken, {"reminder": "soon"}))
+    svc.close()
+    outbox = home / "maildir" / "new"
+    started = {path.name for path in outbox.glob("*")}
+    port = _free_port()
+    with (tmp_path / "gateway.log").open("wb") as log:
+        gateway = GatewayProcess(home, port, log)
+        gateway.start()
+        try:
+            assert _wait_for_port(port, __import__("threading").Event(), 60), "the gateway did not start"
+
+            def reminded() -> list[str]:  # the mails since the start: only reminders were due
+                new = [path for path in outbox.glob("*") if path.name not in started]
+                return [str(email.message_from_bytes(path.read_bytes(), policy=policy.default)["To"]) for path in new]
+
+            assert _wait(lambda: CY in reminded()), "the other game's reminder went out"
+            assert _wait(lambda: bool(_dead_letters(home))), "the timer that cannot fire is a dead letter"
+        finally:
+            gateway.stop()
+    (dead,) = _dead_letters(home)
+    assert f"{broken}/" in dead["key"] and "reminder" in dead["key"] and "ValueError" in dead["error"]
+    assert reminded() == [CY], "only the good game's reminder, once"
