@@ -7,9 +7,12 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+
 from pbem.games.base import SECRET, can_see
 from pbem.ledger import entries as log
 from pbem.ledger import press
+from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
 from pbem.service.talk import talk_line
 from pbem.web.helpers import service
@@ -100,6 +103,9 @@ def _lines(game: LoadedGame, shown: dict[str, Any]) -> list[str]:
     """The entry's readable lines (as its viewer may see it): its facts, or a message."""
     if shown["kind"] in press.TALK_KINDS:
         return [talk_line(shown, game.names)]
+    if shown["kind"] == NAMED:
+        first = game.created["seats"][shown["seat"]]
+        return [_("%(player)s is now called %(name)s.", player=first, name=shown["name"])]
     return [game.spec.describe_fact(fact, game.names) for fact in shown.get("facts") or []]
 
 
