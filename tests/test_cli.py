@@ -181,3 +181,42 @@ def test_tell_writes_a_receipt_that_check_receipt_proves(run, tmp_path):
     assert refused.exit_code == 2 and "no player 'zed'" in refused.output
     both = run("tell", game_id, "--as", "ann@example.org", "--all", "--to", "bob", "hi")
     assert both.exit_code == 2 and "--to NAME" in both.output
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "more"),
+    [
+        ("en", "1 entry, 1 checkpoint", "4 entries, 3 checkpoints"),
+        ("cs", "1 záznam, 1 kontrolní bod", "4 záznamy, 3 kontrolní body"),
+        ("pl", "1 wpis, 1 punkt kontrolny", "4 wpisy, 3 punkty kontrolne"),
+    ],
+)
+def test_verify_counts_entries_and_checkpoints_in_their_plural_forms(run, monkeypatch, tmp_path, lang, one, more):
+    """docs/cli.md: `pbem verify` said "1 checkpoints"; the counts come from the catalogs, in
+    the plural form of each number (three forms in Czech and Polish)."""
+    game_id = _new(run, "--seed", "01" * 32)
+    export = tmp_path / "game.json"
+    monkeypatch.setenv("PBEM_LANG", lang)
+    run("export", game_id, "--output", str(export))
+    assert one in run("verify", str(export)).output
+    for player in ("ann@example.org", "bob@example.org"):
+        run("join", game_id, "--as", player)
+    run("export", game_id, "--output", str(export))
+    said = run("verify", str(export)).output
+    assert more in said and "1 checkpoints" not in said
+
+
+@pytest.mark.parametrize(("lang", "legal"), [("cs", "nyní lze: vezmi zlato"), ("pl", "dozwolone teraz: weź złoto")])
+def test_a_refused_move_lists_the_legal_moves_in_the_players_language(run, monkeypatch, lang, legal):
+    """With PBEM_LANG=cs a refusal listed the legal moves in English: they are said as the
+    player writes them (the English list is the positive control)."""
+    ann, bob = "ann@example.org", "bob@example.org"
+    game_id = run("new", "kingsburg", "--player", ann, "--player", bob, "--seed", "07" * 32).output.strip()
+    for player in (ann, bob):
+        run("join", game_id, "--as", player)
+    waiting = json.loads(run("show", game_id, "--json").output)["waiting_for"][0]["name"]
+    english = run("move", game_id, "--as", f"{waiting}@example.org", "xyzzy")
+    assert "legal now: take gold" in english.output
+    monkeypatch.setenv("PBEM_LANG", lang)
+    refused = run("move", game_id, "--as", f"{waiting}@example.org", "xyzzy")
+    assert refused.exit_code == 2 and legal in refused.output and "take gold" not in refused.output

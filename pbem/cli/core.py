@@ -8,6 +8,7 @@ mail off: no invitations, notices or deadlines)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import string
@@ -46,6 +47,18 @@ def _(message: str, **values: object) -> str:
     """A message for players in the CLI's language (PBEM_LANG, else the locale; pbem/i18n.py)."""
     text = i18n.cli().gettext(message)
     return text % values if values else text
+
+
+def in_cli_language(command: Callable[..., None]) -> Callable[..., None]:
+    """A command whose game texts (a refusal's legal moves, a view) are in the CLI's language,
+    as its own messages are: a player who set PBEM_LANG=cs reads the moves to send in Czech."""
+
+    @functools.wraps(command)
+    def spoken(*args: Any, **kwargs: Any) -> None:
+        with i18n.speaking(i18n.cli_language()):
+            command(*args, **kwargs)
+
+    return spoken
 
 
 def _fail(error: GameError) -> NoReturn:
@@ -221,6 +234,7 @@ def new(
 @click.option("--as", "email", required=True, help="the joining player's mail address")
 @click.option("--nonce", help="any text: your contribution to the game's randomness")
 @mail_choice
+@in_cli_language
 def join(game_id: str, email: str, nonce: str | None, yes: bool, no_mail: bool) -> None:
     """Take your seat in a game (the game starts when every seat has joined)."""
     _change(game_id, yes, no_mail, lambda svc: svc.join(game_id, email, nonce))
@@ -232,6 +246,7 @@ def join(game_id: str, email: str, nonce: str | None, yes: bool, no_mail: bool) 
 @click.option("--version", "expected", type=int, help="refuse as stale unless the game is at this version")
 @click.argument("commands", nargs=-1, required=True)
 @mail_choice
+@in_cli_language
 def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ...], yes: bool, no_mail: bool) -> None:
     """Apply commands in order: nothing if one is refused; a draw or a reveal ends the batch."""
     _change(game_id, yes, no_mail, lambda svc: svc.submit(game_id, email, list(commands), "cli", expected))
@@ -245,6 +260,7 @@ def move(game_id: str, email: str, expected: int | None, commands: tuple[str, ..
 @click.option("--receipt", type=click.Path(dir_okay=False, writable=True), help="write your receipt of it here")
 @click.argument("text")
 @mail_choice
+@in_cli_language
 def tell(
     game_id: str,
     email: str,
@@ -270,6 +286,7 @@ def tell(
 @click.command()
 @click.argument("file", type=click.File("rb"))
 @click.option("--as", "email", required=True)
+@in_cli_language
 def turn(file: BinaryIO, email: str) -> None:
     """Submit a turn file (checked whole; every error is listed)."""
     try:
@@ -309,6 +326,7 @@ def template(game_id: str, email: str) -> None:
 @click.command()
 @click.argument("game_id")
 @click.option("--as", "email", required=True)
+@in_cli_language
 def resign(game_id: str, email: str) -> None:
     """Leave a game; the house robot plays your seat to the end."""
     try:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.core import service
+from pbem.cli.core import _, service
 from pbem.cli.errors import EXIT_INVALID, EXIT_REFUSED, TOO_DEEP
 from pbem.cli.progress import TerminalProgress
+from pbem.cli.reading import counted
 from pbem.ledger.verify import VerificationError, export_bytes
 from pbem.service.importer import ImportRefused, import_game
 from pbem.service.service import GameService
@@ -52,8 +53,11 @@ def import_(file: Path, players: tuple[str, ...], adopt_keys: bool) -> None:
     except ImportRefused as error:
         click.echo(f"refused: {error}", err=True)
         sys.exit(EXIT_REFUSED)
-    what = "was already here" if result.already_present else "imported"
-    click.echo(f"{what}: game {result.game_id}, {result.entries} entries, {result.checkpoints} checkpoints")
+    counts = counted(result.entries, result.checkpoints)
+    if result.already_present:
+        click.echo(_("was already here: game %(game)s, %(counts)s", game=result.game_id, counts=counts))
+    else:
+        click.echo(_("imported: game %(game)s, %(counts)s", game=result.game_id, counts=counts))
     if not result.identical:
         click.echo(
             "note: this server lists other verifier keys, so its export of the game differs "

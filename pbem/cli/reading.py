@@ -21,6 +21,18 @@ from pbem.ledger.notes import Revocation, VerifierKey
 from pbem.ledger.verify import Report, VerificationError, export_bytes, verify_bytes
 
 
+def counted(entries: int, checkpoints: int) -> str:
+    """ "1 entry, 2 checkpoints": a verified game's counts in the CLI's language, each in its
+    plural form (Czech and Polish have three)."""
+    catalog = i18n.cli()
+    return ", ".join(
+        (
+            catalog.ngettext("%(num)s entry", "%(num)s entries", entries) % {"num": entries},
+            catalog.ngettext("%(num)s checkpoint", "%(num)s checkpoints", checkpoints) % {"num": checkpoints},
+        )
+    )
+
+
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def catalog(as_json: bool) -> None:
@@ -154,10 +166,11 @@ def verify(file: Path, keys: tuple[str, ...], receipts: Path | None, revoked: Pa
         sys.exit(EXIT_INVALID)
     if receipts is not None:
         _compare_with_held(json.loads(data), receipts, trusted, report)
-    click.echo(
-        f"valid: game {report.game}, {report.entries} entries, {report.checkpoints} checkpoints"
-        f"{', ended' if report.ended else ', still running'}"
-    )
+    counts = counted(report.entries, report.checkpoints)
+    if report.ended:
+        click.echo(_("valid: game %(game)s, %(counts)s, ended", game=report.game, counts=counts))
+    else:
+        click.echo(_("valid: game %(game)s, %(counts)s, still running", game=report.game, counts=counts))
     for line in report.checked:
         click.echo(f"  checked: {line}")
     for line in report.revoked:

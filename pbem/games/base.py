@@ -387,6 +387,12 @@ class GameSpec(ABC, Generic[StateT, MoveT]):
         time for every mail. None: the mail shows the narrow picture, else ``render_svg``."""
         return self.render_narrow_svg(view, names)
 
+    def mail_caption(self, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+        """The lines of the board that ``render_mail_svg`` leaves to words (a title, the
+        players' counters): the HTML part shows them above the picture, as text, which costs
+        nothing to draw and reflows on a phone. Default: none."""
+        return []
+
     def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
         """One line of history for a (possibly redacted) fact."""
         # Sorted, so the line does not depend on how the fact's fields were ordered when stored

@@ -11,6 +11,7 @@ Entry kinds, in the order a game's log holds them:
 * ``named``    a seat's player is named otherwise from then on (``name``), at any time before the end;
 * ``said``     a message between players (``pbem.ledger.press``), at any time before the end;
 * ``noted``    a seat's note to itself, private or sealed (opened at the end), likewise;
+* ``undo``, ``consented``, ``withdrawn``  a move taken back by consent (``pbem.ledger.withdrawals``);
 * ``ended``    the standings and the revealed seed.
 
 Every entry has ``v`` (format), ``game``, ``index`` (its position, from 0), ``kind`` and
@@ -117,6 +118,22 @@ def noted(game_id: str, index: int, time: str, seat: int, text: str, sealed: boo
         "text_commitment": commit(salt, text),
     }
     return entry, {(press.SEALED_KEY if sealed else press.PRIVATE_KEY): {"text": text, "salt": salt}}
+
+
+def undo(game_id: str, index: int, time: str, seat: int, move: int) -> tuple[Entry, Private]:
+    """``seat`` asks to withdraw its move at entry ``move``."""
+    return _base(game_id, index, "undo", time) | {"seat": seat, "move": move}, {}
+
+
+def consented(game_id: str, index: int, time: str, seat: int, undo: int) -> tuple[Entry, Private]:
+    """``seat`` agrees to the request of entry ``undo``."""
+    return _base(game_id, index, "consented", time) | {"seat": seat, "undo": undo}, {}
+
+
+def withdrawn(game_id: str, index: int, time: str, seat: int, move: int) -> tuple[Entry, Private]:
+    """The move at entry ``move`` (``seat``'s) is withdrawn by consent: the state is again the
+    state before it."""
+    return _base(game_id, index, "withdrawn", time) | {"seat": seat, "move": move}, {}
 
 
 def _facts_and_draws(facts: Sequence[Fact], draws: list[list[int]]) -> tuple[dict[str, Any], Private]:

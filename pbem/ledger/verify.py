@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.games import catalog
 from pbem.games.base import SECRET, GameError
-from pbem.ledger import press
+from pbem.ledger import press, withdrawals
 from pbem.ledger.canonical import NotCanonical, canonical_bytes, check_canonical, encode_checked
 from pbem.ledger.commitments import public_fact
 from pbem.ledger.entries import FORMAT, NAMED, instant
@@ -268,6 +268,9 @@ def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
         _check_place(where, index, entry, game_id, seats)
         if index > 0:
             started = _stage_after(where, entry, index == len(entries) - 1, seats, joined, started)
+        problem = withdrawals.check(entries, index, seats) if entry.get("kind") in withdrawals.KINDS else None
+        if problem:
+            raise VerificationError(where, problem)
 
 
 def _check_place(where: str, index: int, entry: Any, game_id: str, seats: int) -> None:
@@ -278,7 +281,7 @@ def _check_place(where: str, index: int, entry: Any, game_id: str, seats: int) -
     if entry.get("index") != index or entry.get("game") != game_id:
         raise VerificationError(where, f"does not say it is entry {index} of game {game_id}")
     seat = entry.get("seat")
-    if entry.get("kind") in ("joined", "moved", "resigned", press.SAID, NAMED) and not (
+    if entry.get("kind") in ("joined", "moved", "resigned", press.SAID, NAMED, *withdrawals.KINDS) and not (
         isinstance(seat, int) and 0 <= seat < seats
     ):
         raise VerificationError(where, f"names seat {seat!r}, which does not exist")
@@ -307,7 +310,7 @@ def _stage_after(where: str, entry: dict[str, Any], last: bool, seats: int, join
         return False
     if kind == "started" and not started and joined == set(range(seats)):
         return True
-    if (kind in ("moved", "resigned") and started) or (kind == "ended" and started and last):
+    if (kind in ("moved", "resigned", *withdrawals.KINDS) and started) or (kind == "ended" and started and last):
         return started
     raise VerificationError(where, f"a '{kind}' entry cannot stand here")
 
@@ -563,6 +566,22 @@ def _folded(spec: Any, state: Any, facts: list[Any], after: Any) -> Any:
     return state
 
 
+def _rewound(spec: Any, entries: list[dict[str, Any]], openings: list[Any], index: int, state: Any) -> Any:
+    """The state after entry ``index``, which is no move (``state``: the state before it). After
+    a withdrawal, the state before the withdrawn ``move`` (the fold of the stored facts of the
+    moves in play before it, which the replay has checked), provided the move turned up nothing
+    hidden in the game's own judgement."""
+    if entries[index]["kind"] != withdrawals.WITHDRAWN:
+        return state
+    move = int(entries[index]["move"])
+    state = None
+    for number in withdrawals.effective(entries, move):
+        state = _folded(spec, state, openings[number]["facts"], None)
+    if withdrawals.revealed(spec, state, openings[move]["facts"], len(entries[0]["seats"])):
+        raise VerificationError(_where(index, entries[index]), "withdraws a move that revealed hidden information")
+    return state
+
+
 def _replay(
     spec: Any, entries: list[dict[str, Any]], openings: list[Any], report: Report, progress: Progress | None = None
 ) -> None:
@@ -578,6 +597,7 @@ def _replay(
         if kind == "joined" and entry.get("nonce"):
             nonces.append([entry["seat"], entry["nonce"]])
         if kind not in ("started", "moved"):
+            state = _rewound(spec, entries, openings, index, state)
             continue
         rng = DrawRng(seed, scope, [list(n) for n in nonces], index)
         facts, after = _decided(spec, created, state, index, entry, opening, rng)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import cache
 from itertools import pairwise
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pbem.games.speech import _
 
@@ -89,7 +89,7 @@ def absence_periods(absences: Iterable[Sequence[str]]) -> list[Period]:
 
 def weekends(zone: str, start: datetime, end: datetime) -> list[Period]:
     """The Saturdays and Sundays in time zone ``zone`` that touch ``[start, end)``, in UTC."""
-    tz = ZoneInfo(zone)
+    tz = _tz(zone)
     day = start.astimezone(tz).date() - timedelta(days=2)
     periods: list[Period] = []
     while True:
@@ -101,6 +101,16 @@ def weekends(zone: str, start: datetime, end: datetime) -> list[Period]:
         if monday > start:
             periods.append((begin, monday))
         day = saturday + timedelta(days=1)
+
+
+def _tz(zone: str) -> tzinfo:
+    """A zone by name; UTC for a name this machine's time zone data no longer knows."""
+    if zone == "UTC":
+        return UTC
+    try:
+        return ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
 
 
 def stops_of(absences: Iterable[Sequence[str]], zone: str | None) -> Stops:

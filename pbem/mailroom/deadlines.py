@@ -108,11 +108,16 @@ class Clocks:
         self.settings = settings
         self.now = now
         self.records = records or MailRecords(service.record)
+        # a round's time left per (game, its version, version asked); None outside a round, whose
+        # look-ups must see an absence or time zone changed since
+        self._left: dict[tuple[str, int, int], list[timedelta]] | None = None
 
     def for_round(self) -> Clocks:
         """The same look-ups for one follower round: each mail record read once, into a cache
         that only the round sees."""
-        return Clocks(self.service, self.settings, self.now, self.records.cached())
+        clocks = Clocks(self.service, self.settings, self.now, self.records.cached())
+        clocks._left = {}
+        return clocks
 
     def find(self, aggregate_id: Any) -> Any:
         """A mail record (None if there is none); read once per round in a round's ``Clocks``."""
@@ -177,12 +182,19 @@ class Clocks:
         return entry_time(game, version), frozenset(game.spec.to_move(state))
 
     def time_left(self, game: LoadedGame, version: int) -> list[timedelta] | None:
-        """Each seat's time left at ``version`` of a game with a clock (None without one)."""
+        """Each seat's time left at ``version`` of a game with a clock (None without one); kept
+        in this ``Clocks`` (one round's), since every mail of a round about the game asks."""
         rules = clock_rules(self.rules(game.id))
         if rules is None or not game.started:
             return None
+        key = (game.id, game.version, version)
+        if self._left is not None and key in self._left:
+            return list(self._left[key])
         stops = {seat: self.stops(game, seat) for seat in range(len(game.emails))}
-        return banks(self.turns(game, version), len(game.emails), rules, stops.__getitem__)
+        left = banks(self.turns(game, version), len(game.emails), rules, stops.__getitem__)
+        if self._left is not None:
+            self._left[key] = left
+        return list(left)
 
     def deadline(self, game: LoadedGame, version: int, seat: int) -> datetime | None:
         """The deadline of ``seat`` at ``version`` (for the text of mails, too)."""

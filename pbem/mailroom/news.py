@@ -26,6 +26,11 @@ SOURCE_NOTES = {
     "deadline": N_("(%(player)s: deadline passed, default move: %(move)s)"),
     "robot": N_("(%(player)s: robot: %(move)s)"),
 }
+UNDO_LINES = {  # a move taken back by consent (pbem/ledger/withdrawals.py); numbers as in the history
+    "undo": N_('%(player)s asks to take back their move %(move)s; to agree, send "accept %(number)s".'),
+    "consented": N_("%(player)s agrees to take back move %(move)s."),
+    "withdrawn": N_("Move %(move)s (%(player)s) is withdrawn by consent; the game stands as before it."),
+}
 REASONS = {"missed-turns": N_("too many missed deadlines"), "resigned": N_("resigned")}
 Translate = Callable[[str], str]
 
@@ -104,6 +109,9 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
     if kind == NAMED:  # the seat's first name, so that a reader knows whom the new one names
         first = game.created["seats"][entry["seat"]]
         return [translate(N_("%(player)s is now called %(name)s.")) % {"player": first, "name": entry["name"]}]
+    if kind in UNDO_LINES:  # a consent names the request, which names the move
+        move = entry["move"] if "move" in entry else game.entries[int(entry["undo"])]["move"]
+        return [translate(UNDO_LINES[kind]) % {"player": who, "number": entry["index"] + 1, "move": int(move) + 1}]
     if kind in press.TALK_KINDS:
         return [talk_line(entry, names)]
     facts = [game.spec.describe_fact(fact, names) for fact in entry.get("facts") or []]

@@ -132,6 +132,28 @@ def robot_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     return mails
 
 
+def undo_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """Every other player not played by the robot hears of a request to take back a move, with
+    the line that agrees to it (pbem/service/consent.py)."""
+    mails: list[Mail] = []
+    for entry in change.entries:
+        if entry["kind"] != "undo":
+            continue
+        for seat, email in change.people:
+            if seat == entry["seat"] or seat in change.robots:
+                continue
+            block = writer.game_block(round_, change.game, change.after, email)
+            extra = {"name": change.game.names[entry["seat"]], "number": entry["index"] + 1}
+            mails += writer.queue(
+                round_,
+                f"n{change.position}/{seat}/undo/{entry['index']}",
+                email,
+                {"kind": "undo", "game": block, "extra": extra},
+                sender=block["address"],
+            )
+    return mails
+
+
 def start_or_end_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     """Every player hears that the game started or ended, but the one whose join started it (or
     whose move ended it) hears it in the reply to that mail, and a robot's seat not at the start."""
@@ -348,6 +370,7 @@ def _press_to_watchers(writer: Writer, round_: Round, change: Change, entry: dic
 NOTICES: tuple[Notice, ...] = (
     press_notices,  # a message first: it may speak of the move that follows it
     robot_notices,
+    undo_notices,
     start_or_end_notices,
     turn_notices,
     watcher_notices,

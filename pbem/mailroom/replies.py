@@ -383,7 +383,8 @@ def _catalog(writer: Writer, round_: Round, result: dict[str, Any], email: str) 
 
 
 def _games(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
-    return {"games": [_line(writer, round_, game_id, email) for game_id in writer.service.game_ids()[-50:]]}
+    newest = writer.service.newest_games(50)  # from the players' read model: not every game's first event
+    return {"games": [_line(writer, round_, game_id, email) for game_id in newest]}
 
 
 def _status(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:

@@ -80,6 +80,7 @@ class GameBlock(TypedDict, total=False):
     decision: dict[str, Any] | None
     first: bool
     picture: str | None  # the board as the player sees it, packed SVG (pbem/mailroom/pictures.py)
+    caption: list[str]  # the lines of that board the picture leaves to the HTML part's words
     bouncing: list[str]  # the other players whose mail comes back undelivered (they hear nothing)
     clocks: list[dict[str, Any]]  # a clock game's time left per seat (pbem/mailroom/clocks.py)
 
@@ -160,7 +161,7 @@ class Writer:
             if email is not None and seat is not None:
                 block.update(self._seat_block(round_, game, version, email, seat, block["your_turn"]))
                 if carries_picture(block) and self.pictures(round_, email):
-                    block["picture"] = self._picture(game, version, seat)
+                    block["picture"], block["caption"] = self._picture(game, version, seat)
             return block
 
     def pictures(self, round_: Round, email: str) -> bool:
@@ -168,12 +169,16 @@ class Writer:
         server draws them (``PBEM_MAIL_PICTURES``)."""
         return self.settings.pictures and round_.clocks.records.pictures(email)
 
-    def _picture(self, game: LoadedGame, version: int, seat: int) -> str | None:
+    def _picture(self, game: LoadedGame, version: int, seat: int) -> tuple[str | None, list[str]]:
         """The board as ``seat`` sees it at ``version`` (the view its private web page shows),
-        drawn in the mail's language and packed for the queue."""
+        drawn in the mail's language and packed for the queue, and the lines of that board
+        the picture leaves to words (``GameSpec.mail_caption``)."""
         state = self.service.state(game, version)
-        svg = board_svg(game.spec, game.spec.view(state, seat), game.names) if state is not None else None
-        return packed(svg) if svg else None
+        view = game.spec.view(state, seat) if state is not None else None
+        svg = board_svg(game.spec, view, game.names)
+        if not svg or view is None:
+            return None, []
+        return packed(svg), list(game.spec.mail_caption(view, game.names))
 
     def _public_block(self, round_: Round, game: LoadedGame, version: int, seat: int | None) -> GameBlock:
         viewer = game.emails[seat] if seat is not None else None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.games import get_spec
 from pbem.games.base import AnySpec, ErrorCode, GameError, Standing
 from pbem.games.speech import _
-from pbem.ledger import press
+from pbem.ledger import press, withdrawals
 from pbem.ledger.entries import NAMED, Entry, Private
 from pbem.service.cache import StateCache
 
@@ -160,10 +160,27 @@ class LoadedGame:
             entry, private = (
                 items[offset] if items is not None and offset < len(items) else (self.entry(index), self.private(index))
             )
-            if entry["kind"] in FACT_KINDS:
-                for fact in private["facts"]:
-                    state = self.spec.evolve(state, fact)
+            state = self.step(state, entry, private)
             cache.keep(self.id, index + 1, state, latest=index + 1 == self.version)
+        return state
+
+    def step(self, state: Any, entry: Entry, private: Private) -> Any:
+        """The state after one entry: its facts folded in; after a withdrawal, the state before
+        the withdrawn move; any other entry changes nothing."""
+        if entry["kind"] in FACT_KINDS:
+            for fact in private["facts"]:
+                state = self.spec.evolve(state, fact)
+        elif entry["kind"] == withdrawals.WITHDRAWN:
+            state = self.rewound(int(entry["move"]))
+        return state
+
+    def rewound(self, stop: int) -> Any:
+        """The state after the first ``stop`` entries, folded from the start over the moves not
+        withdrawn (``withdrawals.effective``): rare, so it needs no kept state."""
+        state = None
+        for index in withdrawals.effective([self.entry(i) for i in range(stop)], stop):
+            for fact in self.private(index)["facts"]:
+                state = self.spec.evolve(state, fact)
         return state
 
     def standings(self) -> list[Standing] | None:

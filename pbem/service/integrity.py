@@ -18,7 +18,7 @@ from pbem.games.speech import _
 from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, leaf_hash
 from pbem.ledger.notes import verify_checkpoint
-from pbem.service.game import FACT_KINDS, LoadedGame, load
+from pbem.service.game import LoadedGame, load
 from pbem.service.keys import KeyRing
 from pbem.service.states import NotKept, spec_modules, unpack, unsealed
 from pbem.service.store import PbemStore, StoredLog, compact_fields, frontier_of
@@ -134,9 +134,7 @@ class SelfCheck:
         done = 0
         for size, stored in kept:
             for index in range(done, size):
-                if game.entry(index)["kind"] in FACT_KINDS:
-                    for fact in game.private(index)["facts"]:
-                        state = game.spec.evolve(state, fact)
+                state = game.step(state, game.entry(index), game.private(index))
             done = size
             body = unsealed(self.keys.state_key(), game.id, size, stored)
             if body is None:

@@ -23,6 +23,7 @@ from eventsourcing.persistence import IntegrityError, Tracking
 from pbem.service.store import GameRecord
 from pbem.service.summary_view import SummaryView
 
+MAX_SEATS = 8  # seats of a game at most, over every game offered (a test checks the catalog)
 CREATED = f"{GameRecord.Created.__module__}:{GameRecord.Created.__qualname__}"
 
 
@@ -63,6 +64,13 @@ class PlayerGames:
                 with suppress(IntegrityError):  # another process followed these first
                     self.view.save_players(rows, Tracking(self.name, page[-1].id))
                 total += len(page)
+
+    def newest(self, count: int) -> list[str]:
+        """The ``count`` games created last, oldest of them first (``game_ids()[-count:]``,
+        without reading every game's first event)."""
+        self.catch_up()
+        found = dict.fromkeys(self.view.newest_seats(count * MAX_SEATS))
+        return list(found)[:count][::-1]
 
     def games_of(self, email: str) -> list[str]:
         """The games ``email`` has a seat in, oldest first (as ``game_ids``)."""

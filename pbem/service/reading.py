@@ -69,6 +69,12 @@ class GameReader:
 
         return player_games_for(self.repository).games_of(email)
 
+    def newest_games(self, count: int) -> list[str]:
+        """The ``count`` games created last, oldest of them first, from the same read model."""
+        from pbem.service.player_games import player_games_for
+
+        return player_games_for(self.repository).newest(count)
+
     def commits(self) -> Wakeup:
         """What wakes a follower of the store after each commit (``GameRepository.commits``)."""
         return self.repository.commits()

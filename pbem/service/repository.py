@@ -23,7 +23,7 @@ from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, leaf_hash
 from pbem.ledger.notes import verify_checkpoint
 from pbem.service.cache import StateCache
-from pbem.service.game import FACT_KINDS, LoadedGame, load
+from pbem.service.game import LoadedGame, load
 from pbem.service.integrity import SelfCheck
 from pbem.service.keys import KeyRing
 from pbem.service.signer import CheckpointSigner
@@ -284,9 +284,7 @@ class GameRepository(SelfCheck):
         for version, (size, _note) in enumerate(game.checkpoints, start=1):  # one checkpoint per stored event
             for index in range(before, size):
                 frontier.append(leaf_hash(canonical_bytes(game.entry(index))))
-                if game.entry(index)["kind"] in FACT_KINDS:
-                    for fact in game.private(index)["facts"]:
-                        state = game.spec.evolve(state, fact)
+                state = game.step(state, game.entry(index), game.private(index))
             if size // interval > before // interval and size not in have and state is not None:
                 self.keep_state(signer, game_id, size, version, state, frontier.copy())
                 kept += 1

@@ -645,6 +645,7 @@ class GameService(GameRepository):
         self.catalog = reader.catalog
         self.player_ratings = reader.player_ratings
         self.games_of = reader.games_of
+        self.newest_games = reader.newest_games
         self.origin = reader.origin
         self.summary = reader.summary
         self.render = reader.render

@@ -30,6 +30,7 @@ from eventsourcing.utils import get_topic
 
 from pbem.games import catalog
 from pbem.service.game import load
+from pbem.service.repository import GameRepository
 from pbem.service.store import GameRecord
 from pbem.service.summary_view import (
     PAGE_SIZE,
@@ -46,14 +47,14 @@ logger = logging.getLogger(__name__)
 
 class GameSummaries(Projection[SummaryView]):
     """The projection: a game's summary after each of its events, written to the view with the
-    event's tracking record. ``load`` and ``state`` are the reader's (cached) game and state."""
+    event's tracking record. ``load`` and ``state`` are the game repository's (cached) game and state."""
 
     name = "summaries"
     topics = (get_topic(GameRecord.Created), get_topic(GameRecord.Appended))
 
-    def __init__(self, view: SummaryView, reader: Any):
+    def __init__(self, view: SummaryView, repository: GameRepository):
         super().__init__(view)
-        self.reader = reader
+        self.repository = repository
         # the mail side's ``(game, version, seat) -> datetime | None`` (``pbem serve``); without
         # it the rows have no deadline
         self.deadline: Callable[[Any, int, int], datetime | None] | None = None
@@ -83,16 +84,18 @@ class GameSummaries(Projection[SummaryView]):
             return None
         game_id = entries[-1]["game"]
         version = entries[-1]["index"] + 1
-        store = self.reader.store
+        store = self.repository.store
         try:
             record = store.game(game_id)
         except OriginatorVersionError as error:  # an event missing: the game is frozen, its row stays as it was
             logger.warning("game summaries: %s cannot be read (event %s missing)", game_id, error.args[1:])
             return None
+        if record is None:  # not a game's event after all
+            return None
         spec = state = deadline = None
         try:
             game = load(record, lambda _: store.game_log(record))
-            spec, state = game.spec, self.reader.state(game, version)
+            spec, state = game.spec, self.repository.state(game, version)
         except Exception as error:  # a type no longer offered, a rules bug: list it without a phase
             logger.warning("game summaries: %s at version %s without its rules: %s", game_id, version, error)
         else:
@@ -129,14 +132,14 @@ class GameSummaryQuery(Protocol):
 class SummaryFollower:
     """Follows the event store with the projection; the web's ``GameSummaryQuery``.
 
-    ``reader`` is a ``GameReader`` (its store gives the notifications, its record and state
+    ``repository`` is a ``GameRepository`` (its store gives the notifications, its record and state
     caches make each projected event cost only the entries since the game's last one)."""
 
-    def __init__(self, reader: Any, view: SummaryView | None = None, batch: int = 500):
-        self.reader = reader
-        self.store = reader.store
-        self.view = view or open_view(reader.settings.store_env(), reader.settings.home)
-        self.projection = GameSummaries(self.view, reader)
+    def __init__(self, repository: GameRepository, view: SummaryView | None = None, batch: int = 500):
+        self.repository = repository
+        self.store = repository.store
+        self.view = view or open_view(repository.settings.store_env(), repository.settings.home)
+        self.projection = GameSummaries(self.view, repository)
         self.batch = batch
         self._lock = threading.Lock()
         self._known: int | None = None  # the view's position as this follower last saw it
@@ -186,7 +189,7 @@ class SummaryFollower:
         change only when it moves (the site keeps a rendered page of the list per position).
         While the store's own position stays where it was at the last complete catch-up,
         nothing new can be projected, and the store is asked only that."""
-        head = self.reader.position()
+        head = self.repository.position()
         # fewer than a batch: the end of the log as it was at ``head`` (or later) was reached
         if head != self._head and self.catch_up() < self.batch:
             self._head = head
@@ -255,11 +258,11 @@ _FOLLOWERS: weakref.WeakKeyDictionary[Any, SummaryFollower] = weakref.WeakKeyDic
 _FOLLOWERS_LOCK = threading.Lock()
 
 
-def follower_for(reader: Any) -> SummaryFollower:
-    """One follower per reader (service) in a process: apps made over the same service share
+def follower_for(repository: GameRepository) -> SummaryFollower:
+    """One follower per game repository (service) in a process: apps made over the same service share
     its view and its connections."""
     with _FOLLOWERS_LOCK:
-        follower = _FOLLOWERS.get(reader)
+        follower = _FOLLOWERS.get(repository)
         if follower is None:
-            follower = _FOLLOWERS[reader] = SummaryFollower(reader)
+            follower = _FOLLOWERS[repository] = SummaryFollower(repository)
         return follower

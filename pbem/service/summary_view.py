@@ -206,6 +206,10 @@ class SummaryView(TrackingRecorder, ABC):
         """The games of ``player`` (its keyed hash), oldest first."""
 
     @abstractmethod
+    def newest_seats(self, limit: int) -> list[str]:
+        """The games of the newest ``limit`` seats, newest first (a game once per seat)."""
+
+    @abstractmethod
     def close(self) -> None:
         """Closes the database connections of the view."""
 
@@ -230,6 +234,7 @@ PLAYERS_TABLE = (
     "CREATE TABLE IF NOT EXISTS {} (player TEXT NOT NULL, game_id TEXT NOT NULL, "
     "notification_id BIGINT NOT NULL, PRIMARY KEY (player, game_id))"
 )
+PLAYERS_INDEX = f"CREATE INDEX IF NOT EXISTS {PLAYERS}_newest ON {{}} (notification_id DESC)"
 RATED = "rated_games"
 RATED_COLUMNS = ("id", "created", "state", "ended", "result", "notification_id")
 
@@ -282,6 +287,7 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
             "state TEXT NOT NULL, ended TEXT NOT NULL, result TEXT NOT NULL, notification_id INTEGER NOT NULL)",
             f"CREATE INDEX IF NOT EXISTS {RATED}_position ON {RATED} (notification_id)",
             PLAYERS_TABLE.format(PLAYERS),
+            PLAYERS_INDEX.format(PLAYERS),
         ]
 
     def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
@@ -296,6 +302,11 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
     def player_games(self, player: str) -> list[str]:
         with self.datastore.transaction(commit=False) as c:
             c.execute(f"SELECT game_id FROM {PLAYERS} WHERE player = ? ORDER BY notification_id", [player])
+            return [row[0] for row in c.fetchall()]
+
+    def newest_seats(self, limit: int) -> list[str]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT game_id FROM {PLAYERS} ORDER BY notification_id DESC LIMIT ?", [limit])
             return [row[0] for row in c.fetchall()]
 
     def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
@@ -386,6 +397,7 @@ def _postgres_view_class() -> type[SummaryView]:
                 "state text NOT NULL, ended text NOT NULL, result text NOT NULL, notification_id bigint NOT NULL)",
                 f"CREATE INDEX IF NOT EXISTS {RATED}_position ON {self.rated} (notification_id)",
                 PLAYERS_TABLE.format(self.players),
+                PLAYERS_INDEX.format(self.players),
             )
             self.sql_create_statements.extend(SQL(statement) for statement in statements)  # type: ignore[misc]
 
@@ -421,6 +433,11 @@ def _postgres_view_class() -> type[SummaryView]:
         def player_games(self, player: str) -> list[str]:
             with self.datastore.transaction(commit=False) as curs:
                 curs.execute(f"SELECT game_id FROM {self.players} WHERE player = %s ORDER BY notification_id", [player])
+                return [row["game_id"] for row in curs.fetchall()]
+
+        def newest_seats(self, limit: int) -> list[str]:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT game_id FROM {self.players} ORDER BY notification_id DESC LIMIT %s", [limit])
                 return [row["game_id"] for row in curs.fetchall()]
 
         def rated_since(self, notification_id: int) -> list[dict[str, Any]]:

@@ -7,11 +7,10 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext as _
-
 from pbem.games.base import SECRET, can_see
+from pbem.games.speech import _
 from pbem.ledger import entries as log
-from pbem.ledger import press
+from pbem.ledger import press, withdrawals
 from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
 from pbem.service.talk import talk_line
@@ -105,7 +104,11 @@ def _lines(game: LoadedGame, shown: dict[str, Any]) -> list[str]:
         return [talk_line(shown, game.names)]
     if shown["kind"] == NAMED:
         first = game.created["seats"][shown["seat"]]
-        return [_("%(player)s is now called %(name)s.", player=first, name=shown["name"])]
+        return [_("%(player)s is now called %(name)s.") % {"player": first, "name": shown["name"]}]
+    if shown["kind"] == withdrawals.WITHDRAWN:  # the move it names, by its place in the log (its link)
+        return [_("The move of entry {move} is withdrawn; the game stands as before it.", move=shown["move"] + 1)]
+    if shown["kind"] in withdrawals.KINDS:
+        return [_("The move of entry {move}.", move=int(shown.get("move", -1)) + 1)] if "move" in shown else []
     return [game.spec.describe_fact(fact, game.names) for fact in shown.get("facts") or []]
 
 

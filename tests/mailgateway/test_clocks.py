@@ -4,8 +4,11 @@ a clock the test moves (docs/mail.md, "Correspondence clocks")."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pbem.ledger.verify import export_bytes, verify_bytes
 from pbem.mailroom.clocks import banks, parse_clock, runs_out, stops_of, weekends, zone_of
@@ -329,3 +332,42 @@ def test_a_change_folds_only_the_new_entries(gw, smtp, transport, clock, monkeyp
     assert asked == []  # the follower's round already brought it forward
     mail_move(gw, smtp, game_id, BOB, "take gold")
     assert asked == [game.version + 1]  # one new entry, one new state
+
+
+def test_a_zone_this_machine_no_longer_knows_counts_as_utc():
+    assert weekends("Gone/Nowhere", T0, T0 + timedelta(days=7)) == weekends("UTC", T0, T0 + timedelta(days=7))
+    assert weekends("UTC", T0, T0 + timedelta(days=7)) == [
+        (datetime(2026, 1, 10, tzinfo=UTC), datetime(2026, 1, 12, tzinfo=UTC))
+    ]
+
+
+@given(
+    steps=st.lists(
+        st.tuples(st.integers(0, 80), st.frozensets(st.integers(0, 2), max_size=3)), min_size=1, max_size=12
+    ),
+    zone=st.sampled_from([None, "UTC", "Europe/Prague", "America/Los_Angeles"]),
+    rules=st.tuples(st.integers(1, 100), st.integers(0, 30), st.integers(1, 150)),
+)
+def test_banks_match_an_hour_by_hour_count(steps, zone, rules):
+    """``banks`` against the rules counted the slow way: hour by hour, a seat's clock runs while
+    the game waits on it and it is no weekend in its zone; the increment comes when its turn ends."""
+    from zoneinfo import ZoneInfo
+
+    turns, time = [], T0
+    for hours, waiting in steps:
+        turns.append((time, waiting))
+        time += timedelta(hours=hours)
+    bank, move, cap = rules
+    slow = [bank] * 3
+    for (start, waiting), (end, after) in pairwise(turns):
+        for seat in waiting:
+            hour = start
+            while hour < end:
+                local = hour.astimezone(ZoneInfo(zone)) if zone else None
+                if local is None or local.weekday() < 5:
+                    slow[seat] -= 1
+                hour += timedelta(hours=1)
+            if seat not in after:
+                slow[seat] = min(cap, max(slow[seat], 0) + move)
+    found = banks(turns, 3, rules, lambda seat: stops_of([], zone))
+    assert found == [timedelta(hours=h) for h in slow]

@@ -6,11 +6,18 @@ from __future__ import annotations
 import re
 import struct
 import zlib
+from html import escape
 
+import markupsafe
 import pytest
 
 from mailgateway import compose
 from mailgateway.picture import MAX_PNG_BYTES, picture_of
+from pbem.games import get_spec
+from pbem.games.base import SeededRng
+from pbem.games.kingsburg import mailboard
+from pbem.games.kingsburg.board import _colour
+from pbem.games.simulate import fold
 from pbem.mailroom.pictures import board_svg, packed, unpacked
 from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail, text_of
 
@@ -242,3 +249,50 @@ def test_the_mail_picture_leaves_out_the_words_the_text_part_says(gw, transport,
 
 def own_height(svg: str) -> float:
     return float(re.search(r'viewBox="0 0 [0-9.]+ ([0-9.]+)"', svg).group(1))
+
+
+@pytest.mark.parametrize("name", ["kingsburg", "warriors-traders"])
+def test_the_lines_above_the_board_are_words_beside_the_mail_picture(gw, transport, name):
+    """Kingsburg's and W&T's mail pictures leave the lines above the narrow board (the title,
+    the facts, the players' counters) to the HTML part, as text above the picture: the
+    picture's title is not drawn in it (the narrow board on the web draws it: the positive
+    control), and every line is in the HTML before the picture."""
+    game_id = started(gw, transport, name)
+    game = gw.service.game(game_id)
+    state = gw.service.state(game)
+    seat = game.spec.to_move(state)[0]
+    view = game.spec.view(state, seat)
+    caption = game.spec.mail_caption(view, game.names)
+    assert len(caption) >= 2
+    title = caption[0].split(" - ")[0].split(" — ")[0]
+    assert escape(title) in game.spec.render_narrow_svg(view, game.names)
+    assert escape(title) not in board_svg(game.spec, view, game.names)
+    (mail,) = [m for m in transport.to(PLAYERS[seat]) if m["X-Pbem-Kind"] == "started"]
+    html = parts(mail)["text/html"].get_content()
+    picture_at = html.index("<img")
+    for line in caption:
+        shown = html.find(str(markupsafe.escape(line)))  # as the template escapes it
+        assert 0 <= shown < picture_at, line
+
+
+def test_a_game_without_a_caption_shows_no_words_above_its_picture(gw, transport):
+    game = gw.service.game(started(gw, transport, "ruse-and-bruise"))
+    view = game.spec.view(gw.service.state(game), 0)
+    assert game.spec.mail_caption(view, game.names) == []
+
+
+def test_kingsburg_mail_grid_marks_each_building_in_each_builders_colour():
+    """One building grid for all players: a building built by a seat has a bar in that
+    seat's colour; one nobody built has none (and the names are drawn once)."""
+    spec = get_spec("kingsburg")
+    state = fold(spec, spec.setup(3, {}, SeededRng(1)))
+    view = dict(spec.view(state, 0))
+    players = [dict(p) for p in view["players"]]
+    players[0]["buildings"], players[2]["buildings"] = ["statue", "chapel"], ["chapel"]
+    view["players"] = players
+    svg = mailboard.render_mail_svg(view, ["a", "b", "c"])
+    bar = r'<rect x="[0-9.]+" y="[0-9.]+" width="[0-9.]+" height="6" fill="(#[0-9a-f]+)"/>'
+    colours = re.findall(bar, svg)
+    assert colours.count(_colour(0)) == 2 and colours.count(_colour(2)) == 1
+    assert _colour(1) not in colours
+    assert svg.count(">Statue<") == 1

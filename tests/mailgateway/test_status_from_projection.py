@@ -3,7 +3,8 @@ no other game is loaded, and the model names no address."""
 
 from __future__ import annotations
 
-from pbem.service.player_games import player_games_for
+from pbem.games import catalog
+from pbem.service.player_games import MAX_SEATS, player_games_for
 from tests.mailgateway.conftest import SERVICE, make_mail
 from tests.mailgateway.conftest import text_of as raw_text_of
 
@@ -40,3 +41,25 @@ def test_the_players_model_holds_no_address(gw, service):
     assert b"ann@example.org" not in stored
     events = b"".join(p.read_bytes() for p in service.settings.home.glob("*.sqlite*") if "summaries" not in p.name)
     assert b"ann@example.org" in events  # the positive control: the store itself holds it
+
+
+def test_the_newest_games_are_those_of_the_store(gw):
+    for number in range(7):
+        players = [ANN, BOB, CAROL][: 2 + number % 2]
+        gw.service.create("hidden-pig", players, {"rounds": "1"})
+    assert gw.service.newest_games(5) == gw.service.game_ids()[-5:]
+    assert gw.service.newest_games(50) == gw.service.game_ids()
+
+
+def test_no_game_has_more_seats_than_the_newest_games_read():
+    assert max(spec.max_players for spec in catalog().values()) <= MAX_SEATS
+
+
+def test_the_players_model_on_either_store(settings):
+    from pbem.service.service import GameService
+
+    service = GameService(settings)
+    made = [service.create("hidden-pig", [ANN, BOB] if n % 2 else [BOB, CAROL], {"rounds": "1"}) for n in range(4)]
+    assert service.games_of(ANN) == [made[1], made[3]] and service.games_of(CAROL) == [made[0], made[2]]
+    assert service.newest_games(3) == made[1:]
+    service.close()

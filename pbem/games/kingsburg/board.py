@@ -171,16 +171,8 @@ def render_narrow_svg(v: Mapping[str, Any], names: Sequence[str], printed: bool 
     the buildings' costs, which the rules fix and the board prints, are left out."""
     width, x = NARROW_WIDTH, 4
     inner = width - 2 * x
-    waiting = ", ".join(seat_name(names, s) for s in v["to_move"])
-    title = f"Kingsburg - {v['label']}" + (" - " + _("Waiting for: {players}", players=waiting) if waiting else "")
+    title, *facts = heading(v, names)
     out, y = text_block(x, 18, title, 15, inner, ' font-weight="bold"')
-    facts = [
-        _("turn order: {order}", order=", ".join(seat_name(names, s) for s in v["order"])),
-        enemy_line(v),
-        _("King's envoy: {player}", player=seat_name(names, v["envoy"])),
-    ]
-    if v["aid"] is not None:
-        facts.append(_("King's aid (white die): {player}", player=seat_name(names, v["aid"])))
     for fact in facts:
         lines, y = text_block(x, y, fact, 12, inner)
         out += lines
@@ -199,6 +191,21 @@ def render_narrow_svg(v: Mapping[str, Any], names: Sequence[str], printed: bool 
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{NARROW_TEXT}">'
     )
     return "\n".join([head, *out, "</svg>"])
+
+
+def heading(v: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """The lines above the narrow board: its title (the season, whom it waits for), the turn
+    order, the enemy, the envoy and the King's aid."""
+    waiting = ", ".join(seat_name(names, s) for s in v["to_move"])
+    title = f"Kingsburg - {v['label']}" + (" - " + _("Waiting for: {players}", players=waiting) if waiting else "")
+    facts = [
+        _("turn order: {order}", order=", ".join(seat_name(names, s) for s in v["order"])),
+        enemy_line(v),
+        _("King's envoy: {player}", player=seat_name(names, v["envoy"])),
+    ]
+    if v["aid"] is not None:
+        facts.append(_("King's aid (white die): {player}", player=seat_name(names, v["aid"])))
+    return [title, *facts]
 
 
 def _narrow_legend(v: Mapping[str, Any], names: Sequence[str], x: int, y: float, width: int) -> tuple[list[str], float]:
@@ -220,19 +227,23 @@ def _narrow_legend(v: Mapping[str, Any], names: Sequence[str], x: int, y: float,
 
 
 def _narrow_court(
-    v: Mapping[str, Any], names: Sequence[str], x: int, y: float, width: int, printed: bool = True
+    v: Mapping[str, Any], names: Sequence[str], x: int, y: float, width: int, printed: bool = True, columns: int = 2
 ) -> tuple[list[str], float]:
-    """The advisors two to a row; each cell as tall as its groups of dice need."""
-    legend = _("Court: each group of dice in its owner colour")
-    out = [f'<text x="{x}" y="{y + 11:.1f}" fill="#444">{escape(legend)}</text>']
-    y += 18
+    """The advisors ``columns`` to a row; each cell as tall as its groups of dice need. Two
+    columns (the web's) under a line saying whose dice are whose; three (a mail's) with the
+    legend above it alone, for each word drawn costs time for every mail."""
+    out = []
+    if columns == 2:
+        legend = _("Court: each group of dice in its owner colour")
+        out.append(f'<text x="{x}" y="{y + 11:.1f}" fill="#444">{escape(legend)}</text>')
+        y += 18
     groups = {spot["advisor"]: spot["groups"] for spot in v["court"]}
-    cell_w = (width - 6) // 2
+    cell_w = (width - 6 * (columns - 1)) // columns
     advisors = list(range(1, COURT_SPOTS))
-    for row in range(0, len(advisors), 2):
+    for row in range(0, len(advisors), columns):
         cells = [
             _narrow_advisor(a, groups.get(a, []), names, x + i * (cell_w + 6), y, cell_w, printed)
-            for i, a in enumerate(advisors[row : row + 2])
+            for i, a in enumerate(advisors[row : row + columns])
         ]
         height = max(h for _, h in cells)
         for i, (parts, _h) in enumerate(cells):

@@ -17,7 +17,7 @@ from pbem.games.base import (
     secret,
     update,
 )
-from pbem.games.kingsburg import board, render, rules
+from pbem.games.kingsburg import board, mailboard, render, rules
 from pbem.games.kingsburg.data import ADVISORS, BUILDINGS, ENEMIES, GOODS
 from pbem.games.kingsburg.evolve import evolve
 from pbem.games.kingsburg.explain import step_need, why_illegal
@@ -289,7 +289,10 @@ class Kingsburg(FoldingGameSpec[State, Move]):
         return board.render_narrow_svg(view, names)
 
     def render_mail_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
-        return board.render_narrow_svg(view, names, printed=False)
+        return mailboard.render_mail_svg(view, names)
+
+    def mail_caption(self, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+        return mailboard.mail_caption(view, names)
 
     def describe_fact(self, fact: Fact, names: Sequence[str]) -> str:
         return render.describe_fact(fact, names)

@@ -214,6 +214,9 @@ class WarriorsTraders(FoldingGameSpec[State, Order]):
     def render_mail_svg(self, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return narrow.render_mail_svg(view, names)
 
+    def mail_caption(self, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+        return narrow.mail_caption(view, names)
+
     def describe_fact(self, fact: dict[str, Any], names: Sequence[str]) -> str:
         return describe.describe_fact(fact, names)
 
