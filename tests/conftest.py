@@ -1,5 +1,9 @@
+import contextlib
 import os
+import tempfile
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck
@@ -56,24 +60,39 @@ def _postgres_reachable() -> str | None:
         return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
 
 
-@pytest.fixture
-def postgres_url():
-    """A fresh PostgreSQL database for one test, dropped afterwards. Skips when no server is
-    reachable, unless PBEM_REQUIRE_POSTGRES=1 (CI), where that is a failure."""
+def _require_postgres() -> None:
+    """Skips the test when no PostgreSQL server is reachable, unless PBEM_REQUIRE_POSTGRES=1
+    (CI), where that is a failure."""
     problem = _postgres_reachable()
     if problem:
         if os.environ.get("PBEM_REQUIRE_POSTGRES") == "1":
             pytest.fail(f"PostgreSQL is required (PBEM_REQUIRE_POSTGRES=1) but unreachable: {problem}")
         pytest.skip(f"PostgreSQL unreachable: {problem}")
+
+
+@contextlib.contextmanager
+def _database() -> Iterator[str]:
+    """A fresh PostgreSQL database's URL, the database dropped afterwards."""
     import psycopg
 
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")  # each pytest-xdist worker its own names
     name = f"pbem_test_{worker}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
-    yield f"postgresql://postgres@127.0.0.1:5432/{name}"
-    with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    try:
+        yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+    finally:
+        with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def postgres_url():
+    """A fresh PostgreSQL database for one test, dropped afterwards. Skips when no server is
+    reachable, unless PBEM_REQUIRE_POSTGRES=1 (CI), where that is a failure."""
+    _require_postgres()
+    with _database() as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -82,6 +101,26 @@ def settings(request, tmp_path):
     if request.param == "sqlite":
         return Settings(home=tmp_path / "home")
     return Settings(home=tmp_path / "home", database_url=request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def fresh_stores(request, tmp_path):
+    """For property tests whose every example needs a store of its own: ``with
+    fresh_stores() as settings`` gives settings for a fresh, empty store (SQLite in a new folder
+    under tmp_path, or a new PostgreSQL database, dropped when the block ends)."""
+    if request.param == "postgres":
+        _require_postgres()
+
+    @contextlib.contextmanager
+    def fresh() -> Iterator[Settings]:
+        home = Path(tempfile.mkdtemp(dir=tmp_path))
+        if request.param == "sqlite":
+            yield Settings(home=home)
+            return
+        with _database() as url:
+            yield Settings(home=home, database_url=url)
+
+    return fresh
 
 
 @pytest.fixture

@@ -130,3 +130,18 @@ def test_the_ratings_projection_on_either_store(settings):
     documents = [service.export(g) for g in service.game_ids()]
     assert len(table["games"]) == 2 and json.dumps(table) == json.dumps(ratings(documents))
     service.close()
+
+
+def test_an_imported_finished_game_is_rated(home, tmp_path):
+    """An imported game is created with its end in one event: the projection rates it too."""
+    from pbem.service.importer import import_game
+
+    service, _ = home
+    documents = [service.export(g) for g in service.game_ids()]
+    other = GameService(Settings(home=tmp_path / "other"))
+    for document in documents:
+        if document["entries"][-1]["kind"] == "ended":
+            import_game(other, document, adopt_keys=True)
+    table = other.player_ratings()
+    assert len(table["games"]) == 3 and json.dumps(table["players"]) == json.dumps(ratings(documents)["players"])
+    other.close()

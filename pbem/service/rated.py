@@ -86,10 +86,12 @@ class RatingsFollower:
             return None
         game_id = entries[-1]["game"]
         row = {"id": game_id, "created": notification_id, "notification_id": notification_id}
-        if entries[0]["kind"] == "created":
-            return row | {"state": RUNNING, "ended": "", "result": f"{game_id}: not finished"}
-        if entries[-1]["kind"] != "ended":
-            return None
+        if entries[-1]["kind"] != "ended":  # (an imported game is created with its end: rated below)
+            return (
+                row | {"state": RUNNING, "ended": "", "result": f"{game_id}: not finished"}
+                if entries[0]["kind"] == "created"
+                else None
+            )
         try:
             kept, left_out = finished_games([self.export(game_id)])
         except Exception as error:  # a game that cannot be exported is left out, named

@@ -10,8 +10,9 @@ history pages are rendered when asked, as before (one is a few milliseconds), an
 feed (a feed reader polls; nobody waits for it, and it is a long page to render).
 
 Each page is rendered by dispatching a request to the app itself (``full_dispatch_request`` in
-a request context: the same view, hooks and keys a visitor's request has, without a socket);
-it only fills the process's caches and writes nothing. The follower is woken by the commit
+a request context at the site's published address, ``PBEM_BASE_URL``, so that its links carry
+the mount point a visitor's do: the same view, hooks and keys a visitor's request has, without
+a socket); it only fills the process's caches and writes nothing. The follower is woken by the commit
 (``GameService.commits``: at once in this process, by the writer's signal or PostgreSQL's
 NOTIFY from others) and reads the notifications after its position, so a burst of moves to one
 game warms its latest version once. Each worker process keeps its own pages, so each warms its
@@ -54,6 +55,7 @@ class Warmer:
         self.app = app
         self.reader = app.extensions["pbem.reader"]
         self.languages = languages
+        self.base_url = self.reader.settings.base_url + "/"  # PBEM_BASE_URL, with any mount point
         self.position = self.reader.position()  # what was stored before the warmer started is not warmed
         self.warmed = 0  # pages rendered (tests count them)
         self.done = self.position  # the position whose pages are all warm
@@ -80,8 +82,8 @@ class Warmer:
 
     def _get(self, path: str, lang: str | None) -> None:
         headers = {"Accept-Language": lang} if lang else {}
-        try:
-            with self.app.test_request_context(path, headers=headers):
+        try:  # at the site's published address: its mount point is in the links a kept page holds
+            with self.app.test_request_context(path, base_url=self.base_url, headers=headers):
                 self.app.full_dispatch_request()
             self.warmed += 1
         except Exception:  # a page that fails fails its visitor too; the warmer moves on

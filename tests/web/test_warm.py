@@ -83,3 +83,15 @@ def test_a_warmer_started_late_warms_only_what_comes_after(site):
     _move(service, game_id)
     warmer = Warmer(app)
     assert warmer.round() == 0 and warmer.warmed == 0
+
+
+def test_warmed_pages_link_under_the_sites_mount_point(tmp_path):
+    service = GameService(Settings(home=tmp_path / "home", base_url="http://games.example/pbem"))
+    game_id = started_pig(service)
+    app = create_app(service)
+    warmer = Warmer(app)
+    _move(service, game_id)
+    warmer.round()
+    page = app.test_client().get(f"/games/{game_id}", base_url="http://games.example/pbem/").get_data(as_text=True)
+    assert f'href="/pbem/games/{game_id}/history' in page
+    service.close()
