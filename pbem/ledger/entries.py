@@ -8,6 +8,7 @@ Entry kinds, in the order a game's log holds them:
 * ``started``  the setup facts (secret parts committed) and a commitment to the draws;
 * ``moved``    a seat's command (or its public text), its facts and draws;
 * ``resigned`` a seat left; the house robot plays it from then on;
+* ``named``    a seat's player is named otherwise from then on (``name``), at any time before the end;
 * ``said``     a message between players (``pbem.ledger.press``), at any time before the end;
 * ``noted``    a seat's note to itself, private or sealed (opened at the end), likewise;
 * ``undo``, ``consented``, ``withdrawn``  a move taken back by consent (``pbem.ledger.withdrawals``);
@@ -30,6 +31,7 @@ from pbem.ledger import press
 from pbem.ledger.commitments import commit, new_salt, opened_fact, public_fact
 
 FORMAT = 1
+NAMED = "named"  # not play: like talk, a rename changes nothing in the game and advances no turn
 Entry = dict[str, Any]
 Private = dict[str, Any]
 
@@ -84,6 +86,12 @@ def joined(game_id: str, index: int, time: str, seat: int, nonce: str | None) ->
 def resigned(game_id: str, index: int, time: str, seat: int, reason: str) -> tuple[Entry, Private]:
     """The robot plays ``seat`` from now on; ``reason`` is "resigned" or "missed-turns"."""
     return _base(game_id, index, "resigned", time) | {"seat": seat, "reason": reason}, {}
+
+
+def named(game_id: str, index: int, time: str, seat: int, name: str) -> tuple[Entry, Private]:
+    """The player of ``seat`` goes by ``name`` from this entry on (a public fact, like the names
+    of the ``created`` entry; the name is cleaned and bounded by the service)."""
+    return _base(game_id, index, NAMED, time) | {"seat": seat, "name": name}, {}
 
 
 def said(game_id: str, index: int, time: str, seat: int, to: list[int] | str, text: str) -> tuple[Entry, Private]:

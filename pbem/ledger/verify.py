@@ -20,7 +20,7 @@ from pbem.games.base import SECRET, GameError
 from pbem.ledger import press, withdrawals
 from pbem.ledger.canonical import NotCanonical, canonical_bytes, check_canonical, encode_checked
 from pbem.ledger.commitments import public_fact
-from pbem.ledger.entries import FORMAT, instant
+from pbem.ledger.entries import FORMAT, NAMED, instant
 from pbem.ledger.fairness import DrawRng, draw_scope, rederive, seed_commitment
 from pbem.ledger.merkle import leaf_hash, prefix_roots
 from pbem.ledger.notes import Checkpoint, NoteError, Revocation, VerifierKey, open_note
@@ -30,6 +30,7 @@ DOCUMENT_FIELDS = {"format", "game", "origin", "keys", "entries", "checkpoints",
 CHECKPOINT_FIELDS = {"size", "note"}
 Progress = Callable[[int, int | None], None]  # (done, total): how far a long check has come
 REVOCATION_FIELDS = {"key", "since"}
+MAX_NAME_LENGTH = 40  # a seat's name (pbem.service.names.MAX_NAME)
 OPENING_FIELDS = {"facts", "salts", "draws", "draws_salt", "command", "command_salt", press.SEALED_KEY}
 
 
@@ -280,10 +281,17 @@ def _check_place(where: str, index: int, entry: Any, game_id: str, seats: int) -
     if entry.get("index") != index or entry.get("game") != game_id:
         raise VerificationError(where, f"does not say it is entry {index} of game {game_id}")
     seat = entry.get("seat")
-    if entry.get("kind") in ("joined", "moved", "resigned", press.SAID, *withdrawals.KINDS) and not (
+    if entry.get("kind") in ("joined", "moved", "resigned", press.SAID, NAMED, *withdrawals.KINDS) and not (
         isinstance(seat, int) and 0 <= seat < seats
     ):
         raise VerificationError(where, f"names seat {seat!r}, which does not exist")
+
+
+def _check_name(where: str, entry: dict[str, Any]) -> None:
+    """A ``named`` entry's name is a text of 1 to ``MAX_NAME_LENGTH`` characters."""
+    name = entry.get("name")
+    if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME_LENGTH):
+        raise VerificationError(where, f"a 'named' entry names no name of at most {MAX_NAME_LENGTH} characters")
 
 
 def _stage_after(where: str, entry: dict[str, Any], last: bool, seats: int, joined: set[int], started: bool) -> bool:
@@ -293,6 +301,9 @@ def _stage_after(where: str, entry: dict[str, Any], last: bool, seats: int, join
     anywhere before the end."""
     kind, seat = entry.get("kind"), entry.get("seat")
     if kind in press.TALK_KINDS:
+        return started
+    if kind == NAMED:  # a name given during the game: anywhere before the end
+        _check_name(where, entry)
         return started
     if kind == "joined" and not started and isinstance(seat, int) and seat not in joined:
         joined.add(seat)

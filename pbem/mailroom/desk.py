@@ -669,6 +669,9 @@ class MailDesk:
             if name in ("subscribe", "unsubscribe"):
                 rest = tuple(arg for arg in command.args if arg.lower() != game_id)  # the game may be named
                 return result | self._watch(work, game_id, email, name, rest)
+            if name == "name":  # in this game from now on (a "named" entry), and in the games created later
+                outcome = work.run(game_id, self.service.name_plan(email, " ".join(command.args))).to_dict()
+                return result | {"outcome": outcome} | self._preference(email, command, work)
             if name in ("language", "pictures", "receipts", "name", "absence", "timezone"):
                 return result | self._preference(email, command, work)
             if name in people.COMMANDS:

@@ -11,6 +11,7 @@ from typing import Any
 from pbem.games.text import name_seats
 from pbem.ledger import entries as log
 from pbem.ledger import press
+from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
 from pbem.service.talk import talk_line
 
@@ -105,6 +106,9 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
         ]
     if kind == "ended":
         return [translate(N_("The game ended."))]
+    if kind == NAMED:  # the seat's first name, so that a reader knows whom the new one names
+        first = game.created["seats"][entry["seat"]]
+        return [translate(N_("%(player)s is now called %(name)s.")) % {"player": first, "name": entry["name"]}]
     if kind in UNDO_LINES:  # a consent names the request, which names the move
         move = entry["move"] if "move" in entry else game.entries[int(entry["undo"])]["move"]
         return [translate(UNDO_LINES[kind]) % {"player": who, "number": entry["index"] + 1, "move": int(move) + 1}]

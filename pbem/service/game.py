@@ -14,8 +14,10 @@ from pbem.games import get_spec
 from pbem.games.base import AnySpec, ErrorCode, GameError, Standing
 from pbem.games.speech import _
 from pbem.ledger import press, withdrawals
-from pbem.ledger.entries import Entry, Private
+from pbem.ledger.entries import NAMED, Entry, Private
 from pbem.service.cache import StateCache
+
+NOT_PLAY = (*press.TALK_KINDS, NAMED)  # entries that advance no turn: talk, and names given
 
 if TYPE_CHECKING:
     from pbem.service.store import GameRecord, StoredLog
@@ -78,7 +80,12 @@ class LoadedGame:
 
     @property
     def names(self) -> list[str]:
-        return list(self.created["seats"])
+        """The seats' names now: as the game was created, with the names given since
+        (``named`` entries, kept by the record)."""
+        names = list(self.created["seats"])
+        for seat, name in (getattr(self.record, "renamed", None) or {}).items():
+            names[int(seat)] = name
+        return names
 
     @property
     def emails(self) -> list[str]:
@@ -95,7 +102,7 @@ class LoadedGame:
     @cached_property
     def _talk(self) -> list[int]:
         """The indices of the talk entries (press and notes), in order."""
-        return [index for index, entry in enumerate(self.entries) if entry["kind"] in press.TALK_KINDS]
+        return [index for index, entry in enumerate(self.entries) if entry["kind"] in NOT_PLAY]
 
     def turn_at(self, version: int | None = None) -> int:
         """The turn number players see after ``version`` entries: the entries that are play

@@ -34,7 +34,7 @@ from pbem.ledger.merkle import Frontier, leaf_hash
 from pbem.logs import log_entries
 from pbem.service.game import LoadedGame
 from pbem.service.inputs import address_problem, printable
-from pbem.service.names import seat_names
+from pbem.service.names import clean_name, seat_names
 from pbem.service.outcome import LineResult, Outcome
 from pbem.service.reading import GameReader
 from pbem.service.repository import GameRepository
@@ -504,6 +504,11 @@ class GameWriter:
         """The plan of ``note``, for a transaction of several commands (a mail)."""
         return note_plan(self.clock, email, text, sealed)
 
+    def name_plan(self, email: str, text: str) -> Plan:
+        """The player of ``email`` goes by ``text`` in this game from now on: a ``named`` entry
+        (cleaned and bounded as every name, ``names.clean_name``; never another seat's name)."""
+        return name_plan(self.clock, email, text)
+
     def say_plan(self, email: str, to: Sequence[str] | str, text: str) -> Plan:
         """The plan of ``say``, for a transaction of several commands (a mail)."""
         return say_plan(self.clock, email, to, text, lambda game_id, seat: self.reader.seat_token(game_id, seat))
@@ -567,6 +572,25 @@ class GameWriter:
                 continue  # someone else saved first: plan again on the new state (a stale guard refuses)
             return outcome
         raise RuntimeError(f"game {game_id}: too many concurrent changes, gave up")
+
+
+def name_plan(clock: Callable[[], str], email: str, text: str) -> Plan:
+    """See ``GameService.name_plan``."""
+    name = clean_name(text)
+
+    def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
+        seat = game.seat_of(email)
+        if game.ended or any(e["kind"] == "ended" for e in batch.entries):
+            raise GameError(ErrorCode.GAME_OVER, _("Game {game} is over; its table is closed.", game=game.id))
+        if name is None:
+            raise GameError(ErrorCode.INVALID, _("name YOUR NAME (letters and spaces; at most 40 characters)"))
+        others = {n.casefold() for s, n in enumerate(game.names) if s != seat}
+        if name.casefold() in others or name.casefold() in {e["name"].casefold() for e in batch.planned(log.NAMED)}:
+            raise GameError(ErrorCode.INVALID, _("{name} is another player's name in this game.", name=name))
+        batch.add(log.named(game.id, batch.next_index, clock(), seat, name))
+        return [LineResult(0, "name", "applied")]
+
+    return plan
 
 
 def check_open(game: LoadedGame, state: Any) -> None:
@@ -651,4 +675,5 @@ class GameService(GameRepository):
         self.robot_plan = writer.robot_plan
         self.say_plan = writer.say_plan
         self.note_plan = writer.note_plan
+        self.name_plan = writer.name_plan
         self.rotate_plan = writer.rotate_plan

@@ -32,6 +32,7 @@ from eventsourcing.sqlite import SQLiteFactory
 from eventsourcing.utils import get_topic
 
 from pbem.ledger.canonical import canonical_bytes, encode_checked
+from pbem.ledger.entries import NAMED
 from pbem.ledger.merkle import Frontier, leaf_hash, node_hash
 from pbem.service import es_adapter as es
 from pbem.service.wakeup import Baton, Doorbells, Wakeup, listen_postgres, listen_sqlite, ring_sqlite
@@ -191,6 +192,8 @@ def _count(state: dict[str, Any], entry: Entry, leaf: bytes | None = None) -> No
         state["joined"] = [*state["joined"], [entry["seat"], entry.get("nonce")]]
     elif kind == "resigned":
         state["resigned"] = [*state["resigned"], entry["seat"]]
+    elif kind == NAMED:  # the newest name of each seat renamed during the game (seat as text: JSON keys)
+        state["renamed"] = {**state.get("renamed", {}), str(entry["seat"]): entry["name"]}
     elif kind == "started":
         state["started"] = True
 

@@ -24,6 +24,7 @@ from eventsourcing.utils import Environment
 from pbem import i18n
 from pbem.games.text import name_seats
 from pbem.ledger import press
+from pbem.ledger.entries import NAMED
 
 PAGE_SIZE = 50
 STATUSES = ("waiting_join", "running", "finished")
@@ -105,6 +106,9 @@ def summarise(
     state they lead to (None before the start, or when the rules cannot be used: then the
     phase and whose move are left out), and its deadline if known. Pure."""
     names = list(entries[0]["seats"])
+    for entry in entries:
+        if entry["kind"] == NAMED:  # a name given during the game
+            names[entry["seat"]] = entry["name"]
     robots = sorted({e["seat"] for e in entries if e["kind"] == "resigned"})
     status, waiting = _status(entries, len(names))
     phase = ""
@@ -119,7 +123,7 @@ def summarise(
         status,
         phase,
         waiting,
-        sum(entry["kind"] not in press.TALK_KINDS for entry in entries),  # talk is no turn
+        sum(entry["kind"] not in (*press.TALK_KINDS, NAMED) for entry in entries),  # talk (or a name) is no turn
         entries[-1].get("time", ""),
         robots,
         due,

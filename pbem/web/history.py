@@ -11,6 +11,7 @@ from pbem.games.base import SECRET, can_see
 from pbem.games.speech import _
 from pbem.ledger import entries as log
 from pbem.ledger import press, withdrawals
+from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
 from pbem.service.talk import talk_line
 from pbem.web.helpers import service
@@ -101,6 +102,9 @@ def _lines(game: LoadedGame, shown: dict[str, Any]) -> list[str]:
     """The entry's readable lines (as its viewer may see it): its facts, or a message."""
     if shown["kind"] in press.TALK_KINDS:
         return [talk_line(shown, game.names)]
+    if shown["kind"] == NAMED:
+        first = game.created["seats"][shown["seat"]]
+        return [_("%(player)s is now called %(name)s.") % {"player": first, "name": shown["name"]}]
     if shown["kind"] == withdrawals.WITHDRAWN:  # the move it names, by its place in the log (its link)
         return [_("The move of entry {move} is withdrawn; the game stands as before it.", move=shown["move"] + 1)]
     if shown["kind"] in withdrawals.KINDS:

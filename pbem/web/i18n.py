@@ -34,6 +34,7 @@ WORDS: dict[str, Any] = {
     "kind_ended": lazy_gettext("game ended"),
     "kind_said": lazy_gettext("message"),
     "kind_noted": lazy_gettext("note"),
+    "kind_named": lazy_gettext("new name"),
     "kind_undo": lazy_gettext("asks to take back a move"),
     "kind_consented": lazy_gettext("agrees to take back a move"),
     "kind_withdrawn": lazy_gettext("move withdrawn by consent"),
