@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -399,6 +399,19 @@ class MailViews:
         with self._transaction(commit=False) as cursor:
             cursor.execute(self.sql("SELECT 1 AS x FROM pbem_undeliverable WHERE address = %s"), (address,))
             return cursor.fetchone() is not None
+
+    def undeliverable_among(self, addresses: Iterable[str]) -> frozenset[str]:
+        """Which of ``addresses`` are marked undeliverable (a game's seats: a few)."""
+        return frozenset(address for address in set(addresses) if self.undeliverable(address))
+
+    def undeliverable_generation(self) -> tuple[int, str]:
+        """A value that changes whenever a mark is set or lifted: how many addresses are
+        marked, and when the newest mark was set (a mark lifted and another set between two
+        reads still moves the newest time)."""
+        with self._transaction(commit=False) as cursor:
+            cursor.execute(self.sql("SELECT COUNT(*) AS n, MAX(since) AS newest FROM pbem_undeliverable"))
+            row = cursor.fetchone()
+            return int(row["n"]), str(row["newest"] or "")
 
     # -- timers ----------------------------------------------------------------------------
     def record(self, batch: Sequence[Queued], now: datetime) -> None:

@@ -77,10 +77,27 @@ def create_app(service: Any = None, config: dict[str, Any] | None = None) -> Fla
     i18n.install(app)
     _install_hooks(app)
     # kept public pages are answered again before Flask runs, while the store stays as it was
-    shortcut = Shortcut(app.wsgi_app, reader.position, lambda: len(reader.frozen))
+    # the bounce marks are not in the event store: a mark set or lifted moves no position
+    marks = app.extensions["pbem.marks"] = _marks(service, app.config)
+    shortcut = Shortcut(
+        app.wsgi_app, reader.position, lambda: (len(reader.frozen), marks.generation() if marks else None)
+    )
     app.extensions["pbem.shortcut"] = shortcut
     app.wsgi_app = shortcut  # type: ignore[method-assign]
     return app
+
+
+def _marks(service: Any, config: dict[str, Any]) -> Any:
+    """The read port of the undeliverable marks (``PBEM_MARKS`` given by the caller, else the
+    one in the service's database; None for a service without a store, as some tests give)."""
+    if "PBEM_MARKS" in config:
+        return config["PBEM_MARKS"]
+    store = getattr(service, "store", None)
+    if store is None:
+        return None
+    from pbem.mailroom.marks import UndeliverableMarks
+
+    return UndeliverableMarks.of(store)
 
 
 def follow_summaries(app: Flask, stop: Any = None, interval: float = 1.0) -> Any:

@@ -278,6 +278,20 @@ def deadline_of(game: LoadedGame, waiting: list[int]) -> datetime | None:
     return min((d for d in found if d is not None), default=None)
 
 
+def bouncing_seats(game: LoadedGame) -> tuple[int, ...]:
+    """The seats of ``game`` whose address is marked undeliverable (its mail keeps bouncing),
+    from the app's read port of the marks (none without one); part of the game page's key."""
+    marks = current_app.extensions.get("pbem.marks")
+    if marks is None or game.ended:
+        return ()
+    try:
+        marked = marks.marked(game.emails)
+    except Exception:  # a mark that cannot be read must not take the page down
+        current_app.logger.exception("bounce marks lookup failed for %s", game.id)
+        return ()
+    return tuple(seat for seat, email in enumerate(game.emails) if email in marked)
+
+
 def deadline_now(game: LoadedGame) -> datetime | None:
     """The game's deadline now, without building a page's snapshot (part of a kept page's key:
     a deadline can move without a move, when a player declares an absence). What it depends on

@@ -15,6 +15,7 @@ from pbem.service.game import LoadedGame
 from pbem.web.helpers import (
     Snapshot,
     add_vary,
+    bouncing_seats,
     deadline_now,
     game_or_404,
     int_arg,
@@ -117,10 +118,12 @@ def _page(template: str, game: LoadedGame, parts: tuple[Hashable, ...], **contex
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Response:
     loaded = game_or_404(game_id)
+    bouncing = bouncing_seats(loaded)
     return _page(
         "web/game.html",
         loaded,
-        ("game", deadline_now(loaded)),
+        ("game", deadline_now(loaded), bouncing),
+        bouncing=bouncing,
         snap=lambda: snapshot(loaded),
         status=lambda: status_of(loaded),
         checkpoint=loaded.checkpoint_at,

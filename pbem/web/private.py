@@ -7,7 +7,15 @@ from flask import Blueprint, Response, current_app, make_response, render_templa
 
 from pbem.mailroom.addresses import seat_address
 from pbem.service.game import LoadedGame
-from pbem.web.helpers import LEGAL_SHOWN, game_or_404, private_cache, seat_or_404, snapshot, turn_or_404
+from pbem.web.helpers import (
+    LEGAL_SHOWN,
+    bouncing_seats,
+    game_or_404,
+    private_cache,
+    seat_or_404,
+    snapshot,
+    turn_or_404,
+)
 from pbem.web.history import history_row, history_rows, page_of_entry, secrets_of
 from pbem.web.pages import status_of, svg_response, window_or_404
 
@@ -44,6 +52,7 @@ def seat(game_id: str, token: str) -> Response:
         secrets=secrets,
         legal_shown=LEGAL_SHOWN,
         since=_last_move(game, seat),
+        bouncing=bouncing_seats(game),
     )
     return private_cache(make_response(body))
 

@@ -16,7 +16,10 @@ What a response depends on, and so its key:
   absences, the games list's view), and every save moves the position, so a page kept at one
   position is right for as long as the position stays;
 * how many games the process found frozen (a game can be found frozen by reading its log,
-  without a save), so a page kept before that is not answered again.
+  without a save), so a page kept before that is not answered again;
+* the undeliverable marks (a player whose mail keeps bouncing is named on the game page):
+  set and lifted in the mail tables, not by a save, so their count and newest time are asked
+  too (one more small query a request).
 
 Only responses a view marks as keepable (``keep``) are kept: public pages whose content is
 a function of the above. Never a seat's private page (the path is not even looked up), never
@@ -84,7 +87,7 @@ def shortcut_path(path: str) -> bool:
 class Shortcut:
     """WSGI middleware in front of the Flask app. ``position`` is the store's position,
     ``generation`` anything else a page depends on that a save does not move (how many games
-    are frozen)."""
+    are frozen, the undeliverable marks' generation)."""
 
     OVERHEAD = 512  # bytes counted per kept response for its headers and the key's other parts
 
