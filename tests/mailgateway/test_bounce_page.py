@@ -2,12 +2,20 @@
 by her name (never her address), in the reader's language: the public page and every other
 seat's private page name her, her own private page tells her to write. The web reads the marks
 through their read port (``pbem.mailroom.marks``), and a kept page is built again when a mark is
-set or lifted, though neither moves the event store."""
+set or lifted, though neither moves the event store. Over real SMTP: the gateway sends through
+a relay, the bounces come back to its own SMTP server with a null envelope sender."""
 
 from __future__ import annotations
 
+import smtplib
+from dataclasses import replace
+
+import pytest
+
+from mailgateway.gateway import Gateway
+from mailgateway.smtp import controller
 from pbem.web import create_app
-from tests.mailgateway.conftest import SERVICE, address_of, make_mail, started_pig
+from tests.mailgateway.conftest import SERVICE, address_of, free_port, make_mail
 
 ANN, BOB = "ann@example.net", "bob@example.com"
 OTHERS = "Mail to ann keeps coming back undelivered"
@@ -20,22 +28,55 @@ def _text(client, url: str) -> str:
     return " ".join(response.get_data(as_text=True).split())
 
 
-def test_the_game_page_names_a_player_whose_mail_bounces(gw, transport, clock):
-    game_id = started_pig(gw, transport, [ANN, BOB])
+def _send(port: int, sender: str, to: str, raw: bytes) -> None:
+    with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+        client.sendmail(sender, [to], raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+
+
+@pytest.fixture
+def verp_gw(service, mail_settings, clock, sink):
+    """A gateway sending through the relay with VERP return paths, as PBEM_SMTP_RELAY makes it."""
+    return Gateway(service, replace(mail_settings, relay=("127.0.0.1", sink.port)), clock=clock)
+
+
+@pytest.fixture
+def verp_server(verp_gw):
+    port = free_port()
+    server = controller(verp_gw, "127.0.0.1", port)
+    server.start()
+    yield port
+    server.stop()
+    server.handler.close()
+
+
+def test_the_game_page_names_a_player_whose_mail_bounces(verp_gw, verp_server, sink):
+    gw, smtp_server = verp_gw, verp_server
+    game_id = gw.service.create("hidden-pig", [ANN, BOB], {"rounds": "2"}, seed=b"\x01" * 32)
+    for player in (ANN, BOB):
+        gw.service.join(game_id, player)
+    gw.work()
     client = create_app(gw.service).test_client()
     page, mine, theirs = (
         f"/games/{game_id}",
         f"/games/{game_id}/seat/{gw.service.seat_token(game_id, 0)}",
         f"/games/{game_id}/seat/{gw.service.seat_token(game_id, 1)}",
     )
-    for _ in range(3):  # three mails to ann, to bounce below
-        gw.receive(make_mail(ANN, SERVICE, "help"))
+    for number in range(3):  # three answers to ann, to bounce below
+        _send(smtp_server, ANN, SERVICE, make_mail(ANN, SERVICE, "help", message_id=f"<h{number}@example.net>"))
     gw.work()
     for _ in range(2):  # kept (the second answered from memory), without a notice: the positive control
         assert OTHERS not in _text(client, page) and YOURS not in _text(client, mine)
-    for key, to, _ in transport.sent:  # they bounce for good: the mark moves no event store position
-        if to == ANN:
-            gw.mailroom.views.bounced(gw.mailroom.views.get(key).return_tag, clock(), True)
+    to_ann = [envelope.mail_from for envelope in sink.envelopes if envelope.rcpt_tos == [ANN]]
+    assert len(set(to_ann)) >= 3, "three mails to ann went through the relay"
+    for number, path in enumerate(sorted(set(to_ann))[:3]):  # they bounce: no save, no new position
+        _send(
+            smtp_server,
+            "",
+            path,
+            make_mail(
+                "MAILER-DAEMON@mx.example.com", path, "Delivery failed", message_id=f"<b{number}@mx.example.com>"
+            ),
+        )
     assert gw.mailroom.views.undeliverable(ANN)
     public = _text(client, page)
     assert OTHERS in public and "ann@" not in public, "her name, never her address"
@@ -45,7 +86,7 @@ def test_the_game_page_names_a_player_whose_mail_bounces(gw, transport, clock):
     assert "Wiadomości do: ann wciąż wracają niedoręczone" in _text(client, page + "?lang=pl")
     assert "Pošta pro vás se stále vrací nedoručená" in _text(client, mine + "?lang=cs")
     to = address_of(gw, game_id, ANN)  # she writes from her seat's address: her mail works again
-    gw.receive(make_mail(ANN, to, "status"))
+    _send(smtp_server, ANN, to, make_mail(ANN, to, "status"))
     gw.work()
     assert not gw.mailroom.views.undeliverable(ANN)
     assert OTHERS not in _text(client, page) and YOURS not in _text(client, mine)
