@@ -55,15 +55,7 @@ def render_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
     width = max(6 * cell_w + 20, len(v["players"]) * (sheet_w + 10) + 10)
     court_top = 70
     height = court_top + 3 * cell_h + 24 + 300
-    waiting = ", ".join(seat_name(names, s) for s in v["to_move"])
-    facts = [
-        _("turn order: {order}", order=", ".join(seat_name(names, s) for s in v["order"])),
-        enemy_line(v),
-        _("King's envoy: {player}", player=seat_name(names, v["envoy"])),
-    ]
-    if v["aid"] is not None:
-        facts.append(_("King's aid (white die): {player}", player=seat_name(names, v["aid"])))
-    title = f"Kingsburg - {v['label']}" + (" - " + _("Waiting for: {players}", players=waiting) if waiting else "")
+    title, *facts = heading(v, names)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
@@ -185,12 +177,16 @@ def render_narrow_svg(v: Mapping[str, Any], names: Sequence[str], printed: bool 
             v["players"][seat], f"{i + 1}. {seat_name(names, seat)}", x, y + 10, seat == v["envoy"], printed
         )
         out += sheet
-    height = round(y + 6)
+    return narrow_svg(width, round(y + 6), out)
+
+
+def narrow_svg(width: int, height: int, parts: list[str]) -> str:
+    """A narrow board's drawing (the web page's and the turn mail's): its parts in one SVG."""
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{NARROW_TEXT}">'
     )
-    return "\n".join([head, *out, "</svg>"])
+    return "\n".join([head, *parts, "</svg>"])
 
 
 def heading(v: Mapping[str, Any], names: Sequence[str]) -> list[str]:

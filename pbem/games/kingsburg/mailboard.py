@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.kingsburg.board import _colour, _narrow_court, _narrow_legend, heading
+from pbem.games.kingsburg.board import _colour, _narrow_court, _narrow_legend, heading, narrow_svg
 from pbem.games.kingsburg.data import BUILDINGS, ROWS
 from pbem.games.kingsburg.moves import spoken
 from pbem.games.kingsburg.render import amount, hand_lines
@@ -30,12 +30,7 @@ def render_mail_svg(v: Mapping[str, Any], names: Sequence[str]) -> str:
     out += court
     grid, y = _grid(v, x, y + 2)
     out += grid
-    height = round(y + 4)
-    head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{NARROW_WIDTH}" height="{height}" '
-        f'viewBox="0 0 {NARROW_WIDTH} {height}" font-family="sans-serif" font-size="{NARROW_TEXT}">'
-    )
-    return "\n".join([head, *out, "</svg>"])
+    return narrow_svg(NARROW_WIDTH, round(y + 4), out)
 
 
 def mail_caption(v: Mapping[str, Any], names: Sequence[str]) -> list[str]:
