@@ -206,6 +206,24 @@ def test_verify_counts_entries_and_checkpoints_in_their_plural_forms(run, monkey
     assert more in said and "1 checkpoints" not in said
 
 
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("en", "1 game exported to", "2 games exported to"),
+        ("cs", "1 hra exportována do", "2 hry exportovány do"),
+        ("pl", "1 gra wyeksportowana do", "2 gry wyeksportowane do"),
+    ],
+)
+def test_export_all_counts_the_games_in_their_plural_form(run, monkeypatch, tmp_path, lang, one, two):
+    """`pbem export-all` said "1 games exported"; the count comes from the catalogs."""
+    monkeypatch.setenv("PBEM_LANG", lang)
+    _new(run)
+    assert one in run("export-all", str(tmp_path / "one")).output
+    _new(run)
+    said = run("export-all", str(tmp_path / "two")).output
+    assert two in said and "2 game " not in said
+
+
 @pytest.mark.parametrize(("lang", "legal"), [("cs", "nyní lze: vezmi zlato"), ("pl", "dozwolone teraz: weź złoto")])
 def test_a_refused_move_lists_the_legal_moves_in_the_players_language(run, monkeypatch, lang, legal):
     """With PBEM_LANG=cs a refusal listed the legal moves in English: they are said as the

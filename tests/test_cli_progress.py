@@ -86,7 +86,7 @@ def _played_and_exported(run, tmp_path):
 def test_the_long_commands_print_only_their_results_in_a_pipe(run, tmp_path):
     game_id, played, exported = _played_and_exported(run, tmp_path)
     assert played.startswith(f"moves; game {game_id} is over", played.index(" ") + 1)
-    assert exported == f"1 games exported to {tmp_path / 'backup'}\n"
+    assert exported == f"1 game exported to {tmp_path / 'backup'}\n"
     export = tmp_path / "backup" / f"{game_id}.json"
     verified = run("verify", str(export))
     assert verified.startswith("valid: game")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from pbem import i18n
 from pbem.cli.core import _, service
 from pbem.cli.errors import EXIT_INVALID, EXIT_REFUSED, TOO_DEEP
 from pbem.cli.progress import TerminalProgress
@@ -81,7 +82,8 @@ def export_all(folder: Path) -> None:
             temporary.replace(target)
             count += 1
             progress(count, len(game_ids))
-    click.echo(f"{count} games exported to {folder}")
+    exported = i18n.cli().ngettext("%(num)s game exported to %(folder)s", "%(num)s games exported to %(folder)s", count)
+    click.echo(exported % {"num": count, "folder": folder})
 
 
 @click.command(name="fsck")
