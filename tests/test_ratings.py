@@ -145,3 +145,28 @@ def test_an_imported_finished_game_is_rated(home, tmp_path):
     table = other.player_ratings()
     assert len(table["games"]) == 3 and json.dumps(table["players"]) == json.dumps(ratings(documents)["players"])
     other.close()
+
+
+def test_a_move_withdrawn_by_consent_is_not_counted_as_played():
+    """Reliability counts the moves a seat played: one taken back by consent (an ``undo``, the
+    others' consent, a ``withdrawn`` entry) was not played; the same game without the
+    withdrawal counts it (the control)."""
+    from pbem.ledger.ratings import result_of
+
+    def document(withdraw: bool) -> dict:
+        entries = [
+            {"kind": "created", "seats": ["ann", "bob"]},
+            {"kind": "moved", "seat": 0, "source": "email"},
+            {"kind": "moved", "seat": 1, "source": "email"},
+        ]
+        if withdraw:
+            entries += [
+                {"kind": "undo", "seat": 1, "move": 2},
+                {"kind": "consented", "seat": 0, "undo": 3},
+                {"kind": "withdrawn", "seat": 1, "move": 2},
+            ]
+        entries.append({"kind": "ended", "standings": [{"seat": 0, "rank": 1}, {"seat": 1, "rank": 2}]})
+        return {"game": "g", "entries": [e | {"time": "2026-11-28T00:00:00Z"} for e in entries]}
+
+    assert result_of(document(withdraw=False))["moves"] == [1, 1]
+    assert result_of(document(withdraw=True))["moves"] == [1, 0]

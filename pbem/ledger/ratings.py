@@ -23,6 +23,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from pbem.ledger.verify import VerificationError, verify_export
+from pbem.ledger.withdrawals import withdrawn_moves
 
 RATING_FORMAT = "pbem-ratings/1"
 
@@ -85,11 +86,15 @@ def ratings(documents: Iterable[dict[str, Any]]) -> dict[str, Any]:
 def result_of(document: dict[str, Any]) -> dict[str, Any]:
     """What the ratings read of one finished, verified game's export (JSON-plain, so a
     projection can keep it): its id and end, the seats' names, each seat's own moves and the
-    moves its deadlines made, the seats the robot took over and the final ranks."""
+    moves its deadlines made (moves withdrawn by consent left out), the seats the robot took
+    over and the final ranks."""
     entries = document["entries"]
     names = list(entries[0]["seats"])
     moves, defaulted = [0] * len(names), [0] * len(names)
-    for entry in entries:
+    gone = withdrawn_moves(entries)  # a move taken back by consent was not played
+    for index, entry in enumerate(entries):
+        if index in gone:
+            continue
         if entry["kind"] == "moved" and entry.get("source") != "robot":  # the robot plays for nobody
             counts = defaulted if entry.get("source") == "deadline" else moves
             counts[entry["seat"]] += 1
