@@ -207,6 +207,32 @@ def test_verify_counts_entries_and_checkpoints_in_their_plural_forms(run, monkey
 
 
 @pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", ("  checked: the entries' times never run backwards", "  not checked: the game has not ended")),
+        ("cs", ("  ověřeno: časy záznamů nikdy nejdou pozpátku", "  neověřeno: hra ještě neskončila")),
+        ("pl", ("  sprawdzono: czasy wpisów nigdy się nie cofają", "  nie sprawdzono: gra jeszcze się nie skończyła")),
+    ],
+)
+def test_verify_says_what_it_checked_in_the_cli_language(run, monkeypatch, tmp_path, lang, said):
+    """`pbem verify` printed its "checked:" and "not checked:" lines in English under
+    PBEM_LANG=cs and pl; they come from the catalogs (English is the positive control), and an
+    ended game's lines too (its replay, draws and hidden facts)."""
+    monkeypatch.setenv("PBEM_LANG", lang)
+    running = _new(run, "--seed", "02" * 32)
+    ended = _new(run, "--seed", "00" * 32)
+    run("autoplay", ended, "--seed", "4")
+    for game_id in (running, ended):
+        run("export", game_id, "--output", str(tmp_path / f"{game_id}.json"))
+    output = run("verify", str(tmp_path / f"{running}.json")).output
+    output += run("verify", str(tmp_path / f"{ended}.json")).output
+    assert all(line in output for line in said), output
+    if lang != "en":
+        english = ("checked:", "entries form", "signatures were", "hidden facts", "random draws", "replaying")
+        assert not [word for word in english if word in output], output
+
+
+@pytest.mark.parametrize(
     ("lang", "one", "two"),
     [
         ("en", "1 game exported to", "2 games exported to"),
