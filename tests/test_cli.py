@@ -76,6 +76,31 @@ def test_history_numbers_entries_as_turns(run):
     assert run("history", game_id).output.startswith("   1 created")
 
 
+def _rename(game_id, email, name):
+    """The `name` command of a private address (the CLI has none): a `named` entry."""
+    from pbem.cli.core import service
+
+    svc = service()
+    work = svc.work()
+    assert work.run(game_id, svc.name_plan(email, name)).ok
+    work.commit()
+
+
+def test_history_names_a_renamed_seat_by_its_newest_name(run):
+    """docs/mail.md "Names": the CLI's history named each seat as the game was created and
+    said nothing at the rename; like the pages and the mails, it shows every seat by its newest
+    name at every turn, and the rename as "bob is now called Robert." (the first name)."""
+    game_id = _new(run, "--seed", "01" * 32)
+    for email in ("ann@example.org", "bob@example.org"):
+        run("join", game_id, "--as", email)
+    assert "   3 joined bob " in run("history", game_id).output  # positive control: not renamed yet
+    _rename(game_id, "bob@example.org", "Robert")
+    history = run("history", game_id).output
+    assert "   3 joined Robert " in history and "joined bob" not in history
+    assert "bob is now called Robert." in history
+    assert "   2 joined ann " in history
+
+
 def test_verify_rejects_a_file_that_is_not_an_export(run, tmp_path):
     junk = tmp_path / "junk.json"
     junk.write_text("{}\n")

@@ -17,6 +17,7 @@ from pbem.cli.core import _, _fail, in_cli_language, service
 from pbem.cli.errors import EXIT_INVALID, TOO_DEEP
 from pbem.cli.progress import TerminalProgress
 from pbem.games.base import GameError
+from pbem.ledger import entries as log
 from pbem.ledger.notes import Revocation, VerifierKey
 from pbem.ledger.verify import Report, VerificationError, export_bytes, verify_bytes
 
@@ -71,6 +72,7 @@ def show(game_id: str, email: str | None, version: int | None, as_json: bool) ->
 @click.argument("game_id")
 @click.option("--as", "email", help="open what this player may see")
 @click.option("--json", "as_json", is_flag=True)
+@in_cli_language
 def history(game_id: str, email: str | None, as_json: bool) -> None:
     """The game's log: every entry with its turn number and leaf hash."""
     svc = service()
@@ -81,7 +83,7 @@ def history(game_id: str, email: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    names = rows[0]["entry"]["seats"]
+    names = log.seat_names(row["entry"] for row in rows)  # each seat by its newest name, as pages and mails
     for row in rows:
         entry = row["entry"]
         who = f" {names[entry['seat']]}" if "seat" in entry else ""
