@@ -133,7 +133,7 @@ class MailDesk:
         used the same Message-ID ("other": somebody who learned it in advance, or a client
         that reuses ids), or missing (None). Receipts stored before fingerprints were kept
         count as this mail."""
-        stored = self.service.store.receipt(key)
+        stored = self.service.receipt_for(key)
         if stored is None:
             return None
         context = (stored.outcome or {}).get("context") or {}

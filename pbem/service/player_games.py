@@ -49,17 +49,16 @@ class PlayerGames:
         with self._lock:
             while True:
                 after = self.view.max_tracking_id(self.name) or 0
-                page = self.store.recorder.select_notifications(start=after + 1, limit=self.batch, topics=[CREATED])
+                page = self.store.notifications(after, self.batch, [CREATED])
                 if not page:
                     return total
                 rows = []
-                for notification in page:
-                    created = self.store.mapper.to_domain_event(notification)
+                for notice in page:
+                    created = notice.event()
                     game_id = created.game_id
                     emails = dict.fromkeys(created.privates[0].get("emails", []))
                     rows += [
-                        {"player": self.player(e), "game_id": game_id, "notification_id": notification.id}
-                        for e in emails
+                        {"player": self.player(e), "game_id": game_id, "notification_id": notice.id} for e in emails
                     ]
                 with suppress(IntegrityError):  # another process followed these first
                     self.view.save_players(rows, Tracking(self.name, page[-1].id))

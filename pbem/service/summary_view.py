@@ -25,6 +25,7 @@ from pbem import i18n
 from pbem.games.text import name_seats
 from pbem.ledger import press
 from pbem.ledger.entries import NAMED
+from pbem.service.es_adapter import TrackingViews
 
 PAGE_SIZE = 50
 STATUSES = ("waiting_join", "running", "finished")
@@ -157,8 +158,9 @@ class SummaryPage:
     total: int
 
 
-class SummaryView(TrackingRecorder, ABC):
-    """The materialised view: summary rows plus the tracking position, written together."""
+class SummaryView(TrackingViews, TrackingRecorder, ABC):
+    """The materialised view: summary rows plus the tracking position, written together
+    (``TrackingViews``: its transactions, its tracking row, ``close``)."""
 
     def save(self, summary: GameSummary, tracking: Tracking) -> None:
         """The row (unless a later one is stored) and the tracking record, in one transaction;
@@ -208,10 +210,6 @@ class SummaryView(TrackingRecorder, ABC):
     @abstractmethod
     def newest_seats(self, limit: int) -> list[str]:
         """The games of the newest ``limit`` seats, newest first (a game once per seat)."""
-
-    @abstractmethod
-    def close(self) -> None:
-        """Closes the database connections of the view."""
 
 
 COLUMNS = (
@@ -270,9 +268,6 @@ def _where(game_types: tuple[str, ...], statuses: tuple[str, ...], mark: str) ->
 class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
     table = "game_summaries"
 
-    def close(self) -> None:
-        self.datastore.close()
-
     def construct_create_table_statements(self) -> list[str]:
         return [
             *super().construct_create_table_statements(),
@@ -291,31 +286,31 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
         ]
 
     def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
-        with self.datastore.transaction(commit=True) as c:
+        with self.writing() as c:
             c.executemany(
                 f"INSERT INTO {PLAYERS} (player, game_id, notification_id) "
                 "VALUES (:player, :game_id, :notification_id) ON CONFLICT DO NOTHING",
                 rows,
             )
-            self._insert_tracking(c, tracking)
+            self.track(c, tracking)
 
     def player_games(self, player: str) -> list[str]:
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(f"SELECT game_id FROM {PLAYERS} WHERE player = ? ORDER BY notification_id", [player])
             return [row[0] for row in c.fetchall()]
 
     def newest_seats(self, limit: int) -> list[str]:
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(f"SELECT game_id FROM {PLAYERS} ORDER BY notification_id DESC LIMIT ?", [limit])
             return [row[0] for row in c.fetchall()]
 
     def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
-        with self.datastore.transaction(commit=True) as c:
+        with self.writing() as c:
             c.executemany(_rated_upsert(RATED, ":{}"), rows)
-            self._insert_tracking(c, tracking)
+            self.track(c, tracking)
 
     def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(
                 f"SELECT {', '.join(RATED_COLUMNS)} FROM {RATED} WHERE notification_id > ? ORDER BY notification_id",
                 [notification_id],
@@ -326,19 +321,19 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
         names = ", ".join(COLUMNS)
         marks = ", ".join(f":{c}" for c in COLUMNS)
         updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
-        with self.datastore.transaction(commit=True) as c:
+        with self.writing() as c:
             c.executemany(
                 f"INSERT INTO {self.table} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
                 f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
                 [summary.to_row() for summary in summaries],
             )
-            self._insert_tracking(c, tracking)
+            self.track(c, tracking)
 
     def select(
         self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int
     ) -> list[GameSummary]:
         where, params = _where(game_types, statuses, "?")
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(
                 f"SELECT {', '.join(COLUMNS)} FROM {self.table}{where} "
                 "ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?",
@@ -348,17 +343,17 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
 
     def count(self, game_types: tuple[str, ...] = (), statuses: tuple[str, ...] = ()) -> int:
         where, params = _where(game_types, statuses, "?")
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(f"SELECT COUNT(*) FROM {self.table}{where}", params)
             return int(c.fetchone()[0])
 
     def game_types(self) -> set[str]:
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(f"SELECT DISTINCT game_type FROM {self.table}")
             return {row[0] for row in c.fetchall()}
 
     def get(self, game_id: str) -> GameSummary | None:
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.table} WHERE id = ?", [game_id])
             row = c.fetchone()
             return GameSummary.from_row(row) if row else None
@@ -371,12 +366,9 @@ def _postgres_view_class() -> type[SummaryView]:
     class PostgresSummaryView(SummaryView, PostgresTrackingRecorder):
         table = "game_summaries"
 
-        def close(self) -> None:
-            self.datastore.close()
-
         def __init__(self, datastore: Any, **kwargs: Any):
             super().__init__(datastore, **kwargs)
-            schema = self.datastore.schema
+            schema = self.schema()
             self.qualified = f'"{schema}".{self.table}' if schema else self.table
             self.rated = f'"{schema}".{RATED}' if schema else RATED
             self.players = f'"{schema}".{PLAYERS}' if schema else PLAYERS
@@ -405,43 +397,43 @@ def _postgres_view_class() -> type[SummaryView]:
             names = ", ".join(COLUMNS)
             marks = ", ".join(f"%({c})s" for c in COLUMNS)
             updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
-            with self.datastore.transaction(commit=True) as curs:
+            with self.writing() as curs:
                 curs.executemany(
                     f"INSERT INTO {self.qualified} ({names}) VALUES ({marks}) "
                     f"ON CONFLICT (id) DO UPDATE SET "
                     f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
                     [summary.to_row() for summary in summaries],
                 )
-                self._insert_tracking(curs, tracking)
+                self.track(curs, tracking)
 
         def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
-            with self.datastore.transaction(commit=True) as curs:
+            with self.writing() as curs:
                 curs.executemany(
                     _rated_upsert(self.rated, "%({})s").replace(f"WHERE {self.rated}.", f"WHERE {RATED}."), rows
                 )
-                self._insert_tracking(curs, tracking)
+                self.track(curs, tracking)
 
         def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
-            with self.datastore.transaction(commit=True) as curs:
+            with self.writing() as curs:
                 curs.executemany(
                     f"INSERT INTO {self.players} (player, game_id, notification_id) "
                     "VALUES (%(player)s, %(game_id)s, %(notification_id)s) ON CONFLICT DO NOTHING",
                     rows,
                 )
-                self._insert_tracking(curs, tracking)
+                self.track(curs, tracking)
 
         def player_games(self, player: str) -> list[str]:
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(f"SELECT game_id FROM {self.players} WHERE player = %s ORDER BY notification_id", [player])
                 return [row["game_id"] for row in curs.fetchall()]
 
         def newest_seats(self, limit: int) -> list[str]:
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(f"SELECT game_id FROM {self.players} ORDER BY notification_id DESC LIMIT %s", [limit])
                 return [row["game_id"] for row in curs.fetchall()]
 
         def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(
                     f"SELECT {', '.join(RATED_COLUMNS)} FROM {self.rated} WHERE notification_id > %s "
                     "ORDER BY notification_id",
@@ -453,7 +445,7 @@ def _postgres_view_class() -> type[SummaryView]:
             self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int
         ) -> list[GameSummary]:
             where, params = _where(game_types, statuses, "%s")
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(
                     f"SELECT {', '.join(COLUMNS)} FROM {self.qualified}{where} "
                     "ORDER BY last_activity DESC, id DESC LIMIT %s OFFSET %s",
@@ -463,18 +455,18 @@ def _postgres_view_class() -> type[SummaryView]:
 
         def count(self, game_types: tuple[str, ...] = (), statuses: tuple[str, ...] = ()) -> int:
             where, params = _where(game_types, statuses, "%s")
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(f"SELECT COUNT(*) AS n FROM {self.qualified}{where}", params)
                 row = curs.fetchone()
                 return int(row["n"]) if row else 0  # COUNT(*) always has its one row
 
         def game_types(self) -> set[str]:
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(f"SELECT DISTINCT game_type FROM {self.qualified}")
                 return {row["game_type"] for row in curs.fetchall()}
 
         def get(self, game_id: str) -> GameSummary | None:
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.qualified} WHERE id = %s", [game_id])
                 row = curs.fetchone()
                 return GameSummary.from_row(row) if row else None
