@@ -13,6 +13,7 @@ from pbem.ledger import entries as log
 from pbem.ledger import press
 from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
+from pbem.service.names import renamed_line
 from pbem.service.talk import talk_line
 
 MOVES_SHOWN = 12  # legal moves listed in a mail; the rest come with the "moves" command
@@ -87,7 +88,7 @@ def numbered_lines(
     for index in range(max(start, 0), min(stop, game.version)):
         entry = log.visible_entry(game.entries[index], game.privates[index], viewer, game.ended)
         said = entry_lines(game, entry, translate) if index else [translate(N_("The game was created."))]
-        lines.append(f"{index + 1}. " + " ".join(name_seats(line, game.names) for line in said))
+        lines.append(f"{game.turn_of(index)}. " + " ".join(name_seats(line, game.names) for line in said))
     return lines
 
 
@@ -107,8 +108,7 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
     if kind == "ended":
         return [translate(N_("The game ended."))]
     if kind == NAMED:  # the seat's first name, so that a reader knows whom the new one names
-        first = game.created["seats"][entry["seat"]]
-        return [translate(N_("%(player)s is now called %(name)s.")) % {"player": first, "name": entry["name"]}]
+        return [renamed_line(game.created["seats"], entry, translate)]
     if kind in UNDO_LINES:  # a consent names the request, which names the move
         move = entry["move"] if "move" in entry else game.entries[int(entry["undo"])]["move"]
         return [translate(UNDO_LINES[kind]) % {"player": who, "number": entry["index"] + 1, "move": int(move) + 1}]

@@ -14,15 +14,18 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.config import Settings
 from pbem.games import catalog, get_spec
+from pbem.games.speech import _
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
 from pbem.ledger.receipts import Proved, make_receipt, opened_for
 from pbem.service.game import LoadedGame
 from pbem.service.keys import KeyRing
+from pbem.service.names import renamed_line
 from pbem.service.repository import GameRepository
 from pbem.service.signer import CheckpointSigner
 from pbem.service.store import GameRecord, SeatKeys
+from pbem.service.summary_view import GameSummary
 from pbem.service.wakeup import Wakeup
 
 if TYPE_CHECKING:
@@ -74,6 +77,20 @@ class GameReader:
         from pbem.service.player_games import player_games_for
 
         return player_games_for(self.repository).newest(count)
+
+    def summaries_of(self, email: str, limit: int) -> tuple[list[GameSummary], int]:
+        """The games list's rows of the games ``email`` plays, those not finished first, newest
+        activity first, at most ``limit``, and how many there are (``PlayerGames.summaries_of``):
+        read from the two read models, no game loaded."""
+        from pbem.service.player_games import player_games_for
+
+        return player_games_for(self.repository).summaries_of(email, limit)
+
+    def summaries(self, game_ids: list[str], email: str) -> list[tuple[GameSummary, bool]]:
+        """The games list's rows of ``game_ids``, each with whether ``email`` plays in it."""
+        from pbem.service.player_games import player_games_for
+
+        return player_games_for(self.repository).summaries(game_ids, email)
 
     def commits(self) -> Wakeup:
         """What wakes a follower of the store after each commit (``GameRepository.commits``)."""
@@ -197,12 +214,17 @@ class GameReader:
         rows = []
         for index, (entry, private) in enumerate(zip(game.entries, game.privates, strict=False)):
             shown = log.visible_entry(entry, private, seat, game.ended)
+            if shown["kind"] == log.NAMED:  # said as the pages and the mails say it
+                lines = [renamed_line(game.created["seats"], shown, _)]
+            else:
+                lines = [game.spec.describe_fact(f, game.names) for f in shown.get("facts") or []]
             rows.append(
                 {
                     "index": index,
+                    "turn": game.turn_of(index),  # as mails and pages number it
                     "entry": shown,
                     "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
-                    "lines": [game.spec.describe_fact(f, game.names) for f in shown.get("facts") or []],
+                    "lines": lines,
                     "checkpoint": notes.get(index + 1),
                 }
             )

@@ -13,6 +13,7 @@ from pbem.ledger import entries as log
 from pbem.ledger import press, withdrawals
 from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
+from pbem.service.names import renamed_line
 from pbem.service.talk import talk_line
 from pbem.web.helpers import service
 
@@ -82,7 +83,7 @@ def _row(game: LoadedGame, seat: int | None, index: int, leaf: str, checkpoint: 
     return {
         "index": index,
         "turn": index + 1,  # the entry's place in the log: its URL
-        "number": game.turn_at(index + 1),  # the turn shown: talk does not advance it
+        "number": game.turn_of(index),  # the turn shown: talk does not advance it
         "kind": entry["kind"],
         "time": entry.get("time", ""),
         "who": names[entry["seat"]] if isinstance(entry.get("seat"), int) else "",
@@ -103,8 +104,7 @@ def _lines(game: LoadedGame, shown: dict[str, Any]) -> list[str]:
     if shown["kind"] in press.TALK_KINDS:
         return [talk_line(shown, game.names)]
     if shown["kind"] == NAMED:
-        first = game.created["seats"][shown["seat"]]
-        return [_("%(player)s is now called %(name)s.") % {"player": first, "name": shown["name"]}]
+        return [renamed_line(game.created["seats"], shown, _)]
     if shown["kind"] == withdrawals.WITHDRAWN:  # the move it names, by its place in the log (its link)
         return [_("The move of entry {move} is withdrawn; the game stands as before it.", move=shown["move"] + 1)]
     if shown["kind"] in withdrawals.KINDS:
