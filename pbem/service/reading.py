@@ -221,6 +221,7 @@ class GameReader:
             rows.append(
                 {
                     "index": index,
+                    "turn": game.turn_of(index),  # as mails and pages number it
                     "entry": shown,
                     "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
                     "lines": lines,
