@@ -25,6 +25,7 @@ from pbem.service.names import renamed_line
 from pbem.service.repository import GameRepository
 from pbem.service.signer import CheckpointSigner
 from pbem.service.store import GameRecord, SeatKeys
+from pbem.service.summary_view import GameSummary
 from pbem.service.wakeup import Wakeup
 
 if TYPE_CHECKING:
@@ -77,6 +78,20 @@ class GameReader:
 
         return player_games_for(self.repository).newest(count)
 
+    def summaries_of(self, email: str, limit: int) -> tuple[list[GameSummary], int]:
+        """The games list's rows of the games ``email`` plays, those not finished first, newest
+        activity first, at most ``limit``, and how many there are (``PlayerGames.summaries_of``):
+        read from the two read models, no game loaded."""
+        from pbem.service.player_games import player_games_for
+
+        return player_games_for(self.repository).summaries_of(email, limit)
+
+    def summaries(self, game_ids: list[str], email: str) -> list[tuple[GameSummary, bool]]:
+        """The games list's rows of ``game_ids``, each with whether ``email`` plays in it."""
+        from pbem.service.player_games import player_games_for
+
+        return player_games_for(self.repository).summaries(game_ids, email)
+
     def commits(self) -> Wakeup:
         """What wakes a follower of the store after each commit (``GameRepository.commits``)."""
         return self.repository.commits()
@@ -84,11 +99,9 @@ class GameReader:
     def moved(self, after: int, head: int) -> dict[str, int]:
         """The games saved in notifications ``after`` (exclusive) to ``head``, each with the
         version the last of them left it at (the web's warmer asks)."""
-        store = self.repository.store
-        page = store.recorder.select_notifications(start=after + 1, limit=max(0, head - after), topics=GAME_TOPICS)
         versions: dict[str, int] = {}
-        for notification in page:
-            entries = getattr(store.mapper.to_domain_event(notification), "entries", None)
+        for notice in self.repository.notifications(after, max(0, head - after), GAME_TOPICS):
+            entries = getattr(notice.event(), "entries", None)
             if entries:
                 versions[entries[-1]["game"]] = entries[-1]["index"] + 1
         return versions
@@ -206,6 +219,7 @@ class GameReader:
             rows.append(
                 {
                     "index": index,
+                    "turn": game.turn_of(index),  # as mails and pages number it
                     "entry": shown,
                     "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
                     "lines": lines,
