@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -112,6 +112,22 @@ class _Remembered:
             self._kept.popitem(last=False)
 
 
+def _game_word(game: Any, state: Any, seat: int, line: str, error: GameError) -> bool:
+    """Whether a refused line is the game's own (a move refused now) rather than a mail command
+    whose word the game does not know: the game must refuse it otherwise than the same line with
+    a word that means nothing (a game that reads bare numbers as a move refuses both alike), and
+    not because it is not the sender's turn (the game cannot tell then; a vote is no move)."""
+    if error.code in (ErrorCode.SYNTAX, ErrorCode.NOT_YOUR_TURN):
+        return False
+    try:
+        parse_named(game.spec, state, seat, " ".join(["~", *line.split()[1:]]), game.names)
+    except GameError as other:
+        return other.code != error.code
+    except Exception:  # a parser's bug: the line stays the game's
+        return True
+    return True
+
+
 class MailDesk:
     def __init__(self, service: GameService, settings: MailSettings, clock: Callable[[], datetime] = utcnow):
         self.service = service
@@ -133,7 +149,7 @@ class MailDesk:
         used the same Message-ID ("other": somebody who learned it in advance, or a client
         that reuses ids), or missing (None). Receipts stored before fingerprints were kept
         count as this mail."""
-        stored = self.service.store.receipt(key)
+        stored = self.service.receipt_for(key)
         if stored is None:
             return None
         context = (stored.outcome or {}).get("context") or {}
@@ -221,9 +237,12 @@ class MailDesk:
 
     # -- reading ------------------------------------------------------------------------------
     @staticmethod
-    def _read(letter: Letter, recognise: Callable[[str], cmd.Command | Order | None]) -> Reading:
+    def _read(
+        letter: Letter, recognise: Callable[[str], cmd.Command | Order | None], lines: Sequence[str] | None = None
+    ) -> Reading:
+        """The letter read (``lines``: its lines without the messages to players, when given)."""
         return read_letter(
-            letter.lines,
+            letter.lines if lines is None else lines,
             recognise,
             subject=letter.subject,
             names=sender_names(letter.sender),
@@ -588,7 +607,9 @@ class MailDesk:
             try:
                 parse_named(game.spec, state, seat, line, game.names)
             except GameError as error:
-                return command if error.code is ErrorCode.SYNTAX else Order(line)
+                if command is None:
+                    return None if error.code is ErrorCode.SYNTAX else Order(line)
+                return Order(line) if _game_word(game, state, seat, line, error) else command
             except Exception:  # a parser's bug: the line is read as a move, and its refusal shows
                 log.exception("parsing %r in %s", line[:80], game_id)
                 return Order(line)
@@ -635,7 +656,7 @@ class MailDesk:
 
     def _seat_lines(self, letter: Letter, work: Work, game_id: str) -> list[dict[str, Any]]:
         told, lines = talk.split_press(letter.lines, letter.paragraphs)
-        reading = self._read(replace(letter, lines=lines), self._seat_recogniser(work, game_id, letter.sender))
+        reading = self._read(letter, self._seat_recogniser(work, game_id, letter.sender), lines)
         results: list[dict[str, Any]] = [self._tell(letter, work, game_id, item) for item in told]
         if not reading.commands:
             return (results or [{"action": "nothing", "game": game_id}]) + self._not_read(reading)

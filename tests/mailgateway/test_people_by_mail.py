@@ -94,11 +94,11 @@ def test_a_game_is_rematched_once_and_only_after_its_end(gw, smtp, transport):
     ("line", "word"),
     [
         ("náhradník Cyril cyril@example.org", "náhradník"),
-        ("navrh end", "navrh"),
     ],
 )
 def test_commands_not_built_yet_are_refused_in_the_players_language(gw, smtp, transport, line, word):
-    """Substitutes and proposals are not built yet: refused, and nothing changes."""
+    """Substitutes are not built yet: refused, and nothing changes (proposals are:
+    tests/mailgateway/test_proposals_by_mail.py)."""
     game_id, addresses = started_by_mail(gw, smtp, transport, "kingsburg")
     version = gw.service.game(game_id).version
     assert smtp(make_mail(ANN, addresses[ANN], line), ANN, addresses[ANN]) == 250
