@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.games import catalog
 from pbem.games.base import SECRET, GameError
-from pbem.ledger import press, withdrawals
+from pbem.ledger import handovers, press, withdrawals
 from pbem.ledger.canonical import NotCanonical, canonical_bytes, check_canonical, encode_checked
 from pbem.ledger.commitments import public_fact
 from pbem.ledger.entries import FORMAT, NAMED, instant
@@ -269,6 +269,8 @@ def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
         if index > 0:
             started = _stage_after(where, entry, index == len(entries) - 1, seats, joined, started)
         problem = withdrawals.check(entries, index, seats) if entry.get("kind") in withdrawals.KINDS else None
+        if entry.get("kind") in handovers.KINDS:
+            problem = handovers.check(entries, index, seats)
         if problem:
             raise VerificationError(where, problem)
 
@@ -281,9 +283,15 @@ def _check_place(where: str, index: int, entry: Any, game_id: str, seats: int) -
     if entry.get("index") != index or entry.get("game") != game_id:
         raise VerificationError(where, f"does not say it is entry {index} of game {game_id}")
     seat = entry.get("seat")
-    if entry.get("kind") in ("joined", "moved", "resigned", press.SAID, NAMED, *withdrawals.KINDS) and not (
-        isinstance(seat, int) and 0 <= seat < seats
-    ):
+    if entry.get("kind") in (
+        "joined",
+        "moved",
+        "resigned",
+        press.SAID,
+        NAMED,
+        *withdrawals.KINDS,
+        *handovers.KINDS,
+    ) and not (isinstance(seat, int) and 0 <= seat < seats):
         raise VerificationError(where, f"names seat {seat!r}, which does not exist")
 
 
@@ -310,7 +318,9 @@ def _stage_after(where: str, entry: dict[str, Any], last: bool, seats: int, join
         return False
     if kind == "started" and not started and joined == set(range(seats)):
         return True
-    if (kind in ("moved", "resigned", *withdrawals.KINDS) and started) or (kind == "ended" and started and last):
+    if (kind in ("moved", "resigned", *withdrawals.KINDS, *handovers.KINDS) and started) or (
+        kind == "ended" and started and last
+    ):
         return started
     raise VerificationError(where, f"a '{kind}' entry cannot stand here")
 

@@ -1,7 +1,8 @@
 """Commands about the people at a table, sent to a seat's private address: ``rematch`` (a new
 game with the same players, options and language once a game is over),
-``undo`` and ``accept`` (take back a move by consent: ``pbem.service.consent``), and the commands
-of issue 32 that are not built yet (``substitute``, ``propose``), which are refused with a
+``undo`` and ``accept`` (take back a move by consent: ``pbem.service.consent``), ``substitute``
+(``pbem.mailroom.substitutes``), and the commands
+of issue 32 that are not built yet (``propose``), which are refused with a
 sentence that says so rather than pretending to work (docs/mail.md, "Rematch and the people at
 a table").
 
@@ -17,6 +18,7 @@ from typing import Any
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _
 from pbem.mailroom import commands as cmd
+from pbem.mailroom import substitutes
 from pbem.mailroom.records import Correspondent, GameClock
 from pbem.service import consent
 from pbem.service.service import GameService, Work
@@ -26,7 +28,6 @@ ACCEPT_USAGE = N_("accept, or accept N with the number of the request in the his
 # Rules of a game's clock that belong to that game alone, not carried into its rematch.
 OWN_RULES = ("invited_by", "rematch")
 NOT_YET = {
-    "substitute": N_("Substitute players are not available on this server yet; nothing changed."),
     "propose": N_("Proposals (pause, end, kick) are not available on this server yet; nothing changed."),
 }
 
@@ -40,6 +41,8 @@ def seat_command(
         return rematch(service, work, game_id, email, now)
     if command.name in ("undo", "accept"):
         return {"outcome": work.run(game_id, _consent_plan(service, command, email)).to_dict()}
+    if command.name == "substitute":
+        return substitutes.substitute(service, work, game_id, command, email)
     raise GameError(ErrorCode.ILLEGAL, _(NOT_YET[command.name]))
 
 
