@@ -279,8 +279,9 @@ def _envelope_sender(envelope_from: str | None) -> str:
 def _recipients(msg: Message, envelope_to: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     """The envelope's recipients, then the addresses of the headers that name recipients, each once."""
     recipients = [a.strip().lower() for a in envelope_to]
+    present = _names(msg)
     for name in ADDRESS_HEADERS:
-        for value in msg.get_all(name) or []:
+        for value in (msg.get_all(name) or []) if name.lower() in present else ():
             recipients += _addresses(_decoded(value))
     return tuple(dict.fromkeys(r for r in recipients if r))
 
@@ -415,6 +416,11 @@ def _decoded(value: object) -> str:
     return " ".join(text.split())
 
 
+def _names(msg: Message) -> set[str]:
+    """The names of the message's headers, lower case (``msg.get(name)`` is None for any other)."""
+    return {name.lower() for name in msg}
+
+
 def _header(msg: Message, name: str) -> str:
     value = msg.get(name)
     return _decoded(value) if value is not None else ""
@@ -430,16 +436,17 @@ def auto_reason(msg: Message, envelope_from: str | None, sender: str, own_addres
 
 def _marked_automatic(msg: Message) -> str | None:
     """A header that automatic, bulk or list mail carries (docs/mail.md, "Loops")."""
+    present = _names(msg)  # a mail carries a few of the 31 headers asked about: the rest is not looked up
     for name, pattern in AUTO_VALUES:
-        for value in msg.get_all(name) or []:
+        for value in (msg.get_all(name) or []) if name.lower() in present else ():
             text = _decoded(value).lower()[:200]
             if pattern.search(text):
                 return f"{name}: {text}"
     for name in LIST_HEADERS:
-        if msg.get(name) is not None:
+        if name.lower() in present:
             return f"{name} header (mailing list)"
     for name in AUTO_HEADERS:
-        if msg.get(name) is not None:
+        if name.lower() in present:
             return f"{name} header (automatic mail)"
     subject = _header(msg, "Subject")[:200]
     if AUTO_SUBJECT.match(subject):
@@ -500,9 +507,16 @@ def _decode(part: Message) -> str:
             text = payload.decode("utf-8")
         except UnicodeDecodeError:
             text = payload.decode("cp1250", errors="replace")
-    if part.get_content_type() == "text/plain" and _param(part, "format") == "flowed":
+    if part.get_content_type() == "text/plain" and _flowed(part):
         return unflowed(text, _param(part, "delsp") == "yes")
     return text
+
+
+def _flowed(part: Message) -> bool:
+    """Whether the part is ``format=flowed``. Its Content-Type parameters are parsed only when
+    the header's text names a ``format`` parameter at all (every spelling of the name, RFC 2231
+    ones too, holds the word; parsing them was a tenth of reading a one-line mail)."""
+    return "format" in str(part.get("content-type", "")).lower() and _param(part, "format") == "flowed"
 
 
 def _param(part: Message, name: str) -> str:

@@ -76,6 +76,31 @@ def test_history_numbers_entries_as_turns(run):
     assert run("history", game_id).output.startswith("   1 created")
 
 
+def _rename(game_id, email, name):
+    """The `name` command of a private address (the CLI has none): a `named` entry."""
+    from pbem.cli.core import service
+
+    svc = service()
+    work = svc.work()
+    assert work.run(game_id, svc.name_plan(email, name)).ok
+    work.commit()
+
+
+def test_history_names_a_renamed_seat_by_its_newest_name(run):
+    """docs/mail.md "Names": the CLI's history named each seat as the game was created and
+    said nothing at the rename; like the pages and the mails, it shows every seat by its newest
+    name at every turn, and the rename as "bob is now called Robert." (the first name)."""
+    game_id = _new(run, "--seed", "01" * 32)
+    for email in ("ann@example.org", "bob@example.org"):
+        run("join", game_id, "--as", email)
+    assert "   3 joined bob " in run("history", game_id).output  # positive control: not renamed yet
+    _rename(game_id, "bob@example.org", "Robert")
+    history = run("history", game_id).output
+    assert "   3 joined Robert " in history and "joined bob" not in history
+    assert "bob is now called Robert." in history
+    assert "   2 joined ann " in history
+
+
 def test_verify_rejects_a_file_that_is_not_an_export(run, tmp_path):
     junk = tmp_path / "junk.json"
     junk.write_text("{}\n")
@@ -204,6 +229,32 @@ def test_verify_counts_entries_and_checkpoints_in_their_plural_forms(run, monkey
     run("export", game_id, "--output", str(export))
     said = run("verify", str(export)).output
     assert more in said and "1 checkpoints" not in said
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", ("  checked: the entries' times never run backwards", "  not checked: the game has not ended")),
+        ("cs", ("  ověřeno: časy záznamů nikdy nejdou pozpátku", "  neověřeno: hra ještě neskončila")),
+        ("pl", ("  sprawdzono: czasy wpisów nigdy się nie cofają", "  nie sprawdzono: gra jeszcze się nie skończyła")),
+    ],
+)
+def test_verify_says_what_it_checked_in_the_cli_language(run, monkeypatch, tmp_path, lang, said):
+    """`pbem verify` printed its "checked:" and "not checked:" lines in English under
+    PBEM_LANG=cs and pl; they come from the catalogs (English is the positive control), and an
+    ended game's lines too (its replay, draws and hidden facts)."""
+    monkeypatch.setenv("PBEM_LANG", lang)
+    running = _new(run, "--seed", "02" * 32)
+    ended = _new(run, "--seed", "00" * 32)
+    run("autoplay", ended, "--seed", "4")
+    for game_id in (running, ended):
+        run("export", game_id, "--output", str(tmp_path / f"{game_id}.json"))
+    output = run("verify", str(tmp_path / f"{running}.json")).output
+    output += run("verify", str(tmp_path / f"{ended}.json")).output
+    assert all(line in output for line in said), output
+    if lang != "en":
+        english = ("checked:", "entries form", "signatures were", "hidden facts", "random draws", "replaying")
+        assert not [word for word in english if word in output], output
 
 
 @pytest.mark.parametrize(

@@ -170,3 +170,21 @@ def test_a_move_withdrawn_by_consent_is_not_counted_as_played():
 
     assert result_of(document(withdraw=False))["moves"] == [1, 1]
     assert result_of(document(withdraw=True))["moves"] == [1, 0]
+
+
+def test_a_seat_renamed_during_the_game_is_rated_under_its_newest_name(home):
+    """docs/mail.md "Names": the ratings took the names of the game's created entry and rated
+    a renamed player under the name they no longer go by; like every page and mail, they name
+    the seat by its newest name (the export and the live store alike)."""
+    service, _ = home
+    game_id = service.create("hidden-pig", PLAYERS[:2], {"rounds": "1"}, b"\x08" * 32)
+    for email in PLAYERS[:2]:
+        service.join(game_id, email)
+    work = service.work()
+    assert work.run(game_id, service.name_plan(PLAYERS[1], "Robert Novák")).ok
+    work.commit()
+    play_to_end(service, game_id, seed=2)
+    names = {row["name"] for row in ratings([service.export(game_id)])["players"]}
+    assert names == {"ann", "Robert Novák"}
+    live = {row["name"]: row for row in service.player_ratings()["players"]}
+    assert live["Robert Novák"]["games"] == 1 and live["bob"]["games"] == 3  # bob's earlier games, not renamed

@@ -48,7 +48,7 @@ def test_the_readme_tour_runs_as_written(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout
     assert out.count("valid: game kingsburg-") == 2  # both verify lines
-    assert "checkpoints you hold are consistent with the export" in out
+    assert "1 checkpoint you hold is consistent with the export" in out  # one receipt kept, said in the singular
     assert (tmp_path / "game.json").is_file() and (tmp_path / "my-receipts" / "ann.json").is_file()
 
 

@@ -13,10 +13,11 @@ from typing import Any
 import click
 
 from pbem import i18n
-from pbem.cli.core import _, _fail, service
+from pbem.cli.core import _, _fail, in_cli_language, service
 from pbem.cli.errors import EXIT_INVALID, TOO_DEEP
 from pbem.cli.progress import TerminalProgress
 from pbem.games.base import GameError
+from pbem.ledger import entries as log
 from pbem.ledger.notes import Revocation, VerifierKey
 from pbem.ledger.verify import Report, VerificationError, export_bytes, verify_bytes
 
@@ -71,6 +72,7 @@ def show(game_id: str, email: str | None, version: int | None, as_json: bool) ->
 @click.argument("game_id")
 @click.option("--as", "email", help="open what this player may see")
 @click.option("--json", "as_json", is_flag=True)
+@in_cli_language
 def history(game_id: str, email: str | None, as_json: bool) -> None:
     """The game's log: every entry with its turn number and leaf hash."""
     svc = service()
@@ -81,7 +83,7 @@ def history(game_id: str, email: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    names = rows[0]["entry"]["seats"]
+    names = log.seat_names(row["entry"] for row in rows)  # each seat by its newest name, as pages and mails
     for row in rows:
         entry = row["entry"]
         who = f" {names[entry['seat']]}" if "seat" in entry else ""
@@ -146,6 +148,7 @@ def receipt(game_id: str, email: str, version: int | None, output: Path | None) 
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="the server's revoked keys (/keys/revoked.txt: a key and a time per line)",
 )
+@in_cli_language  # what was checked is said in the CLI's language
 def verify(file: Path, keys: tuple[str, ...], receipts: Path | None, revoked: Path | None) -> None:
     """Verify an exported game offline. Exit 0 when valid."""
     try:
@@ -172,11 +175,11 @@ def verify(file: Path, keys: tuple[str, ...], receipts: Path | None, revoked: Pa
     else:
         click.echo(_("valid: game %(game)s, %(counts)s, still running", game=report.game, counts=counts))
     for line in report.checked:
-        click.echo(f"  checked: {line}")
+        click.echo("  " + _("checked: %(line)s", line=line))
     for line in report.revoked:
-        click.echo(f"  revoked key: {line}")
+        click.echo("  " + _("revoked key: %(line)s", line=line))
     for line in report.not_checked:
-        click.echo(f"  not checked: {line}")
+        click.echo("  " + _("not checked: %(line)s", line=line))
 
 
 def _held_files(folder: Path) -> list[tuple[str, object]]:
@@ -197,7 +200,7 @@ def _compare_with_held(document: dict[str, Any], folder: Path, trusted: list[Ver
     keys = trusted or [VerifierKey.parse(text) for text in document["keys"]]
     reading = read_held(_held_files(folder), keys)
     for line in reading.refused:
-        click.echo(f"  ignored (not valid evidence): {line}", err=True)
+        click.echo("  " + _("ignored (not valid evidence): %(line)s", line=line), err=True)
     findings = compare(document, reading.held, keys)
     for finding in findings:
         click.echo(finding.evidence(), err=True)
@@ -206,7 +209,12 @@ def _compare_with_held(document: dict[str, Any], folder: Path, trusted: list[Ver
         click.echo(f"INVALID: {' and '.join(verdicts)}: the export contradicts what you hold", err=True)
         sys.exit(1)
     ours = sum(1 for h in reading.held if h.checkpoint.origin == document["origin"])
-    report.checked.append(f"{ours} checkpoints you hold are consistent with the export (RFC 9162 consistency proofs)")
+    said = i18n.cli().ngettext(
+        "%(num)s checkpoint you hold is consistent with the export (RFC 9162 consistency proofs)",
+        "%(num)s checkpoints you hold are consistent with the export (RFC 9162 consistency proofs)",
+        ours,
+    )
+    report.checked.append(said % {"num": ours})
 
 
 @click.command()

@@ -23,7 +23,7 @@ full facts), ``draws`` and ``draws_salt``, and for a secret command ``command`` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -93,6 +93,18 @@ def named(game_id: str, index: int, time: str, seat: int, name: str) -> tuple[En
     """The player of ``seat`` goes by ``name`` from this entry on (a public fact, like the names
     of the ``created`` entry; the name is cleaned and bounded by the service)."""
     return _base(game_id, index, NAMED, time) | {"seat": seat, "name": name}, {}
+
+
+def seat_names(entries: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The seats' newest names in a log (its ``created`` entry first): each seat as its player
+    goes by now, the one name every reader shows for a seat, at any turn (docs/mail.md "Names")."""
+    names: list[str] = []
+    for entry in entries:
+        if entry["kind"] == "created":
+            names = list(entry["seats"])
+        elif entry["kind"] == NAMED:
+            names[int(entry["seat"])] = str(entry["name"])
+    return names
 
 
 def said(game_id: str, index: int, time: str, seat: int, to: list[int] | str, text: str) -> tuple[Entry, Private]:

@@ -9,9 +9,10 @@ to the last bit: the ratings are the library's floats, kept as they are in JSON.
 Ratings come from ``openskill`` (the Plackett-Luce model of Weng and Lin), a maintained
 library made for games of more than two players with ties, such as ours: each finished game
 updates the ratings of its seats from their final ranks. A player is known by their public
-name in the game (the seat's name: never an address). Reliability comes from the same log:
-``moves`` the player made, ``defaulted`` moves the deadline made for them, ``finished`` games
-played to the end, ``abandoned`` games handed to the robot (resigned or too many missed turns).
+name in the game (the seat's newest name, ``named`` entries included: never an address).
+Reliability comes from the same log: ``moves`` the player made, ``defaulted`` moves the
+deadline made for them, ``finished`` games played to the end, ``abandoned`` games handed to
+the robot (resigned or too many missed turns).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from pbem.ledger.entries import seat_names
 from pbem.ledger.verify import VerificationError, verify_export
 from pbem.ledger.withdrawals import withdrawn_moves
 
@@ -89,7 +91,7 @@ def result_of(document: dict[str, Any]) -> dict[str, Any]:
     moves its deadlines made (moves withdrawn by consent left out), the seats the robot took
     over and the final ranks."""
     entries = document["entries"]
-    names = list(entries[0]["seats"])
+    names = seat_names(entries)  # a seat renamed during the game is rated under its newest name
     moves, defaulted = [0] * len(names), [0] * len(names)
     gone = withdrawn_moves(entries)  # a move taken back by consent was not played
     for index, entry in enumerate(entries):

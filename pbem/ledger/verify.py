@@ -17,6 +17,7 @@ from typing import Any
 
 from pbem.games import catalog
 from pbem.games.base import SECRET, GameError
+from pbem.games.speech import _, ngettext
 from pbem.ledger import handovers, press, withdrawals
 from pbem.ledger.canonical import NotCanonical, canonical_bytes, check_canonical, encode_checked
 from pbem.ledger.commitments import public_fact
@@ -157,7 +158,9 @@ def _verify(
     report = Report()
     entries, keys = _check_shape(document, trusted, report)
     _check_sequence(document["game"], entries)
-    report.checked.append(f"the {len(entries)} entries form one game's log in order")
+    report.checked.append(
+        ngettext("the {n} entry forms one game's log", "the {n} entries form one game's log in order", len(entries))
+    )
     _check_press(entries, report)
     signers = _check_checkpoints(document, entries, entry_bytes or [encode_checked(e) for e in entries], keys, report)
     _check_times(entries, report)
@@ -176,9 +179,13 @@ def _still_committed(document: dict[str, Any], entries: list[dict[str, Any]], re
     hidden = sum(1 for e in entries for f in e.get("facts") or [] if SECRET in f)
     draws = sum((e.get("draws") or {}).get("count", 0) for e in entries)
     report.not_checked.append(
-        f"the game has not ended: {hidden} hidden facts and {draws} random draws stay committed "
-        "until the seed and the openings are published at the end, so they and the rules replay "
-        "cannot be checked yet"
+        _(
+            "the game has not ended: its hidden facts ({hidden}) and random draws ({draws}) stay "
+            "committed until the seed and the openings are published at the end, so they and the "
+            "rules replay cannot be checked yet",
+            hidden=hidden,
+            draws=draws,
+        )
     )
 
 
@@ -200,10 +207,14 @@ def _check_ended(
     elif replay:
         created = entries[0]
         report.not_checked.append(
-            f"the rules replay: this pbem has no {created['game_type']} rules of version {created['rules_version']}"
+            _(
+                "the rules replay: this pbem has no {game} rules of version {version}",
+                game=created["game_type"],
+                version=created["rules_version"],
+            )
         )
     else:
-        report.not_checked.append("the rules replay (skipped on request)")
+        report.not_checked.append(_("the rules replay (skipped on request)"))
 
 
 def _check_shape(
@@ -224,8 +235,10 @@ def _check_shape(
     report.game, report.entries = document["game"], len(entries)
     if not trusted:
         report.not_checked.append(
-            "signatures were checked against the keys inside the export; pass the server's published "
-            "key with --key to check that this server signed them"
+            _(
+                "signatures were checked against the keys inside the export; pass the server's "
+                "published key with --key to check that this server signed them"
+            )
         )
     return entries, keys
 
@@ -344,12 +357,17 @@ def _check_press(entries: list[dict[str, Any]], report: Report) -> None:
         table += entry["to"] == press.TABLE
         private += entry["to"] != press.TABLE
     if table or private:
-        report.checked.append(
-            f"{table} table messages match their commitments; {private} private messages name "
-            "other seats of the game and stay closed (their parties hold the openings)"
+        matched = ngettext(
+            "{n} table message matches its commitment", "{n} table messages match their commitments", table
         )
+        closed = ngettext(
+            "{n} private message names other seats of the game and stays closed (its parties hold the opening)",
+            "{n} private messages name other seats of the game and stay closed (their parties hold the openings)",
+            private,
+        )
+        report.checked.append(f"{matched}; {closed}")
     if notes:
-        report.checked.append(f"{notes} notes are committed in the log")
+        report.checked.append(ngettext("{n} note is committed in the log", "{n} notes are committed in the log", notes))
 
 
 def _check_sealed_notes(entries: list[dict[str, Any]], openings: list[Any], report: Report) -> None:
@@ -368,7 +386,13 @@ def _check_sealed_notes(entries: list[dict[str, Any]], openings: list[Any], repo
             raise VerificationError(_where(index, entry), "the opened sealed note does not match its commitment")
         count += 1
     if count:
-        report.checked.append(f"{count} sealed notes, opened at the end, match their commitments")
+        report.checked.append(
+            ngettext(
+                "{n} sealed note, opened at the end, matches its commitment",
+                "{n} sealed notes, opened at the end, match their commitments",
+                count,
+            )
+        )
 
 
 def _check_times(entries: list[dict[str, Any]], report: Report) -> None:
@@ -387,7 +411,7 @@ def _check_times(entries: list[dict[str, Any]], report: Report) -> None:
                 f"({entries[index - 1]['time']}): a log's time never runs backwards",
             )
         previous = when
-    report.checked.append("the entries' times never run backwards")
+    report.checked.append(_("the entries' times never run backwards"))
 
 
 def _revocations(document: dict[str, Any]) -> list[Revocation]:
@@ -425,8 +449,25 @@ def _check_revocations(
         )
         if number == len(signers) - 1:
             raise VerificationError(f"checkpoint {number}", f"{what}: no trusted signature covers the log")
-        report.revoked.append(f"checkpoint {number} (size {size}) was {what}")
-    report.checked.append(f"no signature relied on is by a key after its revocation ({len(revocations)} revoked)")
+        named = ", ".join(_revoked_key(r) for r in bad)
+        report.revoked.append(
+            _(
+                "checkpoint {number} (size {size}) was signed at {time} only by {keys}",
+                number=number,
+                size=size,
+                time=entries[size - 1]["time"],
+                keys=named,
+            )
+        )
+    report.checked.append(
+        _("no signature relied on is by a key after its revocation ({count} revoked)", count=len(revocations))
+    )
+
+
+def _revoked_key(revocation: Revocation) -> str:
+    """A revoked key as the report names it, in the language spoken now."""
+    key = revocation.key
+    return _("key {key} (revoked since {since})", key=f"{key.name}+{key.id.hex()}", since=revocation.since)
 
 
 def _check_checkpoints(
@@ -464,7 +505,13 @@ def _check_checkpoints(
             "checkpoints", f"the last signed checkpoint covers {previous} of {len(entries)} entries"
         )
     report.checkpoints = len(checkpoints)
-    report.checked.append(f"{len(checkpoints)} signed checkpoints match the Merkle tree of the entries (RFC 9162)")
+    report.checked.append(
+        ngettext(
+            "{n} signed checkpoint matches the Merkle tree of the entries (RFC 9162)",
+            "{n} signed checkpoints match the Merkle tree of the entries (RFC 9162)",
+            len(checkpoints),
+        )
+    )
     return signers
 
 
@@ -491,9 +538,17 @@ def _check_openings(entries: list[dict[str, Any]], openings: list[Any], report: 
             opening.get("command_salt"), opening.get("command"), entry["command_commitment"]
         ):
             raise VerificationError(_where(index, entry), "the opened command does not match its commitment")
-    report.checked.append("the seed matches the commitment published before any move")
-    report.checked.append(f"{count} hidden facts match their commitments")
-    report.checked.append(f"{draws} random draws re-derive from the seed, the players' nonces and their positions")
+    report.checked.append(_("the seed matches the commitment published before any move"))
+    report.checked.append(
+        ngettext("{n} hidden fact matches its commitment", "{n} hidden facts match their commitments", count)
+    )
+    report.checked.append(
+        ngettext(
+            "{n} random draw re-derives from the seed, the players' nonces and its position",
+            "{n} random draws re-derive from the seed, the players' nonces and their positions",
+            draws,
+        )
+    )
 
 
 def _check_facts(index: int, entry: dict[str, Any], opening: dict[str, Any]) -> int:
@@ -621,5 +676,5 @@ def _replay(
     if standings is None or [s.to_dict() for s in standings] != entries[-1]["standings"]:
         raise VerificationError(_where(len(entries) - 1, entries[-1]), "the standings are not what the rules give")
     report.checked.append(
-        f"replaying every command through the {spec.title} rules gives the stored facts and standings"
+        _("replaying every command through the {title} rules gives the stored facts and standings", title=spec.title)
     )

@@ -13,6 +13,7 @@ from pbem.ledger import entries as log
 from pbem.ledger import press
 from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
+from pbem.service.names import renamed_line
 from pbem.service.talk import talk_line
 
 MOVES_SHOWN = 12  # legal moves listed in a mail; the rest come with the "moves" command
@@ -111,8 +112,7 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
     if kind == "ended":
         return [translate(N_("The game ended."))]
     if kind == NAMED:  # the seat's first name, so that a reader knows whom the new one names
-        first = game.created["seats"][entry["seat"]]
-        return [translate(N_("%(player)s is now called %(name)s.")) % {"player": first, "name": entry["name"]}]
+        return [renamed_line(game.created["seats"], entry, translate)]
     if kind in HANDOVER_LINES or kind in UNDO_LINES:
         return [_table_line(game, entry, who, translate)]
     if kind in press.TALK_KINDS:

@@ -9,7 +9,10 @@ one: the second "Jan" is "Jan (2)".
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pbem.games.speech import N_
 
 MAX_NAME = 40  # characters of a name; a longer one is cut at a space
 UNSAFE = frozenset('<>@"\\')  # what would make a name look like (or hide) an address
@@ -47,3 +50,11 @@ def seat_names(emails: Sequence[str], chosen: Sequence[str | None] = ()) -> list
         taken_names = {n.casefold() for n in names}
         names.append(f"{given} ({seat + 1})" if given.casefold() in taken_names else given)
     return names
+
+
+def renamed_line(first_names: Sequence[str], entry: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
+    """A ``named`` entry as every history says it (the page, the mail, the CLI): the seat's
+    first name, so that a reader knows whom the new one names, then the new name. Everywhere
+    else a seat is shown by its newest name, at any turn (``LoadedGame.names``)."""
+    said = gettext(N_("%(player)s is now called %(name)s."))
+    return said % {"player": first_names[entry["seat"]], "name": entry["name"]}

@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.config import Settings
 from pbem.games import catalog, get_spec
+from pbem.games.speech import _
 from pbem.ledger import entries as log
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
 from pbem.ledger.receipts import Proved, make_receipt, opened_for
 from pbem.service.game import LoadedGame
 from pbem.service.keys import KeyRing
+from pbem.service.names import renamed_line
 from pbem.service.repository import GameRepository
 from pbem.service.signer import CheckpointSigner
 from pbem.service.store import GameRecord, SeatKeys
@@ -197,12 +199,16 @@ class GameReader:
         rows = []
         for index, (entry, private) in enumerate(zip(game.entries, game.privates, strict=False)):
             shown = log.visible_entry(entry, private, seat, game.ended)
+            if shown["kind"] == log.NAMED:  # said as the pages and the mails say it
+                lines = [renamed_line(game.created["seats"], shown, _)]
+            else:
+                lines = [game.spec.describe_fact(f, game.names) for f in shown.get("facts") or []]
             rows.append(
                 {
                     "index": index,
                     "entry": shown,
                     "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
-                    "lines": [game.spec.describe_fact(f, game.names) for f in shown.get("facts") or []],
+                    "lines": lines,
                     "checkpoint": notes.get(index + 1),
                 }
             )

@@ -13,6 +13,7 @@ from pbem.ledger import entries as log
 from pbem.ledger import handovers, press, withdrawals
 from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
+from pbem.service.names import renamed_line
 from pbem.service.talk import talk_line
 from pbem.web.helpers import service
 
@@ -103,8 +104,7 @@ def _lines(game: LoadedGame, shown: dict[str, Any]) -> list[str]:
     if shown["kind"] in press.TALK_KINDS:
         return [talk_line(shown, game.names)]
     if shown["kind"] == NAMED:
-        first = game.created["seats"][shown["seat"]]
-        return [_("%(player)s is now called %(name)s.") % {"player": first, "name": shown["name"]}]
+        return [renamed_line(game.created["seats"], shown, _)]
     if shown["kind"] == handovers.SUBSTITUTE:
         by, seat = game.names[shown["by"]], game.names[shown["seat"]]
         return [_("{player} invites a substitute for {seat}.", player=by, seat=seat)]

@@ -207,3 +207,31 @@ def test_the_charset_is_the_stdlib_answer_also_when_remembered(content_type):
         indexed = message_from_bytes(raw, ReadMessage, policy=policy.compat32)
         for default in (None, "utf-8"):
             assert indexed.get_content_charset(default) == plain.get_content_charset(default)
+
+
+@pytest.mark.parametrize(
+    ("content_type", "lines"),
+    [
+        ("text/plain; format=flowed", ("build J1",)),
+        ('text/plain; Format="Flowed"', ("build J1",)),
+        ("text/plain; format*0=flo; format*1=wed", ("build J1",)),  # RFC 2231 continuations
+        ("text/plain; charset=utf-8", ("build", "J1")),  # not flowed: the lines stay apart
+    ],
+)
+def test_a_flowed_part_is_joined_in_every_spelling_of_its_format_parameter(content_type, lines):
+    raw = (
+        "From: ann@example.net\r\nTo: pbem@example.org\r\nSubject: s\r\nMessage-ID: <f@example.net>\r\n"
+        f"Content-Type: {content_type}\r\n\r\nbuild \r\nJ1\r\n"
+    ).encode()
+    assert parse_message(raw).lines == lines
+
+
+def test_headers_a_mail_does_not_carry_do_not_mark_it_automatic_and_one_it_carries_does():
+    plain = (
+        b"From: ann@example.net\r\nTo: pbem@example.org\r\nSubject: s\r\nMessage-ID: <g@example.net>\r\n\r\nhold\r\n"
+    )
+    assert parse_message(plain).auto is None
+    listed = plain.replace(b"Subject: s", b"Subject: s\r\nlist-ID: <games.example.net>")
+    assert parse_message(listed).auto == "List-Id header (mailing list)"
+    bulk = plain.replace(b"Subject: s", b"Subject: s\r\nPRECEDENCE: Bulk")
+    assert parse_message(bulk).auto == "Precedence: bulk"

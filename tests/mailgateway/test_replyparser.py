@@ -3,11 +3,15 @@ against the pinned version: what the adapter asks of the library must keep answe
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from importlib.metadata import version
 from pathlib import Path
 
+from mailparser_reply import EmailMessage
+
 from mailgateway import replyparser
+from mailgateway.parse import parse_message
 from mailgateway.replyparser import Cuts, cuts
 
 
@@ -69,3 +73,36 @@ def test_the_library_sees_a_bounded_copy():
     cuts(hostile)
     assert replyparser.MAX_LINES * replyparser.MAX_CHARS <= 12_000
     assert time.perf_counter() - started < 30  # a backstop only; docs/mail.md has the measured worst case
+
+
+def test_the_library_still_takes_the_expressions_the_adapter_built_once():
+    assert replyparser.contract_problems() == []
+
+
+def test_a_library_without_the_expression_fields_is_named(monkeypatch):
+    fields = [field for field in dataclasses.fields(EmailMessage) if field.name != "_signature_regex"]
+    monkeypatch.setattr(replyparser.dataclasses, "fields", lambda cls: fields)
+    assert replyparser.contract_problems() == ["mailparser_reply.EmailMessage has no field _signature_regex any more"]
+
+
+def test_a_library_that_builds_its_expressions_itself_is_named(monkeypatch):
+    built = EmailMessage.HEADER_REGEX.fget
+    monkeypatch.setattr(EmailMessage, "HEADER_REGEX", property(lambda self: built(EmailMessage(text=""))))
+    assert replyparser.contract_problems() == [
+        "mailparser_reply.EmailMessage builds HEADER_REGEX itself, not from its field"
+    ]
+
+
+def test_the_expressions_built_once_read_the_corpus_as_the_library_does():
+    """Every mail of the reply corpus (its text as pbem reads it, cut as the adapter cuts it),
+    read with the expressions built once and by the library's own parser: the same replies,
+    headers, signatures and disclaimers."""
+    corpus = sorted((Path(__file__).with_name("corpus")).glob("*.eml"))
+    assert len(corpus) >= 150
+    for path in corpus:
+        lines = parse_message(path.read_bytes()).text.splitlines()
+        text = "\n".join(line.strip()[: replyparser.MAX_CHARS] for line in lines if line.strip())
+        ours, theirs = replyparser.read(text), replyparser._PARSER.read(text)
+        assert [dataclasses.astuple(reply) for reply in ours.replies] == [
+            dataclasses.astuple(reply) for reply in theirs.replies
+        ], path.name

@@ -171,7 +171,7 @@ def test_a_finished_game_with_press_verifies_and_keeps_private_words_closed(serv
     data = export_bytes(service.export(game_id))
     report = verify_bytes(data)
     assert report.ended
-    assert any("1 table messages match" in line and "1 private messages" in line for line in report.checked)
+    assert any("1 table message matches" in line and "1 private message names" in line for line in report.checked)
     assert TABLE_WORDS.encode() in data and SECRET_WORDS.encode() not in data
 
 
