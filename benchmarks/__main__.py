@@ -28,6 +28,8 @@ pbem time / baseline time for overheads, as the row says):
   a long finished game (game page, any turn, any history page, any entry, export.json), the games
   list of a store of 10,000 games and /health, each against a bare Flask route measured just
   before under the same load;
+* status: ``status`` at the service address for a player in 10, 100 and 1,000 games, the
+  answer alone and the whole mail, each against the same at 10 games (benchmarks/status.py);
 * ratings: ``pbem ratings`` over 10,000 finished games (each export verified, then rated)
   against openskill alone rating the same results.
 """
@@ -45,6 +47,7 @@ from pathlib import Path
 
 from benchmarks import measure, pictures, replies
 from benchmarks.ratings import ratings_row
+from benchmarks.status import status
 
 SECTIONS = (
     "past-state",
@@ -55,6 +58,7 @@ SECTIONS = (
     "replies",
     "mail-pictures",
     "web",
+    "status",
     "tamper",
     "ratings",
 )
@@ -95,7 +99,12 @@ def main(argv: list[str] | None = None) -> int:
             section_start = time.perf_counter()
             produced = (
                 measure.SECTIONS
-                | {"replies": replies.replies, "mail-pictures": pictures.mail_pictures, "ratings": ratings_row}
+                | {
+                    "replies": replies.replies,
+                    "mail-pictures": pictures.mail_pictures,
+                    "ratings": ratings_row,
+                    "status": status,
+                }
             )[section](work / section, args.quick)
             rows.extend(produced)
             print(

@@ -948,9 +948,10 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def created_games(svc: GameService, count: int, chunk: int = 500) -> None:
+def created_games(svc: GameService, count: int, chunk: int = 500, first: str | None = None, prefix: str = "") -> None:
     """``count`` games just created (no player joined yet), of every offered type in turn, with
-    their first signed checkpoint, saved ``chunk`` to a transaction: a big store, fast."""
+    their first signed checkpoint, saved ``chunk`` to a transaction: a big store, fast. ``first``:
+    the address of every game's first seat; ``prefix``: before each game's number."""
     from pbem.ledger import entries as log
     from pbem.ledger.notes import Checkpoint, sign_checkpoint
     from pbem.service.service import seat_names
@@ -962,8 +963,9 @@ def created_games(svc: GameService, count: int, chunk: int = 500) -> None:
     records = []
     for number in range(count):
         spec = specs[number % len(specs)]
-        emails = [f"p{seat}.{number}@bench.example" for seat in range(spec.min_players)]
-        game_id = f"{spec.name}-bench{number:06d}"
+        emails = [f"p{seat}.{prefix}{number}@bench.example" for seat in range(spec.min_players)]
+        emails[0] = first or emails[0]
+        game_id = f"{spec.name}-{prefix}bench{number:06d}"
         day, hour, minute, second = 1 + number // 86400 % 28, number // 3600 % 24, number // 60 % 60, number % 60
         moment = f"2026-01-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}+00:00"
         entry, private = log.created(

@@ -92,7 +92,7 @@ def numbered_lines(
     for index in range(max(start, 0), min(stop, game.version)):
         entry = log.visible_entry(game.entries[index], game.privates[index], viewer, game.ended)
         said = entry_lines(game, entry, translate) if index else [translate(N_("The game was created."))]
-        lines.append(f"{index + 1}. " + " ".join(name_seats(line, game.names) for line in said))
+        lines.append(f"{game.turn_of(index)}. " + " ".join(name_seats(line, game.names) for line in said))
     return lines
 
 

@@ -364,7 +364,7 @@ def _press_model(change: Change, entry: dict[str, Any], seat: int | None, text: 
         "to": to if to == press.TABLE else [names[s] for s in to],
         "text": text,
         "mine": seat == entry["seat"],
-        "turn": change.game.turn_at(entry["index"] + 1),  # talk does not advance the turn
+        "turn": change.game.turn_of(entry["index"]),  # talk does not advance the turn
         "conversation": talk.conversation_names(entry, names),
     }
 

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem import i18n
-from pbem.games import speech
+from pbem.games import get_spec, speech
 from pbem.games.base import GameError
 from pbem.ledger.receipts import MAX_ENTRIES
 from pbem.mailroom.addresses import seat_address
@@ -25,9 +25,12 @@ from pbem.mailroom.news import named_errors, numbered_lines
 from pbem.mailroom.queue import Mail
 from pbem.mailroom.writer import GameBlock, Round, Thread, Writer
 from pbem.service.game import LoadedGame
+from pbem.service.summary_view import GameSummary
 from pbem.service.turnfile import turn_file_header
 
 HISTORY_SHOWN = 40  # the last entries a "history" answer lists (the web page has them all)
+GAMES_SHOWN = 50  # games a "games" or "status" answer lists (status: those not over first, then the newest)
+ADDRESSES_SHOWN = 5  # private addresses a line sent to the service address is answered with
 REFUSALS = ("refused", "unknown", "too-large")  # actions that are refusals whatever their result says
 DAY = timedelta(days=1)  # between two receipts to a player who asked for "receipts daily"
 OWN_KINDS = ("moved", "said", "noted")  # the entries a seat makes itself, which its receipts prove
@@ -140,7 +143,7 @@ def _receipt_line(game: LoadedGame, attachment: dict[str, Any], now: datetime) -
     last = max([index] + [part["index"] for part in attachment.get("more", [])]) if isinstance(index, int) else None
 
     def turn_of(at: int | None) -> int | None:
-        return game.turn_at(at + 1) if isinstance(at, int) and 0 <= at < game.version else None
+        return game.turn_of(at) if isinstance(at, int) and 0 <= at < game.version else None
 
     return {
         "index": index,
@@ -383,16 +386,18 @@ def _catalog(writer: Writer, round_: Round, result: dict[str, Any], email: str) 
 
 
 def _games(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
-    newest = writer.service.newest_games(50)  # from the players' read model: not every game's first event
-    return {"games": [_line(writer, round_, game_id, email) for game_id in newest]}
+    # the newest games from the players' read model, their lines from the games list's rows: no game loaded
+    newest = writer.service.newest_games(GAMES_SHOWN)
+    return {"games": [_line(writer, row, mine) for row, mine in writer.service.summaries(newest, email)]}
 
 
 def _status(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
     if result.get("game"):
         game = round_.game(result["game"])
         return {"block": writer.game_block(round_, game, game.version, email)}
-    mine = writer.service.games_of(email)  # from the players' read model: no other game is loaded
-    return {"games": [_line(writer, round_, game_id, email) for game_id in mine]}
+    # the sender's games from the two read models: two indexed queries, no game loaded
+    rows, total = writer.service.summaries_of(email, GAMES_SHOWN)
+    return {"games": [_line(writer, row, True) for row in rows], "more": total - len(rows)}
 
 
 def _new(writer: Writer, round_: Round, result: dict[str, Any], email: str) -> dict[str, Any]:
@@ -443,19 +448,24 @@ def turn_file(writer: Writer, game: LoadedGame, seat: int) -> str:
     return header + game.spec.turn_template(state, seat, game.names)
 
 
-def _line(writer: Writer, round_: Round, game_id: str, email: str) -> dict[str, Any]:
-    """One game in a list of games."""
-    game = round_.game(game_id)
-    summary = writer.service.summary(game_id, game=game)
+def _line(writer: Writer, row: GameSummary, mine: bool) -> dict[str, Any]:
+    """One game in a list of games, from its row in the games list's read model, in the
+    language spoken now (``answer``)."""
+    try:
+        title = get_spec(row.game_type).title
+    except GameError:  # a type no longer offered: listed by its name
+        title = row.game_type
+    lang = speech.language()
+    waiting_join = row.status == "waiting_join"
     return {
-        "id": game_id,
-        "title": game.spec.title,
-        "phase": summary["phase"],
-        "over": summary["over"],
-        "seats": game.names,
-        "waiting": [w["name"] for w in summary["waiting_for"]],
-        "mine": email in game.emails,
-        "url": f"{writer.service.settings.base_url}/games/{game_id}",
+        "id": row.id,
+        "title": title,
+        "phase": i18n.translations(lang).gettext("waiting for players") if waiting_join else row.phase_in(lang),
+        "over": row.status == "finished",
+        "seats": row.names,
+        "waiting": row.waiting_names,
+        "mine": mine,
+        "url": f"{writer.service.settings.base_url}/games/{row.id}",
     }
 
 
@@ -465,9 +475,10 @@ def _unknown(writer: Writer, round_: Round, result: dict[str, Any], email: str) 
     game, its block, so the answer comes from that address and "Reply" goes there."""
     if result.get("sender") != email:
         return {}
-    games = [game for game in map(round_.game, writer.service.games_of(email)) if not game.ended]
+    rows, _ = writer.service.summaries_of(email, ADDRESSES_SHOWN)  # not finished first: no other game is loaded
+    games = [round_.game(row.id) for row in rows if row.status != "finished"]
     found: dict[str, Any] = {"games": []}
-    for game in games[:5]:
+    for game in games:
         token = round_.seat_token(game.id, game.emails.index(email))
         address = seat_address(writer.settings.address, game.id, token)
         found["games"].append({"id": game.id, "title": game.spec.title, "address": address})

@@ -21,20 +21,24 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError, Tracking
 
 from pbem.service.store import GameRecord
-from pbem.service.summary_view import SummaryView
+from pbem.service.summary_view import GameSummary, SummaryView
 
 MAX_SEATS = 8  # seats of a game at most, over every game offered (a test checks the catalog)
 CREATED = f"{GameRecord.Created.__module__}:{GameRecord.Created.__qualname__}"
+APPENDED = f"{GameRecord.Appended.__module__}:{GameRecord.Appended.__qualname__}"
+ENDED = "ended"  # the kind of a game's last entry (pbem.ledger.entries)
 
 
 class PlayerGames:
     """The follower and its query (``games_of``). ``repository``: the game repository (its
     store's notifications, its keys)."""
 
-    def __init__(self, repository: Any, view: SummaryView, batch: int = 500):
+    def __init__(self, repository: Any, view: SummaryView, batch: int = 500, rows: Any = None):
         self.store = repository.store
         self.view = view
+        self.rows = rows  # the games list's follower (``SummaryFollower``), whose rows the lists read
         self.name = f"{self.store.name}.players"
+        self.activity = f"{self.store.name}.activity"  # the seats' games in status order, tracked apart
         self.batch = batch
         self._key = hmac.new(repository.keys.token_secret(), b"pbem player games", hashlib.sha256).digest()
         self._lock = threading.Lock()
@@ -65,6 +69,39 @@ class PlayerGames:
                     self.view.save_players(rows, Tracking(self.name, page[-1].id))
                 total += len(page)
 
+    def catch_up_activity(self) -> int:
+        """Follow every game event since the activity rows' position, a batch at a time: a game's
+        ``Created`` adds a row per seat, each later event sets the game's newest activity (and,
+        once it ends, that it is finished) on its seats' rows. Reads only the events."""
+        total = 0
+        with self._lock:
+            while True:
+                after = self.view.max_tracking_id(self.activity) or 0
+                page = self.store.recorder.select_notifications(
+                    start=after + 1, limit=self.batch, topics=[CREATED, APPENDED]
+                )
+                if not page:
+                    return total
+                seats: list[dict[str, Any]] = []
+                moves: dict[str, dict[str, Any]] = {}
+                for notification in page:
+                    event = self.store.mapper.to_domain_event(notification)
+                    entries = event.entries
+                    if not entries:
+                        continue
+                    game_id = entries[-1]["game"]
+                    finished = int(any(entry["kind"] == ENDED for entry in entries))
+                    moved = {"game_id": game_id, "finished": finished, "last_activity": entries[-1].get("time", "")}
+                    if notification.topic == CREATED:
+                        emails = dict.fromkeys(event.privates[0].get("emails", []))
+                        seats += [moved | {"player": self.player(email)} for email in emails]
+                    else:
+                        earlier = moves.get(game_id, {}).get("finished", 0)
+                        moves[game_id] = moved | {"finished": max(finished, earlier)}
+                with suppress(IntegrityError):  # another process followed these first
+                    self.view.save_activity(seats, list(moves.values()), Tracking(self.activity, page[-1].id))
+                total += len(page)
+
     def newest(self, count: int) -> list[str]:
         """The ``count`` games created last, oldest of them first (``game_ids()[-count:]``,
         without reading every game's first event)."""
@@ -76,6 +113,26 @@ class PlayerGames:
         """The games ``email`` has a seat in, oldest first (as ``game_ids``)."""
         self.catch_up()
         return self.view.player_games(self.player(email))
+
+    def summaries_of(self, email: str, limit: int) -> tuple[list[GameSummary], int]:
+        """The games list's rows of ``email``'s games, those not finished first, newest activity
+        first, at most ``limit``, and how many games ``email`` has: two indexed queries, no game
+        loaded, however many games the player has."""
+        self._follow()
+        return self.view.player_rows(self.player(email), limit)
+
+    def summaries(self, game_ids: list[str], email: str) -> list[tuple[GameSummary, bool]]:
+        """The rows of ``game_ids`` in that order, each with whether ``email`` plays in it."""
+        self._follow()
+        return self.view.rows_of(game_ids, self.player(email))
+
+    def _follow(self) -> None:
+        """The read models brought up to the store's end: the players' rows, their games'
+        activity and the games list's rows."""
+        self.catch_up()
+        self.catch_up_activity()
+        if self.rows is not None:
+            self.rows.catch_up_all()
 
 
 _FOLLOWERS: weakref.WeakKeyDictionary[Any, PlayerGames] = weakref.WeakKeyDictionary()
@@ -89,5 +146,6 @@ def player_games_for(repository: Any) -> PlayerGames:
     with _FOLLOWERS_LOCK:
         follower = _FOLLOWERS.get(repository)
         if follower is None:
-            follower = _FOLLOWERS[repository] = PlayerGames(repository, follower_for(repository).view)
+            rows = follower_for(repository)
+            follower = _FOLLOWERS[repository] = PlayerGames(repository, rows.view, rows=rows)
         return follower

@@ -25,6 +25,7 @@ from pbem.service.names import renamed_line
 from pbem.service.repository import GameRepository
 from pbem.service.signer import CheckpointSigner
 from pbem.service.store import GameRecord, SeatKeys
+from pbem.service.summary_view import GameSummary
 from pbem.service.wakeup import Wakeup
 
 if TYPE_CHECKING:
@@ -76,6 +77,20 @@ class GameReader:
         from pbem.service.player_games import player_games_for
 
         return player_games_for(self.repository).newest(count)
+
+    def summaries_of(self, email: str, limit: int) -> tuple[list[GameSummary], int]:
+        """The games list's rows of the games ``email`` plays, those not finished first, newest
+        activity first, at most ``limit``, and how many there are (``PlayerGames.summaries_of``):
+        read from the two read models, no game loaded."""
+        from pbem.service.player_games import player_games_for
+
+        return player_games_for(self.repository).summaries_of(email, limit)
+
+    def summaries(self, game_ids: list[str], email: str) -> list[tuple[GameSummary, bool]]:
+        """The games list's rows of ``game_ids``, each with whether ``email`` plays in it."""
+        from pbem.service.player_games import player_games_for
+
+        return player_games_for(self.repository).summaries(game_ids, email)
 
     def commits(self) -> Wakeup:
         """What wakes a follower of the store after each commit (``GameRepository.commits``)."""
@@ -206,6 +221,7 @@ class GameReader:
             rows.append(
                 {
                     "index": index,
+                    "turn": game.turn_of(index),  # as mails and pages number it
                     "entry": shown,
                     "leaf_hash": leaf_hash(canonical_bytes(entry)).hex(),
                     "lines": lines,

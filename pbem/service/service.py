@@ -646,6 +646,8 @@ class GameService(GameRepository):
         self.player_ratings = reader.player_ratings
         self.games_of = reader.games_of
         self.newest_games = reader.newest_games
+        self.summaries_of = reader.summaries_of
+        self.summaries = reader.summaries
         self.origin = reader.origin
         self.summary = reader.summary
         self.render = reader.render

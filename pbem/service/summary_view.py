@@ -210,6 +210,24 @@ class SummaryView(TrackingRecorder, ABC):
         """The games of the newest ``limit`` seats, newest first (a game once per seat)."""
 
     @abstractmethod
+    def save_activity(self, seats: list[dict[str, Any]], moves: list[dict[str, Any]], tracking: Tracking) -> None:
+        """Rows of ``player_activity`` for new seats (``player``, ``game_id``, ``finished``,
+        ``last_activity``), then each game's newest activity (``game_id``, ``finished``,
+        ``last_activity``: a game once finished stays so) on every seat of it, and the tracking
+        record, in one transaction."""
+
+    @abstractmethod
+    def player_rows(self, player: str, limit: int) -> tuple[list[GameSummary], int]:
+        """The rows of ``player``'s games (its keyed hash): those not finished first, newest
+        activity first, at most ``limit`` (by an index, so the cost does not grow with the
+        player's games); and how many games the player has in all."""
+
+    @abstractmethod
+    def rows_of(self, game_ids: list[str], player: str) -> list[tuple[GameSummary, bool]]:
+        """The rows of ``game_ids`` (in that order; a game without a row left out), each with
+        whether ``player`` (a keyed hash) has a seat in it."""
+
+    @abstractmethod
     def close(self) -> None:
         """Closes the database connections of the view."""
 
@@ -235,8 +253,40 @@ PLAYERS_TABLE = (
     "notification_id BIGINT NOT NULL, PRIMARY KEY (player, game_id))"
 )
 PLAYERS_INDEX = f"CREATE INDEX IF NOT EXISTS {PLAYERS}_newest ON {{}} (notification_id DESC)"
+ACTIVITY = "player_activity"  # each seat's game with its activity, in the order ``status`` lists them
+ACTIVITY_TABLE = (
+    "CREATE TABLE IF NOT EXISTS {} (player TEXT NOT NULL, game_id TEXT NOT NULL, finished INTEGER NOT NULL, "
+    "last_activity TEXT NOT NULL, PRIMARY KEY (player, game_id))"
+)
+ACTIVITY_INDEXES = (
+    f"CREATE INDEX IF NOT EXISTS {ACTIVITY}_order ON {{}} (player, finished, last_activity DESC, game_id DESC)",
+    f"CREATE INDEX IF NOT EXISTS {ACTIVITY}_game ON {{}} (game_id)",
+)
+ACTIVITY_SEAT = (
+    "INSERT INTO {table} (player, game_id, finished, last_activity) "
+    "VALUES ({mark[player]}, {mark[game_id]}, {mark[finished]}, {mark[last_activity]}) ON CONFLICT DO NOTHING"
+)
+ACTIVITY_MOVE = (
+    "UPDATE {table} SET finished = {greatest}(finished, {mark[finished]}), last_activity = {mark[last_activity]} "
+    "WHERE game_id = {mark[game_id]}"
+)
+PLAYER_ROWS = (  # the rows of one player's games: those not finished first, newest activity first
+    "SELECT {columns} FROM {activity} a JOIN {table} s ON s.id = a.game_id WHERE a.player = {mark} "
+    "ORDER BY a.finished, a.last_activity DESC, a.game_id DESC LIMIT {mark}"
+)
+PLAYER_COUNT = "SELECT COUNT(*) AS n FROM {activity} WHERE player = {mark}"
+ROWS_OF = (  # rows by id, each with whether the player has a seat in the game
+    "SELECT {columns}, p.player IS NOT NULL AS mine FROM {table} s "
+    "LEFT JOIN {players} p ON p.game_id = s.id AND p.player = {mark} WHERE s.id IN ({marks})"
+)
+MAX_ROWS_OF = 500  # ids asked in one ``rows_of`` at most (the games list asks 50)
 RATED = "rated_games"
 RATED_COLUMNS = ("id", "created", "state", "ended", "result", "notification_id")
+
+
+def _prefixed(alias: str) -> str:
+    """The row's columns, each named by ``alias``."""
+    return ", ".join(f"{alias}.{column}" for column in COLUMNS)
 
 
 def _rated_upsert(table: str, mark: str) -> str:
@@ -288,7 +338,16 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
             f"CREATE INDEX IF NOT EXISTS {RATED}_position ON {RATED} (notification_id)",
             PLAYERS_TABLE.format(PLAYERS),
             PLAYERS_INDEX.format(PLAYERS),
+            ACTIVITY_TABLE.format(ACTIVITY),
+            *(index.format(ACTIVITY) for index in ACTIVITY_INDEXES),
         ]
+
+    def save_activity(self, seats: list[dict[str, Any]], moves: list[dict[str, Any]], tracking: Tracking) -> None:
+        marks = {c: f":{c}" for c in ("player", "game_id", "finished", "last_activity")}
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(ACTIVITY_SEAT.format(table=ACTIVITY, mark=marks), seats)
+            c.executemany(ACTIVITY_MOVE.format(table=ACTIVITY, mark=marks, greatest="MAX"), moves)
+            self._insert_tracking(c, tracking)
 
     def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
@@ -308,6 +367,24 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
         with self.datastore.transaction(commit=False) as c:
             c.execute(f"SELECT game_id FROM {PLAYERS} ORDER BY notification_id DESC LIMIT ?", [limit])
             return [row[0] for row in c.fetchall()]
+
+    def player_rows(self, player: str, limit: int) -> tuple[list[GameSummary], int]:
+        names = {"columns": _prefixed("s"), "activity": ACTIVITY, "table": self.table, "mark": "?"}
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(PLAYER_ROWS.format(**names), [player, limit])
+            rows = [GameSummary.from_row(row) for row in c.fetchall()]
+            c.execute(PLAYER_COUNT.format(**names), [player])
+            return rows, int(c.fetchone()[0])
+
+    def rows_of(self, game_ids: list[str], player: str) -> list[tuple[GameSummary, bool]]:
+        game_ids = game_ids[:MAX_ROWS_OF]
+        if not game_ids:
+            return []
+        names = {"columns": _prefixed("s"), "players": PLAYERS, "table": self.table, "mark": "?"}
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(ROWS_OF.format(**names, marks=", ".join("?" * len(game_ids))), [player, *game_ids])
+            found = {row["id"]: (GameSummary.from_row(row), bool(row["mine"])) for row in c.fetchall()}
+        return [found[game_id] for game_id in game_ids if game_id in found]
 
     def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
@@ -380,6 +457,7 @@ def _postgres_view_class() -> type[SummaryView]:
             self.qualified = f'"{schema}".{self.table}' if schema else self.table
             self.rated = f'"{schema}".{RATED}' if schema else RATED
             self.players = f'"{schema}".{PLAYERS}' if schema else PLAYERS
+            self.activity = f'"{schema}".{ACTIVITY}' if schema else ACTIVITY
             from psycopg.sql import SQL
 
             # the library's own statements are SQL too; it declares the list as Composed only
@@ -398,6 +476,8 @@ def _postgres_view_class() -> type[SummaryView]:
                 f"CREATE INDEX IF NOT EXISTS {RATED}_position ON {self.rated} (notification_id)",
                 PLAYERS_TABLE.format(self.players),
                 PLAYERS_INDEX.format(self.players),
+                ACTIVITY_TABLE.format(self.activity),
+                *(index.format(self.activity) for index in ACTIVITY_INDEXES),
             )
             self.sql_create_statements.extend(SQL(statement) for statement in statements)  # type: ignore[misc]
 
@@ -439,6 +519,32 @@ def _postgres_view_class() -> type[SummaryView]:
             with self.datastore.transaction(commit=False) as curs:
                 curs.execute(f"SELECT game_id FROM {self.players} ORDER BY notification_id DESC LIMIT %s", [limit])
                 return [row["game_id"] for row in curs.fetchall()]
+
+        def save_activity(self, seats: list[dict[str, Any]], moves: list[dict[str, Any]], tracking: Tracking) -> None:
+            marks = {c: f"%({c})s" for c in ("player", "game_id", "finished", "last_activity")}
+            with self.datastore.transaction(commit=True) as curs:
+                curs.executemany(ACTIVITY_SEAT.format(table=self.activity, mark=marks), seats)
+                curs.executemany(ACTIVITY_MOVE.format(table=self.activity, mark=marks, greatest="GREATEST"), moves)
+                self._insert_tracking(curs, tracking)
+
+        def player_rows(self, player: str, limit: int) -> tuple[list[GameSummary], int]:
+            names = {"columns": _prefixed("s"), "activity": self.activity, "table": self.qualified, "mark": "%s"}
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(PLAYER_ROWS.format(**names), [player, limit])
+                rows = [GameSummary.from_row(row) for row in curs.fetchall()]
+                curs.execute(PLAYER_COUNT.format(**names), [player])
+                counted = curs.fetchone()
+                return rows, int(counted["n"]) if counted else 0
+
+        def rows_of(self, game_ids: list[str], player: str) -> list[tuple[GameSummary, bool]]:
+            game_ids = game_ids[:MAX_ROWS_OF]
+            if not game_ids:
+                return []
+            names = {"columns": _prefixed("s"), "players": self.players, "table": self.qualified, "mark": "%s"}
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(ROWS_OF.format(**names, marks=", ".join(["%s"] * len(game_ids))), [player, *game_ids])
+                found = {row["id"]: (GameSummary.from_row(row), bool(row["mine"])) for row in curs.fetchall()}
+            return [found[game_id] for game_id in game_ids if game_id in found]
 
         def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
             with self.datastore.transaction(commit=False) as curs:

@@ -83,7 +83,7 @@ def _row(game: LoadedGame, seat: int | None, index: int, leaf: str, checkpoint: 
     return {
         "index": index,
         "turn": index + 1,  # the entry's place in the log: its URL
-        "number": game.turn_at(index + 1),  # the turn shown: talk does not advance it
+        "number": game.turn_of(index),  # the turn shown: talk does not advance it
         "kind": entry["kind"],
         "time": entry.get("time", ""),
         "who": names[entry["seat"]] if isinstance(entry.get("seat"), int) else "",
