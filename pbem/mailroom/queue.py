@@ -103,6 +103,16 @@ class QueuedMail:
 
 
 @dataclass(frozen=True)
+class Settled:
+    """What became of one claimed mail: sent, queued again (at ``next_try``) or dead."""
+
+    key: str
+    status: str
+    error: str | None = None
+    next_try: datetime | None = None
+
+
+@dataclass(frozen=True)
 class Timer:
     """A reminder or a deadline of one seat at one version of a game."""
 
@@ -269,15 +279,25 @@ class MailViews:
         next_try: datetime | None = None,
     ) -> bool:
         """Record what became of a claimed mail; False when the claim was lost meanwhile."""
+        return not self.settle_all([Settled(key, status, error, next_try)], owner, now)
+
+    def settle_all(self, settled: Sequence[Settled], owner: str, now: datetime) -> list[str]:
+        """Record what became of claimed mails, in one transaction (one commit for a sender's
+        batch, not one a mail); returns the keys whose claim was lost meanwhile."""
+        lost = []
         with self._transaction(commit=True) as cursor:
-            cursor.execute(
-                self.sql(
-                    "UPDATE pbem_mail SET status = %s, attempts = attempts + 1, error = %s, next_try = %s,"
-                    " claimed_by = NULL WHERE key = %s AND claimed_by = %s AND status = %s"
-                ),
-                (status, error[:MAX_ERROR] if error else None, stamp(next_try or now), key, owner, SENDING),
-            )
-            return _changed(cursor)
+            for mail in settled:
+                error = mail.error[:MAX_ERROR] if mail.error else None
+                cursor.execute(
+                    self.sql(
+                        "UPDATE pbem_mail SET status = %s, attempts = attempts + 1, error = %s, next_try = %s,"
+                        " claimed_by = NULL WHERE key = %s AND claimed_by = %s AND status = %s"
+                    ),
+                    (mail.status, error, stamp(mail.next_try or now), mail.key, owner, SENDING),
+                )
+                if not _changed(cursor):
+                    lost.append(mail.key)
+        return lost
 
     def dead(self, limit: int = 1000) -> list[QueuedMail]:
         with self._transaction(commit=False) as cursor:
