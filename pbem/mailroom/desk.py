@@ -113,6 +113,22 @@ class _Remembered:
             self._kept.popitem(last=False)
 
 
+def _game_word(game: Any, state: Any, seat: int, line: str, error: GameError) -> bool:
+    """Whether a refused line is the game's own (a move refused now) rather than a mail command
+    whose word the game does not know: the game must refuse it otherwise than the same line with
+    a word that means nothing (a game that reads bare numbers as a move refuses both alike), and
+    not because it is not the sender's turn (the game cannot tell then; a vote is no move)."""
+    if error.code in (ErrorCode.SYNTAX, ErrorCode.NOT_YOUR_TURN):
+        return False
+    try:
+        parse_named(game.spec, state, seat, " ".join(["~", *line.split()[1:]]), game.names)
+    except GameError as other:
+        return other.code != error.code
+    except Exception:  # a parser's bug: the line stays the game's
+        return True
+    return True
+
+
 class MailDesk:
     def __init__(self, service: GameService, settings: MailSettings, clock: Callable[[], datetime] = utcnow):
         self.service = service
@@ -596,7 +612,9 @@ class MailDesk:
             try:
                 parse_named(game.spec, state, seat, line, game.names)
             except GameError as error:
-                return command if error.code is ErrorCode.SYNTAX else Order(line)
+                if command is None:
+                    return None if error.code is ErrorCode.SYNTAX else Order(line)
+                return Order(line) if _game_word(game, state, seat, line, error) else command
             except Exception:  # a parser's bug: the line is read as a move, and its refusal shows
                 log.exception("parsing %r in %s", line[:80], game_id)
                 return Order(line)

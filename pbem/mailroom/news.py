@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.games.text import name_seats
 from pbem.ledger import entries as log
-from pbem.ledger import press
+from pbem.ledger import press, proposals
 from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
 from pbem.service.names import renamed_line
@@ -36,7 +36,12 @@ HANDOVER_LINES = {  # a seat handed to a substitute (pbem/ledger/handovers.py)
     "substitute": N_("%(by)s invites a substitute for %(player)s."),
     "handed": N_("A substitute plays the seat of %(player)s from now on."),
 }
-REASONS = {"missed-turns": N_("too many missed deadlines"), "resigned": N_("resigned")}
+REASONS = {
+    "missed-turns": N_("too many missed deadlines"),
+    "resigned": N_("resigned"),
+    "kicked": N_("by a vote of the other players"),
+}
+PLAIN_LINES = {"joined": N_("%(player)s joined."), "ended": N_("The game ended.")}
 Translate = Callable[[str], str]
 
 
@@ -96,12 +101,16 @@ def numbered_lines(
     return lines
 
 
+def _proposal_line(game: LoadedGame, entry: Mapping[str, Any], translate: Translate) -> str:
+    return proposals.describe(dict(entry), game.entry, game.names, translate)
+
+
 def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate = untranslated) -> list[str]:
     names = game.names
     kind = entry["kind"]
     who = names[entry["seat"]] if "seat" in entry else ""
-    if kind == "joined":
-        return [translate(N_("%(player)s joined.")) % {"player": who}]
+    if kind in PLAIN_LINES:  # a mapping, so a line without a placeholder is left as it is
+        return [translate(PLAIN_LINES[kind]) % {"player": who}]
     if kind == "resigned":
         reason = str(entry.get("reason", ""))
         reason = translate(REASONS[reason]) if reason in REASONS else reason
@@ -109,12 +118,12 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
             translate(N_("From now on the house robot plays %(player)s (%(reason)s)."))
             % {"player": who, "reason": reason}
         ]
-    if kind == "ended":
-        return [translate(N_("The game ended."))]
     if kind == NAMED:  # the seat's first name, so that a reader knows whom the new one names
         return [renamed_line(game.created["seats"], entry, translate)]
     if kind in HANDOVER_LINES or kind in UNDO_LINES:
         return [_table_line(game, entry, who, translate)]
+    if kind in proposals.KINDS:
+        return [_proposal_line(game, entry, translate)]
     if kind in press.TALK_KINDS:
         return [talk_line(entry, names)]
     facts = [game.spec.describe_fact(fact, names) for fact in entry.get("facts") or []]

@@ -18,7 +18,7 @@ from datetime import timedelta
 from typing import Any
 
 from pbem import i18n
-from pbem.ledger import handovers, press
+from pbem.ledger import handovers, press, proposals
 from pbem.mailroom import talk
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.limits import INVITE, INVITE_UNVERIFIED, LIVE
@@ -149,6 +149,46 @@ def undo_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
                 f"n{change.position}/{seat}/undo/{entry['index']}",
                 email,
                 {"kind": "undo", "game": block, "extra": extra},
+                sender=block["address"],
+            )
+    return mails
+
+
+def proposal_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """A proposal goes to every player who votes on it, with the lines that vote; a decision to
+    every player not played by the robot (a passed end or kick is told by the end's and the
+    robot's notices instead). pbem/mailroom/proposals.py."""
+    mails: list[Mail] = []
+    game = change.game
+    for entry in change.entries:
+        if entry["kind"] == proposals.PROPOSED:
+            seats = proposals.voters(game.entries[: entry["index"]], entry, len(game.names))
+            kind, proposal = "proposal", entry
+        elif entry["kind"] == proposals.DECIDED:
+            proposal = game.entry(int(entry["proposal"]))
+            if entry["passed"] and proposal["what"] in ("end", "kick"):
+                continue
+            seats = set(range(len(game.names))) - change.robots
+            kind = "decided"
+        else:
+            continue
+        extra = {
+            "what": proposal["what"],
+            "passed": bool(entry.get("passed")),
+            "name": game.names[proposal["seat"]],
+            "number": proposal["index"] + 1,
+            "days": proposal.get("days"),
+            "target": game.names[proposal["target"]] if "target" in proposal else "",
+            "until": proposals.describe_until(proposal, entry),
+        }
+        for seat in sorted(seats):
+            email = game.emails[seat]
+            block = writer.game_block(round_, game, change.after, email)
+            mails += writer.queue(
+                round_,
+                f"n{change.position}/{seat}/{kind}/{entry['index']}",
+                email,
+                {"kind": kind, "game": block, "extra": extra},
                 sender=block["address"],
             )
     return mails
@@ -418,6 +458,7 @@ NOTICES: tuple[Notice, ...] = (
     press_notices,  # a message first: it may speak of the move that follows it
     robot_notices,
     undo_notices,
+    proposal_notices,
     substitute_notices,
     start_or_end_notices,
     turn_notices,
