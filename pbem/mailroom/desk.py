@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -150,7 +150,7 @@ class MailDesk:
         used the same Message-ID ("other": somebody who learned it in advance, or a client
         that reuses ids), or missing (None). Receipts stored before fingerprints were kept
         count as this mail."""
-        stored = self.service.store.receipt(key)
+        stored = self.service.receipt_for(key)
         if stored is None:
             return None
         context = (stored.outcome or {}).get("context") or {}
@@ -238,9 +238,12 @@ class MailDesk:
 
     # -- reading ------------------------------------------------------------------------------
     @staticmethod
-    def _read(letter: Letter, recognise: Callable[[str], cmd.Command | Order | None]) -> Reading:
+    def _read(
+        letter: Letter, recognise: Callable[[str], cmd.Command | Order | None], lines: Sequence[str] | None = None
+    ) -> Reading:
+        """The letter read (``lines``: its lines without the messages to players, when given)."""
         return read_letter(
-            letter.lines,
+            letter.lines if lines is None else lines,
             recognise,
             subject=letter.subject,
             names=sender_names(letter.sender),
@@ -661,7 +664,7 @@ class MailDesk:
 
     def _seat_lines(self, letter: Letter, work: Work, game_id: str) -> list[dict[str, Any]]:
         told, lines = talk.split_press(letter.lines, letter.paragraphs)
-        reading = self._read(replace(letter, lines=lines), self._seat_recogniser(work, game_id, letter.sender))
+        reading = self._read(letter, self._seat_recogniser(work, game_id, letter.sender), lines)
         results: list[dict[str, Any]] = [self._tell(letter, work, game_id, item) for item in told]
         if not reading.commands:
             return (results or [{"action": "nothing", "game": game_id}]) + self._not_read(reading)

@@ -99,11 +99,9 @@ class GameReader:
     def moved(self, after: int, head: int) -> dict[str, int]:
         """The games saved in notifications ``after`` (exclusive) to ``head``, each with the
         version the last of them left it at (the web's warmer asks)."""
-        store = self.repository.store
-        page = store.recorder.select_notifications(start=after + 1, limit=max(0, head - after), topics=GAME_TOPICS)
         versions: dict[str, int] = {}
-        for notification in page:
-            entries = getattr(store.mapper.to_domain_event(notification), "entries", None)
+        for notice in self.repository.notifications(after, max(0, head - after), GAME_TOPICS):
+            entries = getattr(notice.event(), "entries", None)
             if entries:
                 versions[entries[-1]["game"]] = entries[-1]["index"] + 1
         return versions

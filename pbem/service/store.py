@@ -14,10 +14,10 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent, project_aggregate
@@ -39,6 +39,7 @@ from pbem.service import es_adapter as es
 from pbem.service.wakeup import Baton, Doorbells, Wakeup, listen_postgres, listen_sqlite, ring_sqlite
 
 Entry = dict[str, Any]
+V = TypeVar("V")
 alarms = logging.getLogger("pbem")
 
 
@@ -634,13 +635,29 @@ class PbemStore(Application[UUID]):
         """Every game id, oldest first, from the notification log's Created events."""
         topic = f"{GameRecord.Created.__module__}:{GameRecord.Created.__qualname__}"
         ids: list[str] = []
-        start = 1
+        after = 0
         while True:
-            page = es.notifications(self, start, self.log_section_size, [topic])
-            ids.extend(cast(GameRecord.Created, created).game_id for _, created in page)
+            page = self.notifications(after, self.log_section_size, [topic])
+            ids.extend(cast(GameRecord.Created, notice.event()).game_id for notice in page)
             if len(page) < self.log_section_size:
                 return ids
-            start = page[-1][0] + 1
+            after = page[-1].id
+
+    # -- the notification log and the views beside it (``es_adapter``) --------------------------
+    def notifications(self, after: int, limit: int, topics: Sequence[str] = ()) -> list[es.Notice]:
+        """At most ``limit`` notifications after position ``after`` (of ``topics``; all when
+        none), oldest first, each with its position and its domain event: one query."""
+        return es.notifications(self, after, limit, topics)
+
+    def head(self) -> int:
+        """The newest position of the notification log (0 when empty)."""
+        return es.head(self)
+
+    def views_beside(self, sqlite: type[V], postgres: Callable[[], type[V]]) -> V:
+        """A table set of class ``sqlite`` or (on PostgreSQL, made on first use) ``postgres``
+        (each a ``TrackingViews`` and the library's tracking recorder) in this store's own
+        database, so one transaction can hold its rows and a follower's position."""
+        return es.tracking_views(self, sqlite, postgres)
 
 
 def _doorbells(wakeup: Wakeup, env: dict[str, str]) -> Doorbells | None:
