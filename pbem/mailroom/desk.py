@@ -24,7 +24,7 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _, ngettext
 from pbem.games.text import parse_named
 from pbem.ledger import press
-from pbem.mailroom import clocks, people, talk, vacations
+from pbem.mailroom import clocks, people, substitutes, talk, vacations
 from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
@@ -32,6 +32,7 @@ from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_n
 from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, VerifiedAddress, Watchers
 from pbem.mailroom.settings import MailSettings
 from pbem.service.failures import StoreUnavailable
+from pbem.service.game import LoadedGame
 from pbem.service.names import clean_name
 from pbem.service.outcome import Outcome
 from pbem.service.service import GameService, Work
@@ -537,6 +538,8 @@ class MailDesk:
             context["game"] = None
             return [{"action": "refused", "reason": "unknown-game", "error": error.to_dict()}]
         seat = self.service.seat_by_token(game.id, letter.token, game, work) if letter.token else None
+        if (invited := self._invited(letter, work, game, context, seat)) is not None:
+            return invited
         if letter.dkim is not None:
             context["dkim"] = letter.dkim
         dkim_ok = letter.dkim if self.settings.dkim == "require" else None
@@ -561,6 +564,20 @@ class MailDesk:
             context["authenticated"] = "token"
             self._learn_name(letter, work)
         return self._from_the_seat(letter, work, game.id, context)
+
+    def _invited(
+        self, letter: Letter, work: Work, game: LoadedGame, context: dict[str, Any], seat: int | None
+    ) -> list[dict[str, Any]] | None:
+        """A mail from an invited substitute to its invitation's address (its token, which names
+        no seat, proves the address got the invitation): ``join`` takes the seat. None for any
+        other mail."""
+        if seat is not None or not letter.token:
+            return None
+        found = substitutes.invited(self.service, game, letter.token, letter.sender)
+        if found is None or (self.settings.dkim == "require" and not letter.dkim):
+            return None
+        context["authenticated"] = "token"
+        return substitutes.take_over(self.service, work, game, *found, letter.sender, list(letter.lines))
 
     def _from_the_seat(self, letter: Letter, work: Work, game_id: str, context: dict[str, Any]) -> list[dict[str, Any]]:
         """What an authenticated mail to a seat's address holds: an answer to a message (its
