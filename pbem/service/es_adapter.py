@@ -28,6 +28,7 @@ What is touched, and why each is kept (docs/architecture.md lists the gains):
 from __future__ import annotations
 
 import inspect
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -310,7 +311,37 @@ def contract_problems() -> list[str]:
     processing: ProcessingEvent[Any] = ProcessingEvent()
     if not (isinstance(processing.events, list) and isinstance(processing.aggregates, dict)):
         problems.append("ProcessingEvent no longer collects events in a list and aggregates in a dict")
+    for owner, name in _attributes():
+        if not _sets(owner, name):
+            problems.append(f"{owner.__qualname__} no longer sets {name}")
     return problems + _postgres_problems()
+
+
+def _attributes() -> list[tuple[type, str]]:
+    """(class, attribute) of every library attribute this adapter reads or replaces: the
+    pooled connections and their SQLite connection (``tune_sqlite``), the SQLite cursor
+    (``changed``), the repository's cache (``insert``)."""
+    from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteCursor
+
+    return [
+        (SQLiteDatastore, "pool"),
+        (SQLiteConnectionPool, "_pool"),
+        (SQLiteConnection, "_sqlite_conn"),
+        (SQLiteCursor, "sqlite_cursor"),
+        (Repository, "cache"),
+        (Repository, "fastforward"),
+    ]
+
+
+def _sets(owner: type, name: str) -> bool:
+    """Whether the library's ``owner`` (or a class of the library it derives from) assigns
+    ``self.<name>``."""
+    pattern = re.compile(rf"self\.{name}\s*[:=]")
+    return any(
+        cls.__module__.startswith("eventsourcing") and pattern.search(inspect.getsource(cls))
+        for cls in owner.__mro__
+        if cls is not object
+    )
 
 
 def _postgres_problems() -> list[str]:

@@ -66,6 +66,13 @@ def test_a_patched_copy_of_the_library_fails_the_contract(tmp_path):
     assert "no longer hands its keywords to _insert_events" in _problems_with(changed)
 
 
+def test_a_renamed_attribute_of_the_library_fails_the_contract(tmp_path):
+    """The SQLite connection's wrapped connection (``tune_sqlite`` runs its PRAGMA on it),
+    renamed in a copy of the library: the contract names it."""
+    changed = _patched_library(tmp_path, "sqlite.py", "self._sqlite_conn = sqlite_conn", "self._raw = sqlite_conn")
+    assert "SQLiteConnection no longer sets _sqlite_conn" in _problems_with(changed)
+
+
 def test_a_copied_record_shares_no_pending_events(tmp_path):
     store = PbemStore({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": ":memory:"})
     try:
