@@ -35,8 +35,7 @@ import textwrap
 from collections.abc import Callable
 from datetime import datetime
 from email.header import Header
-from email.message import EmailMessage
-from email.utils import format_datetime, formataddr
+from email.utils import format_datetime
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
@@ -46,6 +45,7 @@ from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_aut
 from jinja2.utils import urlize
 from markupsafe import Markup
 
+from mailgateway import mime
 from mailgateway.picture import Picture, picture_of
 from pbem import i18n
 from pbem.mailroom.pictures import unpacked
@@ -232,21 +232,21 @@ def message_id(key: str, domain: str) -> str:
     return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
 
 
-def set_subject(msg: EmailMessage, subject: str, name: str = "Subject") -> None:
-    """The Subject header (or another of free text: ``name``), with every space of a non-ASCII
-    subject kept. The stdlib folds a long
-    one into an encoded word per word, and RFC 2047 drops the space between two encoded words,
-    so "Královská výpomoc" reached players as "Královskávýpomoc". Here the ASCII words before
-    the first other one stay plain, and the rest is one run of encoded words (``Header``
-    encodes the spaces inside them), on lines the generator keeps as they are (``set_raw``)."""
+def subject_value(subject: str, name: str = "Subject") -> str:
+    """The value of the Subject header (or another of free text) with every space of a
+    non-ASCII subject kept. The stdlib folds a long one into an encoded word per word, and
+    RFC 2047 drops the space between two encoded words, so "Královská výpomoc" reached players
+    as "Královskávýpomoc". Here the ASCII words before the first other one stay plain, and the
+    rest is one run of encoded words (``Header`` encodes the spaces inside them), on lines
+    joined by ``"\\n "`` that are kept as they are (``mailgateway.mime.header``)."""
     if subject.isascii():
-        msg[name] = subject
-        return
+        return subject
     first = next(index for index, char in enumerate(subject) if not char.isascii())
     cut = subject.rfind(" ", 0, first)
     plain, rest = (subject[:cut], subject[cut + 1 :]) if cut > 0 else ("", subject)
-    encoded = Header(rest, "utf-8", maxlinelen=76).encode(linesep="\n")
-    msg.set_raw(name, f"{plain}\n {encoded}" if plain else encoded)
+    # without plain words the first encoded word follows "Name: ", on a line of at most 76 characters
+    encoded = Header(rest, "utf-8", maxlinelen=76, header_name=None if plain else name).encode(linesep="\n")
+    return f"{plain}\n {encoded}" if plain else encoded
 
 
 def _from_name(model: dict[str, Any]) -> str:
@@ -266,49 +266,52 @@ def build(
     references: tuple[str, ...] | list[str] = (),
     attachment: dict[str, Any] | None = None,
     thread: str | None = None,
-) -> EmailMessage:
-    """The whole message. Replies carry ``Auto-Submitted: auto-replied`` and the thread
-    headers; notices ``auto-generated`` (RFC 3834). A model whose game carries a picture gets
-    it as a PNG inline in the HTML part (ValueError when it cannot be drawn: the sender makes
-    the mail a dead letter, to be sent again)."""
+) -> bytes:
+    """The whole message, as it goes to the relay (``mailgateway.mime``: CRLF line ends).
+    Replies carry ``Auto-Submitted: auto-replied`` and the thread headers; notices
+    ``auto-generated`` (RFC 3834). A model whose game carries a picture gets it as a PNG inline
+    in the HTML part (ValueError when it cannot be drawn: the sender makes the mail a dead
+    letter, to be sent again)."""
     domain = sender.split("@", 1)[1]
     packed = (model.get("game") or {}).get("picture")
     picture = picture_of(unpacked(packed)) if packed else None
     cid = f"board.{hashlib.sha256(key.encode()).hexdigest()[:24]}@{domain}"
     subject, state, text, html = rendered(model, picture, cid)
-    msg = EmailMessage()
-    msg["From"] = formataddr((_from_name(model), sender))
-    msg["Reply-To"] = sender
-    msg["To"] = to
-    set_subject(msg, subject)
-    msg["Date"] = format_datetime(now)
-    msg["Message-ID"] = message_id(key, domain)
-    msg["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
-    msg["X-Auto-Response-Suppress"] = "All"
-    msg["X-Loop"] = sender.split("+", 1)[0].split("@", 1)[0] + "@" + sender.split("@", 1)[1]
-    msg["X-Pbem-Kind"] = str(model.get("kind", ""))  # for mail filters: reply, turn, reminder, ...
-    set_subject(msg, state, "X-Pbem-State")  # what the subject no longer says
+    headers = [
+        ("From", mime.mailbox(_from_name(model), sender)),
+        ("Reply-To", sender),
+        ("To", mime.recipient(to)),
+        ("Subject", subject_value(subject)),
+        ("Date", format_datetime(now)),
+        ("Message-ID", message_id(key, domain)),
+        ("Auto-Submitted", "auto-replied" if in_reply_to else "auto-generated"),
+        ("X-Auto-Response-Suppress", "All"),
+        ("X-Loop", sender.split("+", 1)[0].split("@", 1)[0] + "@" + domain),
+        ("X-Pbem-Kind", mime.encoded(str(model.get("kind", "")))),  # for mail filters: reply, turn, ...
+        ("X-Pbem-State", subject_value(state, "X-Pbem-State")),  # what the subject no longer says
+    ]
     if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
+        headers.append(("In-Reply-To", in_reply_to))
     chain = reference_chain(thread, references, in_reply_to)
     if chain:
-        msg["References"] = " ".join(chain)
-    msg.set_content(text)
-    msg.add_alternative(html, subtype="html")
+        headers.append(("References", " ".join(chain)))
+    headers.append(("MIME-Version", "1.0"))
+    html_part = mime.text_part(html, "html")
     if picture is not None:
-        html_part = next(part for part in msg.iter_parts() if part.get_content_type() == "text/html")
-        assert isinstance(html_part, EmailMessage)
-        html_part.add_related(
-            picture.png, maintype="image", subtype="png", cid=f"<{cid}>", disposition="inline", filename="board.png"
+        image = mime.binary_part(
+            picture.png,
+            "image/png",
+            [("Content-Disposition", 'inline; filename="board.png"'), ("Content-ID", f"<{cid}>")],
         )
-    if attachment is not None:
-        msg.make_mixed()
-        msg.add_attachment(
-            json.dumps(attachment, indent=2, sort_keys=True).encode(),
-            maintype="application",
-            subtype="json",
-            filename="receipt.json",
-        )
-    # last: set_content and make_mixed move or drop the Content-* headers set before them
-    msg["Content-Language"] = model.get("lang", "en")
-    return msg
+        html_part = mime.multipart(key, "related", [html_part, image])
+    language = [("Content-Language", mime.encoded(str(model.get("lang", "en"))))]
+    parts = [mime.text_part(text, "plain"), html_part]
+    if attachment is None:
+        return mime.head(headers) + mime.multipart(key, "alternative", parts, language)
+    receipt = mime.binary_part(
+        json.dumps(attachment, indent=2, sort_keys=True).encode(),
+        "application/json",
+        [("Content-Disposition", 'attachment; filename="receipt.json"')],
+    )
+    mixed = [mime.multipart(key, "alternative", parts), receipt]
+    return mime.head(headers) + mime.multipart(key, "mixed", mixed, language)

@@ -76,6 +76,20 @@ def test_history_numbers_entries_as_turns(run):
     assert run("history", game_id).output.startswith("   1 created")
 
 
+def test_history_numbers_turns_as_the_mails_do(run):
+    """A message advances no turn: `pbem history` numbered entries by their place in the log
+    and called turn 5 of the mails and pages "6" after a table message; it numbers them as
+    they do (the message shares the number of the turn it was said at)."""
+    game_id = _new(run, "--seed", "01" * 32)
+    for email in ("ann@example.org", "bob@example.org"):
+        run("join", game_id, "--as", email)
+    assert run("tell", game_id, "--as", "ann@example.org", "--all", "good luck").exit_code == 0
+    waiting = json.loads(run("show", game_id, "--json").output)["waiting_for"][0]["name"]
+    assert run("move", game_id, "--as", f"{waiting}@example.org", "hold").exit_code == 0
+    history = run("history", game_id).output
+    assert "   4 said ann" in history and "   5 moved " in history and "   6 " not in history
+
+
 def _rename(game_id, email, name):
     """The `name` command of a private address (the CLI has none): a `named` entry."""
     from pbem.cli.core import service

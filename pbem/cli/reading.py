@@ -54,7 +54,9 @@ def catalog(as_json: bool) -> None:
 @click.command()
 @click.argument("game_id")
 @click.option("--as", "email", help="show this player's private view")
-@click.option("--at", "version", type=int, help="the state at this turn (the number that mails and web pages name)")
+@click.option(
+    "--at", "version", type=int, help="the state after this many entries (the version a mail's turn link names)"
+)
 @click.option("--json", "as_json", is_flag=True)
 def show(game_id: str, email: str | None, version: int | None, as_json: bool) -> None:
     """Show a game's state (now, or at any past turn)."""
@@ -88,8 +90,8 @@ def history(game_id: str, email: str | None, as_json: bool) -> None:
         entry = row["entry"]
         who = f" {names[entry['seat']]}" if "seat" in entry else ""
         command = f": {entry['command']}" if "command" in entry else ""
-        # the turn, as mails, web pages and show --at name it (the state after this entry)
-        click.echo(f"{row['index'] + 1:>4} {entry['kind']}{who}{command}  [{row['leaf_hash'][:12]}]")
+        # the turn, as mails and web pages name it (the state after this entry; talk advances none)
+        click.echo(f"{row['turn']:>4} {entry['kind']}{who}{command}  [{row['leaf_hash'][:12]}]")
         for line in row["lines"]:
             click.echo(f"       {line}")
 
@@ -121,7 +123,9 @@ def export(game_id: str, output: Path | None) -> None:
 @click.command()
 @click.argument("game_id")
 @click.option("--as", "email", required=True, help="the player: the receipt opens what they may see")
-@click.option("--at", "version", type=click.IntRange(min=1), help="the entry of this turn (default: the newest)")
+@click.option(
+    "--at", "version", type=click.IntRange(min=1), help="the entry that made this version (default: the newest)"
+)
 @click.option("-o", "--output", type=OUTPUT, help="write to a file ('-': standard output)")
 def receipt(game_id: str, email: str, version: int | None, output: Path | None) -> None:
     """Print a receipt of one entry of the signed log (what a reply mail attaches as receipt.json):

@@ -42,6 +42,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "substitute": ("substitute", "nahradnik", "zastepca"),
     "propose": ("propose", "navrh", "navrhuji", "proponuje", "propozycja"),
     "accept": ("accept", "prijmout", "akceptuj"),
+    "decline": ("decline", "reject", "odmitnout", "odmitam", "odrzuc", "odrzucam"),  # a vote against a proposal
 }
 # The keywords that are only Czech or only Polish (``pomoc`` and ``katalog`` are both): a mail
 # to the service address from somebody who chose no language is answered in the language of
@@ -54,20 +55,20 @@ WORD_LANGUAGES: dict[str, str] = {
             """napoveda nabidka hry partie nova novy zalozit pripojit prihlasit stav historie odebirat sledovat
             neodebirat nesledovat jazyk obrazky nepritomnost dovolena vzdat vzdavam sablona formular potvrdit
             potvrzuji novaadresa zmenitadresu tahy jmeno casove casovepasmo pasmo odveta zpet nahradnik navrh
-            navrhuji prijmout""",
+            navrhuji prijmout odmitnout odmitam""",
         ),
         (
             "pl",
             """oferta gry nowa nowy utworz zaloz dolacz dolaczam stan historia obserwuj subskrybuj nieobserwuj
             wypisz odsubskrybuj jezyk obrazki nieobecnosc urlop poddaj poddaje rezygnuje szablon formularz
             potwierdz potwierdzam nowyadres zmienadres ruchy imie strefa strefaczasowa rewanz cofnij zastepca
-            proponuje propozycja akceptuj""",
+            proponuje propozycja akceptuj odrzuc odrzucam""",
         ),
         (
             "en",
             """help catalog catalogue games new join status history subscribe watch unsubscribe unwatch language
             lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal name
-            timezone tz rematch undo substitute propose accept""",
+            timezone tz rematch undo substitute propose accept decline reject""",
         ),
     )
     for word in words.split()
@@ -95,10 +96,11 @@ SEAT_COMMANDS = (
     "substitute",
     "propose",
     "accept",
+    "decline",
 )
 # Seat commands that a game may also use as a move (Warriors & Traders' ``accept OFFER``): the
 # game's reading of such a line comes first.
-GAME_FIRST = ("accept",)
+GAME_FIRST = ("accept", "decline")
 TIMEZONE_USAGE = N_("timezone AREA/CITY, as the tz database names it (e.g. timezone Europe/Prague)")
 LANGUAGES = i18n.LANGUAGES
 LANGUAGE_WORDS = i18n.LANGUAGE_WORDS

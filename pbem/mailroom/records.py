@@ -220,6 +220,11 @@ class GameClock(Aggregate):
         if missed_seat is not None:
             self.misses[str(missed_seat)] = self.misses.get(str(missed_seat), 0) + 1
 
+    @event("MissesCleared")
+    def clear_misses(self, seat: int) -> None:
+        """A substitute took over ``seat``: the misses of the player before count no more."""
+        self.misses = {key: value for key, value in self.misses.items() if key != str(seat)}
+
 
 for _old in (Correspondent, Watchers, GameClock):  # topics of events stored before the move
     register_topic(f"pbem.mailroom.records:{_old.__qualname__}", _old)

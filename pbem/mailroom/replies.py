@@ -143,7 +143,7 @@ def _receipt_line(game: LoadedGame, attachment: dict[str, Any], now: datetime) -
     last = max([index] + [part["index"] for part in attachment.get("more", [])]) if isinstance(index, int) else None
 
     def turn_of(at: int | None) -> int | None:
-        return game.turn_at(at + 1) if isinstance(at, int) and 0 <= at < game.version else None
+        return game.turn_of(at) if isinstance(at, int) and 0 <= at < game.version else None
 
     return {
         "index": index,

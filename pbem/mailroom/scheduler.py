@@ -19,7 +19,7 @@ from typing import Any
 from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
-from pbem.mailroom.clocks import clock_rules
+from pbem.mailroom.clocks import Period, clock_rules
 from pbem.mailroom.deadlines import Clocks, deadline_at, entry_time, hours_for, misses, reminder_lead
 from pbem.mailroom.outbox import Outbox
 from pbem.mailroom.queue import DEAD, Mail, MailViews, Timer
@@ -77,7 +77,7 @@ class Scheduler:
                 hours = max(0, int(left[seat].total_seconds() // 3600))
                 due = clocks.deadline(game, game.version, seat)
             else:
-                due = self._due(since, hours, email, clocks)
+                due = self._due(since, hours, email, clocks, clocks.pauses(game))
             if due is not None:
                 timers += self._seat_timers(
                     Timer(game.id, seat, "deadline", game.version, email, since, hours, due), rules
@@ -93,9 +93,11 @@ class Scheduler:
         return [deadline, replace(deadline, kind="reminder", due=deadline.due - timedelta(hours=lead))]
 
     @staticmethod
-    def _due(since: datetime, hours: int, email: str, clocks: Clocks) -> datetime | None:
+    def _due(
+        since: datetime, hours: int, email: str, clocks: Clocks, paused: tuple[Period, ...] = ()
+    ) -> datetime | None:
         try:
-            return deadline_at(since, hours, clocks.absences(email))
+            return deadline_at(since, hours, clocks.absences(email), paused)
         except (OverflowError, ValueError):
             log.error("absences of %s give no valid deadline; none is set", email)
             return None
@@ -108,7 +110,8 @@ class Scheduler:
             if clock_rules(rules) is not None:
                 deadline = clocks.deadline(self.service.game(timer.game_id), timer.version, timer.seat)
             else:
-                deadline = self._due(timer.since, timer.hours, email, clocks)
+                paused = clocks.pauses(self.service.game(timer.game_id))
+                deadline = self._due(timer.since, timer.hours, email, clocks, paused)
             if deadline is None:
                 continue
             lead = reminder_lead(rules, timer.hours)

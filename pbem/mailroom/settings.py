@@ -21,6 +21,7 @@ class MailSettings:
     relay_starttls: bool = False
     relay_user: str | None = None
     relay_password: str | None = None
+    relay_connections: int = 4  # SMTP conversations with the relay at once (the sender's lanes)
     maildir: Path | None = None
     max_bytes: int = 262_144
     tls_cert: Path | None = None  # offer STARTTLS on the gateway's own server with this certificate
@@ -60,6 +61,7 @@ class MailSettings:
             relay_starttls=(env.get("PBEM_SMTP_STARTTLS") or "no").lower() in ("1", "yes", "true", "on"),
             relay_user=env.get("PBEM_SMTP_USER") or None,
             relay_password=env.get("PBEM_SMTP_PASSWORD") or None,
+            relay_connections=int(number(env, "PBEM_SMTP_CONNECTIONS", 4, 1, 32)),
             maildir=Path(env.get("PBEM_MAILDIR") or home / "maildir"),
             max_bytes=int(number(env, "PBEM_MAIL_MAX_BYTES", 262_144, 1024, 1 << 30)),
             tls_cert=Path(env["PBEM_MAIL_TLS_CERT"]) if env.get("PBEM_MAIL_TLS_CERT") else None,

@@ -111,6 +111,12 @@ class LoadedGame:
         version = self.version if version is None else version
         return version - bisect_left(self._talk, version)
 
+    def turn_of(self, index: int) -> int:
+        """The turn number of entry ``index`` (the state after it), as every reader sees it:
+        the mails ("Turn 5"), the pages, the history answer, the /verify page, ``pbem history``.
+        The one numbering of entries for people; a URL names the entry's place instead."""
+        return self.turn_at(index + 1)
+
     def kinds(self, kind: str) -> list[Entry]:
         return [entry for entry in self.entries if entry["kind"] == kind]
 

@@ -1,8 +1,8 @@
 """The one page that takes a body: ``POST /verify`` checks an uploaded receipt (``receipt.json``
 from a reply mail, or ``pbem receipt``) against this server's published keys and says what it
-proves. It reads the keys and nothing else and writes nothing: the store stays as it was, as
-for every other page. The upload is bounded (``RECEIPT_MAX_BYTES``), and whatever it holds
-gets an answer, never an error page."""
+proves. It reads the keys, and the receipt's game to number its turns as the mails do, and
+writes nothing: the store stays as it was, as for every other page. The upload is bounded
+(``RECEIPT_MAX_BYTES``), and whatever it holds gets an answer, never an error page."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, make_response, render_template, request
 from flask_babel import gettext as _
 
+from pbem.games.base import GameError
 from pbem.ledger.receipts import ReceiptError, check_receipt
 from pbem.web.helpers import private_cache, service
 
@@ -40,6 +41,19 @@ def _upload() -> bytes | None:
         request.close()  # the parsed form's spooled files, now rather than when collected
 
 
+def _turns(origin: str, indexes: list[int]) -> list[int]:
+    """The turns of the entries ``indexes`` of the game of ``origin`` as the mails and pages
+    number them (``LoadedGame.turn_of``: talk advances no turn); an entry's place in the log
+    plus one for a game this server does not have (its checkpoint is signed by our key, so it
+    was ours once)."""
+    game_id = origin.rsplit("/game/", 1)[-1]
+    try:
+        game = service().game(game_id)
+    except GameError:
+        return [index + 1 for index in indexes]
+    return [game.turn_of(index) if 0 <= index < game.version else index + 1 for index in indexes]
+
+
 def check_upload(data: bytes | None, trusted: list[str]) -> Checked:
     """What the uploaded bytes prove, in one sentence of the reader's language."""
     if data is None:
@@ -53,11 +67,12 @@ def check_upload(data: bytes | None, trusted: list[str]) -> Checked:
         checked = check_receipt(receipt, trusted)
     except (ReceiptError, ValueError, RecursionError, TypeError, KeyError, AttributeError) as error:
         return Checked(False, _("This is not a valid receipt of this server."), str(error)[:500])
+    turns = _turns(checked.checkpoint.origin, checked.indexes)
     if checked.more:
         sentence = _(
             "Valid: this receipt proves turns %(turns)s of game %(origin)s, "
             "in the log of %(size)s entries that this server signed.",
-            turns=", ".join(str(index + 1) for index in checked.indexes),
+            turns=", ".join(str(turn) for turn in turns),
             origin=checked.checkpoint.origin,
             size=checked.checkpoint.size,
         )
@@ -65,7 +80,7 @@ def check_upload(data: bytes | None, trusted: list[str]) -> Checked:
         sentence = _(
             "Valid: this receipt proves turn %(turn)s of game %(origin)s, "
             "in the log of %(size)s entries that this server signed.",
-            turn=checked.index + 1,
+            turn=turns[0],
             origin=checked.checkpoint.origin,
             size=checked.checkpoint.size,
         )

@@ -294,7 +294,7 @@ def test_a_sender_round_sends_its_mails_over_one_relay_connection(service, mail_
             gw.receive(make_mail(ANN, SERVICE, "help", message_id=f"<one-{number}@example.net>"))
         gw.work()
         assert len(handler.peers) == 3 and len(set(handler.peers)) == 1
-        assert transport._smtp is None  # closed after the round
+        assert transport._idle == []  # closed after the round
         gw.receive(make_mail(ANN, SERVICE, "help", message_id="<two@example.net>"))
         gw.work()
         assert len(handler.peers) == 4 and handler.peers[-1] != handler.peers[0]

@@ -110,3 +110,20 @@ def test_a_receipt_of_several_entries_is_reported_with_every_turn_and_fails_by_a
     several["more"][1]["entry"]["time"] = "2000-01-01T00:00:00+00:00"
     body = upload(app.test_client(), json.dumps(several).encode()).get_data(as_text=True)
     assert "This is not a valid receipt of this server." in body and "entry 3 of the receipt" in body
+
+
+def test_the_verify_page_names_the_turn_as_the_mails_do(small_site):
+    """A message advances no turn, so after talk the entry's place in the log is not its turn:
+    the page said "turn 6" for the move that the mail and the history page call turn 5. It
+    numbers turns as they do (``LoadedGame.turn_of``)."""
+    from pbem.cli.core import play_moves
+
+    service, game_id, app = small_site
+    game = service.game(game_id)
+    assert service.say(game_id, game.emails[0], "all", "good luck").ok
+    play_moves(service, game_id, seed=5, max_moves=1)
+    game = service.game(game_id)
+    assert game.entry(game.version - 1)["kind"] == "moved" and game.turn_at() == game.version - 1
+    receipt = service.receipt(game_id, game.version - 1, game.version, viewer=game.emails[0])
+    body = upload(app.test_client(), json.dumps(receipt).encode()).get_data(as_text=True)
+    assert f"Valid: this receipt proves turn {game.turn_at()} of game" in body, body
