@@ -456,11 +456,7 @@ class MailDesk:
         """Spend an absence's days in each game ``email`` plays (started, not over, not the
         robot's): refused whole, naming the game, when one game's budget for a year is spent."""
         costs = []
-        for game_id in self.service.game_ids():
-            game = self.service.game(game_id, fresh=False)
-            seat = game.emails.index(email) if email in game.emails else None
-            if seat is None or not game.started or game.ended or seat in game.robots:
-                continue
+        for game_id, seat in self._seats_away(email, work):
             clock = work.find(GameClock.create_id(game_id, {}))
             budget = vacations.budget_of(clock.rules if clock else {})
             cost = vacations.spend(clock.vacation_list() if clock else [], seat, *period, budget)
@@ -485,6 +481,19 @@ class MailDesk:
         return [
             {"game": g, "days": c["new"], "left": c["left"], "year": c["year"], "budget": b} for g, _s, c, b in costs
         ]
+
+    def _seats_away(self, email: str, work: Work) -> list[tuple[str, int]]:
+        """The games where an absence of ``email`` costs vacation, with the seat there: started,
+        not over, not the robot's. The running games of ``email`` come from the read models
+        (nothing is loaded to find them); only they are loaded, each once."""
+        found = []
+        rows = self.service.summaries(self.service.games_of(email), email)
+        for game_id in [row.id for row, _plays in rows if row.status == "running"]:
+            game = work.loaded(game_id) or self.service.game(game_id, fresh=False)
+            seat = game.emails.index(email) if email in game.emails else None
+            if seat is not None and game.started and not game.ended and seat not in game.robots:
+                found.append((game_id, seat))
+        return found
 
     @staticmethod
     def _clock(work: Work, game_id: str) -> GameClock:

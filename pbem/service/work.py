@@ -106,6 +106,11 @@ class Work:
             self.batches[game_id] = _Batch(game, self.repository.state(game))
         return self.batches[game_id]
 
+    def loaded(self, game_id: str) -> LoadedGame | None:
+        """The game as this transaction loaded it already, or None (nothing is loaded)."""
+        batch = self.batches.get(game_id)
+        return batch.game if batch is not None else None
+
     def add(self, *aggregates: Any) -> None:
         for aggregate in aggregates:
             self.extra[aggregate.id] = aggregate
