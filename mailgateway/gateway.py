@@ -155,7 +155,7 @@ class Gateway:
         if target is None:
             log.info("ignored %s: not addressed to us", inbound.key)
             return "ignored"
-        letter = replace(self.letter(inbound, raw, target.game_id, target.token), conversation=target.conversation)
+        letter = self.letter(inbound, raw, target.game_id, target.token, target.conversation)
         with self.storing:
             status = self._handle(letter)
         log_mail(inbound.key, status, target.game_id)
@@ -190,7 +190,9 @@ class Gateway:
         with self.storing:
             return self.desk.handle(letter)
 
-    def letter(self, inbound: Inbound, raw: bytes, game_id: str | None, token: str | None) -> Letter:
+    def letter(
+        self, inbound: Inbound, raw: bytes, game_id: str | None, token: str | None, conversation: str | None = None
+    ) -> Letter:
         dkim = None
         if self.settings.dkim != "off":  # at the service address too: a signed From is a verified one
             dkim = dkim_aligned(raw, inbound.sender, self.dnsfunc)
@@ -215,6 +217,7 @@ class Gateway:
             fingerprint=inbound.fingerprint,
             size=inbound.size,
             refusal=inbound.refusal,
+            conversation=conversation,
         )
 
 

@@ -53,17 +53,16 @@ class PlayerGames:
         with self._lock:
             while True:
                 after = self.view.max_tracking_id(self.name) or 0
-                page = self.store.recorder.select_notifications(start=after + 1, limit=self.batch, topics=[CREATED])
+                page = self.store.notifications(after, self.batch, [CREATED])
                 if not page:
                     return total
                 rows = []
-                for notification in page:
-                    created = self.store.mapper.to_domain_event(notification)
+                for notice in page:
+                    created = notice.event()
                     game_id = created.game_id
                     emails = dict.fromkeys(created.privates[0].get("emails", []))
                     rows += [
-                        {"player": self.player(e), "game_id": game_id, "notification_id": notification.id}
-                        for e in emails
+                        {"player": self.player(e), "game_id": game_id, "notification_id": notice.id} for e in emails
                     ]
                 with suppress(IntegrityError):  # another process followed these first
                     self.view.save_players(rows, Tracking(self.name, page[-1].id))
@@ -77,22 +76,20 @@ class PlayerGames:
         with self._lock:
             while True:
                 after = self.view.max_tracking_id(self.activity) or 0
-                page = self.store.recorder.select_notifications(
-                    start=after + 1, limit=self.batch, topics=[CREATED, APPENDED]
-                )
+                page = self.store.notifications(after, self.batch, [CREATED, APPENDED])
                 if not page:
                     return total
                 seats: list[dict[str, Any]] = []
                 moves: dict[str, dict[str, Any]] = {}
-                for notification in page:
-                    event = self.store.mapper.to_domain_event(notification)
+                for notice in page:
+                    event = notice.event()
                     entries = event.entries
                     if not entries:
                         continue
                     game_id = entries[-1]["game"]
                     finished = int(any(entry["kind"] == ENDED for entry in entries))
                     moved = {"game_id": game_id, "finished": finished, "last_activity": entries[-1].get("time", "")}
-                    if notification.topic == CREATED:
+                    if isinstance(event, GameRecord.Created):
                         emails = dict.fromkeys(event.privates[0].get("emails", []))
                         seats += [moved | {"player": self.player(email)} for email in emails]
                     else:
