@@ -219,7 +219,8 @@ class Writer:
     @staticmethod
     def _clocks(round_: Round, game: LoadedGame, version: int, waiting: set[int]) -> list[dict[str, Any]]:
         """Each seat's time left at ``version`` of a game with a clock (none: an empty list), as
-        whole days, hours and minutes, and whether it runs now."""
+        whole days, hours and minutes, and whether it runs now; a seat the robot plays has no
+        clock anyone waits on (``robot``: the mail says so instead of a time)."""
         left = round_.clocks.time_left(game, version)
         if left is None:
             return []
@@ -234,6 +235,7 @@ class Writer:
                     "hours": rest // 60,
                     "minutes": rest % 60,
                     "running": seat in waiting,
+                    "robot": seat in game.robots,
                 }
             )
         return shown

@@ -348,6 +348,21 @@ def test_clocks_in_every_game(gw, smtp, transport, clock, game_type):
     assert verify_bytes(export_bytes(gw.service.export(game_id))).entries == game.version
 
 
+def test_a_robot_played_seat_shows_no_time_left(gw, smtp, transport, clock):
+    """A seat the house robot plays has no clock that anyone waits on: the turn mails listed
+    its time left like a player's. They say the robot plays it; the players' times stay."""
+    game_id = kingsburg_by_mail(gw, smtp, "clock=2d+1d")
+    gw.service.resign(game_id, CID)
+    gw.work()
+    transport.clear()
+    mail_move(gw, smtp, game_id, ANN, "take gold")
+    text = flat(text_of(transport.to(ANN)[0]))
+    clocks = text.split("Time left on the clocks:")[1]
+    assert "cid: the house robot plays (no clock)" in clocks
+    assert "cid: 1 day" not in clocks and "cid: 2 days" not in clocks
+    assert "ann: 3 days 0 hours" in clocks  # positive control: a player's time (bank and move)
+
+
 def test_a_change_folds_only_the_new_entries(gw, smtp, transport, clock, monkeypatch):
     """The waits of a clock game are kept per process: after a move, the time left is brought
     forward by the states of the new entries only."""
