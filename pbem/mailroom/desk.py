@@ -619,7 +619,7 @@ class MailDesk:
         def recognise(line: str) -> cmd.Command | Order | None:
             found = cmd.parse_command(line)
             command = found if found is not None and found.name in cmd.SEAT_COMMANDS else None
-            if command is not None and command.name not in cmd.GAME_FIRST:
+            if command is not None and (command.name not in cmd.GAME_FIRST or people.names_request(batch, command)):
                 return command
             if state is None or seat is None:
                 return command
