@@ -13,7 +13,9 @@ one at a time (a lock).
 Bounded: the SVG is at most ``MAX_SVG_BYTES`` (the queue's packed form is checked too), the
 picture at most ``MAX_WIDTH`` x ``MAX_HEIGHT`` pixels, the PNG at most ``MAX_PNG_BYTES``: a
 picture that comes out larger is drawn again smaller, and one that never fits is left out (the
-mail says where the board is on the web instead).
+mail says where the board is on the web instead). Pillow refuses a picture whose own size, at
+a pixel a unit, is over some 179 million pixels (no board comes near it): a ValueError, as for
+a picture LunaSVG cannot read.
 """
 
 from __future__ import annotations
@@ -102,17 +104,22 @@ def font_files(dirs: tuple[str, ...] = FONT_DIRS) -> tuple[str, tuple[Path, ...]
     return "", ()
 
 
-@cache
+_registered: list[str] = []  # the family registered, once per process
+
+
 def fonts_registered() -> str:
     """The family the pictures' words are drawn in, its files registered with LunaSVG (once
-    per process; also as the family of last resort, for a family the picture names that is
-    not installed)."""
-    family, paths = font_files()
-    for path in paths:
-        bold = "Bold" in path.name
-        pillow_lunasvg.add_font_file(path, family, bold=bold)
-        pillow_lunasvg.add_font_file(path, "", bold=bold)
-    return family
+    per process, under the lock; also as the family of last resort, for a family the picture
+    names that is not installed)."""
+    with _LOCK:
+        if not _registered:
+            family, paths = font_files()
+            for path in paths:
+                bold = "Bold" in path.name
+                pillow_lunasvg.add_font_file(path, family, bold=bold)
+                pillow_lunasvg.add_font_file(path, "", bold=bold)
+            _registered.append(family)
+        return _registered[0]
 
 
 def with_family(svg: str, family: str) -> str:
@@ -133,6 +140,9 @@ def on_white(svg: str) -> str:
     root = _ROOT.search(svg)
     assert root is not None  # own_box found it
     white = f'<rect x="{left:g}" y="{top:g}" width="{width:g}" height="{height:g}" fill="#fff" stroke="none"/>'
+    tag = root.group(0)
+    if tag.endswith("/>"):  # an empty picture: the root gets a body
+        return svg[: root.start()] + tag[:-2].rstrip() + ">" + white + "</svg>" + svg[root.end() :]
     return svg[: root.end()] + white + svg[root.end() :]
 
 
@@ -167,7 +177,9 @@ def draw(data: bytes, scale: float) -> tuple[bytes, int, int]:
             image.load(scale=scale)
             width, height = image.size
             pixels = image.tobytes("raw", "RGB")
-    except (OSError, SyntaxError, ValueError) as error:
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as error:
+        # Pillow's bound on a picture's own size (at one pixel a unit) counts too: no board
+        # comes near it
         raise ValueError(f"the picture cannot be drawn: {error}") from error
     return png_of(pixels, width, height), width, height
 

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.games.speech import N_
+from pbem.ledger import handovers
 from pbem.ledger.entries import FORMAT, instant
 
 PROPOSED = "proposed"
@@ -64,7 +65,8 @@ def decided(game_id: str, index: int, time: str, proposal: int, passed: bool) ->
 
 
 def robots_in(entries: Sequence[Entry]) -> set[int]:
-    return {int(e["seat"]) for e in entries if e.get("kind") == "resigned"}
+    """The seats the robot plays after ``entries`` (a substitute takes a seat back from it)."""
+    return handovers.robots_in(entries)
 
 
 def open_proposal(entries: Sequence[Entry], now: datetime) -> Entry | None:

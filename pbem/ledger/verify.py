@@ -18,7 +18,7 @@ from typing import Any
 from pbem.games import catalog
 from pbem.games.base import SECRET, GameError
 from pbem.games.speech import _, ngettext
-from pbem.ledger import press, proposals, withdrawals
+from pbem.ledger import handovers, press, proposals, withdrawals
 from pbem.ledger.canonical import NotCanonical, canonical_bytes, check_canonical, encode_checked
 from pbem.ledger.commitments import public_fact
 from pbem.ledger.entries import FORMAT, NAMED, instant
@@ -287,12 +287,15 @@ def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
 
 
 def _entry_problem(entries: list[dict[str, Any]], index: int, seats: int) -> str | None:
-    """What the rules of withdrawals and proposals say is wrong with one entry (None: nothing)."""
+    """What the rules of withdrawals, proposals and hand-overs say is wrong with one entry (None:
+    nothing)."""
     kind = entries[index].get("kind")
     if kind in withdrawals.KINDS:
         return withdrawals.check(entries, index, seats)
     if kind in proposals.KINDS:
         return proposals.check(entries, index, seats)
+    if kind in handovers.KINDS:
+        return handovers.check(entries, index, seats)
     if kind == "resigned":
         return proposals.check_kicked(entries, index)
     return None
@@ -306,7 +309,7 @@ def _check_place(where: str, index: int, entry: Any, game_id: str, seats: int) -
     if entry.get("index") != index or entry.get("game") != game_id:
         raise VerificationError(where, f"does not say it is entry {index} of game {game_id}")
     seat = entry.get("seat")
-    seated = ("joined", "moved", "resigned", press.SAID, NAMED, *withdrawals.KINDS, *proposals.SEATED)
+    seated = ("joined", "moved", "resigned", press.SAID, NAMED, *withdrawals.KINDS, *proposals.SEATED, *handovers.KINDS)
     if entry.get("kind") in seated and not (isinstance(seat, int) and 0 <= seat < seats):
         raise VerificationError(where, f"names seat {seat!r}, which does not exist")
 
@@ -334,7 +337,7 @@ def _stage_after(where: str, entry: dict[str, Any], last: bool, seats: int, join
         return False
     if kind == "started" and not started and joined == set(range(seats)):
         return True
-    if (kind in ("moved", "resigned", *withdrawals.KINDS, *proposals.KINDS) and started) or (
+    if (kind in ("moved", "resigned", *withdrawals.KINDS, *proposals.KINDS, *handovers.KINDS) and started) or (
         kind == "ended" and started and last
     ):
         return started

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.games.base import SECRET
-from pbem.ledger import press, proposals
+from pbem.ledger import handovers, press, proposals
 
 UNDO = "undo"
 CONSENTED = "consented"
@@ -98,7 +98,8 @@ def missing_consents(entries: Sequence[Entry], undo: Entry, seats: int, robots: 
 
 
 def robots_in(entries: Sequence[Entry]) -> set[int]:
-    return {int(e["seat"]) for e in entries if e.get("kind") == "resigned"}
+    """The seats the robot plays after ``entries`` (a substitute takes a seat back from it)."""
+    return handovers.robots_in(entries)
 
 
 def check(entries: Sequence[Entry], index: int, seats: int) -> str | None:

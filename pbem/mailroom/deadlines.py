@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from pbem import i18n
-from pbem.ledger import proposals
+from pbem.ledger import handovers, proposals
 from pbem.mailroom.clocks import Period, Stops, banks, clock_rules, merged, runs_out, stops_of
 from pbem.mailroom.records import GameClock, MailRecords
 from pbem.mailroom.settings import MailSettings
@@ -97,9 +97,13 @@ def entry_time(game: LoadedGame, version: int) -> datetime:
 
 
 def misses(game: LoadedGame, clock: GameClock | None, seat: int) -> int:
-    """Deadlines a seat has missed: default moves played for it, plus misses without one."""
+    """Deadlines a seat has missed: default moves played for it, plus misses without one
+    (since a substitute took the seat over: the misses before were another player's)."""
+    since = handovers.last_handed(game.entries, seat)
     played = sum(
-        1 for e in game.entries if e["kind"] == "moved" and e.get("source") == "deadline" and e.get("seat") == seat
+        1
+        for e in game.entries[since:]
+        if e["kind"] == "moved" and e.get("source") == "deadline" and e.get("seat") == seat
     )
     return played + (clock.misses.get(str(seat), 0) if clock else 0)
 

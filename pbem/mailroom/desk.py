@@ -24,7 +24,7 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _, ngettext
 from pbem.games.text import parse_named
 from pbem.ledger import press
-from pbem.mailroom import clocks, people, talk, vacations
+from pbem.mailroom import clocks, expiry, people, substitutes, talk, vacations
 from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
@@ -32,6 +32,7 @@ from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_n
 from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, VerifiedAddress, Watchers
 from pbem.mailroom.settings import MailSettings
 from pbem.service.failures import StoreUnavailable
+from pbem.service.game import LoadedGame
 from pbem.service.names import clean_name
 from pbem.service.outcome import Outcome
 from pbem.service.service import GameService, Work
@@ -321,6 +322,7 @@ class MailDesk:
             return result
         if name in ("join", "template"):
             game.seat_of(sender)  # refuses a non-player; the reply goes to the registered address
+            expiry.refuse_when_expired(work, game.id)
             return result | {"action": "invite"}
         raise ValueError(_("send {command} to your private address for game {game}", command=repr(name), game=game.id))
 
@@ -454,11 +456,7 @@ class MailDesk:
         """Spend an absence's days in each game ``email`` plays (started, not over, not the
         robot's): refused whole, naming the game, when one game's budget for a year is spent."""
         costs = []
-        for game_id in self.service.game_ids():
-            game = self.service.game(game_id, fresh=False)
-            seat = game.emails.index(email) if email in game.emails else None
-            if seat is None or not game.started or game.ended or seat in game.robots:
-                continue
+        for game_id, seat in self._seats_away(email, work):
             clock = work.find(GameClock.create_id(game_id, {}))
             budget = vacations.budget_of(clock.rules if clock else {})
             cost = vacations.spend(clock.vacation_list() if clock else [], seat, *period, budget)
@@ -483,6 +481,19 @@ class MailDesk:
         return [
             {"game": g, "days": c["new"], "left": c["left"], "year": c["year"], "budget": b} for g, _s, c, b in costs
         ]
+
+    def _seats_away(self, email: str, work: Work) -> list[tuple[str, int]]:
+        """The games where an absence of ``email`` costs vacation, with the seat there: started,
+        not over, not the robot's. The running games of ``email`` come from the read models
+        (nothing is loaded to find them); only they are loaded, each once."""
+        found = []
+        rows = self.service.summaries(self.service.games_of(email), email)
+        for game_id in [row.id for row, _plays in rows if row.status == "running"]:
+            game = work.loaded(game_id) or self.service.game(game_id, fresh=False)
+            seat = game.emails.index(email) if email in game.emails else None
+            if seat is not None and game.started and not game.ended and seat not in game.robots:
+                found.append((game_id, seat))
+        return found
 
     @staticmethod
     def _clock(work: Work, game_id: str) -> GameClock:
@@ -528,6 +539,8 @@ class MailDesk:
             context["game"] = None
             return [{"action": "refused", "reason": "unknown-game", "error": error.to_dict()}]
         seat = self.service.seat_by_token(game.id, letter.token, game, work) if letter.token else None
+        if (invited := self._invited(letter, work, game, context, seat)) is not None:
+            return invited
         if letter.dkim is not None:
             context["dkim"] = letter.dkim
         dkim_ok = letter.dkim if self.settings.dkim == "require" else None
@@ -552,6 +565,20 @@ class MailDesk:
             context["authenticated"] = "token"
             self._learn_name(letter, work)
         return self._from_the_seat(letter, work, game.id, context)
+
+    def _invited(
+        self, letter: Letter, work: Work, game: LoadedGame, context: dict[str, Any], seat: int | None
+    ) -> list[dict[str, Any]] | None:
+        """A mail from an invited substitute to its invitation's address (its token, which names
+        no seat, proves the address got the invitation): ``join`` takes the seat. None for any
+        other mail."""
+        if seat is not None or not letter.token:
+            return None
+        found = substitutes.invited(self.service, game, letter.token, letter.sender)
+        if found is None or (self.settings.dkim == "require" and not letter.dkim):
+            return None
+        context["authenticated"] = "token"
+        return substitutes.take_over(self.service, work, game, *found, letter.sender, list(letter.lines))
 
     def _from_the_seat(self, letter: Letter, work: Work, game_id: str, context: dict[str, Any]) -> list[dict[str, Any]]:
         """What an authenticated mail to a seat's address holds: an answer to a message (its
@@ -591,7 +618,7 @@ class MailDesk:
         def recognise(line: str) -> cmd.Command | Order | None:
             found = cmd.parse_command(line)
             command = found if found is not None and found.name in cmd.SEAT_COMMANDS else None
-            if command is not None and command.name not in cmd.GAME_FIRST:
+            if command is not None and (command.name not in cmd.GAME_FIRST or people.names_request(batch, command)):
                 return command
             if state is None or seat is None:
                 return command
@@ -681,7 +708,7 @@ class MailDesk:
         name, email = command.name, letter.sender
         result: dict[str, Any] = {"action": name, "text": command.text, "game": game_id}
         plans: dict[str, Callable[[], Any]] = {
-            "join": lambda: self.service.join_plan(email, " ".join(command.args) or None),
+            "join": lambda: expiry.join_plan(self.service, work, game_id, email, " ".join(command.args) or None),
             "resign": lambda: self._resign_plan(work, game_id, email),
         }
         try:

@@ -32,6 +32,10 @@ UNDO_LINES = {  # a move taken back by consent (pbem/ledger/withdrawals.py); num
     "consented": N_("%(player)s agrees to take back move %(move)s."),
     "withdrawn": N_("Move %(move)s (%(player)s) is withdrawn by consent; the game stands as before it."),
 }
+HANDOVER_LINES = {  # a seat handed to a substitute (pbem/ledger/handovers.py)
+    "substitute": N_("%(by)s invites a substitute for %(player)s."),
+    "handed": N_("A substitute plays the seat of %(player)s from now on."),
+}
 REASONS = {
     "missed-turns": N_("too many missed deadlines"),
     "resigned": N_("resigned"),
@@ -116,9 +120,8 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
         ]
     if kind == NAMED:  # the seat's first name, so that a reader knows whom the new one names
         return [renamed_line(game.created["seats"], entry, translate)]
-    if kind in UNDO_LINES:  # a consent names the request, which names the move
-        move = entry["move"] if "move" in entry else game.entries[int(entry["undo"])]["move"]
-        return [translate(UNDO_LINES[kind]) % {"player": who, "number": entry["index"] + 1, "move": int(move) + 1}]
+    if kind in HANDOVER_LINES or kind in UNDO_LINES:
+        return [_table_line(game, entry, who, translate)]
     if kind in proposals.KINDS:
         return [_proposal_line(game, entry, translate)]
     if kind in press.TALK_KINDS:
@@ -130,6 +133,16 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
     if note:
         return [translate(note) % {"player": who, "move": _said(game, entry)}, *facts]
     return facts or [f"{who}: {_said(game, entry)}"]
+
+
+def _table_line(game: LoadedGame, entry: Mapping[str, Any], who: str, translate: Translate) -> str:
+    """A line of the table's own entries: a seat handed over, a move taken back by consent."""
+    kind = entry["kind"]
+    if kind in HANDOVER_LINES:
+        by = game.names[entry["by"]] if "by" in entry else ""
+        return translate(HANDOVER_LINES[kind]) % {"player": who, "by": by}
+    move = entry["move"] if "move" in entry else game.entries[int(entry["undo"])]["move"]  # a consent: its request's
+    return translate(UNDO_LINES[kind]) % {"player": who, "number": entry["index"] + 1, "move": int(move) + 1}
 
 
 def _said(game: LoadedGame, entry: Mapping[str, Any]) -> str:

@@ -18,7 +18,7 @@ from datetime import timedelta
 from typing import Any
 
 from pbem import i18n
-from pbem.ledger import press, proposals
+from pbem.ledger import handovers, press, proposals
 from pbem.mailroom import talk
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.limits import INVITE, INVITE_UNVERIFIED, LIVE
@@ -55,7 +55,7 @@ class Change:
     @property
     def robots(self) -> set[int]:
         """The seats a robot plays after the change."""
-        return {e["seat"] for e in self.game.entries[: self.after] if e["kind"] == "resigned"}
+        return handovers.robots_in(self.game.entries[: self.after])
 
     @property
     def people(self) -> list[tuple[int, str]]:
@@ -192,6 +192,53 @@ def proposal_notices(writer: Writer, round_: Round, change: Change) -> list[Mail
                 sender=block["address"],
             )
     return mails
+
+
+def substitute_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """An invitation to take over a seat goes to the invited address, from an address of its
+    own (``pbem.mailroom.substitutes``), with a digest of the game so far (its newest lines),
+    whose turn it is and the public view of the board; once the substitute has joined, the
+    other players hear that the seat changed hands."""
+    mails: list[Mail] = []
+    game = change.game
+    for entry in change.entries:
+        if entry["kind"] == handovers.SUBSTITUTE:
+            mails += _substitute_invitation(writer, round_, change, entry)
+        if entry["kind"] != handovers.HANDED:
+            continue
+        for seat, email in change.people:
+            if seat == entry["seat"] or seat in change.robots:
+                continue
+            block = writer.game_block(round_, game, change.after, email)
+            mails += writer.queue(
+                round_,
+                f"n{change.position}/{seat}/handed/{entry['index']}",
+                email,
+                {"kind": "handed", "game": block, "extra": {"name": game.names[entry["seat"]]}},
+                sender=block["address"],
+            )
+    return mails
+
+
+def _substitute_invitation(writer: Writer, round_: Round, change: Change, entry: dict[str, Any]) -> list[Mail]:
+    game, index = change.game, int(entry["index"])
+    email = str(game.private(index)["emails"][0])
+    block = writer.game_block(round_, game, change.after, email)
+    first = max(0, change.after - MAX_DIGEST_LINES)
+    with i18n.speaking(writer.language(round_, email, game.id)):
+        lines = numbered_lines(
+            game, first, change.after, None, i18n.translations(writer.language(round_, email, game.id)).gettext
+        )
+    extra = {"name": game.names[entry["seat"]], "by": game.names[entry["by"]], "lines": lines, "earlier": first}
+    address = seat_address(writer.settings.address, game.id, writer.service.reader.invitation_token(game.id, index))
+    return writer.queue(
+        round_,
+        f"n{change.position}/substitute/{index}",
+        email,
+        {"kind": "substitute", "game": block, "extra": extra},
+        sender=address,
+        limited=invitation_budget(round_, game.emails[entry["by"]], email),
+    )
 
 
 def start_or_end_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
@@ -412,6 +459,7 @@ NOTICES: tuple[Notice, ...] = (
     robot_notices,
     undo_notices,
     proposal_notices,
+    substitute_notices,
     start_or_end_notices,
     turn_notices,
     watcher_notices,

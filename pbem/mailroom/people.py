@@ -1,9 +1,9 @@
 """Commands about the people at a table, sent to a seat's private address: ``rematch`` (a new
 game with the same players, options and language once a game is over),
 ``undo`` and ``accept`` (take back a move by consent: ``pbem.service.consent``), ``propose``,
-``accept`` and ``decline`` (proposals and votes: ``pbem.mailroom.proposals``), and the commands
-of issue 32 that are not built yet (``substitute``), which are refused with a sentence that says
-so rather than pretending to work (docs/mail.md, "Rematch and the people at a table").
+``accept`` and ``decline`` (proposals and votes: ``pbem.mailroom.proposals``), and
+``substitute`` (a substitute for an abandoned seat: ``pbem.mailroom.substitutes``); docs/mail.md,
+"Rematch and the people at a table".
 
 The desk (``desk.MailDesk``) calls ``seat_command`` for a line whose command is one of
 ``COMMANDS``; everything is planned in the mail's ``Work`` and saved with it.
@@ -16,8 +16,11 @@ from typing import Any
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _
+from pbem.ledger import proposals as ledger_proposals
+from pbem.ledger import withdrawals
+from pbem.ledger.entries import instant
 from pbem.mailroom import commands as cmd
-from pbem.mailroom import proposals
+from pbem.mailroom import proposals, substitutes
 from pbem.mailroom.records import Correspondent, GameClock
 from pbem.service import consent
 from pbem.service.service import GameService, Work
@@ -26,9 +29,6 @@ COMMANDS = ("rematch", "undo", "substitute", "propose", "accept", "decline")
 ACCEPT_USAGE = N_("accept, or accept N with the number of the request in the history")
 # Rules of a game's clock that belong to that game alone, not carried into its rematch.
 OWN_RULES = ("invited_by", "rematch")
-NOT_YET = {
-    "substitute": N_("Substitute players are not available on this server yet; nothing changed."),
-}
 
 
 def seat_command(
@@ -46,9 +46,26 @@ def seat_command(
         if proposals.is_vote(service, work, game_id, command, number):
             plan = proposals.vote_plan(service, email, number, command.name == "accept")
             return {"outcome": work.run(game_id, plan).to_dict()}
-    if command.name in ("undo", "accept"):
-        return {"outcome": work.run(game_id, _consent_plan(service, command, email)).to_dict()}
-    raise GameError(ErrorCode.ILLEGAL, _(NOT_YET[command.name]))
+    if command.name == "substitute":
+        return substitutes.substitute(service, work, game_id, command, email)
+    return {"outcome": work.run(game_id, _consent_plan(service, command, email)).to_dict()}  # undo, accept
+
+
+def names_request(batch: Any, command: cmd.Command) -> bool:
+    """Whether ``accept N`` / ``decline N`` names an open proposal or request to take back a
+    move by its number: then it is that vote even where the game has a move of the same word
+    (Warriors & Traders' ``accept OFFER``), as the mail about it told the player to write."""
+    if len(command.args) != 1 or not (command.args[0].isascii() and command.args[0].isdigit()):
+        return False
+    entries = batch.game.entries + batch.entries
+    number = int(command.args[0][:9])
+    asked = withdrawals.pending(entries) if command.name == "accept" else None
+    if asked is not None and asked["index"] + 1 == number:
+        return True
+    if not 0 < number <= len(entries) or entries[number - 1]["kind"] != ledger_proposals.PROPOSED:
+        return False
+    opened = ledger_proposals.open_proposal(entries, instant(entries[-1]["time"]))
+    return opened is not None and opened["index"] + 1 == number
 
 
 def _consent_plan(service: GameService, command: cmd.Command, email: str) -> consent.Plan:

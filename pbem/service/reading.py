@@ -304,7 +304,14 @@ class GameReader:
         if keys is False:
             keys = self.repository.seat_keys(game_id)
         generation = keys.generations.get(str(seat), 0) if isinstance(keys, SeatKeys) else 0
-        label = f"seat/{game_id}/{seat}" + (f"/{generation}" if generation else "")
+        return self._token(f"seat/{game_id}/{seat}" + (f"/{generation}" if generation else ""))
+
+    def invitation_token(self, game_id: str, index: int) -> str:
+        """The token of the address a substitute is invited to (the ``substitute`` entry at
+        ``index``): answering there with ``join`` takes the seat (``pbem.mailroom.substitutes``)."""
+        return self._token(f"substitute/{game_id}/{index}")
+
+    def _token(self, label: str) -> str:
         token = self._tokens.get(label)
         if token is None:  # a token depends only on its label and the secret, which never changes
             digest = hmac.new(self.keys.token_secret(), label.encode(), hashlib.sha256).digest()

@@ -33,6 +33,7 @@ from eventsourcing.utils import get_topic
 
 from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.entries import NAMED
+from pbem.ledger.handovers import HANDED
 from pbem.ledger.merkle import Frontier, leaf_hash, node_hash
 from pbem.service import es_adapter as es
 from pbem.service.wakeup import Baton, Doorbells, Wakeup, listen_postgres, listen_sqlite, ring_sqlite
@@ -131,7 +132,7 @@ class GameRecord(Aggregate):
     def _add(self, entries: list[Entry], privates: list[Entry], checkpoint: str) -> None:
         leaves: list[bytes] | None = self.__dict__.pop("_leaves", None)
         for number, entry in enumerate(entries):
-            _count(self.__dict__, entry, leaves[number] if leaves is not None else None)
+            _count(self.__dict__, entry, leaves[number] if leaves is not None else None, privates[number])
         self.checkpoint = [self.size, checkpoint]
 
     @staticmethod
@@ -150,8 +151,8 @@ class GameRecord(Aggregate):
             checkpoint=list(checkpoints[-1]),
             frontier=[],
         )
-        for entry in entries:
-            _count(state, entry)
+        for entry, private in zip(entries, privates, strict=False):
+            _count(state, entry, None, private)
 
     @staticmethod
     def upcast_v2_v3(state: dict[str, Any]) -> None:
@@ -173,14 +174,14 @@ def compact_fields(entries: list[Entry], privates: list[Entry]) -> dict[str, Any
         "resigned": [],
         "started": False,
     }
-    for entry in entries:
-        _count(fields, entry)
+    for entry, private in zip(entries, privates, strict=False):
+        _count(fields, entry, None, private)
     return fields
 
 
-def _count(state: dict[str, Any], entry: Entry, leaf: bytes | None = None) -> None:
+def _count(state: dict[str, Any], entry: Entry, leaf: bytes | None = None, private: Entry | None = None) -> None:
     """Bring a compact record's fields forward over one entry (``leaf``: its leaf hash, when
-    the caller has it)."""
+    the caller has it; ``private``: its private part, which a hand-over's new address is in)."""
     if state.get("frontier") is not None:
         # entries come from the writer (checked canonical there) or from stored JSON
         if leaf is None:
@@ -193,10 +194,21 @@ def _count(state: dict[str, Any], entry: Entry, leaf: bytes | None = None) -> No
         state["joined"] = [*state["joined"], [entry["seat"], entry.get("nonce")]]
     elif kind == "resigned":
         state["resigned"] = [*state["resigned"], entry["seat"]]
+    elif kind == HANDED:  # a substitute plays the seat from now on: its address, not the robot
+        _handed(state, entry, private)
     elif kind == NAMED:  # the newest name of each seat renamed during the game (seat as text: JSON keys)
         state["renamed"] = {**state.get("renamed", {}), str(entry["seat"]): entry["name"]}
     elif kind == "started":
         state["started"] = True
+
+
+def _handed(state: dict[str, Any], entry: Entry, private: Entry | None) -> None:
+    seat = int(entry["seat"])
+    emails = list(state["secrets"]["emails"])
+    if private is not None and private.get("emails"):
+        emails[seat] = private["emails"][0]
+    state["secrets"] = {**state["secrets"], "emails": emails}  # a new dict: records share theirs
+    state["resigned"] = [robot for robot in state["resigned"] if robot != seat]
 
 
 def _pushed(stack: list[str], size: int, leaf: bytes) -> list[str]:

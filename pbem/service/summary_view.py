@@ -23,7 +23,7 @@ from eventsourcing.utils import Environment
 
 from pbem import i18n
 from pbem.games.text import name_seats
-from pbem.ledger import press
+from pbem.ledger import handovers, press
 from pbem.ledger.entries import NAMED
 from pbem.service.es_adapter import TrackingViews
 
@@ -110,7 +110,7 @@ def summarise(
     for entry in entries:
         if entry["kind"] == NAMED:  # a name given during the game
             names[entry["seat"]] = entry["name"]
-    robots = sorted({e["seat"] for e in entries if e["kind"] == "resigned"})
+    robots = sorted(handovers.robots_in(entries))
     status, waiting = _status(entries, len(names))
     phase = ""
     if status != "waiting_join" and state is not None and spec is not None:

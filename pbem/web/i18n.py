@@ -41,6 +41,8 @@ WORDS: dict[str, Any] = {
     "kind_proposed": lazy_gettext("proposal"),
     "kind_voted": lazy_gettext("vote"),
     "kind_decided": lazy_gettext("proposal decided"),
+    "kind_substitute": lazy_gettext("substitute invited"),
+    "kind_handed": lazy_gettext("seat handed to a substitute"),
 }
 
 

@@ -97,6 +97,11 @@ def test_a_picture_is_drawn_on_white():
         '<rect x="-10" y="-5" width="5" height="10" fill="#f00"/></svg>'
     )
     assert '<rect x="-10" y="-5" width="20" height="10" fill="#fff"' in on_white(svg)
+    empty = on_white('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2" />')
+    assert empty == (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2">'
+        '<rect x="0" y="0" width="4" height="2" fill="#fff" stroke="none"/></svg>'
+    )
     shown = picture_of(svg)
     assert shown is not None
     width, height, pixels = pixels_of(shown.png)
@@ -129,6 +134,16 @@ def test_a_picture_lunasvg_cannot_read_is_a_value_error(data):
     """Pillow's refusal (not an SVG, or an SVG of no size) is the sender's dead letter."""
     with pytest.raises(ValueError):
         draw(data, 1.0)
+
+
+def test_a_picture_over_pillows_bound_is_a_value_error():
+    """Pillow refuses a picture whose own size, at a pixel a unit, is over twice its bound
+    (some 179 million pixels), whatever the scale it is drawn at: the sender's dead letter,
+    not a crash."""
+    huge = '<svg xmlns="http://www.w3.org/2000/svg" width="20000" height="20000" viewBox="0 0 20000 20000"/>'
+    with pytest.raises(ValueError):
+        picture_of(huge)
+    assert picture_of(huge.replace("20000", "2000")) is not None  # the positive control
 
 
 def test_pictures_drawn_in_two_threads_are_alike():
