@@ -24,7 +24,7 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _, ngettext
 from pbem.games.text import parse_named
 from pbem.ledger import press
-from pbem.mailroom import clocks, people, substitutes, talk, vacations
+from pbem.mailroom import clocks, expiry, people, substitutes, talk, vacations
 from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
@@ -322,6 +322,7 @@ class MailDesk:
             return result
         if name in ("join", "template"):
             game.seat_of(sender)  # refuses a non-player; the reply goes to the registered address
+            expiry.refuse_when_expired(work, game.id)
             return result | {"action": "invite"}
         raise ValueError(_("send {command} to your private address for game {game}", command=repr(name), game=game.id))
 
@@ -617,7 +618,7 @@ class MailDesk:
         def recognise(line: str) -> cmd.Command | Order | None:
             found = cmd.parse_command(line)
             command = found if found is not None and found.name in cmd.SEAT_COMMANDS else None
-            if command is not None and command.name not in cmd.GAME_FIRST:
+            if command is not None and (command.name not in cmd.GAME_FIRST or people.names_request(batch, command)):
                 return command
             if state is None or seat is None:
                 return command
@@ -707,7 +708,7 @@ class MailDesk:
         name, email = command.name, letter.sender
         result: dict[str, Any] = {"action": name, "text": command.text, "game": game_id}
         plans: dict[str, Callable[[], Any]] = {
-            "join": lambda: self.service.join_plan(email, " ".join(command.args) or None),
+            "join": lambda: expiry.join_plan(self.service, work, game_id, email, " ".join(command.args) or None),
             "resign": lambda: self._resign_plan(work, game_id, email),
         }
         try:

@@ -16,6 +16,9 @@ from typing import Any
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _
+from pbem.ledger import proposals as ledger_proposals
+from pbem.ledger import withdrawals
+from pbem.ledger.entries import instant
 from pbem.mailroom import commands as cmd
 from pbem.mailroom import proposals, substitutes
 from pbem.mailroom.records import Correspondent, GameClock
@@ -46,6 +49,23 @@ def seat_command(
     if command.name == "substitute":
         return substitutes.substitute(service, work, game_id, command, email)
     return {"outcome": work.run(game_id, _consent_plan(service, command, email)).to_dict()}  # undo, accept
+
+
+def names_request(batch: Any, command: cmd.Command) -> bool:
+    """Whether ``accept N`` / ``decline N`` names an open proposal or request to take back a
+    move by its number: then it is that vote even where the game has a move of the same word
+    (Warriors & Traders' ``accept OFFER``), as the mail about it told the player to write."""
+    if len(command.args) != 1 or not (command.args[0].isascii() and command.args[0].isdigit()):
+        return False
+    entries = batch.game.entries + batch.entries
+    number = int(command.args[0][:9])
+    asked = withdrawals.pending(entries) if command.name == "accept" else None
+    if asked is not None and asked["index"] + 1 == number:
+        return True
+    if not 0 < number <= len(entries) or entries[number - 1]["kind"] != ledger_proposals.PROPOSED:
+        return False
+    opened = ledger_proposals.open_proposal(entries, instant(entries[-1]["time"]))
+    return opened is not None and opened["index"] + 1 == number
 
 
 def _consent_plan(service: GameService, command: cmd.Command, email: str) -> consent.Plan:

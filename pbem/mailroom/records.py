@@ -220,6 +220,16 @@ class GameClock(Aggregate):
         if missed_seat is not None:
             self.misses[str(missed_seat)] = self.misses.get(str(missed_seat), 0) + 1
 
+    @event("Expired")
+    def expire(self, time: str) -> None:
+        """The game never started within its ``start-within`` days: it expired at ``time``
+        (``pbem.mailroom.expiry``); joining it is refused from now on."""
+        self.expired = time
+
+    def expired_at(self) -> str | None:
+        """When the game expired, or None (records from before never did)."""
+        return getattr(self, "expired", None)
+
     @event("MissesCleared")
     def clear_misses(self, seat: int) -> None:
         """A substitute took over ``seat``: the misses of the player before count no more."""

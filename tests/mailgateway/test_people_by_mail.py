@@ -246,13 +246,3 @@ def test_undo_and_accept_with_nothing_to_take_back_are_refused(gw, smtp, transpo
     reply = flat(last_reply(transport, ANN))
     assert "odmítnuto" in reply and said in reply, reply
     assert gw.service.game(game_id).version == version
-
-
-def test_start_within_is_refused_as_not_available_yet(gw, smtp, transport):
-    """Games that never start do not expire yet: the option says so, and no game is made."""
-    body = f"nova kingsburg {ANN} {BOB} start-within=7"
-    assert smtp(make_mail(ANN, SERVICE, body), ANN, SERVICE) == 250
-    gw.work()
-    reply = flat(last_reply(transport, ANN))
-    assert "odmítnuto" in reply and "start-within=" in reply and "zatím" in reply, reply
-    assert gw.service.game_ids() == []

@@ -330,7 +330,8 @@ def test_the_breakdown_is_plain_words():
 
 
 def test_since_your_last_mail_on_each_store(settings, mail_settings, clock, transport):
-    """The version a player was last told is read back from the queue (SQLite and PostgreSQL)."""
+    """The version a player was last told is kept as the mail is queued (``pbem_told``) and read
+    back in a new round, and agrees with the queue itself (SQLite and PostgreSQL)."""
     from mailgateway.gateway import Gateway
 
     service = GameService(settings, clock=lambda: clock().isoformat(timespec="seconds"))

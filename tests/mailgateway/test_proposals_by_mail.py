@@ -200,3 +200,15 @@ def test_one_proposal_at_a_time_and_no_vote_on_ones_own(gw, smtp, transport):
     send(smtp, gw, ANN, addresses[ANN], f"přijmout {version + 1}")
     assert "Návrh jste podali vy" in flat(last_reply(transport, ANN)), flat(last_reply(transport, ANN))
     assert gw.service.game(game_id).version == version + 1
+
+
+def test_accept_naming_the_proposal_is_a_vote_in_warriors_and_traders(gw, smtp, transport):
+    """``accept N`` is a move there (``accept OFFER``), but N naming the open proposal makes it
+    the vote the proposal's mail asked for; any other number stays the game's."""
+    game_id, addresses = started(gw, smtp, transport, "warriors-traders")
+    version = gw.service.game(game_id).version
+    send(smtp, gw, ANN, addresses[ANN], "propose pause 2")
+    send(smtp, gw, BOB, addresses[BOB], "accept 1")
+    assert kinds_since(gw, game_id, version) == ["proposed"], "positive control: not the proposal's number"
+    send(smtp, gw, BOB, addresses[BOB], f"accept {version + 1}")
+    assert kinds_since(gw, game_id, version) == ["proposed", "voted", "decided"]
