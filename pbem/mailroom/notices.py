@@ -19,6 +19,7 @@ from typing import Any
 
 from pbem import i18n
 from pbem.ledger import handovers, press, proposals
+from pbem.ledger.entries import seat_names
 from pbem.mailroom import talk
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.limits import INVITE, INVITE_UNVERIFIED, LIVE
@@ -217,6 +218,7 @@ def substitute_notices(writer: Writer, round_: Round, change: Change) -> list[Ma
             mails += _substitute_invitation(writer, round_, change, entry)
         if entry["kind"] != handovers.HANDED:
             continue
+        old = seat_names(game.entries[: entry["index"]])[entry["seat"]]  # the seat's name before it
         for seat, email in change.people:
             if seat == entry["seat"] or seat in change.robots:
                 continue
@@ -225,7 +227,7 @@ def substitute_notices(writer: Writer, round_: Round, change: Change) -> list[Ma
                 round_,
                 f"n{change.position}/{seat}/handed/{entry['index']}",
                 email,
-                {"kind": "handed", "game": block, "extra": {"name": game.names[entry["seat"]]}},
+                {"kind": "handed", "game": block, "extra": {"name": old, "new": game.names[entry["seat"]]}},
                 sender=block["address"],
             )
     return mails
