@@ -56,7 +56,16 @@ TABLES = [
     "CREATE TABLE IF NOT EXISTS pbem_bounces (tag TEXT PRIMARY KEY, address TEXT NOT NULL, time TEXT NOT NULL,"
     " permanent INTEGER NOT NULL)",
     "CREATE INDEX IF NOT EXISTS pbem_bounces_address ON pbem_bounces (address, time)",
+    # what each address was last told of each game ("since your last mail"), kept as mail is queued
+    "CREATE TABLE IF NOT EXISTS pbem_told (recipient TEXT NOT NULL, game_id TEXT NOT NULL, version INTEGER NOT NULL,"
+    " decision TEXT NOT NULL, PRIMARY KEY (recipient, game_id))",
+    "CREATE TABLE IF NOT EXISTS pbem_told_filled (done INTEGER PRIMARY KEY)",  # a row: filled from older mail
 ]
+TOLD = (  # the newest version told wins; of one version, the mail queued last
+    "INSERT INTO pbem_told (recipient, game_id, version, decision) VALUES (%s, %s, %s, %s)"
+    " ON CONFLICT (recipient, game_id) DO UPDATE SET version = excluded.version, decision = excluded.decision"
+    " WHERE pbem_told.version <= excluded.version"
+)
 BOUNCES_TO_MARK = 3  # permanent failures of different mails to one address within BOUNCE_WINDOW mark it
 BOUNCE_WINDOW = timedelta(days=1)
 STRANGER_ROWS_KEPT = timedelta(days=2)  # rows of pbem_stranger_mail older than this are deleted
@@ -192,6 +201,8 @@ class MailViews(TrackingViews):
                     mail.return_tag or None,
                 ),
             )
+            if mail.status != DROPPED and changed(cursor):  # queued now (not dropped, not queued before)
+                self._tell(cursor, mail.to, mail.model)
             if mail.stranger and mail.status != DROPPED:
                 cursor.execute(
                     self.sql(
@@ -203,6 +214,44 @@ class MailViews(TrackingViews):
             cursor.execute(
                 self.sql("DELETE FROM pbem_stranger_mail WHERE created < %s"), (stamp(now - STRANGER_ROWS_KEPT),)
             )
+
+    def _tell(self, cursor: Any, recipient: str, model: dict[str, Any]) -> None:
+        """Keep what a mail tells its recipient of its game: the version and the decision of a
+        seat's game block (a mail without one tells nothing "since your last mail" counts)."""
+        block = model.get("game")
+        if isinstance(block, dict) and block.get("seat") is not None and isinstance(block.get("version"), int):
+            decision = json.dumps(block.get("decision"), sort_keys=True)
+            cursor.execute(self.sql(TOLD), (recipient, block.get("id"), block["version"], decision))
+
+    def told(self, recipient: str, game_id: str) -> tuple[int, Any] | None:
+        """The version of ``game_id`` and the decision the newest mail queued for ``recipient``
+        showed (dropped ones left out; None: no mail yet): one row by its key."""
+        with self.reading() as cursor:
+            cursor.execute(
+                self.sql("SELECT version, decision FROM pbem_told WHERE recipient = %s AND game_id = %s"),
+                (recipient, game_id),
+            )
+            row = cursor.fetchone()
+            return (int(row["version"]), json.loads(row["decision"])) if row else None
+
+    def fill_told(self) -> None:
+        """Once per database: the rows of ``pbem_told`` for mail queued before the table was, read
+        from the queue in the order it was queued (idempotent: two processes may both do it)."""
+        with self.reading() as cursor:
+            cursor.execute(self.sql("SELECT COUNT(*) AS n FROM pbem_told_filled"))
+            if int(cursor.fetchone()["n"]):
+                return
+        with self.writing() as cursor:
+            cursor.execute(
+                self.sql(
+                    "SELECT recipient, model FROM pbem_mail WHERE status <> %s AND model LIKE %s"
+                    " ORDER BY created, source, key"
+                ),
+                (DROPPED, '%"seat"%'),
+            )
+            for row in cursor.fetchall():
+                self._tell(cursor, row["recipient"], json.loads(row["model"]))
+            cursor.execute(self.sql("INSERT INTO pbem_told_filled (done) VALUES (1) ON CONFLICT (done) DO NOTHING"))
 
     def recent(self, recipient: str, budget: str, since: datetime, prefix: bool = False) -> int:
         """Mails queued for ``recipient`` in ``budget`` (with ``prefix``: in every budget whose
@@ -572,4 +621,5 @@ def views_for(store: Any) -> MailViews:
     """The views in the database of ``store`` (the game service, or its repository), so one
     transaction can hold both (``GameRepository.views_beside``)."""
     views: MailViews = store.views_beside(SQLiteMailViews, _postgres_views)
+    views.fill_told()
     return views

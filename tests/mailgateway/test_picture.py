@@ -48,7 +48,7 @@ def pinned(name: str) -> str:
     return next(line.split("==")[1].strip() for line in lock.read_text().splitlines() if line.startswith(f"{name}=="))
 
 
-@pytest.mark.parametrize("name", ["pillow-lunasvg", "pillow"])
+@pytest.mark.parametrize("name", ["pillow-lunasvg", "pillow", "isal"])
 def test_the_installed_library_is_the_pinned_version(name):
     assert version(name) == pinned(name)
 
