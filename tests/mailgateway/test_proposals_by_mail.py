@@ -181,6 +181,23 @@ def test_a_proposal_lapses_when_its_votes_run_out(gw, smtp, transport, clock):
     verified(gw, game_id)
 
 
+def test_every_player_is_told_when_a_proposal_lapses(gw, smtp, transport, clock):
+    game_id, addresses = started(gw, smtp, transport, "kingsburg", deadline="")
+    version = gw.service.game(game_id).version
+    send(smtp, gw, ANN, addresses[ANN], "navrh pauza 2")
+    transport.clear()
+    clock.advance(days=proposals.VOTE_DAYS, seconds=-1)
+    gw.work()
+    assert not [m for m in transport.sent if b"propadl" in m[2]], "not before its votes close"
+    clock.advance(seconds=2)
+    gw.work()
+    gw.work()
+    for player in (ANN, BOB):
+        (told,) = [m for m in transport.to(player) if m["X-Pbem-Kind"] == "decided"]
+        assert f"Návrh {version + 1} propadl" in flat(text_of(told)), flat(text_of(told))
+    assert "decided" not in kinds_since(gw, game_id, version), "the lapse is no entry (the deadlines played on)"
+
+
 @pytest.mark.parametrize(
     ("line", "said"),
     [
