@@ -109,6 +109,8 @@ def test_a_substitute_takes_a_seat_the_robot_plays_and_finishes_the_game(gw, smt
     assert CYRIL not in page, "the substitute's address stays private"
     send(smtp, gw, CYRIL, seat_address, "status")  # the new player's address works
     assert "refused" not in last_reply(transport, CYRIL)
+    send(smtp, gw, CYRIL, SERVICE, "status")  # and the game is among the substitute's games
+    assert game_id in last_reply(transport, CYRIL)
     finish(gw, game_id)
     loaded = gw.service.game(game_id)
     assert loaded.ended
