@@ -27,7 +27,7 @@ SOURCE_NOTES = {
     "deadline": N_("(%(player)s: deadline passed, default move: %(move)s)"),
     "robot": N_("(%(player)s: robot: %(move)s)"),
 }
-UNDO_LINES = {  # a move taken back by consent (pbem/ledger/withdrawals.py); numbers as in the history
+UNDO_LINES = {  # a move taken back by consent (pbem/ledger/withdrawals.py)
     "undo": N_('%(player)s asks to take back their move %(move)s; to agree, send "accept %(number)s".'),
     "consented": N_("%(player)s agrees to take back move %(move)s."),
     "withdrawn": N_("Move %(move)s (%(player)s) is withdrawn by consent; the game stands as before it."),
@@ -137,7 +137,9 @@ def _table_line(game: LoadedGame, entry: Mapping[str, Any], who: str, translate:
     if kind in handovers.KINDS:
         return handovers.describe(entry, game.entries[: int(entry["index"])], game.names, translate)
     move = entry["move"] if "move" in entry else game.entries[int(entry["undo"])]["move"]  # a consent: its request's
-    return translate(UNDO_LINES[kind]) % {"player": who, "number": entry["index"] + 1, "move": int(move) + 1}
+    # the move by its turn, as the history answer numbers it; the request by its entry, as "accept N" names it
+    said = {"player": who, "number": entry["index"] + 1, "move": game.turn_of(int(move))}
+    return translate(UNDO_LINES[kind]) % said
 
 
 def _said(game: LoadedGame, entry: Mapping[str, Any]) -> str:
