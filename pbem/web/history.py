@@ -106,10 +106,17 @@ def _lines(game: LoadedGame, shown: dict[str, Any]) -> list[str]:
     if shown["kind"] == NAMED:
         return [renamed_line(game.created["seats"], shown, _)]
     if shown["kind"] == handovers.SUBSTITUTE:
-        by, seat = game.names[shown["by"]], game.names[shown["seat"]]
-        return [_("{player} invites a substitute for {seat}.", player=by, seat=seat)]
+        before = log.seat_names(game.entries[: shown["index"]])  # the names then: a substitute renames
+        return [_("{player} invites a substitute for {seat}.", player=before[shown["by"]], seat=before[shown["seat"]])]
     if shown["kind"] == handovers.HANDED:
-        return [_("A substitute plays the seat of {seat} from now on.", seat=game.names[shown["seat"]])]
+        old = log.seat_names(game.entries[: shown["index"]])[shown["seat"]]  # the seat's name before it
+        return [
+            _(
+                "{player} plays the seat of {seat} from now on, as a substitute.",
+                player=game.names[shown["seat"]],
+                seat=old,
+            )
+        ]
     if shown["kind"] in proposals.KINDS:
         return [proposals.describe(shown, game.entry, game.names, _)]
     if shown["kind"] == withdrawals.WITHDRAWN:  # the move it names, by its place in the log (its link)
