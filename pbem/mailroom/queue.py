@@ -148,6 +148,9 @@ class MailViews:
     subclass turns them into ``?``)."""
 
     claim_lock = ""
+    # said in a transaction that queued mail, heard after its commit by every gateway's sender
+    # (PostgreSQL: ``NOTIFY``; SQLite's one writer wakes its own sender)
+    notify = ""
 
     if TYPE_CHECKING:  # given by the tracking recorder that each concrete view also derives from
         datastore: Any
@@ -163,6 +166,10 @@ class MailViews:
     def _transaction(self, commit: bool) -> Iterator[Any]:
         with self.datastore.transaction(commit=commit) as cursor:
             yield cursor
+
+    def _notify(self, cursor: Any, mails: int) -> None:
+        if mails and self.notify:
+            cursor.execute(self.notify)
 
     def _track(self, cursor: Any, tracking: Tracking | None) -> None:
         if tracking is not None:
@@ -182,6 +189,7 @@ class MailViews:
         with self._transaction(commit=True) as cursor:
             self._insert_mails(cursor, mails, now, source, error)
             self._track(cursor, tracking)
+            self._notify(cursor, len(mails))
 
     def _insert_mails(self, cursor: Any, mails: Sequence[Mail], now: datetime, source: int, error: str | None) -> None:
         for mail in mails:
@@ -440,6 +448,7 @@ class MailViews:
         with self._transaction(commit=True) as cursor:
             for queued in batch:
                 self._record(cursor, queued, now)
+            self._notify(cursor, sum(len(queued.mails) for queued in batch))
 
     def _record(self, cursor: Any, queued: Queued, now: datetime) -> None:
         for address in queued.cleared:
@@ -556,6 +565,9 @@ class MailViews:
         )
 
 
+OUTBOX_CHANNEL = "pbem_mail"  # PostgreSQL's channel of queued mail (``MailViews.notify``), one a database
+
+
 def _changed(cursor: Any) -> bool:
     """Whether the last statement changed a row (eventsourcing wraps SQLite's cursor)."""
     raw = getattr(cursor, "sqlite_cursor", cursor)
@@ -577,6 +589,7 @@ def _postgres_views() -> type:
 
     class PostgresMailViews(MailViews, PostgresTrackingRecorder):
         claim_lock = " FOR UPDATE SKIP LOCKED"
+        notify = f"NOTIFY {OUTBOX_CHANNEL}"
 
         def __init__(self, datastore: Any, **kwargs: Any):
             super().__init__(datastore, **kwargs)
