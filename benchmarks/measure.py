@@ -876,7 +876,13 @@ def bare_site() -> Flask:
 def _gunicorn(work: Path, factory: str) -> tuple[subprocess.Popen[bytes], int]:
     port = _free_port()
     (work / "bench_sites.py").write_text(SITES)
-    env = {**os.environ, "PBEM_HOME": str(work), "PYTHONPATH": os.pathsep.join([str(work), str(ROOT)])}
+    env = {
+        **os.environ,
+        "PBEM_HOME": str(work),
+        "PYTHONPATH": os.pathsep.join([str(work), str(ROOT)]),
+        # published where it is served, as deployed: the links in mails name the host visitors ask
+        "PBEM_BASE_URL": f"http://127.0.0.1:{port}",
+    }
     server = subprocess.Popen(
         [
             sys.executable,

@@ -85,7 +85,7 @@ class Gateway:
         (PostgreSQL ``NOTIFY``, ``MailViews.notify``; on SQLite one process follows at a
         time and wakes its own). The senders then claim ``SHARED_BATCH`` mails at a time, so
         that they share a burst instead of the first one taking it all."""
-        if not self.outbox.listening() and self.service.store.listen_to(self.outbox, OUTBOX_CHANNEL):
+        if not self.outbox.listening() and self.service.listen_to(self.outbox, OUTBOX_CHANNEL):
             self.sender.batch = SHARED_BATCH
 
     def commits(self) -> Wakeup:
@@ -164,7 +164,7 @@ class Gateway:
         if target is None:
             log.info("ignored %s: not addressed to us", inbound.key)
             return "ignored"
-        letter = replace(self.letter(inbound, raw, target.game_id, target.token), conversation=target.conversation)
+        letter = self.letter(inbound, raw, target.game_id, target.token, target.conversation)
         with self.storing:
             status = self._handle(letter)
         log_mail(inbound.key, status, target.game_id)
@@ -199,7 +199,9 @@ class Gateway:
         with self.storing:
             return self.desk.handle(letter)
 
-    def letter(self, inbound: Inbound, raw: bytes, game_id: str | None, token: str | None) -> Letter:
+    def letter(
+        self, inbound: Inbound, raw: bytes, game_id: str | None, token: str | None, conversation: str | None = None
+    ) -> Letter:
         dkim = None
         if self.settings.dkim != "off":  # at the service address too: a signed From is a verified one
             dkim = dkim_aligned(raw, inbound.sender, self.dnsfunc)
@@ -224,6 +226,7 @@ class Gateway:
             fingerprint=inbound.fingerprint,
             size=inbound.size,
             refusal=inbound.refusal,
+            conversation=conversation,
         )
 
 

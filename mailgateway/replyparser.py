@@ -83,8 +83,23 @@ class Cuts:
 
 def cuts(lines: Sequence[str]) -> Cuts:
     """The library's signature and header positions in ``lines`` (None where it sees none)."""
+    kept = _kept(lines)
+    if len(kept) == 1 and not _EXPRESSIONS["_header_regex"].search(kept[0][1].strip()):
+        # one line (a move, most often), as the library would see it: a signature could only
+        # start at it, which is no signature (``by_library``), and without a reply header in it
+        # the library finds one reply, so no header either
+        return Cuts()
+    return by_library(kept)
+
+
+def _kept(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """The bounded copy the library is given: (index in ``lines``, line) of non-blank lines."""
     kept = [(n, line.strip()[:MAX_CHARS]) for n, line in enumerate(lines[: MAX_LINES * 4]) if line.strip()]
-    kept = kept[:MAX_LINES]
+    return kept[:MAX_LINES]
+
+
+def by_library(kept: list[tuple[int, str]]) -> Cuts:
+    """What the library finds in the ``_kept`` lines."""
     if not kept:
         return Cuts()
     text = "\n".join(line for _, line in kept)

@@ -39,7 +39,7 @@ def service() -> GameService:
     from pbem.mailroom.queue import views_for
 
     svc = GameService()
-    svc.head_of = views_for(svc.store).head
+    svc.head_of = views_for(svc).head
     return svc
 
 

@@ -12,6 +12,7 @@ Entry kinds, in the order a game's log holds them:
 * ``said``     a message between players (``pbem.ledger.press``), at any time before the end;
 * ``noted``    a seat's note to itself, private or sealed (opened at the end), likewise;
 * ``undo``, ``consented``, ``withdrawn``  a move taken back by consent (``pbem.ledger.withdrawals``);
+* ``substitute``, ``handed``  a seat handed to a substitute player (``pbem.ledger.handovers``);
 * ``ended``    the standings and the revealed seed.
 
 Every entry has ``v`` (format), ``game``, ``index`` (its position, from 0), ``kind`` and

@@ -18,7 +18,7 @@ from typing import Any
 from pbem.games import catalog
 from pbem.games.base import SECRET, GameError
 from pbem.games.speech import _, ngettext
-from pbem.ledger import press, withdrawals
+from pbem.ledger import handovers, press, proposals, withdrawals
 from pbem.ledger.canonical import NotCanonical, canonical_bytes, check_canonical, encode_checked
 from pbem.ledger.commitments import public_fact
 from pbem.ledger.entries import FORMAT, NAMED, instant
@@ -281,9 +281,24 @@ def _check_sequence(game_id: str, entries: list[dict[str, Any]]) -> None:
         _check_place(where, index, entry, game_id, seats)
         if index > 0:
             started = _stage_after(where, entry, index == len(entries) - 1, seats, joined, started)
-        problem = withdrawals.check(entries, index, seats) if entry.get("kind") in withdrawals.KINDS else None
+        problem = _entry_problem(entries, index, seats)
         if problem:
             raise VerificationError(where, problem)
+
+
+def _entry_problem(entries: list[dict[str, Any]], index: int, seats: int) -> str | None:
+    """What the rules of withdrawals, proposals and hand-overs say is wrong with one entry (None:
+    nothing)."""
+    kind = entries[index].get("kind")
+    if kind in withdrawals.KINDS:
+        return withdrawals.check(entries, index, seats)
+    if kind in proposals.KINDS:
+        return proposals.check(entries, index, seats)
+    if kind in handovers.KINDS:
+        return handovers.check(entries, index, seats)
+    if kind == "resigned":
+        return proposals.check_kicked(entries, index)
+    return None
 
 
 def _check_place(where: str, index: int, entry: Any, game_id: str, seats: int) -> None:
@@ -294,9 +309,8 @@ def _check_place(where: str, index: int, entry: Any, game_id: str, seats: int) -
     if entry.get("index") != index or entry.get("game") != game_id:
         raise VerificationError(where, f"does not say it is entry {index} of game {game_id}")
     seat = entry.get("seat")
-    if entry.get("kind") in ("joined", "moved", "resigned", press.SAID, NAMED, *withdrawals.KINDS) and not (
-        isinstance(seat, int) and 0 <= seat < seats
-    ):
+    seated = ("joined", "moved", "resigned", press.SAID, NAMED, *withdrawals.KINDS, *proposals.SEATED, *handovers.KINDS)
+    if entry.get("kind") in seated and not (isinstance(seat, int) and 0 <= seat < seats):
         raise VerificationError(where, f"names seat {seat!r}, which does not exist")
 
 
@@ -323,7 +337,9 @@ def _stage_after(where: str, entry: dict[str, Any], last: bool, seats: int, join
         return False
     if kind == "started" and not started and joined == set(range(seats)):
         return True
-    if (kind in ("moved", "resigned", *withdrawals.KINDS) and started) or (kind == "ended" and started and last):
+    if (kind in ("moved", "resigned", *withdrawals.KINDS, *proposals.KINDS, *handovers.KINDS) and started) or (
+        kind == "ended" and started and last
+    ):
         return started
     raise VerificationError(where, f"a '{kind}' entry cannot stand here")
 
@@ -637,6 +653,15 @@ def _rewound(spec: Any, entries: list[dict[str, Any]], openings: list[Any], inde
     return state
 
 
+def _final_standings(spec: Any, entries: list[dict[str, Any]], state: Any) -> list[dict[str, Any]] | None:
+    """The standings the rules give at the end: a draw after a passed ``end`` proposal
+    (``pbem.ledger.proposals``), whatever the position; else the game's own outcome."""
+    if proposals.agreed_end(entries):
+        return proposals.draw(len(entries[0]["seats"]))
+    standings = spec.outcome(state)
+    return None if standings is None else [s.to_dict() for s in standings]
+
+
 def _replay(
     spec: Any, entries: list[dict[str, Any]], openings: list[Any], report: Report, progress: Progress | None = None
 ) -> None:
@@ -662,8 +687,8 @@ def _replay(
         if facts != opening["facts"] or rng.transcript != draws:
             raise VerificationError(_where(index, entry), "replaying the command through the rules gives other facts")
         state = _folded(spec, state, facts, after)
-    standings = spec.outcome(state)
-    if standings is None or [s.to_dict() for s in standings] != entries[-1]["standings"]:
+    rules = _final_standings(spec, entries, state)
+    if rules is None or rules != entries[-1]["standings"]:
         raise VerificationError(_where(len(entries) - 1, entries[-1]), "the standings are not what the rules give")
     report.checked.append(
         _("replaying every command through the {title} rules gives the stored facts and standings", title=spec.title)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.games.base import SECRET
-from pbem.ledger import press
+from pbem.ledger import handovers, press, proposals
 
 UNDO = "undo"
 CONSENTED = "consented"
@@ -44,13 +44,13 @@ def effective(entries: Sequence[Entry], stop: int) -> list[int]:
 
 
 def last_move(entries: Sequence[Entry]) -> int | None:
-    """The index of the newest move still in play, when only talk, undo entries and
-    withdrawn moves follow it; None when the newest entry in play is no move (a start, a
+    """The index of the newest move still in play, when only talk, undo entries, proposals
+    and votes and withdrawn moves follow it; None when the newest entry in play is no move (a start, a
     resignation, the end)."""
     gone = withdrawn_moves(entries)
     for index in range(len(entries) - 1, -1, -1):
         kind = entries[index].get("kind")
-        if kind in press.TALK_KINDS or kind in KINDS or index in gone:
+        if kind in press.TALK_KINDS or kind in KINDS or kind in proposals.KINDS or index in gone:
             continue
         return index if kind == "moved" else None
     return None
@@ -98,7 +98,8 @@ def missing_consents(entries: Sequence[Entry], undo: Entry, seats: int, robots: 
 
 
 def robots_in(entries: Sequence[Entry]) -> set[int]:
-    return {int(e["seat"]) for e in entries if e.get("kind") == "resigned"}
+    """The seats the robot plays after ``entries`` (a substitute takes a seat back from it)."""
+    return handovers.robots_in(entries)
 
 
 def check(entries: Sequence[Entry], index: int, seats: int) -> str | None:

@@ -113,9 +113,10 @@ def _tz(zone: str) -> tzinfo:
         return UTC
 
 
-def stops_of(absences: Iterable[Sequence[str]], zone: str | None) -> Stops:
-    """What stops one seat's clock: its absences and, with a ``zone``, its weekends there."""
-    periods = absence_periods(absences)
+def stops_of(absences: Iterable[Sequence[str]], zone: str | None, paused: Sequence[Period] = ()) -> Stops:
+    """What stops one seat's clock: its absences, the game's pauses and, with a ``zone``, its
+    weekends there."""
+    periods = absence_periods(absences) + list(paused)
 
     def stops(start: datetime, end: datetime) -> list[Period]:
         found = [(a, b) for a, b in periods if b > start and a < end]

@@ -42,6 +42,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "substitute": ("substitute", "nahradnik", "zastepca"),
     "propose": ("propose", "navrh", "navrhuji", "proponuje", "propozycja"),
     "accept": ("accept", "prijmout", "akceptuj"),
+    "decline": ("decline", "reject", "odmitnout", "odmitam", "odrzuc", "odrzucam"),  # a vote against a proposal
 }
 # The keywords that are only Czech or only Polish (``pomoc`` and ``katalog`` are both): a mail
 # to the service address from somebody who chose no language is answered in the language of
@@ -54,20 +55,20 @@ WORD_LANGUAGES: dict[str, str] = {
             """napoveda nabidka hry partie nova novy zalozit pripojit prihlasit stav historie odebirat sledovat
             neodebirat nesledovat jazyk obrazky nepritomnost dovolena vzdat vzdavam sablona formular potvrdit
             potvrzuji novaadresa zmenitadresu tahy jmeno casove casovepasmo pasmo odveta zpet nahradnik navrh
-            navrhuji prijmout""",
+            navrhuji prijmout odmitnout odmitam""",
         ),
         (
             "pl",
             """oferta gry nowa nowy utworz zaloz dolacz dolaczam stan historia obserwuj subskrybuj nieobserwuj
             wypisz odsubskrybuj jezyk obrazki nieobecnosc urlop poddaj poddaje rezygnuje szablon formularz
             potwierdz potwierdzam nowyadres zmienadres ruchy imie strefa strefaczasowa rewanz cofnij zastepca
-            proponuje propozycja akceptuj""",
+            proponuje propozycja akceptuj odrzuc odrzucam""",
         ),
         (
             "en",
             """help catalog catalogue games new join status history subscribe watch unsubscribe unwatch language
             lang pictures images absence away resign template turnfile confirm rotate newaddress moves legal name
-            timezone tz rematch undo substitute propose accept""",
+            timezone tz rematch undo substitute propose accept decline reject""",
         ),
     )
     for word in words.split()
@@ -95,10 +96,11 @@ SEAT_COMMANDS = (
     "substitute",
     "propose",
     "accept",
+    "decline",
 )
 # Seat commands that a game may also use as a move (Warriors & Traders' ``accept OFFER``): the
 # game's reading of such a line comes first.
-GAME_FIRST = ("accept",)
+GAME_FIRST = ("accept", "decline")
 TIMEZONE_USAGE = N_("timezone AREA/CITY, as the tz database names it (e.g. timezone Europe/Prague)")
 LANGUAGES = i18n.LANGUAGES
 LANGUAGE_WORDS = i18n.LANGUAGE_WORDS
@@ -225,13 +227,19 @@ class NewGame:
     mail_options: dict[str, str]  # deadline, deadline.PHASE, reminder, policy, robot-after
 
 
-MAIL_OPTIONS = ("deadline", "reminder", "policy", "robot-after", "lang", "clock", "weekend", "vacation", "addresses")
-# Options of issue 32 not built yet: refused with a sentence that says so (docs/mail.md).
-NOT_YET_OPTIONS = {
-    "start-within": N_(
-        "Games that never start do not expire on this server yet, so start-within= is not available; leave it out."
-    ),
-}
+MAIL_OPTIONS = (
+    "deadline",
+    "reminder",
+    "policy",
+    "robot-after",
+    "lang",
+    "clock",
+    "weekend",
+    "vacation",
+    "addresses",
+    "start-within",
+)
+START_WITHIN_RANGE = (1, 90)  # days a game may wait for its players to join (pbem.mailroom.expiry)
 TEXT_OPTIONS = ("policy", "lang", "clock", "weekend", "addresses")  # stored as text; the others are numbers
 # addresses=shown: each player's mail lists the other players' addresses (the creator's choice; hidden by default)
 ADDRESS_WORDS = {"shown": "shown", "show": "shown", "hidden": "hidden", "hide": "hidden"}
@@ -261,8 +269,6 @@ def parse_new(args: tuple[str, ...]) -> NewGame:
         key, equals, value = arg.partition("=")
         if equals:
             base = key.split(".", 1)[0].lower()
-            if base in NOT_YET_OPTIONS:
-                raise ValueError(_(NOT_YET_OPTIONS[base]))
             (mail_options if base in MAIL_OPTIONS else options)[key.lower() if base in MAIL_OPTIONS else key] = value
         elif "@" in arg:
             players.append(arg.strip("<>,;").lower())
@@ -321,6 +327,15 @@ def _time_option(key: str, value: str) -> str:
 
 
 def _check_number(key: str, value: str) -> None:
+    if key == "start-within":
+        low, high = START_WITHIN_RANGE
+        if not (value.isascii() and value.isdigit() and len(value) <= 3 and low <= int(value) <= high):
+            raise ValueError(
+                _("start-within takes a whole number of days from {low} to {high}, not {value}").format(
+                    low=low, high=high, value=repr(value[:20])
+                )
+            )
+        return
     low, high = MISSES_RANGE if key == "robot-after" else REMINDER_RANGE if key == "reminder" else HOURS_RANGE
     if not (value.isascii() and value.isdigit() and len(value) <= 6 and low <= int(value) <= high):
         said = (

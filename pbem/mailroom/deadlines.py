@@ -4,9 +4,10 @@ The deadline of a seat that is waited for runs from the game's last change; in a
 correspondence clock (``clock=7d+1d``, ``pbem.mailroom.clocks``) it is the moment the seat's
 bank runs out, which another seat's move does not change. Rules come from
 the game's ``GameClock`` (set with ``new ... deadline=48``) or the installation's defaults.
-An absence period stops the clock (``deadline_at``). ``Clocks`` looks up a game's rules and a
-player's absences; the scheduler (``pbem.mailroom.scheduler``) keeps the timers. The clock is
-passed in, so tests never sleep.
+An absence period stops the clock (``deadline_at``), and so does a pause the players agreed to
+(``propose pause 7d``: ``pbem.ledger.proposals``, read from the log by ``Clocks.pauses``).
+``Clocks`` looks up a game's rules and a player's absences; the scheduler
+(``pbem.mailroom.scheduler``) keeps the timers. The clock is passed in, so tests never sleep.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from pbem import i18n
-from pbem.mailroom.clocks import Stops, banks, clock_rules, runs_out, stops_of
+from pbem.ledger import handovers, proposals
+from pbem.mailroom.clocks import Period, Stops, banks, clock_rules, merged, runs_out, stops_of
 from pbem.mailroom.records import GameClock, MailRecords
 from pbem.mailroom.settings import MailSettings
 from pbem.service.game import LoadedGame
@@ -24,6 +26,8 @@ from pbem.service.service import GameService
 MAX_KEPT_GAMES = 256  # games whose waits ``Clocks.turns`` keeps in a process
 # game id -> per entry (its time, the seats waited on after it); (None, ...) before the start
 TURNS: dict[str, tuple[tuple[datetime | None, frozenset[int]], ...]] = {}
+# game id -> (entries read, the pauses passed in them): only new entries are read again
+PAUSES: dict[str, tuple[int, tuple[Period, ...]]] = {}
 
 
 def utcnow() -> datetime:
@@ -51,15 +55,17 @@ def hours_for(rules: dict[str, Any], phase: str) -> int:
     return int(rules.get("deadline") or 0)
 
 
-def deadline_at(since: datetime, hours: int, absences: list[list[str]]) -> datetime | None:
+def deadline_at(
+    since: datetime, hours: int, absences: list[list[str]], paused: tuple[Period, ...] = ()
+) -> datetime | None:
     """When a turn that began at ``since`` runs out; None without a deadline. The clock stands
-    still during absences: the deadline is the moment when ``hours`` of present time have
-    passed, walking through the absences in order (overlapping ones merged)."""
+    still during absences and the game's pauses: the deadline is the moment when ``hours`` of
+    present time have passed, walking through them in order (overlapping ones merged)."""
     if hours <= 0:
         return None
     remaining = timedelta(hours=hours)
     cursor = since
-    for start, end in sorted(_period(first, last) for first, last in absences):
+    for start, end in merged([*(_period(first, last) for first, last in absences), *paused]):
         if end <= cursor:
             continue
         if start > cursor:
@@ -91,9 +97,13 @@ def entry_time(game: LoadedGame, version: int) -> datetime:
 
 
 def misses(game: LoadedGame, clock: GameClock | None, seat: int) -> int:
-    """Deadlines a seat has missed: default moves played for it, plus misses without one."""
+    """Deadlines a seat has missed: default moves played for it, plus misses without one
+    (since a substitute took the seat over: the misses before were another player's)."""
+    since = handovers.last_handed(game.entries, seat)
     played = sum(
-        1 for e in game.entries if e["kind"] == "moved" and e.get("source") == "deadline" and e.get("seat") == seat
+        1
+        for e in game.entries[since:]
+        if e["kind"] == "moved" and e.get("source") == "deadline" and e.get("seat") == seat
     )
     return played + (clock.misses.get(str(seat), 0) if clock else 0)
 
@@ -140,11 +150,30 @@ class Clocks:
         return str(zone) if zone else None
 
     def stops(self, game: LoadedGame, seat: int) -> Stops:
-        """What stops the clock of ``seat``: its player's absences and, under ``weekend=off``,
-        Saturdays and Sundays in the player's time zone (UTC if none was chosen)."""
+        """What stops the clock of ``seat``: its player's absences, the game's pauses and,
+        under ``weekend=off``, Saturdays and Sundays in the player's time zone (UTC if none was
+        chosen)."""
         email = game.emails[seat]
         weekend = str(self.rules(game.id).get("weekend") or "on") == "off"
-        return stops_of(self.absences(email), (self.zone(email) or "UTC") if weekend else None)
+        return stops_of(self.absences(email), (self.zone(email) or "UTC") if weekend else None, self.pauses(game))
+
+    @staticmethod
+    def pauses(game: LoadedGame) -> tuple[Period, ...]:
+        """The pauses the players of ``game`` agreed to (``propose pause``), read from its log;
+        kept per process, so a change reads only the new entries."""
+        done, found = PAUSES.get(game.id, (0, ()))
+        if done > game.version:
+            done, found = 0, ()  # another game under this id (another store of this process)
+        if done < game.version:
+            entries = game.entries
+            new = [e for e in entries[done:] if e["kind"] == proposals.DECIDED]
+            if new:
+                found = tuple(proposals.pauses(entries))
+            PAUSES.pop(game.id, None)
+            PAUSES[game.id] = (game.version, found)
+            while len(PAUSES) > MAX_KEPT_GAMES:
+                PAUSES.pop(next(iter(PAUSES)), None)
+        return found
 
     def turns(self, game: LoadedGame, version: int) -> list[tuple[datetime, frozenset[int]]]:
         """For each entry up to ``version`` since the game started: its recorded time and the
@@ -212,6 +241,6 @@ class Clocks:
         with i18n.english():  # the rules name phases in English
             hours = hours_for(self.rules(game.id), game.spec.phase_label(state))
         try:
-            return deadline_at(entry_time(game, version), hours, self.absences(game.emails[seat]))
+            return deadline_at(entry_time(game, version), hours, self.absences(game.emails[seat]), self.pauses(game))
         except (OverflowError, ValueError):  # a stored absence from before the bounds: no deadline
             return None

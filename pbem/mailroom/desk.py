@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,7 +24,7 @@ from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import N_, _, ngettext
 from pbem.games.text import parse_named
 from pbem.ledger import press
-from pbem.mailroom import clocks, people, talk, vacations
+from pbem.mailroom import clocks, expiry, people, substitutes, talk, vacations
 from pbem.mailroom import commands as cmd
 from pbem.mailroom.auth import authenticate
 from pbem.mailroom.deadlines import utcnow
@@ -32,6 +32,7 @@ from pbem.mailroom.reading import NotRead, Order, Reading, read_letter, sender_n
 from pbem.mailroom.records import Confirmation, Correspondent, GameClock, MailRecords, VerifiedAddress, Watchers
 from pbem.mailroom.settings import MailSettings
 from pbem.service.failures import StoreUnavailable
+from pbem.service.game import LoadedGame
 from pbem.service.names import clean_name
 from pbem.service.outcome import Outcome
 from pbem.service.service import GameService, Work
@@ -112,6 +113,22 @@ class _Remembered:
             self._kept.popitem(last=False)
 
 
+def _game_word(game: Any, state: Any, seat: int, line: str, error: GameError) -> bool:
+    """Whether a refused line is the game's own (a move refused now) rather than a mail command
+    whose word the game does not know: the game must refuse it otherwise than the same line with
+    a word that means nothing (a game that reads bare numbers as a move refuses both alike), and
+    not because it is not the sender's turn (the game cannot tell then; a vote is no move)."""
+    if error.code in (ErrorCode.SYNTAX, ErrorCode.NOT_YOUR_TURN):
+        return False
+    try:
+        parse_named(game.spec, state, seat, " ".join(["~", *line.split()[1:]]), game.names)
+    except GameError as other:
+        return other.code != error.code
+    except Exception:  # a parser's bug: the line stays the game's
+        return True
+    return True
+
+
 class MailDesk:
     def __init__(self, service: GameService, settings: MailSettings, clock: Callable[[], datetime] = utcnow):
         self.service = service
@@ -133,7 +150,7 @@ class MailDesk:
         used the same Message-ID ("other": somebody who learned it in advance, or a client
         that reuses ids), or missing (None). Receipts stored before fingerprints were kept
         count as this mail."""
-        stored = self.service.store.receipt(key)
+        stored = self.service.receipt_for(key)
         if stored is None:
             return None
         context = (stored.outcome or {}).get("context") or {}
@@ -221,9 +238,12 @@ class MailDesk:
 
     # -- reading ------------------------------------------------------------------------------
     @staticmethod
-    def _read(letter: Letter, recognise: Callable[[str], cmd.Command | Order | None]) -> Reading:
+    def _read(
+        letter: Letter, recognise: Callable[[str], cmd.Command | Order | None], lines: Sequence[str] | None = None
+    ) -> Reading:
+        """The letter read (``lines``: its lines without the messages to players, when given)."""
         return read_letter(
-            letter.lines,
+            letter.lines if lines is None else lines,
             recognise,
             subject=letter.subject,
             names=sender_names(letter.sender),
@@ -302,6 +322,7 @@ class MailDesk:
             return result
         if name in ("join", "template"):
             game.seat_of(sender)  # refuses a non-player; the reply goes to the registered address
+            expiry.refuse_when_expired(work, game.id)
             return result | {"action": "invite"}
         raise ValueError(_("send {command} to your private address for game {game}", command=repr(name), game=game.id))
 
@@ -435,11 +456,7 @@ class MailDesk:
         """Spend an absence's days in each game ``email`` plays (started, not over, not the
         robot's): refused whole, naming the game, when one game's budget for a year is spent."""
         costs = []
-        for game_id in self.service.game_ids():
-            game = self.service.game(game_id, fresh=False)
-            seat = game.emails.index(email) if email in game.emails else None
-            if seat is None or not game.started or game.ended or seat in game.robots:
-                continue
+        for game_id, seat in self._seats_away(email, work):
             clock = work.find(GameClock.create_id(game_id, {}))
             budget = vacations.budget_of(clock.rules if clock else {})
             cost = vacations.spend(clock.vacation_list() if clock else [], seat, *period, budget)
@@ -464,6 +481,19 @@ class MailDesk:
         return [
             {"game": g, "days": c["new"], "left": c["left"], "year": c["year"], "budget": b} for g, _s, c, b in costs
         ]
+
+    def _seats_away(self, email: str, work: Work) -> list[tuple[str, int]]:
+        """The games where an absence of ``email`` costs vacation, with the seat there: started,
+        not over, not the robot's. The running games of ``email`` come from the read models
+        (nothing is loaded to find them); only they are loaded, each once."""
+        found = []
+        rows = self.service.summaries(self.service.games_of(email), email)
+        for game_id in [row.id for row, _plays in rows if row.status == "running"]:
+            game = work.loaded(game_id) or self.service.game(game_id, fresh=False)
+            seat = game.emails.index(email) if email in game.emails else None
+            if seat is not None and game.started and not game.ended and seat not in game.robots:
+                found.append((game_id, seat))
+        return found
 
     @staticmethod
     def _clock(work: Work, game_id: str) -> GameClock:
@@ -509,6 +539,8 @@ class MailDesk:
             context["game"] = None
             return [{"action": "refused", "reason": "unknown-game", "error": error.to_dict()}]
         seat = self.service.seat_by_token(game.id, letter.token, game, work) if letter.token else None
+        if (invited := self._invited(letter, work, game, context, seat)) is not None:
+            return invited
         if letter.dkim is not None:
             context["dkim"] = letter.dkim
         dkim_ok = letter.dkim if self.settings.dkim == "require" else None
@@ -533,6 +565,21 @@ class MailDesk:
             context["authenticated"] = "token"
             self._learn_name(letter, work)
         return self._from_the_seat(letter, work, game.id, context)
+
+    def _invited(
+        self, letter: Letter, work: Work, game: LoadedGame, context: dict[str, Any], seat: int | None
+    ) -> list[dict[str, Any]] | None:
+        """A mail from an invited substitute to its invitation's address (its token, which names
+        no seat, proves the address got the invitation): ``join`` takes the seat. None for any
+        other mail."""
+        if seat is not None or not letter.token:
+            return None
+        found = substitutes.invited(self.service, game, letter.token, letter.sender)
+        if found is None or (self.settings.dkim == "require" and not letter.dkim):
+            return None
+        context["authenticated"] = "token"
+        name = clean_name(letter.sender_name) or self._known_name(work, letter.sender)
+        return substitutes.take_over(self.service, work, game, found, letter.sender, list(letter.lines), name)
 
     def _from_the_seat(self, letter: Letter, work: Work, game_id: str, context: dict[str, Any]) -> list[dict[str, Any]]:
         """What an authenticated mail to a seat's address holds: an answer to a message (its
@@ -572,14 +619,16 @@ class MailDesk:
         def recognise(line: str) -> cmd.Command | Order | None:
             found = cmd.parse_command(line)
             command = found if found is not None and found.name in cmd.SEAT_COMMANDS else None
-            if command is not None and command.name not in cmd.GAME_FIRST:
+            if command is not None and (command.name not in cmd.GAME_FIRST or people.names_request(batch, command)):
                 return command
             if state is None or seat is None:
                 return command
             try:
                 parse_named(game.spec, state, seat, line, game.names)
             except GameError as error:
-                return command if error.code is ErrorCode.SYNTAX else Order(line)
+                if command is None:
+                    return None if error.code is ErrorCode.SYNTAX else Order(line)
+                return Order(line) if _game_word(game, state, seat, line, error) else command
             except Exception:  # a parser's bug: the line is read as a move, and its refusal shows
                 log.exception("parsing %r in %s", line[:80], game_id)
                 return Order(line)
@@ -626,7 +675,7 @@ class MailDesk:
 
     def _seat_lines(self, letter: Letter, work: Work, game_id: str) -> list[dict[str, Any]]:
         told, lines = talk.split_press(letter.lines, letter.paragraphs)
-        reading = self._read(replace(letter, lines=lines), self._seat_recogniser(work, game_id, letter.sender))
+        reading = self._read(letter, self._seat_recogniser(work, game_id, letter.sender), lines)
         results: list[dict[str, Any]] = [self._tell(letter, work, game_id, item) for item in told]
         if not reading.commands:
             return (results or [{"action": "nothing", "game": game_id}]) + self._not_read(reading)
@@ -660,7 +709,7 @@ class MailDesk:
         name, email = command.name, letter.sender
         result: dict[str, Any] = {"action": name, "text": command.text, "game": game_id}
         plans: dict[str, Callable[[], Any]] = {
-            "join": lambda: self.service.join_plan(email, " ".join(command.args) or None),
+            "join": lambda: expiry.join_plan(self.service, work, game_id, email, " ".join(command.args) or None),
             "resign": lambda: self._resign_plan(work, game_id, email),
         }
         try:

@@ -33,6 +33,7 @@ from pbem.mailroom.records import Correspondent
 from pbem.mailroom.scheduler import TIMER_DEAD_PREFIX, Scheduler
 from pbem.mailroom.settings import MailSettings
 from pbem.mailroom.writer import Round
+from pbem.service.es_adapter import Notice
 from pbem.service.failures import store_down
 from pbem.service.inputs import printable
 from pbem.service.service import GameService
@@ -43,6 +44,7 @@ FOLLOWER = "mailroom"  # the tracking row of this follower
 ABSENCE_EVENTS = (Correspondent.AbsenceAdded, Correspondent.AbsencesCleared, Correspondent.TimezoneChosen)
 ABSENCE_TOPICS = [topic(cls) for cls in ABSENCE_EVENTS]
 BATCH_SECONDS = 0.05  # a page's mails are stored at least this often: a burst does not hold the first reply
+PAGE_MOST = 500  # notifications a page at most (the store's log section, as before the port)
 UNBUILT = "/unbuilt"  # suffix of the key of a notification whose mails could not be built
 
 
@@ -53,11 +55,11 @@ class Mailroom:
         self.service = service
         self.settings = settings
         self.clock = clock
-        self.views = views_for(service.store)
+        self.views = views_for(service)
         self.clocks = Clocks(service, settings, clock)
         self.outbox = Outbox(service, settings, self.views, self.clocks)
         self.scheduler = Scheduler(service, self.views, self.outbox)
-        self.baton = service.store.baton(FOLLOWER)
+        self.baton = service.baton(FOLLOWER)
         self.stored: Callable[[], None] = _nothing  # called after each page stored (wakes a sender)
         service.witness(self.views.head)  # the follower witnesses each game's size for the store's self-check
 
@@ -72,12 +74,9 @@ class Mailroom:
 
     def _follow(self, page_size: int) -> int:
         handled = 0
-        store = self.service.store
         while True:
             position = self.views.max_tracking_id(FOLLOWER) or 0
-            page = store.notification_log.select(
-                position + 1, min(page_size, store.log_section_size), topics=TOPICS + ABSENCE_TOPICS
-            )
+            page = self.service.notifications(position, min(page_size, PAGE_MOST), TOPICS + ABSENCE_TOPICS)
             if not page:
                 return handled
             try:
@@ -87,7 +86,7 @@ class Mailroom:
                 return handled
             handled += len(page)
 
-    def _page(self, page: Sequence[Any]) -> None:
+    def _page(self, page: Sequence[Notice]) -> None:
         """Queue what a page of notifications calls for, in one transaction (``MailViews.record``)
         with the follower's position after each. A notification whose mails cannot be built is a
         dead letter: what came before it is stored first, and a new round starts after it (what
@@ -139,10 +138,10 @@ class Mailroom:
                 log.error("mail for notification %s could not be stored: %r", queued.source, error, exc_info=True)
                 self.views.record([self._unbuilt(queued.source, error)], now)
 
-    def _build(self, notification: Any, round_: Round) -> Queued:
+    def _build(self, notification: Notice, round_: Round) -> Queued:
         """What one notification calls for: its mails, its game's timers and size."""
         tracking = Tracking(FOLLOWER, notification.id)
-        event = self.service.store.mapper.to_domain_event(notification)
+        event = notification.event()
         if isinstance(event, ABSENCE_EVENTS):
             self._absences(event, round_)
             return Queued(notification.id, tracking)
@@ -197,8 +196,10 @@ class Mailroom:
             return self._retry_timer(letter, now)
         if not key.endswith(UNBUILT):
             return [key] if self.views.mark(key, QUEUED, now) else []
-        notification = self.service.store.notification_log.select(letter.source, 1)[0]
-        event = self.service.store.mapper.to_domain_event(notification)
+        notification = self.service.notification(letter.source)
+        if notification is None:
+            raise LookupError(f"notification {letter.source} is not in the store")
+        event = notification.event()
         round_ = self.outbox.round()
         mails = self.outbox.mails_for(round_, event, letter.source)
         self.views.record([Queued(letter.source, None, mails, cleared=round_.cleared)], now)

@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.games.text import name_seats
 from pbem.ledger import entries as log
-from pbem.ledger import press
+from pbem.ledger import press, proposals
 from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
 from pbem.service.names import renamed_line
@@ -32,7 +32,16 @@ UNDO_LINES = {  # a move taken back by consent (pbem/ledger/withdrawals.py); num
     "consented": N_("%(player)s agrees to take back move %(move)s."),
     "withdrawn": N_("Move %(move)s (%(player)s) is withdrawn by consent; the game stands as before it."),
 }
-REASONS = {"missed-turns": N_("too many missed deadlines"), "resigned": N_("resigned")}
+HANDOVER_LINES = {  # a seat handed to a substitute (pbem/ledger/handovers.py)
+    "substitute": N_("%(by)s invites a substitute for %(player)s."),
+    "handed": N_("%(player)s plays the seat of %(old)s from now on, as a substitute."),
+}
+REASONS = {
+    "missed-turns": N_("too many missed deadlines"),
+    "resigned": N_("resigned"),
+    "kicked": N_("by a vote of the other players"),
+}
+PLAIN_LINES = {"joined": N_("%(player)s joined."), "ended": N_("The game ended.")}
 Translate = Callable[[str], str]
 
 
@@ -92,12 +101,16 @@ def numbered_lines(
     return lines
 
 
+def _proposal_line(game: LoadedGame, entry: Mapping[str, Any], translate: Translate) -> str:
+    return proposals.describe(dict(entry), game.entry, game.names, translate)
+
+
 def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate = untranslated) -> list[str]:
     names = game.names
     kind = entry["kind"]
     who = names[entry["seat"]] if "seat" in entry else ""
-    if kind == "joined":
-        return [translate(N_("%(player)s joined.")) % {"player": who}]
+    if kind in PLAIN_LINES:  # a mapping, so a line without a placeholder is left as it is
+        return [translate(PLAIN_LINES[kind]) % {"player": who}]
     if kind == "resigned":
         reason = str(entry.get("reason", ""))
         reason = translate(REASONS[reason]) if reason in REASONS else reason
@@ -105,13 +118,12 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
             translate(N_("From now on the house robot plays %(player)s (%(reason)s)."))
             % {"player": who, "reason": reason}
         ]
-    if kind == "ended":
-        return [translate(N_("The game ended."))]
     if kind == NAMED:  # the seat's first name, so that a reader knows whom the new one names
         return [renamed_line(game.created["seats"], entry, translate)]
-    if kind in UNDO_LINES:  # a consent names the request, which names the move
-        move = entry["move"] if "move" in entry else game.entries[int(entry["undo"])]["move"]
-        return [translate(UNDO_LINES[kind]) % {"player": who, "number": entry["index"] + 1, "move": int(move) + 1}]
+    if kind in HANDOVER_LINES or kind in UNDO_LINES:
+        return [_table_line(game, entry, who, translate)]
+    if kind in proposals.KINDS:
+        return [_proposal_line(game, entry, translate)]
     if kind in press.TALK_KINDS:
         return [talk_line(entry, names)]
     facts = [game.spec.describe_fact(fact, names) for fact in entry.get("facts") or []]
@@ -121,6 +133,18 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
     if note:
         return [translate(note) % {"player": who, "move": _said(game, entry)}, *facts]
     return facts or [f"{who}: {_said(game, entry)}"]
+
+
+def _table_line(game: LoadedGame, entry: Mapping[str, Any], who: str, translate: Translate) -> str:
+    """A line of the table's own entries: a seat handed over, a move taken back by consent."""
+    kind = entry["kind"]
+    if kind in HANDOVER_LINES:
+        before = log.seat_names(game.entries[: int(entry["index"])])  # the names then: a substitute renames
+        by = before[int(entry["by"])] if "by" in entry else ""
+        old = before[int(entry["seat"])]
+        return translate(HANDOVER_LINES[kind]) % {"player": old if kind == "substitute" else who, "by": by, "old": old}
+    move = entry["move"] if "move" in entry else game.entries[int(entry["undo"])]["move"]  # a consent: its request's
+    return translate(UNDO_LINES[kind]) % {"player": who, "number": entry["index"] + 1, "move": int(move) + 1}
 
 
 def _said(game: LoadedGame, entry: Mapping[str, Any]) -> str:

@@ -18,7 +18,8 @@ from datetime import timedelta
 from typing import Any
 
 from pbem import i18n
-from pbem.ledger import press
+from pbem.ledger import handovers, press, proposals
+from pbem.ledger.entries import seat_names
 from pbem.mailroom import talk
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.limits import INVITE, INVITE_UNVERIFIED, LIVE
@@ -55,7 +56,7 @@ class Change:
     @property
     def robots(self) -> set[int]:
         """The seats a robot plays after the change."""
-        return {e["seat"] for e in self.game.entries[: self.after] if e["kind"] == "resigned"}
+        return handovers.robots_in(self.game.entries[: self.after])
 
     @property
     def people(self) -> list[tuple[int, str]]:
@@ -113,45 +114,144 @@ def notices(writer: Writer, round_: Round, entries: list[dict[str, Any]], positi
 def robot_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     """Every player hears that a robot took over a seat, and why; but the one who resigned hears
     it in the reply to their mail, not a second time."""
-    mails: list[Mail] = []
-    for entry in change.entries:
-        if entry["kind"] != "resigned":
-            continue
-        for seat, email in change.people:
-            if seat == entry["seat"] and entry["reason"] == "resigned":
-                continue
-            block = writer.game_block(round_, change.game, change.after, email)
-            extra = {"name": change.game.names[entry["seat"]], "reason": entry["reason"]}
-            mails += writer.queue(
-                round_,
-                f"n{change.position}/{seat}/robot/{entry['index']}",
-                email,
-                {"kind": "robot", "game": block, "extra": extra},
-                sender=block["address"],
-            )
-    return mails
+    return _each_entry_to_each_player(
+        writer,
+        round_,
+        change,
+        ("resigned", "robot"),
+        lambda entry, seat: seat == entry["seat"] and entry["reason"] == "resigned",
+        lambda entry: {"name": change.game.names[entry["seat"]], "reason": entry["reason"]},
+    )
 
 
 def undo_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     """Every other player not played by the robot hears of a request to take back a move, with
     the line that agrees to it (pbem/service/consent.py)."""
+    return _each_entry_to_each_player(
+        writer,
+        round_,
+        change,
+        ("undo", "undo"),
+        lambda entry, seat: seat == entry["seat"] or seat in change.robots,
+        lambda entry: {"name": change.game.names[entry["seat"]], "number": entry["index"] + 1},
+    )
+
+
+def _each_entry_to_each_player(
+    writer: Writer,
+    round_: Round,
+    change: Change,
+    kinds: tuple[str, str],
+    skip: Callable[[dict[str, Any], int], bool],
+    extra: Callable[[dict[str, Any]], dict[str, Any]],
+) -> list[Mail]:
+    """A mail of kind ``kinds[1]`` about each entry of kind ``kinds[0]`` to each player of the
+    game whom ``skip(entry, seat)`` leaves out, with the game's block and ``extra(entry)``."""
+    entry_kind, mail_kind = kinds
     mails: list[Mail] = []
     for entry in change.entries:
-        if entry["kind"] != "undo":
+        if entry["kind"] != entry_kind:
             continue
         for seat, email in change.people:
-            if seat == entry["seat"] or seat in change.robots:
+            if skip(entry, seat):
                 continue
             block = writer.game_block(round_, change.game, change.after, email)
-            extra = {"name": change.game.names[entry["seat"]], "number": entry["index"] + 1}
             mails += writer.queue(
                 round_,
-                f"n{change.position}/{seat}/undo/{entry['index']}",
+                f"n{change.position}/{seat}/{mail_kind}/{entry['index']}",
                 email,
-                {"kind": "undo", "game": block, "extra": extra},
+                {"kind": mail_kind, "game": block, "extra": extra(entry)},
                 sender=block["address"],
             )
     return mails
+
+
+def proposal_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """A proposal goes to every player who votes on it, with the lines that vote; a decision to
+    every player not played by the robot (a passed end or kick is told by the end's and the
+    robot's notices instead). pbem/mailroom/proposals.py."""
+    mails: list[Mail] = []
+    game = change.game
+    for entry in change.entries:
+        if entry["kind"] == proposals.PROPOSED:
+            seats = proposals.voters(game.entries[: entry["index"]], entry, len(game.names))
+            kind, proposal = "proposal", entry
+        elif entry["kind"] == proposals.DECIDED:
+            proposal = game.entry(int(entry["proposal"]))
+            if entry["passed"] and proposal["what"] in ("end", "kick"):
+                continue
+            seats = set(range(len(game.names))) - change.robots
+            kind = "decided"
+        else:
+            continue
+        extra = {
+            "what": proposal["what"],
+            "passed": bool(entry.get("passed")),
+            "name": game.names[proposal["seat"]],
+            "number": proposal["index"] + 1,
+            "days": proposal.get("days"),
+            "target": game.names[proposal["target"]] if "target" in proposal else "",
+            "until": proposals.describe_until(proposal, entry),
+        }
+        for seat in sorted(seats):
+            email = game.emails[seat]
+            block = writer.game_block(round_, game, change.after, email)
+            mails += writer.queue(
+                round_,
+                f"n{change.position}/{seat}/{kind}/{entry['index']}",
+                email,
+                {"kind": kind, "game": block, "extra": extra},
+                sender=block["address"],
+            )
+    return mails
+
+
+def substitute_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
+    """An invitation to take over a seat goes to the invited address, from an address of its
+    own (``pbem.mailroom.substitutes``), with a digest of the game so far (its newest lines),
+    whose turn it is and the public view of the board; once the substitute has joined, the
+    other players hear that the seat changed hands."""
+    mails: list[Mail] = []
+    game = change.game
+    for entry in change.entries:
+        if entry["kind"] == handovers.SUBSTITUTE:
+            mails += _substitute_invitation(writer, round_, change, entry)
+        if entry["kind"] != handovers.HANDED:
+            continue
+        old = seat_names(game.entries[: entry["index"]])[entry["seat"]]  # the seat's name before it
+        for seat, email in change.people:
+            if seat == entry["seat"] or seat in change.robots:
+                continue
+            block = writer.game_block(round_, game, change.after, email)
+            mails += writer.queue(
+                round_,
+                f"n{change.position}/{seat}/handed/{entry['index']}",
+                email,
+                {"kind": "handed", "game": block, "extra": {"name": old, "new": game.names[entry["seat"]]}},
+                sender=block["address"],
+            )
+    return mails
+
+
+def _substitute_invitation(writer: Writer, round_: Round, change: Change, entry: dict[str, Any]) -> list[Mail]:
+    game, index = change.game, int(entry["index"])
+    email = str(game.private(index)["emails"][0])
+    block = writer.game_block(round_, game, change.after, email)
+    first = max(0, change.after - MAX_DIGEST_LINES)
+    with i18n.speaking(writer.language(round_, email, game.id)):
+        lines = numbered_lines(
+            game, first, change.after, None, i18n.translations(writer.language(round_, email, game.id)).gettext
+        )
+    extra = {"name": game.names[entry["seat"]], "by": game.names[entry["by"]], "lines": lines, "earlier": first}
+    address = seat_address(writer.settings.address, game.id, writer.service.reader.invitation_token(game.id, index))
+    return writer.queue(
+        round_,
+        f"n{change.position}/substitute/{index}",
+        email,
+        {"kind": "substitute", "game": block, "extra": extra},
+        sender=address,
+        limited=invitation_budget(round_, game.emails[entry["by"]], email),
+    )
 
 
 def start_or_end_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
@@ -371,6 +471,8 @@ NOTICES: tuple[Notice, ...] = (
     press_notices,  # a message first: it may speak of the move that follows it
     robot_notices,
     undo_notices,
+    proposal_notices,
+    substitute_notices,
     start_or_end_notices,
     turn_notices,
     watcher_notices,

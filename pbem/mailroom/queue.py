@@ -18,15 +18,15 @@ the same Message-ID.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from eventsourcing.persistence import PersistenceError, Tracking
+from eventsourcing.persistence import Tracking
 from eventsourcing.sqlite import SQLiteTrackingRecorder
+
+from pbem.service.es_adapter import TrackingViews, changed
 
 QUEUED, SENDING, SENT, DEAD, RETRIED, DROPPED = "queued", "sending", "sent", "dead", "retried", "dropped"
 MAX_ERROR = 2000  # characters of an error kept with a dead letter
@@ -56,7 +56,16 @@ TABLES = [
     "CREATE TABLE IF NOT EXISTS pbem_bounces (tag TEXT PRIMARY KEY, address TEXT NOT NULL, time TEXT NOT NULL,"
     " permanent INTEGER NOT NULL)",
     "CREATE INDEX IF NOT EXISTS pbem_bounces_address ON pbem_bounces (address, time)",
+    # what each address was last told of each game ("since your last mail"), kept as mail is queued
+    "CREATE TABLE IF NOT EXISTS pbem_told (recipient TEXT NOT NULL, game_id TEXT NOT NULL, version INTEGER NOT NULL,"
+    " decision TEXT NOT NULL, PRIMARY KEY (recipient, game_id))",
+    "CREATE TABLE IF NOT EXISTS pbem_told_filled (done INTEGER PRIMARY KEY)",  # a row: filled from older mail
 ]
+TOLD = (  # the newest version told wins; of one version, the mail queued last
+    "INSERT INTO pbem_told (recipient, game_id, version, decision) VALUES (%s, %s, %s, %s)"
+    " ON CONFLICT (recipient, game_id) DO UPDATE SET version = excluded.version, decision = excluded.decision"
+    " WHERE pbem_told.version <= excluded.version"
+)
 BOUNCES_TO_MARK = 3  # permanent failures of different mails to one address within BOUNCE_WINDOW mark it
 BOUNCE_WINDOW = timedelta(days=1)
 STRANGER_ROWS_KEPT = timedelta(days=2)  # rows of pbem_stranger_mail older than this are deleted
@@ -143,9 +152,9 @@ class Queued:
     error: str | None = None
 
 
-class MailViews:
+class MailViews(TrackingViews):
     """The SQL of both views, written once with ``%s`` placeholders (psycopg's; SQLite's
-    subclass turns them into ``?``)."""
+    subclass turns them into ``?``), in the transactions of ``TrackingViews``."""
 
     claim_lock = ""
     # said in a transaction that queued mail, heard after its commit by every gateway's sender
@@ -153,27 +162,15 @@ class MailViews:
     notify = ""
 
     if TYPE_CHECKING:  # given by the tracking recorder that each concrete view also derives from
-        datastore: Any
 
         def max_tracking_id(self, application_name: str) -> int | None: ...
-
-        def _insert_tracking(self, c: Any, tracking: Tracking) -> None: ...
 
     def sql(self, text: str) -> str:
         return text
 
-    @contextmanager
-    def _transaction(self, commit: bool) -> Iterator[Any]:
-        with self.datastore.transaction(commit=commit) as cursor:
-            yield cursor
-
     def _notify(self, cursor: Any, mails: int) -> None:
         if mails and self.notify:
             cursor.execute(self.notify)
-
-    def _track(self, cursor: Any, tracking: Tracking | None) -> None:
-        if tracking is not None:
-            self._insert_tracking(cursor, tracking)
 
     # -- mail ------------------------------------------------------------------------------
     def enqueue(
@@ -186,9 +183,9 @@ class MailViews:
     ) -> None:
         """Queue mails (a key already queued is left as it is) and, in the same transaction,
         record the follower's position."""
-        with self._transaction(commit=True) as cursor:
+        with self.writing() as cursor:
             self._insert_mails(cursor, mails, now, source, error)
-            self._track(cursor, tracking)
+            self.track(cursor, tracking)
             self._notify(cursor, len(mails))
 
     def _insert_mails(self, cursor: Any, mails: Sequence[Mail], now: datetime, source: int, error: str | None) -> None:
@@ -212,6 +209,8 @@ class MailViews:
                     mail.return_tag or None,
                 ),
             )
+            if mail.status != DROPPED and changed(cursor):  # queued now (not dropped, not queued before)
+                self._tell(cursor, mail.to, mail.model)
             if mail.stranger and mail.status != DROPPED:
                 cursor.execute(
                     self.sql(
@@ -224,12 +223,50 @@ class MailViews:
                 self.sql("DELETE FROM pbem_stranger_mail WHERE created < %s"), (stamp(now - STRANGER_ROWS_KEPT),)
             )
 
+    def _tell(self, cursor: Any, recipient: str, model: dict[str, Any]) -> None:
+        """Keep what a mail tells its recipient of its game: the version and the decision of a
+        seat's game block (a mail without one tells nothing "since your last mail" counts)."""
+        block = model.get("game")
+        if isinstance(block, dict) and block.get("seat") is not None and isinstance(block.get("version"), int):
+            decision = json.dumps(block.get("decision"), sort_keys=True)
+            cursor.execute(self.sql(TOLD), (recipient, block.get("id"), block["version"], decision))
+
+    def told(self, recipient: str, game_id: str) -> tuple[int, Any] | None:
+        """The version of ``game_id`` and the decision the newest mail queued for ``recipient``
+        showed (dropped ones left out; None: no mail yet): one row by its key."""
+        with self.reading() as cursor:
+            cursor.execute(
+                self.sql("SELECT version, decision FROM pbem_told WHERE recipient = %s AND game_id = %s"),
+                (recipient, game_id),
+            )
+            row = cursor.fetchone()
+            return (int(row["version"]), json.loads(row["decision"])) if row else None
+
+    def fill_told(self) -> None:
+        """Once per database: the rows of ``pbem_told`` for mail queued before the table was, read
+        from the queue in the order it was queued (idempotent: two processes may both do it)."""
+        with self.reading() as cursor:
+            cursor.execute(self.sql("SELECT COUNT(*) AS n FROM pbem_told_filled"))
+            if int(cursor.fetchone()["n"]):
+                return
+        with self.writing() as cursor:
+            cursor.execute(
+                self.sql(
+                    "SELECT recipient, model FROM pbem_mail WHERE status <> %s AND model LIKE %s"
+                    " ORDER BY created, source, key"
+                ),
+                (DROPPED, '%"seat"%'),
+            )
+            for row in cursor.fetchall():
+                self._tell(cursor, row["recipient"], json.loads(row["model"]))
+            cursor.execute(self.sql("INSERT INTO pbem_told_filled (done) VALUES (1) ON CONFLICT (done) DO NOTHING"))
+
     def recent(self, recipient: str, budget: str, since: datetime, prefix: bool = False) -> int:
         """Mails queued for ``recipient`` in ``budget`` (with ``prefix``: in every budget whose
         name starts so) since a time; dropped ones are not counted."""
         test = "budget LIKE %s ESCAPE '\\'" if prefix else "budget = %s"
         value = _like_prefix(budget) if prefix else budget
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(
                 self.sql(
                     "SELECT COUNT(*) AS n FROM pbem_mail WHERE recipient = %s AND created >= %s"
@@ -241,7 +278,7 @@ class MailViews:
 
     def to_strangers(self, since: datetime) -> int:
         """Mails queued since a time to addresses that had never written (``Mail.stranger``)."""
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(
                 self.sql("SELECT COUNT(*) AS n FROM pbem_stranger_mail WHERE created >= %s"), (stamp(since),)
             )
@@ -252,7 +289,7 @@ class MailViews:
         ``containing`` (dropped ones left out), newest first: what the player was last told
         about a game (the outbox's "since your last mail")."""
         pattern = "%" + _like_prefix(containing)
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(
                 self.sql(
                     "SELECT model FROM pbem_mail WHERE recipient = %s AND status <> %s"
@@ -265,7 +302,7 @@ class MailViews:
     def claim(self, owner: str, now: datetime, lease_until: datetime, limit: int = 20) -> list[QueuedMail]:
         """Take up to ``limit`` due mails for sending: queued ones whose time has come, and
         claims of others whose lease ran out."""
-        with self._transaction(commit=True) as cursor:
+        with self.writing() as cursor:
             cursor.execute(
                 self.sql(
                     "UPDATE pbem_mail SET status = %s, claimed_by = %s, next_try = %s WHERE key IN ("
@@ -293,7 +330,7 @@ class MailViews:
         """Record what became of claimed mails, in one transaction (one commit for a sender's
         batch, not one a mail); returns the keys whose claim was lost meanwhile."""
         lost = []
-        with self._transaction(commit=True) as cursor:
+        with self.writing() as cursor:
             for mail in settled:
                 error = mail.error[:MAX_ERROR] if mail.error else None
                 cursor.execute(
@@ -303,12 +340,12 @@ class MailViews:
                     ),
                     (mail.status, error, stamp(mail.next_try or now), mail.key, owner, SENDING),
                 )
-                if not _changed(cursor):
+                if not changed(cursor):
                     lost.append(mail.key)
         return lost
 
     def dead(self, limit: int = 1000) -> list[QueuedMail]:
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(
                 self.sql(
                     "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
@@ -320,7 +357,7 @@ class MailViews:
 
     def waiting(self, limit: int = 1000) -> list[QueuedMail]:
         """Mails not sent yet: queued (maybe after a failed try) or claimed by a sender."""
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(
                 self.sql(
                     "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
@@ -332,7 +369,7 @@ class MailViews:
 
     def mark(self, key: str, status: str, now: datetime, from_status: str = DEAD) -> bool:
         """Move a mail from one status to another (a dead letter to queued or retried)."""
-        with self._transaction(commit=True) as cursor:
+        with self.writing() as cursor:
             cursor.execute(
                 self.sql(
                     "UPDATE pbem_mail SET status = %s, attempts = 0, next_try = %s, claimed_by = NULL"
@@ -340,10 +377,10 @@ class MailViews:
                 ),
                 (status, stamp(now), key, from_status),
             )
-            return _changed(cursor)
+            return changed(cursor)
 
     def get(self, key: str) -> QueuedMail | None:
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(
                 self.sql(
                     "SELECT key, recipient, model, created, status, attempts, source, error, return_tag FROM pbem_mail"
@@ -355,13 +392,13 @@ class MailViews:
             return self._mail(row) if row else None
 
     def counts(self) -> dict[str, int]:
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute("SELECT status, COUNT(*) AS n FROM pbem_mail GROUP BY status")
             return {row["status"]: int(row["n"]) for row in cursor.fetchall()}
 
     def next_due(self) -> datetime | None:
         """The earliest due time of a timer or of a mail waiting to be sent (two index look-ups)."""
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             found = []
             cursor.execute("SELECT MIN(due) AS due FROM pbem_timers")
             found.append(cursor.fetchone()["due"])
@@ -393,7 +430,7 @@ class MailViews:
         often its bounce comes, and an address is marked only after ``BOUNCES_TO_MARK``
         permanent failures of different mails within ``BOUNCE_WINDOW``: one bounce, which a
         forged mail can provoke from the victim's provider, marks nobody."""
-        with self._transaction(commit=True) as cursor:
+        with self.writing() as cursor:
             cursor.execute(
                 self.sql("SELECT recipient FROM pbem_mail WHERE return_tag = %s AND status = %s"), (tag, SENT)
             )
@@ -424,7 +461,7 @@ class MailViews:
             return address, True
 
     def undeliverable(self, address: str) -> bool:
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(self.sql("SELECT 1 AS x FROM pbem_undeliverable WHERE address = %s"), (address,))
             return cursor.fetchone() is not None
 
@@ -436,7 +473,7 @@ class MailViews:
         """A value that changes whenever a mark is set or lifted: how many addresses are
         marked, and when the newest mark was set (a mark lifted and another set between two
         reads still moves the newest time)."""
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(self.sql("SELECT COUNT(*) AS n, MAX(since) AS newest FROM pbem_undeliverable"))
             row = cursor.fetchone()
             return int(row["n"]), str(row["newest"] or "")
@@ -445,7 +482,7 @@ class MailViews:
     def record(self, batch: Sequence[Queued], now: datetime) -> None:
         """Store what a run of notifications led to, with the follower's position after each,
         in one transaction (``Queued``): a follower round commits once, not once a notification."""
-        with self._transaction(commit=True) as cursor:
+        with self.writing() as cursor:
             for queued in batch:
                 self._record(cursor, queued, now)
             self._notify(cursor, sum(len(queued.mails) for queued in batch))
@@ -467,7 +504,7 @@ class MailViews:
         for timer in queued.timers:
             self._insert_timer(cursor, timer)
         self._insert_mails(cursor, queued.mails, now, queued.source, queued.error)
-        self._track(cursor, queued.tracking)
+        self.track(cursor, queued.tracking)
 
     def _insert_timer(self, cursor: Any, timer: Timer) -> None:
         cursor.execute(
@@ -491,13 +528,13 @@ class MailViews:
 
     def head(self, game_id: str) -> int | None:
         """The newest size of a game the follower has seen (rows are never lowered)."""
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(self.sql("SELECT size FROM pbem_heads WHERE game_id = %s"), (game_id,))
             row = cursor.fetchone()
             return int(row["size"]) if row else None
 
     def due_timers(self, now: datetime, limit: int = 50) -> list[Timer]:
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(
                 self.sql(
                     "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers"
@@ -508,7 +545,7 @@ class MailViews:
             return [self._timer(row) for row in cursor.fetchall()]
 
     def timers_of(self, email: str) -> list[Timer]:
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(
                 self.sql(
                     "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers WHERE email = %s"
@@ -518,7 +555,7 @@ class MailViews:
             return [self._timer(row) for row in cursor.fetchall()]
 
     def timer(self, game_id: str, seat: int, kind: str) -> Timer | None:
-        with self._transaction(commit=False) as cursor:
+        with self.reading() as cursor:
             cursor.execute(
                 self.sql(
                     "SELECT game_id, seat, kind, version, email, since, hours, due FROM pbem_timers"
@@ -531,7 +568,7 @@ class MailViews:
 
     def move_timers(self, timers: Sequence[Timer]) -> None:
         """Store new due times (after an absence changed)."""
-        with self._transaction(commit=True) as cursor:
+        with self.writing() as cursor:
             for timer in timers:
                 cursor.execute(
                     self.sql(
@@ -544,12 +581,12 @@ class MailViews:
     def fired(self, timer: Timer) -> bool:
         """Remove a timer that has been acted on; False when another process did it first or
         the game moved on (a newer timer replaced it)."""
-        with self._transaction(commit=True) as cursor:
+        with self.writing() as cursor:
             cursor.execute(
                 self.sql("DELETE FROM pbem_timers WHERE game_id = %s AND seat = %s AND kind = %s AND version = %s"),
                 (timer.game_id, timer.seat, timer.kind, timer.version),
             )
-            return _changed(cursor)
+            return changed(cursor)
 
     @staticmethod
     def _timer(row: Any) -> Timer:
@@ -566,12 +603,6 @@ class MailViews:
 
 
 OUTBOX_CHANNEL = "pbem_mail"  # PostgreSQL's channel of queued mail (``MailViews.notify``), one a database
-
-
-def _changed(cursor: Any) -> bool:
-    """Whether the last statement changed a row (eventsourcing wraps SQLite's cursor)."""
-    raw = getattr(cursor, "sqlite_cursor", cursor)
-    return bool(raw.rowcount)
 
 
 class SQLiteMailViews(MailViews, SQLiteTrackingRecorder):
@@ -599,18 +630,9 @@ def _postgres_views() -> type:
     return PostgresMailViews
 
 
-def views_for(store: Any, attempts: int = 20) -> MailViews:
-    """The views in the store's own database (so one transaction can hold both). Processes
-    starting at once on PostgreSQL race in creating the tables ("tuple concurrently updated",
-    a duplicate type); creating them is idempotent, so the loser tries again."""
-    factory = store.factory
-    kind = _postgres_views() if factory.__class__.__module__.startswith("eventsourcing.postgres") else SQLiteMailViews
-    for attempt in range(attempts):
-        try:
-            views: MailViews = factory.tracking_recorder(kind)
-            return views
-        except PersistenceError:
-            if attempt == attempts - 1:
-                raise
-            time.sleep(0.05 * (attempt + 1))
-    raise AssertionError("unreachable")
+def views_for(store: Any) -> MailViews:
+    """The views in the database of ``store`` (the game service, or its repository), so one
+    transaction can hold both (``GameRepository.views_beside``)."""
+    views: MailViews = store.views_beside(SQLiteMailViews, _postgres_views)
+    views.fill_told()
+    return views

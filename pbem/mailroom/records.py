@@ -220,6 +220,21 @@ class GameClock(Aggregate):
         if missed_seat is not None:
             self.misses[str(missed_seat)] = self.misses.get(str(missed_seat), 0) + 1
 
+    @event("Expired")
+    def expire(self, time: str) -> None:
+        """The game never started within its ``start-within`` days: it expired at ``time``
+        (``pbem.mailroom.expiry``); joining it is refused from now on."""
+        self.expired = time
+
+    def expired_at(self) -> str | None:
+        """When the game expired, or None (records from before never did)."""
+        return getattr(self, "expired", None)
+
+    @event("MissesCleared")
+    def clear_misses(self, seat: int) -> None:
+        """A substitute took over ``seat``: the misses of the player before count no more."""
+        self.misses = {key: value for key, value in self.misses.items() if key != str(seat)}
+
 
 for _old in (Correspondent, Watchers, GameClock):  # topics of events stored before the move
     register_topic(f"pbem.mailroom.records:{_old.__qualname__}", _old)

@@ -19,7 +19,8 @@ from typing import Any
 from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
-from pbem.mailroom.clocks import clock_rules
+from pbem.mailroom import expiry
+from pbem.mailroom.clocks import Period, clock_rules
 from pbem.mailroom.deadlines import Clocks, deadline_at, entry_time, hours_for, misses, reminder_lead
 from pbem.mailroom.outbox import Outbox
 from pbem.mailroom.queue import DEAD, Mail, MailViews, Timer
@@ -56,7 +57,10 @@ class Scheduler:
         """The reminder and deadline of every seat the game now waits for (``clocks``: the
         follower round's look-ups). In a game with a clock, a seat's deadline is when its bank
         runs out (``Clocks.deadline``), so another seat's move leaves it where it was."""
-        if not game.started or game.ended:
+        if not game.started:  # a game waiting for its players expires when they take too long
+            found = expiry.timer(game, clocks.rules(game.id), clocks.records.clock(game.id))
+            return [found] if found is not None else []
+        if game.ended:
             return []
         state = self.service.state(game)
         if state is None:
@@ -77,7 +81,7 @@ class Scheduler:
                 hours = max(0, int(left[seat].total_seconds() // 3600))
                 due = clocks.deadline(game, game.version, seat)
             else:
-                due = self._due(since, hours, email, clocks)
+                due = self._due(since, hours, email, clocks, clocks.pauses(game))
             if due is not None:
                 timers += self._seat_timers(
                     Timer(game.id, seat, "deadline", game.version, email, since, hours, due), rules
@@ -93,9 +97,11 @@ class Scheduler:
         return [deadline, replace(deadline, kind="reminder", due=deadline.due - timedelta(hours=lead))]
 
     @staticmethod
-    def _due(since: datetime, hours: int, email: str, clocks: Clocks) -> datetime | None:
+    def _due(
+        since: datetime, hours: int, email: str, clocks: Clocks, paused: tuple[Period, ...] = ()
+    ) -> datetime | None:
         try:
-            return deadline_at(since, hours, clocks.absences(email))
+            return deadline_at(since, hours, clocks.absences(email), paused)
         except (OverflowError, ValueError):
             log.error("absences of %s give no valid deadline; none is set", email)
             return None
@@ -104,11 +110,14 @@ class Scheduler:
         """Move the timers of one player after an absence or time zone was added or cleared."""
         moved = []
         for timer in self.views.timers_of(email):
+            if timer.kind == expiry.KIND:  # a game's expiry runs whoever is away
+                continue
             rules = clocks.rules(timer.game_id)
             if clock_rules(rules) is not None:
                 deadline = clocks.deadline(self.service.game(timer.game_id), timer.version, timer.seat)
             else:
-                deadline = self._due(timer.since, timer.hours, email, clocks)
+                paused = clocks.pauses(self.service.game(timer.game_id))
+                deadline = self._due(timer.since, timer.hours, email, clocks, paused)
             if deadline is None:
                 continue
             lead = reminder_lead(rules, timer.hours)
@@ -147,6 +156,8 @@ class Scheduler:
 
     def _fire(self, timer: Timer, now: datetime, round_: Round) -> bool:
         game = round_.game(timer.game_id)
+        if timer.kind == expiry.KIND:
+            return self._expire(round_, game, now)
         state = self.service.state(game)
         if game.version != timer.version or game.ended or state is None or timer.seat not in game.spec.to_move(state):
             return False  # the game moved on; its new timers replace this one
@@ -156,6 +167,24 @@ class Scheduler:
             self.views.enqueue(mails, now, 0)
             return True
         return self._missed(round_, game, timer.seat, state, now)
+
+    def _expire(self, round_: Round, game: LoadedGame, now: datetime) -> bool:
+        """A game that never started expires: the fact on its clock and a notice to every
+        player (queued first, under keys of their own, as a missed deadline's notice)."""
+        for _attempt in range(MAX_SAVE_ATTEMPTS):
+            work = expiry.expire(self.service, game, now)
+            if work is None:
+                return False  # it started, or another process expired it first
+            extra = expiry.notice_extra(game, round_.clocks.rules(game.id))
+            for seat in range(len(game.names)):
+                self.views.enqueue(self.outbox.notice(round_, game, seat, "expired", extra), now, 0)
+            try:
+                work.commit()
+            except RecordConflictError:
+                game = self.service.game(game.id)
+                continue
+            return True
+        raise RuntimeError(f"game {game.id}: too many concurrent changes at its expiry, gave up")
 
     def _missed(self, round_: Round, game: LoadedGame, seat: int, state: Any, now: datetime) -> bool:
         """A missed deadline, as one ``Work`` like a mail: the default move (under the policy

@@ -219,7 +219,8 @@ class Writer:
     @staticmethod
     def _clocks(round_: Round, game: LoadedGame, version: int, waiting: set[int]) -> list[dict[str, Any]]:
         """Each seat's time left at ``version`` of a game with a clock (none: an empty list), as
-        whole days, hours and minutes, and whether it runs now."""
+        whole days, hours and minutes, and whether it runs now; a seat the robot plays has no
+        clock anyone waits on (``robot``: the mail says so instead of a time)."""
         left = round_.clocks.time_left(game, version)
         if left is None:
             return []
@@ -234,6 +235,7 @@ class Writer:
                     "hours": rest // 60,
                     "minutes": rest % 60,
                     "running": seat in waiting,
+                    "robot": seat in game.robots,
                 }
             )
         return shown
@@ -324,12 +326,9 @@ class Writer:
         key = (email, game_id)
         if key in round_.mailed:
             return
-        models = self.views.latest_models(email, json.dumps({"id": game_id})[1:-1])
-        blocks = [m["game"] for m in models if (m.get("game") or {}).get("id") == game_id]
-        blocks = [block for block in blocks if block.get("seat") is not None]
-        newest = max(blocks, key=lambda block: block["version"], default=None)  # first of the newest version
-        round_.mailed[key] = newest["version"] if newest else None
-        round_.shown[key] = newest.get("decision") if newest else None
+        told = self.views.told(email, game_id)  # kept as each mail is queued: the queue is not read
+        round_.mailed[key] = told[0] if told else None
+        round_.shown[key] = told[1] if told else None
 
     def last_receipt(self, round_: Round, email: str, game_id: str) -> tuple[int | None, datetime | None]:
         """The size of the signed log the last receipt to ``email`` about ``game_id`` was proved

@@ -18,14 +18,17 @@ What is touched, and why each is kept (docs/architecture.md lists the gains):
   (``PBEM_SQLITE_SYNCHRONOUS``), which the library has no setting for.
 * ``PbemSQLiteRecorder``: the SQLite recorder checking a save's expected versions and writing its
   snapshots in the save's own transaction (``_insert_events``).
-* ``TrackingViews``: the transaction and the tracking row of a view beside the event store
-  (``_insert_tracking``), and ``tracking_views`` that makes one in the store's own database.
-* ``notifications``: the notification log as (position, domain event) pairs.
+* ``TrackingViews``: the transactions and the tracking row of a table set beside the event
+  store (the datastore's ``transaction``, ``_insert_tracking``), and ``tracking_views`` that
+  makes one in the store's own database.
+* ``notifications``, ``head``: the notification log read by position (the recorder's
+  ``select_notifications`` and ``max_notification_id``, the mapper's ``to_domain_event``).
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -33,7 +36,14 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from eventsourcing.application import Application, ProcessingEvent, Repository
 from eventsourcing.domain import Aggregate, CanMutateProtocol
-from eventsourcing.persistence import IntegrityError, PersistenceError, StoredEvent, Tracking, TrackingRecorder
+from eventsourcing.persistence import (
+    IntegrityError,
+    Mapper,
+    PersistenceError,
+    StoredEvent,
+    Tracking,
+    TrackingRecorder,
+)
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteTrackingRecorder
 
 A = TypeVar("A", bound=Aggregate)
@@ -123,10 +133,29 @@ def connection_settings(app: Application[Any]) -> dict[str, Any]:
 
 
 # -- the notification log ----------------------------------------------------------------------
-def notifications(app: Application[Any], start: int, limit: int, topics: Sequence[str] = ()) -> list[tuple[int, Any]]:
-    """At most ``limit`` (position, domain event) pairs from position ``start`` on, of ``topics``."""
-    page = app.notification_log.select(start=start, limit=limit, topics=list(topics))
-    return [(notification.id, app.mapper.to_domain_event(notification)) for notification in page]
+class Notice:
+    """One notification of the log: its position (``id``) and its domain event, decoded when
+    asked (``event()``), so a follower can make an event that cannot be decoded a dead letter of
+    its own rather than a failed page."""
+
+    __slots__ = ("_mapper", "_stored", "id")
+
+    def __init__(self, position: int, mapper: Any, stored: Any):
+        self.id = position
+        self._mapper = mapper
+        self._stored = stored
+
+    def event(self) -> Any:
+        return self._mapper.to_domain_event(self._stored)
+
+
+def notifications(app: Application[Any], after: int, limit: int, topics: Sequence[str] = ()) -> list[Notice]:
+    """At most ``limit`` notifications after position ``after``, of ``topics`` (all when none),
+    oldest first: one query, whatever ``limit`` (the library's ``notification_log`` caps a
+    selection at its section size)."""
+    page = app.recorder.select_notifications(start=after + 1, limit=limit, topics=list(topics))
+    mapper = app.mapper
+    return [Notice(notification.id, mapper, notification) for notification in page]
 
 
 def head(app: Application[Any]) -> int:
@@ -136,8 +165,11 @@ def head(app: Application[Any]) -> int:
 
 # -- views beside the event store --------------------------------------------------------------
 class TrackingViews:
-    """What a view kept beside the event store (a ``TrackingRecorder`` subclass) needs of the
-    library: a transaction of its database, and the tracking row written in it."""
+    """A table set kept beside the event store, read and written in its database's
+    transactions: the base of each view (with a ``TrackingRecorder`` of the library, SQLite's or
+    PostgreSQL's). ``writing()`` is a transaction that commits, ``reading()`` one that does not;
+    ``track`` writes a follower's tracking row in the transaction it is given, so the rows and
+    the position they were made at commit together."""
 
     if TYPE_CHECKING:  # given by the tracking recorder that each concrete view also derives from
         datastore: Any
@@ -145,19 +177,25 @@ class TrackingViews:
         def _insert_tracking(self, c: Any, tracking: Tracking) -> None: ...
 
     @contextmanager
-    def _transaction(self, commit: bool) -> Iterator[Any]:
-        with self.datastore.transaction(commit=commit) as cursor:
+    def writing(self) -> Iterator[Any]:
+        with self.datastore.transaction(commit=True) as cursor:
             yield cursor
 
-    def _track(self, cursor: Any, tracking: Tracking | None) -> None:
+    @contextmanager
+    def reading(self) -> Iterator[Any]:
+        with self.datastore.transaction(commit=False) as cursor:
+            yield cursor
+
+    def track(self, cursor: Any, tracking: Tracking | None) -> None:
         if tracking is not None:
             self._insert_tracking(cursor, tracking)
 
-    def _close_datastore(self) -> None:
+    def close(self) -> None:
         self.datastore.close()
 
-    def _schema(self) -> str:
-        return str(self.datastore.schema)
+    def schema(self) -> str:
+        """The PostgreSQL schema of the tables ("" for the default one, and on SQLite)."""
+        return str(getattr(self.datastore, "schema", "") or "")
 
 
 def changed(cursor: Any) -> bool:
@@ -245,6 +283,10 @@ def _touched() -> list[tuple[Any, str, tuple[str, ...]]]:
         (SQLiteTrackingRecorder, "_insert_tracking", ("self", "c", "tracking")),
         (TrackingRecorder, "max_tracking_id", ("self", "application_name")),
         (SQLiteDatastore, "transaction", ("self",)),
+        (SQLiteDatastore, "close", ("self",)),
+        (SQLiteApplicationRecorder, "select_notifications", ("self", "start", "limit", "stop", "topics")),
+        (SQLiteApplicationRecorder, "max_notification_id", ("self",)),
+        (Mapper, "to_domain_event", ("self", "stored_event")),
         (SQLiteConnectionPool, "_create_connection", ("self",)),
         (Repository, "get", ("self", "aggregate_id")),
     ]
@@ -269,7 +311,37 @@ def contract_problems() -> list[str]:
     processing: ProcessingEvent[Any] = ProcessingEvent()
     if not (isinstance(processing.events, list) and isinstance(processing.aggregates, dict)):
         problems.append("ProcessingEvent no longer collects events in a list and aggregates in a dict")
+    for owner, name in _attributes():
+        if not _sets(owner, name):
+            problems.append(f"{owner.__qualname__} no longer sets {name}")
     return problems + _postgres_problems()
+
+
+def _attributes() -> list[tuple[type, str]]:
+    """(class, attribute) of every library attribute this adapter reads or replaces: the
+    pooled connections and their SQLite connection (``tune_sqlite``), the SQLite cursor
+    (``changed``), the repository's cache (``insert``)."""
+    from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteCursor
+
+    return [
+        (SQLiteDatastore, "pool"),
+        (SQLiteConnectionPool, "_pool"),
+        (SQLiteConnection, "_sqlite_conn"),
+        (SQLiteCursor, "sqlite_cursor"),
+        (Repository, "cache"),
+        (Repository, "fastforward"),
+    ]
+
+
+def _sets(owner: type, name: str) -> bool:
+    """Whether the library's ``owner`` (or a class of the library it derives from) assigns
+    ``self.<name>``."""
+    pattern = re.compile(rf"self\.{name}\s*[:=]")
+    return any(
+        cls.__module__.startswith("eventsourcing") and pattern.search(inspect.getsource(cls))
+        for cls in owner.__mro__
+        if cls is not object
+    )
 
 
 def _postgres_problems() -> list[str]:

@@ -5,8 +5,10 @@ find a player's games without loading every game.
 
 The address is never stored as it is: a row names it by an HMAC under a key derived from the
 seat-token secret in ``keys/`` (never in the database), so the view, which is not encrypted when
-the event store is, holds no address. Seats are fixed when a game is created, so the games'
-first events are all the follower reads: a round costs O(new games).
+the event store is, holds no address. The seats' addresses are those of a game's creation, so
+the games' first events are all the follower reads: a round costs O(new games). The activity
+rows (``status``, the lists of a player's games) follow every event and also add a substitute
+who took over a seat (a ``handed`` entry); the player before keeps the game in their lists.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from eventsourcing.persistence import IntegrityError, Tracking
 
+from pbem.ledger.handovers import HANDED
 from pbem.service.store import GameRecord
 from pbem.service.summary_view import GameSummary, SummaryView
 
@@ -53,17 +56,16 @@ class PlayerGames:
         with self._lock:
             while True:
                 after = self.view.max_tracking_id(self.name) or 0
-                page = self.store.recorder.select_notifications(start=after + 1, limit=self.batch, topics=[CREATED])
+                page = self.store.notifications(after, self.batch, [CREATED])
                 if not page:
                     return total
                 rows = []
-                for notification in page:
-                    created = self.store.mapper.to_domain_event(notification)
+                for notice in page:
+                    created = notice.event()
                     game_id = created.game_id
                     emails = dict.fromkeys(created.privates[0].get("emails", []))
                     rows += [
-                        {"player": self.player(e), "game_id": game_id, "notification_id": notification.id}
-                        for e in emails
+                        {"player": self.player(e), "game_id": game_id, "notification_id": notice.id} for e in emails
                     ]
                 with suppress(IntegrityError):  # another process followed these first
                     self.view.save_players(rows, Tracking(self.name, page[-1].id))
@@ -77,25 +79,24 @@ class PlayerGames:
         with self._lock:
             while True:
                 after = self.view.max_tracking_id(self.activity) or 0
-                page = self.store.recorder.select_notifications(
-                    start=after + 1, limit=self.batch, topics=[CREATED, APPENDED]
-                )
+                page = self.store.notifications(after, self.batch, [CREATED, APPENDED])
                 if not page:
                     return total
                 seats: list[dict[str, Any]] = []
                 moves: dict[str, dict[str, Any]] = {}
-                for notification in page:
-                    event = self.store.mapper.to_domain_event(notification)
+                for notice in page:
+                    event = notice.event()
                     entries = event.entries
                     if not entries:
                         continue
                     game_id = entries[-1]["game"]
                     finished = int(any(entry["kind"] == ENDED for entry in entries))
                     moved = {"game_id": game_id, "finished": finished, "last_activity": entries[-1].get("time", "")}
-                    if notification.topic == CREATED:
+                    if isinstance(event, GameRecord.Created):
                         emails = dict.fromkeys(event.privates[0].get("emails", []))
                         seats += [moved | {"player": self.player(email)} for email in emails]
-                    else:
+                    else:  # a substitute who took a seat plays the game from then on (pbem.ledger.handovers)
+                        seats += [moved | {"player": self.player(email)} for email in _handed_to(event)]
                         earlier = moves.get(game_id, {}).get("finished", 0)
                         moves[game_id] = moved | {"finished": max(finished, earlier)}
                 with suppress(IntegrityError):  # another process followed these first
@@ -133,6 +134,15 @@ class PlayerGames:
         self.catch_up_activity()
         if self.rows is not None:
             self.rows.catch_up_all()
+
+
+def _handed_to(event: Any) -> list[str]:
+    """The addresses a stored event's hand-overs gave seats to (from their private parts)."""
+    return [
+        str(private["emails"][0])
+        for entry, private in zip(event.entries, event.privates, strict=False)
+        if entry["kind"] == HANDED and private.get("emails")
+    ]
 
 
 _FOLLOWERS: weakref.WeakKeyDictionary[Any, PlayerGames] = weakref.WeakKeyDictionary()

@@ -62,12 +62,12 @@ class RatingsFollower:
         """Follow one batch of notifications after the view's position; returns how many."""
         with self._lock:
             after = self.position()
-            page = self.store.recorder.select_notifications(start=after + 1, limit=self.batch, topics=list(TOPICS))
+            page = self.store.notifications(after, self.batch, list(TOPICS))
             if not page:
                 return 0
             rows: dict[str, dict[str, Any]] = {}
-            for notification in page:
-                row = self._row_of(self.store.mapper.to_domain_event(notification), notification.id)
+            for notice in page:
+                row = self._row_of(notice.event(), notice.id)
                 if row is not None:  # a game created and ended in one batch keeps its place
                     rows[row["id"]] = row | {"created": rows.get(row["id"], row)["created"]}
             with suppress(IntegrityError):  # another process followed these first

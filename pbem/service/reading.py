@@ -99,11 +99,9 @@ class GameReader:
     def moved(self, after: int, head: int) -> dict[str, int]:
         """The games saved in notifications ``after`` (exclusive) to ``head``, each with the
         version the last of them left it at (the web's warmer asks)."""
-        store = self.repository.store
-        page = store.recorder.select_notifications(start=after + 1, limit=max(0, head - after), topics=GAME_TOPICS)
         versions: dict[str, int] = {}
-        for notification in page:
-            entries = getattr(store.mapper.to_domain_event(notification), "entries", None)
+        for notice in self.repository.notifications(after, max(0, head - after), GAME_TOPICS):
+            entries = getattr(notice.event(), "entries", None)
             if entries:
                 versions[entries[-1]["game"]] = entries[-1]["index"] + 1
         return versions
@@ -306,7 +304,14 @@ class GameReader:
         if keys is False:
             keys = self.repository.seat_keys(game_id)
         generation = keys.generations.get(str(seat), 0) if isinstance(keys, SeatKeys) else 0
-        label = f"seat/{game_id}/{seat}" + (f"/{generation}" if generation else "")
+        return self._token(f"seat/{game_id}/{seat}" + (f"/{generation}" if generation else ""))
+
+    def invitation_token(self, game_id: str, index: int) -> str:
+        """The token of the address a substitute is invited to (the ``substitute`` entry at
+        ``index``): answering there with ``join`` takes the seat (``pbem.mailroom.substitutes``)."""
+        return self._token(f"substitute/{game_id}/{index}")
+
+    def _token(self, label: str) -> str:
         token = self._tokens.get(label)
         if token is None:  # a token depends only on its label and the secret, which never changes
             digest = hmac.new(self.keys.token_secret(), label.encode(), hashlib.sha256).digest()

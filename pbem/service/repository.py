@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
-from typing import Any, cast
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import CanMutateProtocol, OriginatorVersionError
@@ -23,15 +23,17 @@ from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.merkle import Frontier, leaf_hash
 from pbem.ledger.notes import verify_checkpoint
 from pbem.service.cache import StateCache
+from pbem.service.es_adapter import Notice
 from pbem.service.game import LoadedGame, load
 from pbem.service.integrity import SelfCheck
 from pbem.service.keys import KeyRing
 from pbem.service.signer import CheckpointSigner
 from pbem.service.states import NotKept, spec_modules, unpack, unsealed
 from pbem.service.store import PbemStore, Receipt, SeatKeys, frontier_of
-from pbem.service.wakeup import Wakeup
+from pbem.service.wakeup import Baton, Wakeup
 
 alarms = logging.getLogger("pbem")
+V = TypeVar("V")
 MAX_KNOWN_ENTRIES = 4096  # entries kept per game from range reads (then they start afresh)
 
 
@@ -95,7 +97,32 @@ class GameRepository(SelfCheck):
         """How far the store's notification log goes. Every save of anything adds to it, in
         commit order (PostgreSQL inserts under a table lock), so a game read at one position
         is still the same while this number is."""
-        return int(self.store.recorder.max_notification_id() or 0)
+        return self.store.head()
+
+    def notifications(self, after: int, limit: int, topics: Sequence[str] = ()) -> list[Notice]:
+        """The notifications port: at most ``limit`` notifications after position ``after`` (of
+        ``topics``; all when none), oldest first, each with its position (``id``) and its domain
+        event (``event()``). One query a page; what the followers read."""
+        return self.store.notifications(after, limit, topics)
+
+    def notification(self, position: int) -> Notice | None:
+        """The notification at ``position``, if there is one."""
+        found = self.store.notifications(position - 1, 1)
+        return found[0] if found and found[0].id == position else None
+
+    def baton(self, name: str) -> Baton | None:
+        """One round of follower ``name`` at a time among the processes on this PostgreSQL
+        database; None on SQLite (``PbemStore.baton``)."""
+        return self.store.baton(name)
+
+    def views_beside(self, sqlite: type[V], postgres: Callable[[], type[V]]) -> V:
+        """Tables kept beside the store in its own database (``PbemStore.views_beside``)."""
+        return self.store.views_beside(sqlite, postgres)
+
+    def listen_to(self, wakeup: Wakeup, channel: str) -> bool:
+        """Ring ``wakeup`` at every PostgreSQL ``NOTIFY`` on ``channel``; False on SQLite
+        (``PbemStore.listen_to``)."""
+        return self.store.listen_to(wakeup, channel)
 
     def commits(self) -> Wakeup:
         """What wakes the store's followers: rung after every commit of this process at once,

@@ -14,10 +14,10 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent, project_aggregate
@@ -33,11 +33,13 @@ from eventsourcing.utils import get_topic
 
 from pbem.ledger.canonical import canonical_bytes, encode_checked
 from pbem.ledger.entries import NAMED
+from pbem.ledger.handovers import HANDED
 from pbem.ledger.merkle import Frontier, leaf_hash, node_hash
 from pbem.service import es_adapter as es
 from pbem.service.wakeup import Baton, Doorbells, Wakeup, listen_postgres, listen_sqlite, ring_sqlite
 
 Entry = dict[str, Any]
+V = TypeVar("V")
 alarms = logging.getLogger("pbem")
 
 
@@ -130,7 +132,7 @@ class GameRecord(Aggregate):
     def _add(self, entries: list[Entry], privates: list[Entry], checkpoint: str) -> None:
         leaves: list[bytes] | None = self.__dict__.pop("_leaves", None)
         for number, entry in enumerate(entries):
-            _count(self.__dict__, entry, leaves[number] if leaves is not None else None)
+            _count(self.__dict__, entry, leaves[number] if leaves is not None else None, privates[number])
         self.checkpoint = [self.size, checkpoint]
 
     @staticmethod
@@ -149,8 +151,8 @@ class GameRecord(Aggregate):
             checkpoint=list(checkpoints[-1]),
             frontier=[],
         )
-        for entry in entries:
-            _count(state, entry)
+        for entry, private in zip(entries, privates, strict=False):
+            _count(state, entry, None, private)
 
     @staticmethod
     def upcast_v2_v3(state: dict[str, Any]) -> None:
@@ -172,14 +174,14 @@ def compact_fields(entries: list[Entry], privates: list[Entry]) -> dict[str, Any
         "resigned": [],
         "started": False,
     }
-    for entry in entries:
-        _count(fields, entry)
+    for entry, private in zip(entries, privates, strict=False):
+        _count(fields, entry, None, private)
     return fields
 
 
-def _count(state: dict[str, Any], entry: Entry, leaf: bytes | None = None) -> None:
+def _count(state: dict[str, Any], entry: Entry, leaf: bytes | None = None, private: Entry | None = None) -> None:
     """Bring a compact record's fields forward over one entry (``leaf``: its leaf hash, when
-    the caller has it)."""
+    the caller has it; ``private``: its private part, which a hand-over's new address is in)."""
     if state.get("frontier") is not None:
         # entries come from the writer (checked canonical there) or from stored JSON
         if leaf is None:
@@ -192,10 +194,21 @@ def _count(state: dict[str, Any], entry: Entry, leaf: bytes | None = None) -> No
         state["joined"] = [*state["joined"], [entry["seat"], entry.get("nonce")]]
     elif kind == "resigned":
         state["resigned"] = [*state["resigned"], entry["seat"]]
+    elif kind == HANDED:  # a substitute plays the seat from now on: its address, not the robot
+        _handed(state, entry, private)
     elif kind == NAMED:  # the newest name of each seat renamed during the game (seat as text: JSON keys)
         state["renamed"] = {**state.get("renamed", {}), str(entry["seat"]): entry["name"]}
     elif kind == "started":
         state["started"] = True
+
+
+def _handed(state: dict[str, Any], entry: Entry, private: Entry | None) -> None:
+    seat = int(entry["seat"])
+    emails = list(state["secrets"]["emails"])
+    if private is not None and private.get("emails"):
+        emails[seat] = private["emails"][0]
+    state["secrets"] = {**state["secrets"], "emails": emails}  # a new dict: records share theirs
+    state["resigned"] = [robot for robot in state["resigned"] if robot != seat]
 
 
 def _pushed(stack: list[str], size: int, leaf: bytes) -> list[str]:
@@ -630,13 +643,29 @@ class PbemStore(Application[UUID]):
         """Every game id, oldest first, from the notification log's Created events."""
         topic = f"{GameRecord.Created.__module__}:{GameRecord.Created.__qualname__}"
         ids: list[str] = []
-        start = 1
+        after = 0
         while True:
-            page = es.notifications(self, start, self.log_section_size, [topic])
-            ids.extend(cast(GameRecord.Created, created).game_id for _, created in page)
+            page = self.notifications(after, self.log_section_size, [topic])
+            ids.extend(cast(GameRecord.Created, notice.event()).game_id for notice in page)
             if len(page) < self.log_section_size:
                 return ids
-            start = page[-1][0] + 1
+            after = page[-1].id
+
+    # -- the notification log and the views beside it (``es_adapter``) --------------------------
+    def notifications(self, after: int, limit: int, topics: Sequence[str] = ()) -> list[es.Notice]:
+        """At most ``limit`` notifications after position ``after`` (of ``topics``; all when
+        none), oldest first, each with its position and its domain event: one query."""
+        return es.notifications(self, after, limit, topics)
+
+    def head(self) -> int:
+        """The newest position of the notification log (0 when empty)."""
+        return es.head(self)
+
+    def views_beside(self, sqlite: type[V], postgres: Callable[[], type[V]]) -> V:
+        """A table set of class ``sqlite`` or (on PostgreSQL, made on first use) ``postgres``
+        (each a ``TrackingViews`` and the library's tracking recorder) in this store's own
+        database, so one transaction can hold its rows and a follower's position."""
+        return es.tracking_views(self, sqlite, postgres)
 
 
 def _doorbells(wakeup: Wakeup, env: dict[str, str]) -> Doorbells | None:

@@ -152,11 +152,8 @@ class SummaryFollower:
         return self.view.max_tracking_id(self.store.name) or 0
 
     def _notifications(self, after: int, limit: int) -> Iterator[tuple[Any, Tracking]]:
-        page = self.store.recorder.select_notifications(
-            start=after + 1, limit=limit, topics=list(self.projection.topics)
-        )
-        for notification in page:
-            yield self.store.mapper.to_domain_event(notification), Tracking(self.store.name, notification.id)
+        for notice in self.store.notifications(after, limit, list(self.projection.topics)):
+            yield notice.event(), Tracking(self.store.name, notice.id)
 
     def catch_up(self, limit: int | None = None) -> int:
         """Project the events stored since the view's position (at most ``limit``, default one

@@ -23,8 +23,9 @@ from eventsourcing.utils import Environment
 
 from pbem import i18n
 from pbem.games.text import name_seats
-from pbem.ledger import press
+from pbem.ledger import handovers, press
 from pbem.ledger.entries import NAMED
+from pbem.service.es_adapter import TrackingViews
 
 PAGE_SIZE = 50
 STATUSES = ("waiting_join", "running", "finished")
@@ -109,7 +110,7 @@ def summarise(
     for entry in entries:
         if entry["kind"] == NAMED:  # a name given during the game
             names[entry["seat"]] = entry["name"]
-    robots = sorted({e["seat"] for e in entries if e["kind"] == "resigned"})
+    robots = sorted(handovers.robots_in(entries))
     status, waiting = _status(entries, len(names))
     phase = ""
     if status != "waiting_join" and state is not None and spec is not None:
@@ -157,8 +158,9 @@ class SummaryPage:
     total: int
 
 
-class SummaryView(TrackingRecorder, ABC):
-    """The materialised view: summary rows plus the tracking position, written together."""
+class SummaryView(TrackingViews, TrackingRecorder, ABC):
+    """The materialised view: summary rows plus the tracking position, written together
+    (``TrackingViews``: its transactions, its tracking row, ``close``)."""
 
     def save(self, summary: GameSummary, tracking: Tracking) -> None:
         """The row (unless a later one is stored) and the tracking record, in one transaction;
@@ -226,10 +228,6 @@ class SummaryView(TrackingRecorder, ABC):
     def rows_of(self, game_ids: list[str], player: str) -> list[tuple[GameSummary, bool]]:
         """The rows of ``game_ids`` (in that order; a game without a row left out), each with
         whether ``player`` (a keyed hash) has a seat in it."""
-
-    @abstractmethod
-    def close(self) -> None:
-        """Closes the database connections of the view."""
 
 
 COLUMNS = (
@@ -320,9 +318,6 @@ def _where(game_types: tuple[str, ...], statuses: tuple[str, ...], mark: str) ->
 class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
     table = "game_summaries"
 
-    def close(self) -> None:
-        self.datastore.close()
-
     def construct_create_table_statements(self) -> list[str]:
         return [
             *super().construct_create_table_statements(),
@@ -344,33 +339,33 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
 
     def save_activity(self, seats: list[dict[str, Any]], moves: list[dict[str, Any]], tracking: Tracking) -> None:
         marks = {c: f":{c}" for c in ("player", "game_id", "finished", "last_activity")}
-        with self.datastore.transaction(commit=True) as c:
+        with self.writing() as c:
             c.executemany(ACTIVITY_SEAT.format(table=ACTIVITY, mark=marks), seats)
             c.executemany(ACTIVITY_MOVE.format(table=ACTIVITY, mark=marks, greatest="MAX"), moves)
-            self._insert_tracking(c, tracking)
+            self.track(c, tracking)
 
     def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
-        with self.datastore.transaction(commit=True) as c:
+        with self.writing() as c:
             c.executemany(
                 f"INSERT INTO {PLAYERS} (player, game_id, notification_id) "
                 "VALUES (:player, :game_id, :notification_id) ON CONFLICT DO NOTHING",
                 rows,
             )
-            self._insert_tracking(c, tracking)
+            self.track(c, tracking)
 
     def player_games(self, player: str) -> list[str]:
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(f"SELECT game_id FROM {PLAYERS} WHERE player = ? ORDER BY notification_id", [player])
             return [row[0] for row in c.fetchall()]
 
     def newest_seats(self, limit: int) -> list[str]:
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(f"SELECT game_id FROM {PLAYERS} ORDER BY notification_id DESC LIMIT ?", [limit])
             return [row[0] for row in c.fetchall()]
 
     def player_rows(self, player: str, limit: int) -> tuple[list[GameSummary], int]:
         names = {"columns": _prefixed("s"), "activity": ACTIVITY, "table": self.table, "mark": "?"}
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(PLAYER_ROWS.format(**names), [player, limit])
             rows = [GameSummary.from_row(row) for row in c.fetchall()]
             c.execute(PLAYER_COUNT.format(**names), [player])
@@ -381,18 +376,18 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
         if not game_ids:
             return []
         names = {"columns": _prefixed("s"), "players": PLAYERS, "table": self.table, "mark": "?"}
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(ROWS_OF.format(**names, marks=", ".join("?" * len(game_ids))), [player, *game_ids])
             found = {row["id"]: (GameSummary.from_row(row), bool(row["mine"])) for row in c.fetchall()}
         return [found[game_id] for game_id in game_ids if game_id in found]
 
     def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
-        with self.datastore.transaction(commit=True) as c:
+        with self.writing() as c:
             c.executemany(_rated_upsert(RATED, ":{}"), rows)
-            self._insert_tracking(c, tracking)
+            self.track(c, tracking)
 
     def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(
                 f"SELECT {', '.join(RATED_COLUMNS)} FROM {RATED} WHERE notification_id > ? ORDER BY notification_id",
                 [notification_id],
@@ -403,19 +398,19 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
         names = ", ".join(COLUMNS)
         marks = ", ".join(f":{c}" for c in COLUMNS)
         updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
-        with self.datastore.transaction(commit=True) as c:
+        with self.writing() as c:
             c.executemany(
                 f"INSERT INTO {self.table} ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET "
                 f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
                 [summary.to_row() for summary in summaries],
             )
-            self._insert_tracking(c, tracking)
+            self.track(c, tracking)
 
     def select(
         self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int
     ) -> list[GameSummary]:
         where, params = _where(game_types, statuses, "?")
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(
                 f"SELECT {', '.join(COLUMNS)} FROM {self.table}{where} "
                 "ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?",
@@ -425,17 +420,17 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
 
     def count(self, game_types: tuple[str, ...] = (), statuses: tuple[str, ...] = ()) -> int:
         where, params = _where(game_types, statuses, "?")
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(f"SELECT COUNT(*) FROM {self.table}{where}", params)
             return int(c.fetchone()[0])
 
     def game_types(self) -> set[str]:
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(f"SELECT DISTINCT game_type FROM {self.table}")
             return {row[0] for row in c.fetchall()}
 
     def get(self, game_id: str) -> GameSummary | None:
-        with self.datastore.transaction(commit=False) as c:
+        with self.reading() as c:
             c.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.table} WHERE id = ?", [game_id])
             row = c.fetchone()
             return GameSummary.from_row(row) if row else None
@@ -448,12 +443,9 @@ def _postgres_view_class() -> type[SummaryView]:
     class PostgresSummaryView(SummaryView, PostgresTrackingRecorder):
         table = "game_summaries"
 
-        def close(self) -> None:
-            self.datastore.close()
-
         def __init__(self, datastore: Any, **kwargs: Any):
             super().__init__(datastore, **kwargs)
-            schema = self.datastore.schema
+            schema = self.schema()
             self.qualified = f'"{schema}".{self.table}' if schema else self.table
             self.rated = f'"{schema}".{RATED}' if schema else RATED
             self.players = f'"{schema}".{PLAYERS}' if schema else PLAYERS
@@ -485,51 +477,51 @@ def _postgres_view_class() -> type[SummaryView]:
             names = ", ".join(COLUMNS)
             marks = ", ".join(f"%({c})s" for c in COLUMNS)
             updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
-            with self.datastore.transaction(commit=True) as curs:
+            with self.writing() as curs:
                 curs.executemany(
                     f"INSERT INTO {self.qualified} ({names}) VALUES ({marks}) "
                     f"ON CONFLICT (id) DO UPDATE SET "
                     f"{updates} WHERE {self.table}.notification_id < excluded.notification_id",
                     [summary.to_row() for summary in summaries],
                 )
-                self._insert_tracking(curs, tracking)
+                self.track(curs, tracking)
 
         def save_rated(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
-            with self.datastore.transaction(commit=True) as curs:
+            with self.writing() as curs:
                 curs.executemany(
                     _rated_upsert(self.rated, "%({})s").replace(f"WHERE {self.rated}.", f"WHERE {RATED}."), rows
                 )
-                self._insert_tracking(curs, tracking)
+                self.track(curs, tracking)
 
         def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
-            with self.datastore.transaction(commit=True) as curs:
+            with self.writing() as curs:
                 curs.executemany(
                     f"INSERT INTO {self.players} (player, game_id, notification_id) "
                     "VALUES (%(player)s, %(game_id)s, %(notification_id)s) ON CONFLICT DO NOTHING",
                     rows,
                 )
-                self._insert_tracking(curs, tracking)
+                self.track(curs, tracking)
 
         def player_games(self, player: str) -> list[str]:
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(f"SELECT game_id FROM {self.players} WHERE player = %s ORDER BY notification_id", [player])
                 return [row["game_id"] for row in curs.fetchall()]
 
         def newest_seats(self, limit: int) -> list[str]:
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(f"SELECT game_id FROM {self.players} ORDER BY notification_id DESC LIMIT %s", [limit])
                 return [row["game_id"] for row in curs.fetchall()]
 
         def save_activity(self, seats: list[dict[str, Any]], moves: list[dict[str, Any]], tracking: Tracking) -> None:
             marks = {c: f"%({c})s" for c in ("player", "game_id", "finished", "last_activity")}
-            with self.datastore.transaction(commit=True) as curs:
+            with self.writing() as curs:
                 curs.executemany(ACTIVITY_SEAT.format(table=self.activity, mark=marks), seats)
                 curs.executemany(ACTIVITY_MOVE.format(table=self.activity, mark=marks, greatest="GREATEST"), moves)
-                self._insert_tracking(curs, tracking)
+                self.track(curs, tracking)
 
         def player_rows(self, player: str, limit: int) -> tuple[list[GameSummary], int]:
             names = {"columns": _prefixed("s"), "activity": self.activity, "table": self.qualified, "mark": "%s"}
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(PLAYER_ROWS.format(**names), [player, limit])
                 rows = [GameSummary.from_row(row) for row in curs.fetchall()]
                 curs.execute(PLAYER_COUNT.format(**names), [player])
@@ -541,13 +533,13 @@ def _postgres_view_class() -> type[SummaryView]:
             if not game_ids:
                 return []
             names = {"columns": _prefixed("s"), "players": self.players, "table": self.qualified, "mark": "%s"}
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(ROWS_OF.format(**names, marks=", ".join(["%s"] * len(game_ids))), [player, *game_ids])
                 found = {row["id"]: (GameSummary.from_row(row), bool(row["mine"])) for row in curs.fetchall()}
             return [found[game_id] for game_id in game_ids if game_id in found]
 
         def rated_since(self, notification_id: int) -> list[dict[str, Any]]:
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(
                     f"SELECT {', '.join(RATED_COLUMNS)} FROM {self.rated} WHERE notification_id > %s "
                     "ORDER BY notification_id",
@@ -559,7 +551,7 @@ def _postgres_view_class() -> type[SummaryView]:
             self, game_types: tuple[str, ...], statuses: tuple[str, ...], offset: int, limit: int
         ) -> list[GameSummary]:
             where, params = _where(game_types, statuses, "%s")
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(
                     f"SELECT {', '.join(COLUMNS)} FROM {self.qualified}{where} "
                     "ORDER BY last_activity DESC, id DESC LIMIT %s OFFSET %s",
@@ -569,18 +561,18 @@ def _postgres_view_class() -> type[SummaryView]:
 
         def count(self, game_types: tuple[str, ...] = (), statuses: tuple[str, ...] = ()) -> int:
             where, params = _where(game_types, statuses, "%s")
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(f"SELECT COUNT(*) AS n FROM {self.qualified}{where}", params)
                 row = curs.fetchone()
                 return int(row["n"]) if row else 0  # COUNT(*) always has its one row
 
         def game_types(self) -> set[str]:
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(f"SELECT DISTINCT game_type FROM {self.qualified}")
                 return {row["game_type"] for row in curs.fetchall()}
 
         def get(self, game_id: str) -> GameSummary | None:
-            with self.datastore.transaction(commit=False) as curs:
+            with self.reading() as curs:
                 curs.execute(f"SELECT {', '.join(COLUMNS)} FROM {self.qualified} WHERE id = %s", [game_id])
                 row = curs.fetchone()
                 return GameSummary.from_row(row) if row else None

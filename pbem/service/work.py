@@ -12,6 +12,7 @@ from eventsourcing.persistence import RecordConflictError
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger import entries as log
+from pbem.ledger import handovers
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.fairness import DrawRng, draw_scope
 from pbem.ledger.merkle import leaf_hash
@@ -45,8 +46,9 @@ class _Batch:
     def seats_of(self, kind: str) -> set[int]:
         """Seats that joined or resigned, stored and planned (the stored ones from the game's
         compact record, so a move in a long game does not walk its log)."""
-        stored = {"joined": self.game.joined, "resigned": self.game.robots}[kind]
-        return stored | {e["seat"] for e in self.planned(kind)}
+        if kind == "resigned":  # a substitute's hand-over takes a seat back from the robot
+            return handovers.robots_after(self.game.robots, self.entries)
+        return self.game.joined | {e["seat"] for e in self.planned(kind)}
 
     def add(self, made: tuple[log.Entry, log.Private]) -> None:
         previous = self.entries[-1] if self.entries else self.game.last
@@ -103,6 +105,11 @@ class Work:
             game = self.repository.game(game_id, self.fresh)
             self.batches[game_id] = _Batch(game, self.repository.state(game))
         return self.batches[game_id]
+
+    def loaded(self, game_id: str) -> LoadedGame | None:
+        """The game as this transaction loaded it already, or None (nothing is loaded)."""
+        batch = self.batches.get(game_id)
+        return batch.game if batch is not None else None
 
     def add(self, *aggregates: Any) -> None:
         for aggregate in aggregates:

@@ -38,6 +38,11 @@ WORDS: dict[str, Any] = {
     "kind_undo": lazy_gettext("asks to take back a move"),
     "kind_consented": lazy_gettext("agrees to take back a move"),
     "kind_withdrawn": lazy_gettext("move withdrawn by consent"),
+    "kind_proposed": lazy_gettext("proposal"),
+    "kind_voted": lazy_gettext("vote"),
+    "kind_decided": lazy_gettext("proposal decided"),
+    "kind_substitute": lazy_gettext("substitute invited"),
+    "kind_handed": lazy_gettext("seat handed to a substitute"),
 }
 
 

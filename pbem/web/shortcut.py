@@ -10,8 +10,10 @@ things is answered from memory, with one query for the store's position.
 What a response depends on, and so its key:
 
 * the request as the page reads it: method (HEAD answers no body), path, query string (the
-  page's arguments and ``?lang=``), ``Accept-Language`` (the language, and ``Vary`` says so),
-  the host, scheme and mount point (the links a page makes);
+  page's arguments and ``?lang=``), the language ``Accept-Language`` chooses among the site's
+  (a page reads the header only through that choice, ``pbem.web.i18n.choose_language``; so
+  ``cs-CZ,cs;q=0.9`` and ``cs`` share a kept page, and one the warmer kept for ``cs``), the
+  host, scheme and mount point (the links a page makes);
 * the store's position: everything a public page shows is stored (games, their clocks and
   absences, the games list's view), and every save moves the position, so a page kept at one
   position is right for as long as the position stays;
@@ -34,10 +36,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from flask import request
-from werkzeug.http import http_date, is_resource_modified, remove_entity_headers
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import http_date, is_resource_modified, parse_accept_header, remove_entity_headers
+
+from pbem.i18n import DEFAULT, LANGUAGES
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -60,9 +66,27 @@ REQUEST_PARTS = (
     "wsgi.url_scheme",
     "SCRIPT_NAME",
 )
+LANGUAGE = "HTTP_ACCEPT_LANGUAGE"  # keyed by the language it chooses, not by its text
+MAX_HEADER = 512  # Accept-Language headers up to this length have their choice kept
 MIB = 1 << 20
 
 Kept = tuple[str, list[tuple[str, str]], bytes]
+
+
+def spoken(accept_language: str) -> str:
+    """The site's language an ``Accept-Language`` header chooses, as a page chooses it when
+    neither the URL nor the game names one (``pbem.web.i18n.choose_language``); the choices of
+    the short headers browsers send are kept."""
+    if len(accept_language) > MAX_HEADER:
+        return _chosen(accept_language)
+    return _kept_choice(accept_language)
+
+
+def _chosen(accept_language: str) -> str:
+    return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES, default=DEFAULT) or DEFAULT
+
+
+_kept_choice = lru_cache(maxsize=1024)(_chosen)
 
 
 def keep() -> None:
@@ -122,7 +146,10 @@ class Shortcut:
         return self._through_app(environ, start_response, key)
 
     def _key(self, environ: WSGIEnvironment) -> tuple[Hashable, ...] | None:
-        asked = tuple(str(environ.get(name, "")) for name in REQUEST_PARTS)
+        asked = tuple(
+            spoken(str(environ.get(name, ""))) if name == LANGUAGE else str(environ.get(name, ""))
+            for name in REQUEST_PARTS
+        )
         method, path = asked[0], asked[1]
         if method not in ("GET", "HEAD") or not shortcut_path(path) or any(h in environ for h in OTHER_CONDITIONS):
             return None

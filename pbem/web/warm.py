@@ -9,10 +9,14 @@ language the site speaks, ``export.json`` and the first page of the games list. 
 history pages are rendered when asked, as before (one is a few milliseconds), and so is the
 feed (a feed reader polls; nobody waits for it, and it is a long page to render).
 
-Each page is rendered by dispatching a request to the app itself (``full_dispatch_request`` in
-a request context at the site's published address, ``PBEM_BASE_URL``, so that its links carry
-the mount point a visitor's do: the same view, hooks and keys a visitor's request has, without
-a socket); it only fills the process's caches and writes nothing. The follower is woken by the commit
+Each page is rendered by a request to the app's own WSGI callable, at the site's published
+address (``PBEM_BASE_URL``, so that its links carry the mount point a visitor's do): the same
+shortcut, view, hooks and keys a visitor's request has, without a socket. So the page is kept
+twice: rendered for its version (``pagecache``), and as the finished response the shortcut
+answers a visitor with before Flask runs (``pbem.web.shortcut``, keyed by the store's position,
+the host and the language), which makes the first request after a move cost what a kept page
+costs when nothing else was stored meanwhile. It only fills the process's caches and writes
+nothing. The follower is woken by the commit
 (``GameService.commits``: at once in this process, by the writer's signal or PostgreSQL's
 NOTIFY from others) and reads the notifications after its position, so a burst of moves to one
 game warms its latest version once. Each worker process keeps its own pages, so each warms its
@@ -26,6 +30,7 @@ import threading
 from typing import Any
 
 from flask import Flask
+from werkzeug.test import EnvironBuilder
 
 from pbem.web.history import page_of_entry
 from pbem.web.i18n import LANGUAGES
@@ -44,6 +49,7 @@ def pages_of(game_id: str, version: int) -> list[str]:
         base,
         f"{base}/board.svg",
         f"{base}/history/{version}",
+        f"{base}/history",  # the newest history page, as the game page links it
         f"{base}/history?page={page_of_entry(version, version - 1)}",
     ]
 
@@ -81,13 +87,31 @@ class Warmer:
             self._get(path, lang)
 
     def _get(self, path: str, lang: str | None) -> None:
-        headers = {"Accept-Language": lang} if lang else {}
-        try:  # at the site's published address: its mount point is in the links a kept page holds
-            with self.app.test_request_context(path, base_url=self.base_url, headers=headers):
-                self.app.full_dispatch_request()
-            self.warmed += 1
+        headers = [("Accept-Language", lang)] if lang else []
+        # at the site's published address: its mount point is in the links a kept page holds
+        environ = EnvironBuilder(path, base_url=self.base_url, headers=headers).get_environ()
+        answered: list[str] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answered.append(status)
+            return lambda data: None
+
+        try:
+            body = self.app.wsgi_app(environ, start_response)
+            try:
+                for _ in body:  # read whole: the shortcut keeps a page as its body is read
+                    pass
+            finally:
+                close = getattr(body, "close", None)
+                if close is not None:
+                    close()
         except Exception:  # a page that fails fails its visitor too; the warmer moves on
             logger.exception("warming %s failed", path)
+            return
+        if answered and answered[0].startswith("200"):
+            self.warmed += 1
+        else:  # a board of a game that draws none (404), say: what its visitor gets too
+            logger.debug("warming %s: %s", path, answered[0] if answered else "no answer")
 
     def follow(self, stop: threading.Event, interval: float = 5.0) -> threading.Thread:
         """Warm after every commit (woken by it; ``interval`` is the safety net) in a daemon

@@ -262,6 +262,36 @@ def test_an_absence_spends_vacation_is_announced_and_is_refused_when_over_budget
     assert report.entries == gw.service.game(game_id).version
 
 
+def test_an_absence_loads_only_the_running_games_of_its_sender(gw, smtp, transport, clock):
+    """An absence spends vacation in the games its sender plays: it loaded every game of the
+    server to find them, and the game it was sent to twice. It finds them in the players' read
+    model and loads only those that are running, each once: others' games, the sender's
+    finished game and the one still waiting for players are not loaded."""
+    from pbem.cli.core import play_to_end
+
+    game_id = kingsburg_by_mail(gw, smtp, "clock=2d+1d vacation=5")
+    others = ["dan@example.org", "eve@example.org"]
+    for seed in range(3):  # games the sender has no seat in
+        gw.service.create("hidden-pig", others, seed=bytes([seed]) * 32)
+    finished = gw.service.create("hidden-pig", [ANN, BOB], seed=b"\x05" * 32)
+    play_to_end(gw.service, finished, seed=1)
+    gw.service.create("hidden-pig", [ANN, CID])  # waits for its players
+    second = gw.service.create("hidden-pig", [BOB, ANN])  # running: the absence is paid there too
+    for player in (BOB, ANN):
+        gw.service.join(second, player)
+    gw.work()
+    gw.service.summaries_of(ANN, 1)  # the read models caught up, as the followers keep them on a server
+    address = address_of(gw, game_id, ANN)
+    loads = gw.service.loads
+    assert gw.receive(make_mail(ANN, address, "absence 2026-01-06 2026-01-07")) == "processed"
+    # the two running games, once each; twice over, since a mail that adds no entry to its game
+    # is planned again on a fresh read before it is saved (``Work.commit``)
+    assert gw.service.loads - loads == 2 * 2
+    gw.work()
+    said = flat(text_of(transport.to(ANN)[-1]))
+    assert "2 days of vacation taken, 3 of 5 left in 2026" in said and "19 of 21" in said
+
+
 def test_the_default_vacation_is_21_days_a_year(gw, smtp, transport):
     game_id = kingsburg_by_mail(gw, smtp, "")
     transport.clear()
@@ -316,6 +346,21 @@ def test_clocks_in_every_game(gw, smtp, transport, clock, game_type):
         assert due(gw, game_id, PLAYERS[seat]) == start + timedelta(days=1)
     assert "Time left on the clocks:" in text_of(transport.to(PLAYERS[mover])[0])
     assert verify_bytes(export_bytes(gw.service.export(game_id))).entries == game.version
+
+
+def test_a_robot_played_seat_shows_no_time_left(gw, smtp, transport, clock):
+    """A seat the house robot plays has no clock that anyone waits on: the turn mails listed
+    its time left like a player's. They say the robot plays it; the players' times stay."""
+    game_id = kingsburg_by_mail(gw, smtp, "clock=2d+1d")
+    gw.service.resign(game_id, CID)
+    gw.work()
+    transport.clear()
+    mail_move(gw, smtp, game_id, ANN, "take gold")
+    text = flat(text_of(transport.to(ANN)[0]))
+    clocks = text.split("Time left on the clocks:")[1]
+    assert "cid: the house robot plays (no clock)" in clocks
+    assert "cid: 1 day" not in clocks and "cid: 2 days" not in clocks
+    assert "ann: 3 days 0 hours" in clocks  # positive control: a player's time (bank and move)
 
 
 def test_a_change_folds_only_the_new_entries(gw, smtp, transport, clock, monkeypatch):

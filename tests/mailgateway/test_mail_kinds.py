@@ -84,6 +84,7 @@ MODELS: dict[str, dict[str, Any]] = {
                 {"name": "ann", "days": 2, "hours": 1, "minutes": 5, "running": True},
                 {"name": "bob", "days": 5, "hours": 22, "minutes": 0, "running": False},
                 {"name": "cid", "days": 1, "hours": 4, "minutes": 1, "running": False},
+                {"name": "dan", "days": 3, "hours": 0, "minutes": 0, "running": False, "robot": True},
             ],
         ),
     },
@@ -237,6 +238,20 @@ def test_each_kind_of_mail_matches_its_golden_file(name, lang):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8"), f"{path} differs"
+
+
+@pytest.mark.parametrize("lang", ("en", "cs", "pl"))
+def test_a_vacation_line_stands_on_its_own_line_after_absence_noted(lang):
+    """The plain-text answer to an absence ran "...extended by it.  Game kingsburg-...: 5 days
+    of vacation taken" into one paragraph: each game's vacation line is a line of its own."""
+    text = rendered("absence-reply", lang)
+    lines = text.split("\n")
+    noted = next(n for n, line in enumerate(lines) if "2026-02-02" in line)
+    rest = "\n".join(lines[noted:])
+    assert "\n  kingsburg-GAMEID" not in rest and any(
+        line.lstrip().startswith(("Game kingsburg-GAMEID", "Hra kingsburg-GAMEID", "Gra kingsburg-GAMEID"))
+        for line in lines[noted + 1 :]
+    ), rest
 
 
 def test_a_model_is_not_changed_by_rendering():

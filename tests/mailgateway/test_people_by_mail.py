@@ -1,6 +1,6 @@
 """The people at a table, by mail over real SMTP (issue 32, docs/mail.md "People"): a rematch
-of a finished game in each of the four games; the commands not built yet are refused in the
-player's language and change nothing."""
+of a finished game in each of the four games (substitutes: test_substitutes_by_mail.py;
+proposals: test_proposals_by_mail.py)."""
 
 from __future__ import annotations
 
@@ -88,25 +88,6 @@ def test_a_game_is_rematched_once_and_only_after_its_end(gw, smtp, transport):
     assert smtp(make_mail(ANN, new_address, "join\nrematch"), ANN, new_address) == 250
     gw.work()
     assert set(gw.service.game_ids()) == {old_id, new_id}, "a game that is not over has no rematch"
-
-
-@pytest.mark.parametrize(
-    ("line", "word"),
-    [
-        ("náhradník Cyril cyril@example.org", "náhradník"),
-        ("navrh end", "navrh"),
-    ],
-)
-def test_commands_not_built_yet_are_refused_in_the_players_language(gw, smtp, transport, line, word):
-    """Substitutes and proposals are not built yet: refused, and nothing changes."""
-    game_id, addresses = started_by_mail(gw, smtp, transport, "kingsburg")
-    version = gw.service.game(game_id).version
-    assert smtp(make_mail(ANN, addresses[ANN], line), ANN, addresses[ANN]) == 250
-    gw.work()
-    reply = last_reply(transport, ANN)
-    assert f"> {line}" in reply and "odmítnuto" in reply and "zatím" in reply, reply
-    assert gw.service.game(game_id).version == version
-    assert set(gw.service.game_ids()) == {game_id}
 
 
 def test_accept_stays_a_move_of_warriors_and_traders(gw, smtp, transport):
@@ -265,13 +246,3 @@ def test_undo_and_accept_with_nothing_to_take_back_are_refused(gw, smtp, transpo
     reply = flat(last_reply(transport, ANN))
     assert "odmítnuto" in reply and said in reply, reply
     assert gw.service.game(game_id).version == version
-
-
-def test_start_within_is_refused_as_not_available_yet(gw, smtp, transport):
-    """Games that never start do not expire yet: the option says so, and no game is made."""
-    body = f"nova kingsburg {ANN} {BOB} start-within=7"
-    assert smtp(make_mail(ANN, SERVICE, body), ANN, SERVICE) == 250
-    gw.work()
-    reply = flat(last_reply(transport, ANN))
-    assert "odmítnuto" in reply and "start-within=" in reply and "zatím" in reply, reply
-    assert gw.service.game_ids() == []

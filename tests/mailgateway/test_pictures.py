@@ -37,7 +37,7 @@ def started(gw, transport, name: str) -> str:
 
 def decoded_png(data: bytes) -> tuple[int, int]:
     """Width and height of a PNG whose chunks' checksums hold and whose pixels inflate to
-    the size its header says (8-bit colour types only, as resvg writes)."""
+    the size its header says (8-bit colour types only, as mailgateway.picture writes)."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     position, chunks = 8, []
     while position < len(data):

@@ -106,3 +106,18 @@ def test_the_expressions_built_once_read_the_corpus_as_the_library_does():
         assert [dataclasses.astuple(reply) for reply in ours.replies] == [
             dataclasses.astuple(reply) for reply in theirs.replies
         ], path.name
+
+
+def test_one_line_is_cut_as_the_library_cuts_it():
+    """One line skips the library unless the library's header expression finds a header in
+    it: every line of the reply corpus alone, and lines the library takes for headers, are
+    cut as the library cuts them."""
+    corpus = sorted((Path(__file__).with_name("corpus")).glob("*.eml"))
+    lines = {line for path in corpus for line in parse_message(path.read_bytes()).text.splitlines() if line.strip()}
+    headers = ["-----Original Message-----  ", "Od: pbem <pbem@example.org>", "On Mon, 5 Jan 2026, Ann wrote:"]
+    lines |= {*headers, "S pozdravem,", "Sent from my iPhone", "hold", "  build J1  "}
+    assert len(lines) > 300
+    for line in sorted(lines):
+        assert cuts([line]) == replyparser.by_library(replyparser._kept([line])), line
+    # the header lines go the library's way (a header alone is no cut: nothing precedes it)
+    assert all(replyparser._EXPRESSIONS["_header_regex"].search(line.strip()) for line in headers)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import eventsourcing
 import pytest
+from eventsourcing.persistence import Mapper
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnectionPool
 
 from pbem.service import es_adapter
@@ -28,9 +29,11 @@ def test_a_changed_internal_is_named(monkeypatch):
 
     monkeypatch.setattr(SQLiteApplicationRecorder, "_insert_events", renamed)
     monkeypatch.setattr(SQLiteConnectionPool, "_create_connection", None)
+    monkeypatch.setattr(Mapper, "to_domain_event", None)
     problems = es_adapter.contract_problems()
     assert any("SQLiteApplicationRecorder._insert_events now takes" in p for p in problems)
     assert "SQLiteConnectionPool._create_connection is gone" in problems
+    assert "Mapper.to_domain_event is gone" in problems
 
 
 def _patched_library(tmp_path: Path, module: str, old: str, new: str) -> Path:
@@ -63,6 +66,13 @@ def test_a_patched_copy_of_the_library_fails_the_contract(tmp_path):
     assert "no longer hands its keywords to _insert_events" in _problems_with(changed)
 
 
+def test_a_renamed_attribute_of_the_library_fails_the_contract(tmp_path):
+    """The SQLite connection's wrapped connection (``tune_sqlite`` runs its PRAGMA on it),
+    renamed in a copy of the library: the contract names it."""
+    changed = _patched_library(tmp_path, "sqlite.py", "self._sqlite_conn = sqlite_conn", "self._raw = sqlite_conn")
+    assert "SQLiteConnection no longer sets _sqlite_conn" in _problems_with(changed)
+
+
 def test_a_copied_record_shares_no_pending_events(tmp_path):
     store = PbemStore({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": ":memory:"})
     try:
@@ -78,8 +88,10 @@ def test_the_store_reads_the_notification_log_as_positions_and_events(tmp_path):
     store = PbemStore({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": ":memory:"})
     try:
         store.save(GameRecord("g-1", [{"index": 0}], [{}], "note"))
-        ((position, created),) = es_adapter.notifications(store, 1, 10)
-        assert position == es_adapter.head(store) == 1 and isinstance(created, GameRecord.Created)
+        (notice,) = es_adapter.notifications(store, 0, 10)
+        assert notice.id == es_adapter.head(store) == store.head() == 1
+        assert isinstance(notice.event(), GameRecord.Created)
+        assert es_adapter.notifications(store, 1, 10) == []
         assert store.game_ids() == ["g-1"]
     finally:
         store.close()
@@ -99,3 +111,24 @@ def test_the_sqlite_connections_sync_as_configured(tmp_path, setting, pragma):
             assert cursor.fetchone()[0] == pragma
     finally:
         store.close()
+
+
+def test_the_notifications_port_reads_after_a_position_and_at_one(tmp_path):
+    """What the followers are given instead of the store (``GameRepository.notifications``,
+    ``notification``): notices after a position, of the topics asked, and one by its position."""
+    from pbem.config import Settings
+    from pbem.service.service import GameService
+
+    service = GameService(Settings(home=tmp_path))
+    try:
+        service.store.save(GameRecord("g-1", [{"index": 0}], [{}], "note"))
+        service.store.save(GameRecord("g-2", [{"index": 0}], [{}], "note"))
+        created = f"{GameRecord.Created.__module__}:{GameRecord.Created.__qualname__}"
+        assert [n.id for n in service.notifications(0, 10, [created])] == [1, 2]
+        assert [n.id for n in service.notifications(1, 10)] == [2] and service.position() == 2
+        assert service.notifications(0, 10, ["no.such:Topic"]) == []
+        found = service.notification(2)
+        assert found is not None and found.event().game_id == "g-2"
+        assert service.notification(3) is None
+    finally:
+        service.close()

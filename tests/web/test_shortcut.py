@@ -209,8 +209,8 @@ def test_the_kept_answers_stay_within_their_byte_budget():
         start_response("200 OK", [("Content-Type", "text/plain")])
         return [b"x" * 100]
 
-    # room for two answers: each is counted with its path (8 characters) and method (3)
-    shortcut = Shortcut(app, lambda: 1, lambda: 0, budget=2 * (100 + 8 + 3 + Shortcut.OVERHEAD))
+    # room for two answers: each is counted with its path (8 characters), method (3) and language (2)
+    shortcut = Shortcut(app, lambda: 1, lambda: 0, budget=2 * (100 + 8 + 3 + 2 + Shortcut.OVERHEAD))
 
     def get(path: str) -> bytes:
         return b"".join(shortcut({"REQUEST_METHOD": "GET", "PATH_INFO": path}, lambda status, headers: None))
@@ -230,3 +230,19 @@ def test_the_feed_names_the_published_address_whatever_host_it_was_asked_at(smal
         feed = client.get(f"/games/{game_id}/feed.atom", base_url=f"https://{host}").get_data(as_text=True)
         assert f"{service.settings.base_url}/games/{game_id}" in feed
         assert "example.net" not in feed and "example.org" not in feed
+
+
+def test_requests_whose_headers_choose_one_language_share_a_kept_page(small_site):
+    _, game_id, app = small_site
+    client = app.test_client()
+    url = f"/games/{game_id}/history"
+    czech = client.get(url, headers={"Accept-Language": "cs"}).get_data(as_text=True)
+    before = answered(app)
+    for header in ("cs-CZ,cs;q=0.9,en;q=0.8", "cs-CZ", "de, cs;q=0.5"):
+        assert client.get(url, headers={"Accept-Language": header}).get_data(as_text=True) == czech
+    assert answered(app) == before + 3
+    polish = client.get(url, headers={"Accept-Language": "pl, cs;q=0.5"}).get_data(as_text=True)
+    assert answered(app) == before + 3 and '<html lang="pl">' in polish  # the control: another language
+    english = client.get(url, headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert '<html lang="en">' in english and answered(app) == before + 3  # none of the site's: English
+    assert client.get(url).get_data(as_text=True) == english and answered(app) == before + 4

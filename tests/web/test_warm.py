@@ -95,3 +95,31 @@ def test_warmed_pages_link_under_the_sites_mount_point(tmp_path):
     page = app.test_client().get(f"/games/{game_id}", base_url="http://games.example/pbem/").get_data(as_text=True)
     assert f'href="/pbem/games/{game_id}/history' in page
     service.close()
+
+
+def test_the_first_visitor_after_a_warmed_move_is_answered_from_memory(site):
+    service, game_id, app = site
+    warmer = Warmer(app)
+    version = _move(service, game_id)
+    warmer.round()
+    shortcut = app.extensions["pbem.shortcut"]
+    client = app.test_client()
+    base = service.settings.base_url + "/"  # a visitor follows a mail's link: the published address
+    paths = [f"/games/{game_id}/turn/{version}", f"/games/{game_id}", f"/games/{game_id}/history", "/"]
+    for lang in ("en", "cs-CZ,cs;q=0.9", "pl"):
+        before = shortcut.answered
+        for path in paths:
+            assert client.get(path, base_url=base, headers={"Accept-Language": lang}).status_code == 200
+        assert shortcut.answered == before + len(paths), lang
+    before = shortcut.answered
+    assert client.get(f"/games/{game_id}/export.json", base_url=base).status_code == 200
+    assert shortcut.answered == before + 1
+
+
+def test_without_the_warmer_the_first_visitor_after_a_move_goes_through_flask(site):
+    service, game_id, app = site  # the positive control
+    version = _move(service, game_id)
+    shortcut = app.extensions["pbem.shortcut"]
+    before = shortcut.answered
+    response = app.test_client().get(f"/games/{game_id}/turn/{version}", base_url=service.settings.base_url + "/")
+    assert response.status_code == 200 and shortcut.answered == before
