@@ -10,7 +10,7 @@ from typing import Any
 from pbem.games.base import SECRET, can_see
 from pbem.games.speech import _
 from pbem.ledger import entries as log
-from pbem.ledger import handovers, press, proposals, withdrawals
+from pbem.ledger import handovers, press, withdrawals
 from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
 from pbem.service.names import renamed_line
@@ -105,20 +105,8 @@ def _lines(game: LoadedGame, shown: dict[str, Any]) -> list[str]:
         return [talk_line(shown, game.names)]
     if shown["kind"] == NAMED:
         return [renamed_line(game.created["seats"], shown, _)]
-    if shown["kind"] == handovers.SUBSTITUTE:
-        before = log.seat_names(game.entries[: shown["index"]])  # the names then: a substitute renames
-        return [_("{player} invites a substitute for {seat}.", player=before[shown["by"]], seat=before[shown["seat"]])]
-    if shown["kind"] == handovers.HANDED:
-        old = log.seat_names(game.entries[: shown["index"]])[shown["seat"]]  # the seat's name before it
-        return [
-            _(
-                "{player} plays the seat of {seat} from now on, as a substitute.",
-                player=game.names[shown["seat"]],
-                seat=old,
-            )
-        ]
-    if shown["kind"] in proposals.KINDS:
-        return [proposals.describe(shown, game.entry, game.names, _)]
+    if shown["kind"] in handovers.KINDS:
+        return [handovers.describe(shown, game.entries[: shown["index"]], game.names, _)]
     if shown["kind"] == withdrawals.WITHDRAWN:  # the move it names, by its place in the log (its link)
         return [_("The move of entry {move} is withdrawn; the game stands as before it.", move=shown["move"] + 1)]
     if shown["kind"] in withdrawals.KINDS:

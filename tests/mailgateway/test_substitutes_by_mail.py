@@ -107,6 +107,11 @@ def test_a_substitute_takes_a_seat_the_robot_plays_and_finishes_the_game(gw, smt
     page = create_app(gw.service).test_client().get(f"/games/{game_id}/history?lang=en").get_data(as_text=True)
     assert "ann invites a substitute for bob" in page and "cyril plays the seat of bob from now on" in page
     assert CYRIL not in page, "the substitute's address stays private"
+    lines = [line for row in gw.service.history(game_id) for line in row["lines"]]  # pbem history's lines
+    assert (
+        "ann invites a substitute for bob." in lines
+        and "cyril plays the seat of bob from now on, as a substitute." in lines
+    )
     send(smtp, gw, CYRIL, seat_address, "status")  # the new player's address works
     assert "refused" not in last_reply(transport, CYRIL)
     send(smtp, gw, CYRIL, SERVICE, "status")  # and the game is among the substitute's games
