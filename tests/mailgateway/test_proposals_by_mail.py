@@ -82,6 +82,8 @@ def test_a_pause_accepted_by_every_other_player_stops_the_deadlines(gw, smtp, tr
     assert due(gw, game_id, waiting) == clock() + timedelta(days=7, hours=30), "the deadline counts after the pause"
     page = create_app(gw.service).test_client().get(f"/games/{game_id}/history?lang=en").get_data(as_text=True)
     assert "ann proposes to pause the game for 7 days." in page and f"Proposal {number} passed" in page
+    lines = [line for row in gw.service.reader.history(game_id) for line in row["lines"]]
+    assert any(line.startswith(f"Proposal {number} passed") for line in lines), "pbem history says it too"
     verified(gw, game_id)
 
 
