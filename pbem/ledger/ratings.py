@@ -24,6 +24,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from pbem.ledger.entries import seat_names
+from pbem.ledger.handovers import robots_in
 from pbem.ledger.verify import VerificationError, verify_export
 from pbem.ledger.withdrawals import withdrawn_moves
 
@@ -107,7 +108,7 @@ def result_of(document: dict[str, Any]) -> dict[str, Any]:
         "names": names,
         "moves": moves,
         "defaulted": defaulted,
-        "robots": sorted({e["seat"] for e in entries if e["kind"] == "resigned"}),
+        "robots": sorted(robots_in(entries)),  # a seat a substitute took over is played to the end
         "ranks": [ranks.get(n, len(names)) for n in range(len(names))],
     }
 

@@ -1,19 +1,23 @@
 """The sender's lanes: a round's mails go to the relay over several SMTP conversations at once
 (``PBEM_SMTP_CONNECTIONS``), every mail to one address through the same one and in the order it
-was queued, and what became of a claimed batch is recorded in one transaction."""
+was queued, and what became of a claimed batch is recorded in one transaction. On PostgreSQL,
+mail queued by one gateway process wakes the senders of the others."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from email import message_from_bytes
 
 import pytest
 from aiosmtpd.controller import Controller
 
 from mailgateway.gateway import Gateway
-from mailgateway.sender import RelayTransport
+from mailgateway.sender import BATCH, SHARED_BATCH, RelayTransport
+from pbem.config import Settings
 from pbem.mailroom.queue import SENT
-from tests.mailgateway.conftest import SERVICE, free_port, make_mail
+from pbem.service.service import GameService
+from tests.mailgateway.conftest import SERVICE, Memory, free_port, make_mail
 
 PLAYERS = [f"p{n}@example.net" for n in range(6)]
 MAILS = 3  # each player's
@@ -84,3 +88,37 @@ def test_a_claimed_batch_is_settled_in_one_transaction(service, mail_settings, c
     monkeypatch.setattr(views, "settle_all", counted)
     assert gw.send_round() == MAILS * len(PLAYERS)
     assert batches == [MAILS * len(PLAYERS)] and not views.waiting()
+
+
+def _heard(wakeup, count: int, seconds: float = 15.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while wakeup.heard < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return wakeup.heard >= count
+
+
+def test_mail_queued_by_one_gateway_wakes_the_sender_of_another_on_postgresql(
+    postgres_url, tmp_path, mail_settings, clock, transport
+):
+    settings = Settings(home=tmp_path / "home", database_url=postgres_url)
+    stamp = lambda: clock().isoformat(timespec="seconds")  # noqa: E731
+    one, other = GameService(settings, clock=stamp), GameService(settings, clock=stamp)
+    try:
+        queuing = Gateway(one, mail_settings, clock=clock, transport=Memory())
+        sending = Gateway(other, mail_settings, clock=clock, transport=transport)
+        sending.listen_outbox()
+        assert sending.sender.batch == SHARED_BATCH and _heard(sending.outbox, 1)  # listening
+        queuing.receive(make_mail(PLAYERS[0], SERVICE, "help"))
+        assert _heard(sending.outbox, 1) and sending.outbox.heard == 1  # a mail stored, none queued: quiet
+        queuing.queue_round()
+        assert _heard(sending.outbox, 2)
+        assert sending.send_round() == 1 and [to for _, to, _ in transport.sent] == [PLAYERS[0]]
+    finally:
+        sending.outbox.close()
+        one.close()
+        other.close()
+
+
+def test_on_sqlite_the_sender_listens_to_nobody_else(gw):
+    gw.listen_outbox()
+    assert not gw.outbox.listening() and gw.sender.batch == BATCH
