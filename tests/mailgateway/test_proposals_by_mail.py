@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from pbem.ledger import proposals
+from pbem.ledger.ratings import ratings, result_of
 from pbem.ledger.verify import export_bytes, verify_bytes
 from pbem.web import create_app
 from tests.mailgateway.conftest import SERVICE, make_mail, text_of
@@ -244,3 +245,18 @@ def test_accept_naming_the_proposal_is_a_vote_in_warriors_and_traders(gw, smtp, 
     assert kinds_since(gw, game_id, version) == ["proposed"], "positive control: not the proposal's number"
     send(smtp, gw, BOB, addresses[BOB], f"accept {version + 1}")
     assert kinds_since(gw, game_id, version) == ["proposed", "voted", "decided"]
+
+
+def test_an_end_by_agreement_is_rated_as_a_draw_and_a_kicked_seat_as_abandoned(gw, smtp, transport):
+    game_id, addresses = started(gw, smtp, transport, "kingsburg", (ANN, BOB, CYRIL))
+    version = gw.service.game(game_id).version
+    send(smtp, gw, ANN, addresses[ANN], "propose kick cyril")
+    send(smtp, gw, BOB, addresses[BOB], f"accept {version + 1}")
+    send(smtp, gw, BOB, addresses[BOB], "propose end")
+    send(smtp, gw, ANN, addresses[ANN], "accept")
+    document = gw.service.export(game_id)
+    result = result_of(document)
+    assert result["ranks"] == [1, 1, 1] and result["robots"] == [2]
+    players = {p["name"]: p for p in ratings([document])["players"]}
+    assert players["ann"]["mu"] == players["bob"]["mu"] == players["cyril"]["mu"], "a draw: all alike"
+    assert players["cyril"]["abandoned"] == 1 and players["ann"]["abandoned"] == 0
