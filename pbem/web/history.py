@@ -10,7 +10,7 @@ from typing import Any
 from pbem.games.base import SECRET, can_see
 from pbem.games.speech import _
 from pbem.ledger import entries as log
-from pbem.ledger import handovers, press, withdrawals
+from pbem.ledger import handovers, press, proposals, withdrawals
 from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
 from pbem.service.names import renamed_line
@@ -107,6 +107,8 @@ def _lines(game: LoadedGame, shown: dict[str, Any]) -> list[str]:
         return [renamed_line(game.created["seats"], shown, _)]
     if shown["kind"] in handovers.KINDS:
         return [handovers.describe(shown, game.entries[: shown["index"]], game.names, _)]
+    if shown["kind"] in proposals.KINDS:
+        return [proposals.describe(shown, game.entry, game.names, _)]
     if shown["kind"] == withdrawals.WITHDRAWN:  # the move it names, by its place in the log (its link)
         return [_("The move of entry {move} is withdrawn; the game stands as before it.", move=shown["move"] + 1)]
     if shown["kind"] in withdrawals.KINDS:

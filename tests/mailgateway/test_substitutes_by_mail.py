@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from pbem.ledger.ratings import result_of
+from pbem.ledger.ratings import RatingTable, result_of
 from pbem.ledger.verify import VerificationError, export_bytes, verify_bytes
 from pbem.mailroom.records import GameClock
 from pbem.web import create_app
@@ -123,6 +123,13 @@ def test_a_substitute_takes_a_seat_the_robot_plays_and_finishes_the_game(gw, smt
     assert report.entries == loaded.version and any("replaying" in line for line in report.checked)
     rated = result_of(gw.service.export(game_id))  # the ratings credit the player who finished the seat
     assert rated["names"] == ["ann", "cyril"] and rated["robots"] == []
+    (before,) = rated["left"]  # bob left the seat: his moves and the abandoned game are his
+    assert before["name"] == "bob"
+    table = RatingTable()
+    table.add(rated)
+    bob, cyril = table.players["bob"], table.players["cyril"]
+    assert (bob.abandoned, bob.finished, bob.games) == (1, 0, 1) and (cyril.finished, cyril.abandoned) == (1, 0)
+    assert bob.moves == before["moves"] and cyril.moves == rated["moves"][1]
 
 
 def test_a_forged_hand_over_does_not_verify(gw, smtp, transport):
