@@ -45,6 +45,13 @@ class ReadMessage(Message):
         values = index.get(name.lower())
         return values[0] if values else failobj
 
+    def names(self) -> set[str]:
+        """The names of its headers, lower case: the index's keys (``get(name)`` is None for others)."""
+        index = self._index
+        if index is None or self._indexed != len(self._headers):
+            index = self._reindex()
+        return set(index)
+
     def get_all(self, name: str, failobj: Any = None) -> Any:
         values = self._lookup(name)
         return list(values) if values else failobj

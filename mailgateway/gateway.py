@@ -31,12 +31,13 @@ from typing import Any
 from mailgateway.auth import dkim_aligned
 from mailgateway.bounces import permanent_failure
 from mailgateway.parse import ADDR_SPEC, MAX_ADDRESS, Inbound, parse_message
-from mailgateway.sender import Sender, Transport, transport_for
+from mailgateway.sender import SHARED_BATCH, Sender, Transport, transport_for
 from pbem.logs import log_mail
 from pbem.mailroom.addresses import Target, chosen, parse_target, return_path, return_tag
 from pbem.mailroom.deadlines import utcnow
 from pbem.mailroom.desk import Letter, MailDesk
 from pbem.mailroom.followers import Mailroom
+from pbem.mailroom.queue import OUTBOX_CHANNEL
 from pbem.mailroom.settings import MailSettings
 from pbem.service.failures import StoreUnavailable, store_down, translated
 from pbem.service.service import GameService
@@ -78,6 +79,14 @@ class Gateway:
 
     def _target(self, address: str) -> Target | None:
         return parse_target(address, self.settings.address)
+
+    def listen_outbox(self) -> None:
+        """From now on, mail that other gateway processes queue wakes this one's sender too
+        (PostgreSQL ``NOTIFY``, ``MailViews.notify``; on SQLite one process follows at a
+        time and wakes its own). The senders then claim ``SHARED_BATCH`` mails at a time, so
+        that they share a burst instead of the first one taking it all."""
+        if not self.outbox.listening() and self.service.listen_to(self.outbox, OUTBOX_CHANNEL):
+            self.sender.batch = SHARED_BATCH
 
     def commits(self) -> Wakeup:
         """What wakes the worker: rung after every commit to the store (``GameService.commits``)."""

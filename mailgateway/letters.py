@@ -169,12 +169,14 @@ def _mark_structure(lines: list[str], kinds: list[Kind | None]) -> None:
     n = 0
     while n < len(lines):
         line = _scan(lines[n])
-        if line.startswith(">"):
+        if not line:  # no pattern below matches a blank line (tests/mailgateway/test_letters.py)
+            kinds[n] = Kind.SIGNATURE if signature else kinds[n]
+        elif line.startswith(">"):
             kinds[n], signature = Kind.QUOTE, False
-        elif _ORIGINAL.match(line) or _header_block_at(lines, n):
+        elif _ORIGINAL.match(line) or _header_block_at(lines, n, line):
             kinds[n:] = [Kind.ATTRIBUTION] + [Kind.QUOTE] * (len(lines) - n - 1)
             return
-        elif (width := _attribution_at(lines, n)) is not None:
+        elif (width := _attribution_at(lines, n, line)) is not None:
             kinds[n : n + width] = [Kind.ATTRIBUTION] * width
             if not _quoted_next(lines, n + width):  # the original follows unquoted: all of it is the original
                 kinds[n + width :] = [Kind.QUOTE] * (len(lines) - n - width)
@@ -191,9 +193,8 @@ def _mark_structure(lines: list[str], kinds: list[Kind | None]) -> None:
         n += 1
 
 
-def _attribution_at(lines: list[str], n: int) -> int | None:
-    """How many lines (1 or 2) the attribution line at ``n`` takes, or None."""
-    line = _scan(lines[n])
+def _attribution_at(lines: list[str], n: int, line: str) -> int | None:
+    """How many lines (1 or 2) the attribution line at ``n`` (``line``, scanned) takes, or None."""
     if not line:
         return None
     if _ATTRIBUTION.match(line):
@@ -213,9 +214,10 @@ def _quoted_next(lines: list[str], n: int) -> bool:
     return True
 
 
-def _header_block_at(lines: list[str], n: int) -> bool:
-    """A ``From:`` line followed by another header line: an original appended unquoted."""
-    if not _FROM_HEADER.match(_scan(lines[n])):
+def _header_block_at(lines: list[str], n: int, line: str) -> bool:
+    """A ``From:`` line (``line``, the scanned line at ``n``) followed by another header line:
+    an original appended unquoted."""
+    if not _FROM_HEADER.match(line):
         return False
     following = [_scan(line) for line in lines[n + 1 : n + 4] if line.strip()][:1]
     return bool(following) and bool(_OTHER_HEADER.match(following[0]))

@@ -258,7 +258,7 @@ def parse_message(
         recipients=_recipients(msg, envelope_to),
         subject=subject,
         text=text,
-        **_read_parts(split, refusal),
+        **_read_parts(split, lines, refusal),
         attachments=tuple(attachments),
         references=references,
         auto=auto_reason(msg, envelope_from, sender, own_address),
@@ -286,12 +286,13 @@ def _recipients(msg: Message, envelope_to: tuple[str, ...] | list[str]) -> tuple
     return tuple(dict.fromkeys(r for r in recipients if r))
 
 
-def _read_parts(split: Split, refusal: str | None) -> dict[str, Any]:
-    """The fields of ``Inbound`` that hold what the sender wrote: none of it for a refused mail."""
+def _read_parts(split: Split, written: tuple[str, ...], refusal: str | None) -> dict[str, Any]:
+    """The fields of ``Inbound`` that hold what the sender wrote (``written``: ``split.written``,
+    made once): none of it for a refused mail."""
     if refusal is not None:
         return {"lines": (), "paragraphs": (), "unread": (), "footers": (), "closing_at": None}
     return {
-        "lines": split.written,
+        "lines": written,
         "paragraphs": split.paragraphs,
         "unread": split.unread[:MAX_UNREAD],
         "footers": split.footers[:MAX_UNREAD],
@@ -417,8 +418,9 @@ def _decoded(value: object) -> str:
 
 
 def _names(msg: Message) -> set[str]:
-    """The names of the message's headers, lower case (``msg.get(name)`` is None for any other)."""
-    return {name.lower() for name in msg}
+    """The names of the message's headers, lower case (``msg.get(name)`` is None for any other):
+    a read message has them in its index already."""
+    return msg.names() if isinstance(msg, ReadMessage) else {name.lower() for name in msg}
 
 
 def _header(msg: Message, name: str) -> str:

@@ -42,6 +42,8 @@ log = logging.getLogger("pbem.mail")
 # How long a claim holds a mail: longer than one relay conversation (30 s timeout), so only a
 # sender that died lets its mail go to another one.
 LEASE_SECONDS = 300
+BATCH = 50  # mails a sender claims at a time
+SHARED_BATCH = 16  # ... when the senders of several gateway processes are woken for the same mail
 
 
 class TemporaryFailure(Exception):
@@ -225,7 +227,8 @@ class Sender:
 
     A claimed batch goes out over up to ``lanes`` relay conversations at once (the transport's
     ``connections``; a maildir or a test's transport has one): a lane holds every mail of its
-    recipients, in the order claimed, so one player's mails keep their order. What became of
+    recipients, in the order claimed, and sends each after the relay took the one before (over
+    whichever of the open conversations is free), so one player's mails keep their order. What became of
     the batch is recorded in one transaction after it (a crash before that sends the batch's
     mails once more when their claim runs out, with the same Message-IDs, as for one mail)."""
 
@@ -236,15 +239,18 @@ class Sender:
         self.clock = clock
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.lanes = max(1, int(getattr(transport, "connections", 1)))
+        self.batch = BATCH
         # the lanes' threads live as long as the sender: a thread keeps its picture renderer
         self.pool = ThreadPoolExecutor(self.lanes, thread_name_prefix="pbem-mail-lane") if self.lanes > 1 else None
 
     def backoff(self, attempts: int) -> timedelta:
         return timedelta(seconds=self.settings.retry_seconds * (2 ** min(attempts, 10)))
 
-    def send_due(self, now: datetime | None = None, limit: int = 50) -> int:
-        """Claim and try every due mail once; returns how many were delivered."""
+    def send_due(self, now: datetime | None = None, limit: int | None = None) -> int:
+        """Claim and try every due mail once, ``limit`` (default ``batch``) at a time; returns
+        how many were delivered."""
         now = now or self.clock()
+        limit = limit or self.batch
         lease = now + timedelta(seconds=LEASE_SECONDS)
         delivered = 0
         try:

@@ -4,8 +4,9 @@ scheduler, and the sender, each in a thread of its own.
 The feeder runs a round as soon as a commit gives it work (``GameService.commits``: this
 process's saves at once, other processes' by PostgreSQL ``LISTEN`` or SQLite doorbells), when
 the earliest timer comes due, and otherwise every ``PBEM_MAIL_TICK_SECONDS`` as a safety net.
-The sender runs as soon as the feeder stored a page of mails (``Gateway.outbox``), when a
-deferred mail comes due, and at the tick: a reply leaves while the feeder turns the rest of a
+The sender runs as soon as a feeder stored a page of mails (``Gateway.outbox``: this
+process's at once, on PostgreSQL other processes' by ``LISTEN``), when a deferred mail comes
+due, and at the tick: a reply leaves while the feeder turns the rest of a
 burst into mail, not after it."""
 
 from __future__ import annotations
@@ -67,7 +68,9 @@ class Worker:
 
     def __init__(self, gateway: Gateway, interval: float | None = None):
         interval = gateway.settings.tick_seconds if interval is None else interval
+        self.gateway = gateway
         self.commits = gateway.commits()
+        gateway.listen_outbox()
         self.feeder = Loop("pbem-mail-feeder", gateway, self.commits, gateway.queue_round, interval)
         self.sender = Loop("pbem-mail-sender", gateway, gateway.outbox, gateway.send_round, interval)
 
@@ -83,3 +86,4 @@ class Worker:
     def stop(self) -> None:
         self.feeder.stop()
         self.sender.stop()
+        self.gateway.outbox.close()  # its listener, when it has one

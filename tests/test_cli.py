@@ -19,6 +19,12 @@ def run(tmp_path, monkeypatch):
     return invoke
 
 
+def in_each_language(names: tuple[str, ...], **said: tuple) -> pytest.MarkDecorator:
+    """A test run under PBEM_LANG=en, cs and pl (its argument ``lang``), with what each says
+    (``names``: the test's other arguments, one value each)."""
+    return pytest.mark.parametrize(("lang", *names), [(lang, *said[lang]) for lang in ("en", "cs", "pl")])
+
+
 def _new(run, *extra):
     result = run("new", "hidden-pig", "--player", "ann@example.org", "--player", "bob@example.org", *extra)
     assert result.exit_code == 0, result.output
@@ -222,13 +228,11 @@ def test_tell_writes_a_receipt_that_check_receipt_proves(run, tmp_path):
     assert both.exit_code == 2 and "--to NAME" in both.output
 
 
-@pytest.mark.parametrize(
-    ("lang", "one", "more"),
-    [
-        ("en", "1 entry, 1 checkpoint", "4 entries, 3 checkpoints"),
-        ("cs", "1 záznam, 1 kontrolní bod", "4 záznamy, 3 kontrolní body"),
-        ("pl", "1 wpis, 1 punkt kontrolny", "4 wpisy, 3 punkty kontrolne"),
-    ],
+@in_each_language(
+    ("one", "more"),
+    en=("1 entry, 1 checkpoint", "4 entries, 3 checkpoints"),
+    cs=("1 záznam, 1 kontrolní bod", "4 záznamy, 3 kontrolní body"),
+    pl=("1 wpis, 1 punkt kontrolny", "4 wpisy, 3 punkty kontrolne"),
 )
 def test_verify_counts_entries_and_checkpoints_in_their_plural_forms(run, monkeypatch, tmp_path, lang, one, more):
     """docs/cli.md: `pbem verify` said "1 checkpoints"; the counts come from the catalogs, in
@@ -245,13 +249,11 @@ def test_verify_counts_entries_and_checkpoints_in_their_plural_forms(run, monkey
     assert more in said and "1 checkpoints" not in said
 
 
-@pytest.mark.parametrize(
-    ("lang", "said"),
-    [
-        ("en", ("  checked: the entries' times never run backwards", "  not checked: the game has not ended")),
-        ("cs", ("  ověřeno: časy záznamů nikdy nejdou pozpátku", "  neověřeno: hra ještě neskončila")),
-        ("pl", ("  sprawdzono: czasy wpisów nigdy się nie cofają", "  nie sprawdzono: gra jeszcze się nie skończyła")),
-    ],
+@in_each_language(
+    ("said",),
+    en=(("  checked: the entries' times never run backwards", "  not checked: the game has not ended"),),
+    cs=(("  ověřeno: časy záznamů nikdy nejdou pozpátku", "  neověřeno: hra ještě neskončila"),),
+    pl=(("  sprawdzono: czasy wpisów nigdy się nie cofają", "  nie sprawdzono: gra jeszcze się nie skończyła"),),
 )
 def test_verify_says_what_it_checked_in_the_cli_language(run, monkeypatch, tmp_path, lang, said):
     """`pbem verify` printed its "checked:" and "not checked:" lines in English under
@@ -271,13 +273,11 @@ def test_verify_says_what_it_checked_in_the_cli_language(run, monkeypatch, tmp_p
         assert not [word for word in english if word in output], output
 
 
-@pytest.mark.parametrize(
-    ("lang", "one", "two"),
-    [
-        ("en", "1 game exported to", "2 games exported to"),
-        ("cs", "1 hra exportována do", "2 hry exportovány do"),
-        ("pl", "1 gra wyeksportowana do", "2 gry wyeksportowane do"),
-    ],
+@in_each_language(
+    ("one", "two"),
+    en=("1 game exported to", "2 games exported to"),
+    cs=("1 hra exportována do", "2 hry exportovány do"),
+    pl=("1 gra wyeksportowana do", "2 gry wyeksportowane do"),
 )
 def test_export_all_counts_the_games_in_their_plural_form(run, monkeypatch, tmp_path, lang, one, two):
     """`pbem export-all` said "1 games exported"; the count comes from the catalogs."""

@@ -17,10 +17,11 @@ the robot, and a hand-over answers the open invitation of its seat. Pure functio
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from pbem.ledger.entries import FORMAT
+from pbem.games.speech import N_
+from pbem.ledger.entries import FORMAT, seat_names
 
 SUBSTITUTE = "substitute"
 HANDED = "handed"
@@ -42,6 +43,23 @@ def substitute(game_id: str, index: int, time: str, seat: int, by: int, email: s
 def handed(game_id: str, index: int, time: str, seat: int, invitation: int, email: str) -> tuple[Entry, Private]:
     """The player of ``email``, invited by the entry ``invitation``, plays ``seat`` from now on."""
     return _base(game_id, index, HANDED, time) | {"seat": seat, "invitation": invitation}, {"emails": [email]}
+
+
+LINES = {  # an entry in words, with the seats' names as they were before it (a substitute renames)
+    SUBSTITUTE: N_("%(by)s invites a substitute for %(player)s."),
+    HANDED: N_("%(player)s plays the seat of %(old)s from now on, as a substitute."),
+}
+
+
+def describe(
+    entry: Mapping[str, Any], before: Sequence[Entry], names: Sequence[str], translate: Callable[[str], str]
+) -> str:
+    """A hand-over entry in words: ``before``, the log before it; ``names``, the seats' names now."""
+    then = seat_names(before)
+    seat = int(entry["seat"])
+    player = then[seat] if entry["kind"] == SUBSTITUTE else names[seat]
+    by = then[int(entry["by"])] if "by" in entry else ""
+    return translate(LINES[entry["kind"]]) % {"player": player, "by": by, "old": then[seat]}
 
 
 def robots_after(robots: Iterable[int], entries: Iterable[Entry]) -> set[int]:

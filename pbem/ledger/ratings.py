@@ -12,7 +12,8 @@ updates the ratings of its seats from their final ranks. A player is known by th
 name in the game (the seat's newest name, ``named`` entries included: never an address).
 Reliability comes from the same log: ``moves`` the player made, ``defaulted`` moves the
 deadline made for them, ``finished`` games played to the end, ``abandoned`` games handed to
-the robot (resigned or too many missed turns).
+the robot (resigned or too many missed turns) or to a substitute (``pbem.ledger.handovers``:
+such a game is not rated for the player who left, and the seat's result is the substitute's).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from pbem.ledger.entries import seat_names
+from pbem.ledger.handovers import HANDED, robots_in
 from pbem.ledger.verify import VerificationError, verify_export
 from pbem.ledger.withdrawals import withdrawn_moves
 
@@ -94,10 +96,15 @@ def result_of(document: dict[str, Any]) -> dict[str, Any]:
     names = seat_names(entries)  # a seat renamed during the game is rated under its newest name
     moves, defaulted = [0] * len(names), [0] * len(names)
     gone = withdrawn_moves(entries)  # a move taken back by consent was not played
+    left: list[dict[str, Any]] = []  # the players who left a seat to a substitute, and their moves
     for index, entry in enumerate(entries):
         if index in gone:
             continue
-        if entry["kind"] == "moved" and entry.get("source") != "robot":  # the robot plays for nobody
+        if entry["kind"] == HANDED:
+            seat = entry["seat"]
+            left.append({"name": seat_names(entries[:index])[seat], "moves": moves[seat], "defaulted": defaulted[seat]})
+            moves[seat] = defaulted[seat] = 0
+        elif entry["kind"] == "moved" and entry.get("source") != "robot":  # the robot plays for nobody
             counts = defaulted if entry.get("source") == "deadline" else moves
             counts[entry["seat"]] += 1
     ranks = {s["seat"]: s["rank"] for s in entries[-1]["standings"]}
@@ -107,8 +114,9 @@ def result_of(document: dict[str, Any]) -> dict[str, Any]:
         "names": names,
         "moves": moves,
         "defaulted": defaulted,
-        "robots": sorted({e["seat"] for e in entries if e["kind"] == "resigned"}),
+        "robots": sorted(robots_in(entries)),  # a seat a substitute took over is played to the end
         "ranks": [ranks.get(n, len(names)) for n in range(len(names))],
+        "left": left,
     }
 
 
@@ -141,6 +149,14 @@ class RatingTable:
                 player.abandoned += 1
             else:
                 player.finished += 1
+        for before in result.get("left", []):  # who left a seat to a substitute abandoned the game, unrated
+            player = self.players.setdefault(
+                before["name"], Player(before["name"], rating=model.rating(name=before["name"]))
+            )
+            player.moves += before["moves"]
+            player.defaulted += before["defaulted"]
+            player.games += 1
+            player.abandoned += 1
         self.games.append(result["game"])
 
     def to_dict(self, left_out: list[str]) -> dict[str, Any]:

@@ -578,7 +578,8 @@ class MailDesk:
         if found is None or (self.settings.dkim == "require" and not letter.dkim):
             return None
         context["authenticated"] = "token"
-        return substitutes.take_over(self.service, work, game, *found, letter.sender, list(letter.lines))
+        name = clean_name(letter.sender_name) or self._known_name(work, letter.sender)
+        return substitutes.take_over(self.service, work, game, found, letter.sender, list(letter.lines), name)
 
     def _from_the_seat(self, letter: Letter, work: Work, game_id: str, context: dict[str, Any]) -> list[dict[str, Any]]:
         """What an authenticated mail to a seat's address holds: an answer to a message (its

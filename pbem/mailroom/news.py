@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.games.text import name_seats
 from pbem.ledger import entries as log
-from pbem.ledger import press, proposals
+from pbem.ledger import handovers, press, proposals
 from pbem.ledger.entries import NAMED
 from pbem.service.game import LoadedGame
 from pbem.service.names import renamed_line
@@ -27,14 +27,10 @@ SOURCE_NOTES = {
     "deadline": N_("(%(player)s: deadline passed, default move: %(move)s)"),
     "robot": N_("(%(player)s: robot: %(move)s)"),
 }
-UNDO_LINES = {  # a move taken back by consent (pbem/ledger/withdrawals.py); numbers as in the history
+UNDO_LINES = {  # a move taken back by consent (pbem/ledger/withdrawals.py)
     "undo": N_('%(player)s asks to take back their move %(move)s; to agree, send "accept %(number)s".'),
     "consented": N_("%(player)s agrees to take back move %(move)s."),
     "withdrawn": N_("Move %(move)s (%(player)s) is withdrawn by consent; the game stands as before it."),
-}
-HANDOVER_LINES = {  # a seat handed to a substitute (pbem/ledger/handovers.py)
-    "substitute": N_("%(by)s invites a substitute for %(player)s."),
-    "handed": N_("A substitute plays the seat of %(player)s from now on."),
 }
 REASONS = {
     "missed-turns": N_("too many missed deadlines"),
@@ -120,7 +116,7 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
         ]
     if kind == NAMED:  # the seat's first name, so that a reader knows whom the new one names
         return [renamed_line(game.created["seats"], entry, translate)]
-    if kind in HANDOVER_LINES or kind in UNDO_LINES:
+    if kind in handovers.KINDS or kind in UNDO_LINES:
         return [_table_line(game, entry, who, translate)]
     if kind in proposals.KINDS:
         return [_proposal_line(game, entry, translate)]
@@ -138,11 +134,12 @@ def entry_lines(game: LoadedGame, entry: Mapping[str, Any], translate: Translate
 def _table_line(game: LoadedGame, entry: Mapping[str, Any], who: str, translate: Translate) -> str:
     """A line of the table's own entries: a seat handed over, a move taken back by consent."""
     kind = entry["kind"]
-    if kind in HANDOVER_LINES:
-        by = game.names[entry["by"]] if "by" in entry else ""
-        return translate(HANDOVER_LINES[kind]) % {"player": who, "by": by}
+    if kind in handovers.KINDS:
+        return handovers.describe(entry, game.entries[: int(entry["index"])], game.names, translate)
     move = entry["move"] if "move" in entry else game.entries[int(entry["undo"])]["move"]  # a consent: its request's
-    return translate(UNDO_LINES[kind]) % {"player": who, "number": entry["index"] + 1, "move": int(move) + 1}
+    # the move by its turn, as the history answer numbers it; the request by its entry, as "accept N" names it
+    said = {"player": who, "number": entry["index"] + 1, "move": game.turn_of(int(move))}
+    return translate(UNDO_LINES[kind]) % said
 
 
 def _said(game: LoadedGame, entry: Mapping[str, Any]) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from pbem import i18n
 from pbem.ledger import handovers, press, proposals
+from pbem.ledger.entries import seat_names
 from pbem.mailroom import talk
 from pbem.mailroom.addresses import seat_address
 from pbem.mailroom.limits import INVITE, INVITE_UNVERIFIED, LIVE
@@ -113,42 +114,53 @@ def notices(writer: Writer, round_: Round, entries: list[dict[str, Any]], positi
 def robot_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     """Every player hears that a robot took over a seat, and why; but the one who resigned hears
     it in the reply to their mail, not a second time."""
-    mails: list[Mail] = []
-    for entry in change.entries:
-        if entry["kind"] != "resigned":
-            continue
-        for seat, email in change.people:
-            if seat == entry["seat"] and entry["reason"] == "resigned":
-                continue
-            block = writer.game_block(round_, change.game, change.after, email)
-            extra = {"name": change.game.names[entry["seat"]], "reason": entry["reason"]}
-            mails += writer.queue(
-                round_,
-                f"n{change.position}/{seat}/robot/{entry['index']}",
-                email,
-                {"kind": "robot", "game": block, "extra": extra},
-                sender=block["address"],
-            )
-    return mails
+    return _each_entry_to_each_player(
+        writer,
+        round_,
+        change,
+        ("resigned", "robot"),
+        lambda entry, seat: seat == entry["seat"] and entry["reason"] == "resigned",
+        lambda entry: {"name": change.game.names[entry["seat"]], "reason": entry["reason"]},
+    )
 
 
 def undo_notices(writer: Writer, round_: Round, change: Change) -> list[Mail]:
     """Every other player not played by the robot hears of a request to take back a move, with
     the line that agrees to it (pbem/service/consent.py)."""
+    return _each_entry_to_each_player(
+        writer,
+        round_,
+        change,
+        ("undo", "undo"),
+        lambda entry, seat: seat == entry["seat"] or seat in change.robots,
+        lambda entry: {"name": change.game.names[entry["seat"]], "number": entry["index"] + 1},
+    )
+
+
+def _each_entry_to_each_player(
+    writer: Writer,
+    round_: Round,
+    change: Change,
+    kinds: tuple[str, str],
+    skip: Callable[[dict[str, Any], int], bool],
+    extra: Callable[[dict[str, Any]], dict[str, Any]],
+) -> list[Mail]:
+    """A mail of kind ``kinds[1]`` about each entry of kind ``kinds[0]`` to each player of the
+    game whom ``skip(entry, seat)`` leaves out, with the game's block and ``extra(entry)``."""
+    entry_kind, mail_kind = kinds
     mails: list[Mail] = []
     for entry in change.entries:
-        if entry["kind"] != "undo":
+        if entry["kind"] != entry_kind:
             continue
         for seat, email in change.people:
-            if seat == entry["seat"] or seat in change.robots:
+            if skip(entry, seat):
                 continue
             block = writer.game_block(round_, change.game, change.after, email)
-            extra = {"name": change.game.names[entry["seat"]], "number": entry["index"] + 1}
             mails += writer.queue(
                 round_,
-                f"n{change.position}/{seat}/undo/{entry['index']}",
+                f"n{change.position}/{seat}/{mail_kind}/{entry['index']}",
                 email,
-                {"kind": "undo", "game": block, "extra": extra},
+                {"kind": mail_kind, "game": block, "extra": extra(entry)},
                 sender=block["address"],
             )
     return mails
@@ -206,6 +218,7 @@ def substitute_notices(writer: Writer, round_: Round, change: Change) -> list[Ma
             mails += _substitute_invitation(writer, round_, change, entry)
         if entry["kind"] != handovers.HANDED:
             continue
+        old = seat_names(game.entries[: entry["index"]])[entry["seat"]]  # the seat's name before it
         for seat, email in change.people:
             if seat == entry["seat"] or seat in change.robots:
                 continue
@@ -214,7 +227,7 @@ def substitute_notices(writer: Writer, round_: Round, change: Change) -> list[Ma
                 round_,
                 f"n{change.position}/{seat}/handed/{entry['index']}",
                 email,
-                {"kind": "handed", "game": block, "extra": {"name": game.names[entry["seat"]]}},
+                {"kind": "handed", "game": block, "extra": {"name": old, "new": game.names[entry["seat"]]}},
                 sender=block["address"],
             )
     return mails

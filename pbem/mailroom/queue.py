@@ -157,6 +157,9 @@ class MailViews(TrackingViews):
     subclass turns them into ``?``), in the transactions of ``TrackingViews``."""
 
     claim_lock = ""
+    # said in a transaction that queued mail, heard after its commit by every gateway's sender
+    # (PostgreSQL: ``NOTIFY``; SQLite's one writer wakes its own sender)
+    notify = ""
 
     if TYPE_CHECKING:  # given by the tracking recorder that each concrete view also derives from
 
@@ -164,6 +167,10 @@ class MailViews(TrackingViews):
 
     def sql(self, text: str) -> str:
         return text
+
+    def _notify(self, cursor: Any, mails: int) -> None:
+        if mails and self.notify:
+            cursor.execute(self.notify)
 
     # -- mail ------------------------------------------------------------------------------
     def enqueue(
@@ -179,6 +186,7 @@ class MailViews(TrackingViews):
         with self.writing() as cursor:
             self._insert_mails(cursor, mails, now, source, error)
             self.track(cursor, tracking)
+            self._notify(cursor, len(mails))
 
     def _insert_mails(self, cursor: Any, mails: Sequence[Mail], now: datetime, source: int, error: str | None) -> None:
         for mail in mails:
@@ -477,6 +485,7 @@ class MailViews(TrackingViews):
         with self.writing() as cursor:
             for queued in batch:
                 self._record(cursor, queued, now)
+            self._notify(cursor, sum(len(queued.mails) for queued in batch))
 
     def _record(self, cursor: Any, queued: Queued, now: datetime) -> None:
         for address in queued.cleared:
@@ -593,6 +602,9 @@ class MailViews(TrackingViews):
         )
 
 
+OUTBOX_CHANNEL = "pbem_mail"  # PostgreSQL's channel of queued mail (``MailViews.notify``), one a database
+
+
 class SQLiteMailViews(MailViews, SQLiteTrackingRecorder):
     def sql(self, text: str) -> str:
         return text.replace("%s", "?")
@@ -608,6 +620,7 @@ def _postgres_views() -> type:
 
     class PostgresMailViews(MailViews, PostgresTrackingRecorder):
         claim_lock = " FOR UPDATE SKIP LOCKED"
+        notify = f"NOTIFY {OUTBOX_CHANNEL}"
 
         def __init__(self, datastore: Any, **kwargs: Any):
             super().__init__(datastore, **kwargs)

@@ -19,6 +19,8 @@ from typing import Any
 from eventsourcing.persistence import RecordConflictError
 
 from pbem import i18n
+from pbem.ledger import proposals
+from pbem.ledger.entries import instant
 from pbem.mailroom import expiry
 from pbem.mailroom.clocks import Period, clock_rules
 from pbem.mailroom.deadlines import Clocks, deadline_at, entry_time, hours_for, misses, reminder_lead
@@ -46,6 +48,19 @@ def timer_dead_key(timer: Timer) -> str:
     return f"{TIMER_DEAD_PREFIX}{timer.game_id}/{timer.version}/{timer.seat}/{timer.kind}"
 
 
+LAPSE = "lapse"  # the timer of a proposal's votes closing (pbem/ledger/proposals.py)
+
+
+def lapse_timer(game: LoadedGame) -> list[Timer]:
+    """The moment the open proposal's votes close, if one is open after the game's last entry."""
+    asked = proposals.open_proposal(game.entries, instant(game.last["time"]))
+    if asked is None:
+        return []
+    seat = int(asked["seat"])
+    since, until = instant(asked["time"]), instant(asked["until"])
+    return [Timer(game.id, seat, LAPSE, game.version, game.emails[seat], since, proposals.VOTE_DAYS * 24, until)]
+
+
 class Scheduler:
     def __init__(self, service: GameService, views: MailViews, outbox: Outbox):
         self.service = service
@@ -62,6 +77,9 @@ class Scheduler:
             return [found] if found is not None else []
         if game.ended:
             return []
+        return self._turn_timers(game, clocks) + lapse_timer(game)
+
+    def _turn_timers(self, game: LoadedGame, clocks: Clocks) -> list[Timer]:
         state = self.service.state(game)
         if state is None:
             return []
@@ -110,7 +128,7 @@ class Scheduler:
         """Move the timers of one player after an absence or time zone was added or cleared."""
         moved = []
         for timer in self.views.timers_of(email):
-            if timer.kind == expiry.KIND:  # a game's expiry runs whoever is away
+            if timer.kind in (expiry.KIND, LAPSE):  # a game's expiry, a proposal's votes: whoever is away
                 continue
             rules = clocks.rules(timer.game_id)
             if clock_rules(rules) is not None:
@@ -158,6 +176,8 @@ class Scheduler:
         game = round_.game(timer.game_id)
         if timer.kind == expiry.KIND:
             return self._expire(round_, game, now)
+        if timer.kind == LAPSE:
+            return self._lapsed(round_, game, timer, now)
         state = self.service.state(game)
         if game.version != timer.version or game.ended or state is None or timer.seat not in game.spec.to_move(state):
             return False  # the game moved on; its new timers replace this one
@@ -167,6 +187,19 @@ class Scheduler:
             self.views.enqueue(mails, now, 0)
             return True
         return self._missed(round_, game, timer.seat, state, now)
+
+    def _lapsed(self, round_: Round, game: LoadedGame, timer: Timer, now: datetime) -> bool:
+        """A proposal's votes closed undecided: every player not played by the robot is told
+        (the log has no entry for it: the proposal is simply no longer open). A change of the
+        game since the timer was set set a new one, if the proposal was still open."""
+        asked = proposals.open_proposal(game.entries, instant(game.last["time"]))
+        if game.version != timer.version or game.ended or asked is None or instant(asked["until"]) > now:
+            return False
+        extra = {"passed": False, "lapsed": True, "number": asked["index"] + 1, "what": asked["what"]}
+        for seat in sorted(set(range(len(game.names))) - game.robots):
+            key = f"lapse/{game.id}/{asked['index']}/{seat}"
+            self.views.enqueue(self.outbox.notice(round_, game, seat, "decided", extra, key=key), now, 0)
+        return True
 
     def _expire(self, round_: Round, game: LoadedGame, now: datetime) -> bool:
         """A game that never started expires: the fact on its clock and a notice to every

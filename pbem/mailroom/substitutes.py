@@ -93,14 +93,22 @@ def invited(service: GameService, game: LoadedGame, token: str, sender: str) -> 
 
 
 def take_over(
-    service: GameService, work: Work, game: LoadedGame, seat: int, invitation: int, sender: str, words: list[str]
+    service: GameService,
+    work: Work,
+    game: LoadedGame,
+    found: tuple[int, int],
+    sender: str,
+    words: list[str],
+    name: str | None,
 ) -> list[dict[str, Any]]:
-    """A mail from the invited address to its invitation's address: ``join`` takes the seat;
+    """A mail from the invited address to its invitation's address (``found``: the seat and the
+    invitation): ``join`` takes the seat, under ``name`` (the one the sender goes by, if any);
     anything else is answered with what to send."""
+    seat, invitation = found
     result: dict[str, Any] = {"action": "join", "text": "join", "game": game.id}
     if not any(getattr(cmd.parse_command(line), "name", None) == "join" for line in words):
         return [result | {"error": {"code": "invalid", "message": _('Reply with the word "join" to take the seat.')}}]
-    outcome = work.run(game.id, handover.take_over_plan(sender, seat, invitation, service.writer.clock))
+    outcome = work.run(game.id, handover.take_over_plan(sender, seat, invitation, service.writer.clock, name))
     if outcome.ok:
         keys = work.aggregate(SeatKeys.create_id(game.id), lambda: SeatKeys(game.id))
         keys.rotate(seat)  # the old private address and link stop working

@@ -10,9 +10,11 @@ from collections.abc import Callable
 
 from pbem.games.base import ErrorCode, GameError
 from pbem.games.speech import _
+from pbem.ledger import entries as log
 from pbem.ledger import handovers
 from pbem.service.game import LoadedGame
 from pbem.service.inputs import address_problem, printable
+from pbem.service.names import clean_name
 from pbem.service.outcome import LineResult
 from pbem.service.work import _Batch
 
@@ -107,9 +109,12 @@ def open_invitation(game: LoadedGame, seat: int) -> tuple[int, str] | None:
     return int(entry["index"]), str(game.private(int(entry["index"]))["emails"][0])
 
 
-def take_over_plan(address: str, seat: int, invitation: int, clock: Callable[[], str]) -> Plan:
+def take_over_plan(address: str, seat: int, invitation: int, clock: Callable[[], str], name: str | None = None) -> Plan:
     """The invited player of ``address`` joins: the seat is handed over to them by the entry
-    ``invitation`` (still the seat's open one), and the robot stops playing it."""
+    ``invitation`` (still the seat's open one), and the robot stops playing it. The seat then
+    goes by the new player's ``name`` (else the local part of the address: a ``named`` entry),
+    so that the table, the history and the ratings tell the two players apart; a name another
+    seat has is not taken (the seat keeps its own)."""
 
     def plan(game: LoadedGame, batch: _Batch) -> list[LineResult]:
         _playing(game, batch)
@@ -119,6 +124,10 @@ def take_over_plan(address: str, seat: int, invitation: int, clock: Callable[[],
         if address in game.emails:
             raise _refused(_("{address} already plays in game {game}.", address=address, game=game.id))
         batch.add(handovers.handed(game.id, batch.next_index, clock(), seat, invitation, address))
+        own = clean_name(name) or clean_name(address.split("@", 1)[0])
+        taken = {other.casefold() for number, other in enumerate(game.names) if number != seat}
+        if own is not None and own.casefold() not in taken and own != game.names[seat]:
+            batch.add(log.named(game.id, batch.next_index, clock(), seat, own))
         return [LineResult(0, "join", "applied")]
 
     return plan

@@ -5,8 +5,10 @@ find a player's games without loading every game.
 
 The address is never stored as it is: a row names it by an HMAC under a key derived from the
 seat-token secret in ``keys/`` (never in the database), so the view, which is not encrypted when
-the event store is, holds no address. Seats are fixed when a game is created, so the games'
-first events are all the follower reads: a round costs O(new games).
+the event store is, holds no address. The seats' addresses are those of a game's creation, so
+the games' first events are all the follower reads: a round costs O(new games). The activity
+rows (``status``, the lists of a player's games) follow every event and also add a substitute
+who took over a seat (a ``handed`` entry); the player before keeps the game in their lists.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from eventsourcing.persistence import IntegrityError, Tracking
 
+from pbem.ledger.handovers import HANDED
 from pbem.service.store import GameRecord
 from pbem.service.summary_view import GameSummary, SummaryView
 
@@ -92,7 +95,8 @@ class PlayerGames:
                     if isinstance(event, GameRecord.Created):
                         emails = dict.fromkeys(event.privates[0].get("emails", []))
                         seats += [moved | {"player": self.player(email)} for email in emails]
-                    else:
+                    else:  # a substitute who took a seat plays the game from then on (pbem.ledger.handovers)
+                        seats += [moved | {"player": self.player(email)} for email in _handed_to(event)]
                         earlier = moves.get(game_id, {}).get("finished", 0)
                         moves[game_id] = moved | {"finished": max(finished, earlier)}
                 with suppress(IntegrityError):  # another process followed these first
@@ -130,6 +134,15 @@ class PlayerGames:
         self.catch_up_activity()
         if self.rows is not None:
             self.rows.catch_up_all()
+
+
+def _handed_to(event: Any) -> list[str]:
+    """The addresses a stored event's hand-overs gave seats to (from their private parts)."""
+    return [
+        str(private["emails"][0])
+        for entry, private in zip(event.entries, event.privates, strict=False)
+        if entry["kind"] == HANDED and private.get("emails")
+    ]
 
 
 _FOLLOWERS: weakref.WeakKeyDictionary[Any, PlayerGames] = weakref.WeakKeyDictionary()

@@ -16,6 +16,7 @@ from pbem.config import Settings
 from pbem.games import catalog, get_spec
 from pbem.games.speech import _
 from pbem.ledger import entries as log
+from pbem.ledger import handovers, proposals
 from pbem.ledger.canonical import canonical_bytes
 from pbem.ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root
 from pbem.ledger.receipts import Proved, make_receipt, opened_for
@@ -214,6 +215,10 @@ class GameReader:
             shown = log.visible_entry(entry, private, seat, game.ended)
             if shown["kind"] == log.NAMED:  # said as the pages and the mails say it
                 lines = [renamed_line(game.created["seats"], shown, _)]
+            elif shown["kind"] in handovers.KINDS:
+                lines = [handovers.describe(shown, game.entries[:index], game.names, _)]
+            elif shown["kind"] in proposals.KINDS:
+                lines = [proposals.describe(shown, game.entry, game.names, _)]
             else:
                 lines = [game.spec.describe_fact(f, game.names) for f in shown.get("facts") or []]
             rows.append(

@@ -119,6 +119,11 @@ class GameRepository(SelfCheck):
         """Tables kept beside the store in its own database (``PbemStore.views_beside``)."""
         return self.store.views_beside(sqlite, postgres)
 
+    def listen_to(self, wakeup: Wakeup, channel: str) -> bool:
+        """Ring ``wakeup`` at every PostgreSQL ``NOTIFY`` on ``channel``; False on SQLite
+        (``PbemStore.listen_to``)."""
+        return self.store.listen_to(wakeup, channel)
+
     def commits(self) -> Wakeup:
         """What wakes the store's followers: rung after every commit of this process at once,
         and, from the first call on, after other processes' commits too (``pbem.service.wakeup``)."""

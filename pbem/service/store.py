@@ -368,6 +368,14 @@ class PbemStore(Application[UUID]):
                     listen_postgres(self.wakeup, self._listening_connection, channel)
         return self.wakeup
 
+    def listen_to(self, wakeup: Wakeup, channel: str) -> bool:
+        """Ring ``wakeup`` at every PostgreSQL ``NOTIFY`` on ``channel`` (pbem's own channels,
+        such as queued mail's); False, and nothing started, on SQLite."""
+        if self._bells is not None or es.postgres_channel(self) is None:
+            return False
+        listen_postgres(wakeup, self._listening_connection, channel)
+        return True
+
     def _listening_connection(self) -> Any:
         """A connection of its own to the store's PostgreSQL database, for ``LISTEN`` (the
         pool's connections are for short work; one held for good would starve it)."""

@@ -105,11 +105,8 @@ def _lines(game: LoadedGame, shown: dict[str, Any]) -> list[str]:
         return [talk_line(shown, game.names)]
     if shown["kind"] == NAMED:
         return [renamed_line(game.created["seats"], shown, _)]
-    if shown["kind"] == handovers.SUBSTITUTE:
-        by, seat = game.names[shown["by"]], game.names[shown["seat"]]
-        return [_("{player} invites a substitute for {seat}.", player=by, seat=seat)]
-    if shown["kind"] == handovers.HANDED:
-        return [_("A substitute plays the seat of {seat} from now on.", seat=game.names[shown["seat"]])]
+    if shown["kind"] in handovers.KINDS:
+        return [handovers.describe(shown, game.entries[: shown["index"]], game.names, _)]
     if shown["kind"] in proposals.KINDS:
         return [proposals.describe(shown, game.entry, game.names, _)]
     if shown["kind"] == withdrawals.WITHDRAWN:  # the move it names, by its place in the log (its link)

@@ -8,6 +8,8 @@ import itertools
 import smtplib
 import socket
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
@@ -128,6 +130,15 @@ def started_pig(
     return game_id
 
 
+def joined_by_mail(gw: Gateway, game_id: str, players: list[str]) -> str:
+    """Each of ``players`` joins ``game_id`` by a mail to their private address, then the
+    gateway works off what that set going; returns the game's id."""
+    for player in players:
+        gw.receive(make_mail(player, address_of(gw, game_id, player), "join"))
+    gw.work()
+    return game_id
+
+
 def address_of(gw: Gateway, game_id: str, player: str) -> str:
     game = gw.service.game(game_id)
     return seat_address(SERVICE, game_id, gw.service.seat_token(game_id, game.emails.index(player)))
@@ -201,26 +212,40 @@ def sink():
     server.stop()
 
 
+@contextmanager
+def serving(gateway: Gateway) -> Iterator[int]:
+    """The gateway's SMTP server on a free loopback port, for the block: yields the port."""
+    port = free_port()
+    server = controller(gateway, "127.0.0.1", port)
+    server.start()
+    try:
+        yield port
+    finally:
+        server.stop()
+        server.handler.close()
+
+
+def send_smtp(port: int, raw: bytes, sender: str, to: str, timeout: float = 30) -> int:
+    """Send raw mail over SMTP to the server at ``port``; its final status code (250: accepted)."""
+    raw = raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")  # as an MTA sends it (smtplib leaves bytes)
+    with smtplib.SMTP("127.0.0.1", port, timeout=timeout) as client:
+        try:
+            client.sendmail(sender, [to], raw)
+        except smtplib.SMTPDataError as error:
+            return error.smtp_code
+    return 250
+
+
 @pytest.fixture
 def smtp(gw):
     """Send raw mail to the gateway over SMTP; returns the server's final status code."""
-    port = free_port()
-    server = controller(gw, "127.0.0.1", port)
-    server.start()
+    with serving(gw) as port:
 
-    def send(raw: bytes, sender: str, to: str) -> int:
-        raw = raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")  # as an MTA sends it (smtplib leaves bytes)
-        with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
-            try:
-                client.sendmail(sender, [to], raw)
-            except smtplib.SMTPDataError as error:
-                return error.smtp_code
-        return 250
+        def send(raw: bytes, sender: str, to: str) -> int:
+            return send_smtp(port, raw, sender, to)
 
-    send.port = port  # type: ignore[attr-defined]  # for tests that speak SMTP themselves
-    yield send
-    server.stop()
-    server.handler.close()
+        send.port = port  # type: ignore[attr-defined]  # for tests that speak SMTP themselves
+        yield send
 
 
 @pytest.fixture
@@ -230,9 +255,5 @@ def relay_gw(service, mail_settings, clock, sink):
 
 @pytest.fixture
 def smtp_server(relay_gw):
-    port = free_port()
-    server = controller(relay_gw, "127.0.0.1", port)
-    server.start()
-    yield port
-    server.stop()
-    server.handler.close()
+    with serving(relay_gw) as port:
+        yield port

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.mailroom.commands import parse_new
-from tests.mailgateway.conftest import SERVICE, address_of, make_mail
+from tests.mailgateway.conftest import SERVICE, address_of, joined_by_mail, make_mail
 from tests.mailgateway.playbook import text_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
@@ -18,9 +18,7 @@ def play_a_game_by_mail(gw, transport, options: str) -> str:
     gw.receive(make_mail(ANN, SERVICE, f"new hidden-pig {ANN} {BOB} rounds=1 {options}".strip()))
     gw.work()
     (game_id,) = gw.service.game_ids()
-    for player in (ANN, BOB):
-        gw.receive(make_mail(player, address_of(gw, game_id, player), "join"))
-    gw.work()
+    joined_by_mail(gw, game_id, [ANN, BOB])
     for _ in range(4):
         game = gw.service.game(game_id)
         if game.ended:

@@ -7,15 +7,13 @@ a relay, the bounces come back to its own SMTP server with a null envelope sende
 
 from __future__ import annotations
 
-import smtplib
 from dataclasses import replace
 
 import pytest
 
 from mailgateway.gateway import Gateway
-from mailgateway.smtp import controller
 from pbem.web import create_app
-from tests.mailgateway.conftest import SERVICE, address_of, free_port, make_mail
+from tests.mailgateway.conftest import SERVICE, address_of, make_mail, send_smtp, serving
 
 ANN, BOB = "ann@example.net", "bob@example.com"
 OTHERS = "Mail to ann keeps coming back undelivered"
@@ -28,11 +26,6 @@ def _text(client, url: str) -> str:
     return " ".join(response.get_data(as_text=True).split())
 
 
-def _send(port: int, sender: str, to: str, raw: bytes) -> None:
-    with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
-        client.sendmail(sender, [to], raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
-
-
 @pytest.fixture
 def verp_gw(service, mail_settings, clock, sink):
     """A gateway sending through the relay with VERP return paths, as PBEM_SMTP_RELAY makes it."""
@@ -41,12 +34,8 @@ def verp_gw(service, mail_settings, clock, sink):
 
 @pytest.fixture
 def verp_server(verp_gw):
-    port = free_port()
-    server = controller(verp_gw, "127.0.0.1", port)
-    server.start()
-    yield port
-    server.stop()
-    server.handler.close()
+    with serving(verp_gw) as port:
+        yield port
 
 
 def test_the_game_page_names_a_player_whose_mail_bounces(verp_gw, verp_server, sink):
@@ -62,21 +51,18 @@ def test_the_game_page_names_a_player_whose_mail_bounces(verp_gw, verp_server, s
         f"/games/{game_id}/seat/{gw.service.seat_token(game_id, 1)}",
     )
     for number in range(3):  # three answers to ann, to bounce below
-        _send(smtp_server, ANN, SERVICE, make_mail(ANN, SERVICE, "help", message_id=f"<h{number}@example.net>"))
+        help_mail = make_mail(ANN, SERVICE, "help", message_id=f"<h{number}@example.net>")
+        assert send_smtp(smtp_server, help_mail, ANN, SERVICE) == 250
     gw.work()
     for _ in range(2):  # kept (the second answered from memory), without a notice: the positive control
         assert OTHERS not in _text(client, page) and YOURS not in _text(client, mine)
     to_ann = [envelope.mail_from for envelope in sink.envelopes if envelope.rcpt_tos == [ANN]]
     assert len(set(to_ann)) >= 3, "three mails to ann went through the relay"
     for number, path in enumerate(sorted(set(to_ann))[:3]):  # they bounce: no save, no new position
-        _send(
-            smtp_server,
-            "",
-            path,
-            make_mail(
-                "MAILER-DAEMON@mx.example.com", path, "Delivery failed", message_id=f"<b{number}@mx.example.com>"
-            ),
+        bounce = make_mail(
+            "MAILER-DAEMON@mx.example.com", path, "Delivery failed", message_id=f"<b{number}@mx.example.com>"
         )
+        assert send_smtp(smtp_server, bounce, "", path) == 250
     assert gw.mailroom.views.undeliverable(ANN)
     public = _text(client, page)
     assert OTHERS in public and "ann@" not in public, "her name, never her address"
@@ -86,7 +72,7 @@ def test_the_game_page_names_a_player_whose_mail_bounces(verp_gw, verp_server, s
     assert "Wiadomości do: ann wciąż wracają niedoręczone" in _text(client, page + "?lang=pl")
     assert "Pošta pro vás se stále vrací nedoručená" in _text(client, mine + "?lang=cs")
     to = address_of(gw, game_id, ANN)  # she writes from her seat's address: her mail works again
-    _send(smtp_server, ANN, to, make_mail(ANN, to, "status"))
+    assert send_smtp(smtp_server, make_mail(ANN, to, "status"), ANN, to) == 250
     gw.work()
     assert not gw.mailroom.views.undeliverable(ANN)
     assert OTHERS not in _text(client, page) and YOURS not in _text(client, mine)

@@ -32,3 +32,13 @@ def test_a_message_whose_changes_miss_the_list_is_named(monkeypatch):
     assert email_adapter.contract_problems() == [
         "email.message.Message changes its headers no longer in the list _headers"
     ]
+
+
+def test_a_read_message_names_its_headers_as_the_stdlib_lists_them():
+    from email import message_from_bytes, policy
+
+    raw = b"From: a@example.net\r\nTO: b@example.net\r\nX-Two: 2\r\nx-two: 3\r\n\r\nbody\r\n"
+    msg = message_from_bytes(raw, email_adapter.ReadMessage, policy=policy.compat32)
+    assert msg.names() == {name.lower() for name in msg} == {"from", "to", "x-two"}
+    msg["List-Id"] = "<games.example.net>"  # a change after reading is seen too
+    assert "list-id" in msg.names()

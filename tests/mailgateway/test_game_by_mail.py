@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from pbem.ledger.receipts import check_receipt
-from tests.mailgateway.conftest import SERVICE, address_of, make_mail, text_of
+from tests.mailgateway.conftest import SERVICE, address_of, joined_by_mail, make_mail, text_of
 from tests.mailgateway.playbook import state_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
@@ -108,9 +108,7 @@ def test_every_game_works_by_mail(gw, transport, name):
     gw.receive(make_mail(players[0], SERVICE, f"new {name} {' '.join(players)}"))
     gw.work()
     (game_id,) = gw.service.game_ids()
-    for player in players:
-        gw.receive(make_mail(player, address_of(gw, game_id, player), "join"))
-    gw.work()
+    joined_by_mail(gw, game_id, players)
     chooser = random.Random(3)
     for _ in range(6):
         game = gw.service.game(game_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from mailgateway import letters
 from mailgateway.letters import MAX_READ_LINES, Kind, html_to_text, split_text
 
 QUOTE = "> It is your turn in Kingsburg.\n> Reply with one of these lines:\n>   take gold\n>   take wood\n"
@@ -142,3 +143,18 @@ def test_reading_is_bounded_in_lines_and_time():
     split = split_text(hostile)
     assert len(split.lines) <= MAX_READ_LINES
     assert time.perf_counter() - started < 30  # a backstop; docs/mail.md has the measured worst case
+
+
+def test_no_pattern_matches_a_blank_line():
+    """A blank line is passed over before the patterns are tried (only a signature goes on
+    over it): that holds only while none of them matches an empty line."""
+    patterns = (
+        letters._ORIGINAL,
+        letters._FROM_HEADER,
+        letters._ATTRIBUTION,
+        letters._OPENER,
+        letters._SIGNATURE_MARK,
+        letters._FOOTER,
+    )
+    assert [pattern.match("") for pattern in patterns] == [None] * len(patterns)
+    assert split_text("-- \nAnn\n\nann@example.net\n").unread == ("Ann", "ann@example.net")

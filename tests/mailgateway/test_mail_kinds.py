@@ -94,6 +94,24 @@ MODELS: dict[str, dict[str, Any]] = {
         "game": game(),
         "extra": {"name": "bob", "first": "2026-02-02", "last": "2026-02-04", "days": 3, "left": 18},
     },
+    # issue 32: an invitation to take over an abandoned seat (its address's own), and the table told
+    "substitute": {
+        "kind": "substitute",
+        "game": game(seat=None, seat_url=None, address=None, since=None, name=None),
+        "extra": {
+            "name": "bob",
+            "by": "ann",
+            "lines": ["11. From now on the house robot plays bob (resigned).", "12. ann invites a substitute for bob."],
+            "earlier": 10,
+        },
+    },
+    "handed": {"kind": "handed", "game": game(), "extra": {"name": "bob", "new": "cyril"}},
+    # issue 32: a game that never started expired; every player is told
+    "expired": {
+        "kind": "expired",
+        "game": game(started=False, turn=2, since=None),
+        "extra": {"days": 14, "missing": ["bob"]},
+    },
     "absence-reply": {
         "kind": "reply",
         "game": None,

@@ -189,6 +189,26 @@ def test_an_undo_accepted_by_the_other_seat_withdraws_the_move(gw, smtp, transpo
     assert report.entries == loaded.version and any("replaying" in line for line in report.checked)
 
 
+def test_an_undo_names_the_move_by_its_turn_as_the_history_does(gw, smtp, transport):
+    """A message advances no turn: after talk, "agrees to take back move N" gave the move's
+    place in the log (one more than the turn the history and the mails give it). It names the
+    move by its turn; "accept N" still names the request as the mail about it said."""
+    game_id, addresses = started_by_mail(gw, smtp, transport, "kingsburg")
+    assert gw.service.say(game_id, ANN, "all", "good luck").ok  # talk before the move
+    move = play_until(gw, game_id, undoable_now(gw))
+    loaded = gw.service.game(game_id)
+    turn = loaded.turn_of(move)
+    assert turn == move, "the message is one entry that is no turn"
+    mover = loaded.emails[loaded.entries[move]["seat"]]
+    other = BOB if mover == ANN else ANN
+    send(smtp, gw, mover, addresses[mover], "zpět")
+    (asked,) = [m for m in transport.to(other) if m["X-Pbem-Kind"] == "undo"]
+    transport.clear()
+    send(smtp, gw, other, str(asked["Reply-To"]), f"přijmout {loaded.version + 1}")
+    told = flat(text_of(transport.to(mover)[0]))
+    assert f"souhlasí se vzetím tahu {turn} zpět" in told and f"tahu {move + 1} " not in told, told
+
+
 def test_an_undo_is_refused_after_another_seats_move(gw, smtp, transport):
     game_id, addresses = started_by_mail(gw, smtp, transport, "kingsburg")
 

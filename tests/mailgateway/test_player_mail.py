@@ -18,7 +18,7 @@ from pbem.mailroom.limits import FLOOD_PER_HOUR
 from pbem.mailroom.news import name_seats
 from pbem.mailroom.replies import plain_subject
 from pbem.service.service import GameService
-from tests.mailgateway.conftest import SERVICE, address_of, confirmed, make_mail, started_pig
+from tests.mailgateway.conftest import SERVICE, address_of, confirmed, joined_by_mail, make_mail, started_pig
 from tests.mailgateway.playbook import decision_lines, state_of, text_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
@@ -26,11 +26,7 @@ ANN, BOB = "ann@example.net", "bob@example.com"
 
 @pytest.fixture
 def kingsburg(gw, transport):
-    game_id = gw.service.create("kingsburg", [ANN, BOB], {}, seed=b"\x05" * 32)
-    for player in (ANN, BOB):
-        gw.receive(make_mail(player, address_of(gw, game_id, player), "join"))
-    gw.work()
-    return game_id
+    return joined_by_mail(gw, gw.service.create("kingsburg", [ANN, BOB], {}, seed=b"\x05" * 32), [ANN, BOB])
 
 
 def latest(transport, player):
@@ -341,10 +337,9 @@ def test_since_your_last_mail_on_each_store(settings, mail_settings, clock, tran
     service = GameService(settings, clock=lambda: clock().isoformat(timespec="seconds"))
     try:
         gw = Gateway(service, mail_settings, clock=clock, transport=transport)
-        game_id = service.create("hidden-pig", [ANN, BOB], {"rounds": "2"}, seed=b"\x01" * 32)
-        for player in (ANN, BOB):
-            gw.receive(make_mail(player, address_of(gw, game_id, player), "join"))
-        gw.work()
+        game_id = joined_by_mail(
+            gw, service.create("hidden-pig", [ANN, BOB], {"rounds": "2"}, seed=b"\x01" * 32), [ANN, BOB]
+        )
         outbox = gw.mailroom.outbox
         told = outbox.last_mailed(outbox.round(), ANN, game_id)  # a new round: read from the queue
         assert told == max(

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from pbem.ledger import proposals
+from pbem.ledger.ratings import ratings, result_of
 from pbem.ledger.verify import export_bytes, verify_bytes
 from pbem.web import create_app
 from tests.mailgateway.conftest import SERVICE, make_mail, text_of
@@ -18,10 +19,12 @@ from tests.mailgateway.test_people_by_mail import ANN, BOB, GAMES, flat, invitat
 CYRIL = "cyril@example.org"
 
 
-def started(gw, smtp, transport, game: str, players=(ANN, BOB), deadline: str = "30") -> tuple[str, dict[str, str]]:
+def started(
+    gw, smtp, transport, game: str, players=(ANN, BOB), deadline: str = "30", options: str = ""
+) -> tuple[str, dict[str, str]]:
     """A game created and joined by mail over SMTP (in Czech, 30-hour deadlines unless told)."""
     before = set(gw.service.game_ids())
-    body = f"new {game} {' '.join(players)} lang=cs" + (f" deadline={deadline}" if deadline else "")
+    body = f"new {game} {' '.join(players)} lang=cs {options}" + (f" deadline={deadline}" if deadline else "")
     assert smtp(make_mail(ANN, SERVICE, body), ANN, SERVICE) == 250
     gw.work()
     (game_id,) = set(gw.service.game_ids()) - before
@@ -80,17 +83,30 @@ def test_a_pause_accepted_by_every_other_player_stops_the_deadlines(gw, smtp, tr
     assert due(gw, game_id, waiting) == clock() + timedelta(days=7, hours=30), "the deadline counts after the pause"
     page = create_app(gw.service).test_client().get(f"/games/{game_id}/history?lang=en").get_data(as_text=True)
     assert "ann proposes to pause the game for 7 days." in page and f"Proposal {number} passed" in page
+    lines = [line for row in gw.service.reader.history(game_id) for line in row["lines"]]
+    assert any(line.startswith(f"Proposal {number} passed") for line in lines), "pbem history says it too"
     verified(gw, game_id)
 
 
 def test_a_pause_stops_a_correspondence_clock(gw, smtp, transport, clock):
-    game_id, addresses = started(gw, smtp, transport, "kingsburg")
+    game_id, addresses = started(gw, smtp, transport, "kingsburg", deadline="", options="clock=3d+0h")
+    clock.advance(hours=5)
     send(smtp, gw, ANN, addresses[ANN], "propose pause 2")
+    waiting = waited(gw, game_id)
+    before = due(gw, game_id, waiting)
+    assert before is not None and before < clock() + timedelta(days=3), "the bank ran 5 hours already"
     send(smtp, gw, BOB, addresses[BOB], "accept")
     game = gw.service.game(game_id)
     assert game.entries[-1]["kind"] == "decided" and game.entries[-1]["passed"]
     start = clock()
     assert gw.mailroom.clocks.pauses(game) == ((start, start + timedelta(days=2)),)
+    assert due(gw, game_id, waiting) == before + timedelta(days=2), "the clock stands still for the pause"
+    clock.advance(hours=30)  # inside the pause: a message makes an entry, and the bank has not run
+    left = gw.mailroom.clocks.time_left(game, game.version)
+    send(smtp, gw, BOB, addresses[BOB], "tell all: still here")
+    later = gw.service.game(game_id)
+    assert later.version == game.version + 1, "the message is an entry"
+    assert gw.mailroom.clocks.time_left(later, later.version) == left
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -168,6 +184,23 @@ def test_a_proposal_lapses_when_its_votes_run_out(gw, smtp, transport, clock):
     verified(gw, game_id)
 
 
+def test_every_player_is_told_when_a_proposal_lapses(gw, smtp, transport, clock):
+    game_id, addresses = started(gw, smtp, transport, "kingsburg", deadline="")
+    version = gw.service.game(game_id).version
+    send(smtp, gw, ANN, addresses[ANN], "navrh pauza 2")
+    transport.clear()
+    clock.advance(days=proposals.VOTE_DAYS, seconds=-1)
+    gw.work()
+    assert not [m for m in transport.sent if b"propadl" in m[2]], "not before its votes close"
+    clock.advance(seconds=2)
+    gw.work()
+    gw.work()
+    for player in (ANN, BOB):
+        (told,) = [m for m in transport.to(player) if m["X-Pbem-Kind"] == "decided"]
+        assert f"Návrh {version + 1} propadl" in flat(text_of(told)), flat(text_of(told))
+    assert "decided" not in kinds_since(gw, game_id, version), "the lapse is no entry (the deadlines played on)"
+
+
 @pytest.mark.parametrize(
     ("line", "said"),
     [
@@ -212,3 +245,18 @@ def test_accept_naming_the_proposal_is_a_vote_in_warriors_and_traders(gw, smtp, 
     assert kinds_since(gw, game_id, version) == ["proposed"], "positive control: not the proposal's number"
     send(smtp, gw, BOB, addresses[BOB], f"accept {version + 1}")
     assert kinds_since(gw, game_id, version) == ["proposed", "voted", "decided"]
+
+
+def test_an_end_by_agreement_is_rated_as_a_draw_and_a_kicked_seat_as_abandoned(gw, smtp, transport):
+    game_id, addresses = started(gw, smtp, transport, "kingsburg", (ANN, BOB, CYRIL))
+    version = gw.service.game(game_id).version
+    send(smtp, gw, ANN, addresses[ANN], "propose kick cyril")
+    send(smtp, gw, BOB, addresses[BOB], f"accept {version + 1}")
+    send(smtp, gw, BOB, addresses[BOB], "propose end")
+    send(smtp, gw, ANN, addresses[ANN], "accept")
+    document = gw.service.export(game_id)
+    result = result_of(document)
+    assert result["ranks"] == [1, 1, 1] and result["robots"] == [2]
+    players = {p["name"]: p for p in ratings([document])["players"]}
+    assert players["ann"]["mu"] == players["bob"]["mu"] == players["cyril"]["mu"], "a draw: all alike"
+    assert players["cyril"]["abandoned"] == 1 and players["ann"]["abandoned"] == 0

@@ -10,7 +10,7 @@ import pytest
 
 from pbem.games.base import SeededRng
 from pbem.ledger.receipts import ReceiptError, check_receipt
-from tests.mailgateway.conftest import address_of, make_mail
+from tests.mailgateway.conftest import address_of, joined_by_mail, make_mail
 from tests.mailgateway.playbook import text_of
 
 ANN, BOB = "ann@example.net", "bob@example.com"
@@ -18,10 +18,7 @@ ANN, BOB = "ann@example.net", "bob@example.com"
 
 @pytest.fixture
 def kingdom(gw, transport):
-    game_id = gw.service.create("kingdom-builder", [ANN, BOB], {}, seed=b"\x07" * 32)
-    for player in (ANN, BOB):
-        gw.receive(make_mail(player, address_of(gw, game_id, player), "join"))
-    gw.work()
+    game_id = joined_by_mail(gw, gw.service.create("kingdom-builder", [ANN, BOB], {}, seed=b"\x07" * 32), [ANN, BOB])
     transport.clear()
     return game_id
 

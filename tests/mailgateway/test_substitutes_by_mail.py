@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from pbem.ledger.ratings import RatingTable, result_of
 from pbem.ledger.verify import VerificationError, export_bytes, verify_bytes
 from pbem.mailroom.records import GameClock
 from pbem.web import create_app
@@ -85,9 +86,10 @@ def test_a_substitute_takes_a_seat_the_robot_plays_and_finishes_the_game(gw, smt
     send(smtp, gw, CYRIL, invited_at, "join")
     loaded = gw.service.game(game_id)
     assert loaded.emails == [ANN, CYRIL] and 1 not in loaded.robots
-    assert loaded.entries[-1]["kind"] == "handed"
+    assert [e["kind"] for e in loaded.entries[-2:]] == ["handed", "named"]
     (handed,) = [m for m in transport.to(ANN) if m["X-Pbem-Kind"] == "handed"]
-    assert "A substitute has taken over the seat of bob" in flat(text_of(handed))
+    assert "cyril has taken over the seat of bob as a substitute" in flat(text_of(handed))
+    assert loaded.names == ["ann", "cyril"], "the seat goes by the new player's name"
     reply = [m for m in transport.to(CYRIL) if m["In-Reply-To"]][-1]
     seat_address = str(reply["Reply-To"])
     assert seat_address not in (invited_at, addresses[BOB]), "the seat's token changed"
@@ -103,15 +105,31 @@ def test_a_substitute_takes_a_seat_the_robot_plays_and_finishes_the_game(gw, smt
     assert gw.service.seat_by_token(game_id, seat_address.split("@")[0].rsplit(".", 1)[1]) == 1
 
     page = create_app(gw.service).test_client().get(f"/games/{game_id}/history?lang=en").get_data(as_text=True)
-    assert "invites a substitute for bob" in page and "A substitute plays the seat of bob" in page
+    assert "ann invites a substitute for bob" in page and "cyril plays the seat of bob from now on" in page
     assert CYRIL not in page, "the substitute's address stays private"
+    lines = [line for row in gw.service.history(game_id) for line in row["lines"]]  # pbem history's lines
+    assert (
+        "ann invites a substitute for bob." in lines
+        and "cyril plays the seat of bob from now on, as a substitute." in lines
+    )
     send(smtp, gw, CYRIL, seat_address, "status")  # the new player's address works
     assert "refused" not in last_reply(transport, CYRIL)
+    send(smtp, gw, CYRIL, SERVICE, "status")  # and the game is among the substitute's games
+    assert game_id in last_reply(transport, CYRIL)
     finish(gw, game_id)
     loaded = gw.service.game(game_id)
     assert loaded.ended
     report = verify_bytes(export_bytes(gw.service.export(game_id)))
     assert report.entries == loaded.version and any("replaying" in line for line in report.checked)
+    rated = result_of(gw.service.export(game_id))  # the ratings credit the player who finished the seat
+    assert rated["names"] == ["ann", "cyril"] and rated["robots"] == []
+    (before,) = rated["left"]  # bob left the seat: his moves and the abandoned game are his
+    assert before["name"] == "bob"
+    table = RatingTable()
+    table.add(rated)
+    bob, cyril = table.players["bob"], table.players["cyril"]
+    assert (bob.abandoned, bob.finished, bob.games) == (1, 0, 1) and (cyril.finished, cyril.abandoned) == (1, 0)
+    assert bob.moves == before["moves"] and cyril.moves == rated["moves"][1]
 
 
 def test_a_forged_hand_over_does_not_verify(gw, smtp, transport):
@@ -121,7 +139,7 @@ def test_a_forged_hand_over_does_not_verify(gw, smtp, transport):
     send(smtp, gw, CYRIL, str(invitation_to(transport, CYRIL)["Reply-To"]), "join")
     document = gw.service.export(game_id)
     assert verify_bytes(export_bytes(document)).entries == gw.service.game(game_id).version
-    handed = len(document["entries"]) - 1
+    handed = len(document["entries"]) - 2  # the hand-over, then the new player's name
     forged = copy.deepcopy(document)
     forged["entries"][handed]["invitation"] = 1
     with pytest.raises(VerificationError, match="without an open invitation"):
@@ -147,7 +165,7 @@ def test_a_seat_that_missed_its_deadline_may_be_taken_over(gw, smtp, transport, 
     invitation = invitation_to(transport, CYRIL)
     send(smtp, gw, CYRIL, str(invitation["Reply-To"]), "join")
     loaded = gw.service.game(game_id)
-    assert loaded.emails == [ANN, CYRIL] and loaded.entries[-1]["kind"] == "handed"
+    assert loaded.emails == [ANN, CYRIL] and loaded.entries[-2]["kind"] == "handed"
 
 
 def test_a_player_who_moved_since_the_miss_is_not_replaced(gw, smtp, transport, clock):

@@ -5,7 +5,6 @@ is answered to the envelope sender."""
 
 from __future__ import annotations
 
-import smtplib
 from email import message_from_bytes, policy
 
 import pytest
@@ -17,7 +16,7 @@ from mailgateway.gateway import INTERNAL_ERROR
 from pbem.cli import main
 from pbem.mailroom.desk import MailDesk
 from pbem.service.failures import StoreUnavailable, store_down
-from tests.mailgateway.conftest import SERVICE, make_mail
+from tests.mailgateway.conftest import SERVICE, make_mail, send_smtp
 
 ANN = "ann@example.net"
 CONTENT_FAILURES = [RecursionError("maximum recursion depth exceeded"), NotImplementedError(), RuntimeError("bug")]
@@ -25,12 +24,7 @@ CONTENT_FAILURES = [RecursionError("maximum recursion depth exceeded"), NotImple
 
 def _send(port: int, raw: bytes, sender: str = ANN) -> int:
     """The server's answer to DATA (250 when accepted)."""
-    with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
-        try:
-            client.sendmail(sender, [SERVICE], raw)
-        except smtplib.SMTPDataError as error:
-            return error.smtp_code
-    return 250
+    return send_smtp(port, raw, sender, SERVICE, timeout=10)
 
 
 def _replies(sink, message_id: str) -> list:

@@ -44,7 +44,7 @@ def test_a_sealed_note_is_unreadable_before_the_end_and_opened_after(service):
     data = export_bytes(service.export(game_id))
     assert PREDICTION.encode() in data
     report = verify_bytes(data)
-    assert any("1 sealed notes, opened at the end, match" in line for line in report.checked)
+    assert any("1 sealed note, opened at the end, matches its commitment" in line for line in report.checked)
 
 
 def test_a_private_note_is_never_published_not_even_at_the_end(service):

@@ -118,8 +118,9 @@ def _legend_svg(v: Mapping[str, Any], names: Sequence[str], x: int, y: int) -> l
     return out
 
 
-def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = False) -> list[str]:
-    colour = _colour(p["seat"])
+def sheet_words(p: Mapping[str, Any], name: str, envoy: bool) -> tuple[str, str]:
+    """A player's sheet in words, as the wide board and the turn mail's caption say it: the
+    name with victory points (and the envoy), then goods, tokens and soldiers."""
     head = f"{name}: {amount('vp', p['vp'])}" + (", " + spoken("envoy") if envoy else "")
     counters = _(
         "{gold}, {wood}, {stone}, {plus2}, {soldiers}",
@@ -129,6 +130,12 @@ def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = Fa
         plus2=amount("plus2", p["plus2"]),
         soldiers=amount("soldiers", p["soldiers"]),
     )
+    return head, counters
+
+
+def _sheet_svg(p: Mapping[str, Any], name: str, x: int, y: int, envoy: bool = False) -> list[str]:
+    colour = _colour(p["seat"])
+    head, counters = sheet_words(p, name, envoy)
     out = [
         f'<text x="{x}" y="{y + 12}" fill="{colour}" font-size="13" font-weight="bold">{escape(head)}</text>',
         f'<text x="{x}" y="{y + 28}">{escape(counters)}</text>',

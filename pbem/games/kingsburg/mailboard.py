@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.kingsburg.board import _colour, _narrow_court, _narrow_legend, heading, narrow_svg
+from pbem.games.kingsburg.board import _colour, _narrow_court, _narrow_legend, heading, narrow_svg, sheet_words
 from pbem.games.kingsburg.data import BUILDINGS, ROWS
-from pbem.games.kingsburg.moves import spoken
-from pbem.games.kingsburg.render import amount, hand_lines
+from pbem.games.kingsburg.render import hand_lines
 from pbem.games.svg import NARROW_TEXT, NARROW_WIDTH, escape, fitted, text_block
 from pbem.games.text import _, seat_name
 
@@ -46,16 +45,7 @@ def mail_caption(v: Mapping[str, Any], names: Sequence[str]) -> list[str]:
 def _counters(p: Mapping[str, Any], name: str, envoy: bool) -> str:
     """A player's name and victory points, their goods, tokens and soldiers, their dice in
     hand, on one line."""
-    head = f"{name}: {amount('vp', p['vp'])}" + (", " + spoken("envoy") if envoy else "")
-    counters = _(
-        "{gold}, {wood}, {stone}, {plus2}, {soldiers}",
-        gold=amount("gold", p["gold"]),
-        wood=amount("wood", p["wood"]),
-        stone=amount("stone", p["stone"]),
-        plus2=amount("plus2", p["plus2"]),
-        soldiers=amount("soldiers", p["soldiers"]),
-    )
-    return "; ".join([head, counters, *hand_lines(p)])
+    return "; ".join([*sheet_words(p, name, envoy), *hand_lines(p)])
 
 
 def _grid(v: Mapping[str, Any], x: int, y: float) -> tuple[list[str], float]:
