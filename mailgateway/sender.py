@@ -227,7 +227,8 @@ class Sender:
 
     A claimed batch goes out over up to ``lanes`` relay conversations at once (the transport's
     ``connections``; a maildir or a test's transport has one): a lane holds every mail of its
-    recipients, in the order claimed, so one player's mails keep their order. What became of
+    recipients, in the order claimed, and sends each after the relay took the one before (over
+    whichever of the open conversations is free), so one player's mails keep their order. What became of
     the batch is recorded in one transaction after it (a crash before that sends the batch's
     mails once more when their claim runs out, with the same Message-IDs, as for one mail)."""
 

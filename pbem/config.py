@@ -41,7 +41,7 @@ ENVIRONMENT = {
     "PBEM_MISSED_TURN_POLICY": "wait, or default (play the game's default move; default)",
     "PBEM_MISSES_BEFORE_ROBOT": "missed deadlines before the robot takes the seat, 0 for never (default 3)",
     "PBEM_MAIL_TICK_SECONDS": "longest pause of the outbox, deadlines and sender; a commit wakes them (default 5)",
-    "PBEM_SMTP_CONNECTIONS": "SMTP conversations with the relay at once, one player's mails in one (default 4)",
+    "PBEM_SMTP_CONNECTIONS": "SMTP conversations with the relay at once; a player's mails in order (default 4)",
     "PBEM_SMTP_ATTEMPTS": "delivery attempts of one mail before it is given up (default 8)",
     "PBEM_SMTP_RETRY_SECONDS": "first retry delay; it doubles with each attempt (default 60)",
     "PBEM_MAIL_PICTURES": "on (default) or off: a PNG of the board in the mails that hand a player the turn",

@@ -1,6 +1,6 @@
 """The sender's lanes: a round's mails go to the relay over several SMTP conversations at once
-(``PBEM_SMTP_CONNECTIONS``), every mail to one address through the same one and in the order it
-was queued, and what became of a claimed batch is recorded in one transaction. On PostgreSQL,
+(``PBEM_SMTP_CONNECTIONS``), the mails to one address one after another (in one lane), in the
+order they were queued, and what became of a claimed batch is recorded in one transaction. On PostgreSQL,
 mail queued by one gateway process wakes the senders of the others."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from aiosmtpd.controller import Controller
 from mailgateway.gateway import Gateway
 from mailgateway.sender import BATCH, SHARED_BATCH, RelayTransport
 from pbem.config import Settings
-from pbem.mailroom.queue import SENT
 from pbem.service.service import GameService
 from tests.mailgateway.conftest import SERVICE, Memory, free_port, make_mail
 
@@ -65,14 +64,11 @@ def test_a_round_goes_out_over_several_conversations_and_a_players_mails_keep_th
     gw = queued(service, mail_settings, clock, slow_sink.port, connections)
     assert gw.send_round() == MAILS * len(PLAYERS)
     peers = {peer for peer, _, _ in slow_sink.arrived}
-    assert len(peers) == (1 if connections == 1 else connections)  # 1: the control
+    assert len(peers) == 1 if connections == 1 else 1 < len(peers) <= connections  # 1: the control
     for player in PLAYERS:
-        theirs = [(peer, answered) for peer, to, answered in slow_sink.arrived if to == player]
-        assert [answered for _, answered in theirs] == [
-            f"<{player.split('@')[0]}.{n}@client.example>" for n in range(MAILS)
-        ]
-        assert len({peer for peer, _ in theirs}) == 1
-    assert all(mail.status == SENT for mail in gw.mailroom.views.waiting()) and not gw.mailroom.views.waiting()
+        theirs = [answered for _, to, answered in slow_sink.arrived if to == player]
+        assert theirs == [f"<{player.split('@')[0]}.{n}@client.example>" for n in range(MAILS)]
+    assert not gw.mailroom.views.waiting()
 
 
 def test_a_claimed_batch_is_settled_in_one_transaction(service, mail_settings, clock, slow_sink, monkeypatch):
