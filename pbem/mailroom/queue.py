@@ -157,6 +157,7 @@ class MailViews(TrackingViews):
     subclass turns them into ``?``), in the transactions of ``TrackingViews``."""
 
     claim_lock = ""
+    by_page = False  # ``record`` writes a batch with one statement per table (``_record_page``)
     # said in a transaction that queued mail, heard after its commit by every gateway's sender
     # (PostgreSQL: ``NOTIFY``; SQLite's one writer wakes its own sender)
     notify = ""
@@ -483,9 +484,129 @@ class MailViews(TrackingViews):
         """Store what a run of notifications led to, with the follower's position after each,
         in one transaction (``Queued``): a follower round commits once, not once a notification."""
         with self.writing() as cursor:
-            for queued in batch:
-                self._record(cursor, queued, now)
+            if self.by_page:
+                self._record_page(cursor, batch, now)
+            else:
+                for queued in batch:
+                    self._record(cursor, queued, now)
             self._notify(cursor, sum(len(queued.mails) for queued in batch))
+
+    def _record_page(self, cursor: Any, batch: Sequence[Queued], now: datetime) -> None:
+        """``_record`` of a whole batch with one statement per table (PostgreSQL, arrays through
+        ``unnest``): the rows are what the notifications one after another would leave."""
+        cleared = sorted({address for queued in batch for address in queued.cleared})
+        if cleared:
+            cursor.execute("DELETE FROM pbem_undeliverable WHERE address = ANY(%s)", (cleared,))
+            cursor.execute("DELETE FROM pbem_bounces WHERE address = ANY(%s)", (cleared,))
+        heads: dict[str, int] = {}
+        for queued in batch:
+            for game_id, size in queued.heads.items():
+                heads[game_id] = max(size, heads.get(game_id, size))
+        if heads:
+            cursor.execute(
+                "INSERT INTO pbem_heads (game_id, size) SELECT * FROM unnest(%s::text[], %s::int[])"
+                " ON CONFLICT (game_id) DO UPDATE SET size = excluded.size WHERE pbem_heads.size < excluded.size",
+                (list(heads), list(heads.values())),
+            )
+        self._page_timers(cursor, batch)
+        self._page_mails(cursor, batch, now)
+        self._page_tracking(cursor, [queued.tracking for queued in batch if queued.tracking is not None])
+
+    def _page_timers(self, cursor: Any, batch: Sequence[Queued]) -> None:
+        cleared: set[str] = set()
+        timers: dict[tuple[str, int, str], Timer] = {}
+        for queued in batch:
+            for game_id in queued.game_ids:
+                cleared.add(game_id)
+                timers = {key: timer for key, timer in timers.items() if key[0] != game_id}
+            timers |= {(timer.game_id, timer.seat, timer.kind): timer for timer in queued.timers}
+        if cleared:
+            cursor.execute("DELETE FROM pbem_timers WHERE game_id = ANY(%s)", (sorted(cleared),))
+        if timers:
+            rows = [
+                (t.game_id, t.seat, t.kind, t.version, t.email, stamp(t.since), t.hours, stamp(t.due))
+                for t in timers.values()
+            ]
+            cursor.execute(
+                "INSERT INTO pbem_timers (game_id, seat, kind, version, email, since, hours, due) SELECT * FROM"
+                " unnest(%s::text[], %s::int[], %s::text[], %s::int[], %s::text[], %s::text[], %s::int[], %s::text[])"
+                " ON CONFLICT (game_id, seat, kind) DO UPDATE SET version = excluded.version, email = excluded.email,"
+                " since = excluded.since, hours = excluded.hours, due = excluded.due",
+                [list(column) for column in zip(*rows, strict=True)],
+            )
+
+    def _page_mails(self, cursor: Any, batch: Sequence[Queued], now: datetime) -> None:
+        """The page's mails in one insert; what each newly queued one tells (``_tell``) in another."""
+        mails: dict[str, tuple[Mail, Queued]] = {}
+        for queued in batch:
+            for mail in queued.mails:
+                mails.setdefault(mail.key, (mail, queued))  # a key queued twice: the first stays
+        if not mails:
+            return
+        when = stamp(now)
+        rows = [
+            (
+                mail.key,
+                mail.to,
+                mail.budget,
+                json.dumps(mail.model, sort_keys=True),
+                queued.source,
+                mail.status,
+                queued.error[:MAX_ERROR] if queued.error else None,
+                mail.return_tag or None,
+            )
+            for mail, queued in mails.values()
+        ]
+        cursor.execute(
+            "INSERT INTO pbem_mail (key, recipient, budget, model, created, source, status, attempts, next_try, error,"
+            " return_tag) SELECT k, r, b, m, %s, s, st, 0, %s, e, t FROM unnest(%s::text[], %s::text[], %s::text[],"
+            " %s::text[], %s::bigint[], %s::text[], %s::text[], %s::text[]) AS page (k, r, b, m, s, st, e, t)"
+            " ON CONFLICT (key) DO NOTHING RETURNING key",
+            [when, when, *(list(column) for column in zip(*rows, strict=True))],
+        )
+        queued_now = {row["key"] for row in cursor.fetchall()}
+        told: dict[tuple[str, Any], tuple[int, str]] = {}
+        for mail, _ in mails.values():
+            block = mail.model.get("game")
+            if mail.status == DROPPED or mail.key not in queued_now or not isinstance(block, dict):
+                continue
+            if block.get("seat") is not None and isinstance(block.get("version"), int):
+                key = (mail.to, block.get("id"))
+                if key not in told or told[key][0] <= block["version"]:  # as TOLD, one mail after another
+                    told[key] = (block["version"], json.dumps(block.get("decision"), sort_keys=True))
+        if told:
+            cursor.execute(
+                "INSERT INTO pbem_told (recipient, game_id, version, decision) SELECT * FROM"
+                " unnest(%s::text[], %s::text[], %s::int[], %s::text[]) ON CONFLICT (recipient, game_id) DO UPDATE"
+                " SET version = excluded.version, decision = excluded.decision"
+                " WHERE pbem_told.version <= excluded.version",
+                (
+                    [key[0] for key in told],
+                    [key[1] for key in told],
+                    [v[0] for v in told.values()],
+                    [v[1] for v in told.values()],
+                ),
+            )
+        strangers = [mail.key for mail, _ in mails.values() if mail.stranger and mail.status != DROPPED]
+        if strangers:
+            cursor.execute(
+                "INSERT INTO pbem_stranger_mail (key, created) SELECT k, %s FROM unnest(%s::text[]) AS page (k)"
+                " ON CONFLICT (key) DO NOTHING",
+                (when, strangers),
+            )
+        if any(mail.stranger for mail, _ in mails.values()):
+            cursor.execute("DELETE FROM pbem_stranger_mail WHERE created < %s", (stamp(now - STRANGER_ROWS_KEPT),))
+
+    def _page_tracking(self, cursor: Any, trackings: list[Tracking]) -> None:
+        """The follower's positions: one tracking row holds the newest, and recording a run of
+        rising positions one by one succeeds exactly when recording its first does (then its last)."""
+        single = bool(getattr(getattr(self, "datastore", None), "single_row_tracking", False))
+        ids = [tracking.notification_id for tracking in trackings]
+        names = {tracking.application_name for tracking in trackings}
+        if single and len(names) == 1 and ids == sorted(set(ids)):
+            trackings = trackings[:1] + trackings[1:][-1:]
+        for tracking in trackings:
+            self.track(cursor, tracking)
 
     def _record(self, cursor: Any, queued: Queued, now: datetime) -> None:
         for address in queued.cleared:
@@ -620,6 +741,7 @@ def _postgres_views() -> type:
 
     class PostgresMailViews(MailViews, PostgresTrackingRecorder):
         claim_lock = " FOR UPDATE SKIP LOCKED"
+        by_page = True
         notify = f"NOTIFY {OUTBOX_CHANNEL}"
 
         def __init__(self, datastore: Any, **kwargs: Any):
