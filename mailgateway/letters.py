@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from html.parser import HTMLParser
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from mailgateway import replyparser
 
@@ -63,43 +63,69 @@ class Line:
     kind: Kind
 
 
+class Fields(NamedTuple):
+    """What a reader takes of a ``Split`` (its properties of the same names)."""
+
+    written: tuple[str, ...]
+    paragraphs: tuple[str, ...]
+    unread: tuple[str, ...]
+    footers: tuple[str, ...]
+    closing_at: int | None
+
+
 @dataclass(frozen=True)
 class Split:
     lines: tuple[Line, ...]
+
+    def fields(self) -> Fields:
+        """``written``, ``paragraphs``, ``unread``, ``footers`` and ``closing_at``, made in one
+        pass over the lines (the parser asks for all five of every mail)."""
+        written: list[str] = []
+        paragraphs: list[str] = []
+        unread: list[str] = []
+        footers: list[str] = []
+        closing_at = None
+        for line in self.lines:
+            kind, text = line.kind, line.text.strip()
+            if kind in WRITTEN:
+                paragraphs.append(text)
+                if text:
+                    if closing_at is None and kind is Kind.CLOSING:
+                        closing_at = len(written)
+                    written.append(text)
+            elif kind is Kind.SIGNATURE:
+                if text and not _SIGNATURE_MARK.match(text):  # not the "-- " line itself
+                    unread.append(text)
+            elif kind is Kind.FOOTER:
+                footers.append(text)
+        return Fields(tuple(written), tuple(paragraphs), tuple(unread), tuple(footers), closing_at)
 
     @property
     def written(self) -> tuple[str, ...]:
         """The new text: its non-blank lines, stripped, in order (top, inline and bottom),
         with a signature that starts with a closing (``closing_at``)."""
-        return tuple(line.text.strip() for line in self.lines if line.kind in WRITTEN and line.text.strip())
+        return self.fields().written
 
     @property
     def paragraphs(self) -> tuple[str, ...]:
         """The new text's lines, stripped, with its blank lines kept as "" (a message runs to
         the next blank line: pbem/mailroom/talk.py); without blanks, the same as ``written``."""
-        return tuple(line.text.strip() for line in self.lines if line.kind in WRITTEN)
+        return self.fields().paragraphs
 
     @property
     def closing_at(self) -> int | None:
         """The index in ``written`` of the first line of a signature that starts with a closing."""
-        kinds = [line.kind for line in self.lines if line.kind in WRITTEN and line.text.strip()]
-        return kinds.index(Kind.CLOSING) if Kind.CLOSING in kinds else None
+        return self.fields().closing_at
 
     @property
     def unread(self) -> tuple[str, ...]:
         """The signature's non-blank lines: shown in the reply as not read."""
-        return tuple(
-            line.text.strip()
-            for line in self.lines
-            if line.kind is Kind.SIGNATURE
-            and line.text.strip()
-            and not _SIGNATURE_MARK.match(line.text.strip())  # the "-- " line itself
-        )
+        return self.fields().unread
 
     @property
     def footers(self) -> tuple[str, ...]:
         """The clients' footer lines ("Sent from my iPhone"): shown in the reply as not read."""
-        return tuple(line.text.strip() for line in self.lines if line.kind is Kind.FOOTER)
+        return self.fields().footers
 
     def of(self, kind: Kind) -> tuple[str, ...]:
         return tuple(line.text for line in self.lines if line.kind is kind)

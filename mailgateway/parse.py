@@ -21,7 +21,7 @@ from email.utils import getaddresses
 from typing import Any
 
 from mailgateway.email_adapter import ReadMessage
-from mailgateway.letters import Split, html_to_text, split_text
+from mailgateway.letters import Fields, html_to_text, split_text
 from pbem.service.inputs import clean_text
 from pbem.service.turnfile import looks_like_turn_file
 
@@ -107,6 +107,13 @@ AUTO_SUBJECT = re.compile(
     r"odpowiedź automatyczna\b)",
     re.IGNORECASE,
 )
+# The names above in lower case, made once: a mail's header names are matched against these
+# (lower-casing the 37 names again for every mail cost more than the look-ups themselves).
+_ADDRESS_NAMES = tuple((name, name.lower()) for name in ADDRESS_HEADERS)
+_AUTO_VALUE_NAMES = tuple((name, name.lower(), pattern) for name, pattern in AUTO_VALUES)
+_LIST_NAMES = tuple((name, name.lower()) for name in LIST_HEADERS)
+_AUTO_NAMES = tuple((name, name.lower()) for name in AUTO_HEADERS)
+_MARKING_NAMES = frozenset(low for _, low, _ in _AUTO_VALUE_NAMES) | {low for _, low in (*_LIST_NAMES, *_AUTO_NAMES)}
 AUTO_LOCAL_PARTS = re.compile(
     r"^(mailer-daemon|postmaster|no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|"
     r"bounces?|bounce[-+].*|bounces[-+].*|.*-bounces?|noreply[-+].*|auto[-_.]?reply)$"
@@ -245,8 +252,8 @@ def parse_message(
     except _Unread as error:
         text, attachments, refusal = "", [], str(error)
     text = clean_text(text)  # no NUL or other control character reaches the store (pbem.service.inputs)
-    split = split_text(text)
-    lines = split.written
+    fields = split_text(text).fields()
+    lines = fields.written
     refusal = refusal or _too_much(lines, attachments)
     printed = fingerprint(sender, subject, raw)
     return Inbound(
@@ -258,7 +265,7 @@ def parse_message(
         recipients=_recipients(msg, envelope_to),
         subject=subject,
         text=text,
-        **_read_parts(split, lines, refusal),
+        **_read_parts(fields, refusal),
         attachments=tuple(attachments),
         references=references,
         auto=auto_reason(msg, envelope_from, sender, own_address),
@@ -280,23 +287,22 @@ def _recipients(msg: Message, envelope_to: tuple[str, ...] | list[str]) -> tuple
     """The envelope's recipients, then the addresses of the headers that name recipients, each once."""
     recipients = [a.strip().lower() for a in envelope_to]
     present = _names(msg)
-    for name in ADDRESS_HEADERS:
-        for value in (msg.get_all(name) or []) if name.lower() in present else ():
+    for name, low in _ADDRESS_NAMES:
+        for value in (msg.get_all(name) or []) if low in present else ():
             recipients += _addresses(_decoded(value))
     return tuple(dict.fromkeys(r for r in recipients if r))
 
 
-def _read_parts(split: Split, written: tuple[str, ...], refusal: str | None) -> dict[str, Any]:
-    """The fields of ``Inbound`` that hold what the sender wrote (``written``: ``split.written``,
-    made once): none of it for a refused mail."""
+def _read_parts(fields: Fields, refusal: str | None) -> dict[str, Any]:
+    """The fields of ``Inbound`` that hold what the sender wrote: none of it for a refused mail."""
     if refusal is not None:
         return {"lines": (), "paragraphs": (), "unread": (), "footers": (), "closing_at": None}
     return {
-        "lines": written,
-        "paragraphs": split.paragraphs,
-        "unread": split.unread[:MAX_UNREAD],
-        "footers": split.footers[:MAX_UNREAD],
-        "closing_at": split.closing_at,
+        "lines": fields.written,
+        "paragraphs": fields.paragraphs,
+        "unread": fields.unread[:MAX_UNREAD],
+        "footers": fields.footers[:MAX_UNREAD],
+        "closing_at": fields.closing_at,
     }
 
 
@@ -439,17 +445,18 @@ def auto_reason(msg: Message, envelope_from: str | None, sender: str, own_addres
 def _marked_automatic(msg: Message) -> str | None:
     """A header that automatic, bulk or list mail carries (docs/mail.md, "Loops")."""
     present = _names(msg)  # a mail carries a few of the 31 headers asked about: the rest is not looked up
-    for name, pattern in AUTO_VALUES:
-        for value in (msg.get_all(name) or []) if name.lower() in present else ():
-            text = _decoded(value).lower()[:200]
-            if pattern.search(text):
-                return f"{name}: {text}"
-    for name in LIST_HEADERS:
-        if name.lower() in present:
-            return f"{name} header (mailing list)"
-    for name in AUTO_HEADERS:
-        if name.lower() in present:
-            return f"{name} header (automatic mail)"
+    if not present.isdisjoint(_MARKING_NAMES):  # most mail carries none of them
+        for name, low, pattern in _AUTO_VALUE_NAMES:
+            for value in (msg.get_all(name) or []) if low in present else ():
+                text = _decoded(value).lower()[:200]
+                if pattern.search(text):
+                    return f"{name}: {text}"
+        for name, low in _LIST_NAMES:
+            if low in present:
+                return f"{name} header (mailing list)"
+        for name, low in _AUTO_NAMES:
+            if low in present:
+                return f"{name} header (automatic mail)"
     subject = _header(msg, "Subject")[:200]
     if AUTO_SUBJECT.match(subject):
         return f"Subject: {subject} (an automatic reply)"
