@@ -30,7 +30,8 @@ def created(gw, smtp, transport, options: str = "lang=en", game: str = "kingsbur
     (game_id,) = set(gw.service.game_ids()) - before
     addresses = {}
     for player in (ANN, BOB):
-        (invitation,) = [m for m in transport.to(player) if m["X-Pbem-Kind"] == "invitation" and game_id in str(m["Reply-To"])]
+        mails = transport.to(player)
+        (invitation,) = [m for m in mails if m["X-Pbem-Kind"] == "invitation" and game_id in str(m["Reply-To"])]
         addresses[player] = str(invitation["Reply-To"])
     send(smtp, gw, ANN, addresses[ANN], "join")
     return game_id, addresses
