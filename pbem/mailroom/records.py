@@ -310,4 +310,3 @@ def expired_at(record: Callable[[UUID], Any], game_id: str) -> str | None:
     the games list and ``status`` say so instead of "waiting for players"."""
     clock = record(GameClock.create_id(game_id, {}))
     return clock.expired_at() if isinstance(clock, GameClock) else None
-
