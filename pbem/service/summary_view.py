@@ -28,12 +28,13 @@ from pbem.ledger.entries import NAMED
 from pbem.service.es_adapter import TrackingViews
 
 PAGE_SIZE = 50
-STATUSES = ("waiting_join", "running", "finished")
+STATUSES = ("waiting_join", "running", "finished", "expired")  # expired: never started in time
 STATUS_FILTERS = {  # what the site's status filter means, in stored statuses
     "running": ("waiting_join", "running"),
-    "finished": ("finished",),
+    "finished": ("finished", "expired"),
 }
 NOT_FINISHED = ("waiting_join", "running")
+OVER = ("finished", "expired")
 
 
 @dataclass(frozen=True)
@@ -102,16 +103,20 @@ def summarise(
     state: Any,
     notification_id: int,
     deadline: datetime | None = None,
+    expired: bool = False,
 ) -> GameSummary:
     """The summary of a game whose log so far is ``entries``, with its rules ``spec`` and the
     state they lead to (None before the start, or when the rules cannot be used: then the
-    phase and whose move are left out), and its deadline if known. Pure."""
+    phase and whose move are left out), its deadline if known, and whether it expired (a game
+    that never started in time: it waits for nobody any more). Pure."""
     names = list(entries[0]["seats"])
     for entry in entries:
         if entry["kind"] == NAMED:  # a name given during the game
             names[entry["seat"]] = entry["name"]
     robots = sorted(handovers.robots_in(entries))
     status, waiting = _status(entries, len(names))
+    if expired and status == "waiting_join":
+        status, waiting = "expired", []
     phase = ""
     if status != "waiting_join" and state is not None and spec is not None:
         phase = phases(spec, state, names)
@@ -304,8 +309,8 @@ def _where(game_types: tuple[str, ...], statuses: tuple[str, ...], mark: str) ->
     params: list[Any] = []
     for column, values in (("game_type", game_types), ("status", statuses)):
         if column == "status" and set(values) == set(NOT_FINISHED):
-            clauses.append(f"status <> {mark}")
-            params.append("finished")
+            clauses.append(f"status NOT IN ({mark}, {mark})")
+            params.extend(OVER)
         elif len(values) == 1:
             clauses.append(f"{column} = {mark}")
             params.extend(values)
