@@ -9,9 +9,9 @@ import pytest
 from pbem.ledger.verify import export_bytes, verify_bytes
 from pbem.mailroom.records import GameClock
 from pbem.web import create_app
-from tests.mailgateway.conftest import SERVICE, make_mail, text_of
+from tests.mailgateway.conftest import SERVICE, address_of, make_mail, text_of
 
-ANN, BOB = "ann@example.org", "bob@example.org"
+ANN, BOB, CYRIL = "ann@example.org", "bob@example.org", "cyril@example.org"
 
 
 def flat(text: str) -> str:
@@ -130,6 +130,39 @@ def test_an_expired_game_says_so_on_the_site_and_in_status(gw, service, smtp, tr
         said = flat(text_of(transport.to(ANN)[-1]))
         assert f"{game_id} Kingsburg: {word}" in said, said
         assert f"{waiting} Kingsburg: " in said and f"{waiting} Kingsburg: {word}" not in said
+
+
+def test_a_game_created_before_start_within_existed_never_expires(gw, smtp, transport, clock):
+    """Its clock has no start-within (as mail-created games had before the option): a join
+    more than 14 days after its creation sets no timer, the game goes on waiting and starts."""
+    game_id = gw.service.create("kingsburg", [ANN, BOB, CYRIL])
+    work = gw.service.work()
+    work.add(GameClock(game_id, {"lang": "en", "invited_by": ANN}))  # the rules such a game was created with
+    work.commit()
+    gw.work()
+    send(smtp, gw, ANN, address_of(gw, game_id, ANN), "join")
+    clock.advance(days=20)
+    send(smtp, gw, BOB, address_of(gw, game_id, BOB), "join")  # the game still waits for cyril
+    tick(gw)
+    clock.advance(days=1)
+    tick(gw)
+    assert not expired(gw, game_id) and not expired_mails(transport, ANN), "no timer for an old game"
+    send(smtp, gw, CYRIL, address_of(gw, game_id, CYRIL), "join")
+    assert gw.service.game(game_id).started
+
+
+def test_a_new_game_keeps_its_default_expiry_positive_control(gw, smtp, transport, clock):
+    game_id, _ = created(gw, smtp, transport)
+    assert gw.service.record(GameClock.create_id(game_id, {})).rules["start-within"] == 14
+
+
+def test_a_late_join_that_starts_the_game_wins_over_its_due_expiry(gw, smtp, transport, clock):
+    game_id, addresses = created(gw, smtp, transport, "lang=en start-within=1")
+    clock.advance(days=1, minutes=1)  # the expiry is due, the scheduler has not run yet
+    send(smtp, gw, BOB, addresses[BOB], "join")
+    tick(gw)
+    assert gw.service.game(game_id).started
+    assert not expired(gw, game_id) and not expired_mails(transport, ANN) and not expired_mails(transport, BOB)
 
 
 @pytest.mark.parametrize("value", ["0", "91", "x", "7d", "-1", "1000"])
