@@ -126,6 +126,8 @@ def gateways(home: Path, database_url: str | None, count: int, relay: int) -> It
         "PBEM_MAIL_ADDRESS": SERVICE,
         "PBEM_MAIL_TICK_SECONDS": TICK,
         "PBEM_MAIL_REPLIES_PER_HOUR": "10000000",
+        # the full stream is some 700 moves a player in under an hour: over the default flood guard
+        "PBEM_MAIL_FLOOD_PER_HOUR": "10000000",
         "PBEM_SMTP_RELAY": f"127.0.0.1:{relay}",
     }
     env.pop("PBEM_DATABASE_URL", None)

@@ -36,6 +36,7 @@ ENVIRONMENT = {
     "PBEM_DKIM": "off (default), check (record the result) or require (moves need an aligned DKIM signature)",
     "PBEM_MAIL_REPLIES_PER_HOUR": "replies to one sender per hour, at most (default 20)",
     "PBEM_MAIL_STRANGERS_PER_HOUR": "mails an hour to all addresses that never wrote, together, at most (default 100)",
+    "PBEM_MAIL_FLOOD_PER_HOUR": "answers to one player's own moves in one game per hour, at most (default 720)",
     "PBEM_DEADLINE_HOURS": "default deadline of a turn in hours, 0 for none (default 72)",
     "PBEM_REMINDER_HOURS": "a reminder this many hours before a deadline, 0 for none (default 24)",
     "PBEM_MISSED_TURN_POLICY": "wait, or default (play the game's default move; default)",

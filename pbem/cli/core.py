@@ -22,6 +22,7 @@ from pbem import i18n
 from pbem.cli.progress import Progress, TerminalProgress
 from pbem.games.base import ErrorCode, GameError
 from pbem.ledger.notes import VerifierKey
+from pbem.mailroom import expiry
 from pbem.mailroom.news import breakdown
 from pbem.mailroom.records import GameClock
 from pbem.mailroom.settings import MailSettings
@@ -223,8 +224,12 @@ def new(
             work.add(GameClock(game_id, dict(MAIL_OFF)))
             work.commit()
             click.echo(game_id)
-        else:
-            click.echo(svc.create(game, players, _parse_options(options), seed_bytes))
+        else:  # with its expiry: a game that never starts expires (pbem.mailroom.expiry)
+            work = svc.work()
+            game_id = svc.new_game(work, game, players, _parse_options(options), seed_bytes)
+            work.add(GameClock(game_id, expiry.with_default({})))
+            work.commit()
+            click.echo(game_id)
     except GameError as error:
         _fail(error)
 

@@ -109,3 +109,16 @@ def check(entries: Sequence[Entry], index: int, seats: int) -> str | None:
     if invited is None or invited["index"] != entry.get("invitation"):
         return "hands a seat over without an open invitation for it"
     return None
+
+
+def address_before(entries: Sequence[Entry], privates: Sequence[Private], index: int) -> str | None:
+    """The address that played the seat of the hand-over at ``index`` until then (the one it was
+    created with, or the substitute's of an earlier hand-over of the same seat), or None when the
+    private parts do not say (a private part is removed when a player asks to be forgotten)."""
+    seat = int(entries[index]["seat"])
+    emails = privates[0].get("emails") if privates else None
+    found = str(emails[seat]) if emails and seat < len(emails) else None
+    for earlier, private in zip(entries[1:index], privates[1:index], strict=False):
+        if earlier["kind"] == HANDED and int(earlier["seat"]) == seat and private.get("emails"):
+            found = str(private["emails"][0])
+    return found

@@ -378,7 +378,7 @@ class MailDesk:
         if sender not in new.players:
             raise ValueError(_("a game is created by one of its players: put your own address among them"))
         person = people.count_new(work, sender, self.clock())
-        rules: dict[str, Any] = {k: (v if k in cmd.TEXT_OPTIONS else int(v)) for k, v in new.mail_options.items()}
+        rules = expiry.with_default({k: (v if k in cmd.TEXT_OPTIONS else int(v)) for k, v in new.mail_options.items()})
         own = clean_name(sender_name)
         if own is not None and own != person.known_name():
             person.give_name(own)

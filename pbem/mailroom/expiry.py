@@ -26,10 +26,18 @@ def days_of(rules: dict[str, Any]) -> int:
     return int(rules.get("start-within") or DEFAULT_DAYS)
 
 
+def with_default(rules: dict[str, Any]) -> dict[str, Any]:
+    """The rules of a game being created, with ``start-within`` set (the default when not
+    given): only a game whose creation set it ever expires."""
+    return {"start-within": DEFAULT_DAYS} | rules
+
+
 def timer(game: LoadedGame, rules: dict[str, Any], clock: GameClock | None) -> Timer | None:
-    """The expiry timer of a game that has not started (None once it started, ended or expired):
-    due ``start-within`` days after its creation."""
-    if game.started or game.ended or (clock is not None and clock.expired_at()):
+    """The expiry timer of a game that has not started (None once it started, ended or expired,
+    and for a game whose creation set no ``start-within``: one created before the option
+    existed never expires, however late its players join): due ``start-within`` days after
+    its creation."""
+    if game.started or game.ended or (clock is not None and clock.expired_at()) or "start-within" not in rules:
         return None
     days = days_of(rules)
     since = datetime.fromisoformat(game.created["time"])

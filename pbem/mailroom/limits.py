@@ -21,9 +21,9 @@ INVITATIONS_PER_INVITER = 3  # to one address that never wrote, from one inviter
 INVITE = "invite:"  # budget of invitations from a verified inviter: "invite:INVITER"
 INVITE_UNVERIFIED = "invite?:"  # from an inviter who never showed who they are: "invite?:INVITER"
 # Replies to a player's own moves at their private address are not held to the hourly limit
-# while the game runs; this guard per player and game only stops a runaway loop. Live play is
-# far below it (a Kingsburg move by mail every 10 s is 360 an hour).
-FLOOD_PER_HOUR = 720
+# while the game runs; the flood guard per player and game (``MailSettings.flood_per_hour``,
+# PBEM_MAIL_FLOOD_PER_HOUR, default 720) only stops a runaway loop. Live play is far below it
+# (a Kingsburg move by mail every 10 s is 360 an hour).
 LIVE = "live:"  # budget prefix of those replies: "live:GAME"
 NOTICE = "notice:"  # budget prefix of the one "replies resume at ..." notice per limit and hour
 # The loop brake: answers to mails in which nothing was read as a command, per address and hour.
@@ -80,7 +80,7 @@ class Limits:
                 )
                 return [Mail(key, to, model, budget, DROPPED, tag)]
         else:
-            cap = FLOOD_PER_HOUR if budget.startswith(LIVE) else self.settings.replies_per_hour
+            cap = self.settings.flood_per_hour if budget.startswith(LIVE) else self.settings.replies_per_hour
             if self._over(to, budget, cap):
                 log.warning("rate limit: dropped %s to %s (%s budget, %d an hour)", key, to, budget, cap)
                 return [Mail(key, to, model, budget, DROPPED, tag), *self._notice(to, budget, model, stranger)]

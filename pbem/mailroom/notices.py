@@ -210,7 +210,7 @@ def substitute_notices(writer: Writer, round_: Round, change: Change) -> list[Ma
     """An invitation to take over a seat goes to the invited address, from an address of its
     own (``pbem.mailroom.substitutes``), with a digest of the game so far (its newest lines),
     whose turn it is and the public view of the board; once the substitute has joined, the
-    other players hear that the seat changed hands."""
+    other players hear that the seat changed hands, and so does the player it was taken from."""
     mails: list[Mail] = []
     game = change.game
     for entry in change.entries:
@@ -219,6 +219,7 @@ def substitute_notices(writer: Writer, round_: Round, change: Change) -> list[Ma
         if entry["kind"] != handovers.HANDED:
             continue
         old = seat_names(game.entries[: entry["index"]])[entry["seat"]]  # the seat's name before it
+        mails += _replaced_notice(writer, round_, change, entry, old)
         for seat, email in change.people:
             if seat == entry["seat"] or seat in change.robots:
                 continue
@@ -231,6 +232,23 @@ def substitute_notices(writer: Writer, round_: Round, change: Change) -> list[Ma
                 sender=block["address"],
             )
     return mails
+
+
+def _replaced_notice(writer: Writer, round_: Round, change: Change, entry: dict[str, Any], old: str) -> list[Mail]:
+    """The player a substitute took the seat from is told, in their language, who plays it now
+    (their address only when the game shows addresses); their private address no longer works,
+    so the mail comes from the service address."""
+    game, index = change.game, int(entry["index"])
+    before = handovers.address_before(game.entries, game.privates, index)
+    if before is None or before in game.emails:
+        return []
+    block = writer.game_block(round_, game, change.after, before)
+    new = game.names[entry["seat"]]
+    shown = writer.addresses_shown(round_, game.id)
+    extra = {"name": old, "new": new, "address": game.emails[entry["seat"]] if shown else None}
+    return writer.queue(
+        round_, f"n{change.position}/replaced/{index}", before, {"kind": "replaced", "game": block, "extra": extra}
+    )
 
 
 def _substitute_invitation(writer: Writer, round_: Round, change: Change, entry: dict[str, Any]) -> list[Mail]:

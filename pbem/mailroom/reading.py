@@ -50,6 +50,7 @@ OUR_SUBJECT = re.compile(r"\s-\s\w+\s\d+(?:\s\(.*)?$|\s—\s")
 MAX_EDGE_CHARS = 200  # a longer line is no greeting, closing or name
 MAX_NAME_WORDS = 3
 NAME_WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*\.?$")  # "Petra", "Nowak-Kowalska", "J."
+_NAME_SEPARATORS = re.compile(r"[._\-0-9]+")  # between the names in an address's local part
 EMOTICON = re.compile(r"[:;]-?[)(DPp]+$|[\U0001F300-\U0001FAFF\u2600-\u27BF\s]+$")
 
 
@@ -101,22 +102,38 @@ def read_letter(
     footer lines, ``attachments`` the names of attachments that are not read."""
     written, signature = _split_signature(lines, recognise, closing_at)
     found = [recognise(line) for line in written]
-    first = next((n for n, item in enumerate(found) if item), len(written))
-    last = max((n for n, item in enumerate(found) if item), default=-1)
-    start = _forgiven_start(written[:first], names)
+    hits = [n for n, item in enumerate(found) if item]
+    first, last = (hits[0], hits[-1]) if hits else (len(written), -1)
+    start = _forgiven_start(written[:first], names) if first else 0
     end = _forgiven_end(written, max(start, last + 1), names)
     commands = tuple(found[n] or Order(written[n]) for n in range(start, end))
-    not_read = (
-        [NotRead(line, _why_leading(line, names)) for line in written[:start]]
-        + [NotRead(line, _why_trailing(line, names)) for line in written[end:]]
-        + [NotRead(line, "signature") for line in (*signature, *unread)]
-        + [NotRead(line, "footer") for line in footers]
-        + [NotRead(name, "attachment") for name in attachments]
-    )
+    not_read = _left_over(written, (start, end), names, (*signature, *unread), footers, attachments)
     asked = None if commands else _asked_in_subject(subject, recognise)
     if asked:
         return Reading((asked,), tuple(not_read), from_subject=True)
     return Reading(commands, tuple(not_read))
+
+
+def _left_over(
+    written: Sequence[str],
+    read: tuple[int, int],
+    names: Sequence[str],
+    signature: Sequence[str],
+    footers: Sequence[str],
+    attachments: Sequence[str],
+) -> list[NotRead]:
+    """What is not read: the written lines outside ``read`` (start, end), the signature's lines,
+    the footers and the attachments."""
+    start, end = read
+    if not (start or end < len(written) or signature or footers or attachments):
+        return []  # a bare batch of commands, the most common mail: nothing to list
+    return (
+        [NotRead(line, _why_leading(line, names)) for line in written[:start]]
+        + [NotRead(line, _why_trailing(line, names)) for line in written[end:]]
+        + [NotRead(line, "signature") for line in signature]
+        + [NotRead(line, "footer") for line in footers]
+        + [NotRead(name, "attachment") for name in attachments]
+    )
 
 
 def _written(line: str) -> bool:
@@ -216,4 +233,4 @@ def sender_names(address: str) -> tuple[str, ...]:
     """The parts of an address's local part that a person signs with: ``petra.svobodova`` ->
     ("petra", "svobodova")."""
     local = address.split("@", 1)[0].split("+", 1)[0]
-    return tuple(part for part in re.split(r"[._\-0-9]+", local) if len(part) > 1)
+    return tuple(part for part in _NAME_SEPARATORS.split(local) if len(part) > 1)

@@ -188,6 +188,9 @@ class GameClock(Aggregate):
             days: int
             left: int
 
+        class Expired(Aggregate.Event):
+            time: str
+
     @staticmethod
     def create_id(game_id: str, rules: dict[str, Any]) -> UUID:
         return mail_uuid("clock", game_id)
@@ -299,3 +302,11 @@ class MailRecords:
         if clock is not None and "lang" in clock.rules:
             return str(clock.rules["lang"])
         return i18n.known(hint)
+
+
+def expired_at(record: Callable[[UUID], Any], game_id: str) -> str | None:
+    """When ``game_id`` expired (never started within its ``start-within`` days), or None; read
+    through ``record`` (a repository's ``record``: an aggregate by id, or None). The web pages,
+    the games list and ``status`` say so instead of "waiting for players"."""
+    clock = record(GameClock.create_id(game_id, {}))
+    return clock.expired_at() if isinstance(clock, GameClock) else None

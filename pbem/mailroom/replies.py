@@ -462,6 +462,8 @@ def _line(writer: Writer, row: GameSummary, mine: bool) -> dict[str, Any]:
         "title": title,
         "phase": i18n.translations(lang).gettext("waiting for players") if waiting_join else row.phase_in(lang),
         "over": row.status == "finished",
+        "expired": row.status == "expired",  # never started in time (``pbem.mailroom.expiry``)
+        "left": row.status == "left",  # a substitute took the seat of the player asking
         "seats": row.names,
         "waiting": row.waiting_names,
         "mine": mine,

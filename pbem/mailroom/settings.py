@@ -28,6 +28,7 @@ class MailSettings:
     tls_key: Path | None = None
     dkim: str = "off"
     replies_per_hour: int = 20
+    flood_per_hour: int = 720  # the flood guard: replies to one player's own moves, per game and hour
     strangers_per_hour: int = 100  # mails an hour to all addresses that never wrote, together
     deadline_hours: int = 72
     reminder_hours: int = 24
@@ -69,6 +70,7 @@ class MailSettings:
             dkim=choice(env, "PBEM_DKIM", DKIM_MODES),
             replies_per_hour=int(number(env, "PBEM_MAIL_REPLIES_PER_HOUR", 20, 1, 10_000_000)),
             strangers_per_hour=int(number(env, "PBEM_MAIL_STRANGERS_PER_HOUR", 100, 1, 10_000_000)),
+            flood_per_hour=int(number(env, "PBEM_MAIL_FLOOD_PER_HOUR", 720, 1, 10_000_000)),
             deadline_hours=int(number(env, "PBEM_DEADLINE_HOURS", 72, 0, 1440)),
             reminder_hours=int(number(env, "PBEM_REMINDER_HOURS", 24, 0, 1440)),
             policy=choice(env, "PBEM_MISSED_TURN_POLICY", POLICIES, "default"),

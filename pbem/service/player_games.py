@@ -8,7 +8,8 @@ seat-token secret in ``keys/`` (never in the database), so the view, which is no
 the event store is, holds no address. The seats' addresses are those of a game's creation, so
 the games' first events are all the follower reads: a round costs O(new games). The activity
 rows (``status``, the lists of a player's games) follow every event and also add a substitute
-who took over a seat (a ``handed`` entry); the player before keeps the game in their lists.
+who took over a seat (a ``handed`` entry); the player before keeps the game in their lists, as
+one they left (``summary_view.LEFT``: listed after the finished ones, said "handed to a substitute").
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 from eventsourcing.persistence import IntegrityError, Tracking
 
-from pbem.ledger.handovers import HANDED
+from pbem.ledger.handovers import HANDED, address_before
 from pbem.service.store import GameRecord
 from pbem.service.summary_view import GameSummary, SummaryView
 
@@ -84,6 +85,7 @@ class PlayerGames:
                     return total
                 seats: list[dict[str, Any]] = []
                 moves: dict[str, dict[str, Any]] = {}
+                left: list[dict[str, Any]] = []
                 for notice in page:
                     event = notice.event()
                     entries = event.entries
@@ -97,11 +99,22 @@ class PlayerGames:
                         seats += [moved | {"player": self.player(email)} for email in emails]
                     else:  # a substitute who took a seat plays the game from then on (pbem.ledger.handovers)
                         seats += [moved | {"player": self.player(email)} for email in _handed_to(event)]
+                        left += [{"player": self.player(email), "game_id": game_id} for email in self._left(event)]
                         earlier = moves.get(game_id, {}).get("finished", 0)
                         moves[game_id] = moved | {"finished": max(finished, earlier)}
                 with suppress(IntegrityError):  # another process followed these first
-                    self.view.save_activity(seats, list(moves.values()), Tracking(self.activity, page[-1].id))
+                    self.view.save_activity(seats, list(moves.values()), Tracking(self.activity, page[-1].id), left)
                 total += len(page)
+
+    def _left(self, event: Any) -> list[str]:
+        """The addresses a stored event's hand-overs took seats from (the game is theirs no more)."""
+        handed = [entry for entry in event.entries if entry["kind"] == HANDED]
+        record = self.store.game(handed[0]["game"]) if handed else None
+        if record is None:
+            return []
+        log = self.store.game_log(record)
+        found = (address_before(log.entries, log.privates, int(entry["index"])) for entry in handed)
+        return [email for email in found if email is not None]
 
     def newest(self, count: int) -> list[str]:
         """The ``count`` games created last, oldest of them first (``game_ids()[-count:]``,

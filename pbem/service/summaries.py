@@ -29,6 +29,7 @@ from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
 from pbem.games import catalog
+from pbem.mailroom.records import GameClock, expired_at
 from pbem.service.game import load
 from pbem.service.repository import GameRepository
 from pbem.service.store import GameRecord
@@ -50,7 +51,8 @@ class GameSummaries(Projection[SummaryView]):
     event's tracking record. ``load`` and ``state`` are the game repository's (cached) game and state."""
 
     name = "summaries"
-    topics = (get_topic(GameRecord.Created), get_topic(GameRecord.Appended))
+    # a game that never started in time expires on its clock (``pbem.mailroom.expiry``)
+    topics = (get_topic(GameRecord.Created), get_topic(GameRecord.Appended), get_topic(GameClock.Expired))
 
     def __init__(self, view: SummaryView, repository: GameRepository):
         super().__init__(view)
@@ -79,7 +81,11 @@ class GameSummaries(Projection[SummaryView]):
             self.view.save_many(list(latest.values()), page[-1][1])
 
     def summary_of(self, domain_event: Any, tracking: Tracking) -> GameSummary | None:
-        entries = domain_event.entries
+        entries = getattr(domain_event, "entries", None)
+        if entries is None:  # a game's clock: it expired
+            clock = self.repository.record(domain_event.originator_id)
+            record = self.repository.store.game(clock.game_id) if isinstance(clock, GameClock) else None
+            entries = self.repository.store.game_log(record).entries if record is not None else None
         if not entries:
             return None
         game_id = entries[-1]["game"]
@@ -101,8 +107,9 @@ class GameSummaries(Projection[SummaryView]):
         else:
             if version == game.version:  # the game's latest event: only its row is kept
                 deadline = self.deadline_of(game, state)
+        expired = state is None and expired_at(self.repository.record, game_id) is not None
         return summarise(
-            game_id, store.game_log(record).entries[:version], spec, state, tracking.notification_id, deadline
+            game_id, store.game_log(record).entries[:version], spec, state, tracking.notification_id, deadline, expired
         )
 
     def deadline_of(self, game: Any, state: Any) -> datetime | None:

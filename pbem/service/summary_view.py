@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,12 +28,13 @@ from pbem.ledger.entries import NAMED
 from pbem.service.es_adapter import TrackingViews
 
 PAGE_SIZE = 50
-STATUSES = ("waiting_join", "running", "finished")
+STATUSES = ("waiting_join", "running", "finished", "expired")  # expired: never started in time
 STATUS_FILTERS = {  # what the site's status filter means, in stored statuses
     "running": ("waiting_join", "running"),
-    "finished": ("finished",),
+    "finished": ("finished", "expired"),
 }
 NOT_FINISHED = ("waiting_join", "running")
+OVER = ("finished", "expired")
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class GameSummary:
     id: str
     game_type: str
     names: list[str]
-    status: str  # one of STATUSES
+    status: str  # one of STATUSES ("left" in a list of the games of a player a substitute replaced)
     phase: str  # the phase in each language, as JSON {"en": ..., "cs": ..., "pl": ...} (older rows: English text)
     waiting: list[int]  # the seats the game waits for (none when finished)
     turn: int  # the latest turn: the log's version (entries so far), as mails and turn URLs number it
@@ -102,16 +103,20 @@ def summarise(
     state: Any,
     notification_id: int,
     deadline: datetime | None = None,
+    expired: bool = False,
 ) -> GameSummary:
     """The summary of a game whose log so far is ``entries``, with its rules ``spec`` and the
     state they lead to (None before the start, or when the rules cannot be used: then the
-    phase and whose move are left out), and its deadline if known. Pure."""
+    phase and whose move are left out), its deadline if known, and whether it expired (a game
+    that never started in time: it waits for nobody any more). Pure."""
     names = list(entries[0]["seats"])
     for entry in entries:
         if entry["kind"] == NAMED:  # a name given during the game
             names[entry["seat"]] = entry["name"]
     robots = sorted(handovers.robots_in(entries))
     status, waiting = _status(entries, len(names))
+    if expired and status == "waiting_join":
+        status, waiting = "expired", []
     phase = ""
     if status != "waiting_join" and state is not None and spec is not None:
         phase = phases(spec, state, names)
@@ -212,11 +217,14 @@ class SummaryView(TrackingViews, TrackingRecorder, ABC):
         """The games of the newest ``limit`` seats, newest first (a game once per seat)."""
 
     @abstractmethod
-    def save_activity(self, seats: list[dict[str, Any]], moves: list[dict[str, Any]], tracking: Tracking) -> None:
+    def save_activity(
+        self, seats: list[dict[str, Any]], moves: list[dict[str, Any]], tracking: Tracking, left: Any = ()
+    ) -> None:
         """Rows of ``player_activity`` for new seats (``player``, ``game_id``, ``finished``,
         ``last_activity``), then each game's newest activity (``game_id``, ``finished``,
-        ``last_activity``: a game once finished stays so) on every seat of it, and the tracking
-        record, in one transaction."""
+        ``last_activity``: a game once finished stays so) on every seat of it, then the seats
+        ``left`` to a substitute (``player``, ``game_id``: marked ``LEFT``, listed after the
+        finished games as handed over), and the tracking record, in one transaction."""
 
     @abstractmethod
     def player_rows(self, player: str, limit: int) -> tuple[list[GameSummary], int]:
@@ -264,12 +272,17 @@ ACTIVITY_SEAT = (
     "INSERT INTO {table} (player, game_id, finished, last_activity) "
     "VALUES ({mark[player]}, {mark[game_id]}, {mark[finished]}, {mark[last_activity]}) ON CONFLICT DO NOTHING"
 )
+LEFT = 2  # ``finished`` of the seat whose player a substitute replaced: the game is theirs no more
+ACTIVITY_LEFT = (
+    f"UPDATE {{table}} SET finished = {LEFT} WHERE player = {{mark[player]}} AND game_id = {{mark[game_id]}}"
+)
 ACTIVITY_MOVE = (
     "UPDATE {table} SET finished = {greatest}(finished, {mark[finished]}), last_activity = {mark[last_activity]} "
     "WHERE game_id = {mark[game_id]}"
 )
 PLAYER_ROWS = (  # the rows of one player's games: those not finished first, newest activity first
-    "SELECT {columns} FROM {activity} a JOIN {table} s ON s.id = a.game_id WHERE a.player = {mark} "
+    "SELECT {columns}, a.finished AS seat_finished FROM {activity} a JOIN {table} s ON s.id = a.game_id "
+    "WHERE a.player = {mark} "
     "ORDER BY a.finished, a.last_activity DESC, a.game_id DESC LIMIT {mark}"
 )
 PLAYER_COUNT = "SELECT COUNT(*) AS n FROM {activity} WHERE player = {mark}"
@@ -297,6 +310,12 @@ def _rated_upsert(table: str, mark: str) -> str:
     )
 
 
+def _as_seen(row: Any) -> GameSummary:
+    """A row of a player's games as that player sees it: "left" when a substitute took their seat."""
+    summary = GameSummary.from_row(row)
+    return replace(summary, status="left", waiting=[]) if row["seat_finished"] == LEFT else summary
+
+
 def _where(game_types: tuple[str, ...], statuses: tuple[str, ...], mark: str) -> tuple[str, list[Any]]:
     """Conditions the indexes on (…, last_activity, id) can serve in order: equality for one
     value, and "not finished" rather than a list of two statuses."""
@@ -304,8 +323,8 @@ def _where(game_types: tuple[str, ...], statuses: tuple[str, ...], mark: str) ->
     params: list[Any] = []
     for column, values in (("game_type", game_types), ("status", statuses)):
         if column == "status" and set(values) == set(NOT_FINISHED):
-            clauses.append(f"status <> {mark}")
-            params.append("finished")
+            clauses.append(f"status NOT IN ({mark}, {mark})")
+            params.extend(OVER)
         elif len(values) == 1:
             clauses.append(f"{column} = {mark}")
             params.extend(values)
@@ -337,11 +356,14 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
             *(index.format(ACTIVITY) for index in ACTIVITY_INDEXES),
         ]
 
-    def save_activity(self, seats: list[dict[str, Any]], moves: list[dict[str, Any]], tracking: Tracking) -> None:
+    def save_activity(
+        self, seats: list[dict[str, Any]], moves: list[dict[str, Any]], tracking: Tracking, left: Any = ()
+    ) -> None:
         marks = {c: f":{c}" for c in ("player", "game_id", "finished", "last_activity")}
         with self.writing() as c:
             c.executemany(ACTIVITY_SEAT.format(table=ACTIVITY, mark=marks), seats)
             c.executemany(ACTIVITY_MOVE.format(table=ACTIVITY, mark=marks, greatest="MAX"), moves)
+            c.executemany(ACTIVITY_LEFT.format(table=ACTIVITY, mark=marks), list(left))
             self.track(c, tracking)
 
     def save_players(self, rows: list[dict[str, Any]], tracking: Tracking) -> None:
@@ -367,7 +389,7 @@ class SQLiteSummaryView(SummaryView, SQLiteTrackingRecorder):
         names = {"columns": _prefixed("s"), "activity": ACTIVITY, "table": self.table, "mark": "?"}
         with self.reading() as c:
             c.execute(PLAYER_ROWS.format(**names), [player, limit])
-            rows = [GameSummary.from_row(row) for row in c.fetchall()]
+            rows = [_as_seen(row) for row in c.fetchall()]
             c.execute(PLAYER_COUNT.format(**names), [player])
             return rows, int(c.fetchone()[0])
 
@@ -512,18 +534,22 @@ def _postgres_view_class() -> type[SummaryView]:
                 curs.execute(f"SELECT game_id FROM {self.players} ORDER BY notification_id DESC LIMIT %s", [limit])
                 return [row["game_id"] for row in curs.fetchall()]
 
-        def save_activity(self, seats: list[dict[str, Any]], moves: list[dict[str, Any]], tracking: Tracking) -> None:
+        def save_activity(
+            self, seats: list[dict[str, Any]], moves: list[dict[str, Any]], tracking: Tracking, left: Any = ()
+        ) -> None:
             marks = {c: f"%({c})s" for c in ("player", "game_id", "finished", "last_activity")}
             with self.writing() as curs:
                 curs.executemany(ACTIVITY_SEAT.format(table=self.activity, mark=marks), seats)
                 curs.executemany(ACTIVITY_MOVE.format(table=self.activity, mark=marks, greatest="GREATEST"), moves)
+                if left:
+                    curs.executemany(ACTIVITY_LEFT.format(table=self.activity, mark=marks), list(left))
                 self.track(curs, tracking)
 
         def player_rows(self, player: str, limit: int) -> tuple[list[GameSummary], int]:
             names = {"columns": _prefixed("s"), "activity": self.activity, "table": self.qualified, "mark": "%s"}
             with self.reading() as curs:
                 curs.execute(PLAYER_ROWS.format(**names), [player, limit])
-                rows = [GameSummary.from_row(row) for row in curs.fetchall()]
+                rows = [_as_seen(row) for row in curs.fetchall()]
                 curs.execute(PLAYER_COUNT.format(**names), [player])
                 counted = curs.fetchone()
                 return rows, int(counted["n"]) if counted else 0

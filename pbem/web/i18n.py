@@ -26,6 +26,7 @@ WORDS: dict[str, Any] = {
     "running": lazy_pgettext("game status", "running"),
     "finished": lazy_pgettext("game status", "finished"),
     "waiting_join": lazy_gettext("waiting for players"),
+    "expired": lazy_pgettext("game status", "expired"),
     "kind_created": lazy_gettext("game created"),
     "kind_joined": lazy_gettext("joined"),
     "kind_started": lazy_gettext("game started"),

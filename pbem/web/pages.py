@@ -11,6 +11,7 @@ from flask import Blueprint, Response, abort, make_response, render_template, re
 from flask_babel import gettext as _
 
 from pbem.games import catalog
+from pbem.mailroom.records import expired_at
 from pbem.service.game import LoadedGame
 from pbem.web.helpers import (
     Snapshot,
@@ -37,7 +38,9 @@ FEED_ENTRIES = 50
 def status_of(game: LoadedGame) -> str:
     if game.ended:
         return "finished"
-    return "running" if game.started else "waiting_join"
+    if game.started:
+        return "running"
+    return "expired" if expired_at(service().repository.record, game.id) else "waiting_join"
 
 
 @bp.get("/")
@@ -122,7 +125,7 @@ def game(game_id: str) -> Response:
     return _page(
         "web/game.html",
         loaded,
-        ("game", deadline_now(loaded), bouncing),
+        ("game", deadline_now(loaded), bouncing, status_of(loaded)),  # an expiry changes no version
         bouncing=bouncing,
         snap=lambda: snapshot(loaded),
         status=lambda: status_of(loaded),

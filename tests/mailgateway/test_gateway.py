@@ -185,7 +185,12 @@ def test_new_game_invitations_and_join_on_the_service_address(gw, transport):
     from pbem.mailroom.records import GameClock
 
     rules = gw.mailroom.clocks.find(GameClock.create_id(game_id, {})).rules
-    assert rules == {"deadline": 12, "policy": "wait", "invited_by": ANN}
+    assert rules == {
+        "deadline": 12,
+        "policy": "wait",
+        "invited_by": ANN,
+        "start-within": 14,
+    }  # the default expiry stored
 
 
 def test_status_games_history_and_observers(gw, transport, game):

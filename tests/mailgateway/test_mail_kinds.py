@@ -106,6 +106,7 @@ MODELS: dict[str, dict[str, Any]] = {
         },
     },
     "handed": {"kind": "handed", "game": game(), "extra": {"name": "bob", "new": "cyril"}},
+    "replaced": {"kind": "replaced", "game": game(), "extra": {"name": "bob", "new": "cyril", "address": None}},
     # issue 32: a game that never started expired; every player is told
     "expired": {
         "kind": "expired",

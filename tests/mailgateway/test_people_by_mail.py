@@ -66,7 +66,7 @@ def test_rematch_starts_a_new_game_with_the_same_players_options_and_language(gw
     assert (new.spec.name, new.emails, new.names, new.options) == (old.spec.name, old.emails, old.names, old.options)
     assert new.options["press"] == "public" and not new.started
     rules = gw.service.record(GameClock.create_id(new_id, {})).rules
-    assert rules == {"deadline": 30, "lang": "cs", "invited_by": BOB}
+    assert rules == {"deadline": 30, "lang": "cs", "invited_by": BOB, "start-within": 14}  # the expiry days too
     assert f"Odveta: hra {new_id} se stejnými hráči" in " ".join(last_reply(transport, BOB).split())
     for player in (ANN, BOB):  # invitations as usual, in the game's language
         (invitation,) = [m for m in transport.to(player) if m["X-Pbem-Kind"] == "invitation"]

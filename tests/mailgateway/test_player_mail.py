@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import email
 import email.header
+from dataclasses import replace
 from email import policy
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from mailgateway import mime
 from mailgateway.compose import SUBJECT_MAX, game_subject, subject_value, within_words
+from mailgateway.gateway import Gateway
 from pbem.cli import main
-from pbem.config import Settings
-from pbem.mailroom.limits import FLOOD_PER_HOUR
+from pbem.config import ConfigError, Settings
 from pbem.mailroom.news import name_seats
 from pbem.mailroom.replies import plain_subject
+from pbem.mailroom.settings import MailSettings
 from pbem.service.service import GameService
 from tests.mailgateway.conftest import SERVICE, address_of, confirmed, joined_by_mail, make_mail, started_pig
 from tests.mailgateway.playbook import decision_lines, state_of, text_of
@@ -232,7 +235,28 @@ def test_live_play_is_not_limited_by_the_hourly_limit(gw, transport, game_of_pig
     gw.work()
     assert len(transport.to(ANN)) == mail_settings.replies_per_hour + 5
     assert "dropped" not in gw.mailroom.views.counts()
-    assert FLOOD_PER_HOUR >= 360  # a mail every 10 seconds, sustained, stays below the guard
+    assert mail_settings.flood_per_hour >= 360  # a mail every 10 seconds, sustained, stays below the guard
+
+
+def test_the_flood_guard_drops_live_replies_over_its_hourly_setting(service, mail_settings, clock, transport):
+    """PBEM_MAIL_FLOOD_PER_HOUR: answers to a player's own moves beyond it within the hour are
+    dropped (counted as dropped, never silently), the ones within it sent."""
+    gw = Gateway(service, replace(mail_settings, flood_per_hour=3), clock=clock, transport=transport)
+    game_of_pig = started_pig(gw, transport, [ANN, BOB])
+    for _ in range(5):
+        gw.receive(make_mail(ANN, address_of(gw, game_of_pig, ANN), "status"))
+    gw.work()
+    answers = [m for m in transport.to(ANN) if m["X-Pbem-Kind"] != "limited"]
+    assert len(answers) == 3
+    assert gw.mailroom.views.counts().get("dropped") == 2
+
+
+def test_the_flood_guard_is_a_bounded_setting():
+    settings = MailSettings.from_env(Path("home"), {"PBEM_MAIL_FLOOD_PER_HOUR": "5000"})
+    assert settings.flood_per_hour == 5000
+    assert MailSettings.from_env(Path("home"), {}).flood_per_hour == 720
+    with pytest.raises(ConfigError, match="PBEM_MAIL_FLOOD_PER_HOUR"):
+        MailSettings.from_env(Path("home"), {"PBEM_MAIL_FLOOD_PER_HOUR": "0"})
 
 
 def test_a_dropped_reply_brings_one_notice_and_a_log_line(gw, transport, mail_settings, caplog):

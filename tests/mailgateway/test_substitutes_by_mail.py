@@ -216,3 +216,44 @@ def test_the_invitation_is_in_the_games_language_and_only_the_invited_address_jo
     assert gw.service.game(game_id).version == version, "another address cannot use the invitation"
     send(smtp, gw, CYRIL, str(invitation["Reply-To"]), "dołącz")
     assert gw.service.game(game_id).emails == [ANN, CYRIL]
+
+
+def replaced_mails(transport, player: str) -> list:
+    return [m for m in transport.to(player) if m["X-Pbem-Kind"] == "replaced"]
+
+
+@pytest.mark.parametrize(
+    ("options", "resign", "status", "said", "gone"),
+    [
+        ("lang=pl", "poddaj", "stan", "Gracz cyril przejął jako zastępca twoje miejsce (bob)", "przekazana zastępcy"),
+        ("lang=cs", "vzdát", "stav", "Hráč cyril převzal jako náhradník vaše místo (bob)", "předána náhradníkovi"),
+        ("lang=en", "resign", "status", "cyril has taken over your seat (bob)", "handed to a substitute"),
+    ],
+)
+def test_the_replaced_player_is_told_and_the_game_leaves_their_status(
+    gw, smtp, transport, options, resign, status, said, gone
+):
+    game_id, addresses = started(gw, smtp, transport, "warriors-traders", options)
+    send(smtp, gw, BOB, addresses[BOB], status)
+    assert game_id in last_reply(transport, BOB) and gone not in last_reply(transport, BOB)  # positive control
+    send(smtp, gw, BOB, addresses[BOB], resign)
+    send(smtp, gw, ANN, addresses[ANN], f"substitute Bob {CYRIL}")
+    assert not replaced_mails(transport, BOB), "not before the substitute joined"
+    send(smtp, gw, CYRIL, str(invitation_to(transport, CYRIL)["Reply-To"]), "join")
+    (notice,) = replaced_mails(transport, BOB)
+    text = flat(text_of(notice))
+    assert said in text and CYRIL not in text and CYRIL not in str(notice), text
+    assert notice["Content-Language"] == options[-2:] and not replaced_mails(transport, ANN)
+    send(smtp, gw, BOB, SERVICE, status)
+    assert game_id in last_reply(transport, BOB) and f": {gone}" in last_reply(transport, BOB), "theirs no more"
+    send(smtp, gw, CYRIL, SERVICE, status)
+    assert gone not in last_reply(transport, CYRIL), "the game is the substitute's now"
+
+
+def test_the_replaced_player_sees_the_new_address_when_the_game_shows_addresses(gw, smtp, transport):
+    _, addresses = started(gw, smtp, transport, "kingsburg", "lang=en addresses=shown")
+    send(smtp, gw, BOB, addresses[BOB], "resign")
+    send(smtp, gw, ANN, addresses[ANN], f"substitute Bob {CYRIL}")
+    send(smtp, gw, CYRIL, str(invitation_to(transport, CYRIL)["Reply-To"]), "join")
+    (notice,) = replaced_mails(transport, BOB)
+    assert f"cyril <{CYRIL}> has taken over your seat (bob)" in flat(text_of(notice))
