@@ -565,10 +565,15 @@ class MailViews(TrackingViews):
             [when, when, *(list(column) for column in zip(*rows, strict=True))],
         )
         queued_now = {row["key"] for row in cursor.fetchall()}
+        self._page_told(cursor, [mail for mail, _ in mails.values() if mail.key in queued_now])
+        self._page_strangers(cursor, [mail for mail, _ in mails.values()], now)
+
+    def _page_told(self, cursor: Any, mails: Sequence[Mail]) -> None:
+        """What the page's newly queued mails tell (``_tell``), one row a recipient and game."""
         told: dict[tuple[str, Any], tuple[int, str]] = {}
-        for mail, _ in mails.values():
+        for mail in mails:
             block = mail.model.get("game")
-            if mail.status == DROPPED or mail.key not in queued_now or not isinstance(block, dict):
+            if mail.status == DROPPED or not isinstance(block, dict):
                 continue
             if block.get("seat") is not None and isinstance(block.get("version"), int):
                 key = (mail.to, block.get("id"))
@@ -587,14 +592,16 @@ class MailViews(TrackingViews):
                     [v[1] for v in told.values()],
                 ),
             )
-        strangers = [mail.key for mail, _ in mails.values() if mail.stranger and mail.status != DROPPED]
+
+    def _page_strangers(self, cursor: Any, mails: Sequence[Mail], now: datetime) -> None:
+        strangers = [mail.key for mail in mails if mail.stranger and mail.status != DROPPED]
         if strangers:
             cursor.execute(
                 "INSERT INTO pbem_stranger_mail (key, created) SELECT k, %s FROM unnest(%s::text[]) AS page (k)"
                 " ON CONFLICT (key) DO NOTHING",
-                (when, strangers),
+                (stamp(now), strangers),
             )
-        if any(mail.stranger for mail, _ in mails.values()):
+        if any(mail.stranger for mail in mails):
             cursor.execute("DELETE FROM pbem_stranger_mail WHERE created < %s", (stamp(now - STRANGER_ROWS_KEPT),))
 
     def _page_tracking(self, cursor: Any, trackings: list[Tracking]) -> None:
